@@ -1,0 +1,415 @@
+/*
+ * dcistat provider ABI: the only header a statistics provider includes.
+ *
+ * A provider is a shared object loaded by dcistatd with dlopen(RTLD_NOW). It
+ * exports exactly one symbol, `dci_provider_entry` (DCI_PROVIDER_ENTRY_SYMBOL),
+ * a `struct dci_provider` whose abi_version must equal DCI_PROVIDER_ABI_VERSION
+ * or the loader refuses the file.
+ *
+ * Model (UMA Data Capture Interface, DCI4 statistic descriptions):
+ *   supplier  a source of statistics (DCI4 spctl): module, title, version.
+ *   class     a hierarchical id (1..DCI_CLASS_ID_MAX_LEVELS 32-bit words), a
+ *             label, the shape of its instance ids, and its datums.
+ *   instance  one object the class counts for (a NIC, a disk), identified by
+ *             instance levels of 4-byte words; a label such as "eth0".
+ *   datum     one statistic of a class (id 1..2^32-2) with a DCI4 type,
+ *             format, presentation, size, volatility, a unit and semantics.
+ *
+ * Threads and call order. dcistatd calls every callback from its main thread,
+ * never concurrently, and the host functions below may be called only from
+ * inside those callbacks, on that thread:
+ *   init     once, after the plug-in is loaded and its options are checked.
+ *            Registers suppliers and classes; may read options; returns 0 or -1.
+ *   refresh  whenever the provider's snapshot is older than its refresh period
+ *            (YAML `refresh`, default 1 s) and a request arrives. For each of
+ *            its classes it opens a batch, adds every current instance with
+ *            its values, and commits. Returns 0, or -1 to keep the previous
+ *            snapshot (the failure is logged and retried with back-off).
+ *   fini     once before the plug-in is unloaded, also after a failed init.
+ *
+ * Memory. Every structure and string passed to the host is copied before the
+ * call returns; the provider keeps ownership of what it passes. Handles the
+ * host returns (struct dci_supplier, struct dci_class, struct dci_batch) are
+ * owned by the host and valid until fini returns (a batch: until commit or
+ * abort). Strings the host returns (options) stay valid until fini returns.
+ */
+#ifndef DCISTAT_PROVIDER_H
+#define DCISTAT_PROVIDER_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DCI_PROVIDER_ABI_VERSION 1u
+#define DCI_PROVIDER_ENTRY_SYMBOL "dci_provider_entry"
+
+#define DCI_CLASS_ID_MAX_LEVELS 16u
+#define DCI_INSTANCE_ID_MAX_WORDS 16u
+#define DCI_DATUM_ID_MIN 1u
+#define DCI_DATUM_ID_MAX 0xfffffffeu
+#define DCI_LABEL_MAX 255u
+#define DCI_STRING_MAX 65535u
+
+/* DCI4 statistic types (ST_). */
+enum dci_type {
+	DCI_ST_UNUSED = 0,
+	DCI_ST_BOOLEAN = 1,
+	DCI_ST_STRING = 2,
+	DCI_ST_INTEGER8 = 3,
+	DCI_ST_INTEGER16 = 4,
+	DCI_ST_INTEGER32 = 5,
+	DCI_ST_INTEGER64 = 6,
+	DCI_ST_ADDRESS = 7,
+	DCI_ST_TIME = 8,
+};
+
+/* Boolean formats (enumeration) and presentations. */
+#define DCI_SBF_NORMAL 0u
+#define DCI_SBF_INVERTED 1u
+#define DCI_SBP_ON_OFF 0u
+#define DCI_SBP_YES_NO 1u
+#define DCI_SBP_TRUE_FALSE 2u
+#define DCI_SBP_ALWAYS_NEVER 3u
+#define DCI_SBP_ONE_ZERO 4u
+
+/* String format and presentation. */
+#define DCI_SSF_ZEROTERM 0u
+#define DCI_SSP_LITERAL 0u
+
+/* Integer formats (bit set) and presentations. */
+#define DCI_SIF_UNSIGNED 0x01u
+#define DCI_SIF_BIGENDIAN 0x02u
+#define DCI_SIP_HEXADECIMAL 0u
+#define DCI_SIP_DECIMAL 1u
+#define DCI_SIP_DOTTED 2u
+
+/* Address formats and presentation. */
+#define DCI_SAF_ETHERNET 0u /* 6 bytes */
+#define DCI_SAF_IP 1u       /* 4 bytes, network order */
+#define DCI_SAF_ECONET 2u   /* 2 bytes: net, station */
+#define DCI_SAP_NORMAL 0u
+
+/* Time formats and presentations. Stored as 8 bytes, little-endian:
+ * STF_5BYTE centiseconds since 1900-01-01 (top 3 bytes ignored), STF_CTIME
+ * seconds since 1970-01-01 (signed), STF_MONOTONIC centiseconds since boot. */
+#define DCI_STF_5BYTE 0u
+#define DCI_STF_CTIME 1u
+#define DCI_STF_MONOTONIC 2u
+#define DCI_STP_ABSOLUTE 0u
+#define DCI_STP_RELATIVE 1u
+
+/* Volatility (SV_). */
+#define DCI_SV_STATIC 0u
+#define DCI_SV_VARIABLE 1u
+#define DCI_SV_VOLATILE 2u
+
+/* What a value means over time; decides Counter vs Gauge in SNMP and whether
+ * a decrease is a discontinuity. */
+enum dci_semantics {
+	DCI_SEMANTICS_COUNTER = 1,  /* only grows; wraps or resets are discontinuities */
+	DCI_SEMANTICS_GAUGE = 2,    /* goes up and down */
+	DCI_SEMANTICS_DISCRETE = 3, /* a state, name, address or time */
+};
+
+/* Units (UMA size, time and count units, plus dcistat extensions above 2^16). */
+enum dci_unit {
+	DCI_UNIT_NONE = 0,
+	DCI_UNIT_BYTES,
+	DCI_UNIT_KBYTES,
+	DCI_UNIT_MBYTES,
+	DCI_UNIT_GBYTES,
+	DCI_UNIT_TBYTES,
+	DCI_UNIT_SECONDS,
+	DCI_UNIT_MILLISECONDS,
+	DCI_UNIT_MICROSECONDS,
+	DCI_UNIT_NANOSECONDS,
+	DCI_UNIT_PICOSECONDS,
+	DCI_UNIT_TICKS,
+	DCI_UNIT_COUNT,
+	DCI_UNIT_EVENTS,
+	DCI_UNIT_PAGES,
+	DCI_UNIT_BLOCKS,
+	DCI_UNIT_CHARACTERS,
+	DCI_UNIT_PACKETS,
+	DCI_UNIT_MESSAGES,
+	DCI_UNIT_TRANSACTIONS,
+	DCI_UNIT_READS,
+	DCI_UNIT_WRITES,
+	DCI_UNIT_CONNECTIONS,
+	DCI_UNIT_RETRIES,
+	DCI_UNIT_PROCESSORS,
+	DCI_UNIT_DISKS,
+	DCI_UNIT_INTERRUPTS,
+	DCI_UNIT_CENTISECONDS = 0x10000,
+	DCI_UNIT_MEGABITS_PER_SECOND,
+	DCI_UNIT_OCTETS, /* link-layer octets, as IF-MIB counts them */
+	DCI_UNIT_ERRORS,
+};
+
+/* UMA instance level types (itype). */
+enum dci_instance_type {
+	DCI_ITYPE_SINGLEINST = 1,
+	DCI_ITYPE_PROCESSOR,
+	DCI_ITYPE_DISKID,
+	DCI_ITYPE_BUCKET_NO,
+	DCI_ITYPE_DEVICE,
+	DCI_ITYPE_CHANNEL,
+	DCI_ITYPE_CONTROLLERID,
+	DCI_ITYPE_IPADDR,
+	DCI_ITYPE_INTERFACE = 0x10000, /* dcistat: network interface, by ifIndex */
+	DCI_ITYPE_EVENT,               /* dcistat: event counter */
+};
+
+/* Log levels, as syslog's. */
+enum dci_log_level {
+	DCI_LOG_ERR = 3,
+	DCI_LOG_WARNING = 4,
+	DCI_LOG_NOTICE = 5,
+	DCI_LOG_INFO = 6,
+	DCI_LOG_DEBUG = 7,
+};
+
+struct dci_supplier_info {
+	const char *module;      /* short name, e.g. "netif" */
+	const char *title;       /* short human title */
+	const char *description; /* one line */
+	uint32_t type;           /* DCI4 SPT_ value, 0 = general */
+	uint32_t version;        /* supplier version, e.g. 100 for 1.00 */
+};
+
+struct dci_datum_info {
+	uint32_t id;          /* 1..2^32-2, unique in its class */
+	const char *label;    /* e.g. "rx_bytes"; no UMA-reserved characters */
+	enum dci_type type;
+	uint32_t format;       /* per type: DCI_SBF_, DCI_SIF_, DCI_SAF_, DCI_STF_ */
+	uint32_t presentation; /* per type: DCI_SBP_, DCI_SIP_, DCI_STP_ ... */
+	uint32_t size;         /* bytes; 0 = the type's natural size. Strings:
+	                          the longest value including its NUL */
+	uint32_t volatility;   /* DCI_SV_ */
+	enum dci_unit unit;
+	enum dci_semantics semantics;
+	const char *description; /* may be NULL */
+};
+
+struct dci_instance_level {
+	enum dci_instance_type itype;
+	uint32_t size; /* bytes, a multiple of 4 */
+};
+
+struct dci_class_info {
+	const uint32_t *id; /* class id levels */
+	size_t id_length;   /* 1..DCI_CLASS_ID_MAX_LEVELS */
+	const char *label;
+	const char *description; /* may be NULL */
+	const struct dci_instance_level *levels;
+	size_t level_count; /* >= 1 */
+	const struct dci_datum_info *datums;
+	size_t datum_count; /* >= 1 */
+};
+
+struct dci_host;     /* one per loaded provider; handed to every callback */
+struct dci_supplier; /* handle of a registered supplier */
+struct dci_class;    /* handle of a registered class */
+
+/* The host's functions. Call them through the inline wrappers below. Every
+ * function that can fail logs the reason, naming the provider, class and
+ * datum, and returns NULL or -1; nothing a provider passes can make the host
+ * read outside the buffers it was given with their lengths. */
+struct dci_host_operations {
+	uint32_t abi_version;
+	size_t size; /* sizeof this structure: later ABIs only append */
+	struct dci_supplier *(*supplier_register)(struct dci_host *host,
+	    const struct dci_supplier_info *info);
+	struct dci_class *(*class_register)(struct dci_host *host,
+	    struct dci_supplier *supplier, const struct dci_class_info *info);
+	struct dci_batch *(*batch_begin)(struct dci_host *host,
+	    struct dci_class *class_handle);
+	long (*batch_instance)(struct dci_batch *batch, const uint32_t *id,
+	    size_t id_words, const char *label);
+	int (*batch_set_unsigned)(struct dci_batch *batch, long row,
+	    uint32_t datum_id, uint64_t value);
+	int (*batch_set_signed)(struct dci_batch *batch, long row,
+	    uint32_t datum_id, int64_t value);
+	int (*batch_set_bytes)(struct dci_batch *batch, long row,
+	    uint32_t datum_id, const void *bytes, size_t length);
+	int (*batch_commit)(struct dci_batch *batch);
+	void (*batch_abort)(struct dci_batch *batch);
+	const char *(*option_string)(struct dci_host *host, const char *key);
+	size_t (*option_count)(struct dci_host *host, const char *key);
+	const char *(*option_item)(struct dci_host *host, const char *key,
+	    size_t index);
+	void (*option_error)(struct dci_host *host, const char *key,
+	    const char *message);
+	void (*log)(struct dci_host *host, enum dci_log_level level,
+	    const char *format, va_list arguments);
+};
+
+/* Handed to every callback; the host's own state follows this member. */
+struct dci_host {
+	const struct dci_host_operations *operations;
+};
+
+/* A snapshot of one class being filled; it becomes visible on commit. The
+ * host's own state follows this member. */
+struct dci_batch {
+	const struct dci_host_operations *operations;
+};
+
+struct dci_provider {
+	uint32_t abi_version; /* DCI_PROVIDER_ABI_VERSION */
+	const char *name;     /* short name, used in messages */
+	const char *description;
+	/* Option keys this provider accepts (NULL-terminated); any other key in
+	 * its YAML `options` is a configuration error reported by the host. */
+	const char *const *option_keys;
+	int (*init)(struct dci_host *host, void **context);
+	int (*refresh)(struct dci_host *host, void *context);
+	void (*fini)(struct dci_host *host, void *context);
+};
+
+/* Define the entry symbol: `DCI_PROVIDER_DEFINE = { ... };` */
+#define DCI_PROVIDER_DEFINE                                                    \
+	extern const struct dci_provider dci_provider_entry;                  \
+	__attribute__((visibility("default"))) const struct dci_provider      \
+	    dci_provider_entry
+
+/* --- Registration (from init) --- */
+
+static inline struct dci_supplier *
+dci_supplier_register(struct dci_host *host,
+    const struct dci_supplier_info *info)
+{
+	return host->operations->supplier_register(host, info);
+}
+
+static inline struct dci_class *
+dci_class_register(struct dci_host *host, struct dci_supplier *supplier,
+    const struct dci_class_info *info)
+{
+	return host->operations->class_register(host, supplier, info);
+}
+
+/* --- Snapshots (from refresh) ---
+ * A batch holds the complete next state of one class: every instance that
+ * exists now, in any order, and its values. Instances not added are gone
+ * after commit; a datum not set for an instance has no value (its rows are
+ * absent, not zero). Commit swaps the batch in whole; abort discards it. */
+
+static inline struct dci_batch *
+dci_batch_begin(struct dci_host *host, struct dci_class *class_handle)
+{
+	return host->operations->batch_begin(host, class_handle);
+}
+
+/* Adds an instance; returns its row number for the setters, or -1 (wrong
+ * id length for the class, duplicate id, bad label). */
+static inline long
+dci_batch_instance(struct dci_batch *batch, const uint32_t *id,
+    size_t id_words, const char *label)
+{
+	return batch->operations->batch_instance(batch, id, id_words, label);
+}
+
+/* Stores an integer, boolean, time or IP address datum, encoded as the datum's
+ * type, size and format say (byte order included). Refused when the value
+ * does not fit the datum's size or signedness. */
+static inline int
+dci_batch_set_unsigned(struct dci_batch *batch, long row, uint32_t datum_id,
+    uint64_t value)
+{
+	return batch->operations->batch_set_unsigned(batch, row, datum_id,
+	    value);
+}
+
+static inline int
+dci_batch_set_signed(struct dci_batch *batch, long row, uint32_t datum_id,
+    int64_t value)
+{
+	return batch->operations->batch_set_signed(batch, row, datum_id, value);
+}
+
+/* Stores raw bytes: a string (without its NUL, at most size - 1 bytes), an
+ * address (exactly its size), or an integer already in the datum's format. */
+static inline int
+dci_batch_set_bytes(struct dci_batch *batch, long row, uint32_t datum_id,
+    const void *bytes, size_t length)
+{
+	return batch->operations->batch_set_bytes(batch, row, datum_id, bytes,
+	    length);
+}
+
+static inline int
+dci_batch_set_string(struct dci_batch *batch, long row, uint32_t datum_id,
+    const char *text)
+{
+	size_t length = 0;
+	while (text[length] != '\0')
+		length++;
+	return dci_batch_set_bytes(batch, row, datum_id, text, length);
+}
+
+/* Validates, sorts and swaps the batch in; the batch is gone afterwards
+ * whatever the result. Returns 0 or -1. */
+static inline int
+dci_batch_commit(struct dci_batch *batch)
+{
+	return batch->operations->batch_commit(batch);
+}
+
+static inline void
+dci_batch_abort(struct dci_batch *batch)
+{
+	batch->operations->batch_abort(batch);
+}
+
+/* --- Options (any callback) ---
+ * The provider's YAML `options` mapping. A value is a scalar or a sequence of
+ * scalars; option_string returns a scalar (NULL if absent or a sequence),
+ * option_count/option_item read either form as a list. */
+
+static inline const char *
+dci_option_string(struct dci_host *host, const char *key)
+{
+	return host->operations->option_string(host, key);
+}
+
+static inline size_t
+dci_option_count(struct dci_host *host, const char *key)
+{
+	return host->operations->option_count(host, key);
+}
+
+static inline const char *
+dci_option_item(struct dci_host *host, const char *key, size_t index)
+{
+	return host->operations->option_item(host, key, index);
+}
+
+/* Reports a bad option value with the file, line and column of the option. */
+static inline void
+dci_option_error(struct dci_host *host, const char *key, const char *message)
+{
+	host->operations->option_error(host, key, message);
+}
+
+/* --- Logging (any callback); the host prefixes the provider's name. --- */
+
+__attribute__((format(printf, 3, 4))) static inline void
+dci_log(struct dci_host *host, enum dci_log_level level, const char *format,
+    ...)
+{
+	va_list arguments;
+	va_start(arguments, format);
+	host->operations->log(host, level, format, arguments);
+	va_end(arguments);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
