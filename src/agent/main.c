@@ -1,0 +1,115 @@
+/*
+ * dcistatd: loads the providers named in the YAML configuration and serves
+ * their statistics to an AgentX master as DCI-STATS-MIB.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent/agent.h"
+#include "agent/options.h"
+#include "config.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/loader.h"
+#include "core/log.h"
+#include "core/registry.h"
+
+#ifndef PROVIDERDIR
+#define PROVIDERDIR "/usr/lib/dcistat/providers"
+#endif
+
+static void
+pid_file_write(const char *path)
+{
+	char text[32];
+	int length = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
+	int file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (file < 0)
+		fatal("cannot write pid file %s", path);
+	if (write(file, text, (size_t)length) != length) {
+		close(file);
+		fatal("cannot write pid file %s", path);
+	}
+	close(file);
+}
+
+static const char *
+log_target_choose(const struct agent_options *options,
+    const struct dci_config *config)
+{
+	if (options->log_target != NULL)
+		return options->log_target;
+	if (config->log_target != NULL)
+		return config->log_target;
+	return options->foreground ? "stderr" : "syslog";
+}
+
+int
+main(int argc, char **argv)
+{
+	struct agent_options options;
+	struct dci_config *config = NULL;
+	struct dci_registry *registry;
+	struct dci_plugins plugins = { 0 };
+	struct agent_settings settings;
+	char error[2048];
+	int parsed, result;
+
+	parsed = agent_options_parse(argc, argv, &options);
+	if (parsed != 0)
+		return parsed > 0 ? 0 : 2;
+	log_set_debug_tokens(options.debug_tokens);
+	log_open("stderr", "dcistatd");
+
+	if (dci_config_load(options.config_file, &config, error,
+		sizeof(error)) != 0)
+		fatalx("%s", error);
+	registry = dci_registry_new();
+	if (registry == NULL)
+		fatalx("out of memory");
+	if (dci_plugins_load(config, PROVIDERDIR, registry, options.check_only,
+		&plugins, error, sizeof(error)) != 0)
+		fatalx("%s", error);
+	if (options.check_only) {
+		printf("%s: configuration OK (%zu provider%s)\n",
+		    options.config_file, config->provider_count,
+		    config->provider_count == 1 ? "" : "s");
+		dci_plugins_close(&plugins);
+		dci_registry_free(registry);
+		dci_config_free(config);
+		return 0;
+	}
+
+	if (log_open(log_target_choose(&options, config), "dcistatd") != 0)
+		fatal("cannot open log %s", log_target_choose(&options, config));
+	if (!options.foreground && daemon(0, 0) != 0)
+		fatal("cannot daemonise");
+	if (options.pid_file != NULL)
+		pid_file_write(options.pid_file);
+
+	dci_plugins_refresh_all(&plugins, dci_clock_milliseconds());
+	settings.agentx_socket = options.agentx_socket != NULL
+	    ? options.agentx_socket
+	    : config->agentx_socket;
+	settings.ping_interval_seconds = config->ping_interval_seconds;
+	if (agent_start(&settings, registry) != 0)
+		fatalx("cannot start the AgentX subagent");
+
+	result = agent_run(&plugins);
+
+	agent_stop();
+	dci_plugins_close(&plugins);
+	dci_registry_free(registry);
+	dci_config_free(config);
+	if (options.pid_file != NULL)
+		unlink(options.pid_file);
+	log_info("stopped");
+	log_close();
+	return result == 0 ? 0 : 1;
+}

@@ -1,0 +1,61 @@
+#include "agent/snmp_log.h"
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <string.h>
+
+#include "core/log.h"
+
+/* Net-SNMP sometimes logs one line in several calls; keep the pieces until
+ * the newline so that each of our messages is one whole line. */
+static char pending[1024];
+static size_t pending_length;
+
+static int
+agent_snmp_log_callback(int major, int minor, void *server_argument,
+    void *client_argument)
+{
+	const struct snmp_log_message *message = server_argument;
+	const char *text = message->msg;
+	size_t length = strlen(text);
+	int priority = message->priority;
+
+	(void)major;
+	(void)minor;
+	(void)client_argument;
+	if (length >= sizeof(pending) - pending_length)
+		length = sizeof(pending) - pending_length - 1;
+	memcpy(pending + pending_length, text, length);
+	pending_length += length;
+	pending[pending_length] = '\0';
+	if (pending_length == 0 ||
+	    (pending[pending_length - 1] != '\n' &&
+		pending_length < sizeof(pending) - 1))
+		return 0;
+	while (pending_length > 0 && pending[pending_length - 1] == '\n')
+		pending[--pending_length] = '\0';
+	if (priority >= LOG_DEBUG)
+		log_debug("netsnmp", "%s", pending);
+	else
+		log_message(priority < LOG_ERR ? LOG_ERR : priority,
+		    "net-snmp: %s", pending);
+	pending_length = 0;
+	return 0;
+}
+
+void
+agent_snmp_log_route(void)
+{
+	netsnmp_log_handler *handler;
+
+	snmp_disable_log();
+	handler = netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK,
+	    LOG_DEBUG);
+	if (handler != NULL)
+		snmp_register_callback(SNMP_CALLBACK_LIBRARY,
+		    SNMP_CALLBACK_LOGGING, agent_snmp_log_callback, NULL);
+	if (log_debug_enabled("netsnmp")) {
+		snmp_set_do_debugging(1);
+		debug_register_tokens("agentx");
+	}
+}

@@ -1,0 +1,583 @@
+#include "agent/tables.h"
+
+#include <string.h>
+
+#include "agent/mib_oids.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/snapshot.h"
+#include "core/value.h"
+#include "core/walk.h"
+
+#define ENTRY_PREFIX_LENGTH (AGENT_MIB_ARC_LENGTH + 3) /* .1.table.1 */
+
+/* How one table finds its rows, encodes their index, and which columns it
+ * has. For dciStatTable the column decides which rows exist. */
+struct table_shape {
+	unsigned first_column;
+	unsigned last_column;
+	bool (*find)(struct agent_tables *tables, unsigned column,
+	    const uint64_t *index, size_t length, enum dci_walk_mode mode,
+	    struct dci_walk_row *row);
+	size_t (*encode)(const struct dci_walk_row *row, uint32_t *index);
+	void (*value)(struct agent_tables *tables, unsigned column,
+	    const struct dci_walk_row *row, netsnmp_variable_list *varbind);
+};
+
+uint32_t
+agent_tables_timestamp(const struct agent_tables *tables, int64_t milliseconds)
+{
+	int64_t centiseconds = (milliseconds - tables->start_milliseconds) / 10;
+
+	if (centiseconds <= 0)
+		return 0;
+	return (uint32_t)centiseconds;
+}
+
+static void
+set_string(netsnmp_variable_list *varbind, const char *text)
+{
+	snmp_set_var_typed_value(varbind, ASN_OCTET_STR, text, strlen(text));
+}
+
+static void
+set_unsigned(netsnmp_variable_list *varbind, u_char type, uint32_t value)
+{
+	u_long number = value;
+
+	snmp_set_var_typed_value(varbind, type, &number, sizeof(number));
+}
+
+static void
+set_integer(netsnmp_variable_list *varbind, long value)
+{
+	snmp_set_var_typed_value(varbind, ASN_INTEGER, &value, sizeof(value));
+}
+
+/* --- dciSupplierTable --- */
+
+static bool
+supplier_find(struct agent_tables *tables, unsigned column,
+    const uint64_t *index, size_t length, enum dci_walk_mode mode,
+    struct dci_walk_row *row)
+{
+	return dci_walk_supplier(tables->registry, index, length, mode, row);
+}
+
+static size_t
+supplier_encode(const struct dci_walk_row *row, uint32_t *index)
+{
+	index[0] = row->supplier->index;
+	return 1;
+}
+
+static void
+supplier_value(struct agent_tables *tables, unsigned column,
+    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+{
+	const struct dci_supplier *supplier = row->supplier;
+
+	switch (column) {
+	case AGENT_SUPPLIER_MODULE:
+		set_string(varbind, supplier->module);
+		break;
+	case AGENT_SUPPLIER_TITLE:
+		set_string(varbind, supplier->title);
+		break;
+	case AGENT_SUPPLIER_DESCRIPTION:
+		set_string(varbind, supplier->description);
+		break;
+	case AGENT_SUPPLIER_TYPE:
+		set_unsigned(varbind, ASN_UNSIGNED, supplier->type);
+		break;
+	case AGENT_SUPPLIER_VERSION:
+		set_unsigned(varbind, ASN_UNSIGNED, supplier->version);
+		break;
+	case AGENT_SUPPLIER_RESET:
+		snmp_set_var_typed_value(varbind, ASN_OCTET_STR,
+		    supplier->reset, sizeof(supplier->reset));
+		break;
+	case AGENT_SUPPLIER_STATUS:
+		set_integer(varbind, supplier->status);
+		break;
+	case AGENT_SUPPLIER_DISCONTINUITY:
+		set_unsigned(varbind, ASN_TIMETICKS,
+		    agent_tables_timestamp(tables,
+			supplier->discontinuity_milliseconds));
+		break;
+	case AGENT_SUPPLIER_LAST_REFRESH:
+		set_unsigned(varbind, ASN_TIMETICKS,
+		    supplier->last_refresh_milliseconds == 0
+			? 0
+			: agent_tables_timestamp(tables,
+			      supplier->last_refresh_milliseconds));
+		break;
+	}
+}
+
+/* --- dciClassTable --- */
+
+static bool
+class_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+{
+	return dci_walk_class(tables->registry, index, length, mode, row);
+}
+
+static size_t
+class_encode(const struct dci_walk_row *row, uint32_t *index)
+{
+	return dci_walk_encode_class(row->class, index);
+}
+
+static void
+class_value(struct agent_tables *tables, unsigned column,
+    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+{
+	const struct dci_class *class = row->class;
+
+	switch (column) {
+	case AGENT_CLASS_LABEL:
+		set_string(varbind, class->label);
+		break;
+	case AGENT_CLASS_INSTANCE_LEVELS:
+		set_unsigned(varbind, ASN_UNSIGNED,
+		    (uint32_t)class->level_count);
+		break;
+	case AGENT_CLASS_DATUM_COUNT:
+		set_unsigned(varbind, ASN_UNSIGNED,
+		    (uint32_t)class->datum_count);
+		break;
+	case AGENT_CLASS_SUPPLIER:
+		set_unsigned(varbind, ASN_UNSIGNED, class->supplier->index);
+		break;
+	case AGENT_CLASS_INSTANCE_COUNT:
+		set_unsigned(varbind, ASN_GAUGE,
+		    class->snapshot ? (uint32_t)class->snapshot->count : 0);
+		break;
+	}
+}
+
+/* --- dciDatumTable --- */
+
+static bool
+datum_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+{
+	return dci_walk_datum(tables->registry, index, length, mode, row);
+}
+
+static void
+datum_value(struct agent_tables *tables, unsigned column,
+    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+{
+	const struct dci_datum_info *info = &row->datum->info;
+
+	switch (column) {
+	case AGENT_DATUM_LABEL:
+		set_string(varbind, info->label);
+		break;
+	case AGENT_DATUM_TYPE:
+		set_integer(varbind, info->type);
+		break;
+	case AGENT_DATUM_FORMAT:
+		set_unsigned(varbind, ASN_UNSIGNED, info->format);
+		break;
+	case AGENT_DATUM_PRESENTATION:
+		set_unsigned(varbind, ASN_UNSIGNED, info->presentation);
+		break;
+	case AGENT_DATUM_SIZE:
+		set_unsigned(varbind, ASN_UNSIGNED, info->size);
+		break;
+	case AGENT_DATUM_VOLATILITY:
+		set_integer(varbind, (long)info->volatility);
+		break;
+	case AGENT_DATUM_UNITS:
+		set_string(varbind, dci_value_unit_name(info->unit));
+		break;
+	case AGENT_DATUM_SEMANTICS:
+		set_integer(varbind, info->semantics);
+		break;
+	case AGENT_DATUM_DESCRIPTION:
+		set_string(varbind, info->description);
+		break;
+	}
+}
+
+/* --- dciInstanceTable --- */
+
+static bool
+instance_find(struct agent_tables *tables, unsigned column,
+    const uint64_t *index, size_t length, enum dci_walk_mode mode,
+    struct dci_walk_row *row)
+{
+	return dci_walk_instance(tables->registry, index, length, mode, row);
+}
+
+static void
+instance_value(struct agent_tables *tables, unsigned column,
+    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+{
+	const struct dci_instance_state *state =
+	    &row->class->snapshot->instances[row->instance];
+
+	switch (column) {
+	case AGENT_INSTANCE_LABEL:
+		set_string(varbind, state->label);
+		break;
+	case AGENT_INSTANCE_CREATED:
+		set_unsigned(varbind, ASN_TIMETICKS,
+		    agent_tables_timestamp(tables,
+			state->created_milliseconds));
+		break;
+	case AGENT_INSTANCE_DISCONTINUITY:
+		set_unsigned(varbind, ASN_TIMETICKS,
+		    agent_tables_timestamp(tables,
+			state->discontinuity_milliseconds));
+		break;
+	}
+}
+
+/* --- dciStatTable --- */
+
+static struct dci_walk_filter
+stat_filter(unsigned column)
+{
+	static const enum dci_value_kind kind_of_column[] = {
+		[AGENT_STAT_COUNTER64] = DCI_KIND_COUNTER64,
+		[AGENT_STAT_COUNTER32] = DCI_KIND_COUNTER32,
+		[AGENT_STAT_GAUGE32] = DCI_KIND_GAUGE32,
+		[AGENT_STAT_INTEGER32] = DCI_KIND_INTEGER32,
+		[AGENT_STAT_STRING] = DCI_KIND_STRING,
+		[AGENT_STAT_IP_ADDRESS] = DCI_KIND_IPADDRESS,
+		[AGENT_STAT_MAC_ADDRESS] = DCI_KIND_MACADDRESS,
+		[AGENT_STAT_TIME_TICKS] = DCI_KIND_TIMETICKS,
+		[AGENT_STAT_TRUTH_VALUE] = DCI_KIND_TRUTHVALUE,
+	};
+	struct dci_walk_filter filter = { DCI_WALK_ALL_KINDS, false };
+
+	if (column >= AGENT_STAT_COUNTER64 && column <= AGENT_STAT_TRUTH_VALUE)
+		filter.kinds = 1u << kind_of_column[column];
+	else if (column == AGENT_STAT_DISCONTINUITY)
+		filter.counters_only = true;
+	return filter;
+}
+
+static bool
+stat_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+{
+	struct dci_walk_filter filter = stat_filter(column);
+
+	return dci_walk_stat(tables->registry, index, length, mode, &filter,
+	    row);
+}
+
+/* TimeTicks of an ST_TIME value: durations as they are, absolute times as a
+ * TimeStamp (sysUpTime at the event, 0 before the agent started or for
+ * "no time"). */
+static uint32_t
+stat_time_ticks(struct agent_tables *tables, const struct dci_datum_info *info,
+    const struct dci_value *value)
+{
+	int64_t event_milliseconds;
+
+	if (info->presentation == DCI_STP_RELATIVE)
+		return value->number > UINT32_MAX ? UINT32_MAX
+						  : (uint32_t)value->number;
+	switch (info->format) {
+	case DCI_STF_MONOTONIC:
+		if (value->number == 0)
+			return 0;
+		event_milliseconds = (int64_t)value->number * 10;
+		break;
+	case DCI_STF_CTIME:
+	case DCI_STF_5BYTE: {
+		struct timespec now;
+		int64_t event_unix_milliseconds;
+		if (info->format == DCI_STF_CTIME) {
+			if (value->signed_number == 0)
+				return 0;
+			event_unix_milliseconds = value->signed_number * 1000;
+		} else {
+			if (value->number == 0)
+				return 0;
+			event_unix_milliseconds =
+			    (int64_t)value->number * 10 - 2208988800000LL;
+		}
+		clock_gettime(CLOCK_REALTIME, &now);
+		event_milliseconds = dci_clock_milliseconds() -
+		    ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 -
+			event_unix_milliseconds);
+		break;
+	}
+	default:
+		return 0;
+	}
+	return agent_tables_timestamp(tables, event_milliseconds);
+}
+
+static void
+stat_value(struct agent_tables *tables, unsigned column,
+    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+{
+	const struct dci_class *class = row->class;
+	const struct dci_datum_info *info = &row->datum->info;
+	const unsigned char *slot = dci_snapshot_slot(class, class->snapshot,
+	    row->instance, row->datum);
+	struct dci_value value;
+
+	switch (column) {
+	case AGENT_STAT_LABEL:
+		set_string(varbind, info->label);
+		return;
+	case AGENT_STAT_TYPE:
+		set_integer(varbind, info->type);
+		return;
+	case AGENT_STAT_TEXT:
+		dci_value_render(info, slot, tables->text, sizeof(tables->text));
+		set_string(varbind, tables->text);
+		return;
+	case AGENT_STAT_DISCONTINUITY:
+		set_unsigned(varbind, ASN_TIMETICKS,
+		    agent_tables_timestamp(tables,
+			class->snapshot->instances[row->instance]
+			    .discontinuity_milliseconds));
+		return;
+	}
+
+	dci_value_decode(info, slot, &value);
+	switch (column) {
+	case AGENT_STAT_COUNTER64: {
+		struct counter64 number = { .high = value.number >> 32,
+			.low = value.number & 0xffffffffu };
+		snmp_set_var_typed_value(varbind, ASN_COUNTER64, &number,
+		    sizeof(number));
+		break;
+	}
+	case AGENT_STAT_COUNTER32:
+		set_unsigned(varbind, ASN_COUNTER, (uint32_t)value.number);
+		break;
+	case AGENT_STAT_GAUGE32:
+		set_unsigned(varbind, ASN_GAUGE, (uint32_t)value.number);
+		break;
+	case AGENT_STAT_INTEGER32:
+		set_integer(varbind, (long)value.signed_number);
+		break;
+	case AGENT_STAT_STRING:
+	case AGENT_STAT_IP_ADDRESS:
+	case AGENT_STAT_MAC_ADDRESS:
+		snmp_set_var_typed_value(varbind,
+		    column == AGENT_STAT_IP_ADDRESS ? ASN_IPADDRESS
+						    : ASN_OCTET_STR,
+		    value.bytes, value.length);
+		break;
+	case AGENT_STAT_TIME_TICKS:
+		set_unsigned(varbind, ASN_TIMETICKS,
+		    stat_time_ticks(tables, info, &value));
+		break;
+	case AGENT_STAT_TRUTH_VALUE:
+		set_integer(varbind, value.truth ? 1 : 2);
+		break;
+	}
+}
+
+static const struct table_shape table_shapes[] = {
+	[AGENT_TABLE_SUPPLIER] = { AGENT_SUPPLIER_MODULE,
+	    AGENT_SUPPLIER_LAST_REFRESH, supplier_find, supplier_encode,
+	    supplier_value },
+	[AGENT_TABLE_CLASS] = { AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
+	    class_find, class_encode, class_value },
+	[AGENT_TABLE_DATUM] = { AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
+	    datum_find, dci_walk_encode_datum, datum_value },
+	[AGENT_TABLE_INSTANCE] = { AGENT_INSTANCE_LABEL,
+	    AGENT_INSTANCE_DISCONTINUITY, instance_find,
+	    dci_walk_encode_instance, instance_value },
+	[AGENT_TABLE_STAT] = { AGENT_STAT_LABEL, AGENT_STAT_DISCONTINUITY,
+	    stat_find, dci_walk_encode_stat, stat_value },
+};
+
+static void
+entry_prefix(unsigned table, oid *name)
+{
+	static const oid arc[] = { AGENT_MIB_ARC };
+
+	memcpy(name, arc, sizeof(arc));
+	name[AGENT_MIB_ARC_LENGTH] = AGENT_MIB_OBJECTS;
+	name[AGENT_MIB_ARC_LENGTH + 1] = table;
+	name[AGENT_MIB_ARC_LENGTH + 2] = 1;
+}
+
+static void
+answer_row(struct agent_tables *tables, const struct table_shape *shape,
+    unsigned table, unsigned column, const struct dci_walk_row *row,
+    netsnmp_variable_list *varbind)
+{
+	oid name[ENTRY_PREFIX_LENGTH + 1 + DCI_WALK_INDEX_MAX];
+	uint32_t index[DCI_WALK_INDEX_MAX];
+	size_t length = shape->encode(row, index);
+
+	entry_prefix(table, name);
+	name[ENTRY_PREFIX_LENGTH] = column;
+	for (size_t i = 0; i < length; i++)
+		name[ENTRY_PREFIX_LENGTH + 1 + i] = index[i];
+	snmp_set_var_objid(varbind, name, ENTRY_PREFIX_LENGTH + 1 + length);
+	shape->value(tables, column, row, varbind);
+}
+
+enum agent_answer
+agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
+    netsnmp_variable_list *varbind)
+{
+	const struct table_shape *shape;
+	oid prefix[ENTRY_PREFIX_LENGTH];
+	uint64_t index[MAX_OID_LEN];
+	size_t index_length = 0, compared;
+	unsigned column;
+	struct dci_walk_row row;
+	int order;
+
+	if (table < AGENT_TABLE_SUPPLIER || table > AGENT_TABLE_STAT)
+		return next ? AGENT_END_OF_TABLE : AGENT_NO_SUCH_OBJECT;
+	shape = &table_shapes[table];
+	entry_prefix(table, prefix);
+	compared = varbind->name_length < ENTRY_PREFIX_LENGTH
+	    ? varbind->name_length
+	    : ENTRY_PREFIX_LENGTH;
+	order = snmp_oid_compare(varbind->name, compared, prefix, compared);
+
+	if (!next) {
+		if (order != 0 || varbind->name_length <= ENTRY_PREFIX_LENGTH)
+			return AGENT_NO_SUCH_OBJECT;
+		column = (unsigned)varbind->name[ENTRY_PREFIX_LENGTH];
+		if (column < shape->first_column ||
+		    column > shape->last_column)
+			return AGENT_NO_SUCH_OBJECT;
+		index_length = varbind->name_length - ENTRY_PREFIX_LENGTH - 1;
+		for (size_t i = 0; i < index_length; i++)
+			index[i] = varbind->name[ENTRY_PREFIX_LENGTH + 1 + i];
+		if (!shape->find(tables, column, index, index_length,
+			DCI_WALK_EXACT, &row))
+			return AGENT_NO_SUCH_INSTANCE;
+		answer_row(tables, shape, table, column, &row, varbind);
+		return AGENT_ANSWERED;
+	}
+
+	/* GETNEXT: start at the requested column and index, or at the first
+	 * column's first row when the request sorts before the entry. */
+	column = shape->first_column;
+	if (order > 0)
+		return AGENT_END_OF_TABLE;
+	if (order == 0 && varbind->name_length > ENTRY_PREFIX_LENGTH) {
+		oid requested = varbind->name[ENTRY_PREFIX_LENGTH];
+		if (requested > shape->last_column)
+			return AGENT_END_OF_TABLE;
+		if (requested >= shape->first_column) {
+			column = (unsigned)requested;
+			index_length =
+			    varbind->name_length - ENTRY_PREFIX_LENGTH - 1;
+			for (size_t i = 0; i < index_length; i++)
+				index[i] =
+				    varbind->name[ENTRY_PREFIX_LENGTH + 1 + i];
+		}
+	}
+	for (; column <= shape->last_column; column++) {
+		if (shape->find(tables, column, index, index_length,
+			DCI_WALK_NEXT, &row)) {
+			answer_row(tables, shape, table, column, &row, varbind);
+			return AGENT_ANSWERED;
+		}
+		index_length = 0; /* the next column starts at its first row */
+	}
+	return AGENT_END_OF_TABLE;
+}
+
+static int
+agent_tables_handle(netsnmp_mib_handler *handler,
+    netsnmp_handler_registration *registration,
+    netsnmp_agent_request_info *request_info, netsnmp_request_info *requests)
+{
+	struct agent_tables *tables = handler->myvoid;
+	unsigned table =
+	    (unsigned)registration->rootoid[registration->rootoid_len - 1];
+
+	for (netsnmp_request_info *request = requests; request != NULL;
+	     request = request->next) {
+		enum agent_answer answer;
+
+		if (request->processed)
+			continue;
+		switch (request_info->mode) {
+		case MODE_GET:
+			answer = agent_tables_answer(tables, table, false,
+			    request->requestvb);
+			if (answer == AGENT_NO_SUCH_OBJECT)
+				netsnmp_set_request_error(request_info, request,
+				    SNMP_NOSUCHOBJECT);
+			else if (answer == AGENT_NO_SUCH_INSTANCE)
+				netsnmp_set_request_error(request_info, request,
+				    SNMP_NOSUCHINSTANCE);
+			break;
+		case MODE_GETNEXT:
+			/* At the end of the table the varbind is left as it
+			 * came: the agent then asks the next registration. */
+			agent_tables_answer(tables, table, true,
+			    request->requestvb);
+			break;
+		default:
+			netsnmp_set_request_error(request_info, request,
+			    SNMP_ERR_NOTWRITABLE);
+			break;
+		}
+	}
+	return SNMP_ERR_NOERROR;
+}
+
+static netsnmp_handler_registration *registrations[AGENT_TABLE_STAT + 1];
+
+int
+agent_tables_register(struct agent_tables *tables)
+{
+	static const char *const names[] = {
+		[AGENT_TABLE_SUPPLIER] = "dciSupplierTable",
+		[AGENT_TABLE_CLASS] = "dciClassTable",
+		[AGENT_TABLE_DATUM] = "dciDatumTable",
+		[AGENT_TABLE_INSTANCE] = "dciInstanceTable",
+		[AGENT_TABLE_STAT] = "dciStatTable",
+	};
+
+	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_TABLE_STAT;
+	     table++) {
+		oid root[ENTRY_PREFIX_LENGTH];
+		netsnmp_mib_handler *handler;
+
+		entry_prefix(table, root);
+		handler = netsnmp_create_handler(names[table],
+		    agent_tables_handle);
+		if (handler == NULL)
+			return -1;
+		handler->myvoid = tables;
+		registrations[table] = netsnmp_handler_registration_create(
+		    names[table], handler, root, ENTRY_PREFIX_LENGTH - 1,
+		    HANDLER_CAN_RONLY);
+		if (registrations[table] == NULL ||
+		    netsnmp_register_handler(registrations[table]) !=
+			MIB_REGISTERED_OK) {
+			log_warnx("agent: cannot register %s", names[table]);
+			return -1;
+		}
+		log_debug("agent", "registered %s", names[table]);
+	}
+	return 0;
+}
+
+void
+agent_tables_unregister(void)
+{
+	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_TABLE_STAT;
+	     table++) {
+		if (registrations[table] != NULL)
+			netsnmp_unregister_handler(registrations[table]);
+		registrations[table] = NULL;
+	}
+}

@@ -1,0 +1,47 @@
+/*
+ * The DCI-STATS-MIB tables: one Net-SNMP handler per table that answers GET
+ * and GETNEXT from the registry's sorted classes, instances and datums
+ * (core/walk.h), never from a cache of OIDs and never by reading a file.
+ * The master turns each GETBULK repetition into one AgentX GetNext, so the
+ * cost of one GETNEXT is what a walk costs per varbind: O(log n).
+ */
+#ifndef DCISTAT_AGENT_TABLES_H
+#define DCISTAT_AGENT_TABLES_H
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+
+struct agent_tables {
+	struct dci_registry *registry;
+	int64_t start_milliseconds; /* monotonic time of sysUpTime 0 */
+	char text[DCI_STRING_MAX + 64];
+};
+
+enum agent_answer {
+	AGENT_ANSWERED,
+	AGENT_NO_SUCH_OBJECT,   /* GET: not a column of this table */
+	AGENT_NO_SUCH_INSTANCE, /* GET: no such row in the column */
+	AGENT_END_OF_TABLE,     /* GETNEXT: nothing after it in the table */
+};
+
+/* Answers one GET (exact) or GETNEXT varbind for the table numbered
+ * `table` (enum agent_table_number): on AGENT_ANSWERED the varbind's name
+ * and value are set. Used by the handlers and by the unit tests. */
+enum agent_answer agent_tables_answer(struct agent_tables *tables,
+    unsigned table, bool next, netsnmp_variable_list *varbind);
+
+/* Registers one handler per table with the agent. Returns 0 or -1. */
+int agent_tables_register(struct agent_tables *tables);
+void agent_tables_unregister(void);
+
+/* sysUpTime-relative centiseconds of a monotonic millisecond stamp; 0 for
+ * stamps before the agent started (a TimeStamp's convention). */
+uint32_t agent_tables_timestamp(const struct agent_tables *tables,
+    int64_t milliseconds);
+
+#endif

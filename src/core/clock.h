@@ -1,0 +1,10 @@
+/* Monotonic time in milliseconds: the one clock for refresh periods,
+ * back-off, and creation/discontinuity stamps. */
+#ifndef DCISTAT_CLOCK_H
+#define DCISTAT_CLOCK_H
+
+#include <stdint.h>
+
+int64_t dci_clock_milliseconds(void);
+
+#endif

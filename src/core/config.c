@@ -1,0 +1,989 @@
+/*
+ * dcistatd YAML configuration, read with libyaml's document API.
+ *
+ * Every check runs in document order and stops at the first error, so the
+ * message always names the earliest problem in the file. The document is
+ * walked only along the schema (at most five levels deep), which keeps the
+ * walk finite even when an alias makes a node contain itself.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "core/config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#define PING_INTERVAL_MIN_SECONDS 1u
+#define PING_INTERVAL_MAX_SECONDS 3600u
+#define REFRESH_MIN_MILLISECONDS 10u
+#define REFRESH_MAX_MILLISECONDS 86400000u
+#define REFRESH_MAX_SECONDS (REFRESH_MAX_MILLISECONDS / 1000u)
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+/* A configuration file is small; the limit only stops runaway reads. */
+#define FILE_MAX_BYTES (16u * 1024u * 1024u)
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(format_index, first_argument)                              \
+	__attribute__((format(printf, format_index, first_argument)))
+#else
+#define PRINTF_LIKE(format_index, first_argument)
+#endif
+
+struct parse_state {
+	const char *name; /* for messages; outlives the parse */
+	const char *text; /* the raw input, to place reader errors */
+	size_t length;
+	yaml_document_t *document;
+	struct dci_config *config;
+	char *error;
+	size_t error_size;
+};
+
+/* The keys a mapping accepts. */
+struct key_set {
+	const char *context;     /* names the mapping: "in agent" */
+	const char *const *keys; /* NULL: any key is accepted */
+	size_t key_count;
+};
+
+/* How a node is named after "found": a quoted scalar or a kind. */
+struct description {
+	const char *quote;
+	const char *text;
+};
+
+enum top_key { TOP_AGENT, TOP_PROVIDERS };
+static const char *const top_keys[] = {"agent", "providers"};
+static const struct key_set top_key_set = {
+    "at top level", top_keys, COUNT_OF(top_keys)};
+
+enum agent_key {
+	AGENT_AGENTX_SOCKET,
+	AGENT_PING_INTERVAL,
+	AGENT_LOG,
+	AGENT_PLUGIN_DIR
+};
+static const char *const agent_keys[] = {
+    "agentx-socket", "ping-interval", "log", "plugin-dir"};
+static const struct key_set agent_key_set = {
+    "in agent", agent_keys, COUNT_OF(agent_keys)};
+
+enum provider_key { PROVIDER_MODULE, PROVIDER_REFRESH, PROVIDER_OPTIONS };
+static const char *const provider_keys[] = {"module", "refresh", "options"};
+static const struct key_set provider_key_set = {
+    "in provider entry", provider_keys, COUNT_OF(provider_keys)};
+
+static const struct key_set option_key_set = {"in options", NULL, 0};
+
+static int report(struct parse_state *state, const yaml_mark_t *mark,
+    const char *format, ...) PRINTF_LIKE(3, 4);
+
+/*
+ * Writes "NAME:LINE:COLUMN: message", or "NAME: message" without a mark, and
+ * returns -1 so that callers can `return report(...)`.
+ */
+static int
+report(
+    struct parse_state *state, const yaml_mark_t *mark, const char *format, ...)
+{
+	va_list arguments;
+	int written;
+
+	if (state->error == NULL || state->error_size == 0)
+		return -1;
+	if (mark != NULL)
+		written = snprintf(state->error, state->error_size,
+		    "%s:%zu:%zu: ", state->name, mark->line + 1,
+		    mark->column + 1);
+	else
+		written = snprintf(
+		    state->error, state->error_size, "%s: ", state->name);
+	if (written < 0) {
+		state->error[0] = '\0';
+		return -1;
+	}
+	if ((size_t)written < state->error_size) {
+		va_start(arguments, format);
+		vsnprintf(state->error + written,
+		    state->error_size - (size_t)written, format, arguments);
+		va_end(arguments);
+	}
+	return -1;
+}
+
+static int
+out_of_memory(struct parse_state *state)
+{
+	return report(state, NULL, "out of memory");
+}
+
+static yaml_node_t *
+node_at(struct parse_state *state, yaml_node_item_t index)
+{
+	return yaml_document_get_node(state->document, index);
+}
+
+static struct dci_config_position
+position_of(struct parse_state *state, const yaml_node_t *node)
+{
+	struct dci_config_position position;
+
+	position.file = state->config->file;
+	position.line = (unsigned)node->start_mark.line + 1;
+	position.column = (unsigned)node->start_mark.column + 1;
+	return position;
+}
+
+/* The YAML 1.2 core schema's null: an absent value, `~` or `null`. */
+static bool
+is_null(const yaml_node_t *node)
+{
+	static const char *const spellings[] = {
+	    "", "~", "null", "Null", "NULL"};
+	const char *value;
+	size_t index;
+
+	if (node->type != YAML_SCALAR_NODE ||
+	    node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	value = (const char *)node->data.scalar.value;
+	for (index = 0; index < COUNT_OF(spellings); index++)
+		if (strcmp(value, spellings[index]) == 0)
+			return true;
+	return false;
+}
+
+static struct description
+describe(const yaml_node_t *node)
+{
+	struct description description = {"", ""};
+
+	switch (node->type) {
+	case YAML_MAPPING_NODE:
+		description.text = "a mapping";
+		break;
+	case YAML_SEQUENCE_NODE:
+		description.text = "a sequence";
+		break;
+	case YAML_SCALAR_NODE:
+		if (is_null(node) || node->data.scalar.length == 0) {
+			description.text = "an empty value";
+		} else {
+			description.quote = "'";
+			description.text =
+			    (const char *)node->data.scalar.value;
+		}
+		break;
+	default:
+		description.text = "nothing";
+		break;
+	}
+	return description;
+}
+
+/* "expected EXPECTATION for 'KEY', found ..." at the value. */
+static int
+report_expected(struct parse_state *state, const yaml_node_t *node,
+    const char *expectation, const char *key)
+{
+	struct description found = describe(node);
+
+	return report(state, &node->start_mark,
+	    "expected %s for '%s', found %s%s%s", expectation, key, found.quote,
+	    found.text, found.quote);
+}
+
+/*
+ * The text of a scalar node, valid while the document lives. A double-quoted
+ * "\0" would otherwise cut the C string short and change its meaning.
+ */
+static int
+scalar_text(
+    struct parse_state *state, const yaml_node_t *node, const char **text)
+{
+	const char *value = (const char *)node->data.scalar.value;
+
+	if (strlen(value) != node->data.scalar.length)
+		return report(
+		    state, &node->start_mark, "NUL characters are not allowed");
+	*text = value;
+	return 0;
+}
+
+/* The text of a non-empty scalar value, or an error naming the expectation. */
+static int
+value_text(struct parse_state *state, const yaml_node_t *node,
+    const char *expectation, const char *key, const char **text)
+{
+	if (node->type != YAML_SCALAR_NODE || is_null(node) ||
+	    node->data.scalar.length == 0)
+		return report_expected(state, node, expectation, key);
+	return scalar_text(state, node, text);
+}
+
+static int
+copy_text(struct parse_state *state, const char *text, char **copy)
+{
+	*copy = strdup(text);
+	if (*copy == NULL)
+		return out_of_memory(state);
+	return 0;
+}
+
+static bool
+is_absolute_path(const char *text)
+{
+	return text[0] == '/';
+}
+
+static bool
+is_digit(char character)
+{
+	return character >= '0' && character <= '9';
+}
+
+static bool
+is_module_name(const char *text)
+{
+	const char *cursor;
+
+	if (*text == '\0')
+		return false;
+	for (cursor = text; *cursor != '\0'; cursor++) {
+		char character = *cursor;
+
+		if (!(character >= 'A' && character <= 'Z') &&
+		    !(character >= 'a' && character <= 'z') &&
+		    !is_digit(character) && character != '_' &&
+		    character != '-')
+			return false;
+	}
+	return true;
+}
+
+/* Decimal digits only; anything above `limit` is reported as limit + 1. */
+static bool
+parse_whole_number(
+    const char **cursor, unsigned long limit, unsigned long *value)
+{
+	const char *position = *cursor;
+	unsigned long number = 0;
+
+	if (!is_digit(*position))
+		return false;
+	for (; is_digit(*position); position++)
+		if (number <= limit)
+			number = number * 10 + (unsigned long)(*position - '0');
+	*value = number <= limit ? number : limit + 1;
+	*cursor = position;
+	return true;
+}
+
+static bool
+parse_ping_interval(const char *text, unsigned *seconds)
+{
+	unsigned long value;
+
+	if (!parse_whole_number(&text, PING_INTERVAL_MAX_SECONDS, &value) ||
+	    *text != '\0' || value < PING_INTERVAL_MIN_SECONDS ||
+	    value > PING_INTERVAL_MAX_SECONDS)
+		return false;
+	*seconds = (unsigned)value;
+	return true;
+}
+
+/*
+ * "SECONDS[.FRACTION]" to milliseconds, rounded half up. The range is checked
+ * on the exact value, so "86400.0004" is refused although it rounds into it.
+ */
+static bool
+parse_refresh(const char *text, unsigned *milliseconds)
+{
+	unsigned long seconds;
+	unsigned long fraction = 0;
+	unsigned long total;
+	unsigned digits = 0;
+	bool round_up = false;
+	bool inexact = false;
+
+	if (!parse_whole_number(&text, REFRESH_MAX_SECONDS, &seconds))
+		return false;
+	if (*text == '.') {
+		text++;
+		if (!is_digit(*text))
+			return false;
+		for (; is_digit(*text); text++, digits++) {
+			unsigned digit = (unsigned)(*text - '0');
+
+			if (digits < 3)
+				fraction = fraction * 10 + digit;
+			else if (digit != 0)
+				inexact = true;
+			if (digits == 3 && digit >= 5)
+				round_up = true;
+		}
+		for (; digits < 3; digits++)
+			fraction *= 10;
+	}
+	if (*text != '\0')
+		return false;
+	total = seconds * 1000 + fraction;
+	if (total < REFRESH_MIN_MILLISECONDS ||
+	    total > REFRESH_MAX_MILLISECONDS ||
+	    (total == REFRESH_MAX_MILLISECONDS && inexact))
+		return false;
+	*milliseconds = (unsigned)(total + (round_up ? 1 : 0));
+	return true;
+}
+
+static void
+list_keys(const struct key_set *set, char *buffer, size_t size)
+{
+	size_t used = 0;
+	size_t index;
+
+	buffer[0] = '\0';
+	for (index = 0; index < set->key_count && used < size; index++) {
+		int written = snprintf(buffer + used, size - used, "%s%s",
+		    index == 0 ? "" : ", ", set->keys[index]);
+
+		if (written < 0)
+			break;
+		used += (size_t)written;
+	}
+}
+
+/*
+ * Checks the key of `pair` (a scalar, not seen before in `mapping`, one of
+ * `set`) and returns its text and its index in set->keys.
+ */
+static int
+check_key(struct parse_state *state, const yaml_node_t *mapping,
+    const yaml_node_pair_t *pair, const struct key_set *set, const char **text,
+    size_t *index)
+{
+	const yaml_node_t *key = node_at(state, pair->key);
+	const yaml_node_pair_t *earlier;
+	char expected[128];
+
+	if (key->type != YAML_SCALAR_NODE) {
+		struct description found = describe(key);
+
+		return report(state, &key->start_mark,
+		    "expected a scalar key %s, found %s", set->context,
+		    found.text);
+	}
+	if (scalar_text(state, key, text) != 0)
+		return -1;
+	for (earlier = mapping->data.mapping.pairs.start; earlier < pair;
+	     earlier++) {
+		const yaml_node_t *other = node_at(state, earlier->key);
+
+		if (other->data.scalar.length == key->data.scalar.length &&
+		    strcmp((const char *)other->data.scalar.value, *text) == 0)
+			return report(state, &key->start_mark,
+			    "duplicate key '%s' (first at %zu:%zu)", *text,
+			    other->start_mark.line + 1,
+			    other->start_mark.column + 1);
+	}
+	if (set->keys == NULL)
+		return 0;
+	for (*index = 0; *index < set->key_count; (*index)++)
+		if (strcmp(*text, set->keys[*index]) == 0)
+			return 0;
+	list_keys(set, expected, sizeof expected);
+	return report(state, &key->start_mark,
+	    "unknown key '%s' %s: expected one of %s", *text, set->context,
+	    expected);
+}
+
+static int
+read_string(struct parse_state *state, const yaml_node_t *node, const char *key,
+    char **target)
+{
+	const char *text = NULL;
+
+	if (value_text(state, node, "a non-empty string", key, &text) != 0)
+		return -1;
+	return copy_text(state, text, target);
+}
+
+static int
+read_ping_interval(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	static const char expectation[] = "an integer from 1 to 3600";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (!parse_ping_interval(text, &state->config->ping_interval_seconds))
+		return report_expected(state, node, expectation, key);
+	return 0;
+}
+
+static int
+read_log_target(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	static const char expectation[] = "stderr, syslog or an absolute path";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (strcmp(text, "stderr") != 0 && strcmp(text, "syslog") != 0 &&
+	    !is_absolute_path(text))
+		return report_expected(state, node, expectation, key);
+	return copy_text(state, text, &state->config->log_target);
+}
+
+static int
+read_plugin_dir(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	static const char expectation[] = "an absolute path";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (!is_absolute_path(text))
+		return report_expected(state, node, expectation, key);
+	return copy_text(state, text, &state->config->plugin_dir);
+}
+
+static int
+read_agent(struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	const yaml_node_pair_t *pair;
+
+	if (is_null(node))
+		return 0;
+	if (node->type != YAML_MAPPING_NODE)
+		return report_expected(state, node, "a mapping", key);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		const yaml_node_t *value = node_at(state, pair->value);
+		const char *name = NULL;
+		size_t index;
+		int result = -1;
+
+		if (check_key(
+		        state, node, pair, &agent_key_set, &name, &index) != 0)
+			return -1;
+		switch ((enum agent_key)index) {
+		case AGENT_AGENTX_SOCKET:
+			result = read_string(
+			    state, value, name, &state->config->agentx_socket);
+			break;
+		case AGENT_PING_INTERVAL:
+			result = read_ping_interval(state, value, name);
+			break;
+		case AGENT_LOG:
+			result = read_log_target(state, value, name);
+			break;
+		case AGENT_PLUGIN_DIR:
+			result = read_plugin_dir(state, value, name);
+			break;
+		}
+		if (result != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+read_module(struct parse_state *state, const yaml_node_t *node, const char *key,
+    struct dci_config_provider *provider)
+{
+	static const char expectation[] = "a plug-in name or an absolute path";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (!is_module_name(text) && !is_absolute_path(text))
+		return report_expected(state, node, expectation, key);
+	provider->module_position = position_of(state, node);
+	return copy_text(state, text, &provider->module);
+}
+
+static int
+read_refresh(struct parse_state *state, const yaml_node_t *node,
+    const char *key, struct dci_config_provider *provider)
+{
+	static const char expectation[] =
+	    "a number of seconds from 0.01 to 86400";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (!parse_refresh(text, &provider->refresh_milliseconds))
+		return report_expected(state, node, expectation, key);
+	return 0;
+}
+
+static int
+report_option_value(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	return report(state, &node->start_mark,
+	    "expected a scalar or a sequence of scalars for option '%s'", key);
+}
+
+/* Fills option->values; value_count counts the copies made so far. */
+static int
+read_option_values(struct parse_state *state, const yaml_node_t *node,
+    struct dci_config_option *option)
+{
+	const yaml_node_item_t *item;
+	const char *text = NULL;
+	size_t count;
+
+	if (node->type == YAML_SCALAR_NODE) {
+		option->values = calloc(2, sizeof *option->values);
+		if (option->values == NULL)
+			return out_of_memory(state);
+		if (scalar_text(state, node, &text) != 0 ||
+		    copy_text(state, text, &option->values[0]) != 0)
+			return -1;
+		option->value_count = 1;
+		return 0;
+	}
+	if (node->type != YAML_SEQUENCE_NODE)
+		return report_option_value(state, node, option->key);
+	option->is_sequence = true;
+	count = (size_t)(node->data.sequence.items.top -
+	                 node->data.sequence.items.start);
+	option->values = calloc(count + 1, sizeof *option->values);
+	if (option->values == NULL)
+		return out_of_memory(state);
+	for (item = node->data.sequence.items.start;
+	     item < node->data.sequence.items.top; item++) {
+		const yaml_node_t *element = node_at(state, *item);
+
+		if (element->type != YAML_SCALAR_NODE)
+			return report_option_value(state, element, option->key);
+		if (scalar_text(state, element, &text) != 0 ||
+		    copy_text(
+		        state, text, &option->values[option->value_count]) != 0)
+			return -1;
+		option->value_count++;
+	}
+	return 0;
+}
+
+static int
+read_options(struct parse_state *state, const yaml_node_t *node,
+    const char *key, struct dci_config_provider *provider)
+{
+	const yaml_node_pair_t *pair;
+	size_t count;
+
+	if (is_null(node))
+		return 0;
+	if (node->type != YAML_MAPPING_NODE)
+		return report_expected(state, node, "a mapping", key);
+	count = (size_t)(node->data.mapping.pairs.top -
+	                 node->data.mapping.pairs.start);
+	if (count == 0)
+		return 0;
+	provider->options = calloc(count, sizeof *provider->options);
+	if (provider->options == NULL)
+		return out_of_memory(state);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		struct dci_config_option *option;
+		const char *name = NULL;
+		size_t index;
+
+		if (check_key(
+		        state, node, pair, &option_key_set, &name, &index) != 0)
+			return -1;
+		option = &provider->options[provider->option_count++];
+		option->position =
+		    position_of(state, node_at(state, pair->key));
+		if (copy_text(state, name, &option->key) != 0 ||
+		    read_option_values(
+		        state, node_at(state, pair->value), option) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+read_provider(struct parse_state *state, const yaml_node_t *node,
+    struct dci_config_provider *provider)
+{
+	const yaml_node_pair_t *pair;
+
+	if (node->type != YAML_MAPPING_NODE) {
+		struct description found = describe(node);
+
+		return report(state, &node->start_mark,
+		    "expected a mapping for a provider entry, found %s%s%s",
+		    found.quote, found.text, found.quote);
+	}
+	provider->position = position_of(state, node);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		const yaml_node_t *value = node_at(state, pair->value);
+		const char *name = NULL;
+		size_t index;
+		int result = -1;
+
+		if (check_key(state, node, pair, &provider_key_set, &name,
+		        &index) != 0)
+			return -1;
+		switch ((enum provider_key)index) {
+		case PROVIDER_MODULE:
+			result = read_module(state, value, name, provider);
+			break;
+		case PROVIDER_REFRESH:
+			result = read_refresh(state, value, name, provider);
+			break;
+		case PROVIDER_OPTIONS:
+			result = read_options(state, value, name, provider);
+			break;
+		}
+		if (result != 0)
+			return -1;
+	}
+	if (provider->module == NULL)
+		return report(state, &node->start_mark,
+		    "missing required key 'module' in provider entry");
+	return 0;
+}
+
+static int
+read_providers(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	struct dci_config *config = state->config;
+	const yaml_node_item_t *item;
+	size_t count;
+
+	if (is_null(node))
+		return 0;
+	if (node->type != YAML_SEQUENCE_NODE)
+		return report_expected(state, node, "a sequence", key);
+	count = (size_t)(node->data.sequence.items.top -
+	                 node->data.sequence.items.start);
+	if (count == 0)
+		return 0;
+	config->providers = calloc(count, sizeof *config->providers);
+	if (config->providers == NULL)
+		return out_of_memory(state);
+	for (item = node->data.sequence.items.start;
+	     item < node->data.sequence.items.top; item++) {
+		struct dci_config_provider *provider =
+		    &config->providers[config->provider_count++];
+
+		provider->refresh_milliseconds =
+		    DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS;
+		if (read_provider(state, node_at(state, *item), provider) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+read_root(struct parse_state *state, const yaml_node_t *root)
+{
+	const yaml_node_pair_t *pair;
+
+	/* An explicit but empty document ("---" alone). */
+	if (is_null(root))
+		return 0;
+	if (root->type != YAML_MAPPING_NODE) {
+		struct description found = describe(root);
+
+		return report(state, &root->start_mark,
+		    "expected a mapping at top level, found %s%s%s",
+		    found.quote, found.text, found.quote);
+	}
+	for (pair = root->data.mapping.pairs.start;
+	     pair < root->data.mapping.pairs.top; pair++) {
+		const yaml_node_t *value = node_at(state, pair->value);
+		const char *name = NULL;
+		size_t index;
+		int result = -1;
+
+		if (check_key(state, root, pair, &top_key_set, &name, &index) !=
+		    0)
+			return -1;
+		switch ((enum top_key)index) {
+		case TOP_AGENT:
+			result = read_agent(state, value, name);
+			break;
+		case TOP_PROVIDERS:
+			result = read_providers(state, value, name);
+			break;
+		}
+		if (result != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * libyaml's reader reports only a byte offset; count lines and characters up
+ * to it the way its scanner would (CR, LF and CRLF end a line).
+ */
+static yaml_mark_t
+mark_of_offset(const struct parse_state *state, size_t offset)
+{
+	yaml_mark_t mark = {offset, 0, 0};
+	size_t index;
+
+	if (offset > state->length)
+		offset = state->length;
+	for (index = 0; index < offset; index++) {
+		unsigned char byte = (unsigned char)state->text[index];
+
+		if (byte == '\n' ||
+		    (byte == '\r' && (index + 1 >= state->length ||
+		                         state->text[index + 1] != '\n'))) {
+			mark.line++;
+			mark.column = 0;
+		} else if ((byte & 0xc0) != 0x80) {
+			mark.column++;
+		}
+	}
+	return mark;
+}
+
+static int
+report_syntax_error(struct parse_state *state, const yaml_parser_t *parser)
+{
+	const char *problem =
+	    parser->problem != NULL ? parser->problem : "unknown error";
+	yaml_mark_t mark;
+
+	switch (parser->error) {
+	/* The loader fails some allocations without recording an error. */
+	case YAML_NO_ERROR:
+	case YAML_MEMORY_ERROR:
+		return out_of_memory(state);
+	case YAML_READER_ERROR:
+		mark = mark_of_offset(state, parser->problem_offset);
+		break;
+	default:
+		mark = parser->problem_mark;
+		break;
+	}
+	return report(state, &mark, "YAML syntax error: %s", problem);
+}
+
+static int
+read_stream(struct parse_state *state, yaml_parser_t *parser)
+{
+	yaml_document_t document;
+	yaml_node_t *root;
+	int result;
+
+	if (!yaml_parser_load(parser, &document))
+		return report_syntax_error(state, parser);
+	root = yaml_document_get_root_node(&document);
+	if (root == NULL) {
+		/* The stream ended: nothing but comments and blanks. */
+		yaml_document_delete(&document);
+		return 0;
+	}
+	state->document = &document;
+	result = read_root(state, root);
+	state->document = NULL;
+	yaml_document_delete(&document);
+	if (result != 0)
+		return -1;
+
+	if (!yaml_parser_load(parser, &document))
+		return report_syntax_error(state, parser);
+	if (yaml_document_get_root_node(&document) != NULL)
+		result = report(state, &document.start_mark,
+		    "only one YAML document is allowed");
+	yaml_document_delete(&document);
+	return result;
+}
+
+int
+dci_config_parse(const char *text, size_t length, const char *name,
+    struct dci_config **config, char *error, size_t error_size)
+{
+	struct parse_state state;
+	yaml_parser_t parser;
+	int result;
+
+	*config = NULL;
+	if (error != NULL && error_size > 0)
+		error[0] = '\0';
+	if (text == NULL)
+		length = 0;
+	memset(&state, 0, sizeof state);
+	state.name = name != NULL ? name : "<string>";
+	state.text = text != NULL ? text : "";
+	state.length = length;
+	state.error = error;
+	state.error_size = error_size;
+
+	state.config = calloc(1, sizeof *state.config);
+	if (state.config == NULL)
+		return out_of_memory(&state);
+	state.config->ping_interval_seconds =
+	    DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS;
+	if (copy_text(&state, state.name, &state.config->file) != 0) {
+		dci_config_free(state.config);
+		return -1;
+	}
+
+	if (!yaml_parser_initialize(&parser)) {
+		dci_config_free(state.config);
+		return out_of_memory(&state);
+	}
+	yaml_parser_set_input_string(
+	    &parser, (const unsigned char *)state.text, state.length);
+	result = read_stream(&state, &parser);
+	yaml_parser_delete(&parser);
+	if (result != 0) {
+		dci_config_free(state.config);
+		return -1;
+	}
+	*config = state.config;
+	return 0;
+}
+
+/* Reads the whole file so that reader errors can be placed by offset. */
+static int
+read_file(struct parse_state *state, FILE *stream, char **text, size_t *length)
+{
+	char *buffer = NULL;
+	size_t capacity = 0;
+	size_t used = 0;
+
+	for (;;) {
+		size_t got;
+
+		if (used == capacity) {
+			size_t grown = capacity == 0 ? 4096 : capacity * 2;
+			char *larger;
+
+			if (capacity >= FILE_MAX_BYTES) {
+				free(buffer);
+				return report(state, NULL,
+				    "cannot read: larger than %u bytes",
+				    FILE_MAX_BYTES);
+			}
+			larger = realloc(buffer, grown);
+			if (larger == NULL) {
+				free(buffer);
+				return out_of_memory(state);
+			}
+			buffer = larger;
+			capacity = grown;
+		}
+		got = fread(buffer + used, 1, capacity - used, stream);
+		used += got;
+		if (got == 0) {
+			if (ferror(stream)) {
+				int saved = errno;
+
+				free(buffer);
+				return report(state, NULL, "cannot read: %s",
+				    strerror(saved));
+			}
+			break;
+		}
+	}
+	*text = buffer;
+	*length = used;
+	return 0;
+}
+
+int
+dci_config_load(const char *path, struct dci_config **config, char *error,
+    size_t error_size)
+{
+	struct parse_state state;
+	FILE *stream;
+	char *text = NULL;
+	size_t length = 0;
+	int result;
+
+	*config = NULL;
+	if (error != NULL && error_size > 0)
+		error[0] = '\0';
+	memset(&state, 0, sizeof state);
+	state.name = path;
+	state.error = error;
+	state.error_size = error_size;
+
+	stream = fopen(path, "r");
+	if (stream == NULL)
+		return report(&state, NULL, "cannot open: %s", strerror(errno));
+	result = read_file(&state, stream, &text, &length);
+	fclose(stream);
+	if (result != 0)
+		return -1;
+	result =
+	    dci_config_parse(text, length, path, config, error, error_size);
+	free(text);
+	return result;
+}
+
+static void
+free_option(struct dci_config_option *option)
+{
+	size_t index;
+
+	free(option->key);
+	for (index = 0; index < option->value_count; index++)
+		free(option->values[index]);
+	free(option->values);
+}
+
+static void
+free_provider(struct dci_config_provider *provider)
+{
+	size_t index;
+
+	free(provider->module);
+	for (index = 0; index < provider->option_count; index++)
+		free_option(&provider->options[index]);
+	free(provider->options);
+}
+
+void
+dci_config_free(struct dci_config *config)
+{
+	size_t index;
+
+	if (config == NULL)
+		return;
+	for (index = 0; index < config->provider_count; index++)
+		free_provider(&config->providers[index]);
+	free(config->providers);
+	free(config->agentx_socket);
+	free(config->log_target);
+	free(config->plugin_dir);
+	free(config->file);
+	free(config);
+}
+
+const struct dci_config_option *
+dci_config_provider_option(
+    const struct dci_config_provider *provider, const char *key)
+{
+	size_t index;
+
+	if (provider == NULL || key == NULL)
+		return NULL;
+	for (index = 0; index < provider->option_count; index++)
+		if (strcmp(provider->options[index].key, key) == 0)
+			return &provider->options[index];
+	return NULL;
+}

@@ -1,0 +1,85 @@
+/*
+ * dcistatd YAML configuration: reading, validation and the resulting tree.
+ *
+ * The whole file is validated before anything is returned, so a caller holding
+ * a struct dci_config may rely on every documented range and form. Positions
+ * are kept so that later checks (plug-in options, loading a module) can report
+ * "FILE:LINE:COLUMN: message" against the text the user wrote.
+ *
+ * Aliases are resolved (libyaml shares the anchored node); a value reached
+ * through an alias reports the position of its anchor. Tags are ignored.
+ * An `agent`, `providers` or `options` key with an empty value (nothing, `~`
+ * or `null`) counts as absent, so that a fully commented-out section is valid.
+ */
+#ifndef DCISTAT_CORE_CONFIG_H
+#define DCISTAT_CORE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS 5u
+#define DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS 1000u
+
+struct dci_config_position {
+	const char *file; /* points at dci_config.file */
+	unsigned line;    /* 1-based */
+	unsigned column;  /* 1-based */
+};
+
+struct dci_config_option {
+	char *key;
+	struct dci_config_position position; /* of the key */
+	bool is_sequence; /* value was a YAML sequence of scalars */
+	/*
+	 * value_count scalars (1 for a scalar), as written: no type
+	 * conversion, an empty value is "". Always followed by a NULL entry,
+	 * so values is never NULL, even for an empty sequence.
+	 */
+	char **values;
+	size_t value_count;
+};
+
+struct dci_config_provider {
+	char *module; /* plug-in name ("netif") or absolute path of a .so */
+	struct dci_config_position position;        /* of the sequence item */
+	struct dci_config_position module_position; /* of the module value */
+	unsigned refresh_milliseconds;     /* from `refresh`, default 1000 */
+	struct dci_config_option *options; /* in file order, keys unique */
+	size_t option_count;
+};
+
+struct dci_config {
+	char *file; /* the path it was read from, or the name given to parse */
+	char *agentx_socket; /* NULL: not set (Net-SNMP's default applies) */
+	unsigned ping_interval_seconds; /* default 5 */
+	char *log_target; /* NULL: not set; else "stderr", "syslog" or a path */
+	char *plugin_dir; /* NULL: not set (the build's default applies) */
+	struct dci_config_provider *providers; /* in file order */
+	size_t provider_count;
+};
+
+/*
+ * Reads and validates a configuration file. On error returns -1, writes
+ * "FILE:LINE:COLUMN: message" into error (NUL-terminated, truncated to
+ * error_size) and sets *config to NULL. Errors without a position (the file
+ * cannot be opened or read, out of memory) are written as "FILE: message".
+ * error may be NULL when error_size is 0. Returns 0 on success.
+ */
+int dci_config_load(const char *path, struct dci_config **config, char *error,
+    size_t error_size);
+
+/*
+ * Same from memory; `name` stands in for the file name in positions and
+ * messages. text need not be NUL-terminated.
+ */
+int dci_config_parse(const char *text, size_t length, const char *name,
+    struct dci_config **config, char *error, size_t error_size);
+
+/* Frees a configuration, including a partially built one; NULL is allowed. */
+void dci_config_free(struct dci_config *config);
+
+/* Finds an option of a provider by key, or NULL. */
+const struct dci_config_option *dci_config_provider_option(
+    const struct dci_config_provider *provider, const char *key);
+
+#endif /* DCISTAT_CORE_CONFIG_H */

@@ -1,0 +1,350 @@
+#define _GNU_SOURCE
+#include "core/host.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "core/clock.h"
+#include "core/loader.h"
+#include "core/log.h"
+#include "core/snapshot.h"
+
+/* A batch as the host sees it: the public part first (the provider calls
+ * through its operations pointer), then the builder it fills. */
+struct host_batch {
+	struct dci_batch public;
+	struct dci_plugin *plugin;
+	struct dci_class *class;
+	struct dci_snapshot_builder *builder;
+	bool failed; /* a setter was refused: the commit is refused too */
+};
+
+static struct dci_plugin *
+plugin_of(struct dci_host *host)
+{
+	/* struct dci_host is the first member of struct dci_plugin. */
+	return (struct dci_plugin *)host;
+}
+
+static struct host_batch *
+batch_of(struct dci_batch *batch)
+{
+	return (struct host_batch *)batch;
+}
+
+static struct dci_supplier *
+host_supplier_register(struct dci_host *host,
+    const struct dci_supplier_info *info)
+{
+	struct dci_plugin *plugin = plugin_of(host);
+	struct dci_supplier *supplier, **grown;
+	char why[512];
+
+	supplier = dci_registry_add_supplier(plugin->registry, info,
+	    plugin->name, why, sizeof(why));
+	if (supplier == NULL) {
+		log_warnx("provider %s: supplier refused: %s", plugin->name,
+		    why);
+		return NULL;
+	}
+	supplier->discontinuity_milliseconds = dci_clock_milliseconds();
+	grown = realloc(plugin->suppliers,
+	    (plugin->supplier_count + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		log_warnx("provider %s: out of memory", plugin->name);
+		return NULL;
+	}
+	plugin->suppliers = grown;
+	plugin->suppliers[plugin->supplier_count++] = supplier;
+	return supplier;
+}
+
+static bool
+supplier_owned(const struct dci_plugin *plugin,
+    const struct dci_supplier *supplier)
+{
+	for (size_t i = 0; i < plugin->supplier_count; i++) {
+		if (plugin->suppliers[i] == supplier)
+			return true;
+	}
+	return false;
+}
+
+static struct dci_class *
+host_class_register(struct dci_host *host, struct dci_supplier *supplier,
+    const struct dci_class_info *info)
+{
+	struct dci_plugin *plugin = plugin_of(host);
+	struct dci_class *class;
+	char why[512];
+
+	if (supplier == NULL || !supplier_owned(plugin, supplier)) {
+		log_warnx("provider %s: class refused: supplier handle is not "
+			  "one this provider registered",
+		    plugin->name);
+		return NULL;
+	}
+	class = dci_registry_add_class(plugin->registry, supplier, info, plugin,
+	    why, sizeof(why));
+	if (class == NULL) {
+		log_warnx("provider %s: class refused: %s", plugin->name, why);
+		return NULL;
+	}
+	return class;
+}
+
+static bool
+class_owned(const struct dci_plugin *plugin, const struct dci_class *class)
+{
+	return class != NULL && class->owner == plugin;
+}
+
+static struct dci_batch *
+host_batch_begin(struct dci_host *host, struct dci_class *class)
+{
+	struct dci_plugin *plugin = plugin_of(host);
+	struct host_batch *batch;
+	struct dci_batch **grown;
+
+	if (!class_owned(plugin, class)) {
+		log_warnx("provider %s: batch refused: class handle is not one "
+			  "this provider registered",
+		    plugin->name);
+		return NULL;
+	}
+	batch = calloc(1, sizeof(*batch));
+	grown = realloc(plugin->open_batches,
+	    (plugin->open_batch_count + 1) * sizeof(*grown));
+	if (batch == NULL || grown == NULL) {
+		free(batch);
+		log_warnx("provider %s: out of memory", plugin->name);
+		return NULL;
+	}
+	plugin->open_batches = grown;
+	batch->public.operations = &dci_host_operations;
+	batch->plugin = plugin;
+	batch->class = class;
+	batch->builder = dci_snapshot_builder_new(class);
+	if (batch->builder == NULL) {
+		free(batch);
+		log_warnx("provider %s: out of memory", plugin->name);
+		return NULL;
+	}
+	plugin->open_batches[plugin->open_batch_count++] = &batch->public;
+	return &batch->public;
+}
+
+static void
+batch_forget(struct host_batch *batch)
+{
+	struct dci_plugin *plugin = batch->plugin;
+
+	for (size_t i = 0; i < plugin->open_batch_count; i++) {
+		if (plugin->open_batches[i] == &batch->public) {
+			plugin->open_batches[i] =
+			    plugin->open_batches[--plugin->open_batch_count];
+			break;
+		}
+	}
+	free(batch);
+}
+
+static void
+batch_refused(struct host_batch *batch, const char *what, const char *why)
+{
+	batch->failed = true;
+	log_warnx("provider %s: class \"%s\": %s refused: %s",
+	    batch->plugin->name, batch->class->label, what, why);
+}
+
+static long
+host_batch_instance(struct dci_batch *public, const uint32_t *id,
+    size_t id_words, const char *label)
+{
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+	long row = dci_snapshot_builder_add(batch->builder, id, id_words,
+	    label, why, sizeof(why));
+
+	if (row < 0)
+		batch_refused(batch, "instance", why);
+	return row;
+}
+
+static int
+host_batch_set_unsigned(struct dci_batch *public, long row, uint32_t datum_id,
+    uint64_t value)
+{
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+
+	if (dci_snapshot_builder_set_unsigned(batch->builder, row, datum_id,
+		value, why, sizeof(why)) == 0)
+		return 0;
+	batch_refused(batch, "value", why);
+	return -1;
+}
+
+static int
+host_batch_set_signed(struct dci_batch *public, long row, uint32_t datum_id,
+    int64_t value)
+{
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+
+	if (dci_snapshot_builder_set_signed(batch->builder, row, datum_id,
+		value, why, sizeof(why)) == 0)
+		return 0;
+	batch_refused(batch, "value", why);
+	return -1;
+}
+
+static int
+host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
+    const void *bytes, size_t length)
+{
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+
+	if (dci_snapshot_builder_set_bytes(batch->builder, row, datum_id,
+		bytes, length, why, sizeof(why)) == 0)
+		return 0;
+	batch_refused(batch, "value", why);
+	return -1;
+}
+
+/* A batch with a refused call is refused whole: serving it would show a
+ * state the provider did not mean (a missing instance, a stale value). */
+static int
+host_batch_commit(struct dci_batch *public)
+{
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+	int result;
+
+	if (batch->failed) {
+		log_warnx("provider %s: class \"%s\": snapshot not committed "
+			  "after refused calls; previous snapshot kept",
+		    batch->plugin->name, batch->class->label);
+		dci_snapshot_builder_free(batch->builder);
+		batch_forget(batch);
+		return -1;
+	}
+	result = dci_snapshot_commit(batch->builder, batch->class,
+	    dci_clock_milliseconds(), why, sizeof(why));
+	if (result != 0)
+		log_warnx("provider %s: %s", batch->plugin->name, why);
+	batch_forget(batch);
+	return result;
+}
+
+static void
+host_batch_abort(struct dci_batch *public)
+{
+	struct host_batch *batch = batch_of(public);
+
+	dci_snapshot_builder_free(batch->builder);
+	batch_forget(batch);
+}
+
+void
+dci_host_abort_open_batches(struct dci_plugin *plugin)
+{
+	while (plugin->open_batch_count > 0) {
+		log_warnx("provider %s: a batch was neither committed nor "
+			  "aborted; discarded",
+		    plugin->name);
+		host_batch_abort(plugin->open_batches[0]);
+	}
+}
+
+static const struct dci_config_option *
+option_find(struct dci_host *host, const char *key)
+{
+	struct dci_plugin *plugin = plugin_of(host);
+
+	if (plugin->config == NULL || key == NULL)
+		return NULL;
+	return dci_config_provider_option(plugin->config, key);
+}
+
+static const char *
+host_option_string(struct dci_host *host, const char *key)
+{
+	const struct dci_config_option *option = option_find(host, key);
+
+	if (option == NULL || option->is_sequence || option->value_count != 1)
+		return NULL;
+	return option->values[0];
+}
+
+static size_t
+host_option_count(struct dci_host *host, const char *key)
+{
+	const struct dci_config_option *option = option_find(host, key);
+
+	return option == NULL ? 0 : option->value_count;
+}
+
+static const char *
+host_option_item(struct dci_host *host, const char *key, size_t index)
+{
+	const struct dci_config_option *option = option_find(host, key);
+
+	if (option == NULL || index >= option->value_count)
+		return NULL;
+	return option->values[index];
+}
+
+static void
+host_option_error(struct dci_host *host, const char *key, const char *message)
+{
+	struct dci_plugin *plugin = plugin_of(host);
+	const struct dci_config_option *option = option_find(host, key);
+
+	if (option == NULL) {
+		log_warnx("provider %s: option '%s': %s", plugin->name,
+		    key ? key : "", message ? message : "");
+		return;
+	}
+	log_warnx("%s:%u:%u: provider %s: option '%s': %s",
+	    option->position.file, option->position.line,
+	    option->position.column, plugin->name, key, message ? message : "");
+}
+
+static void
+host_log(struct dci_host *host, enum dci_log_level level, const char *format,
+    va_list arguments)
+{
+	struct dci_plugin *plugin = plugin_of(host);
+	char message[1536];
+	int priority = (int)level;
+
+	if (level == DCI_LOG_DEBUG && !log_debug_enabled(plugin->name))
+		return;
+	if (priority < LOG_ERR || priority > LOG_DEBUG)
+		priority = LOG_ERR;
+	vsnprintf(message, sizeof(message), format, arguments);
+	log_message(priority, "provider %s: %s", plugin->name, message);
+}
+
+const struct dci_host_operations dci_host_operations = {
+	.abi_version = DCI_PROVIDER_ABI_VERSION,
+	.size = sizeof(struct dci_host_operations),
+	.supplier_register = host_supplier_register,
+	.class_register = host_class_register,
+	.batch_begin = host_batch_begin,
+	.batch_instance = host_batch_instance,
+	.batch_set_unsigned = host_batch_set_unsigned,
+	.batch_set_signed = host_batch_set_signed,
+	.batch_set_bytes = host_batch_set_bytes,
+	.batch_commit = host_batch_commit,
+	.batch_abort = host_batch_abort,
+	.option_string = host_option_string,
+	.option_count = host_option_count,
+	.option_item = host_option_item,
+	.option_error = host_option_error,
+	.log = host_log,
+};

@@ -1,0 +1,215 @@
+#define _GNU_SOURCE
+#include "core/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+
+enum log_destination { LOG_TO_STDERR, LOG_TO_SYSLOG, LOG_TO_FILE };
+
+static enum log_destination log_destination = LOG_TO_STDERR;
+static FILE *log_file;
+static char log_tokens[256];
+
+static const char *
+log_level_name(int level)
+{
+	switch (level) {
+	case LOG_EMERG:
+	case LOG_ALERT:
+	case LOG_CRIT:
+		return "fatal";
+	case LOG_ERR:
+		return "error";
+	case LOG_WARNING:
+		return "warning";
+	case LOG_NOTICE:
+		return "notice";
+	case LOG_INFO:
+		return "info";
+	default:
+		return "debug";
+	}
+}
+
+int
+log_open(const char *target, const char *program_name)
+{
+	log_close();
+	if (target == NULL || strcmp(target, "stderr") == 0) {
+		log_destination = LOG_TO_STDERR;
+		return 0;
+	}
+	if (strcmp(target, "syslog") == 0) {
+		openlog(program_name, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+		log_destination = LOG_TO_SYSLOG;
+		return 0;
+	}
+	log_file = fopen(target, "ae");
+	if (log_file == NULL)
+		return -1;
+	setvbuf(log_file, NULL, _IOLBF, 0);
+	log_destination = LOG_TO_FILE;
+	return 0;
+}
+
+void
+log_close(void)
+{
+	if (log_destination == LOG_TO_SYSLOG)
+		closelog();
+	if (log_file != NULL)
+		fclose(log_file);
+	log_file = NULL;
+	log_destination = LOG_TO_STDERR;
+}
+
+void
+log_set_debug_tokens(const char *tokens)
+{
+	if (tokens == NULL) {
+		log_tokens[0] = '\0';
+		return;
+	}
+	snprintf(log_tokens, sizeof(log_tokens), ",%s,", tokens);
+}
+
+bool
+log_debug_enabled(const char *token)
+{
+	char needle[64];
+
+	if (log_tokens[0] == '\0')
+		return false;
+	if (strstr(log_tokens, ",all,") != NULL)
+		return true;
+	snprintf(needle, sizeof(needle), ",%s,", token);
+	return strstr(log_tokens, needle) != NULL;
+}
+
+void
+log_vmessage(int level, const char *format, va_list arguments)
+{
+	char line[2048];
+	int saved_errno = errno;
+
+	vsnprintf(line, sizeof(line), format, arguments);
+	if (log_destination == LOG_TO_SYSLOG) {
+		syslog(level, "%s", line);
+	} else {
+		FILE *out = log_destination == LOG_TO_FILE ? log_file : stderr;
+		if (log_destination == LOG_TO_FILE) {
+			char stamp[32];
+			struct tm tm;
+			time_t now = time(NULL);
+			strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S",
+			    localtime_r(&now, &tm));
+			fprintf(out, "%s ", stamp);
+		}
+		fprintf(out, "%s: %s\n", log_level_name(level), line);
+	}
+	errno = saved_errno;
+}
+
+void
+log_message(int level, const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(level, format, arguments);
+	va_end(arguments);
+}
+
+static void
+log_with_errno(int level, int error, const char *format, va_list arguments)
+{
+	char message[1536];
+
+	vsnprintf(message, sizeof(message), format, arguments);
+	log_message(level, "%s: %s", message, strerror(error));
+}
+
+void
+log_warn(const char *format, ...)
+{
+	va_list arguments;
+	int error = errno;
+
+	va_start(arguments, format);
+	log_with_errno(LOG_WARNING, error, format, arguments);
+	va_end(arguments);
+}
+
+void
+log_warnx(const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(LOG_WARNING, format, arguments);
+	va_end(arguments);
+}
+
+void
+log_notice(const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(LOG_NOTICE, format, arguments);
+	va_end(arguments);
+}
+
+void
+log_info(const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(LOG_INFO, format, arguments);
+	va_end(arguments);
+}
+
+void
+log_debug(const char *token, const char *format, ...)
+{
+	va_list arguments;
+	char prefixed[256];
+
+	if (!log_debug_enabled(token))
+		return;
+	snprintf(prefixed, sizeof(prefixed), "[%s] %s", token, format);
+	va_start(arguments, format);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	log_vmessage(LOG_DEBUG, prefixed, arguments);
+#pragma GCC diagnostic pop
+	va_end(arguments);
+}
+
+void
+fatal(const char *format, ...)
+{
+	va_list arguments;
+	int error = errno;
+
+	va_start(arguments, format);
+	log_with_errno(LOG_CRIT, error, format, arguments);
+	va_end(arguments);
+	exit(1);
+}
+
+void
+fatalx(const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(LOG_CRIT, format, arguments);
+	va_end(arguments);
+	exit(1);
+}

@@ -1,0 +1,41 @@
+/*
+ * Logging for dcistatd and its libraries, after OpenBSD's log.c: one target
+ * (stderr, syslog or a file), log_warn appends strerror(errno), log_warnx
+ * does not, log_debug prints only for subsystem tokens enabled with -D.
+ * Called from the main thread only.
+ */
+#ifndef DCISTAT_LOG_H
+#define DCISTAT_LOG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#define LOG_FORMAT(a, b) __attribute__((format(printf, a, b)))
+
+/* target: "stderr", "syslog", or an absolute file path. Returns 0 or -1
+ * (the file cannot be opened; errno says why, logging stays on stderr). */
+int log_open(const char *target, const char *program_name);
+void log_close(void);
+
+/* Comma-separated subsystem tokens ("agent,netsnmp", "all"); NULL clears. */
+void log_set_debug_tokens(const char *tokens);
+bool log_debug_enabled(const char *token);
+
+/* level is a syslog level (LOG_ERR ... LOG_DEBUG). */
+void log_vmessage(int level, const char *format, va_list arguments)
+    LOG_FORMAT(2, 0);
+void log_message(int level, const char *format, ...) LOG_FORMAT(2, 3);
+
+void log_warn(const char *format, ...) LOG_FORMAT(1, 2);
+void log_warnx(const char *format, ...) LOG_FORMAT(1, 2);
+void log_notice(const char *format, ...) LOG_FORMAT(1, 2);
+void log_info(const char *format, ...) LOG_FORMAT(1, 2);
+void log_debug(const char *token, const char *format, ...) LOG_FORMAT(2, 3);
+
+/* Start-up only: log and exit(1). */
+void fatal(const char *format, ...) LOG_FORMAT(1, 2)
+    __attribute__((noreturn));
+void fatalx(const char *format, ...) LOG_FORMAT(1, 2)
+    __attribute__((noreturn));
+
+#endif

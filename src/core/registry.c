@@ -1,0 +1,515 @@
+#define _GNU_SOURCE
+#include "core/registry.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/snapshot.h"
+
+#define REGISTRY_FORMAT(a, b) __attribute__((format(printf, a, b)))
+
+static void REGISTRY_FORMAT(3, 4)
+    say(char *why, size_t why_size, const char *format, ...)
+{
+	va_list arguments;
+
+	if (why == NULL || why_size == 0)
+		return;
+	va_start(arguments, format);
+	vsnprintf(why, why_size, format, arguments);
+	va_end(arguments);
+}
+
+struct dci_registry *
+dci_registry_new(void)
+{
+	return calloc(1, sizeof(struct dci_registry));
+}
+
+static void
+supplier_free(struct dci_supplier *supplier)
+{
+	free(supplier->module);
+	free(supplier->title);
+	free(supplier->description);
+	free(supplier->provider_name);
+	free(supplier);
+}
+
+static void
+class_free(struct dci_class *class)
+{
+	if (class == NULL)
+		return;
+	if (class->snapshot != NULL)
+		dci_snapshot_free(class, class->snapshot);
+	for (size_t i = 0; i < class->datum_count; i++) {
+		free((char *)class->datums[i].info.label);
+		free((char *)class->datums[i].info.description);
+	}
+	free(class->datums);
+	free(class->levels);
+	free(class->label);
+	free(class->description);
+	free(class);
+}
+
+void
+dci_registry_free(struct dci_registry *registry)
+{
+	if (registry == NULL)
+		return;
+	for (size_t i = 0; i < registry->class_count; i++)
+		class_free(registry->classes[i]);
+	for (size_t i = 0; i < registry->supplier_count; i++)
+		supplier_free(registry->suppliers[i]);
+	free(registry->classes);
+	free(registry->suppliers);
+	free(registry);
+}
+
+/* UMA reserves these characters in labels, and every non-printing
+ * character except the blank. */
+static const char reserved_label_characters[] = "!@#$%^&*()[]{}|,.'\"`:;";
+
+bool
+dci_registry_label_valid(const char *label, char *why, size_t why_size)
+{
+	size_t length;
+
+	if (label == NULL || label[0] == '\0') {
+		say(why, why_size, "empty label");
+		return false;
+	}
+	length = strnlen(label, DCI_LABEL_MAX + 1);
+	if (length > DCI_LABEL_MAX) {
+		say(why, why_size, "label longer than %u characters",
+		    DCI_LABEL_MAX);
+		return false;
+	}
+	for (size_t i = 0; i < length; i++) {
+		unsigned char c = (unsigned char)label[i];
+		if (c < 0x20 || c > 0x7e) {
+			say(why, why_size,
+			    "label \"%.*s\" has non-printing character 0x%02x "
+			    "at %zu (UMA reserves it)",
+			    (int)length, label, c, i + 1);
+			return false;
+		}
+		if (strchr(reserved_label_characters, c) != NULL) {
+			say(why, why_size,
+			    "label \"%s\" has reserved character '%c' at %zu "
+			    "(UMA reserves %s)",
+			    label, c, i + 1, reserved_label_characters);
+			return false;
+		}
+	}
+	return true;
+}
+
+static char *
+copy_text(const char *text)
+{
+	return strdup(text != NULL ? text : "");
+}
+
+struct dci_supplier *
+dci_registry_add_supplier(struct dci_registry *registry,
+    const struct dci_supplier_info *info, const char *provider_name,
+    char *why, size_t why_size)
+{
+	struct dci_supplier *supplier, **grown;
+	struct timespec now;
+
+	if (info == NULL || info->module == NULL) {
+		say(why, why_size, "supplier has no module name");
+		return NULL;
+	}
+	if (!dci_registry_label_valid(info->module, why, why_size))
+		return NULL;
+	for (size_t i = 0; i < registry->supplier_count; i++) {
+		if (strcmp(registry->suppliers[i]->module, info->module) == 0) {
+			say(why, why_size, "supplier \"%s\" already registered",
+			    info->module);
+			return NULL;
+		}
+	}
+	grown = realloc(registry->suppliers,
+	    (registry->supplier_count + 1) * sizeof(*grown));
+	if (grown == NULL)
+		goto out_of_memory;
+	registry->suppliers = grown;
+	supplier = calloc(1, sizeof(*supplier));
+	if (supplier == NULL)
+		goto out_of_memory;
+	supplier->module = copy_text(info->module);
+	supplier->title = copy_text(info->title);
+	supplier->description = copy_text(info->description);
+	supplier->provider_name = copy_text(provider_name);
+	if (supplier->module == NULL || supplier->title == NULL ||
+	    supplier->description == NULL || supplier->provider_name == NULL) {
+		supplier_free(supplier);
+		goto out_of_memory;
+	}
+	supplier->type = info->type;
+	supplier->version = info->version;
+	supplier->status = DCI_SUPPLIER_RUNNING;
+	/* DCI4 recommends the time of initialisation as the reset stamp. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	for (int i = 0; i < 8; i++) {
+		uint64_t stamp = (uint64_t)now.tv_sec * 1000000000u +
+		    (uint64_t)now.tv_nsec;
+		supplier->reset[i] = (unsigned char)(stamp >> (56 - 8 * i));
+	}
+	supplier->index = (uint32_t)registry->supplier_count + 1;
+	registry->suppliers[registry->supplier_count++] = supplier;
+	return supplier;
+
+out_of_memory:
+	say(why, why_size, "out of memory");
+	return NULL;
+}
+
+int
+dci_class_id_compare(const uint32_t *left, size_t left_length,
+    const uint32_t *right, size_t right_length)
+{
+	if (left_length != right_length)
+		return left_length < right_length ? -1 : 1;
+	for (size_t i = 0; i < left_length; i++) {
+		if (left[i] != right[i])
+			return left[i] < right[i] ? -1 : 1;
+	}
+	return 0;
+}
+
+void
+dci_class_id_format(const struct dci_class *class, char *text,
+    size_t text_size)
+{
+	size_t used = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < class->id_length && used < text_size; i++) {
+		int n = snprintf(text + used, text_size - used, "%s%u",
+		    i > 0 ? "." : "", class->id[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+static void
+format_id(const uint32_t *id, size_t length, char *text, size_t text_size)
+{
+	struct dci_class shape = { .id_length = length };
+
+	memcpy(shape.id, id, length * sizeof(*id));
+	dci_class_id_format(&shape, text, text_size);
+}
+
+static bool
+is_prefix(const uint32_t *shorter, size_t shorter_length,
+    const uint32_t *longer, size_t longer_length)
+{
+	return shorter_length < longer_length &&
+	    memcmp(shorter, longer, shorter_length * sizeof(*shorter)) == 0;
+}
+
+static int
+compare_datum_ids(const void *left, const void *right)
+{
+	const struct dci_datum *a = left, *b = right;
+
+	return a->info.id < b->info.id ? -1 : a->info.id > b->info.id;
+}
+
+/* Checks the class id against the registered classes: no equal id, and no
+ * class below an instantiated one (every registered class is instantiated:
+ * a class without instance levels carries no data and is not registered). */
+static bool
+class_id_acceptable(const struct dci_registry *registry,
+    const struct dci_class_info *info, const char *name, char *why,
+    size_t why_size)
+{
+	for (size_t i = 0; i < registry->class_count; i++) {
+		const struct dci_class *other = registry->classes[i];
+		char other_name[192];
+
+		format_id(other->id, other->id_length, other_name,
+		    sizeof(other_name));
+		if (dci_class_id_compare(other->id, other->id_length, info->id,
+			info->id_length) == 0) {
+			say(why, why_size,
+			    "class %s: id collides with class %s (\"%s\") of "
+			    "supplier \"%s\"",
+			    name, other_name, other->label,
+			    other->supplier->module);
+			return false;
+		}
+		if (is_prefix(other->id, other->id_length, info->id,
+			info->id_length)) {
+			say(why, why_size,
+			    "class %s: subclass of instantiated class %s "
+			    "(\"%s\"); UMA forbids classes below an "
+			    "instantiated class",
+			    name, other_name, other->label);
+			return false;
+		}
+		if (is_prefix(info->id, info->id_length, other->id,
+			other->id_length)) {
+			say(why, why_size,
+			    "class %s: instantiated class above registered "
+			    "class %s (\"%s\"); UMA forbids classes below an "
+			    "instantiated class",
+			    name, other_name, other->label);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool
+class_shape_acceptable(const struct dci_class_info *info, const char *name,
+    char *why, size_t why_size)
+{
+	char label_why[256];
+	size_t words = 0;
+
+	if (info->id == NULL || info->id_length == 0 ||
+	    info->id_length > DCI_CLASS_ID_MAX_LEVELS) {
+		say(why, why_size,
+		    "class %s: class id must have 1 to %u levels, has %zu",
+		    name, DCI_CLASS_ID_MAX_LEVELS, info->id_length);
+		return false;
+	}
+	for (size_t i = 0; i < info->id_length; i++) {
+		if (info->id[i] == UINT32_MAX) {
+			say(why, why_size,
+			    "class %s: level %zu is 2^32-1, the DCI_ALL "
+			    "wildcard",
+			    name, i + 1);
+			return false;
+		}
+	}
+	if (!dci_registry_label_valid(info->label, label_why,
+		sizeof(label_why))) {
+		say(why, why_size, "class %s: %s", name, label_why);
+		return false;
+	}
+	if (info->levels == NULL || info->level_count == 0) {
+		say(why, why_size,
+		    "class %s: no instance levels (use one level of type "
+		    "DCI_ITYPE_SINGLEINST for a single instance)",
+		    name);
+		return false;
+	}
+	for (size_t i = 0; i < info->level_count; i++) {
+		uint32_t size = info->levels[i].size;
+		if (size == 0 || size % 4 != 0) {
+			say(why, why_size,
+			    "class %s: instance level %zu has size %u, not a "
+			    "positive multiple of 4 bytes",
+			    name, i + 1, size);
+			return false;
+		}
+		words += size / 4;
+	}
+	if (words > DCI_INSTANCE_ID_MAX_WORDS) {
+		say(why, why_size,
+		    "class %s: instance id of %zu words is longer than %u",
+		    name, words, DCI_INSTANCE_ID_MAX_WORDS);
+		return false;
+	}
+	if (info->datums == NULL || info->datum_count == 0) {
+		say(why, why_size, "class %s: no datums", name);
+		return false;
+	}
+	return true;
+}
+
+static int
+datums_copy(struct dci_class *class, const struct dci_class_info *info,
+    const char *name, char *why, size_t why_size)
+{
+	char datum_why[256];
+	size_t offset = 0;
+
+	class->datums = calloc(info->datum_count, sizeof(*class->datums));
+	if (class->datums == NULL) {
+		say(why, why_size, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < info->datum_count; i++) {
+		const struct dci_datum_info *source = &info->datums[i];
+		struct dci_datum *datum = &class->datums[i];
+
+		datum->info = *source;
+		datum->info.label = NULL;
+		datum->info.description = NULL;
+		class->datum_count = i + 1;
+		if (source->id < DCI_DATUM_ID_MIN ||
+		    source->id > DCI_DATUM_ID_MAX) {
+			say(why, why_size,
+			    "class %s: datum %zu (\"%s\") has id %u, outside "
+			    "1..2^32-2",
+			    name, i + 1, source->label ? source->label : "",
+			    source->id);
+			return -1;
+		}
+		if (!dci_registry_label_valid(source->label, datum_why,
+			sizeof(datum_why))) {
+			say(why, why_size, "class %s: datum %u: %s", name,
+			    source->id, datum_why);
+			return -1;
+		}
+		if (datum->info.size == 0)
+			datum->info.size = dci_value_natural_size(
+			    source->type, source->format);
+		if (dci_value_check_datum(&datum->info, datum_why,
+			sizeof(datum_why)) != 0) {
+			say(why, why_size, "class %s: datum %u (\"%s\"): %s",
+			    name, source->id, source->label, datum_why);
+			return -1;
+		}
+		datum->info.label = strdup(source->label);
+		datum->info.description = copy_text(source->description);
+		if (datum->info.label == NULL ||
+		    datum->info.description == NULL) {
+			say(why, why_size, "out of memory");
+			return -1;
+		}
+		datum->kind = dci_value_kind(&datum->info);
+	}
+	qsort(class->datums, class->datum_count, sizeof(*class->datums),
+	    compare_datum_ids);
+	for (size_t i = 0; i < class->datum_count; i++) {
+		struct dci_datum *datum = &class->datums[i];
+
+		if (i > 0 && datum->info.id == class->datums[i - 1].info.id) {
+			say(why, why_size,
+			    "class %s: datum id %u used by both \"%s\" and "
+			    "\"%s\"",
+			    name, datum->info.id, class->datums[i - 1].info.label,
+			    datum->info.label);
+			return -1;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(class->datums[j].info.label,
+				datum->info.label) == 0) {
+				say(why, why_size,
+				    "class %s: datum label \"%s\" used by "
+				    "datums %u and %u",
+				    name, datum->info.label,
+				    class->datums[j].info.id, datum->info.id);
+				return -1;
+			}
+		}
+		datum->index = (uint32_t)i;
+		/* Slots are 8-byte aligned so that any value can be read in
+		 * place. */
+		datum->offset = (uint32_t)offset;
+		offset += (datum->info.size + 7u) & ~(size_t)7u;
+		if (datum->kind != DCI_KIND_NONE)
+			class->kind_mask |= 1u << datum->kind;
+		if (datum->info.semantics == DCI_SEMANTICS_COUNTER)
+			class->has_counters = true;
+	}
+	class->record_size = offset;
+	class->present_size = (class->datum_count + 7) / 8;
+	return 0;
+}
+
+struct dci_class *
+dci_registry_add_class(struct dci_registry *registry,
+    struct dci_supplier *supplier, const struct dci_class_info *info,
+    void *owner, char *why, size_t why_size)
+{
+	struct dci_class *class, **grown;
+	char name[256];
+	size_t position;
+
+	if (info == NULL || supplier == NULL) {
+		say(why, why_size, "class registered without %s",
+		    info == NULL ? "a description" : "a supplier");
+		return NULL;
+	}
+	if (info->id != NULL && info->id_length > 0 &&
+	    info->id_length <= DCI_CLASS_ID_MAX_LEVELS)
+		format_id(info->id, info->id_length, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "\"%s\"",
+		    info->label ? info->label : "");
+	if (!class_shape_acceptable(info, name, why, why_size) ||
+	    !class_id_acceptable(registry, info, name, why, why_size))
+		return NULL;
+
+	class = calloc(1, sizeof(*class));
+	if (class == NULL) {
+		say(why, why_size, "out of memory");
+		return NULL;
+	}
+	memcpy(class->id, info->id, info->id_length * sizeof(*info->id));
+	class->id_length = info->id_length;
+	class->supplier = supplier;
+	class->owner = owner;
+	class->label = strdup(info->label);
+	class->description = copy_text(info->description);
+	class->levels = calloc(info->level_count, sizeof(*class->levels));
+	if (class->label == NULL || class->description == NULL ||
+	    class->levels == NULL) {
+		say(why, why_size, "out of memory");
+		class_free(class);
+		return NULL;
+	}
+	memcpy(class->levels, info->levels,
+	    info->level_count * sizeof(*info->levels));
+	class->level_count = info->level_count;
+	for (size_t i = 0; i < info->level_count; i++)
+		class->instance_words += info->levels[i].size / 4;
+	if (datums_copy(class, info, name, why, why_size) != 0) {
+		class_free(class);
+		return NULL;
+	}
+
+	grown = realloc(registry->classes,
+	    (registry->class_count + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		say(why, why_size, "out of memory");
+		class_free(class);
+		return NULL;
+	}
+	registry->classes = grown;
+	for (position = 0; position < registry->class_count; position++) {
+		const struct dci_class *other = registry->classes[position];
+		if (dci_class_id_compare(class->id, class->id_length, other->id,
+			other->id_length) < 0)
+			break;
+	}
+	memmove(&registry->classes[position + 1], &registry->classes[position],
+	    (registry->class_count - position) * sizeof(*grown));
+	registry->classes[position] = class;
+	registry->class_count++;
+	return class;
+}
+
+const struct dci_datum *
+dci_class_find_datum(const struct dci_class *class, uint32_t datum_id)
+{
+	size_t low = 0, high = class->datum_count;
+
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		uint32_t id = class->datums[middle].info.id;
+		if (id == datum_id)
+			return &class->datums[middle];
+		if (id < datum_id)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return NULL;
+}

@@ -1,0 +1,104 @@
+/*
+ * The registry: every supplier, class and datum the loaded providers have
+ * registered, with the current snapshot of each class's instances. It
+ * validates registrations (UMA rules: class id levels, datum ids, instance
+ * level sizes, reserved label characters, class id collisions, no class
+ * below an instantiated class) and keeps classes sorted by their OID index
+ * so that the agent can walk them in order.
+ *
+ * Single-threaded: everything runs on the daemon's main thread.
+ */
+#ifndef DCISTAT_REGISTRY_H
+#define DCISTAT_REGISTRY_H
+
+#include <dcistat/provider.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/value.h"
+
+enum dci_supplier_status {
+	DCI_SUPPLIER_RUNNING = 1,
+	DCI_SUPPLIER_FAILED = 2,
+};
+
+struct dci_supplier {
+	uint32_t index; /* 1-based, stable while the daemon runs */
+	char *module;
+	char *title;
+	char *description;
+	uint32_t type;
+	uint32_t version;
+	unsigned char reset[8]; /* DCI4: unique for each initialisation */
+	enum dci_supplier_status status;
+	int64_t discontinuity_milliseconds; /* monotonic, when (re)initialised */
+	int64_t last_refresh_milliseconds;  /* 0: never */
+	char *provider_name;
+};
+
+struct dci_datum {
+	struct dci_datum_info info; /* label and description owned */
+	enum dci_value_kind kind;
+	uint32_t offset; /* of its slot in an instance's value record */
+	uint32_t index;  /* position in the class's datum array */
+};
+
+struct dci_snapshot;
+
+struct dci_class {
+	uint32_t id[DCI_CLASS_ID_MAX_LEVELS];
+	size_t id_length;
+	char *label;
+	char *description;
+	struct dci_supplier *supplier;
+	struct dci_instance_level *levels;
+	size_t level_count;
+	size_t instance_words;    /* sum of level sizes / 4 */
+	struct dci_datum *datums; /* sorted by id */
+	size_t datum_count;
+	size_t record_size;   /* bytes of one instance's values */
+	size_t present_size;  /* bytes of one instance's presence bitmap */
+	uint32_t kind_mask;   /* 1 << kind for every kind among its datums */
+	bool has_counters;
+	struct dci_snapshot *snapshot; /* NULL until the first commit */
+	void *owner;                   /* the plug-in that registered it */
+};
+
+struct dci_registry {
+	struct dci_supplier **suppliers; /* by index - 1 */
+	size_t supplier_count;
+	struct dci_class **classes; /* sorted by (id_length, id) */
+	size_t class_count;
+};
+
+struct dci_registry *dci_registry_new(void);
+void dci_registry_free(struct dci_registry *registry);
+
+/* Returns the new supplier, or NULL with the broken rule in `why`. */
+struct dci_supplier *dci_registry_add_supplier(struct dci_registry *registry,
+    const struct dci_supplier_info *info, const char *provider_name,
+    char *why, size_t why_size);
+
+/* Validates and adds a class; returns it, or NULL with the broken rule in
+ * `why` (the message names the class and, where one is at fault, the
+ * datum). */
+struct dci_class *dci_registry_add_class(struct dci_registry *registry,
+    struct dci_supplier *supplier, const struct dci_class_info *info,
+    void *owner, char *why, size_t why_size);
+
+/* Checks a label against UMA's reserved characters. */
+bool dci_registry_label_valid(const char *label, char *why, size_t why_size);
+
+const struct dci_datum *dci_class_find_datum(const struct dci_class *class,
+    uint32_t datum_id);
+
+/* "1.1" into text. */
+void dci_class_id_format(const struct dci_class *class, char *text,
+    size_t text_size);
+
+/* Orders class ids as their length-prefixed OID encodings sort. */
+int dci_class_id_compare(const uint32_t *left, size_t left_length,
+    const uint32_t *right, size_t right_length);
+
+#endif

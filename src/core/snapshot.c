@@ -1,0 +1,413 @@
+#define _GNU_SOURCE
+#include "core/snapshot.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dci_snapshot_builder {
+	const struct dci_class *class;
+	size_t count;
+	size_t capacity;
+	uint32_t *ids;
+	char **labels;
+	unsigned char *values;
+	unsigned char *present;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+say(char *why, size_t why_size, const char *format, ...)
+{
+	va_list arguments;
+
+	if (why == NULL || why_size == 0)
+		return;
+	va_start(arguments, format);
+	vsnprintf(why, why_size, format, arguments);
+	va_end(arguments);
+}
+
+struct dci_snapshot_builder *
+dci_snapshot_builder_new(const struct dci_class *class)
+{
+	struct dci_snapshot_builder *builder = calloc(1, sizeof(*builder));
+
+	if (builder != NULL)
+		builder->class = class;
+	return builder;
+}
+
+void
+dci_snapshot_builder_free(struct dci_snapshot_builder *builder)
+{
+	if (builder == NULL)
+		return;
+	for (size_t i = 0; i < builder->count; i++)
+		free(builder->labels[i]);
+	free(builder->ids);
+	free(builder->labels);
+	free(builder->values);
+	free(builder->present);
+	free(builder);
+}
+
+static int
+builder_grow(struct dci_snapshot_builder *builder)
+{
+	const struct dci_class *class = builder->class;
+	size_t capacity = builder->capacity ? builder->capacity * 2 : 64;
+	uint32_t *ids;
+	char **labels;
+	unsigned char *values, *present;
+
+	ids = realloc(builder->ids,
+	    capacity * class->instance_words * sizeof(*ids));
+	if (ids == NULL)
+		return -1;
+	builder->ids = ids;
+	labels = realloc(builder->labels, capacity * sizeof(*labels));
+	if (labels == NULL)
+		return -1;
+	builder->labels = labels;
+	values = realloc(builder->values, capacity * class->record_size);
+	if (values == NULL)
+		return -1;
+	builder->values = values;
+	present = realloc(builder->present, capacity * class->present_size);
+	if (present == NULL)
+		return -1;
+	builder->present = present;
+	builder->capacity = capacity;
+	return 0;
+}
+
+long
+dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
+    const uint32_t *id, size_t id_words, const char *label, char *why,
+    size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+	char label_why[256];
+	size_t row = builder->count;
+
+	if (id == NULL || id_words != class->instance_words) {
+		say(why, why_size,
+		    "instance id has %zu words, class \"%s\" has %zu (its "
+		    "instance levels)",
+		    id == NULL ? 0 : id_words, class->label,
+		    class->instance_words);
+		return -1;
+	}
+	if (!dci_registry_label_valid(label, label_why, sizeof(label_why))) {
+		say(why, why_size, "instance: %s", label_why);
+		return -1;
+	}
+	if (row == builder->capacity && builder_grow(builder) != 0) {
+		say(why, why_size, "out of memory");
+		return -1;
+	}
+	builder->labels[row] = strdup(label);
+	if (builder->labels[row] == NULL) {
+		say(why, why_size, "out of memory");
+		return -1;
+	}
+	memcpy(builder->ids + row * class->instance_words, id,
+	    id_words * sizeof(*id));
+	memset(builder->values + row * class->record_size, 0,
+	    class->record_size);
+	memset(builder->present + row * class->present_size, 0,
+	    class->present_size);
+	builder->count++;
+	return (long)row;
+}
+
+/* Finds the slot for a setter; NULL (and `why`) for a bad row or datum. */
+static unsigned char *
+builder_slot(struct dci_snapshot_builder *builder, long row,
+    uint32_t datum_id, const struct dci_datum **datum, char *why,
+    size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+
+	if (row < 0 || (size_t)row >= builder->count) {
+		say(why, why_size, "row %ld does not exist (%zu instances)",
+		    row, builder->count);
+		return NULL;
+	}
+	*datum = dci_class_find_datum(class, datum_id);
+	if (*datum == NULL) {
+		say(why, why_size, "class \"%s\" has no datum %u",
+		    class->label, datum_id);
+		return NULL;
+	}
+	return builder->values + (size_t)row * class->record_size +
+	    (*datum)->offset;
+}
+
+static void
+builder_mark(struct dci_snapshot_builder *builder, long row,
+    const struct dci_datum *datum)
+{
+	unsigned char *bits =
+	    builder->present + (size_t)row * builder->class->present_size;
+
+	bits[datum->index / 8] |= (unsigned char)(1u << (datum->index % 8));
+}
+
+/* The datum is named in every refusal so that a provider author can find
+ * the call that was wrong. */
+static int
+refuse(const struct dci_datum *datum, char *why, size_t why_size)
+{
+	char reason[256];
+
+	snprintf(reason, sizeof(reason), "%s", why);
+	say(why, why_size, "datum %u (\"%s\"): %s", datum->info.id,
+	    datum->info.label, reason);
+	return -1;
+}
+
+int
+dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
+{
+	const struct dci_datum *datum;
+	unsigned char *slot =
+	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+
+	if (slot == NULL)
+		return -1;
+	if (dci_value_encode_unsigned(&datum->info, value, slot, why,
+		why_size) != 0)
+		return refuse(datum, why, why_size);
+	builder_mark(builder, row, datum);
+	return 0;
+}
+
+int
+dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, int64_t value, char *why, size_t why_size)
+{
+	const struct dci_datum *datum;
+	unsigned char *slot =
+	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+
+	if (slot == NULL)
+		return -1;
+	if (dci_value_encode_signed(&datum->info, value, slot, why,
+		why_size) != 0)
+		return refuse(datum, why, why_size);
+	builder_mark(builder, row, datum);
+	return 0;
+}
+
+int
+dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, const void *bytes, size_t length, char *why,
+    size_t why_size)
+{
+	const struct dci_datum *datum;
+	unsigned char *slot =
+	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+
+	if (slot == NULL)
+		return -1;
+	if (bytes == NULL && length > 0) {
+		say(why, why_size, "NULL value of %zu bytes", length);
+		return refuse(datum, why, why_size);
+	}
+	if (dci_value_encode_bytes(&datum->info, bytes, length, slot, why,
+		why_size) != 0)
+		return refuse(datum, why, why_size);
+	builder_mark(builder, row, datum);
+	return 0;
+}
+
+static int
+compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
+{
+	for (size_t i = 0; i < words; i++) {
+		if (left[i] != right[i])
+			return left[i] < right[i] ? -1 : 1;
+	}
+	return 0;
+}
+
+/* qsort has no context argument in C11; the sort key is the row's id, so
+ * sort an array of (id pointer, row) pairs and compare through it. */
+struct sort_entry {
+	const uint32_t *id;
+	size_t row;
+	size_t words;
+};
+
+static int
+compare_sort_entries(const void *left, const void *right)
+{
+	const struct sort_entry *a = left, *b = right;
+
+	return compare_ids(a->id, b->id, a->words);
+}
+
+long
+dci_snapshot_find(const struct dci_class *class,
+    const struct dci_snapshot *snapshot, const uint32_t *id)
+{
+	size_t low = 0, high = snapshot->count;
+
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		int order = compare_ids(
+		    dci_snapshot_instance_id(class, snapshot, middle), id,
+		    class->instance_words);
+		if (order == 0)
+			return (long)middle;
+		if (order < 0)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return -1;
+}
+
+/* A counter that went backwards between two snapshots means the thing it
+ * counts was reset or replaced: IF-MIB's ifCounterDiscontinuityTime. */
+static bool
+counter_went_backwards(const struct dci_class *class,
+    const struct dci_snapshot *previous, size_t previous_row,
+    const struct dci_snapshot *next, size_t next_row)
+{
+	for (size_t i = 0; i < class->datum_count; i++) {
+		const struct dci_datum *datum = &class->datums[i];
+		struct dci_value before, after;
+
+		if (datum->info.semantics != DCI_SEMANTICS_COUNTER ||
+		    !dci_snapshot_present(class, previous, previous_row,
+			datum) ||
+		    !dci_snapshot_present(class, next, next_row, datum))
+			continue;
+		dci_value_decode(&datum->info,
+		    dci_snapshot_slot(class, previous, previous_row, datum),
+		    &before);
+		dci_value_decode(&datum->info,
+		    dci_snapshot_slot(class, next, next_row, datum), &after);
+		if (after.number < before.number)
+			return true;
+	}
+	return false;
+}
+
+int
+dci_snapshot_commit(struct dci_snapshot_builder *builder,
+    struct dci_class *class, int64_t now_milliseconds, char *why,
+    size_t why_size)
+{
+	struct dci_snapshot *next = NULL, *previous = class->snapshot;
+	struct sort_entry *order = NULL;
+	size_t count = builder->count, words = class->instance_words;
+
+	next = calloc(1, sizeof(*next));
+	order = calloc(count ? count : 1, sizeof(*order));
+	if (next == NULL || order == NULL)
+		goto out_of_memory;
+	next->ids = malloc((count ? count : 1) * words * sizeof(*next->ids));
+	next->instances = calloc(count ? count : 1, sizeof(*next->instances));
+	next->values = malloc((count ? count : 1) * class->record_size + 1);
+	next->present = malloc((count ? count : 1) * class->present_size + 1);
+	if (next->ids == NULL || next->instances == NULL ||
+	    next->values == NULL || next->present == NULL)
+		goto out_of_memory;
+
+	for (size_t i = 0; i < count; i++)
+		order[i] = (struct sort_entry){ builder->ids + i * words, i,
+			words };
+	qsort(order, count, sizeof(*order), compare_sort_entries);
+	for (size_t i = 1; i < count; i++) {
+		if (compare_ids(order[i - 1].id, order[i].id, words) == 0) {
+			char id_text[160] = "";
+			size_t used = 0;
+			for (size_t w = 0; w < words && used < sizeof(id_text);
+			     w++)
+				used += (size_t)snprintf(id_text + used,
+				    sizeof(id_text) - used, "%s%u",
+				    w ? "." : "", order[i].id[w]);
+			say(why, why_size,
+			    "class \"%s\": instance id %s added twice "
+			    "(\"%s\" and \"%s\"); snapshot refused",
+			    class->label, id_text,
+			    builder->labels[order[i - 1].row],
+			    builder->labels[order[i].row]);
+			goto refused;
+		}
+	}
+
+	for (size_t i = 0; i < count; i++) {
+		size_t row = order[i].row;
+		struct dci_instance_state *state = &next->instances[i];
+		long before;
+
+		memcpy(next->ids + i * words, order[i].id,
+		    words * sizeof(*next->ids));
+		memcpy(next->values + i * class->record_size,
+		    builder->values + row * class->record_size,
+		    class->record_size);
+		memcpy(next->present + i * class->present_size,
+		    builder->present + row * class->present_size,
+		    class->present_size);
+		state->label = builder->labels[row];
+		builder->labels[row] = NULL;
+		state->created_milliseconds = now_milliseconds;
+		state->discontinuity_milliseconds = now_milliseconds;
+		if (previous == NULL)
+			continue;
+		before = dci_snapshot_find(class, previous, order[i].id);
+		if (before < 0)
+			continue;
+		state->created_milliseconds =
+		    previous->instances[before].created_milliseconds;
+		state->discontinuity_milliseconds =
+		    previous->instances[before].discontinuity_milliseconds;
+		if (class->has_counters &&
+		    counter_went_backwards(class, previous, (size_t)before,
+			next, i))
+			state->discontinuity_milliseconds = now_milliseconds;
+	}
+	next->count = count;
+	next->taken_milliseconds = now_milliseconds;
+	class->snapshot = next;
+	if (previous != NULL)
+		dci_snapshot_free(class, previous);
+	free(order);
+	dci_snapshot_builder_free(builder);
+	return 0;
+
+out_of_memory:
+	say(why, why_size, "out of memory");
+refused:
+	if (next != NULL) {
+		next->count = count;
+		dci_snapshot_free(class, next);
+	}
+	free(order);
+	dci_snapshot_builder_free(builder);
+	return -1;
+}
+
+void
+dci_snapshot_free(const struct dci_class *class,
+    struct dci_snapshot *snapshot)
+{
+	(void)class;
+	if (snapshot == NULL)
+		return;
+	if (snapshot->instances != NULL) {
+		for (size_t i = 0; i < snapshot->count; i++)
+			free(snapshot->instances[i].label);
+	}
+	free(snapshot->ids);
+	free(snapshot->instances);
+	free(snapshot->values);
+	free(snapshot->present);
+	free(snapshot);
+}

@@ -1,0 +1,96 @@
+/*
+ * Snapshots: the complete state of one class (its instances and their
+ * values) as one refresh left it. A provider fills a builder; commit sorts
+ * it by instance id and swaps it in whole, so the request path only ever
+ * sees complete snapshots (DCI4's ping-pong idea without the locks: one
+ * thread, one pointer swap).
+ *
+ * Layout: instance ids in one array (instance_words each), values in one
+ * block of fixed-size records (one slot per datum, at the datum's offset),
+ * and a presence bitmap per instance: an unset datum has no row.
+ */
+#ifndef DCISTAT_SNAPSHOT_H
+#define DCISTAT_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+
+struct dci_instance_state {
+	char *label;
+	int64_t created_milliseconds;       /* when first seen */
+	int64_t discontinuity_milliseconds; /* creation, or a counter went back */
+};
+
+struct dci_snapshot {
+	size_t count;
+	uint32_t *ids; /* count * class->instance_words, ascending */
+	struct dci_instance_state *instances;
+	unsigned char *values;  /* count * class->record_size */
+	unsigned char *present; /* count * class->present_size */
+	int64_t taken_milliseconds;
+};
+
+struct dci_snapshot_builder;
+
+struct dci_snapshot_builder *dci_snapshot_builder_new(
+    const struct dci_class *class);
+void dci_snapshot_builder_free(struct dci_snapshot_builder *builder);
+
+/* Returns the row number, or -1 with the reason in `why`. */
+long dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
+    const uint32_t *id, size_t id_words, const char *label, char *why,
+    size_t why_size);
+
+int dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size);
+int dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, int64_t value, char *why, size_t why_size);
+int dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, const void *bytes, size_t length, char *why,
+    size_t why_size);
+
+/* Sorts the builder into a snapshot and swaps it in as class->snapshot,
+ * carrying creation times over from the previous snapshot and marking a
+ * discontinuity where a counter went backwards. Frees the builder in every
+ * case. Returns 0, or -1 (duplicate instance id) with the previous snapshot
+ * kept. */
+int dci_snapshot_commit(struct dci_snapshot_builder *builder,
+    struct dci_class *class, int64_t now_milliseconds, char *why,
+    size_t why_size);
+
+void dci_snapshot_free(const struct dci_class *class,
+    struct dci_snapshot *snapshot);
+
+static inline const uint32_t *
+dci_snapshot_instance_id(const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	return snapshot->ids + instance * class->instance_words;
+}
+
+static inline const unsigned char *
+dci_snapshot_slot(const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance,
+    const struct dci_datum *datum)
+{
+	return snapshot->values + instance * class->record_size + datum->offset;
+}
+
+static inline bool
+dci_snapshot_present(const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance,
+    const struct dci_datum *datum)
+{
+	const unsigned char *bits =
+	    snapshot->present + instance * class->present_size;
+	return (bits[datum->index / 8] >> (datum->index % 8)) & 1;
+}
+
+/* Finds an instance by id (binary search); returns its position or -1. */
+long dci_snapshot_find(const struct dci_class *class,
+    const struct dci_snapshot *snapshot, const uint32_t *id);
+
+#endif

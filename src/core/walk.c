@@ -1,0 +1,460 @@
+#include "core/walk.h"
+
+#include "core/snapshot.h"
+
+/*
+ * The search at every level follows one rule. A request (the remaining
+ * sub-identifiers) is compared with a row segment S of fixed length:
+ *   - a sub-identifier differs: that decides the order;
+ *   - the request ends inside S: every row under S sorts after the request;
+ *   - S is a prefix of the request: descend with the rest of the request.
+ * Within one level segments never prefix each other (class ids are
+ * length-prefixed, instance ids have the class's fixed length), so these
+ * comparisons are monotonic along a sorted level and binary search works.
+ */
+
+enum order { BEFORE = -1, DESCEND = 0, AFTER = 1 };
+
+struct request {
+	const uint64_t *subids; /* NULL: no request, take the first row */
+	size_t length;
+};
+
+static enum order
+compare_segment(const uint32_t *segment, size_t segment_length,
+    bool length_prefixed, const struct request *request)
+{
+	size_t position = 0;
+
+	if (length_prefixed) {
+		if (request->length == 0)
+			return AFTER;
+		if (request->subids[0] != segment_length)
+			return segment_length < request->subids[0] ? BEFORE
+								   : AFTER;
+		position = 1;
+	}
+	for (size_t i = 0; i < segment_length; i++, position++) {
+		if (position >= request->length)
+			return AFTER;
+		if (request->subids[position] != segment[i])
+			return segment[i] < request->subids[position] ? BEFORE
+								      : AFTER;
+	}
+	return DESCEND;
+}
+
+static struct request
+request_rest(const struct request *request, size_t consumed)
+{
+	struct request rest = { request->subids + consumed,
+		request->length - consumed };
+	return rest;
+}
+
+static size_t
+segment_consumed(size_t segment_length, bool length_prefixed)
+{
+	return segment_length + (length_prefixed ? 1 : 0);
+}
+
+/* First class at or after the request (by compare_segment), and whether
+ * that class is the one the request descends into. */
+static size_t
+class_lower_bound(const struct dci_registry *registry,
+    const struct request *request, bool *descend)
+{
+	size_t low = 0, high = registry->class_count;
+
+	*descend = false;
+	if (request->subids == NULL)
+		return 0;
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		const struct dci_class *class = registry->classes[middle];
+		if (compare_segment(class->id, class->id_length, true,
+			request) == BEFORE)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	if (low < registry->class_count) {
+		const struct dci_class *class = registry->classes[low];
+		*descend = compare_segment(class->id, class->id_length, true,
+			       request) == DESCEND;
+	}
+	return low;
+}
+
+static size_t
+instance_lower_bound(const struct dci_class *class,
+    const struct request *request, bool *descend)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	size_t low = 0, high = snapshot->count;
+
+	*descend = false;
+	if (request->subids == NULL)
+		return 0;
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		if (compare_segment(
+			dci_snapshot_instance_id(class, snapshot, middle),
+			class->instance_words, true, request) == BEFORE)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	if (low < snapshot->count)
+		*descend = compare_segment(
+			       dci_snapshot_instance_id(class, snapshot, low),
+			       class->instance_words, true, request) == DESCEND;
+	return low;
+}
+
+/* The datum is the last level: a row matches EXACT when its id is the
+ * whole remaining request, and is NEXT when it sorts strictly after. */
+static size_t
+datum_lower_bound(const struct dci_class *class, const struct request *request,
+    bool *equal)
+{
+	size_t low = 0, high = class->datum_count;
+
+	*equal = false;
+	if (request->subids == NULL || request->length == 0)
+		return 0;
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		if (class->datums[middle].info.id < request->subids[0])
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	if (low < class->datum_count &&
+	    class->datums[low].info.id == request->subids[0])
+		*equal = true;
+	return low;
+}
+
+/* The position of the first leaf-level entry that sorts after the request,
+ * or the exact one; SIZE_MAX for none in EXACT mode. */
+static size_t
+leaf_start(size_t lower_bound, bool equal, const struct request *request,
+    enum dci_walk_mode mode)
+{
+	if (mode == DCI_WALK_EXACT)
+		return equal && request->length == 1 ? lower_bound : SIZE_MAX;
+	/* Equal id: the row is the request itself or a prefix of it. */
+	return equal ? lower_bound + 1 : lower_bound;
+}
+
+bool
+dci_walk_supplier(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+{
+	uint64_t position; /* 0-based position of the answer */
+
+	if (mode == DCI_WALK_EXACT) {
+		if (length != 1 || index[0] == 0 ||
+		    index[0] > registry->supplier_count)
+			return false;
+		position = index[0] - 1;
+	} else {
+		/* Suppliers are numbered 1..n without gaps. */
+		position = length == 0 ? 0 : index[0];
+		if (position >= registry->supplier_count)
+			return false;
+	}
+	*row = (struct dci_walk_row){ .supplier =
+					  registry->suppliers[position] };
+	return true;
+}
+
+bool
+dci_walk_class(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+{
+	struct request request = { index, length };
+	bool descend;
+	size_t position = class_lower_bound(registry, &request, &descend);
+
+	if (mode == DCI_WALK_EXACT) {
+		const struct dci_class *class;
+		if (!descend)
+			return false;
+		class = registry->classes[position];
+		if (segment_consumed(class->id_length, true) != length)
+			return false;
+	} else if (descend) {
+		position++; /* the class is the request or a prefix of it */
+	}
+	if (position >= registry->class_count)
+		return false;
+	*row = (struct dci_walk_row){ .class = registry->classes[position] };
+	return true;
+}
+
+static bool
+datum_in_column(const struct dci_datum *datum,
+    const struct dci_walk_filter *filter)
+{
+	if (datum->kind == DCI_KIND_NONE)
+		return false;
+	if (filter == NULL)
+		return true;
+	if ((filter->kinds & (1u << datum->kind)) == 0)
+		return false;
+	return !filter->counters_only ||
+	    datum->info.semantics == DCI_SEMANTICS_COUNTER;
+}
+
+bool
+dci_walk_datum(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+{
+	struct request request = { index, length };
+	bool descend;
+	size_t position = class_lower_bound(registry, &request, &descend);
+
+	for (; position < registry->class_count; position++) {
+		const struct dci_class *class = registry->classes[position];
+		struct request rest = { NULL, 0 };
+		bool equal;
+		size_t start;
+
+		if (descend)
+			rest = request_rest(&request,
+			    segment_consumed(class->id_length, true));
+		start = datum_lower_bound(class, &rest, &equal);
+		if (rest.subids != NULL)
+			start = leaf_start(start, equal, &rest, mode);
+		else if (mode == DCI_WALK_EXACT)
+			return false;
+		for (size_t d = start; d < class->datum_count; d++) {
+			if (datum_in_column(&class->datums[d], NULL)) {
+				*row = (struct dci_walk_row){ .class = class,
+					.datum = &class->datums[d] };
+				return true;
+			}
+			if (mode == DCI_WALK_EXACT)
+				return false;
+		}
+		if (mode == DCI_WALK_EXACT)
+			return false;
+		descend = false;
+	}
+	return false;
+}
+
+bool
+dci_walk_instance(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+{
+	struct request request = { index, length };
+	bool descend;
+	size_t position = class_lower_bound(registry, &request, &descend);
+
+	for (; position < registry->class_count; position++) {
+		const struct dci_class *class = registry->classes[position];
+		const struct dci_snapshot *snapshot = class->snapshot;
+		size_t start = 0;
+		bool inside = false;
+
+		if (mode == DCI_WALK_EXACT && (!descend || snapshot == NULL))
+			return false;
+		if (snapshot != NULL && descend) {
+			struct request rest = request_rest(&request,
+			    segment_consumed(class->id_length, true));
+			start = instance_lower_bound(class, &rest, &inside);
+			if (mode == DCI_WALK_EXACT &&
+			    (!inside ||
+				rest.length !=
+				    segment_consumed(class->instance_words,
+					true)))
+				return false;
+			/* NEXT: the request is this row or below it. */
+			if (mode == DCI_WALK_NEXT && inside)
+				start++;
+		}
+		if (snapshot != NULL && start < snapshot->count) {
+			*row = (struct dci_walk_row){ .class = class,
+				.instance = start };
+			return true;
+		}
+		descend = false;
+	}
+	return false;
+}
+
+/* First datum at or after `start` with a value for this instance in the
+ * column; the class's datum count bounds the scan. */
+static const struct dci_datum *
+first_present_datum(const struct dci_class *class, size_t instance,
+    size_t start, const struct dci_walk_filter *filter)
+{
+	for (size_t d = start; d < class->datum_count; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+		if (datum_in_column(datum, filter) &&
+		    dci_snapshot_present(class, class->snapshot, instance,
+			datum))
+			return datum;
+	}
+	return NULL;
+}
+
+static bool
+class_in_column(const struct dci_class *class,
+    const struct dci_walk_filter *filter)
+{
+	if (class->snapshot == NULL || class->snapshot->count == 0)
+		return false;
+	if ((class->kind_mask & filter->kinds) == 0)
+		return false;
+	return !filter->counters_only || class->has_counters;
+}
+
+static bool
+stat_exact(const struct dci_class *class, const struct request *request,
+    const struct dci_walk_filter *filter, struct dci_walk_row *row)
+{
+	struct request rest;
+	bool inside, equal;
+	size_t instance, datum;
+
+	instance = instance_lower_bound(class, request, &inside);
+	if (!inside)
+		return false;
+	rest = request_rest(request,
+	    segment_consumed(class->instance_words, true));
+	datum = datum_lower_bound(class, &rest, &equal);
+	datum = leaf_start(datum, equal, &rest, DCI_WALK_EXACT);
+	if (datum == SIZE_MAX ||
+	    !datum_in_column(&class->datums[datum], filter) ||
+	    !dci_snapshot_present(class, class->snapshot, instance,
+		&class->datums[datum]))
+		return false;
+	*row = (struct dci_walk_row){ .class = class,
+		.instance = instance,
+		.datum = &class->datums[datum] };
+	return true;
+}
+
+bool
+dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode,
+    const struct dci_walk_filter *filter, struct dci_walk_row *row)
+{
+	struct request request = { index, length };
+	bool descend;
+	size_t position = class_lower_bound(registry, &request, &descend);
+
+	if (mode == DCI_WALK_EXACT) {
+		const struct dci_class *class;
+		if (!descend)
+			return false;
+		class = registry->classes[position];
+		if (!class_in_column(class, filter))
+			return false;
+		request = request_rest(&request,
+		    segment_consumed(class->id_length, true));
+		return stat_exact(class, &request, filter, row);
+	}
+
+	for (; position < registry->class_count; position++) {
+		const struct dci_class *class = registry->classes[position];
+		const struct dci_snapshot *snapshot = class->snapshot;
+		struct request rest = { NULL, 0 };
+		size_t instance = 0, datum_start = 0;
+		bool inside = false;
+
+		if (!class_in_column(class, filter)) {
+			descend = false;
+			continue;
+		}
+		if (descend) {
+			rest = request_rest(&request,
+			    segment_consumed(class->id_length, true));
+			instance = instance_lower_bound(class, &rest, &inside);
+		}
+		for (; instance < snapshot->count; instance++) {
+			const struct dci_datum *datum;
+
+			datum_start = 0;
+			if (inside) {
+				struct request leaf = request_rest(&rest,
+				    segment_consumed(class->instance_words,
+					true));
+				bool equal;
+				datum_start =
+				    datum_lower_bound(class, &leaf, &equal);
+				datum_start = leaf_start(datum_start, equal,
+				    &leaf, DCI_WALK_NEXT);
+				inside = false;
+			}
+			datum = first_present_datum(class, instance,
+			    datum_start, filter);
+			if (datum != NULL) {
+				*row = (struct dci_walk_row){ .class = class,
+					.instance = instance,
+					.datum = datum };
+				return true;
+			}
+		}
+		descend = false;
+	}
+	return false;
+}
+
+static size_t
+encode_class_segment(const struct dci_class *class, uint32_t *index)
+{
+	index[0] = (uint32_t)class->id_length;
+	for (size_t i = 0; i < class->id_length; i++)
+		index[1 + i] = class->id[i];
+	return 1 + class->id_length;
+}
+
+static size_t
+encode_instance_segment(const struct dci_walk_row *row, uint32_t *index)
+{
+	const struct dci_class *class = row->class;
+	const uint32_t *id =
+	    dci_snapshot_instance_id(class, class->snapshot, row->instance);
+
+	index[0] = (uint32_t)class->instance_words;
+	for (size_t i = 0; i < class->instance_words; i++)
+		index[1 + i] = id[i];
+	return 1 + class->instance_words;
+}
+
+size_t
+dci_walk_encode_class(const struct dci_class *class, uint32_t *index)
+{
+	return encode_class_segment(class, index);
+}
+
+size_t
+dci_walk_encode_datum(const struct dci_walk_row *row, uint32_t *index)
+{
+	size_t length = encode_class_segment(row->class, index);
+
+	index[length] = row->datum->info.id;
+	return length + 1;
+}
+
+size_t
+dci_walk_encode_instance(const struct dci_walk_row *row, uint32_t *index)
+{
+	size_t length = encode_class_segment(row->class, index);
+
+	return length + encode_instance_segment(row, index + length);
+}
+
+size_t
+dci_walk_encode_stat(const struct dci_walk_row *row, uint32_t *index)
+{
+	size_t length = dci_walk_encode_instance(row, index);
+
+	index[length] = row->datum->info.id;
+	return length + 1;
+}

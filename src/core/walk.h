@@ -1,0 +1,74 @@
+/*
+ * Ordered lookups over the registry for the SNMP tables: given the index
+ * part of a requested OID (sub-identifiers after the column), find the row
+ * with exactly that index (GET) or the first row whose index sorts after it
+ * (GETNEXT). Rows are never materialised: classes, instances and datums are
+ * each kept sorted, so a lookup is a binary search per level, O(log n).
+ *
+ * Index encodings (ARCHITECTURE.md), every segment length-prefixed except
+ * the datum id and the supplier index:
+ *   supplier  [index]
+ *   class     [class_length, class...]
+ *   datum     [class_length, class..., datum]
+ *   instance  [class_length, class..., instance_words, instance...]
+ *   stat      [class_length, class..., instance_words, instance..., datum]
+ * Sub-identifiers are taken as uint64_t so that a request carrying values
+ * above 2^32-1 still orders correctly.
+ */
+#ifndef DCISTAT_WALK_H
+#define DCISTAT_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+
+#define DCI_WALK_INDEX_MAX                                                     \
+	(1 + DCI_CLASS_ID_MAX_LEVELS + 1 + DCI_INSTANCE_ID_MAX_WORDS + 1)
+
+enum dci_walk_mode {
+	DCI_WALK_EXACT, /* GET: the row with exactly this index */
+	DCI_WALK_NEXT,  /* GETNEXT: the first row whose index sorts after */
+};
+
+/* Which stat rows a column holds: rows whose datum's kind is in `kinds`
+ * (a mask of 1 << enum dci_value_kind) and, with counters_only, whose
+ * semantics is counter. Rows without a value (unset datum) never exist. */
+struct dci_walk_filter {
+	uint32_t kinds;
+	bool counters_only;
+};
+
+#define DCI_WALK_ALL_KINDS (((1u << DCI_KIND_COUNT) - 1u) & ~1u)
+
+struct dci_walk_row {
+	const struct dci_supplier *supplier; /* supplier rows */
+	const struct dci_class *class;
+	size_t instance; /* position in class->snapshot */
+	const struct dci_datum *datum;
+};
+
+bool dci_walk_supplier(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum dci_walk_mode mode,
+    struct dci_walk_row *row);
+bool dci_walk_class(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row);
+bool dci_walk_datum(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row);
+bool dci_walk_instance(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum dci_walk_mode mode,
+    struct dci_walk_row *row);
+bool dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode,
+    const struct dci_walk_filter *filter, struct dci_walk_row *row);
+
+/* Writes a row's index (encoding above) into `index`, which has room for
+ * DCI_WALK_INDEX_MAX sub-identifiers; returns the count. */
+size_t dci_walk_encode_class(const struct dci_class *class, uint32_t *index);
+size_t dci_walk_encode_datum(const struct dci_walk_row *row, uint32_t *index);
+size_t dci_walk_encode_instance(const struct dci_walk_row *row,
+    uint32_t *index);
+size_t dci_walk_encode_stat(const struct dci_walk_row *row, uint32_t *index);
+
+#endif

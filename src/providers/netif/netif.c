@@ -1,0 +1,683 @@
+/*
+ * netif: a dcistat provider for Linux network interface counters.
+ *
+ * One class, netif {1, 1}, with one instance per interface, identified by
+ * its ifIndex (so rows join with IF-MIB) and labelled with its name. Each
+ * refresh is one rtnetlink RTM_GETLINK dump over a socket kept open from
+ * init to fini: all interfaces, all counters, a few system calls. Only the
+ * link speed comes from sysfs, and only when an interface appears or its
+ * carrier or operational state changed, since reading it can query the
+ * driver (ethtool) under the RTNL lock.
+ *
+ * Datum ids are stable and part of the provider's interface:
+ *   1 name, 2 address, 3 mtu, 4 oper_up, 5 speed, 6 last_change,
+ *   10.. the counters, 10 + enum netif_counter (the order of struct
+ *   rtnl_link_stats64): rx_packets 10 ... rx_nohandler 33.
+ *
+ * Options (read once in init): include and exclude, each a shell glob or a
+ * list of them (fnmatch(3), no flags) matched against the interface name.
+ * An interface is served when include is absent or one of its patterns
+ * matches, and no exclude pattern matches.
+ */
+#define _GNU_SOURCE
+
+#include <dcistat/provider.h>
+
+#include "netif_link.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum netif_datum_id {
+	NETIF_DATUM_NAME = 1,
+	NETIF_DATUM_ADDRESS = 2,
+	NETIF_DATUM_MTU = 3,
+	NETIF_DATUM_OPER_UP = 4,
+	NETIF_DATUM_SPEED = 5,
+	NETIF_DATUM_LAST_CHANGE = 6,
+	NETIF_DATUM_COUNTER_BASE = 10, /* + enum netif_counter */
+};
+
+#define NETIF_FIXED_DATUM_COUNT 6u
+#define NETIF_DATUM_COUNT (NETIF_FIXED_DATUM_COUNT + NETIF_COUNTER_COUNT)
+#define NETIF_ETHERNET_ADDRESS_LENGTH 6u
+/* Dumps tried per refresh while the kernel reports them interrupted by
+ * concurrent link changes. */
+#define NETIF_DUMP_ATTEMPTS 3
+
+static const struct dci_supplier_info netif_supplier = {
+    .module = "netif",
+    .title = "Network interfaces",
+    .description = "Linux network interface counters, from rtnetlink",
+    .type = 0,
+    .version = 100,
+};
+
+static const uint32_t netif_class_id[] = {1, 1};
+
+static const struct dci_instance_level netif_levels[] = {
+    {.itype = DCI_ITYPE_INTERFACE, .size = 4},
+};
+
+static const struct dci_datum_info netif_fixed_datums[] = {
+    {
+	.id = NETIF_DATUM_NAME,
+	.label = "name",
+	.type = DCI_ST_STRING,
+	.format = DCI_SSF_ZEROTERM,
+	.presentation = DCI_SSP_LITERAL,
+	.size = NETIF_NAME_SIZE,
+	.volatility = DCI_SV_VARIABLE,
+	.unit = DCI_UNIT_NONE,
+	.semantics = DCI_SEMANTICS_DISCRETE,
+	.description = "Interface name",
+    },
+    {
+	.id = NETIF_DATUM_ADDRESS,
+	.label = "address",
+	.type = DCI_ST_ADDRESS,
+	.format = DCI_SAF_ETHERNET,
+	.presentation = DCI_SAP_NORMAL,
+	.size = NETIF_ETHERNET_ADDRESS_LENGTH,
+	.volatility = DCI_SV_VARIABLE,
+	.unit = DCI_UNIT_NONE,
+	.semantics = DCI_SEMANTICS_DISCRETE,
+	.description = "Link-layer address, for interfaces with 6-byte "
+		       "(Ethernet) addresses only",
+    },
+    {
+	.id = NETIF_DATUM_MTU,
+	.label = "mtu",
+	.type = DCI_ST_INTEGER32,
+	.format = DCI_SIF_UNSIGNED,
+	.presentation = DCI_SIP_DECIMAL,
+	.size = 0,
+	.volatility = DCI_SV_VARIABLE,
+	.unit = DCI_UNIT_BYTES,
+	.semantics = DCI_SEMANTICS_GAUGE,
+	.description = "Largest packet the interface sends, in bytes",
+    },
+    {
+	.id = NETIF_DATUM_OPER_UP,
+	.label = "oper_up",
+	.type = DCI_ST_BOOLEAN,
+	.format = DCI_SBF_NORMAL,
+	.presentation = DCI_SBP_TRUE_FALSE,
+	.size = 0,
+	.volatility = DCI_SV_VOLATILE,
+	.unit = DCI_UNIT_NONE,
+	.semantics = DCI_SEMANTICS_DISCRETE,
+	.description = "Operationally up (RFC 2863 up, or unknown while "
+		       "administratively up and running)",
+    },
+    {
+	.id = NETIF_DATUM_SPEED,
+	.label = "speed",
+	.type = DCI_ST_INTEGER64,
+	.format = DCI_SIF_UNSIGNED,
+	.presentation = DCI_SIP_DECIMAL,
+	.size = 0,
+	.volatility = DCI_SV_VARIABLE,
+	.unit = DCI_UNIT_MEGABITS_PER_SECOND,
+	.semantics = DCI_SEMANTICS_GAUGE,
+	.description = "Link speed in Mbit/s, where the driver reports one",
+    },
+    {
+	.id = NETIF_DATUM_LAST_CHANGE,
+	.label = "last_change",
+	.type = DCI_ST_TIME,
+	.format = DCI_STF_MONOTONIC,
+	.presentation = DCI_STP_ABSOLUTE,
+	.size = 0,
+	.volatility = DCI_SV_VARIABLE,
+	.unit = DCI_UNIT_CENTISECONDS,
+	.semantics = DCI_SEMANTICS_DISCRETE,
+	.description = "When the operational state last changed, as seen "
+		       "by this provider (0: no change seen)",
+    },
+};
+
+_Static_assert(sizeof netif_fixed_datums / sizeof netif_fixed_datums[0] ==
+        NETIF_FIXED_DATUM_COUNT,
+    "fixed datum count");
+
+/* Unit and description of each counter datum; its label is
+ * netif_counter_names[counter], its id NETIF_DATUM_COUNTER_BASE + counter. */
+static const struct {
+	enum dci_unit unit;
+	const char *description;
+} netif_counter_datums[NETIF_COUNTER_COUNT] = {
+    [NETIF_COUNTER_RX_PACKETS] = {DCI_UNIT_PACKETS, "Good packets received"},
+    [NETIF_COUNTER_TX_PACKETS] = {DCI_UNIT_PACKETS,
+	"Packets transmitted successfully"},
+    [NETIF_COUNTER_RX_BYTES] = {DCI_UNIT_OCTETS,
+	"Octets in good packets received"},
+    [NETIF_COUNTER_TX_BYTES] = {DCI_UNIT_OCTETS,
+	"Octets in packets transmitted successfully"},
+    [NETIF_COUNTER_RX_ERRORS] = {DCI_UNIT_ERRORS,
+	"Receive errors of all kinds"},
+    [NETIF_COUNTER_TX_ERRORS] = {DCI_UNIT_ERRORS,
+	"Transmit errors of all kinds"},
+    [NETIF_COUNTER_RX_DROPPED] = {DCI_UNIT_PACKETS,
+	"Received packets dropped without error, e.g. for lack of memory"},
+    [NETIF_COUNTER_TX_DROPPED] = {DCI_UNIT_PACKETS,
+	"Packets dropped on their way to transmission"},
+    [NETIF_COUNTER_MULTICAST] = {DCI_UNIT_PACKETS,
+	"Multicast packets received"},
+    [NETIF_COUNTER_COLLISIONS] = {DCI_UNIT_EVENTS,
+	"Collisions while transmitting"},
+    [NETIF_COUNTER_RX_LENGTH_ERRORS] = {DCI_UNIT_ERRORS,
+	"Received packets with a bad length"},
+    [NETIF_COUNTER_RX_OVER_ERRORS] = {DCI_UNIT_ERRORS,
+	"Received packets larger than the receive buffers"},
+    [NETIF_COUNTER_RX_CRC_ERRORS] = {DCI_UNIT_ERRORS,
+	"Received packets with a bad CRC"},
+    [NETIF_COUNTER_RX_FRAME_ERRORS] = {DCI_UNIT_ERRORS,
+	"Received frames with an alignment error"},
+    [NETIF_COUNTER_RX_FIFO_ERRORS] = {DCI_UNIT_ERRORS,
+	"Receive FIFO overruns"},
+    [NETIF_COUNTER_RX_MISSED_ERRORS] = {DCI_UNIT_ERRORS,
+	"Packets the device dropped for lack of receive buffers"},
+    [NETIF_COUNTER_TX_ABORTED_ERRORS] = {DCI_UNIT_ERRORS,
+	"Transmissions aborted, e.g. after excessive collisions"},
+    [NETIF_COUNTER_TX_CARRIER_ERRORS] = {DCI_UNIT_ERRORS,
+	"Transmissions failed for loss of carrier"},
+    [NETIF_COUNTER_TX_FIFO_ERRORS] = {DCI_UNIT_ERRORS,
+	"Transmit FIFO underruns"},
+    [NETIF_COUNTER_TX_HEARTBEAT_ERRORS] = {DCI_UNIT_ERRORS,
+	"Heartbeat (SQE test) errors"},
+    [NETIF_COUNTER_TX_WINDOW_ERRORS] = {DCI_UNIT_ERRORS,
+	"Late collisions while transmitting"},
+    [NETIF_COUNTER_RX_COMPRESSED] = {DCI_UNIT_PACKETS,
+	"Compressed packets received (CSLIP, PPP)"},
+    [NETIF_COUNTER_TX_COMPRESSED] = {DCI_UNIT_PACKETS,
+	"Compressed packets transmitted (CSLIP, PPP)"},
+    [NETIF_COUNTER_RX_NOHANDLER] = {DCI_UNIT_PACKETS,
+	"Received packets dropped for want of a protocol handler"},
+};
+
+/* What the provider remembers of one served interface between refreshes. */
+struct netif_interface {
+	uint32_t index;
+	char name[NETIF_NAME_SIZE];
+	uint8_t operstate;
+	bool has_carrier_changes;
+	uint32_t carrier_changes;
+	bool has_speed;
+	uint64_t speed;       /* Mbit/s, valid when has_speed */
+	uint64_t last_change; /* centiseconds of CLOCK_MONOTONIC, 0 = none */
+};
+
+struct netif_interface_list {
+	struct netif_interface *items;
+	size_t count;
+	size_t capacity;
+};
+
+struct netif_context {
+	struct dci_host *host;
+	struct dci_class *class_handle;
+	int socket;        /* NETLINK_ROUTE, or -1 until reopened */
+	uint32_t sequence; /* of the last dump request */
+	/* Patterns point into the host's option strings, valid until fini. */
+	const char **include;
+	size_t include_count; /* 0: include everything */
+	const char **exclude;
+	size_t exclude_count;
+	/* Interfaces served by the last complete dump, sorted by index: what
+	 * the next refresh compares with. Interfaces that vanished are not in
+	 * it, so the cache never outgrows the system's interfaces. */
+	struct netif_interface_list known;
+	/* Filled in dump order by the dump under way; becomes known when
+	 * the dump completes. */
+	struct netif_interface_list seen;
+	/* Valid during a refresh only. */
+	struct dci_batch *batch;
+	uint64_t now;        /* centiseconds of CLOCK_MONOTONIC */
+	bool failed;         /* a datum could not be stored; logged */
+};
+
+/* Centiseconds of CLOCK_MONOTONIC, never 0 (0 means "no change seen"). */
+static uint64_t
+netif_monotonic_centiseconds(void)
+{
+	struct timespec now;
+	uint64_t value;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+		return 1;
+	value = (uint64_t)now.tv_sec * 100u + (uint64_t)now.tv_nsec / 10000000u;
+	return value == 0 ? 1 : value;
+}
+
+/*
+ * Reads /sys/class/net/NAME/speed. Returns true and sets *speed (Mbit/s)
+ * when the file holds a non-negative number; false when it is missing,
+ * unreadable (EINVAL while the link is down, or for virtual interfaces) or
+ * says -1 (SPEED_UNKNOWN).
+ */
+static bool
+netif_read_speed(const char *name, uint64_t *speed)
+{
+	char path[64];
+	char text[32];
+	char *end;
+	ssize_t length;
+	long long value;
+	int descriptor;
+
+	/* The kernel forbids these names; never build a path from them. */
+	if (strchr(name, '/') != NULL || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0)
+		return false;
+	if ((size_t)snprintf(path, sizeof path, "/sys/class/net/%s/speed",
+		name) >= sizeof path)
+		return false;
+	descriptor = open(path, O_RDONLY | O_CLOEXEC);
+	if (descriptor < 0)
+		return false;
+	do
+		length = read(descriptor, text, sizeof text - 1);
+	while (length < 0 && errno == EINTR);
+	close(descriptor);
+	if (length <= 0)
+		return false;
+	text[length] = '\0';
+
+	errno = 0;
+	value = strtoll(text, &end, 10);
+	if (end == text || errno != 0 || value < 0)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != '\0')
+		return false;
+	*speed = (uint64_t)value;
+	return true;
+}
+
+static bool
+netif_matches_any(const char *const *patterns, size_t count, const char *name)
+{
+	for (size_t i = 0; i < count; i++)
+		if (fnmatch(patterns[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool
+netif_is_served(const struct netif_context *context, const char *name)
+{
+	if (context->include_count > 0 &&
+	    !netif_matches_any(context->include, context->include_count, name))
+		return false;
+	return !netif_matches_any(context->exclude, context->exclude_count,
+	    name);
+}
+
+static int
+netif_compare_index(const void *left, const void *right)
+{
+	const struct netif_interface *a = left;
+	const struct netif_interface *b = right;
+
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+static const struct netif_interface *
+netif_find_known(const struct netif_context *context, uint32_t index)
+{
+	struct netif_interface key = {.index = index};
+
+	if (context->known.count == 0)
+		return NULL;
+	return bsearch(&key, context->known.items, context->known.count,
+	    sizeof key, netif_compare_index);
+}
+
+/* Makes room for one more item. Returns 0, or -1 with errno. */
+static int
+netif_list_reserve(struct netif_interface_list *list)
+{
+	struct netif_interface *items;
+	size_t capacity;
+
+	if (list->count < list->capacity)
+		return 0;
+	capacity = list->capacity == 0 ? 64 : list->capacity * 2;
+	if (capacity > SIZE_MAX / sizeof *items) {
+		errno = ENOMEM;
+		return -1;
+	}
+	items = realloc(list->items, capacity * sizeof *items);
+	if (items == NULL)
+		return -1;
+	list->items = items;
+	list->capacity = capacity;
+	return 0;
+}
+
+/*
+ * Fills current from link and from what the previous refresh saw of the
+ * same interface (previous, or NULL). An interface new to the provider, or
+ * renamed, starts afresh: its speed is read and no change is recorded. A
+ * known one whose operational state or carrier change count moved has its
+ * speed read again and last_change set to now; otherwise both carry over.
+ */
+static void
+netif_track(struct netif_interface *current,
+    const struct netif_interface *previous, const struct netif_link *link,
+    uint64_t now)
+{
+	bool changed;
+
+	memset(current, 0, sizeof *current);
+	current->index = link->index;
+	memcpy(current->name, link->name, sizeof current->name);
+	current->operstate = link->operstate;
+	current->has_carrier_changes = link->has_carrier_changes;
+	current->carrier_changes = link->carrier_changes;
+
+	if (previous == NULL || strcmp(previous->name, link->name) != 0) {
+		current->last_change = 0;
+		current->has_speed = netif_read_speed(link->name,
+		    &current->speed);
+		return;
+	}
+	changed = previous->operstate != link->operstate ||
+	    previous->has_carrier_changes != link->has_carrier_changes ||
+	    previous->carrier_changes != link->carrier_changes;
+	if (changed) {
+		current->last_change = now;
+		current->has_speed = netif_read_speed(link->name,
+		    &current->speed);
+	} else {
+		current->last_change = previous->last_change;
+		current->has_speed = previous->has_speed;
+		current->speed = previous->speed;
+	}
+}
+
+/* Stores every datum of one row. Returns 0, or -1 (the host logged why). */
+static int
+netif_set_row(struct dci_batch *batch, long row, const struct netif_link *link,
+    const struct netif_interface *interface)
+{
+	if (dci_batch_set_string(batch, row, NETIF_DATUM_NAME, link->name) != 0)
+		return -1;
+	/* Other address lengths (tunnels, InfiniBand) have no row. */
+	if (link->address_length == NETIF_ETHERNET_ADDRESS_LENGTH &&
+	    dci_batch_set_bytes(batch, row, NETIF_DATUM_ADDRESS, link->address,
+		link->address_length) != 0)
+		return -1;
+	if (link->has_mtu && dci_batch_set_unsigned(batch, row,
+				 NETIF_DATUM_MTU, link->mtu) != 0)
+		return -1;
+	if (dci_batch_set_unsigned(batch, row, NETIF_DATUM_OPER_UP,
+		netif_link_is_up(link) ? 1 : 0) != 0)
+		return -1;
+	if (interface->has_speed && dci_batch_set_unsigned(batch, row,
+					NETIF_DATUM_SPEED, interface->speed) != 0)
+		return -1;
+	if (dci_batch_set_unsigned(batch, row, NETIF_DATUM_LAST_CHANGE,
+		interface->last_change) != 0)
+		return -1;
+	/* Counters the kernel did not send (rx_nohandler before Linux 4.6)
+	 * have no row. */
+	for (size_t i = 0; i < link->counter_count; i++)
+		if (dci_batch_set_unsigned(batch, row,
+			NETIF_DATUM_COUNTER_BASE + (uint32_t)i,
+			link->counters[i]) != 0)
+			return -1;
+	return 0;
+}
+
+/* netif_link_dump's callback: adds one link to the batch. */
+static int
+netif_add_link(const struct netif_link *link, void *opaque)
+{
+	struct netif_context *context = opaque;
+	struct netif_interface *current;
+	long row;
+
+	if (!netif_is_served(context, link->name))
+		return 0;
+	if (netif_list_reserve(&context->seen) != 0) {
+		dci_log(context->host, DCI_LOG_ERR,
+		    "cannot remember interface %s: %s", link->name,
+		    strerror(errno));
+		context->failed = true;
+		return -1;
+	}
+	current = &context->seen.items[context->seen.count];
+	netif_track(current, netif_find_known(context, link->index), link,
+	    context->now);
+
+	row = dci_batch_instance(context->batch, &link->index, 1, link->name);
+	if (row < 0)
+		return 0; /* the host logged why; serve the other interfaces */
+	context->seen.count++;
+	if (netif_set_row(context->batch, row, link, current) != 0) {
+		context->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* (Re)opens the rtnetlink socket, dropping whatever the old one held. */
+static int
+netif_reopen(struct netif_context *context)
+{
+	if (context->socket >= 0)
+		close(context->socket);
+	context->socket = netif_link_open();
+	if (context->socket < 0) {
+		dci_log(context->host, DCI_LOG_ERR,
+		    "cannot open rtnetlink socket: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads the patterns of one option into *patterns. Returns 0, or -1 after
+ * reporting the problem. *patterns is set before any check, for fini. */
+static int
+netif_read_patterns(struct dci_host *host, const char *key,
+    const char ***patterns, size_t *count)
+{
+	size_t total = dci_option_count(host, key);
+	const char **list;
+
+	*count = 0;
+	if (total == 0)
+		return 0;
+	list = calloc(total, sizeof *list);
+	if (list == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot read option %s: %s", key,
+		    strerror(errno));
+		return -1;
+	}
+	*patterns = list;
+	for (size_t i = 0; i < total; i++) {
+		list[i] = dci_option_item(host, key, i);
+		if (list[i] == NULL || list[i][0] == '\0') {
+			dci_option_error(host, key,
+			    "expected a non-empty shell pattern or a list of "
+			    "them");
+			return -1;
+		}
+	}
+	*count = total;
+	return 0;
+}
+
+static int
+netif_init(struct dci_host *host, void **context_pointer)
+{
+	struct netif_context *context;
+	struct dci_supplier *supplier;
+	struct dci_datum_info datums[NETIF_DATUM_COUNT];
+	struct dci_class_info class_info;
+
+	context = calloc(1, sizeof *context);
+	if (context == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot allocate context: %s",
+		    strerror(errno));
+		return -1;
+	}
+	/* From here on fini frees whatever init built. */
+	*context_pointer = context;
+	context->host = host;
+	context->socket = -1;
+
+	if (netif_read_patterns(host, "include", &context->include,
+		&context->include_count) != 0 ||
+	    netif_read_patterns(host, "exclude", &context->exclude,
+		&context->exclude_count) != 0)
+		return -1;
+
+	if (netif_reopen(context) != 0)
+		return -1;
+	/* Any start will do; replies are matched to requests exactly. */
+	context->sequence = (uint32_t)time(NULL);
+
+	supplier = dci_supplier_register(host, &netif_supplier);
+	if (supplier == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot register supplier netif");
+		return -1;
+	}
+
+	memcpy(datums, netif_fixed_datums, sizeof netif_fixed_datums);
+	for (size_t i = 0; i < NETIF_COUNTER_COUNT; i++)
+		datums[NETIF_FIXED_DATUM_COUNT + i] = (struct dci_datum_info){
+		    .id = NETIF_DATUM_COUNTER_BASE + (uint32_t)i,
+		    .label = netif_counter_names[i],
+		    .type = DCI_ST_INTEGER64,
+		    .format = DCI_SIF_UNSIGNED,
+		    .presentation = DCI_SIP_DECIMAL,
+		    .size = 0,
+		    .volatility = DCI_SV_VOLATILE,
+		    .unit = netif_counter_datums[i].unit,
+		    .semantics = DCI_SEMANTICS_COUNTER,
+		    .description = netif_counter_datums[i].description,
+		};
+	class_info = (struct dci_class_info){
+	    .id = netif_class_id,
+	    .id_length = sizeof netif_class_id / sizeof netif_class_id[0],
+	    .label = "netif",
+	    .description = "Network interfaces, one instance per ifIndex",
+	    .levels = netif_levels,
+	    .level_count = sizeof netif_levels / sizeof netif_levels[0],
+	    .datums = datums,
+	    .datum_count = NETIF_DATUM_COUNT,
+	};
+	context->class_handle = dci_class_register(host, supplier, &class_info);
+	if (context->class_handle == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot register class netif");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+netif_refresh(struct dci_host *host, void *opaque)
+{
+	struct netif_context *context = opaque;
+	struct netif_interface_list swap;
+	struct dci_batch *batch;
+
+	/* After a failed reopen the socket is retried on every refresh. */
+	if (context->socket < 0 && netif_reopen(context) != 0)
+		return -1;
+
+	for (int attempt = 1;; attempt++) {
+		int error;
+
+		context->batch = dci_batch_begin(host, context->class_handle);
+		if (context->batch == NULL) {
+			dci_log(host, DCI_LOG_ERR,
+			    "cannot begin a batch for class netif");
+			return -1;
+		}
+		context->seen.count = 0;
+		context->failed = false;
+		context->now = netif_monotonic_centiseconds();
+		context->sequence++;
+		if (netif_link_dump(context->socket, context->sequence,
+			netif_add_link, context) == 0)
+			break;
+		error = errno;
+		dci_batch_abort(context->batch);
+		context->batch = NULL;
+		if (context->failed)
+			return -1; /* logged where it happened */
+		if (error == EINTR) {
+			if (attempt < NETIF_DUMP_ATTEMPTS)
+				continue;
+			dci_log(host, DCI_LOG_ERR,
+			    "rtnetlink link dump failed: interfaces changed "
+			    "during each of %d attempts",
+			    NETIF_DUMP_ATTEMPTS);
+			return -1;
+		}
+		dci_log(host, DCI_LOG_ERR, "rtnetlink link dump failed: %s",
+		    strerror(error));
+		/* The socket may still hold part of the dump. */
+		netif_reopen(context);
+		return -1;
+	}
+
+	/* The dump is complete: what it saw is now the known state, whatever
+	 * becomes of the batch. */
+	qsort(context->seen.items, context->seen.count,
+	    sizeof *context->seen.items, netif_compare_index);
+	swap = context->known;
+	context->known = context->seen;
+	context->seen = swap;
+	context->seen.count = 0;
+
+	batch = context->batch;
+	context->batch = NULL;
+	if (dci_batch_commit(batch) != 0) {
+		dci_log(host, DCI_LOG_ERR, "cannot commit class netif");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+netif_fini(struct dci_host *host, void *opaque)
+{
+	struct netif_context *context = opaque;
+
+	(void)host;
+	if (context == NULL)
+		return;
+	if (context->socket >= 0)
+		close(context->socket);
+	free(context->include);
+	free(context->exclude);
+	free(context->known.items);
+	free(context->seen.items);
+	free(context);
+}
+
+static const char *const netif_option_keys[] = {"include", "exclude", NULL};
+
+DCI_PROVIDER_DEFINE = {
+    .abi_version = DCI_PROVIDER_ABI_VERSION,
+    .name = "netif",
+    .description = "Linux network interface counters, from rtnetlink",
+    .option_keys = netif_option_keys,
+    .init = netif_init,
+    .refresh = netif_refresh,
+    .fini = netif_fini,
+};

@@ -1,0 +1,171 @@
+/*
+ * netif_link: read Linux network interfaces (links) and their counters with
+ * one rtnetlink RTM_GETLINK dump, and parse RTM_NEWLINK messages.
+ *
+ * This part of the netif provider knows nothing of dcistat's provider ABI, so
+ * the unit tests can feed it synthetic netlink messages. Everything here
+ * carries the netif_ prefix; the plug-in exports none of it.
+ */
+#ifndef NETIF_LINK_H
+#define NETIF_LINK_H
+
+#include <linux/netlink.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Internal to the plug-in: even without the build's export list, only
+ * dci_provider_entry leaves the shared object. */
+#pragma GCC visibility push(hidden)
+
+/* IFNAMSIZ: the longest interface name including its NUL. */
+#define NETIF_NAME_SIZE 16u
+/* MAX_ADDR_LEN: the longest link-layer address the kernel reports. */
+#define NETIF_ADDRESS_MAX 32u
+
+/*
+ * The counters, in the order of the fields of struct rtnl_link_stats64 and
+ * struct rtnl_link_stats (<linux/if_link.h>), which is also the order of
+ * netif_link.counters and netif_counter_names.
+ */
+enum netif_counter {
+	NETIF_COUNTER_RX_PACKETS,
+	NETIF_COUNTER_TX_PACKETS,
+	NETIF_COUNTER_RX_BYTES,
+	NETIF_COUNTER_TX_BYTES,
+	NETIF_COUNTER_RX_ERRORS,
+	NETIF_COUNTER_TX_ERRORS,
+	NETIF_COUNTER_RX_DROPPED,
+	NETIF_COUNTER_TX_DROPPED,
+	NETIF_COUNTER_MULTICAST,
+	NETIF_COUNTER_COLLISIONS,
+	NETIF_COUNTER_RX_LENGTH_ERRORS,
+	NETIF_COUNTER_RX_OVER_ERRORS,
+	NETIF_COUNTER_RX_CRC_ERRORS,
+	NETIF_COUNTER_RX_FRAME_ERRORS,
+	NETIF_COUNTER_RX_FIFO_ERRORS,
+	NETIF_COUNTER_RX_MISSED_ERRORS,
+	NETIF_COUNTER_TX_ABORTED_ERRORS,
+	NETIF_COUNTER_TX_CARRIER_ERRORS,
+	NETIF_COUNTER_TX_FIFO_ERRORS,
+	NETIF_COUNTER_TX_HEARTBEAT_ERRORS,
+	NETIF_COUNTER_TX_WINDOW_ERRORS,
+	NETIF_COUNTER_RX_COMPRESSED,
+	NETIF_COUNTER_TX_COMPRESSED,
+	NETIF_COUNTER_RX_NOHANDLER,
+	NETIF_COUNTER_COUNT
+};
+
+/*
+ * Every kernel that sends a statistics attribute sends at least this many
+ * counters (rx_nohandler arrived in Linux 4.6); a shorter attribute is
+ * malformed.
+ */
+#define NETIF_COUNTER_MINIMUM 23u
+
+/* Counter names, as the files in /sys/class/net/IF/statistics/ are named. */
+extern const char *const netif_counter_names[NETIF_COUNTER_COUNT];
+
+/* One link as one RTM_NEWLINK message describes it. */
+struct netif_link {
+	uint32_t index;               /* ifIndex, > 0 */
+	char name[NETIF_NAME_SIZE];   /* IFLA_IFNAME, NUL-terminated, non-empty */
+	uint32_t flags;               /* ifi_flags: IFF_UP, IFF_RUNNING, ... */
+	/* IFLA_STATS64, or IFLA_STATS widened when the kernel sent no
+	 * IFLA_STATS64. Only the first counter_count entries are valid (0, 23
+	 * or 24); counter_bits is 64, 32 (fallback, wraps at 2^32) or 0. */
+	uint64_t counters[NETIF_COUNTER_COUNT];
+	size_t counter_count;
+	unsigned counter_bits;
+	uint32_t mtu; /* IFLA_MTU; valid when has_mtu */
+	bool has_mtu;
+	uint8_t operstate; /* IFLA_OPERSTATE (IF_OPER_*); IF_OPER_UNKNOWN when absent */
+	unsigned char address[NETIF_ADDRESS_MAX]; /* IFLA_ADDRESS */
+	size_t address_length;                    /* 0 when absent */
+	uint32_t carrier_changes; /* IFLA_CARRIER_CHANGES; valid when has_ */
+	bool has_carrier_changes;
+};
+
+/*
+ * Parses one netlink message. The caller guarantees that message points to
+ * message->nlmsg_len readable bytes (at least a struct nlmsghdr), aligned as
+ * netlink messages are; nothing past nlmsg_len is read.
+ *
+ * Returns 1 and fills *link for an RTM_NEWLINK message; 0, leaving *link
+ * unspecified, for any other message type; -1 with errno EBADMSG when the
+ * message is malformed: shorter than its ifinfomsg, an attribute that
+ * overruns the message or is too short for its type, a missing, empty or
+ * unterminated IFLA_IFNAME, a non-positive ifIndex.
+ */
+int netif_link_parse(const struct nlmsghdr *message, struct netif_link *link);
+
+/*
+ * True when the link is operationally up: IFLA_OPERSTATE is IF_OPER_UP, or
+ * IF_OPER_UNKNOWN (drivers that do not report a state, as loopback) with
+ * both IFF_UP and IFF_RUNNING set.
+ */
+bool netif_link_is_up(const struct netif_link *link);
+
+/*
+ * Opens a NETLINK_ROUTE socket for netif_link_dump (close-on-exec, with a
+ * receive timeout so a silent kernel cannot block the caller for ever).
+ * Returns the descriptor, or -1 with errno.
+ */
+int netif_link_open(void);
+
+/*
+ * Called once per link of a dump. The link is valid only during the call.
+ * Returns 0 to go on, anything else to stop.
+ */
+typedef int (*netif_link_each)(const struct netif_link *link, void *context);
+
+/*
+ * Dumps every link (RTM_GETLINK, NLM_F_DUMP) through the NETLINK_ROUTE
+ * socket descriptor (from netif_link_open), tagging the request with
+ * sequence, and calls each for every link in the kernel's order. Replies
+ * with another sequence number (left over from an earlier, failed dump) and
+ * datagrams not from the kernel are skipped.
+ *
+ * Returns 0 when the dump completed. Otherwise -1 with errno:
+ *   the kernel's error   NLMSG_ERROR, or NLMSG_DONE carrying an error
+ *   EBADMSG              a malformed message (see netif_link_parse)
+ *   EINTR                the kernel flagged the dump NLM_F_DUMP_INTR: links
+ *                        changed during it, so a link may be missing or
+ *                        repeated; every link was still passed to each,
+ *                        and the socket is ready for a new dump
+ *   ECANCELED            each returned non-zero; the rest of the dump was
+ *                        read and discarded, so the socket is ready
+ *   EAGAIN, ...          the socket failed or timed out
+ * After a failure other than EINTR or ECANCELED the socket may still hold
+ * part of the dump: a new dump on it skips that by sequence number, but
+ * closing and reopening the socket is the safe course.
+ */
+int netif_link_dump(int descriptor, uint32_t sequence, netif_link_each each,
+    void *context);
+
+/*
+ * The part of netif_link_dump that handles one received datagram, exposed
+ * for the unit tests. Start with the state zeroed but for sequence, each
+ * and context; feed datagrams until done is set or -1 is returned.
+ */
+struct netif_link_dump_state {
+	uint32_t sequence;
+	netif_link_each each;
+	void *context;
+	bool done;        /* NLMSG_DONE for our sequence seen */
+	bool interrupted; /* some reply had NLM_F_DUMP_INTR */
+	bool stopped;     /* each returned non-zero; later links skipped */
+};
+
+/*
+ * Handles the netlink messages of one datagram of length bytes (aligned as
+ * recvmsg buffers are). Returns 0, or -1 with errno set as for
+ * netif_link_dump (the kernel's error, EBADMSG); stopped and interrupted
+ * are reported through the state, not here.
+ */
+int netif_link_dump_datagram(struct netif_link_dump_state *state,
+    const void *datagram, size_t length);
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,871 @@
+/*
+ * Unit tests of the netif provider's rtnetlink part: parsing of synthetic
+ * RTM_NEWLINK messages, handling of dump datagrams, and one real dump.
+ *
+ * Every message is handed to the parser in a heap block of exactly
+ * nlmsg_len bytes, so AddressSanitizer catches any read past the message.
+ */
+#define _GNU_SOURCE
+
+#include "providers/netif/netif_link.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/if.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+/* A netlink message (or datagram of messages) under construction. */
+struct netif_test_builder {
+	_Alignas(8) unsigned char buffer[8192];
+	size_t length;     /* of the whole datagram */
+	size_t message_at; /* offset of the message being built */
+};
+
+static struct nlmsghdr *
+netif_test_message(struct netif_test_builder *builder)
+{
+	return (struct nlmsghdr *)(void *)(builder->buffer + builder->message_at);
+}
+
+/* Starts a new message after the previous ones (call with a zeroed builder
+ * for the first). Link messages get an ifinfomsg. */
+static void
+netif_test_start(struct netif_test_builder *builder, uint16_t type,
+    uint16_t flags, uint32_t sequence, int index, unsigned link_flags)
+{
+	struct nlmsghdr *header;
+
+	builder->message_at = builder->length;
+	header = netif_test_message(builder);
+	header->nlmsg_type = type;
+	header->nlmsg_flags = flags;
+	header->nlmsg_seq = sequence;
+	header->nlmsg_len = NLMSG_HDRLEN;
+	if (type == RTM_NEWLINK || type == RTM_NEWADDR) {
+		struct ifinfomsg *information = NLMSG_DATA(header);
+
+		information->ifi_family = AF_UNSPEC;
+		information->ifi_index = index;
+		information->ifi_flags = link_flags;
+		header->nlmsg_len = NLMSG_LENGTH(sizeof *information);
+	}
+	builder->length = builder->message_at + NLMSG_ALIGN(header->nlmsg_len);
+}
+
+/* Appends a payload to the current message (no attribute header). */
+static void
+netif_test_payload(struct netif_test_builder *builder, const void *data,
+    size_t length)
+{
+	struct nlmsghdr *header = netif_test_message(builder);
+
+	ck_assert_uint_le(builder->length + NLMSG_ALIGN(length),
+	    sizeof builder->buffer);
+	memcpy(builder->buffer + builder->length, data, length);
+	header->nlmsg_len = (uint32_t)(builder->length - builder->message_at +
+	    length);
+	builder->length += NLMSG_ALIGN(length);
+}
+
+static void
+netif_test_attribute(struct netif_test_builder *builder, unsigned short type,
+    const void *data, size_t length)
+{
+	struct nlmsghdr *header = netif_test_message(builder);
+	struct rtattr *attribute;
+
+	ck_assert_uint_le(builder->length + RTA_SPACE(length),
+	    sizeof builder->buffer);
+	attribute = (struct rtattr *)(void *)(builder->buffer + builder->length);
+	attribute->rta_type = type;
+	attribute->rta_len = (unsigned short)RTA_LENGTH(length);
+	if (length > 0)
+		memcpy(RTA_DATA(attribute), data, length);
+	builder->length += RTA_SPACE(length);
+	header->nlmsg_len = (uint32_t)(builder->length - builder->message_at);
+}
+
+static void
+netif_test_string(struct netif_test_builder *builder, unsigned short type,
+    const char *text)
+{
+	netif_test_attribute(builder, type, text, strlen(text) + 1);
+}
+
+static void
+netif_test_u32(struct netif_test_builder *builder, unsigned short type,
+    uint32_t value)
+{
+	netif_test_attribute(builder, type, &value, sizeof value);
+}
+
+/* Parses the current message from an exact-size heap copy. */
+static int
+netif_test_parse(const struct netif_test_builder *builder,
+    struct netif_link *link)
+{
+	const struct nlmsghdr *header = (const struct nlmsghdr *)(const void *)(
+	    builder->buffer + builder->message_at);
+	size_t length = header->nlmsg_len;
+	void *copy = malloc(length);
+	int result;
+
+	ck_assert_ptr_ne(copy, NULL);
+	memcpy(copy, header, length);
+	errno = 0;
+	result = netif_link_parse(copy, link);
+	free(copy);
+	return result;
+}
+
+/* Handles the whole datagram from an exact-size heap copy. */
+static int
+netif_test_datagram(const struct netif_test_builder *builder,
+    struct netif_link_dump_state *state)
+{
+	void *copy = malloc(builder->length);
+	int result;
+
+	ck_assert_ptr_ne(copy, NULL);
+	memcpy(copy, builder->buffer, builder->length);
+	errno = 0;
+	result = netif_link_dump_datagram(state, copy, builder->length);
+	free(copy);
+	return result;
+}
+
+/* A link message with a name and nothing else. */
+static void
+netif_test_minimal(struct netif_test_builder *builder, int index,
+    const char *name)
+{
+	memset(builder, 0, sizeof *builder);
+	netif_test_start(builder, RTM_NEWLINK, NLM_F_MULTI, 1, index, 0);
+	netif_test_string(builder, IFLA_IFNAME, name);
+}
+
+START_TEST(test_parse_fields)
+{
+	static const unsigned char address[6] = {
+	    0x02, 0xfc, 0x00, 0x12, 0x34, 0x56};
+	static const unsigned char broadcast[6] = {
+	    0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	struct netif_test_builder builder;
+	struct netif_link link;
+	uint8_t operstate = IF_OPER_UP;
+	uint32_t queue = 1000;
+
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWLINK, NLM_F_MULTI, 1, 7,
+	    IFF_UP | IFF_RUNNING | IFF_BROADCAST);
+	netif_test_u32(&builder, IFLA_TXQLEN, queue); /* ignored */
+	netif_test_string(&builder, IFLA_IFNAME, "enp7s0");
+	netif_test_attribute(&builder, IFLA_ADDRESS, address, sizeof address);
+	netif_test_attribute(&builder, IFLA_BROADCAST, broadcast,
+	    sizeof broadcast);
+	netif_test_u32(&builder, IFLA_MTU, 9000);
+	netif_test_attribute(&builder, IFLA_OPERSTATE, &operstate,
+	    sizeof operstate);
+	/* A nested attribute, flagged as such: skipped whole. */
+	netif_test_attribute(&builder, IFLA_LINKINFO | NLA_F_NESTED, "\0\0\0\0",
+	    4);
+	netif_test_u32(&builder, IFLA_CARRIER_CHANGES, 5);
+
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.index, 7);
+	ck_assert_str_eq(link.name, "enp7s0");
+	ck_assert_uint_eq(link.flags, IFF_UP | IFF_RUNNING | IFF_BROADCAST);
+	ck_assert(link.has_mtu);
+	ck_assert_uint_eq(link.mtu, 9000);
+	ck_assert_uint_eq(link.operstate, IF_OPER_UP);
+	ck_assert_uint_eq(link.address_length, 6);
+	ck_assert_int_eq(memcmp(link.address, address, 6), 0);
+	ck_assert(link.has_carrier_changes);
+	ck_assert_uint_eq(link.carrier_changes, 5);
+	ck_assert_uint_eq(link.counter_count, 0);
+	ck_assert_uint_eq(link.counter_bits, 0);
+	ck_assert(netif_link_is_up(&link));
+}
+END_TEST
+
+START_TEST(test_parse_defaults)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+
+	netif_test_minimal(&builder, 3, "dummy0");
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.index, 3);
+	ck_assert_str_eq(link.name, "dummy0");
+	ck_assert(!link.has_mtu);
+	ck_assert(!link.has_carrier_changes);
+	ck_assert_uint_eq(link.operstate, IF_OPER_UNKNOWN);
+	ck_assert_uint_eq(link.address_length, 0);
+	ck_assert_uint_eq(link.counter_count, 0);
+}
+END_TEST
+
+/* Distinct values with high bits set, so a swapped field or a truncation
+ * to 32 bits shows. */
+#define NETIF_TEST_VALUE64(n) ((uint64_t)(n) << 40 | (uint64_t)(n)*0x1111u)
+#define NETIF_TEST_VALUE32(n) (0x80000000u | (uint32_t)(n)*0x10101u)
+
+#define NETIF_TEST_FILL_STATS(stats, value)                                   \
+	do {                                                                   \
+		(stats).rx_packets = value(1);                                 \
+		(stats).tx_packets = value(2);                                 \
+		(stats).rx_bytes = value(3);                                   \
+		(stats).tx_bytes = value(4);                                   \
+		(stats).rx_errors = value(5);                                  \
+		(stats).tx_errors = value(6);                                  \
+		(stats).rx_dropped = value(7);                                 \
+		(stats).tx_dropped = value(8);                                 \
+		(stats).multicast = value(9);                                  \
+		(stats).collisions = value(10);                                \
+		(stats).rx_length_errors = value(11);                          \
+		(stats).rx_over_errors = value(12);                            \
+		(stats).rx_crc_errors = value(13);                             \
+		(stats).rx_frame_errors = value(14);                           \
+		(stats).rx_fifo_errors = value(15);                            \
+		(stats).rx_missed_errors = value(16);                          \
+		(stats).tx_aborted_errors = value(17);                         \
+		(stats).tx_carrier_errors = value(18);                         \
+		(stats).tx_fifo_errors = value(19);                            \
+		(stats).tx_heartbeat_errors = value(20);                       \
+		(stats).tx_window_errors = value(21);                          \
+		(stats).rx_compressed = value(22);                             \
+		(stats).tx_compressed = value(23);                             \
+		(stats).rx_nohandler = value(24);                              \
+	} while (0)
+
+/* Compares every counter with the kernel structure's field of that name. */
+#define NETIF_TEST_CHECK_STATS(link, stats)                                   \
+	do {                                                                   \
+		const uint64_t *c = (link).counters;                           \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_PACKETS],                 \
+		    (stats).rx_packets);                                       \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_PACKETS],                 \
+		    (stats).tx_packets);                                       \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_BYTES], (stats).rx_bytes); \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_BYTES], (stats).tx_bytes); \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_ERRORS],                  \
+		    (stats).rx_errors);                                        \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_ERRORS],                  \
+		    (stats).tx_errors);                                        \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_DROPPED],                 \
+		    (stats).rx_dropped);                                       \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_DROPPED],                 \
+		    (stats).tx_dropped);                                       \
+		ck_assert_uint_eq(c[NETIF_COUNTER_MULTICAST],                  \
+		    (stats).multicast);                                        \
+		ck_assert_uint_eq(c[NETIF_COUNTER_COLLISIONS],                 \
+		    (stats).collisions);                                       \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_LENGTH_ERRORS],           \
+		    (stats).rx_length_errors);                                 \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_OVER_ERRORS],             \
+		    (stats).rx_over_errors);                                   \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_CRC_ERRORS],              \
+		    (stats).rx_crc_errors);                                    \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_FRAME_ERRORS],            \
+		    (stats).rx_frame_errors);                                  \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_FIFO_ERRORS],             \
+		    (stats).rx_fifo_errors);                                   \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_MISSED_ERRORS],           \
+		    (stats).rx_missed_errors);                                 \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_ABORTED_ERRORS],          \
+		    (stats).tx_aborted_errors);                                \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_CARRIER_ERRORS],          \
+		    (stats).tx_carrier_errors);                                \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_FIFO_ERRORS],             \
+		    (stats).tx_fifo_errors);                                   \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_HEARTBEAT_ERRORS],        \
+		    (stats).tx_heartbeat_errors);                              \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_WINDOW_ERRORS],           \
+		    (stats).tx_window_errors);                                 \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_COMPRESSED],              \
+		    (stats).rx_compressed);                                    \
+		ck_assert_uint_eq(c[NETIF_COUNTER_TX_COMPRESSED],              \
+		    (stats).tx_compressed);                                    \
+		ck_assert_uint_eq(c[NETIF_COUNTER_RX_NOHANDLER],               \
+		    (stats).rx_nohandler);                                     \
+	} while (0)
+
+START_TEST(test_parse_stats64)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+	struct rtnl_link_stats64 stats;
+
+	memset(&stats, 0xee, sizeof stats); /* fields past ours: ignored */
+	NETIF_TEST_FILL_STATS(stats, NETIF_TEST_VALUE64);
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_attribute(&builder, IFLA_STATS64, &stats, sizeof stats);
+
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.counter_bits, 64);
+	ck_assert_uint_eq(link.counter_count, NETIF_COUNTER_COUNT);
+	NETIF_TEST_CHECK_STATS(link, stats);
+}
+END_TEST
+
+/* Kernels before 4.6 send 23 counters (no rx_nohandler). */
+START_TEST(test_parse_stats64_short)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+	struct rtnl_link_stats64 stats;
+
+	memset(&stats, 0, sizeof stats);
+	NETIF_TEST_FILL_STATS(stats, NETIF_TEST_VALUE64);
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_attribute(&builder, IFLA_STATS64, &stats,
+	    23 * sizeof(uint64_t));
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.counter_count, 23);
+	ck_assert_uint_eq(link.counters[NETIF_COUNTER_TX_COMPRESSED],
+	    stats.tx_compressed);
+
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_attribute(&builder, IFLA_STATS64, &stats,
+	    22 * sizeof(uint64_t));
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+}
+END_TEST
+
+START_TEST(test_parse_stats32_fallback)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+	struct rtnl_link_stats stats;
+
+	memset(&stats, 0, sizeof stats);
+	NETIF_TEST_FILL_STATS(stats, NETIF_TEST_VALUE32);
+	netif_test_minimal(&builder, 4, "slip0");
+	netif_test_attribute(&builder, IFLA_STATS, &stats, sizeof stats);
+
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.counter_bits, 32);
+	ck_assert_uint_eq(link.counter_count, NETIF_COUNTER_COUNT);
+	NETIF_TEST_CHECK_STATS(link, stats);
+	/* Widened, not sign-extended. */
+	ck_assert_uint_eq(link.counters[NETIF_COUNTER_RX_PACKETS] >> 32, 0);
+}
+END_TEST
+
+START_TEST(test_parse_stats64_preferred)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+	struct rtnl_link_stats64 stats64;
+	struct rtnl_link_stats stats32;
+
+	memset(&stats64, 0, sizeof stats64);
+	memset(&stats32, 0, sizeof stats32);
+	NETIF_TEST_FILL_STATS(stats64, NETIF_TEST_VALUE64);
+	NETIF_TEST_FILL_STATS(stats32, NETIF_TEST_VALUE32);
+
+	/* The kernel's order: IFLA_STATS, then IFLA_STATS64. */
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_attribute(&builder, IFLA_STATS, &stats32, sizeof stats32);
+	netif_test_attribute(&builder, IFLA_STATS64, &stats64, sizeof stats64);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.counter_bits, 64);
+	NETIF_TEST_CHECK_STATS(link, stats64);
+
+	/* The other order. */
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_attribute(&builder, IFLA_STATS64, &stats64, sizeof stats64);
+	netif_test_attribute(&builder, IFLA_STATS, &stats32, sizeof stats32);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.counter_bits, 64);
+	NETIF_TEST_CHECK_STATS(link, stats64);
+}
+END_TEST
+
+START_TEST(test_parse_address_lengths)
+{
+	static const unsigned char tunnel[4] = {192, 0, 2, 1};
+	unsigned char infiniband[20];
+	unsigned char too_long[NETIF_ADDRESS_MAX + 1];
+	struct netif_test_builder builder;
+	struct netif_link link;
+
+	netif_test_minimal(&builder, 5, "tunl0");
+	netif_test_attribute(&builder, IFLA_ADDRESS, tunnel, sizeof tunnel);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.address_length, 4);
+	ck_assert_int_eq(memcmp(link.address, tunnel, 4), 0);
+
+	for (size_t i = 0; i < sizeof infiniband; i++)
+		infiniband[i] = (unsigned char)(0xa0 + i);
+	netif_test_minimal(&builder, 6, "ib0");
+	netif_test_attribute(&builder, IFLA_ADDRESS, infiniband,
+	    sizeof infiniband);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.address_length, 20);
+	ck_assert_int_eq(memcmp(link.address, infiniband, 20), 0);
+
+	memset(too_long, 1, sizeof too_long);
+	netif_test_minimal(&builder, 6, "ib0");
+	netif_test_attribute(&builder, IFLA_ADDRESS, too_long,
+	    sizeof too_long);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+}
+END_TEST
+
+/* An attribute whose length runs past the end of the message. */
+START_TEST(test_parse_truncated_attribute)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+	struct rtnl_link_stats64 stats;
+	struct nlmsghdr *header;
+
+	memset(&stats, 0, sizeof stats);
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_attribute(&builder, IFLA_STATS64, &stats, sizeof stats);
+	header = netif_test_message(&builder);
+	header->nlmsg_len -= 8; /* cut into the stats payload */
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* Only part of an attribute header left. */
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_u32(&builder, IFLA_MTU, 1500);
+	header = netif_test_message(&builder);
+	header->nlmsg_len -= 6;
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* An attribute length shorter than its own header. */
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_u32(&builder, IFLA_MTU, 1500);
+	((struct rtattr *)(void *)(builder.buffer + builder.length - 8))
+	    ->rta_len = 2;
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* The name itself cut off. */
+	netif_test_minimal(&builder, 2, "a-long-name");
+	header = netif_test_message(&builder);
+	header->nlmsg_len -= 4;
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+}
+END_TEST
+
+/* Attributes too short for their type. */
+START_TEST(test_parse_short_payloads)
+{
+	static const unsigned short types[] = {
+	    IFLA_MTU, IFLA_CARRIER_CHANGES, IFLA_OPERSTATE, IFLA_STATS};
+	struct netif_test_builder builder;
+	struct netif_link link;
+
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+		size_t length = types[i] == IFLA_OPERSTATE ? 0 : 2;
+
+		netif_test_minimal(&builder, 2, "eth0");
+		netif_test_attribute(&builder, types[i], "\1\2", length);
+		ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+		ck_assert_int_eq(errno, EBADMSG);
+	}
+}
+END_TEST
+
+START_TEST(test_parse_bad_names)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+
+	/* No name at all. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWLINK, 0, 1, 2, 0);
+	netif_test_u32(&builder, IFLA_MTU, 1500);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+
+	/* Empty. */
+	netif_test_minimal(&builder, 2, "");
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+
+	/* Longer than IFNAMSIZ - 1. */
+	netif_test_minimal(&builder, 2, "sixteen-chars-xx");
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+
+	/* The longest valid name. */
+	netif_test_minimal(&builder, 2, "fifteen-chars-x");
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_str_eq(link.name, "fifteen-chars-x");
+
+	/* Without its NUL. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWLINK, 0, 1, 2, 0);
+	netif_test_attribute(&builder, IFLA_IFNAME, "eth0", 4);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+}
+END_TEST
+
+START_TEST(test_parse_not_link)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+	struct nlmsghdr *header;
+
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWADDR, 0, 1, 2, 0);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 0);
+
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, NLMSG_DONE, NLM_F_MULTI, 1, 0, 0);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 0);
+
+	/* A link message too short for its ifinfomsg. */
+	netif_test_minimal(&builder, 2, "eth0");
+	header = netif_test_message(&builder);
+	header->nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg) - 4);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* A link message with no valid ifIndex. */
+	netif_test_minimal(&builder, 0, "eth0");
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+}
+END_TEST
+
+START_TEST(test_is_up)
+{
+	static const struct {
+		uint8_t operstate;
+		uint32_t flags;
+		bool up;
+	} cases[] = {
+	    {IF_OPER_UP, IFF_UP | IFF_RUNNING, true},
+	    {IF_OPER_UP, 0, true},
+	    {IF_OPER_UNKNOWN, IFF_UP | IFF_RUNNING | IFF_LOOPBACK, true},
+	    {IF_OPER_UNKNOWN, IFF_UP, false},
+	    {IF_OPER_UNKNOWN, IFF_RUNNING, false},
+	    {IF_OPER_DOWN, IFF_UP | IFF_RUNNING, false},
+	    {IF_OPER_LOWERLAYERDOWN, IFF_UP, false},
+	    {IF_OPER_DORMANT, IFF_UP | IFF_RUNNING, false},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct netif_link link;
+
+		memset(&link, 0, sizeof link);
+		link.operstate = cases[i].operstate;
+		link.flags = cases[i].flags;
+		ck_assert_msg(netif_link_is_up(&link) == cases[i].up,
+		    "case %zu", i);
+	}
+}
+END_TEST
+
+START_TEST(test_counter_names)
+{
+	static const char *const expected[NETIF_COUNTER_COUNT] = {"rx_packets",
+	    "tx_packets", "rx_bytes", "tx_bytes", "rx_errors", "tx_errors",
+	    "rx_dropped", "tx_dropped", "multicast", "collisions",
+	    "rx_length_errors", "rx_over_errors", "rx_crc_errors",
+	    "rx_frame_errors", "rx_fifo_errors", "rx_missed_errors",
+	    "tx_aborted_errors", "tx_carrier_errors", "tx_fifo_errors",
+	    "tx_heartbeat_errors", "tx_window_errors", "rx_compressed",
+	    "tx_compressed", "rx_nohandler"};
+
+	for (size_t i = 0; i < NETIF_COUNTER_COUNT; i++) {
+		char path[128];
+
+		ck_assert_str_eq(netif_counter_names[i], expected[i]);
+		/* Named as this kernel's sysfs files are. */
+		snprintf(path, sizeof path, "/sys/class/net/lo/statistics/%s",
+		    netif_counter_names[i]);
+		if (access("/sys/class/net/lo/statistics", F_OK) == 0)
+			ck_assert_msg(access(path, F_OK) == 0, "%s missing",
+			    path);
+	}
+}
+END_TEST
+
+/* Records what a dump hands to its callback. */
+struct netif_test_seen {
+	char names[8][NETIF_NAME_SIZE];
+	size_t count;
+	size_t stop_after; /* 0: never stop */
+};
+
+static int
+netif_test_record(const struct netif_link *link, void *context)
+{
+	struct netif_test_seen *seen = context;
+
+	if (seen->count < 8)
+		memcpy(seen->names[seen->count], link->name, NETIF_NAME_SIZE);
+	seen->count++;
+	return seen->stop_after != 0 && seen->count >= seen->stop_after;
+}
+
+/* A datagram of several parts: a stale reply, two links, DONE. */
+START_TEST(test_datagram_multipart)
+{
+	struct netif_test_builder builder;
+	struct netif_test_seen seen = {.count = 0};
+	struct netif_link_dump_state state = {
+	    .sequence = 42,
+	    .each = netif_test_record,
+	    .context = &seen,
+	};
+	int zero = 0;
+
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWLINK, NLM_F_MULTI, 41, 9, 0);
+	netif_test_string(&builder, IFLA_IFNAME, "stale");
+	netif_test_start(&builder, RTM_NEWLINK, NLM_F_MULTI, 42, 1, 0);
+	netif_test_string(&builder, IFLA_IFNAME, "lo");
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), 0);
+	ck_assert(!state.done);
+
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWLINK, NLM_F_MULTI, 42, 2, 0);
+	netif_test_string(&builder, IFLA_IFNAME, "eth0");
+	netif_test_start(&builder, NLMSG_DONE, NLM_F_MULTI, 42, 0, 0);
+	netif_test_payload(&builder, &zero, sizeof zero);
+	/* After DONE: not looked at. */
+	netif_test_start(&builder, RTM_NEWLINK, NLM_F_MULTI, 42, 3, 0);
+	netif_test_string(&builder, IFLA_IFNAME, "late");
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), 0);
+
+	ck_assert(state.done);
+	ck_assert(!state.interrupted);
+	ck_assert(!state.stopped);
+	ck_assert_uint_eq(seen.count, 2);
+	ck_assert_str_eq(seen.names[0], "lo");
+	ck_assert_str_eq(seen.names[1], "eth0");
+}
+END_TEST
+
+START_TEST(test_datagram_errors)
+{
+	struct netif_test_builder builder;
+	struct netif_test_seen seen = {.count = 0};
+	struct netif_link_dump_state state = {
+	    .sequence = 7,
+	    .each = netif_test_record,
+	    .context = &seen,
+	};
+	struct nlmsgerr error;
+	int done_error = -EINTR;
+
+	/* NLMSG_ERROR carries a negated errno. */
+	memset(&builder, 0, sizeof builder);
+	memset(&error, 0, sizeof error);
+	error.error = -ENOBUFS;
+	netif_test_start(&builder, NLMSG_ERROR, 0, 7, 0, 0);
+	netif_test_payload(&builder, &error, sizeof error);
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), -1);
+	ck_assert_int_eq(errno, ENOBUFS);
+
+	/* An acknowledgement is no error. */
+	memset(&builder, 0, sizeof builder);
+	error.error = 0;
+	netif_test_start(&builder, NLMSG_ERROR, 0, 7, 0, 0);
+	netif_test_payload(&builder, &error, sizeof error);
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), 0);
+
+	/* An error for someone else's sequence is skipped. */
+	memset(&builder, 0, sizeof builder);
+	error.error = -EPERM;
+	netif_test_start(&builder, NLMSG_ERROR, 0, 6, 0, 0);
+	netif_test_payload(&builder, &error, sizeof error);
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), 0);
+
+	/* NLMSG_DONE with the dump's error. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, NLMSG_DONE, NLM_F_MULTI, 7, 0, 0);
+	netif_test_payload(&builder, &done_error, sizeof done_error);
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), -1);
+	ck_assert_int_eq(errno, EINTR);
+
+	/* A message longer than the datagram. */
+	memset(&state, 0, sizeof state);
+	state.sequence = 7;
+	state.each = netif_test_record;
+	state.context = &seen;
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_message(&builder)->nlmsg_len += 64;
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* A malformed link message. */
+	netif_test_minimal(&builder, 2, "");
+	netif_test_message(&builder)->nlmsg_seq = 7;
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+}
+END_TEST
+
+START_TEST(test_datagram_interrupted_and_stopped)
+{
+	struct netif_test_builder builder;
+	struct netif_test_seen seen = {.stop_after = 1};
+	struct netif_link_dump_state state = {
+	    .sequence = 3,
+	    .each = netif_test_record,
+	    .context = &seen,
+	};
+
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWLINK, NLM_F_MULTI, 3, 1, 0);
+	netif_test_string(&builder, IFLA_IFNAME, "lo");
+	netif_test_start(&builder, RTM_NEWLINK,
+	    NLM_F_MULTI | NLM_F_DUMP_INTR, 3, 2, 0);
+	netif_test_string(&builder, IFLA_IFNAME, "eth0");
+	netif_test_start(&builder, NLMSG_DONE, NLM_F_MULTI, 3, 0, 0);
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), 0);
+	ck_assert(state.done);
+	ck_assert(state.stopped);
+	ck_assert(state.interrupted);
+	ck_assert_uint_eq(seen.count, 1);
+}
+END_TEST
+
+/* Reads a decimal number from a sysfs file; -1 when unreadable. */
+static long long
+netif_test_read_number(const char *path)
+{
+	FILE *file = fopen(path, "r");
+	long long value = -1;
+
+	if (file == NULL)
+		return -1;
+	if (fscanf(file, "%lld", &value) != 1)
+		value = -1;
+	fclose(file);
+	return value;
+}
+
+struct netif_test_loopback {
+	bool found;
+	struct netif_link link;
+	size_t links;
+	size_t index_mismatches;
+};
+
+static int
+netif_test_find_loopback(const struct netif_link *link, void *context)
+{
+	struct netif_test_loopback *result = context;
+	char path[128];
+	long long index;
+
+	result->links++;
+	if (strcmp(link->name, "lo") == 0) {
+		result->found = true;
+		result->link = *link;
+	}
+	/* The ifIndex agrees with sysfs (when the link still exists). */
+	snprintf(path, sizeof path, "/sys/class/net/%s/ifindex", link->name);
+	index = netif_test_read_number(path);
+	if (index >= 0 && (uint32_t)index != link->index)
+		result->index_mismatches++;
+	return 0;
+}
+
+START_TEST(test_dump_real)
+{
+	struct netif_test_loopback result;
+	long long before;
+	int descriptor;
+
+	before = netif_test_read_number("/sys/class/net/lo/statistics/rx_bytes");
+	ck_assert_msg(before >= 0, "cannot read lo rx_bytes from sysfs");
+	descriptor = netif_link_open();
+	ck_assert_msg(descriptor >= 0, "netif_link_open: %s", strerror(errno));
+
+	memset(&result, 0, sizeof result);
+	ck_assert_msg(netif_link_dump(descriptor, 1000, netif_test_find_loopback,
+			  &result) == 0,
+	    "dump: %s", strerror(errno));
+	ck_assert(result.found);
+	ck_assert_uint_eq(result.link.index, 1);
+	ck_assert_uint_ge(result.link.counter_count, NETIF_COUNTER_MINIMUM);
+	ck_assert_uint_ge(result.link.counters[NETIF_COUNTER_RX_BYTES],
+	    (uint64_t)before);
+	ck_assert(result.link.has_mtu);
+	ck_assert(netif_link_is_up(&result.link));
+	ck_assert_uint_eq(result.index_mismatches, 0);
+	close(descriptor);
+}
+END_TEST
+
+/* A dump the callback stops is read to its end: the socket serves the
+ * next dump as if nothing happened. */
+START_TEST(test_dump_stopped_then_again)
+{
+	struct netif_test_seen seen = {.stop_after = 1};
+	struct netif_test_loopback result;
+	int descriptor;
+
+	descriptor = netif_link_open();
+	ck_assert_int_ge(descriptor, 0);
+	ck_assert_int_eq(netif_link_dump(descriptor, 5, netif_test_record, &seen),
+	    -1);
+	ck_assert_int_eq(errno, ECANCELED);
+	ck_assert_uint_eq(seen.count, 1);
+
+	memset(&result, 0, sizeof result);
+	ck_assert_int_eq(netif_link_dump(descriptor, 6, netif_test_find_loopback,
+			     &result),
+	    0);
+	ck_assert(result.found);
+	close(descriptor);
+}
+END_TEST
+
+static Suite *
+netif_test_suite(void)
+{
+	Suite *suite = suite_create("netif_link");
+	TCase *parse = tcase_create("parse");
+	TCase *dump = tcase_create("dump");
+
+	tcase_add_test(parse, test_parse_fields);
+	tcase_add_test(parse, test_parse_defaults);
+	tcase_add_test(parse, test_parse_stats64);
+	tcase_add_test(parse, test_parse_stats64_short);
+	tcase_add_test(parse, test_parse_stats32_fallback);
+	tcase_add_test(parse, test_parse_stats64_preferred);
+	tcase_add_test(parse, test_parse_address_lengths);
+	tcase_add_test(parse, test_parse_truncated_attribute);
+	tcase_add_test(parse, test_parse_short_payloads);
+	tcase_add_test(parse, test_parse_bad_names);
+	tcase_add_test(parse, test_parse_not_link);
+	tcase_add_test(parse, test_is_up);
+	tcase_add_test(parse, test_counter_names);
+	suite_add_tcase(suite, parse);
+
+	tcase_add_test(dump, test_datagram_multipart);
+	tcase_add_test(dump, test_datagram_errors);
+	tcase_add_test(dump, test_datagram_interrupted_and_stopped);
+	tcase_add_test(dump, test_dump_real);
+	tcase_add_test(dump, test_dump_stopped_then_again);
+	suite_add_tcase(suite, dump);
+	return suite;
+}
+
+int
+main(void)
+{
+	SRunner *runner = srunner_create(netif_test_suite());
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
