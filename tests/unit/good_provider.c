@@ -1,0 +1,117 @@
+/* A provider for the loader tests: one class {9, 1} with a counter and a
+ * string, `instances` instances (option, default 3) whose counter is
+ * 100 * id + the refresh number, and a `fail_refresh` option that makes
+ * every refresh after the first fail. */
+#include <dcistat/provider.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct good_context {
+	struct dci_class *class;
+	unsigned instances;
+	unsigned refreshes;
+	int fail_refresh;
+};
+
+static const char *const good_option_keys[] = { "instances", "fail_refresh",
+	NULL };
+
+static int
+good_init(struct dci_host *host, void **context_out)
+{
+	static const uint32_t class_id[] = { 9, 1 };
+	static const struct dci_instance_level levels[] = {
+		{ DCI_ITYPE_DEVICE, 4 },
+	};
+	static const struct dci_datum_info datums[] = {
+		{ .id = 1, .label = "count", .type = DCI_ST_INTEGER64,
+		    .format = DCI_SIF_UNSIGNED, .presentation = DCI_SIP_DECIMAL,
+		    .volatility = DCI_SV_VOLATILE, .unit = DCI_UNIT_EVENTS,
+		    .semantics = DCI_SEMANTICS_COUNTER },
+		{ .id = 2, .label = "name", .type = DCI_ST_STRING, .size = 16,
+		    .volatility = DCI_SV_STATIC,
+		    .semantics = DCI_SEMANTICS_DISCRETE },
+	};
+	static const struct dci_supplier_info supplier_info = {
+		.module = "good", .title = "Good test provider", .version = 1,
+	};
+	struct dci_class_info class_info = {
+		.id = class_id, .id_length = 2, .label = "good",
+		.levels = levels, .level_count = 1,
+		.datums = datums, .datum_count = 2,
+	};
+	struct good_context *context = calloc(1, sizeof(*context));
+	struct dci_supplier *supplier;
+	const char *text;
+
+	if (context == NULL)
+		return -1;
+	*context_out = context;
+	context->instances = 3;
+	text = dci_option_string(host, "instances");
+	if (text != NULL) {
+		char *end;
+		unsigned long value = strtoul(text, &end, 10);
+		if (*end != '\0' || value > 1000000) {
+			dci_option_error(host, "instances",
+			    "expected a number from 0 to 1000000");
+			return -1;
+		}
+		context->instances = (unsigned)value;
+	}
+	context->fail_refresh = dci_option_string(host, "fail_refresh") != NULL;
+	supplier = dci_supplier_register(host, &supplier_info);
+	if (supplier == NULL)
+		return -1;
+	context->class = dci_class_register(host, supplier, &class_info);
+	return context->class == NULL ? -1 : 0;
+}
+
+static int
+good_refresh(struct dci_host *host, void *opaque)
+{
+	struct good_context *context = opaque;
+	struct dci_batch *batch;
+
+	context->refreshes++;
+	if (context->fail_refresh && context->refreshes > 1) {
+		dci_log(host, DCI_LOG_WARNING, "refresh %u fails on purpose",
+		    context->refreshes);
+		return -1;
+	}
+	batch = dci_batch_begin(host, context->class);
+	if (batch == NULL)
+		return -1;
+	for (uint32_t id = 1; id <= context->instances; id++) {
+		char name[16];
+		long row;
+
+		snprintf(name, sizeof(name), "unit%u", id);
+		row = dci_batch_instance(batch, &id, 1, name);
+		if (row < 0 ||
+		    dci_batch_set_unsigned(batch, row, 1,
+			100u * id + context->refreshes) != 0 ||
+		    dci_batch_set_string(batch, row, 2, name) != 0) {
+			dci_batch_abort(batch);
+			return -1;
+		}
+	}
+	return dci_batch_commit(batch);
+}
+
+static void
+good_fini(struct dci_host *host, void *context)
+{
+	(void)host;
+	free(context);
+}
+
+DCI_PROVIDER_DEFINE = {
+	.abi_version = DCI_PROVIDER_ABI_VERSION,
+	.name = "good",
+	.description = "loader test provider",
+	.option_keys = good_option_keys,
+	.init = good_init,
+	.refresh = good_refresh,
+	.fini = good_fini,
+};

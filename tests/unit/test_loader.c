@@ -1,0 +1,282 @@
+/* Loading provider plug-ins: file, symbol and ABI checks, options, init,
+ * refresh periods, failure and back-off. Uses the test plug-ins built next
+ * to this test (good_provider, bad_abi_provider, no_entry_provider). */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "core/loader.h"
+#include "core/registry.h"
+#include "core/snapshot.h"
+
+#ifndef TEST_PROVIDER_DIR
+#error "TEST_PROVIDER_DIR must name the directory of the test plug-ins"
+#endif
+
+static char error[2048];
+
+struct loaded {
+	struct dci_config *config;
+	struct dci_registry *registry;
+	struct dci_plugins plugins;
+	int result;
+};
+
+/* Parses `providers_yaml` (the providers: section) with the test plug-in
+ * directory and loads it. */
+static struct loaded
+load(const char *providers_yaml, bool check_only)
+{
+	struct loaded loaded = { 0 };
+	char *text;
+
+	ck_assert_int_ge(asprintf(&text,
+			     "agent:\n  plugin-dir: %s\nproviders:\n%s",
+			     TEST_PROVIDER_DIR, providers_yaml),
+	    0);
+	error[0] = '\0';
+	ck_assert_msg(dci_config_parse(text, strlen(text), "t.yaml",
+			  &loaded.config, error, sizeof(error)) == 0,
+	    "config: %s", error);
+	free(text);
+	loaded.registry = dci_registry_new();
+	loaded.result = dci_plugins_load(loaded.config, "/nonexistent",
+	    loaded.registry, check_only, &loaded.plugins, error,
+	    sizeof(error));
+	return loaded;
+}
+
+static void
+unload(struct loaded *loaded)
+{
+	dci_plugins_close(&loaded->plugins);
+	dci_registry_free(loaded->registry);
+	dci_config_free(loaded->config);
+}
+
+static uint64_t
+counter_of(const struct dci_class *class, uint32_t instance_id)
+{
+	const struct dci_datum *datum = dci_class_find_datum(class, 1);
+	long row = dci_snapshot_find(class, class->snapshot, &instance_id);
+	struct dci_value value;
+
+	ck_assert_ptr_nonnull(datum);
+	ck_assert_int_ge(row, 0);
+	dci_value_decode(&datum->info,
+	    dci_snapshot_slot(class, class->snapshot, (size_t)row, datum),
+	    &value);
+	return value.number;
+}
+
+START_TEST(missing_file_names_the_path)
+{
+	struct dci_plugin *plugin =
+	    dci_plugin_open("nosuch", TEST_PROVIDER_DIR, error, sizeof(error));
+
+	ck_assert_ptr_null(plugin);
+	ck_assert_str_eq(error,
+	    TEST_PROVIDER_DIR "/nosuch.so: provider \"nosuch\": No such file "
+			      "or directory");
+}
+END_TEST
+
+START_TEST(relative_path_refused)
+{
+	ck_assert_ptr_null(
+	    dci_plugin_open("lib/x.so", "/d", error, sizeof(error)));
+	ck_assert_str_eq(error,
+	    "lib/x.so: provider module must be a name or an absolute path");
+}
+END_TEST
+
+START_TEST(no_entry_symbol_refused)
+{
+	ck_assert_ptr_null(dci_plugin_open("no_entry_provider",
+	    TEST_PROVIDER_DIR, error, sizeof(error)));
+	ck_assert_str_eq(error,
+	    TEST_PROVIDER_DIR "/no_entry_provider.so: not a dcistat provider: "
+			      "no symbol dci_provider_entry");
+}
+END_TEST
+
+START_TEST(other_abi_version_refused)
+{
+	ck_assert_ptr_null(dci_plugin_open(TEST_PROVIDER_DIR
+	    "/bad_abi_provider.so", "/unused", error, sizeof(error)));
+	ck_assert_str_eq(error,
+	    TEST_PROVIDER_DIR "/bad_abi_provider.so: provider ABI version 42, "
+			      "this dcistatd supports 1: rebuild the provider "
+			      "against this dcistat");
+}
+END_TEST
+
+START_TEST(good_provider_registers_and_refreshes)
+{
+	struct loaded loaded =
+	    load("  - module: good_provider\n    options:\n      instances: 4\n", false);
+	const struct dci_class *class;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	ck_assert_uint_eq(loaded.registry->supplier_count, 1);
+	ck_assert_str_eq(loaded.registry->suppliers[0]->module, "good");
+	ck_assert_str_eq(loaded.registry->suppliers[0]->provider_name, "good");
+	ck_assert_uint_eq(loaded.registry->class_count, 1);
+	class = loaded.registry->classes[0];
+	ck_assert_str_eq(class->label, "good");
+	ck_assert_ptr_null(class->snapshot);
+
+	dci_plugins_refresh_all(&loaded.plugins, 1000);
+	ck_assert_ptr_nonnull(class->snapshot);
+	ck_assert_uint_eq(class->snapshot->count, 4);
+	ck_assert_str_eq(class->snapshot->instances[1].label, "unit2");
+	ck_assert_uint_eq(counter_of(class, 2), 201);
+	ck_assert_uint_eq(counter_of(class, 4), 401);
+	ck_assert_int_eq(loaded.registry->suppliers[0]->status,
+	    DCI_SUPPLIER_RUNNING);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(refresh_runs_only_when_due)
+{
+	struct loaded loaded = load("  - module: good_provider\n    refresh: 0.5\n",
+	    false);
+	const struct dci_class *class;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	class = loaded.registry->classes[0];
+	dci_plugins_refresh_all(&loaded.plugins, 10000);
+	ck_assert_uint_eq(counter_of(class, 1), 101);
+	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 10499), 0);
+	ck_assert_uint_eq(counter_of(class, 1), 101);
+	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 10500), 1);
+	ck_assert_uint_eq(counter_of(class, 1), 102);
+	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 10999), 0);
+	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 11000), 1);
+	ck_assert_uint_eq(counter_of(class, 3), 303);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(failed_refresh_keeps_snapshot_and_backs_off)
+{
+	struct loaded loaded = load(
+	    "  - module: good_provider\n    options:\n      fail_refresh: yes\n", false);
+	struct dci_plugin *plugin;
+	const struct dci_class *class;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	plugin = loaded.plugins.items[0];
+	class = loaded.registry->classes[0];
+	dci_plugins_refresh_all(&loaded.plugins, 5000);
+	ck_assert_uint_eq(counter_of(class, 1), 101);
+
+	/* Second refresh fails: previous snapshot served, supplier failed,
+	 * retried after one period, then two, four... */
+	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 6000), 1);
+	ck_assert_int_eq(loaded.registry->suppliers[0]->status,
+	    DCI_SUPPLIER_FAILED);
+	ck_assert_uint_eq(counter_of(class, 1), 101);
+	ck_assert_uint_eq(plugin->consecutive_failures, 1);
+	ck_assert_int_eq(plugin->next_refresh_milliseconds, 7000);
+	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 7000), 1);
+	ck_assert_int_eq(plugin->next_refresh_milliseconds, 9000);
+	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 9000), 1);
+	ck_assert_int_eq(plugin->next_refresh_milliseconds, 13000);
+	/* The delay doubles up to a minute and stays there. */
+	{
+		int64_t now = 13000;
+		while (plugin->consecutive_failures < 12) {
+			now = plugin->next_refresh_milliseconds;
+			ck_assert_uint_eq(
+			    dci_plugins_refresh_due(&loaded.plugins, now), 1);
+		}
+		ck_assert_int_eq(plugin->next_refresh_milliseconds - now,
+		    60000);
+	}
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(unknown_option_names_position)
+{
+	struct loaded loaded = load(
+	    "  - module: good_provider\n    options:\n      colour: red\n", false);
+
+	ck_assert_int_eq(loaded.result, -1);
+	ck_assert_str_eq(error,
+	    "t.yaml:6:7: unknown option 'colour' for provider good: expected "
+	    "one of instances, fail_refresh");
+	ck_assert_uint_eq(loaded.registry->class_count, 0);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(failed_init_is_an_error)
+{
+	struct loaded loaded = load(
+	    "  - module: good_provider\n    options:\n      instances: lots\n", false);
+
+	ck_assert_int_eq(loaded.result, -1);
+	ck_assert_str_eq(error,
+	    TEST_PROVIDER_DIR "/good_provider.so: provider good failed to "
+			      "initialise (see the messages above)");
+	ck_assert_uint_eq(loaded.plugins.count, 0);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(check_only_does_not_initialise)
+{
+	struct loaded loaded = load("  - module: good_provider\n", true);
+
+	ck_assert_int_eq(loaded.result, 0);
+	ck_assert_uint_eq(loaded.plugins.count, 1);
+	ck_assert_uint_eq(loaded.registry->supplier_count, 0);
+	ck_assert_uint_eq(loaded.registry->class_count, 0);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(unknown_module_in_config_names_position)
+{
+	struct loaded loaded = load("  - module: nosuch\n", false);
+
+	ck_assert_int_eq(loaded.result, -1);
+	ck_assert_str_eq(error,
+	    "t.yaml:4:13: " TEST_PROVIDER_DIR "/nosuch.so: provider "
+	    "\"nosuch\": No such file or directory");
+	unload(&loaded);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *suite = suite_create("loader");
+	TCase *cases = tcase_create("loader");
+	SRunner *runner;
+	int failed;
+
+	tcase_add_test(cases, missing_file_names_the_path);
+	tcase_add_test(cases, relative_path_refused);
+	tcase_add_test(cases, no_entry_symbol_refused);
+	tcase_add_test(cases, other_abi_version_refused);
+	tcase_add_test(cases, good_provider_registers_and_refreshes);
+	tcase_add_test(cases, refresh_runs_only_when_due);
+	tcase_add_test(cases, failed_refresh_keeps_snapshot_and_backs_off);
+	tcase_add_test(cases, unknown_option_names_position);
+	tcase_add_test(cases, failed_init_is_an_error);
+	tcase_add_test(cases, check_only_does_not_initialise);
+	tcase_add_test(cases, unknown_module_in_config_names_position);
+	suite_add_tcase(suite, cases);
+	runner = srunner_create(suite);
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
