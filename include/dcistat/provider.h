@@ -19,13 +19,13 @@
  * never concurrently, and the host functions below may be called only from
  * inside those callbacks, on that thread:
  *   init     once, after the plug-in is loaded and its options are checked.
- *            Registers suppliers and classes; may read options; returns 0 or -1.
- *   refresh  whenever the provider's snapshot is older than its refresh period
- *            (YAML `refresh`, default 1 s) and a request arrives. For each of
- *            its classes it opens a batch, adds every current instance with
- *            its values, and commits. Returns 0, or -1 to keep the previous
- *            snapshot (the failure is logged and retried with back-off).
- *   fini     once before the plug-in is unloaded, also after a failed init.
+ *            Registers suppliers and classes; may read options; returns 0 or
+ * -1. refresh  whenever the provider's snapshot is older than its refresh
+ * period (YAML `refresh`, default 1 s) and a request arrives. For each of its
+ * classes it opens a batch, adds every current instance with its values, and
+ * commits. Returns 0, or -1 to keep the previous snapshot (the failure is
+ * logged and retried with back-off). fini     once before the plug-in is
+ * unloaded, also after a failed init.
  *
  * Memory. Every structure and string passed to the host is copied before the
  * call returns; the provider keeps ownership of what it passes. Handles the
@@ -110,12 +110,14 @@ enum dci_type {
 /* What a value means over time; decides Counter vs Gauge in SNMP and whether
  * a decrease is a discontinuity. */
 enum dci_semantics {
-	DCI_SEMANTICS_COUNTER = 1,  /* only grows; wraps or resets are discontinuities */
+	DCI_SEMANTICS_COUNTER =
+	    1, /* only grows; wraps or resets are discontinuities */
 	DCI_SEMANTICS_GAUGE = 2,    /* goes up and down */
 	DCI_SEMANTICS_DISCRETE = 3, /* a state, name, address or time */
 };
 
-/* Units (UMA size, time and count units, plus dcistat extensions above 2^16). */
+/* Units (UMA size, time and count units, plus dcistat extensions above 2^16).
+ */
 enum dci_unit {
 	DCI_UNIT_NONE = 0,
 	DCI_UNIT_BYTES,
@@ -160,8 +162,9 @@ enum dci_instance_type {
 	DCI_ITYPE_CHANNEL,
 	DCI_ITYPE_CONTROLLERID,
 	DCI_ITYPE_IPADDR,
-	DCI_ITYPE_INTERFACE = 0x10000, /* dcistat: network interface, by ifIndex */
-	DCI_ITYPE_EVENT,               /* dcistat: event counter */
+	DCI_ITYPE_INTERFACE =
+	    0x10000,     /* dcistat: network interface, by ifIndex */
+	DCI_ITYPE_EVENT, /* dcistat: event counter */
 };
 
 /* Log levels, as syslog's. */
@@ -182,10 +185,10 @@ struct dci_supplier_info {
 };
 
 struct dci_datum_info {
-	uint32_t id;          /* 1..2^32-2, unique in its class */
-	const char *label;    /* e.g. "rx_bytes"; no UMA-reserved characters */
+	uint32_t id;       /* 1..2^32-2, unique in its class */
+	const char *label; /* e.g. "rx_bytes"; no UMA-reserved characters */
 	enum dci_type type;
-	uint32_t format;       /* per type: DCI_SBF_, DCI_SIF_, DCI_SAF_, DCI_STF_ */
+	uint32_t format; /* per type: DCI_SBF_, DCI_SIF_, DCI_SAF_, DCI_STF_ */
 	uint32_t presentation; /* per type: DCI_SBP_, DCI_SIP_, DCI_STP_ ... */
 	uint32_t size;         /* bytes; 0 = the type's natural size. Strings:
 	                          the longest value including its NUL */
@@ -222,12 +225,12 @@ struct dci_class;    /* handle of a registered class */
 struct dci_host_operations {
 	uint32_t abi_version;
 	size_t size; /* sizeof this structure: later ABIs only append */
-	struct dci_supplier *(*supplier_register)(struct dci_host *host,
-	    const struct dci_supplier_info *info);
+	struct dci_supplier *(*supplier_register)(
+	    struct dci_host *host, const struct dci_supplier_info *info);
 	struct dci_class *(*class_register)(struct dci_host *host,
 	    struct dci_supplier *supplier, const struct dci_class_info *info);
-	struct dci_batch *(*batch_begin)(struct dci_host *host,
-	    struct dci_class *class_handle);
+	struct dci_batch *(*batch_begin)(
+	    struct dci_host *host, struct dci_class *class_handle);
 	long (*batch_instance)(struct dci_batch *batch, const uint32_t *id,
 	    size_t id_words, const char *label);
 	int (*batch_set_unsigned)(struct dci_batch *batch, long row,
@@ -240,10 +243,10 @@ struct dci_host_operations {
 	void (*batch_abort)(struct dci_batch *batch);
 	const char *(*option_string)(struct dci_host *host, const char *key);
 	size_t (*option_count)(struct dci_host *host, const char *key);
-	const char *(*option_item)(struct dci_host *host, const char *key,
-	    size_t index);
-	void (*option_error)(struct dci_host *host, const char *key,
-	    const char *message);
+	const char *(*option_item)(
+	    struct dci_host *host, const char *key, size_t index);
+	void (*option_error)(
+	    struct dci_host *host, const char *key, const char *message);
 	void (*log)(struct dci_host *host, enum dci_log_level level,
 	    const char *format, va_list arguments);
 };
@@ -273,15 +276,15 @@ struct dci_provider {
 
 /* Define the entry symbol: `DCI_PROVIDER_DEFINE = { ... };` */
 #define DCI_PROVIDER_DEFINE                                                    \
-	extern const struct dci_provider dci_provider_entry;                  \
-	__attribute__((visibility("default"))) const struct dci_provider      \
-	    dci_provider_entry
+	extern const struct dci_provider dci_provider_entry;                   \
+	__attribute__((visibility("default")))                                 \
+	const struct dci_provider dci_provider_entry
 
 /* --- Registration (from init) --- */
 
 static inline struct dci_supplier *
-dci_supplier_register(struct dci_host *host,
-    const struct dci_supplier_info *info)
+dci_supplier_register(
+    struct dci_host *host, const struct dci_supplier_info *info)
 {
 	return host->operations->supplier_register(host, info);
 }
@@ -308,8 +311,8 @@ dci_batch_begin(struct dci_host *host, struct dci_class *class_handle)
 /* Adds an instance; returns its row number for the setters, or -1 (wrong
  * id length for the class, duplicate id, bad label). */
 static inline long
-dci_batch_instance(struct dci_batch *batch, const uint32_t *id,
-    size_t id_words, const char *label)
+dci_batch_instance(struct dci_batch *batch, const uint32_t *id, size_t id_words,
+    const char *label)
 {
 	return batch->operations->batch_instance(batch, id, id_words, label);
 }
@@ -318,16 +321,16 @@ dci_batch_instance(struct dci_batch *batch, const uint32_t *id,
  * type, size and format say (byte order included). Refused when the value
  * does not fit the datum's size or signedness. */
 static inline int
-dci_batch_set_unsigned(struct dci_batch *batch, long row, uint32_t datum_id,
-    uint64_t value)
+dci_batch_set_unsigned(
+    struct dci_batch *batch, long row, uint32_t datum_id, uint64_t value)
 {
-	return batch->operations->batch_set_unsigned(batch, row, datum_id,
-	    value);
+	return batch->operations->batch_set_unsigned(
+	    batch, row, datum_id, value);
 }
 
 static inline int
-dci_batch_set_signed(struct dci_batch *batch, long row, uint32_t datum_id,
-    int64_t value)
+dci_batch_set_signed(
+    struct dci_batch *batch, long row, uint32_t datum_id, int64_t value)
 {
 	return batch->operations->batch_set_signed(batch, row, datum_id, value);
 }
@@ -338,13 +341,13 @@ static inline int
 dci_batch_set_bytes(struct dci_batch *batch, long row, uint32_t datum_id,
     const void *bytes, size_t length)
 {
-	return batch->operations->batch_set_bytes(batch, row, datum_id, bytes,
-	    length);
+	return batch->operations->batch_set_bytes(
+	    batch, row, datum_id, bytes, length);
 }
 
 static inline int
-dci_batch_set_string(struct dci_batch *batch, long row, uint32_t datum_id,
-    const char *text)
+dci_batch_set_string(
+    struct dci_batch *batch, long row, uint32_t datum_id, const char *text)
 {
 	size_t length = 0;
 	while (text[length] != '\0')
@@ -399,8 +402,8 @@ dci_option_error(struct dci_host *host, const char *key, const char *message)
 /* --- Logging (any callback); the host prefixes the provider's name. --- */
 
 __attribute__((format(printf, 3, 4))) static inline void
-dci_log(struct dci_host *host, enum dci_log_level level, const char *format,
-    ...)
+dci_log(
+    struct dci_host *host, enum dci_log_level level, const char *format, ...)
 {
 	va_list arguments;
 	va_start(arguments, format);

@@ -17,31 +17,31 @@ static struct agent_tables agent_tables;
 static bool agent_started;
 
 int
-agent_start(const struct agent_settings *settings,
-    struct dci_registry *registry)
+agent_start(
+    const struct agent_settings *settings, struct dci_registry *registry)
 {
 	/* The daemon needs no MIB files: every OID it serves is compiled in. */
 	setenv("MIBS", "", 1);
 	agent_snmp_log_route();
 
-	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
-	    1);
+	netsnmp_ds_set_boolean(
+	    NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE, 1);
 	if (settings->agentx_socket != NULL)
 		netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
 		    NETSNMP_DS_AGENT_X_SOCKET, settings->agentx_socket);
 	/* Alarms run from our loop (run_alarms), not from SIGALRM. */
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_ALARM_DONT_USE_SIG, 1);
+	netsnmp_ds_set_boolean(
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_ALARM_DONT_USE_SIG, 1);
 	/* Our configuration is the YAML file; read no snmp.conf files and
 	 * write no persistent state. */
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DONT_PERSIST_STATE, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
+	netsnmp_ds_set_boolean(
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
+	netsnmp_ds_set_boolean(
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DONT_PERSIST_STATE, 1);
+	netsnmp_ds_set_boolean(
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
+	netsnmp_ds_set_boolean(
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 
 	if (init_agent(AGENT_APPLICATION) != 0) {
 		log_warnx("agent: Net-SNMP agent initialisation failed");
@@ -63,9 +63,9 @@ agent_start(const struct agent_settings *settings,
 	init_snmp(AGENT_APPLICATION);
 	agent_started = true;
 	log_info("agent: AgentX subagent started (master socket %s, ping "
-		 "every %u s)",
+	         "every %u s)",
 	    settings->agentx_socket ? settings->agentx_socket
-				    : "Net-SNMP default",
+	                            : "Net-SNMP default",
 	    settings->ping_interval_seconds);
 	return 0;
 }

@@ -18,8 +18,8 @@ struct agent_settings {
 /* Initialises Net-SNMP as a subagent and registers the tables. A master
  * that is not there yet is not an error: the subagent retries every ping
  * interval and serves as soon as it connects. Returns 0 or -1. */
-int agent_start(const struct agent_settings *settings,
-    struct dci_registry *registry);
+int agent_start(
+    const struct agent_settings *settings, struct dci_registry *registry);
 
 /* Runs until SIGTERM or SIGINT; before each request is read, providers
  * whose snapshot is older than their refresh period are refreshed. Returns

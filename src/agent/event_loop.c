@@ -18,7 +18,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 
-static int signal_pipe[2] = { -1, -1 };
+static int signal_pipe[2] = {-1, -1};
 
 static void
 signal_note(int number)
@@ -75,8 +75,8 @@ signals_take(void)
 		for (ssize_t i = 0; i < count; i++) {
 			if (numbers[i] == SIGHUP)
 				log_notice("agent: SIGHUP: configuration "
-					   "reload is not supported yet; "
-					   "restart dcistatd to apply changes");
+				           "reload is not supported yet; "
+				           "restart dcistatd to apply changes");
 			else
 				stop = true;
 		}
@@ -94,7 +94,7 @@ agent_run(struct dci_plugins *plugins)
 		return -1;
 	netsnmp_large_fd_set_init(&readable, FD_SETSIZE);
 	for (;;) {
-		struct timeval timeout = { 0, 0 }, *wait = &timeout;
+		struct timeval timeout = {0, 0}, *wait = &timeout;
 		int highest = 0, block = 0, count;
 
 		NETSNMP_LARGE_FD_ZERO(&readable);
@@ -105,8 +105,8 @@ agent_run(struct dci_plugins *plugins)
 		if (signal_pipe[0] >= highest)
 			highest = signal_pipe[0] + 1;
 
-		count = netsnmp_large_fd_set_select(highest, &readable, NULL,
-		    NULL, wait);
+		count = netsnmp_large_fd_set_select(
+		    highest, &readable, NULL, NULL, wait);
 		if (count < 0) {
 			if (errno == EINTR)
 				continue;
@@ -127,8 +127,8 @@ agent_run(struct dci_plugins *plugins)
 			/* Lazy refresh: only when a request is waiting, and
 			 * before it is read, so handlers see whole
 			 * snapshots and never read a file. */
-			dci_plugins_refresh_due(plugins,
-			    dci_clock_milliseconds());
+			dci_plugins_refresh_due(
+			    plugins, dci_clock_milliseconds());
 			snmp_read2(&readable);
 		} else if (count == 0) {
 			snmp_timeout();

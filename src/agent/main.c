@@ -40,8 +40,8 @@ pid_file_write(const char *path)
 }
 
 static const char *
-log_target_choose(const struct agent_options *options,
-    const struct dci_config *config)
+log_target_choose(
+    const struct agent_options *options, const struct dci_config *config)
 {
 	if (options->log_target != NULL)
 		return options->log_target;
@@ -56,7 +56,7 @@ main(int argc, char **argv)
 	struct agent_options options;
 	struct dci_config *config = NULL;
 	struct dci_registry *registry;
-	struct dci_plugins plugins = { 0 };
+	struct dci_plugins plugins = {0};
 	struct agent_settings settings;
 	char error[2048];
 	int parsed, result;
@@ -67,14 +67,14 @@ main(int argc, char **argv)
 	log_set_debug_tokens(options.debug_tokens);
 	log_open("stderr", "dcistatd");
 
-	if (dci_config_load(options.config_file, &config, error,
-		sizeof(error)) != 0)
+	if (dci_config_load(
+	        options.config_file, &config, error, sizeof(error)) != 0)
 		fatalx("%s", error);
 	registry = dci_registry_new();
 	if (registry == NULL)
 		fatalx("out of memory");
 	if (dci_plugins_load(config, PROVIDERDIR, registry, options.check_only,
-		&plugins, error, sizeof(error)) != 0)
+	        &plugins, error, sizeof(error)) != 0)
 		fatalx("%s", error);
 	if (options.check_only) {
 		printf("%s: configuration OK (%zu provider%s)\n",
@@ -87,7 +87,8 @@ main(int argc, char **argv)
 	}
 
 	if (log_open(log_target_choose(&options, config), "dcistatd") != 0)
-		fatal("cannot open log %s", log_target_choose(&options, config));
+		fatal(
+		    "cannot open log %s", log_target_choose(&options, config));
 	if (!options.foreground && daemon(0, 0) != 0)
 		fatal("cannot daemonise");
 	if (options.pid_file != NULL)
@@ -95,8 +96,8 @@ main(int argc, char **argv)
 
 	dci_plugins_refresh_all(&plugins, dci_clock_milliseconds());
 	settings.agentx_socket = options.agentx_socket != NULL
-	    ? options.agentx_socket
-	    : config->agentx_socket;
+	                             ? options.agentx_socket
+	                             : config->agentx_socket;
 	settings.ping_interval_seconds = config->ping_interval_seconds;
 	if (agent_start(&settings, registry) != 0)
 		fatalx("cannot start the AgentX subagent");

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-/* dciStatsMIB ::= { netSnmpPlaypen 4040 } (1.3.6.1.4.1.8072.9999.9999), Net-SNMP's
- * experimental arc until dcistat has a Private Enterprise Number. */
+/* dciStatsMIB ::= { netSnmpPlaypen 4040 } (1.3.6.1.4.1.8072.9999.9999),
+ * Net-SNMP's experimental arc until dcistat has a Private Enterprise Number. */
 #define AGENT_MIB_ARC 1, 3, 6, 1, 4, 1, 8072, 9999, 9999, 4040
 #define AGENT_MIB_ARC_LENGTH 10
 #define AGENT_MIB_OBJECTS 1 /* dciStatsObjects */

@@ -15,10 +15,12 @@ static void
 agent_options_usage(FILE *out)
 {
 	fprintf(out,
-	    "usage: dcistatd [-f] [-t] [-c FILE] [-x AGENTX-SOCKET] [-D TOKENS]\n"
+	    "usage: dcistatd [-f] [-t] [-c FILE] [-x AGENTX-SOCKET] [-D "
+	    "TOKENS]\n"
 	    "                [-p PIDFILE] [-L stderr|syslog|FILE]\n"
 	    "  -f  stay in the foreground (default: daemonise)\n"
-	    "  -t  check the configuration and its providers, then exit 0 or 1\n"
+	    "  -t  check the configuration and its providers, then exit 0 or "
+	    "1\n"
 	    "  -c  configuration file (default %s/dcistat/dcistatd.yaml)\n"
 	    "  -x  AgentX master socket, overriding the configuration\n"
 	    "  -D  debug tokens, comma-separated: agent, netsnmp, a provider "
@@ -35,7 +37,7 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	int option;
 
 	*options = (struct agent_options){
-		.config_file = SYSCONFDIR "/dcistat/dcistatd.yaml",
+	    .config_file = SYSCONFDIR "/dcistat/dcistatd.yaml",
 	};
 	opterr = 0;
 	while ((option = getopt(argc, argv, "ftc:x:D:p:L:hV")) != -1) {
@@ -69,10 +71,10 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 			return 1;
 		default:
 			if (optopt != 0 && optopt != '?')
-				fprintf(stderr,
-				    "dcistatd: option -%c %s\n", optopt,
+				fprintf(stderr, "dcistatd: option -%c %s\n",
+				    optopt,
 				    strchr("cxDpL", optopt) ? "needs a value"
-							    : "is not known");
+				                            : "is not known");
 			agent_options_usage(stderr);
 			return -1;
 		}

@@ -5,13 +5,14 @@
 #include <stdbool.h>
 
 struct agent_options {
-	bool foreground;            /* -f */
-	bool check_only;            /* -t */
-	const char *config_file;    /* -c, default SYSCONFDIR/dcistat/dcistatd.yaml */
-	const char *agentx_socket;  /* -x, overrides the YAML */
-	const char *debug_tokens;   /* -D */
-	const char *pid_file;       /* -p */
-	const char *log_target;     /* -L, overrides the YAML */
+	bool foreground; /* -f */
+	bool check_only; /* -t */
+	const char
+	    *config_file; /* -c, default SYSCONFDIR/dcistat/dcistatd.yaml */
+	const char *agentx_socket; /* -x, overrides the YAML */
+	const char *debug_tokens;  /* -D */
+	const char *pid_file;      /* -p */
+	const char *log_target;    /* -L, overrides the YAML */
 };
 
 /* Parses argv; on a usage error prints the usage and returns -1; on -h or

@@ -12,8 +12,8 @@ static char pending[1024];
 static size_t pending_length;
 
 static int
-agent_snmp_log_callback(int major, int minor, void *server_argument,
-    void *client_argument)
+agent_snmp_log_callback(
+    int major, int minor, void *server_argument, void *client_argument)
 {
 	const struct snmp_log_message *message = server_argument;
 	const char *text = message->msg;
@@ -28,9 +28,8 @@ agent_snmp_log_callback(int major, int minor, void *server_argument,
 	memcpy(pending + pending_length, text, length);
 	pending_length += length;
 	pending[pending_length] = '\0';
-	if (pending_length == 0 ||
-	    (pending[pending_length - 1] != '\n' &&
-		pending_length < sizeof(pending) - 1))
+	if (pending_length == 0 || (pending[pending_length - 1] != '\n' &&
+	                               pending_length < sizeof(pending) - 1))
 		return 0;
 	while (pending_length > 0 && pending[pending_length - 1] == '\n')
 		pending[--pending_length] = '\0';
@@ -49,8 +48,8 @@ agent_snmp_log_route(void)
 	netsnmp_log_handler *handler;
 
 	snmp_disable_log();
-	handler = netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK,
-	    LOG_DEBUG);
+	handler =
+	    netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK, LOG_DEBUG);
 	if (handler != NULL)
 		snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 		    SNMP_CALLBACK_LOGGING, agent_snmp_log_callback, NULL);

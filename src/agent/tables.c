@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "agent/tables.h"
 
 #include <string.h>
@@ -34,10 +35,14 @@ agent_tables_timestamp(const struct agent_tables *tables, int64_t milliseconds)
 	return (uint32_t)centiseconds;
 }
 
+/* DisplayString columns: at most 255 octets, as the MIB's SYNTAX says. */
+#define DISPLAY_STRING_MAX 255
+
 static void
 set_string(netsnmp_variable_list *varbind, const char *text)
 {
-	snmp_set_var_typed_value(varbind, ASN_OCTET_STR, text, strlen(text));
+	snmp_set_var_typed_value(
+	    varbind, ASN_OCTET_STR, text, strnlen(text, DISPLAY_STRING_MAX));
 }
 
 static void
@@ -102,15 +107,15 @@ supplier_value(struct agent_tables *tables, unsigned column,
 		break;
 	case AGENT_SUPPLIER_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_tables_timestamp(tables,
-			supplier->discontinuity_milliseconds));
+		    agent_tables_timestamp(
+		        tables, supplier->discontinuity_milliseconds));
 		break;
 	case AGENT_SUPPLIER_LAST_REFRESH:
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    supplier->last_refresh_milliseconds == 0
-			? 0
-			: agent_tables_timestamp(tables,
-			      supplier->last_refresh_milliseconds));
+		        ? 0
+		        : agent_tables_timestamp(
+		              tables, supplier->last_refresh_milliseconds));
 		break;
 	}
 }
@@ -141,19 +146,19 @@ class_value(struct agent_tables *tables, unsigned column,
 		set_string(varbind, class->label);
 		break;
 	case AGENT_CLASS_INSTANCE_LEVELS:
-		set_unsigned(varbind, ASN_UNSIGNED,
-		    (uint32_t)class->level_count);
+		set_unsigned(
+		    varbind, ASN_UNSIGNED, (uint32_t) class->level_count);
 		break;
 	case AGENT_CLASS_DATUM_COUNT:
-		set_unsigned(varbind, ASN_UNSIGNED,
-		    (uint32_t)class->datum_count);
+		set_unsigned(
+		    varbind, ASN_UNSIGNED, (uint32_t) class->datum_count);
 		break;
 	case AGENT_CLASS_SUPPLIER:
 		set_unsigned(varbind, ASN_UNSIGNED, class->supplier->index);
 		break;
 	case AGENT_CLASS_INSTANCE_COUNT:
 		set_unsigned(varbind, ASN_GAUGE,
-		    class->snapshot ? (uint32_t)class->snapshot->count : 0);
+		    class->snapshot ? (uint32_t) class->snapshot->count : 0);
 		break;
 	}
 }
@@ -227,13 +232,13 @@ instance_value(struct agent_tables *tables, unsigned column,
 		break;
 	case AGENT_INSTANCE_CREATED:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_tables_timestamp(tables,
-			state->created_milliseconds));
+		    agent_tables_timestamp(
+		        tables, state->created_milliseconds));
 		break;
 	case AGENT_INSTANCE_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_tables_timestamp(tables,
-			state->discontinuity_milliseconds));
+		    agent_tables_timestamp(
+		        tables, state->discontinuity_milliseconds));
 		break;
 	}
 }
@@ -244,17 +249,17 @@ static struct dci_walk_filter
 stat_filter(unsigned column)
 {
 	static const enum dci_value_kind kind_of_column[] = {
-		[AGENT_STAT_COUNTER64] = DCI_KIND_COUNTER64,
-		[AGENT_STAT_COUNTER32] = DCI_KIND_COUNTER32,
-		[AGENT_STAT_GAUGE32] = DCI_KIND_GAUGE32,
-		[AGENT_STAT_INTEGER32] = DCI_KIND_INTEGER32,
-		[AGENT_STAT_STRING] = DCI_KIND_STRING,
-		[AGENT_STAT_IP_ADDRESS] = DCI_KIND_IPADDRESS,
-		[AGENT_STAT_MAC_ADDRESS] = DCI_KIND_MACADDRESS,
-		[AGENT_STAT_TIME_TICKS] = DCI_KIND_TIMETICKS,
-		[AGENT_STAT_TRUTH_VALUE] = DCI_KIND_TRUTHVALUE,
+	    [AGENT_STAT_COUNTER64] = DCI_KIND_COUNTER64,
+	    [AGENT_STAT_COUNTER32] = DCI_KIND_COUNTER32,
+	    [AGENT_STAT_GAUGE32] = DCI_KIND_GAUGE32,
+	    [AGENT_STAT_INTEGER32] = DCI_KIND_INTEGER32,
+	    [AGENT_STAT_STRING] = DCI_KIND_STRING,
+	    [AGENT_STAT_IP_ADDRESS] = DCI_KIND_IPADDRESS,
+	    [AGENT_STAT_MAC_ADDRESS] = DCI_KIND_MACADDRESS,
+	    [AGENT_STAT_TIME_TICKS] = DCI_KIND_TIMETICKS,
+	    [AGENT_STAT_TRUTH_VALUE] = DCI_KIND_TRUTHVALUE,
 	};
-	struct dci_walk_filter filter = { DCI_WALK_ALL_KINDS, false };
+	struct dci_walk_filter filter = {DCI_WALK_ALL_KINDS, false};
 
 	if (column >= AGENT_STAT_COUNTER64 && column <= AGENT_STAT_TRUTH_VALUE)
 		filter.kinds = 1u << kind_of_column[column];
@@ -269,8 +274,8 @@ stat_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
 {
 	struct dci_walk_filter filter = stat_filter(column);
 
-	return dci_walk_stat(tables->registry, index, length, mode, &filter,
-	    row);
+	return dci_walk_stat(
+	    tables->registry, index, length, mode, &filter, row);
 }
 
 /* TimeTicks of an ST_TIME value: durations as they are, absolute times as a
@@ -284,7 +289,7 @@ stat_time_ticks(struct agent_tables *tables, const struct dci_datum_info *info,
 
 	if (info->presentation == DCI_STP_RELATIVE)
 		return value->number > UINT32_MAX ? UINT32_MAX
-						  : (uint32_t)value->number;
+		                                  : (uint32_t)value->number;
 	switch (info->format) {
 	case DCI_STF_MONOTONIC:
 		if (value->number == 0)
@@ -306,9 +311,10 @@ stat_time_ticks(struct agent_tables *tables, const struct dci_datum_info *info,
 			    (int64_t)value->number * 10 - 2208988800000LL;
 		}
 		clock_gettime(CLOCK_REALTIME, &now);
-		event_milliseconds = dci_clock_milliseconds() -
+		event_milliseconds =
+		    dci_clock_milliseconds() -
 		    ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 -
-			event_unix_milliseconds);
+		        event_unix_milliseconds);
 		break;
 	}
 	default:
@@ -323,8 +329,8 @@ stat_value(struct agent_tables *tables, unsigned column,
 {
 	const struct dci_class *class = row->class;
 	const struct dci_datum_info *info = &row->datum->info;
-	const unsigned char *slot = dci_snapshot_slot(class, class->snapshot,
-	    row->instance, row->datum);
+	const unsigned char *slot = dci_snapshot_slot(
+	    class, class->snapshot, row->instance, row->datum);
 	struct dci_value value;
 
 	switch (column) {
@@ -335,24 +341,25 @@ stat_value(struct agent_tables *tables, unsigned column,
 		set_integer(varbind, info->type);
 		return;
 	case AGENT_STAT_TEXT:
-		dci_value_render(info, slot, tables->text, sizeof(tables->text));
+		dci_value_render(
+		    info, slot, tables->text, sizeof(tables->text));
 		set_string(varbind, tables->text);
 		return;
 	case AGENT_STAT_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_tables_timestamp(tables,
-			class->snapshot->instances[row->instance]
-			    .discontinuity_milliseconds));
+		    agent_tables_timestamp(
+		        tables, class->snapshot->instances[row->instance]
+		                    .discontinuity_milliseconds));
 		return;
 	}
 
 	dci_value_decode(info, slot, &value);
 	switch (column) {
 	case AGENT_STAT_COUNTER64: {
-		struct counter64 number = { .high = value.number >> 32,
-			.low = value.number & 0xffffffffu };
-		snmp_set_var_typed_value(varbind, ASN_COUNTER64, &number,
-		    sizeof(number));
+		struct counter64 number = {.high = value.number >> 32,
+		    .low = value.number & 0xffffffffu};
+		snmp_set_var_typed_value(
+		    varbind, ASN_COUNTER64, &number, sizeof(number));
 		break;
 	}
 	case AGENT_STAT_COUNTER32:
@@ -369,7 +376,7 @@ stat_value(struct agent_tables *tables, unsigned column,
 	case AGENT_STAT_MAC_ADDRESS:
 		snmp_set_var_typed_value(varbind,
 		    column == AGENT_STAT_IP_ADDRESS ? ASN_IPADDRESS
-						    : ASN_OCTET_STR,
+		                                    : ASN_OCTET_STR,
 		    value.bytes, value.length);
 		break;
 	case AGENT_STAT_TIME_TICKS:
@@ -383,24 +390,24 @@ stat_value(struct agent_tables *tables, unsigned column,
 }
 
 static const struct table_shape table_shapes[] = {
-	[AGENT_TABLE_SUPPLIER] = { AGENT_SUPPLIER_MODULE,
-	    AGENT_SUPPLIER_LAST_REFRESH, supplier_find, supplier_encode,
-	    supplier_value },
-	[AGENT_TABLE_CLASS] = { AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
-	    class_find, class_encode, class_value },
-	[AGENT_TABLE_DATUM] = { AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
-	    datum_find, dci_walk_encode_datum, datum_value },
-	[AGENT_TABLE_INSTANCE] = { AGENT_INSTANCE_LABEL,
-	    AGENT_INSTANCE_DISCONTINUITY, instance_find,
-	    dci_walk_encode_instance, instance_value },
-	[AGENT_TABLE_STAT] = { AGENT_STAT_LABEL, AGENT_STAT_DISCONTINUITY,
-	    stat_find, dci_walk_encode_stat, stat_value },
+    [AGENT_TABLE_SUPPLIER] = {AGENT_SUPPLIER_MODULE,
+        AGENT_SUPPLIER_LAST_REFRESH, supplier_find, supplier_encode,
+        supplier_value},
+    [AGENT_TABLE_CLASS] = {AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
+        class_find, class_encode, class_value},
+    [AGENT_TABLE_DATUM] = {AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
+        datum_find, dci_walk_encode_datum, datum_value},
+    [AGENT_TABLE_INSTANCE] = {AGENT_INSTANCE_LABEL,
+        AGENT_INSTANCE_DISCONTINUITY, instance_find, dci_walk_encode_instance,
+        instance_value},
+    [AGENT_TABLE_STAT] = {AGENT_STAT_LABEL, AGENT_STAT_DISCONTINUITY, stat_find,
+        dci_walk_encode_stat, stat_value},
 };
 
 static void
 entry_prefix(unsigned table, oid *name)
 {
-	static const oid arc[] = { AGENT_MIB_ARC };
+	static const oid arc[] = {AGENT_MIB_ARC};
 
 	memcpy(name, arc, sizeof(arc));
 	name[AGENT_MIB_ARC_LENGTH] = AGENT_MIB_OBJECTS;
@@ -442,22 +449,21 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	shape = &table_shapes[table];
 	entry_prefix(table, prefix);
 	compared = varbind->name_length < ENTRY_PREFIX_LENGTH
-	    ? varbind->name_length
-	    : ENTRY_PREFIX_LENGTH;
+	               ? varbind->name_length
+	               : ENTRY_PREFIX_LENGTH;
 	order = snmp_oid_compare(varbind->name, compared, prefix, compared);
 
 	if (!next) {
 		if (order != 0 || varbind->name_length <= ENTRY_PREFIX_LENGTH)
 			return AGENT_NO_SUCH_OBJECT;
 		column = (unsigned)varbind->name[ENTRY_PREFIX_LENGTH];
-		if (column < shape->first_column ||
-		    column > shape->last_column)
+		if (column < shape->first_column || column > shape->last_column)
 			return AGENT_NO_SUCH_OBJECT;
 		index_length = varbind->name_length - ENTRY_PREFIX_LENGTH - 1;
 		for (size_t i = 0; i < index_length; i++)
 			index[i] = varbind->name[ENTRY_PREFIX_LENGTH + 1 + i];
 		if (!shape->find(tables, column, index, index_length,
-			DCI_WALK_EXACT, &row))
+		        DCI_WALK_EXACT, &row))
 			return AGENT_NO_SUCH_INSTANCE;
 		answer_row(tables, shape, table, column, &row, varbind);
 		return AGENT_ANSWERED;
@@ -483,7 +489,7 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	}
 	for (; column <= shape->last_column; column++) {
 		if (shape->find(tables, column, index, index_length,
-			DCI_WALK_NEXT, &row)) {
+		        DCI_WALK_NEXT, &row)) {
 			answer_row(tables, shape, table, column, &row, varbind);
 			return AGENT_ANSWERED;
 		}
@@ -509,24 +515,24 @@ agent_tables_handle(netsnmp_mib_handler *handler,
 			continue;
 		switch (request_info->mode) {
 		case MODE_GET:
-			answer = agent_tables_answer(tables, table, false,
-			    request->requestvb);
+			answer = agent_tables_answer(
+			    tables, table, false, request->requestvb);
 			if (answer == AGENT_NO_SUCH_OBJECT)
-				netsnmp_set_request_error(request_info, request,
-				    SNMP_NOSUCHOBJECT);
+				netsnmp_set_request_error(
+				    request_info, request, SNMP_NOSUCHOBJECT);
 			else if (answer == AGENT_NO_SUCH_INSTANCE)
-				netsnmp_set_request_error(request_info, request,
-				    SNMP_NOSUCHINSTANCE);
+				netsnmp_set_request_error(
+				    request_info, request, SNMP_NOSUCHINSTANCE);
 			break;
 		case MODE_GETNEXT:
 			/* At the end of the table the varbind is left as it
 			 * came: the agent then asks the next registration. */
-			agent_tables_answer(tables, table, true,
-			    request->requestvb);
+			agent_tables_answer(
+			    tables, table, true, request->requestvb);
 			break;
 		default:
-			netsnmp_set_request_error(request_info, request,
-			    SNMP_ERR_NOTWRITABLE);
+			netsnmp_set_request_error(
+			    request_info, request, SNMP_ERR_NOTWRITABLE);
 			break;
 		}
 	}
@@ -539,11 +545,11 @@ int
 agent_tables_register(struct agent_tables *tables)
 {
 	static const char *const names[] = {
-		[AGENT_TABLE_SUPPLIER] = "dciSupplierTable",
-		[AGENT_TABLE_CLASS] = "dciClassTable",
-		[AGENT_TABLE_DATUM] = "dciDatumTable",
-		[AGENT_TABLE_INSTANCE] = "dciInstanceTable",
-		[AGENT_TABLE_STAT] = "dciStatTable",
+	    [AGENT_TABLE_SUPPLIER] = "dciSupplierTable",
+	    [AGENT_TABLE_CLASS] = "dciClassTable",
+	    [AGENT_TABLE_DATUM] = "dciDatumTable",
+	    [AGENT_TABLE_INSTANCE] = "dciInstanceTable",
+	    [AGENT_TABLE_STAT] = "dciStatTable",
 	};
 
 	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_TABLE_STAT;
@@ -552,17 +558,17 @@ agent_tables_register(struct agent_tables *tables)
 		netsnmp_mib_handler *handler;
 
 		entry_prefix(table, root);
-		handler = netsnmp_create_handler(names[table],
-		    agent_tables_handle);
+		handler =
+		    netsnmp_create_handler(names[table], agent_tables_handle);
 		if (handler == NULL)
 			return -1;
 		handler->myvoid = tables;
-		registrations[table] = netsnmp_handler_registration_create(
-		    names[table], handler, root, ENTRY_PREFIX_LENGTH - 1,
-		    HANDLER_CAN_RONLY);
+		registrations[table] =
+		    netsnmp_handler_registration_create(names[table], handler,
+		        root, ENTRY_PREFIX_LENGTH - 1, HANDLER_CAN_RONLY);
 		if (registrations[table] == NULL ||
 		    netsnmp_register_handler(registrations[table]) !=
-			MIB_REGISTERED_OK) {
+		        MIB_REGISTERED_OK) {
 			log_warnx("agent: cannot register %s", names[table]);
 			return -1;
 		}

@@ -41,7 +41,7 @@ void agent_tables_unregister(void);
 
 /* sysUpTime-relative centiseconds of a monotonic millisecond stamp; 0 for
  * stamps before the agent started (a TimeStamp's convention). */
-uint32_t agent_tables_timestamp(const struct agent_tables *tables,
-    int64_t milliseconds);
+uint32_t agent_tables_timestamp(
+    const struct agent_tables *tables, int64_t milliseconds);
 
 #endif

@@ -35,23 +35,23 @@ batch_of(struct dci_batch *batch)
 }
 
 static struct dci_supplier *
-host_supplier_register(struct dci_host *host,
-    const struct dci_supplier_info *info)
+host_supplier_register(
+    struct dci_host *host, const struct dci_supplier_info *info)
 {
 	struct dci_plugin *plugin = plugin_of(host);
 	struct dci_supplier *supplier, **grown;
 	char why[512];
 
-	supplier = dci_registry_add_supplier(plugin->registry, info,
-	    plugin->name, why, sizeof(why));
+	supplier = dci_registry_add_supplier(
+	    plugin->registry, info, plugin->name, why, sizeof(why));
 	if (supplier == NULL) {
-		log_warnx("provider %s: supplier refused: %s", plugin->name,
-		    why);
+		log_warnx(
+		    "provider %s: supplier refused: %s", plugin->name, why);
 		return NULL;
 	}
 	supplier->discontinuity_milliseconds = dci_clock_milliseconds();
-	grown = realloc(plugin->suppliers,
-	    (plugin->supplier_count + 1) * sizeof(*grown));
+	grown = realloc(
+	    plugin->suppliers, (plugin->supplier_count + 1) * sizeof(*grown));
 	if (grown == NULL) {
 		log_warnx("provider %s: out of memory", plugin->name);
 		return NULL;
@@ -62,8 +62,8 @@ host_supplier_register(struct dci_host *host,
 }
 
 static bool
-supplier_owned(const struct dci_plugin *plugin,
-    const struct dci_supplier *supplier)
+supplier_owned(
+    const struct dci_plugin *plugin, const struct dci_supplier *supplier)
 {
 	for (size_t i = 0; i < plugin->supplier_count; i++) {
 		if (plugin->suppliers[i] == supplier)
@@ -82,12 +82,12 @@ host_class_register(struct dci_host *host, struct dci_supplier *supplier,
 
 	if (supplier == NULL || !supplier_owned(plugin, supplier)) {
 		log_warnx("provider %s: class refused: supplier handle is not "
-			  "one this provider registered",
+		          "one this provider registered",
 		    plugin->name);
 		return NULL;
 	}
-	class = dci_registry_add_class(plugin->registry, supplier, info, plugin,
-	    why, sizeof(why));
+	class = dci_registry_add_class(
+	    plugin->registry, supplier, info, plugin, why, sizeof(why));
 	if (class == NULL) {
 		log_warnx("provider %s: class refused: %s", plugin->name, why);
 		return NULL;
@@ -110,7 +110,7 @@ host_batch_begin(struct dci_host *host, struct dci_class *class)
 
 	if (!class_owned(plugin, class)) {
 		log_warnx("provider %s: batch refused: class handle is not one "
-			  "this provider registered",
+		          "this provider registered",
 		    plugin->name);
 		return NULL;
 	}
@@ -165,8 +165,8 @@ host_batch_instance(struct dci_batch *public, const uint32_t *id,
 {
 	struct host_batch *batch = batch_of(public);
 	char why[512];
-	long row = dci_snapshot_builder_add(batch->builder, id, id_words,
-	    label, why, sizeof(why));
+	long row = dci_snapshot_builder_add(
+	    batch->builder, id, id_words, label, why, sizeof(why));
 
 	if (row < 0)
 		batch_refused(batch, "instance", why);
@@ -174,28 +174,28 @@ host_batch_instance(struct dci_batch *public, const uint32_t *id,
 }
 
 static int
-host_batch_set_unsigned(struct dci_batch *public, long row, uint32_t datum_id,
-    uint64_t value)
+host_batch_set_unsigned(
+    struct dci_batch *public, long row, uint32_t datum_id, uint64_t value)
 {
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
-	if (dci_snapshot_builder_set_unsigned(batch->builder, row, datum_id,
-		value, why, sizeof(why)) == 0)
+	if (dci_snapshot_builder_set_unsigned(
+	        batch->builder, row, datum_id, value, why, sizeof(why)) == 0)
 		return 0;
 	batch_refused(batch, "value", why);
 	return -1;
 }
 
 static int
-host_batch_set_signed(struct dci_batch *public, long row, uint32_t datum_id,
-    int64_t value)
+host_batch_set_signed(
+    struct dci_batch *public, long row, uint32_t datum_id, int64_t value)
 {
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
-	if (dci_snapshot_builder_set_signed(batch->builder, row, datum_id,
-		value, why, sizeof(why)) == 0)
+	if (dci_snapshot_builder_set_signed(
+	        batch->builder, row, datum_id, value, why, sizeof(why)) == 0)
 		return 0;
 	batch_refused(batch, "value", why);
 	return -1;
@@ -208,8 +208,8 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
-	if (dci_snapshot_builder_set_bytes(batch->builder, row, datum_id,
-		bytes, length, why, sizeof(why)) == 0)
+	if (dci_snapshot_builder_set_bytes(batch->builder, row, datum_id, bytes,
+	        length, why, sizeof(why)) == 0)
 		return 0;
 	batch_refused(batch, "value", why);
 	return -1;
@@ -226,7 +226,7 @@ host_batch_commit(struct dci_batch *public)
 
 	if (batch->failed) {
 		log_warnx("provider %s: class \"%s\": snapshot not committed "
-			  "after refused calls; previous snapshot kept",
+		          "after refused calls; previous snapshot kept",
 		    batch->plugin->name, batch->class->label);
 		dci_snapshot_builder_free(batch->builder);
 		batch_forget(batch);
@@ -254,7 +254,7 @@ dci_host_abort_open_batches(struct dci_plugin *plugin)
 {
 	while (plugin->open_batch_count > 0) {
 		log_warnx("provider %s: a batch was neither committed nor "
-			  "aborted; discarded",
+		          "aborted; discarded",
 		    plugin->name);
 		host_batch_abort(plugin->open_batches[0]);
 	}
@@ -331,20 +331,20 @@ host_log(struct dci_host *host, enum dci_log_level level, const char *format,
 }
 
 const struct dci_host_operations dci_host_operations = {
-	.abi_version = DCI_PROVIDER_ABI_VERSION,
-	.size = sizeof(struct dci_host_operations),
-	.supplier_register = host_supplier_register,
-	.class_register = host_class_register,
-	.batch_begin = host_batch_begin,
-	.batch_instance = host_batch_instance,
-	.batch_set_unsigned = host_batch_set_unsigned,
-	.batch_set_signed = host_batch_set_signed,
-	.batch_set_bytes = host_batch_set_bytes,
-	.batch_commit = host_batch_commit,
-	.batch_abort = host_batch_abort,
-	.option_string = host_option_string,
-	.option_count = host_option_count,
-	.option_item = host_option_item,
-	.option_error = host_option_error,
-	.log = host_log,
+    .abi_version = DCI_PROVIDER_ABI_VERSION,
+    .size = sizeof(struct dci_host_operations),
+    .supplier_register = host_supplier_register,
+    .class_register = host_class_register,
+    .batch_begin = host_batch_begin,
+    .batch_instance = host_batch_instance,
+    .batch_set_unsigned = host_batch_set_unsigned,
+    .batch_set_signed = host_batch_set_signed,
+    .batch_set_bytes = host_batch_set_bytes,
+    .batch_commit = host_batch_commit,
+    .batch_abort = host_batch_abort,
+    .option_string = host_option_string,
+    .option_count = host_option_count,
+    .option_item = host_option_item,
+    .option_error = host_option_error,
+    .log = host_log,
 };

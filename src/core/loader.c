@@ -37,8 +37,8 @@ plugin_path(const char *module, const char *plugin_dir)
 }
 
 struct dci_plugin *
-dci_plugin_open(const char *module, const char *plugin_dir, char *error,
-    size_t error_size)
+dci_plugin_open(
+    const char *module, const char *plugin_dir, char *error, size_t error_size)
 {
 	struct dci_plugin *plugin;
 	struct stat status;
@@ -98,8 +98,8 @@ dci_plugin_open(const char *module, const char *plugin_dir, char *error,
 		goto failed;
 	}
 	if (plugin->entry->init == NULL || plugin->entry->refresh == NULL) {
-		say(error, error_size,
-		    "%s: provider entry has no %s callback", plugin->path,
+		say(error, error_size, "%s: provider entry has no %s callback",
+		    plugin->path,
 		    plugin->entry->init == NULL ? "init" : "refresh");
 		goto failed;
 	}
@@ -179,9 +179,8 @@ dci_plugin_start(struct dci_plugin *plugin, struct dci_registry *registry,
 {
 	plugin->registry = registry;
 	plugin->config = config;
-	plugin->refresh_milliseconds = config != NULL
-	    ? config->refresh_milliseconds
-	    : 1000;
+	plugin->refresh_milliseconds =
+	    config != NULL ? config->refresh_milliseconds : 1000;
 	if (dci_plugin_check_options(plugin, config, error, error_size) != 0)
 		return -1;
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
@@ -200,8 +199,8 @@ dci_plugin_start(struct dci_plugin *plugin, struct dci_registry *registry,
 }
 
 static void
-suppliers_mark(struct dci_plugin *plugin, enum dci_supplier_status status,
-    int64_t now)
+suppliers_mark(
+    struct dci_plugin *plugin, enum dci_supplier_status status, int64_t now)
 {
 	for (size_t i = 0; i < plugin->supplier_count; i++) {
 		plugin->suppliers[i]->status = status;
@@ -222,7 +221,7 @@ plugin_refresh(struct dci_plugin *plugin, int64_t now)
 	if (result == 0) {
 		if (plugin->consecutive_failures > 0)
 			log_notice("provider %s: refresh works again after %u "
-				   "failures",
+			           "failures",
 			    plugin->name, plugin->consecutive_failures);
 		plugin->consecutive_failures = 0;
 		suppliers_mark(plugin, DCI_SUPPLIER_RUNNING, now);
@@ -235,14 +234,14 @@ plugin_refresh(struct dci_plugin *plugin, int64_t now)
 	{
 		int64_t delay = plugin->refresh_milliseconds;
 		for (unsigned i = 1; i < plugin->consecutive_failures &&
-		     delay < LOADER_BACKOFF_MAX_MILLISECONDS;
+		                     delay < LOADER_BACKOFF_MAX_MILLISECONDS;
 		     i++)
 			delay *= 2;
 		if (delay > LOADER_BACKOFF_MAX_MILLISECONDS)
 			delay = LOADER_BACKOFF_MAX_MILLISECONDS;
 		plugin->next_refresh_milliseconds = now + delay;
 		log_warnx("provider %s: refresh failed (%u in a row); serving "
-			  "the previous snapshot, next try in %lld ms",
+		          "the previous snapshot, next try in %lld ms",
 		    plugin->name, plugin->consecutive_failures,
 		    (long long)delay);
 	}
@@ -283,13 +282,13 @@ dci_plugins_load(const struct dci_config *config,
     size_t error_size)
 {
 	const char *plugin_dir = config->plugin_dir != NULL
-	    ? config->plugin_dir
-	    : default_plugin_dir;
+	                             ? config->plugin_dir
+	                             : default_plugin_dir;
 	char reason[1024];
 
-	plugins->items = calloc(config->provider_count ? config->provider_count
-						       : 1,
-	    sizeof(*plugins->items));
+	plugins->items =
+	    calloc(config->provider_count ? config->provider_count : 1,
+	        sizeof(*plugins->items));
 	plugins->count = 0;
 	if (plugins->items == NULL) {
 		say(error, error_size, "out of memory");
@@ -298,8 +297,8 @@ dci_plugins_load(const struct dci_config *config,
 	for (size_t i = 0; i < config->provider_count; i++) {
 		const struct dci_config_provider *provider =
 		    &config->providers[i];
-		struct dci_plugin *plugin = dci_plugin_open(provider->module,
-		    plugin_dir, reason, sizeof(reason));
+		struct dci_plugin *plugin = dci_plugin_open(
+		    provider->module, plugin_dir, reason, sizeof(reason));
 
 		if (plugin == NULL) {
 			say(error, error_size, "%s:%u:%u: %s",
@@ -310,11 +309,10 @@ dci_plugins_load(const struct dci_config *config,
 			return -1;
 		}
 		plugins->items[plugins->count++] = plugin;
-		if (check_only
-			? dci_plugin_check_options(plugin, provider, error,
-			      error_size) != 0
-			: dci_plugin_start(plugin, registry, provider, error,
-			      error_size) != 0) {
+		if (check_only ? dci_plugin_check_options(
+		                     plugin, provider, error, error_size) != 0
+		               : dci_plugin_start(plugin, registry, provider,
+		                     error, error_size) != 0) {
 			dci_plugins_close(plugins);
 			return -1;
 		}

@@ -46,8 +46,8 @@ struct dci_plugins {
 
 /* Resolves and opens one plug-in file and checks its entry symbol. Returns
  * NULL with a message naming the file in `error`. */
-struct dci_plugin *dci_plugin_open(const char *module, const char *plugin_dir,
-    char *error, size_t error_size);
+struct dci_plugin *dci_plugin_open(
+    const char *module, const char *plugin_dir, char *error, size_t error_size);
 
 /* Checks the configured option keys against the provider's option_keys;
  * -1 with "FILE:LINE:COLUMN: unknown option ..." in `error`. */

@@ -33,9 +33,7 @@ void log_info(const char *format, ...) LOG_FORMAT(1, 2);
 void log_debug(const char *token, const char *format, ...) LOG_FORMAT(2, 3);
 
 /* Start-up only: log and exit(1). */
-void fatal(const char *format, ...) LOG_FORMAT(1, 2)
-    __attribute__((noreturn));
-void fatalx(const char *format, ...) LOG_FORMAT(1, 2)
-    __attribute__((noreturn));
+void fatal(const char *format, ...) LOG_FORMAT(1, 2) __attribute__((noreturn));
+void fatalx(const char *format, ...) LOG_FORMAT(1, 2) __attribute__((noreturn));
 
 #endif

@@ -118,8 +118,8 @@ copy_text(const char *text)
 
 struct dci_supplier *
 dci_registry_add_supplier(struct dci_registry *registry,
-    const struct dci_supplier_info *info, const char *provider_name,
-    char *why, size_t why_size)
+    const struct dci_supplier_info *info, const char *provider_name, char *why,
+    size_t why_size)
 {
 	struct dci_supplier *supplier, **grown;
 	struct timespec now;
@@ -160,8 +160,8 @@ dci_registry_add_supplier(struct dci_registry *registry,
 	/* DCI4 recommends the time of initialisation as the reset stamp. */
 	clock_gettime(CLOCK_REALTIME, &now);
 	for (int i = 0; i < 8; i++) {
-		uint64_t stamp = (uint64_t)now.tv_sec * 1000000000u +
-		    (uint64_t)now.tv_nsec;
+		uint64_t stamp =
+		    (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 		supplier->reset[i] = (unsigned char)(stamp >> (56 - 8 * i));
 	}
 	supplier->index = (uint32_t)registry->supplier_count + 1;
@@ -187,8 +187,7 @@ dci_class_id_compare(const uint32_t *left, size_t left_length,
 }
 
 void
-dci_class_id_format(const struct dci_class *class, char *text,
-    size_t text_size)
+dci_class_id_format(const struct dci_class *class, char *text, size_t text_size)
 {
 	size_t used = 0;
 
@@ -205,7 +204,7 @@ dci_class_id_format(const struct dci_class *class, char *text,
 static void
 format_id(const uint32_t *id, size_t length, char *text, size_t text_size)
 {
-	struct dci_class shape = { .id_length = length };
+	struct dci_class shape = {.id_length = length};
 
 	memcpy(shape.id, id, length * sizeof(*id));
 	dci_class_id_format(&shape, text, text_size);
@@ -216,7 +215,7 @@ is_prefix(const uint32_t *shorter, size_t shorter_length,
     const uint32_t *longer, size_t longer_length)
 {
 	return shorter_length < longer_length &&
-	    memcmp(shorter, longer, shorter_length * sizeof(*shorter)) == 0;
+	       memcmp(shorter, longer, shorter_length * sizeof(*shorter)) == 0;
 }
 
 static int
@@ -242,7 +241,7 @@ class_id_acceptable(const struct dci_registry *registry,
 		format_id(other->id, other->id_length, other_name,
 		    sizeof(other_name));
 		if (dci_class_id_compare(other->id, other->id_length, info->id,
-			info->id_length) == 0) {
+		        info->id_length) == 0) {
 			say(why, why_size,
 			    "class %s: id collides with class %s (\"%s\") of "
 			    "supplier \"%s\"",
@@ -251,7 +250,7 @@ class_id_acceptable(const struct dci_registry *registry,
 			return false;
 		}
 		if (is_prefix(other->id, other->id_length, info->id,
-			info->id_length)) {
+		        info->id_length)) {
 			say(why, why_size,
 			    "class %s: subclass of instantiated class %s "
 			    "(\"%s\"); UMA forbids classes below an "
@@ -260,7 +259,7 @@ class_id_acceptable(const struct dci_registry *registry,
 			return false;
 		}
 		if (is_prefix(info->id, info->id_length, other->id,
-			other->id_length)) {
+		        other->id_length)) {
 			say(why, why_size,
 			    "class %s: instantiated class above registered "
 			    "class %s (\"%s\"); UMA forbids classes below an "
@@ -295,8 +294,8 @@ class_shape_acceptable(const struct dci_class_info *info, const char *name,
 			return false;
 		}
 	}
-	if (!dci_registry_label_valid(info->label, label_why,
-		sizeof(label_why))) {
+	if (!dci_registry_label_valid(
+	        info->label, label_why, sizeof(label_why))) {
 		say(why, why_size, "class %s: %s", name, label_why);
 		return false;
 	}
@@ -360,8 +359,8 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 			    source->id);
 			return -1;
 		}
-		if (!dci_registry_label_valid(source->label, datum_why,
-			sizeof(datum_why))) {
+		if (!dci_registry_label_valid(
+		        source->label, datum_why, sizeof(datum_why))) {
 			say(why, why_size, "class %s: datum %u: %s", name,
 			    source->id, datum_why);
 			return -1;
@@ -369,8 +368,8 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 		if (datum->info.size == 0)
 			datum->info.size = dci_value_natural_size(
 			    source->type, source->format);
-		if (dci_value_check_datum(&datum->info, datum_why,
-			sizeof(datum_why)) != 0) {
+		if (dci_value_check_datum(
+		        &datum->info, datum_why, sizeof(datum_why)) != 0) {
 			say(why, why_size, "class %s: datum %u (\"%s\"): %s",
 			    name, source->id, source->label, datum_why);
 			return -1;
@@ -393,13 +392,13 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 			say(why, why_size,
 			    "class %s: datum id %u used by both \"%s\" and "
 			    "\"%s\"",
-			    name, datum->info.id, class->datums[i - 1].info.label,
-			    datum->info.label);
+			    name, datum->info.id,
+			    class->datums[i - 1].info.label, datum->info.label);
 			return -1;
 		}
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(class->datums[j].info.label,
-				datum->info.label) == 0) {
+			        datum->info.label) == 0) {
 				say(why, why_size,
 				    "class %s: datum label \"%s\" used by "
 				    "datums %u and %u",
@@ -475,8 +474,8 @@ dci_registry_add_class(struct dci_registry *registry,
 		return NULL;
 	}
 
-	grown = realloc(registry->classes,
-	    (registry->class_count + 1) * sizeof(*grown));
+	grown = realloc(
+	    registry->classes, (registry->class_count + 1) * sizeof(*grown));
 	if (grown == NULL) {
 		say(why, why_size, "out of memory");
 		class_free(class);
@@ -486,7 +485,7 @@ dci_registry_add_class(struct dci_registry *registry,
 	for (position = 0; position < registry->class_count; position++) {
 		const struct dci_class *other = registry->classes[position];
 		if (dci_class_id_compare(class->id, class->id_length, other->id,
-			other->id_length) < 0)
+		        other->id_length) < 0)
 			break;
 	}
 	memmove(&registry->classes[position + 1], &registry->classes[position],

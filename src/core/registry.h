@@ -32,8 +32,9 @@ struct dci_supplier {
 	uint32_t version;
 	unsigned char reset[8]; /* DCI4: unique for each initialisation */
 	enum dci_supplier_status status;
-	int64_t discontinuity_milliseconds; /* monotonic, when (re)initialised */
-	int64_t last_refresh_milliseconds;  /* 0: never */
+	int64_t
+	    discontinuity_milliseconds;    /* monotonic, when (re)initialised */
+	int64_t last_refresh_milliseconds; /* 0: never */
 	char *provider_name;
 };
 
@@ -57,9 +58,9 @@ struct dci_class {
 	size_t instance_words;    /* sum of level sizes / 4 */
 	struct dci_datum *datums; /* sorted by id */
 	size_t datum_count;
-	size_t record_size;   /* bytes of one instance's values */
-	size_t present_size;  /* bytes of one instance's presence bitmap */
-	uint32_t kind_mask;   /* 1 << kind for every kind among its datums */
+	size_t record_size;  /* bytes of one instance's values */
+	size_t present_size; /* bytes of one instance's presence bitmap */
+	uint32_t kind_mask;  /* 1 << kind for every kind among its datums */
 	bool has_counters;
 	struct dci_snapshot *snapshot; /* NULL until the first commit */
 	void *owner;                   /* the plug-in that registered it */
@@ -77,8 +78,8 @@ void dci_registry_free(struct dci_registry *registry);
 
 /* Returns the new supplier, or NULL with the broken rule in `why`. */
 struct dci_supplier *dci_registry_add_supplier(struct dci_registry *registry,
-    const struct dci_supplier_info *info, const char *provider_name,
-    char *why, size_t why_size);
+    const struct dci_supplier_info *info, const char *provider_name, char *why,
+    size_t why_size);
 
 /* Validates and adds a class; returns it, or NULL with the broken rule in
  * `why` (the message names the class and, where one is at fault, the
@@ -90,12 +91,12 @@ struct dci_class *dci_registry_add_class(struct dci_registry *registry,
 /* Checks a label against UMA's reserved characters. */
 bool dci_registry_label_valid(const char *label, char *why, size_t why_size);
 
-const struct dci_datum *dci_class_find_datum(const struct dci_class *class,
-    uint32_t datum_id);
+const struct dci_datum *dci_class_find_datum(
+    const struct dci_class *class, uint32_t datum_id);
 
 /* "1.1" into text. */
-void dci_class_id_format(const struct dci_class *class, char *text,
-    size_t text_size);
+void dci_class_id_format(
+    const struct dci_class *class, char *text, size_t text_size);
 
 /* Orders class ids as their length-prefixed OID encodings sort. */
 int dci_class_id_compare(const uint32_t *left, size_t left_length,

@@ -61,8 +61,8 @@ builder_grow(struct dci_snapshot_builder *builder)
 	char **labels;
 	unsigned char *values, *present;
 
-	ids = realloc(builder->ids,
-	    capacity * class->instance_words * sizeof(*ids));
+	ids = realloc(
+	    builder->ids, capacity * class->instance_words * sizeof(*ids));
 	if (ids == NULL)
 		return -1;
 	builder->ids = ids;
@@ -114,8 +114,8 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	}
 	memcpy(builder->ids + row * class->instance_words, id,
 	    id_words * sizeof(*id));
-	memset(builder->values + row * class->record_size, 0,
-	    class->record_size);
+	memset(
+	    builder->values + row * class->record_size, 0, class->record_size);
 	memset(builder->present + row * class->present_size, 0,
 	    class->present_size);
 	builder->count++;
@@ -124,9 +124,8 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 
 /* Finds the slot for a setter; NULL (and `why`) for a bad row or datum. */
 static unsigned char *
-builder_slot(struct dci_snapshot_builder *builder, long row,
-    uint32_t datum_id, const struct dci_datum **datum, char *why,
-    size_t why_size)
+builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
+    const struct dci_datum **datum, char *why, size_t why_size)
 {
 	const struct dci_class *class = builder->class;
 
@@ -137,12 +136,12 @@ builder_slot(struct dci_snapshot_builder *builder, long row,
 	}
 	*datum = dci_class_find_datum(class, datum_id);
 	if (*datum == NULL) {
-		say(why, why_size, "class \"%s\" has no datum %u",
-		    class->label, datum_id);
+		say(why, why_size, "class \"%s\" has no datum %u", class->label,
+		    datum_id);
 		return NULL;
 	}
 	return builder->values + (size_t)row * class->record_size +
-	    (*datum)->offset;
+	       (*datum)->offset;
 }
 
 static void
@@ -178,16 +177,16 @@ dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_unsigned(&datum->info, value, slot, why,
-		why_size) != 0)
+	if (dci_value_encode_unsigned(
+	        &datum->info, value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
 }
 
 int
-dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder,
-    long row, uint32_t datum_id, int64_t value, char *why, size_t why_size)
+dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
+    uint32_t datum_id, int64_t value, char *why, size_t why_size)
 {
 	const struct dci_datum *datum;
 	unsigned char *slot =
@@ -195,16 +194,16 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder,
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_signed(&datum->info, value, slot, why,
-		why_size) != 0)
+	if (dci_value_encode_signed(&datum->info, value, slot, why, why_size) !=
+	    0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
 }
 
 int
-dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder,
-    long row, uint32_t datum_id, const void *bytes, size_t length, char *why,
+dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
+    uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size)
 {
 	const struct dci_datum *datum;
@@ -217,8 +216,8 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder,
 		say(why, why_size, "NULL value of %zu bytes", length);
 		return refuse(datum, why, why_size);
 	}
-	if (dci_value_encode_bytes(&datum->info, bytes, length, slot, why,
-		why_size) != 0)
+	if (dci_value_encode_bytes(
+	        &datum->info, bytes, length, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -283,8 +282,8 @@ counter_went_backwards(const struct dci_class *class,
 		struct dci_value before, after;
 
 		if (datum->info.semantics != DCI_SEMANTICS_COUNTER ||
-		    !dci_snapshot_present(class, previous, previous_row,
-			datum) ||
+		    !dci_snapshot_present(
+		        class, previous, previous_row, datum) ||
 		    !dci_snapshot_present(class, next, next_row, datum))
 			continue;
 		dci_value_decode(&datum->info,
@@ -320,8 +319,8 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		goto out_of_memory;
 
 	for (size_t i = 0; i < count; i++)
-		order[i] = (struct sort_entry){ builder->ids + i * words, i,
-			words };
+		order[i] =
+		    (struct sort_entry){builder->ids + i * words, i, words};
 	qsort(order, count, sizeof(*order), compare_sort_entries);
 	for (size_t i = 1; i < count; i++) {
 		if (compare_ids(order[i - 1].id, order[i].id, words) == 0) {
@@ -369,8 +368,8 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		state->discontinuity_milliseconds =
 		    previous->instances[before].discontinuity_milliseconds;
 		if (class->has_counters &&
-		    counter_went_backwards(class, previous, (size_t)before,
-			next, i))
+		    counter_went_backwards(
+		        class, previous, (size_t)before, next, i))
 			state->discontinuity_milliseconds = now_milliseconds;
 	}
 	next->count = count;
@@ -395,8 +394,7 @@ refused:
 }
 
 void
-dci_snapshot_free(const struct dci_class *class,
-    struct dci_snapshot *snapshot)
+dci_snapshot_free(const struct dci_class *class, struct dci_snapshot *snapshot)
 {
 	(void)class;
 	if (snapshot == NULL)

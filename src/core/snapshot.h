@@ -20,8 +20,9 @@
 
 struct dci_instance_state {
 	char *label;
-	int64_t created_milliseconds;       /* when first seen */
-	int64_t discontinuity_milliseconds; /* creation, or a counter went back */
+	int64_t created_milliseconds; /* when first seen */
+	int64_t
+	    discontinuity_milliseconds; /* creation, or a counter went back */
 };
 
 struct dci_snapshot {
@@ -61,8 +62,8 @@ int dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
     size_t why_size);
 
-void dci_snapshot_free(const struct dci_class *class,
-    struct dci_snapshot *snapshot);
+void dci_snapshot_free(
+    const struct dci_class *class, struct dci_snapshot *snapshot);
 
 static inline const uint32_t *
 dci_snapshot_instance_id(const struct dci_class *class,

@@ -31,7 +31,7 @@ compare_segment(const uint32_t *segment, size_t segment_length,
 			return AFTER;
 		if (request->subids[0] != segment_length)
 			return segment_length < request->subids[0] ? BEFORE
-								   : AFTER;
+			                                           : AFTER;
 		position = 1;
 	}
 	for (size_t i = 0; i < segment_length; i++, position++) {
@@ -39,7 +39,7 @@ compare_segment(const uint32_t *segment, size_t segment_length,
 			return AFTER;
 		if (request->subids[position] != segment[i])
 			return segment[i] < request->subids[position] ? BEFORE
-								      : AFTER;
+			                                              : AFTER;
 	}
 	return DESCEND;
 }
@@ -47,8 +47,8 @@ compare_segment(const uint32_t *segment, size_t segment_length,
 static struct request
 request_rest(const struct request *request, size_t consumed)
 {
-	struct request rest = { request->subids + consumed,
-		request->length - consumed };
+	struct request rest = {
+	    request->subids + consumed, request->length - consumed};
 	return rest;
 }
 
@@ -72,8 +72,8 @@ class_lower_bound(const struct dci_registry *registry,
 	while (low < high) {
 		size_t middle = low + (high - low) / 2;
 		const struct dci_class *class = registry->classes[middle];
-		if (compare_segment(class->id, class->id_length, true,
-			request) == BEFORE)
+		if (compare_segment(
+		        class->id, class->id_length, true, request) == BEFORE)
 			low = middle + 1;
 		else
 			high = middle;
@@ -81,14 +81,14 @@ class_lower_bound(const struct dci_registry *registry,
 	if (low < registry->class_count) {
 		const struct dci_class *class = registry->classes[low];
 		*descend = compare_segment(class->id, class->id_length, true,
-			       request) == DESCEND;
+		               request) == DESCEND;
 	}
 	return low;
 }
 
 static size_t
-instance_lower_bound(const struct dci_class *class,
-    const struct request *request, bool *descend)
+instance_lower_bound(
+    const struct dci_class *class, const struct request *request, bool *descend)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
 	size_t low = 0, high = snapshot->count;
@@ -99,24 +99,24 @@ instance_lower_bound(const struct dci_class *class,
 	while (low < high) {
 		size_t middle = low + (high - low) / 2;
 		if (compare_segment(
-			dci_snapshot_instance_id(class, snapshot, middle),
-			class->instance_words, true, request) == BEFORE)
+		        dci_snapshot_instance_id(class, snapshot, middle),
+		        class->instance_words, true, request) == BEFORE)
 			low = middle + 1;
 		else
 			high = middle;
 	}
 	if (low < snapshot->count)
 		*descend = compare_segment(
-			       dci_snapshot_instance_id(class, snapshot, low),
-			       class->instance_words, true, request) == DESCEND;
+		               dci_snapshot_instance_id(class, snapshot, low),
+		               class->instance_words, true, request) == DESCEND;
 	return low;
 }
 
 /* The datum is the last level: a row matches EXACT when its id is the
  * whole remaining request, and is NEXT when it sorts strictly after. */
 static size_t
-datum_lower_bound(const struct dci_class *class, const struct request *request,
-    bool *equal)
+datum_lower_bound(
+    const struct dci_class *class, const struct request *request, bool *equal)
 {
 	size_t low = 0, high = class->datum_count;
 
@@ -165,8 +165,7 @@ dci_walk_supplier(const struct dci_registry *registry, const uint64_t *index,
 		if (position >= registry->supplier_count)
 			return false;
 	}
-	*row = (struct dci_walk_row){ .supplier =
-					  registry->suppliers[position] };
+	*row = (struct dci_walk_row){.supplier = registry->suppliers[position]};
 	return true;
 }
 
@@ -174,7 +173,7 @@ bool
 dci_walk_class(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
 {
-	struct request request = { index, length };
+	struct request request = {index, length};
 	bool descend;
 	size_t position = class_lower_bound(registry, &request, &descend);
 
@@ -190,13 +189,13 @@ dci_walk_class(const struct dci_registry *registry, const uint64_t *index,
 	}
 	if (position >= registry->class_count)
 		return false;
-	*row = (struct dci_walk_row){ .class = registry->classes[position] };
+	*row = (struct dci_walk_row){.class = registry->classes[position]};
 	return true;
 }
 
 static bool
-datum_in_column(const struct dci_datum *datum,
-    const struct dci_walk_filter *filter)
+datum_in_column(
+    const struct dci_datum *datum, const struct dci_walk_filter *filter)
 {
 	if (datum->kind == DCI_KIND_NONE)
 		return false;
@@ -205,26 +204,26 @@ datum_in_column(const struct dci_datum *datum,
 	if ((filter->kinds & (1u << datum->kind)) == 0)
 		return false;
 	return !filter->counters_only ||
-	    datum->info.semantics == DCI_SEMANTICS_COUNTER;
+	       datum->info.semantics == DCI_SEMANTICS_COUNTER;
 }
 
 bool
 dci_walk_datum(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
 {
-	struct request request = { index, length };
+	struct request request = {index, length};
 	bool descend;
 	size_t position = class_lower_bound(registry, &request, &descend);
 
 	for (; position < registry->class_count; position++) {
 		const struct dci_class *class = registry->classes[position];
-		struct request rest = { NULL, 0 };
+		struct request rest = {NULL, 0};
 		bool equal;
 		size_t start;
 
 		if (descend)
-			rest = request_rest(&request,
-			    segment_consumed(class->id_length, true));
+			rest = request_rest(
+			    &request, segment_consumed(class->id_length, true));
 		start = datum_lower_bound(class, &rest, &equal);
 		if (rest.subids != NULL)
 			start = leaf_start(start, equal, &rest, mode);
@@ -232,8 +231,8 @@ dci_walk_datum(const struct dci_registry *registry, const uint64_t *index,
 			return false;
 		for (size_t d = start; d < class->datum_count; d++) {
 			if (datum_in_column(&class->datums[d], NULL)) {
-				*row = (struct dci_walk_row){ .class = class,
-					.datum = &class->datums[d] };
+				*row = (struct dci_walk_row){
+				    .class = class, .datum = &class->datums[d]};
 				return true;
 			}
 			if (mode == DCI_WALK_EXACT)
@@ -250,7 +249,7 @@ bool
 dci_walk_instance(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
 {
-	struct request request = { index, length };
+	struct request request = {index, length};
 	bool descend;
 	size_t position = class_lower_bound(registry, &request, &descend);
 
@@ -263,22 +262,21 @@ dci_walk_instance(const struct dci_registry *registry, const uint64_t *index,
 		if (mode == DCI_WALK_EXACT && (!descend || snapshot == NULL))
 			return false;
 		if (snapshot != NULL && descend) {
-			struct request rest = request_rest(&request,
-			    segment_consumed(class->id_length, true));
+			struct request rest = request_rest(
+			    &request, segment_consumed(class->id_length, true));
 			start = instance_lower_bound(class, &rest, &inside);
 			if (mode == DCI_WALK_EXACT &&
-			    (!inside ||
-				rest.length !=
-				    segment_consumed(class->instance_words,
-					true)))
+			    (!inside || rest.length !=
+			                    segment_consumed(
+			                        class->instance_words, true)))
 				return false;
 			/* NEXT: the request is this row or below it. */
 			if (mode == DCI_WALK_NEXT && inside)
 				start++;
 		}
 		if (snapshot != NULL && start < snapshot->count) {
-			*row = (struct dci_walk_row){ .class = class,
-				.instance = start };
+			*row = (struct dci_walk_row){
+			    .class = class, .instance = start};
 			return true;
 		}
 		descend = false;
@@ -295,16 +293,16 @@ first_present_datum(const struct dci_class *class, size_t instance,
 	for (size_t d = start; d < class->datum_count; d++) {
 		const struct dci_datum *datum = &class->datums[d];
 		if (datum_in_column(datum, filter) &&
-		    dci_snapshot_present(class, class->snapshot, instance,
-			datum))
+		    dci_snapshot_present(
+		        class, class->snapshot, instance, datum))
 			return datum;
 	}
 	return NULL;
 }
 
 static bool
-class_in_column(const struct dci_class *class,
-    const struct dci_walk_filter *filter)
+class_in_column(
+    const struct dci_class *class, const struct dci_walk_filter *filter)
 {
 	if (class->snapshot == NULL || class->snapshot->count == 0)
 		return false;
@@ -324,18 +322,18 @@ stat_exact(const struct dci_class *class, const struct request *request,
 	instance = instance_lower_bound(class, request, &inside);
 	if (!inside)
 		return false;
-	rest = request_rest(request,
-	    segment_consumed(class->instance_words, true));
+	rest = request_rest(
+	    request, segment_consumed(class->instance_words, true));
 	datum = datum_lower_bound(class, &rest, &equal);
 	datum = leaf_start(datum, equal, &rest, DCI_WALK_EXACT);
 	if (datum == SIZE_MAX ||
 	    !datum_in_column(&class->datums[datum], filter) ||
-	    !dci_snapshot_present(class, class->snapshot, instance,
-		&class->datums[datum]))
+	    !dci_snapshot_present(
+	        class, class->snapshot, instance, &class->datums[datum]))
 		return false;
-	*row = (struct dci_walk_row){ .class = class,
-		.instance = instance,
-		.datum = &class->datums[datum] };
+	*row = (struct dci_walk_row){.class = class,
+	    .instance = instance,
+	    .datum = &class->datums[datum]};
 	return true;
 }
 
@@ -344,7 +342,7 @@ dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum dci_walk_mode mode,
     const struct dci_walk_filter *filter, struct dci_walk_row *row)
 {
-	struct request request = { index, length };
+	struct request request = {index, length};
 	bool descend;
 	size_t position = class_lower_bound(registry, &request, &descend);
 
@@ -355,15 +353,15 @@ dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
 		class = registry->classes[position];
 		if (!class_in_column(class, filter))
 			return false;
-		request = request_rest(&request,
-		    segment_consumed(class->id_length, true));
+		request = request_rest(
+		    &request, segment_consumed(class->id_length, true));
 		return stat_exact(class, &request, filter, row);
 	}
 
 	for (; position < registry->class_count; position++) {
 		const struct dci_class *class = registry->classes[position];
 		const struct dci_snapshot *snapshot = class->snapshot;
-		struct request rest = { NULL, 0 };
+		struct request rest = {NULL, 0};
 		size_t instance = 0, datum_start = 0;
 		bool inside = false;
 
@@ -372,8 +370,8 @@ dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
 			continue;
 		}
 		if (descend) {
-			rest = request_rest(&request,
-			    segment_consumed(class->id_length, true));
+			rest = request_rest(
+			    &request, segment_consumed(class->id_length, true));
 			instance = instance_lower_bound(class, &rest, &inside);
 		}
 		for (; instance < snapshot->count; instance++) {
@@ -381,22 +379,22 @@ dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
 
 			datum_start = 0;
 			if (inside) {
-				struct request leaf = request_rest(&rest,
-				    segment_consumed(class->instance_words,
-					true));
+				struct request leaf = request_rest(
+				    &rest, segment_consumed(
+				               class->instance_words, true));
 				bool equal;
 				datum_start =
 				    datum_lower_bound(class, &leaf, &equal);
-				datum_start = leaf_start(datum_start, equal,
-				    &leaf, DCI_WALK_NEXT);
+				datum_start = leaf_start(
+				    datum_start, equal, &leaf, DCI_WALK_NEXT);
 				inside = false;
 			}
-			datum = first_present_datum(class, instance,
-			    datum_start, filter);
+			datum = first_present_datum(
+			    class, instance, datum_start, filter);
 			if (datum != NULL) {
-				*row = (struct dci_walk_row){ .class = class,
-					.instance = instance,
-					.datum = datum };
+				*row = (struct dci_walk_row){.class = class,
+				    .instance = instance,
+				    .datum = datum};
 				return true;
 			}
 		}
@@ -408,7 +406,7 @@ dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
 static size_t
 encode_class_segment(const struct dci_class *class, uint32_t *index)
 {
-	index[0] = (uint32_t)class->id_length;
+	index[0] = (uint32_t) class->id_length;
 	for (size_t i = 0; i < class->id_length; i++)
 		index[1 + i] = class->id[i];
 	return 1 + class->id_length;
@@ -421,7 +419,7 @@ encode_instance_segment(const struct dci_walk_row *row, uint32_t *index)
 	const uint32_t *id =
 	    dci_snapshot_instance_id(class, class->snapshot, row->instance);
 
-	index[0] = (uint32_t)class->instance_words;
+	index[0] = (uint32_t) class->instance_words;
 	for (size_t i = 0; i < class->instance_words; i++)
 		index[1 + i] = id[i];
 	return 1 + class->instance_words;

@@ -67,8 +67,8 @@ bool dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
  * DCI_WALK_INDEX_MAX sub-identifiers; returns the count. */
 size_t dci_walk_encode_class(const struct dci_class *class, uint32_t *index);
 size_t dci_walk_encode_datum(const struct dci_walk_row *row, uint32_t *index);
-size_t dci_walk_encode_instance(const struct dci_walk_row *row,
-    uint32_t *index);
+size_t dci_walk_encode_instance(
+    const struct dci_walk_row *row, uint32_t *index);
 size_t dci_walk_encode_stat(const struct dci_walk_row *row, uint32_t *index);
 
 #endif

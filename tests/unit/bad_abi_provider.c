@@ -18,8 +18,8 @@ bad_abi_refresh(struct dci_host *host, void *context)
 }
 
 DCI_PROVIDER_DEFINE = {
-	.abi_version = DCI_PROVIDER_ABI_VERSION + 41,
-	.name = "bad_abi",
-	.init = bad_abi_init,
-	.refresh = bad_abi_refresh,
+    .abi_version = DCI_PROVIDER_ABI_VERSION + 41,
+    .name = "bad_abi",
+    .init = bad_abi_init,
+    .refresh = bad_abi_refresh,
 };

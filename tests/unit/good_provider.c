@@ -13,32 +13,45 @@ struct good_context {
 	int fail_refresh;
 };
 
-static const char *const good_option_keys[] = { "instances", "fail_refresh",
-	NULL };
+static const char *const good_option_keys[] = {
+    "instances", "fail_refresh", NULL};
 
 static int
 good_init(struct dci_host *host, void **context_out)
 {
-	static const uint32_t class_id[] = { 9, 1 };
+	static const uint32_t class_id[] = {9, 1};
 	static const struct dci_instance_level levels[] = {
-		{ DCI_ITYPE_DEVICE, 4 },
+	    {DCI_ITYPE_DEVICE, 4},
 	};
 	static const struct dci_datum_info datums[] = {
-		{ .id = 1, .label = "count", .type = DCI_ST_INTEGER64,
-		    .format = DCI_SIF_UNSIGNED, .presentation = DCI_SIP_DECIMAL,
-		    .volatility = DCI_SV_VOLATILE, .unit = DCI_UNIT_EVENTS,
-		    .semantics = DCI_SEMANTICS_COUNTER },
-		{ .id = 2, .label = "name", .type = DCI_ST_STRING, .size = 16,
-		    .volatility = DCI_SV_STATIC,
-		    .semantics = DCI_SEMANTICS_DISCRETE },
+	    {.id = 1,
+	        .label = "count",
+	        .type = DCI_ST_INTEGER64,
+	        .format = DCI_SIF_UNSIGNED,
+	        .presentation = DCI_SIP_DECIMAL,
+	        .volatility = DCI_SV_VOLATILE,
+	        .unit = DCI_UNIT_EVENTS,
+	        .semantics = DCI_SEMANTICS_COUNTER},
+	    {.id = 2,
+	        .label = "name",
+	        .type = DCI_ST_STRING,
+	        .size = 16,
+	        .volatility = DCI_SV_STATIC,
+	        .semantics = DCI_SEMANTICS_DISCRETE},
 	};
 	static const struct dci_supplier_info supplier_info = {
-		.module = "good", .title = "Good test provider", .version = 1,
+	    .module = "good",
+	    .title = "Good test provider",
+	    .version = 1,
 	};
 	struct dci_class_info class_info = {
-		.id = class_id, .id_length = 2, .label = "good",
-		.levels = levels, .level_count = 1,
-		.datums = datums, .datum_count = 2,
+	    .id = class_id,
+	    .id_length = 2,
+	    .label = "good",
+	    .levels = levels,
+	    .level_count = 1,
+	    .datums = datums,
+	    .datum_count = 2,
 	};
 	struct good_context *context = calloc(1, sizeof(*context));
 	struct dci_supplier *supplier;
@@ -89,8 +102,8 @@ good_refresh(struct dci_host *host, void *opaque)
 		snprintf(name, sizeof(name), "unit%u", id);
 		row = dci_batch_instance(batch, &id, 1, name);
 		if (row < 0 ||
-		    dci_batch_set_unsigned(batch, row, 1,
-			100u * id + context->refreshes) != 0 ||
+		    dci_batch_set_unsigned(
+		        batch, row, 1, 100u * id + context->refreshes) != 0 ||
 		    dci_batch_set_string(batch, row, 2, name) != 0) {
 			dci_batch_abort(batch);
 			return -1;
@@ -107,11 +120,11 @@ good_fini(struct dci_host *host, void *context)
 }
 
 DCI_PROVIDER_DEFINE = {
-	.abi_version = DCI_PROVIDER_ABI_VERSION,
-	.name = "good",
-	.description = "loader test provider",
-	.option_keys = good_option_keys,
-	.init = good_init,
-	.refresh = good_refresh,
-	.fini = good_fini,
+    .abi_version = DCI_PROVIDER_ABI_VERSION,
+    .name = "good",
+    .description = "loader test provider",
+    .option_keys = good_option_keys,
+    .init = good_init,
+    .refresh = good_refresh,
+    .fini = good_fini,
 };

@@ -30,22 +30,21 @@ struct loaded {
 static struct loaded
 load(const char *providers_yaml, bool check_only)
 {
-	struct loaded loaded = { 0 };
+	struct loaded loaded = {0};
 	char *text;
 
-	ck_assert_int_ge(asprintf(&text,
-			     "agent:\n  plugin-dir: %s\nproviders:\n%s",
-			     TEST_PROVIDER_DIR, providers_yaml),
+	ck_assert_int_ge(
+	    asprintf(&text, "agent:\n  plugin-dir: %s\nproviders:\n%s",
+	        TEST_PROVIDER_DIR, providers_yaml),
 	    0);
 	error[0] = '\0';
 	ck_assert_msg(dci_config_parse(text, strlen(text), "t.yaml",
-			  &loaded.config, error, sizeof(error)) == 0,
+	                  &loaded.config, error, sizeof(error)) == 0,
 	    "config: %s", error);
 	free(text);
 	loaded.registry = dci_registry_new();
 	loaded.result = dci_plugins_load(loaded.config, "/nonexistent",
-	    loaded.registry, check_only, &loaded.plugins, error,
-	    sizeof(error));
+	    loaded.registry, check_only, &loaded.plugins, error, sizeof(error));
 	return loaded;
 }
 
@@ -80,7 +79,7 @@ START_TEST(missing_file_names_the_path)
 	ck_assert_ptr_null(plugin);
 	ck_assert_str_eq(error,
 	    TEST_PROVIDER_DIR "/nosuch.so: provider \"nosuch\": No such file "
-			      "or directory");
+	                      "or directory");
 }
 END_TEST
 
@@ -95,29 +94,31 @@ END_TEST
 
 START_TEST(no_entry_symbol_refused)
 {
-	ck_assert_ptr_null(dci_plugin_open("no_entry_provider",
-	    TEST_PROVIDER_DIR, error, sizeof(error)));
+	ck_assert_ptr_null(dci_plugin_open(
+	    "no_entry_provider", TEST_PROVIDER_DIR, error, sizeof(error)));
 	ck_assert_str_eq(error,
 	    TEST_PROVIDER_DIR "/no_entry_provider.so: not a dcistat provider: "
-			      "no symbol dci_provider_entry");
+	                      "no symbol dci_provider_entry");
 }
 END_TEST
 
 START_TEST(other_abi_version_refused)
 {
-	ck_assert_ptr_null(dci_plugin_open(TEST_PROVIDER_DIR
-	    "/bad_abi_provider.so", "/unused", error, sizeof(error)));
+	ck_assert_ptr_null(
+	    dci_plugin_open(TEST_PROVIDER_DIR "/bad_abi_provider.so", "/unused",
+	        error, sizeof(error)));
 	ck_assert_str_eq(error,
 	    TEST_PROVIDER_DIR "/bad_abi_provider.so: provider ABI version 42, "
-			      "this dcistatd supports 1: rebuild the provider "
-			      "against this dcistat");
+	                      "this dcistatd supports 1: rebuild the provider "
+	                      "against this dcistat");
 }
 END_TEST
 
 START_TEST(good_provider_registers_and_refreshes)
 {
-	struct loaded loaded =
-	    load("  - module: good_provider\n    options:\n      instances: 4\n", false);
+	struct loaded loaded = load(
+	    "  - module: good_provider\n    options:\n      instances: 4\n",
+	    false);
 	const struct dci_class *class;
 
 	ck_assert_msg(loaded.result == 0, "%s", error);
@@ -135,16 +136,16 @@ START_TEST(good_provider_registers_and_refreshes)
 	ck_assert_str_eq(class->snapshot->instances[1].label, "unit2");
 	ck_assert_uint_eq(counter_of(class, 2), 201);
 	ck_assert_uint_eq(counter_of(class, 4), 401);
-	ck_assert_int_eq(loaded.registry->suppliers[0]->status,
-	    DCI_SUPPLIER_RUNNING);
+	ck_assert_int_eq(
+	    loaded.registry->suppliers[0]->status, DCI_SUPPLIER_RUNNING);
 	unload(&loaded);
 }
 END_TEST
 
 START_TEST(refresh_runs_only_when_due)
 {
-	struct loaded loaded = load("  - module: good_provider\n    refresh: 0.5\n",
-	    false);
+	struct loaded loaded =
+	    load("  - module: good_provider\n    refresh: 0.5\n", false);
 	const struct dci_class *class;
 
 	ck_assert_msg(loaded.result == 0, "%s", error);
@@ -164,8 +165,9 @@ END_TEST
 
 START_TEST(failed_refresh_keeps_snapshot_and_backs_off)
 {
-	struct loaded loaded = load(
-	    "  - module: good_provider\n    options:\n      fail_refresh: yes\n", false);
+	struct loaded loaded = load("  - module: good_provider\n    options:\n "
+	                            "     fail_refresh: yes\n",
+	    false);
 	struct dci_plugin *plugin;
 	const struct dci_class *class;
 
@@ -178,8 +180,8 @@ START_TEST(failed_refresh_keeps_snapshot_and_backs_off)
 	/* Second refresh fails: previous snapshot served, supplier failed,
 	 * retried after one period, then two, four... */
 	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 6000), 1);
-	ck_assert_int_eq(loaded.registry->suppliers[0]->status,
-	    DCI_SUPPLIER_FAILED);
+	ck_assert_int_eq(
+	    loaded.registry->suppliers[0]->status, DCI_SUPPLIER_FAILED);
 	ck_assert_uint_eq(counter_of(class, 1), 101);
 	ck_assert_uint_eq(plugin->consecutive_failures, 1);
 	ck_assert_int_eq(plugin->next_refresh_milliseconds, 7000);
@@ -195,8 +197,8 @@ START_TEST(failed_refresh_keeps_snapshot_and_backs_off)
 			ck_assert_uint_eq(
 			    dci_plugins_refresh_due(&loaded.plugins, now), 1);
 		}
-		ck_assert_int_eq(plugin->next_refresh_milliseconds - now,
-		    60000);
+		ck_assert_int_eq(
+		    plugin->next_refresh_milliseconds - now, 60000);
 	}
 	unload(&loaded);
 }
@@ -204,8 +206,9 @@ END_TEST
 
 START_TEST(unknown_option_names_position)
 {
-	struct loaded loaded = load(
-	    "  - module: good_provider\n    options:\n      colour: red\n", false);
+	struct loaded loaded =
+	    load("  - module: good_provider\n    options:\n      colour: red\n",
+	        false);
 
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
@@ -219,12 +222,13 @@ END_TEST
 START_TEST(failed_init_is_an_error)
 {
 	struct loaded loaded = load(
-	    "  - module: good_provider\n    options:\n      instances: lots\n", false);
+	    "  - module: good_provider\n    options:\n      instances: lots\n",
+	    false);
 
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
 	    TEST_PROVIDER_DIR "/good_provider.so: provider good failed to "
-			      "initialise (see the messages above)");
+	                      "initialise (see the messages above)");
 	ck_assert_uint_eq(loaded.plugins.count, 0);
 	unload(&loaded);
 }

@@ -9,6 +9,11 @@
  * carrier or operational state changed, since reading it can query the
  * driver (ethtool) under the RTNL lock.
  *
+ * A refresh first collects the served links, then sorts them by ifIndex
+ * and fills the batch, comparing with the previous refresh by a merge walk:
+ * O(n log n) at worst for n interfaces, O(n) on kernels that dump in
+ * ifIndex order (6.8 and later).
+ *
  * Datum ids are stable and part of the provider's interface:
  *   1 name, 2 address, 3 mtu, 4 oper_up, 5 speed, 6 last_change,
  *   10.. the counters, 10 + enum netif_counter (the order of struct
@@ -222,6 +227,12 @@ struct netif_interface_list {
 	size_t capacity;
 };
 
+struct netif_link_list {
+	struct netif_link *items;
+	size_t count;
+	size_t capacity;
+};
+
 struct netif_context {
 	struct dci_host *host;
 	struct dci_class *class_handle;
@@ -232,17 +243,16 @@ struct netif_context {
 	size_t include_count; /* 0: include everything */
 	const char **exclude;
 	size_t exclude_count;
-	/* Interfaces served by the last complete dump, sorted by index: what
+	/* The served links of the dump under way, in dump order until
+	 * sorted. Kept between refreshes only to reuse the memory. */
+	struct netif_link_list links;
+	/* Interfaces published by the last refresh, sorted by index: what
 	 * the next refresh compares with. Interfaces that vanished are not in
-	 * it, so the cache never outgrows the system's interfaces. */
+	 * it, so it never outgrows the system's interfaces. */
 	struct netif_interface_list known;
-	/* Filled in dump order by the dump under way; becomes known when
-	 * the dump completes. */
+	/* Being built by the refresh under way; becomes known. */
 	struct netif_interface_list seen;
-	/* Valid during a refresh only. */
-	struct dci_batch *batch;
-	uint64_t now;        /* centiseconds of CLOCK_MONOTONIC */
-	bool failed;         /* a datum could not be stored; logged */
+	bool failed; /* the dump's callback failed and logged why */
 };
 
 /* Centiseconds of CLOCK_MONOTONIC, never 0 (0 means "no change seen"). */
@@ -324,45 +334,43 @@ netif_is_served(const struct netif_context *context, const char *name)
 }
 
 static int
-netif_compare_index(const void *left, const void *right)
+netif_compare_link_index(const void *left, const void *right)
 {
-	const struct netif_interface *a = left;
-	const struct netif_interface *b = right;
+	const struct netif_link *a = left;
+	const struct netif_link *b = right;
 
 	return (a->index > b->index) - (a->index < b->index);
 }
 
-static const struct netif_interface *
-netif_find_known(const struct netif_context *context, uint32_t index)
+/*
+ * Returns items, reallocated if need be to hold at least wanted elements
+ * of size bytes, updating *capacity; NULL with errno when memory runs out,
+ * items being left as they were.
+ */
+static void *
+netif_grow(void *items, size_t *capacity, size_t wanted, size_t size)
 {
-	struct netif_interface key = {.index = index};
+	size_t larger = *capacity == 0 ? 64 : *capacity;
+	void *grown;
 
-	if (context->known.count == 0)
-		return NULL;
-	return bsearch(&key, context->known.items, context->known.count,
-	    sizeof key, netif_compare_index);
-}
-
-/* Makes room for one more item. Returns 0, or -1 with errno. */
-static int
-netif_list_reserve(struct netif_interface_list *list)
-{
-	struct netif_interface *items;
-	size_t capacity;
-
-	if (list->count < list->capacity)
-		return 0;
-	capacity = list->capacity == 0 ? 64 : list->capacity * 2;
-	if (capacity > SIZE_MAX / sizeof *items) {
-		errno = ENOMEM;
-		return -1;
+	if (wanted <= *capacity)
+		return items;
+	while (larger < wanted) {
+		if (larger > SIZE_MAX / 2) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		larger *= 2;
 	}
-	items = realloc(list->items, capacity * sizeof *items);
-	if (items == NULL)
-		return -1;
-	list->items = items;
-	list->capacity = capacity;
-	return 0;
+	if (larger > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	grown = realloc(items, larger * size);
+	if (grown == NULL)
+		return NULL;
+	*capacity = larger;
+	return grown;
 }
 
 /*
@@ -440,35 +448,26 @@ netif_set_row(struct dci_batch *batch, long row, const struct netif_link *link,
 	return 0;
 }
 
-/* netif_link_dump's callback: adds one link to the batch. */
+/* netif_link_dump's callback: keeps a copy of every served link. */
 static int
-netif_add_link(const struct netif_link *link, void *opaque)
+netif_collect_link(const struct netif_link *link, void *opaque)
 {
 	struct netif_context *context = opaque;
-	struct netif_interface *current;
-	long row;
+	struct netif_link *items;
 
 	if (!netif_is_served(context, link->name))
 		return 0;
-	if (netif_list_reserve(&context->seen) != 0) {
+	items = netif_grow(context->links.items, &context->links.capacity,
+	    context->links.count + 1, sizeof *items);
+	if (items == NULL) {
 		dci_log(context->host, DCI_LOG_ERR,
 		    "cannot remember interface %s: %s", link->name,
 		    strerror(errno));
 		context->failed = true;
 		return -1;
 	}
-	current = &context->seen.items[context->seen.count];
-	netif_track(current, netif_find_known(context, link->index), link,
-	    context->now);
-
-	row = dci_batch_instance(context->batch, &link->index, 1, link->name);
-	if (row < 0)
-		return 0; /* the host logged why; serve the other interfaces */
-	context->seen.count++;
-	if (netif_set_row(context->batch, row, link, current) != 0) {
-		context->failed = true;
-		return -1;
-	}
+	context->links.items = items;
+	items[context->links.count++] = *link;
 	return 0;
 }
 
@@ -587,70 +586,148 @@ netif_init(struct dci_host *host, void **context_pointer)
 	return 0;
 }
 
+/*
+ * Dumps the links into context->links. A dump the kernel flags as
+ * interrupted by link changes is tried again; if links keep changing, the
+ * last attempt is used all the same: it holds every link that existed
+ * throughout it (kernels before 6.8 may repeat or, rarely, skip one), which
+ * beats serving nothing for as long as the churn lasts. Returns 0, or -1
+ * after logging why.
+ */
 static int
-netif_refresh(struct dci_host *host, void *opaque)
+netif_collect(struct netif_context *context)
 {
-	struct netif_context *context = opaque;
-	struct netif_interface_list swap;
-	struct dci_batch *batch;
-
-	/* After a failed reopen the socket is retried on every refresh. */
-	if (context->socket < 0 && netif_reopen(context) != 0)
-		return -1;
-
 	for (int attempt = 1;; attempt++) {
 		int error;
 
-		context->batch = dci_batch_begin(host, context->class_handle);
-		if (context->batch == NULL) {
-			dci_log(host, DCI_LOG_ERR,
-			    "cannot begin a batch for class netif");
-			return -1;
-		}
-		context->seen.count = 0;
+		context->links.count = 0;
 		context->failed = false;
-		context->now = netif_monotonic_centiseconds();
 		context->sequence++;
 		if (netif_link_dump(context->socket, context->sequence,
-			netif_add_link, context) == 0)
-			break;
+			netif_collect_link, context) == 0)
+			return 0;
 		error = errno;
-		dci_batch_abort(context->batch);
-		context->batch = NULL;
 		if (context->failed)
-			return -1; /* logged where it happened */
+			return -1;
 		if (error == EINTR) {
 			if (attempt < NETIF_DUMP_ATTEMPTS)
 				continue;
-			dci_log(host, DCI_LOG_ERR,
-			    "rtnetlink link dump failed: interfaces changed "
-			    "during each of %d attempts",
+			dci_log(context->host, DCI_LOG_DEBUG,
+			    "links changed during each of %d dumps; using the "
+			    "last",
 			    NETIF_DUMP_ATTEMPTS);
-			return -1;
+			return 0;
 		}
-		dci_log(host, DCI_LOG_ERR, "rtnetlink link dump failed: %s",
-		    strerror(error));
+		dci_log(context->host, DCI_LOG_ERR,
+		    "rtnetlink link dump failed: %s", strerror(error));
 		/* The socket may still hold part of the dump. */
 		netif_reopen(context);
 		return -1;
 	}
+}
 
-	/* The dump is complete: what it saw is now the known state, whatever
-	 * becomes of the batch. */
-	qsort(context->seen.items, context->seen.count,
-	    sizeof *context->seen.items, netif_compare_index);
+/* Sorts context->links by index and drops repeats (see netif_collect). */
+static void
+netif_sort_links(struct netif_link_list *links)
+{
+	size_t kept = 0;
+	bool sorted = true;
+
+	for (size_t i = 1; i < links->count && sorted; i++)
+		sorted = links->items[i - 1].index < links->items[i].index;
+	if (sorted)
+		return;
+	qsort(links->items, links->count, sizeof *links->items,
+	    netif_compare_link_index);
+	for (size_t i = 0; i < links->count; i++) {
+		if (kept > 0 && links->items[kept - 1].index == links->items[i].index)
+			continue;
+		if (kept != i)
+			links->items[kept] = links->items[i];
+		kept++;
+	}
+	links->count = kept;
+}
+
+/* Fills and commits a batch from context->links (sorted), and makes what
+ * it published the known state. Returns 0, or -1 after logging why. */
+static int
+netif_publish(struct dci_host *host, struct netif_context *context)
+{
+	const struct netif_interface_list *known = &context->known;
+	struct netif_interface_list swap;
+	struct netif_interface *items;
+	struct dci_batch *batch;
+	uint64_t now = netif_monotonic_centiseconds();
+	size_t next_known = 0;
+
+	items = netif_grow(context->seen.items, &context->seen.capacity,
+	    context->links.count, sizeof *items);
+	if (items == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot remember %zu interfaces: %s",
+		    context->links.count, strerror(errno));
+		return -1;
+	}
+	context->seen.items = items;
+	context->seen.count = 0;
+
+	batch = dci_batch_begin(host, context->class_handle);
+	if (batch == NULL) {
+		dci_log(host, DCI_LOG_ERR,
+		    "cannot begin a batch for class netif");
+		return -1;
+	}
+	for (size_t i = 0; i < context->links.count; i++) {
+		const struct netif_link *link = &context->links.items[i];
+		const struct netif_interface *previous = NULL;
+		struct netif_interface *current;
+		long row;
+
+		/* Both lists are sorted by index: walk them together. */
+		while (next_known < known->count &&
+		    known->items[next_known].index < link->index)
+			next_known++;
+		if (next_known < known->count &&
+		    known->items[next_known].index == link->index)
+			previous = &known->items[next_known];
+
+		current = &context->seen.items[context->seen.count];
+		netif_track(current, previous, link, now);
+		row = dci_batch_instance(batch, &link->index, 1, link->name);
+		if (row < 0)
+			continue; /* the host logged why; serve the others */
+		context->seen.count++;
+		if (netif_set_row(batch, row, link, current) != 0) {
+			dci_batch_abort(batch);
+			return -1; /* the host logged why */
+		}
+	}
+
+	/* What was seen is now known, whatever becomes of the commit. */
 	swap = context->known;
 	context->known = context->seen;
 	context->seen = swap;
 	context->seen.count = 0;
 
-	batch = context->batch;
-	context->batch = NULL;
 	if (dci_batch_commit(batch) != 0) {
 		dci_log(host, DCI_LOG_ERR, "cannot commit class netif");
 		return -1;
 	}
 	return 0;
+}
+
+static int
+netif_refresh(struct dci_host *host, void *opaque)
+{
+	struct netif_context *context = opaque;
+
+	/* After a failed reopen the socket is retried on every refresh. */
+	if (context->socket < 0 && netif_reopen(context) != 0)
+		return -1;
+	if (netif_collect(context) != 0)
+		return -1;
+	netif_sort_links(&context->links);
+	return netif_publish(host, context);
 }
 
 static void
@@ -665,6 +742,7 @@ netif_fini(struct dci_host *host, void *opaque)
 		close(context->socket);
 	free(context->include);
 	free(context->exclude);
+	free(context->links.items);
 	free(context->known.items);
 	free(context->seen.items);
 	free(context);
