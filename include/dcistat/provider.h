@@ -95,7 +95,8 @@ enum dci_type {
 
 /* Time formats and presentations. Stored as 8 bytes, little-endian:
  * STF_5BYTE centiseconds since 1900-01-01 (top 3 bytes ignored), STF_CTIME
- * seconds since 1970-01-01 (signed), STF_MONOTONIC centiseconds since boot. */
+ * seconds since 1970-01-01 (signed), STF_MONOTONIC centiseconds of Linux's
+ * CLOCK_MONOTONIC (since boot), the clock dcistatd uses for TimeStamps. */
 #define DCI_STF_5BYTE 0u
 #define DCI_STF_CTIME 1u
 #define DCI_STF_MONOTONIC 2u
@@ -309,7 +310,12 @@ dci_batch_begin(struct dci_host *host, struct dci_class *class_handle)
 }
 
 /* Adds an instance; returns its row number for the setters, or -1 (wrong
- * id length for the class, duplicate id, bad label). */
+ * id length for the class, or a label that is empty, longer than
+ * DCI_LABEL_MAX or not printable ASCII; UMA's reserved characters are
+ * allowed in instance labels, which name real objects such as "eth0.100").
+ * A refused instance or value is logged and left out; the batch stays
+ * usable and commits the rest. Two instances with one id refuse the
+ * commit. */
 static inline long
 dci_batch_instance(struct dci_batch *batch, const uint32_t *id, size_t id_words,
     const char *label)

@@ -18,7 +18,8 @@ struct host_batch {
 	struct dci_plugin *plugin;
 	struct dci_class *class;
 	struct dci_snapshot_builder *builder;
-	bool failed; /* a setter was refused: the commit is refused too */
+	unsigned refusals; /* calls refused in this batch */
+	char first_refusal[1024];
 };
 
 static struct dci_plugin *
@@ -151,12 +152,16 @@ batch_forget(struct host_batch *batch)
 	free(batch);
 }
 
+/* A refused instance or value leaves just that row out: the rest of the
+ * snapshot is still right, and an absent row is never a wrong one. One
+ * message per batch, at commit, keeps a persistent fault from flooding the
+ * log every refresh. */
 static void
 batch_refused(struct host_batch *batch, const char *what, const char *why)
 {
-	batch->failed = true;
-	log_warnx("provider %s: class \"%s\": %s refused: %s",
-	    batch->plugin->name, batch->class->label, what, why);
+	if (batch->refusals++ == 0)
+		snprintf(batch->first_refusal, sizeof(batch->first_refusal),
+		    "%s refused: %s", what, why);
 }
 
 static long
@@ -215,8 +220,6 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 	return -1;
 }
 
-/* A batch with a refused call is refused whole: serving it would show a
- * state the provider did not mean (a missing instance, a stale value). */
 static int
 host_batch_commit(struct dci_batch *public)
 {
@@ -224,14 +227,11 @@ host_batch_commit(struct dci_batch *public)
 	char why[512];
 	int result;
 
-	if (batch->failed) {
-		log_warnx("provider %s: class \"%s\": snapshot not committed "
-		          "after refused calls; previous snapshot kept",
-		    batch->plugin->name, batch->class->label);
-		dci_snapshot_builder_free(batch->builder);
-		batch_forget(batch);
-		return -1;
-	}
+	if (batch->refusals > 0)
+		log_warnx("provider %s: class \"%s\": %u call%s refused in "
+		          "this refresh, those rows are absent; first: %s",
+		    batch->plugin->name, batch->class->label, batch->refusals,
+		    batch->refusals == 1 ? "" : "s", batch->first_refusal);
 	result = dci_snapshot_commit(batch->builder, batch->class,
 	    dci_clock_milliseconds(), why, sizeof(why));
 	if (result != 0)

@@ -110,6 +110,34 @@ dci_registry_label_valid(const char *label, char *why, size_t why_size)
 	return true;
 }
 
+bool
+dci_registry_instance_label_valid(const char *label, char *why, size_t why_size)
+{
+	size_t length;
+
+	if (label == NULL || label[0] == '\0') {
+		say(why, why_size, "empty label");
+		return false;
+	}
+	length = strnlen(label, DCI_LABEL_MAX + 1);
+	if (length > DCI_LABEL_MAX) {
+		say(why, why_size, "label longer than %u characters",
+		    DCI_LABEL_MAX);
+		return false;
+	}
+	for (size_t i = 0; i < length; i++) {
+		unsigned char c = (unsigned char)label[i];
+		if (c < 0x20 || c > 0x7e) {
+			say(why, why_size,
+			    "label \"%.*s\" has non-printing character 0x%02x "
+			    "at %zu",
+			    (int)length, label, c, i + 1);
+			return false;
+		}
+	}
+	return true;
+}
+
 static char *
 copy_text(const char *text)
 {

@@ -88,7 +88,14 @@ struct dci_class *dci_registry_add_class(struct dci_registry *registry,
     struct dci_supplier *supplier, const struct dci_class_info *info,
     void *owner, char *why, size_t why_size);
 
-/* Checks a label against UMA's reserved characters. */
+/* Checks an instance label: 1..DCI_LABEL_MAX printable ASCII characters.
+ * UMA's reserved characters are allowed: instance labels are the names of
+ * real objects (a VLAN interface "eth0.100"), not the provider's choice. */
+bool dci_registry_instance_label_valid(
+    const char *label, char *why, size_t why_size);
+
+/* Checks a class, datum or supplier label against UMA's reserved
+ * characters. */
 bool dci_registry_label_valid(const char *label, char *why, size_t why_size);
 
 const struct dci_datum *dci_class_find_datum(

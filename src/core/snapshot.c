@@ -99,7 +99,10 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 		    class->instance_words);
 		return -1;
 	}
-	if (!dci_registry_label_valid(label, label_why, sizeof(label_why))) {
+	/* Instance labels name real objects ("eth0.100"), so UMA's reserved
+	 * characters are allowed here; only printable text is required. */
+	if (!dci_registry_instance_label_valid(
+	        label, label_why, sizeof(label_why))) {
 		say(why, why_size, "instance: %s", label_why);
 		return -1;
 	}

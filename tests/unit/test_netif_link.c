@@ -30,7 +30,8 @@ struct netif_test_builder {
 static struct nlmsghdr *
 netif_test_message(struct netif_test_builder *builder)
 {
-	return (struct nlmsghdr *)(void *)(builder->buffer + builder->message_at);
+	return (
+	    struct nlmsghdr *)(void *)(builder->buffer + builder->message_at);
 }
 
 /* Starts a new message after the previous ones (call with a zeroed builder
@@ -60,16 +61,16 @@ netif_test_start(struct netif_test_builder *builder, uint16_t type,
 
 /* Appends a payload to the current message (no attribute header). */
 static void
-netif_test_payload(struct netif_test_builder *builder, const void *data,
-    size_t length)
+netif_test_payload(
+    struct netif_test_builder *builder, const void *data, size_t length)
 {
 	struct nlmsghdr *header = netif_test_message(builder);
 
-	ck_assert_uint_le(builder->length + NLMSG_ALIGN(length),
-	    sizeof builder->buffer);
+	ck_assert_uint_le(
+	    builder->length + NLMSG_ALIGN(length), sizeof builder->buffer);
 	memcpy(builder->buffer + builder->length, data, length);
-	header->nlmsg_len = (uint32_t)(builder->length - builder->message_at +
-	    length);
+	header->nlmsg_len =
+	    (uint32_t)(builder->length - builder->message_at + length);
 	builder->length += NLMSG_ALIGN(length);
 }
 
@@ -80,9 +81,10 @@ netif_test_attribute(struct netif_test_builder *builder, unsigned short type,
 	struct nlmsghdr *header = netif_test_message(builder);
 	struct rtattr *attribute;
 
-	ck_assert_uint_le(builder->length + RTA_SPACE(length),
-	    sizeof builder->buffer);
-	attribute = (struct rtattr *)(void *)(builder->buffer + builder->length);
+	ck_assert_uint_le(
+	    builder->length + RTA_SPACE(length), sizeof builder->buffer);
+	attribute =
+	    (struct rtattr *)(void *)(builder->buffer + builder->length);
 	attribute->rta_type = type;
 	attribute->rta_len = (unsigned short)RTA_LENGTH(length);
 	if (length > 0)
@@ -92,26 +94,27 @@ netif_test_attribute(struct netif_test_builder *builder, unsigned short type,
 }
 
 static void
-netif_test_string(struct netif_test_builder *builder, unsigned short type,
-    const char *text)
+netif_test_string(
+    struct netif_test_builder *builder, unsigned short type, const char *text)
 {
 	netif_test_attribute(builder, type, text, strlen(text) + 1);
 }
 
 static void
-netif_test_u32(struct netif_test_builder *builder, unsigned short type,
-    uint32_t value)
+netif_test_u32(
+    struct netif_test_builder *builder, unsigned short type, uint32_t value)
 {
 	netif_test_attribute(builder, type, &value, sizeof value);
 }
 
 /* Parses the current message from an exact-size heap copy. */
 static int
-netif_test_parse(const struct netif_test_builder *builder,
-    struct netif_link *link)
+netif_test_parse(
+    const struct netif_test_builder *builder, struct netif_link *link)
 {
-	const struct nlmsghdr *header = (const struct nlmsghdr *)(const void *)(
-	    builder->buffer + builder->message_at);
+	const struct nlmsghdr *header =
+	    (const struct nlmsghdr *)(const void *)(builder->buffer +
+	                                            builder->message_at);
 	size_t length = header->nlmsg_len;
 	void *copy = malloc(length);
 	int result;
@@ -142,8 +145,8 @@ netif_test_datagram(const struct netif_test_builder *builder,
 
 /* A link message with a name and nothing else. */
 static void
-netif_test_minimal(struct netif_test_builder *builder, int index,
-    const char *name)
+netif_test_minimal(
+    struct netif_test_builder *builder, int index, const char *name)
 {
 	memset(builder, 0, sizeof *builder);
 	netif_test_start(builder, RTM_NEWLINK, NLM_F_MULTI, 1, index, 0);
@@ -167,14 +170,14 @@ START_TEST(test_parse_fields)
 	netif_test_u32(&builder, IFLA_TXQLEN, queue); /* ignored */
 	netif_test_string(&builder, IFLA_IFNAME, "enp7s0");
 	netif_test_attribute(&builder, IFLA_ADDRESS, address, sizeof address);
-	netif_test_attribute(&builder, IFLA_BROADCAST, broadcast,
-	    sizeof broadcast);
+	netif_test_attribute(
+	    &builder, IFLA_BROADCAST, broadcast, sizeof broadcast);
 	netif_test_u32(&builder, IFLA_MTU, 9000);
-	netif_test_attribute(&builder, IFLA_OPERSTATE, &operstate,
-	    sizeof operstate);
+	netif_test_attribute(
+	    &builder, IFLA_OPERSTATE, &operstate, sizeof operstate);
 	/* A nested attribute, flagged as such: skipped whole. */
-	netif_test_attribute(&builder, IFLA_LINKINFO | NLA_F_NESTED, "\0\0\0\0",
-	    4);
+	netif_test_attribute(
+	    &builder, IFLA_LINKINFO | NLA_F_NESTED, "\0\0\0\0", 4);
 	netif_test_u32(&builder, IFLA_CARRIER_CHANGES, 5);
 
 	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
@@ -216,7 +219,7 @@ END_TEST
 #define NETIF_TEST_VALUE64(n) ((uint64_t)(n) << 40 | (uint64_t)(n)*0x1111u)
 #define NETIF_TEST_VALUE32(n) (0x80000000u | (uint32_t)(n)*0x10101u)
 
-#define NETIF_TEST_FILL_STATS(stats, value)                                   \
+#define NETIF_TEST_FILL_STATS(stats, value)                                    \
 	do {                                                                   \
 		(stats).rx_packets = value(1);                                 \
 		(stats).tx_packets = value(2);                                 \
@@ -245,55 +248,57 @@ END_TEST
 	} while (0)
 
 /* Compares every counter with the kernel structure's field of that name. */
-#define NETIF_TEST_CHECK_STATS(link, stats)                                   \
+#define NETIF_TEST_CHECK_STATS(link, stats)                                    \
 	do {                                                                   \
 		const uint64_t *c = (link).counters;                           \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_PACKETS],                 \
-		    (stats).rx_packets);                                       \
-		ck_assert_uint_eq(c[NETIF_COUNTER_TX_PACKETS],                 \
-		    (stats).tx_packets);                                       \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_BYTES], (stats).rx_bytes); \
-		ck_assert_uint_eq(c[NETIF_COUNTER_TX_BYTES], (stats).tx_bytes); \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_ERRORS],                  \
-		    (stats).rx_errors);                                        \
-		ck_assert_uint_eq(c[NETIF_COUNTER_TX_ERRORS],                  \
-		    (stats).tx_errors);                                        \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_DROPPED],                 \
-		    (stats).rx_dropped);                                       \
-		ck_assert_uint_eq(c[NETIF_COUNTER_TX_DROPPED],                 \
-		    (stats).tx_dropped);                                       \
-		ck_assert_uint_eq(c[NETIF_COUNTER_MULTICAST],                  \
-		    (stats).multicast);                                        \
-		ck_assert_uint_eq(c[NETIF_COUNTER_COLLISIONS],                 \
-		    (stats).collisions);                                       \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_PACKETS], (stats).rx_packets);          \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_TX_PACKETS], (stats).tx_packets);          \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_BYTES], (stats).rx_bytes);              \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_TX_BYTES], (stats).tx_bytes);              \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_ERRORS], (stats).rx_errors);            \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_TX_ERRORS], (stats).tx_errors);            \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_DROPPED], (stats).rx_dropped);          \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_TX_DROPPED], (stats).tx_dropped);          \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_MULTICAST], (stats).multicast);            \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_COLLISIONS], (stats).collisions);          \
 		ck_assert_uint_eq(c[NETIF_COUNTER_RX_LENGTH_ERRORS],           \
 		    (stats).rx_length_errors);                                 \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_OVER_ERRORS],             \
-		    (stats).rx_over_errors);                                   \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_CRC_ERRORS],              \
-		    (stats).rx_crc_errors);                                    \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_OVER_ERRORS], (stats).rx_over_errors);  \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_CRC_ERRORS], (stats).rx_crc_errors);    \
 		ck_assert_uint_eq(c[NETIF_COUNTER_RX_FRAME_ERRORS],            \
 		    (stats).rx_frame_errors);                                  \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_FIFO_ERRORS],             \
-		    (stats).rx_fifo_errors);                                   \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_FIFO_ERRORS], (stats).rx_fifo_errors);  \
 		ck_assert_uint_eq(c[NETIF_COUNTER_RX_MISSED_ERRORS],           \
 		    (stats).rx_missed_errors);                                 \
 		ck_assert_uint_eq(c[NETIF_COUNTER_TX_ABORTED_ERRORS],          \
 		    (stats).tx_aborted_errors);                                \
 		ck_assert_uint_eq(c[NETIF_COUNTER_TX_CARRIER_ERRORS],          \
 		    (stats).tx_carrier_errors);                                \
-		ck_assert_uint_eq(c[NETIF_COUNTER_TX_FIFO_ERRORS],             \
-		    (stats).tx_fifo_errors);                                   \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_TX_FIFO_ERRORS], (stats).tx_fifo_errors);  \
 		ck_assert_uint_eq(c[NETIF_COUNTER_TX_HEARTBEAT_ERRORS],        \
 		    (stats).tx_heartbeat_errors);                              \
 		ck_assert_uint_eq(c[NETIF_COUNTER_TX_WINDOW_ERRORS],           \
 		    (stats).tx_window_errors);                                 \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_COMPRESSED],              \
-		    (stats).rx_compressed);                                    \
-		ck_assert_uint_eq(c[NETIF_COUNTER_TX_COMPRESSED],              \
-		    (stats).tx_compressed);                                    \
-		ck_assert_uint_eq(c[NETIF_COUNTER_RX_NOHANDLER],               \
-		    (stats).rx_nohandler);                                     \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_COMPRESSED], (stats).rx_compressed);    \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_TX_COMPRESSED], (stats).tx_compressed);    \
+		ck_assert_uint_eq(                                             \
+		    c[NETIF_COUNTER_RX_NOHANDLER], (stats).rx_nohandler);      \
 	} while (0)
 
 START_TEST(test_parse_stats64)
@@ -324,16 +329,16 @@ START_TEST(test_parse_stats64_short)
 	memset(&stats, 0, sizeof stats);
 	NETIF_TEST_FILL_STATS(stats, NETIF_TEST_VALUE64);
 	netif_test_minimal(&builder, 2, "eth0");
-	netif_test_attribute(&builder, IFLA_STATS64, &stats,
-	    23 * sizeof(uint64_t));
+	netif_test_attribute(
+	    &builder, IFLA_STATS64, &stats, 23 * sizeof(uint64_t));
 	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
 	ck_assert_uint_eq(link.counter_count, 23);
-	ck_assert_uint_eq(link.counters[NETIF_COUNTER_TX_COMPRESSED],
-	    stats.tx_compressed);
+	ck_assert_uint_eq(
+	    link.counters[NETIF_COUNTER_TX_COMPRESSED], stats.tx_compressed);
 
 	netif_test_minimal(&builder, 2, "eth0");
-	netif_test_attribute(&builder, IFLA_STATS64, &stats,
-	    22 * sizeof(uint64_t));
+	netif_test_attribute(
+	    &builder, IFLA_STATS64, &stats, 22 * sizeof(uint64_t));
 	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
 	ck_assert_int_eq(errno, EBADMSG);
 }
@@ -406,16 +411,15 @@ START_TEST(test_parse_address_lengths)
 	for (size_t i = 0; i < sizeof infiniband; i++)
 		infiniband[i] = (unsigned char)(0xa0 + i);
 	netif_test_minimal(&builder, 6, "ib0");
-	netif_test_attribute(&builder, IFLA_ADDRESS, infiniband,
-	    sizeof infiniband);
+	netif_test_attribute(
+	    &builder, IFLA_ADDRESS, infiniband, sizeof infiniband);
 	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
 	ck_assert_uint_eq(link.address_length, 20);
 	ck_assert_int_eq(memcmp(link.address, infiniband, 20), 0);
 
 	memset(too_long, 1, sizeof too_long);
 	netif_test_minimal(&builder, 6, "ib0");
-	netif_test_attribute(&builder, IFLA_ADDRESS, too_long,
-	    sizeof too_long);
+	netif_test_attribute(&builder, IFLA_ADDRESS, too_long, sizeof too_long);
 	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
 }
 END_TEST
@@ -561,8 +565,8 @@ START_TEST(test_is_up)
 		memset(&link, 0, sizeof link);
 		link.operstate = cases[i].operstate;
 		link.flags = cases[i].flags;
-		ck_assert_msg(netif_link_is_up(&link) == cases[i].up,
-		    "case %zu", i);
+		ck_assert_msg(
+		    netif_link_is_up(&link) == cases[i].up, "case %zu", i);
 	}
 }
 END_TEST
@@ -586,8 +590,8 @@ START_TEST(test_counter_names)
 		snprintf(path, sizeof path, "/sys/class/net/lo/statistics/%s",
 		    netif_counter_names[i]);
 		if (access("/sys/class/net/lo/statistics", F_OK) == 0)
-			ck_assert_msg(access(path, F_OK) == 0, "%s missing",
-			    path);
+			ck_assert_msg(
+			    access(path, F_OK) == 0, "%s missing", path);
 	}
 }
 END_TEST
@@ -722,8 +726,8 @@ START_TEST(test_datagram_interrupted_and_stopped)
 	memset(&builder, 0, sizeof builder);
 	netif_test_start(&builder, RTM_NEWLINK, NLM_F_MULTI, 3, 1, 0);
 	netif_test_string(&builder, IFLA_IFNAME, "lo");
-	netif_test_start(&builder, RTM_NEWLINK,
-	    NLM_F_MULTI | NLM_F_DUMP_INTR, 3, 2, 0);
+	netif_test_start(
+	    &builder, RTM_NEWLINK, NLM_F_MULTI | NLM_F_DUMP_INTR, 3, 2, 0);
 	netif_test_string(&builder, IFLA_IFNAME, "eth0");
 	netif_test_start(&builder, NLMSG_DONE, NLM_F_MULTI, 3, 0, 0);
 	ck_assert_int_eq(netif_test_datagram(&builder, &state), 0);
@@ -782,20 +786,21 @@ START_TEST(test_dump_real)
 	long long before;
 	int descriptor;
 
-	before = netif_test_read_number("/sys/class/net/lo/statistics/rx_bytes");
+	before =
+	    netif_test_read_number("/sys/class/net/lo/statistics/rx_bytes");
 	ck_assert_msg(before >= 0, "cannot read lo rx_bytes from sysfs");
 	descriptor = netif_link_open();
 	ck_assert_msg(descriptor >= 0, "netif_link_open: %s", strerror(errno));
 
 	memset(&result, 0, sizeof result);
-	ck_assert_msg(netif_link_dump(descriptor, 1000, netif_test_find_loopback,
-			  &result) == 0,
+	ck_assert_msg(netif_link_dump(descriptor, 1000,
+	                  netif_test_find_loopback, &result) == 0,
 	    "dump: %s", strerror(errno));
 	ck_assert(result.found);
 	ck_assert_uint_eq(result.link.index, 1);
 	ck_assert_uint_ge(result.link.counter_count, NETIF_COUNTER_MINIMUM);
-	ck_assert_uint_ge(result.link.counters[NETIF_COUNTER_RX_BYTES],
-	    (uint64_t)before);
+	ck_assert_uint_ge(
+	    result.link.counters[NETIF_COUNTER_RX_BYTES], (uint64_t)before);
 	ck_assert(result.link.has_mtu);
 	ck_assert(netif_link_is_up(&result.link));
 	ck_assert_uint_eq(result.index_mismatches, 0);
@@ -813,14 +818,14 @@ START_TEST(test_dump_stopped_then_again)
 
 	descriptor = netif_link_open();
 	ck_assert_int_ge(descriptor, 0);
-	ck_assert_int_eq(netif_link_dump(descriptor, 5, netif_test_record, &seen),
-	    -1);
+	ck_assert_int_eq(
+	    netif_link_dump(descriptor, 5, netif_test_record, &seen), -1);
 	ck_assert_int_eq(errno, ECANCELED);
 	ck_assert_uint_eq(seen.count, 1);
 
 	memset(&result, 0, sizeof result);
-	ck_assert_int_eq(netif_link_dump(descriptor, 6, netif_test_find_loopback,
-			     &result),
+	ck_assert_int_eq(
+	    netif_link_dump(descriptor, 6, netif_test_find_loopback, &result),
 	    0);
 	ck_assert(result.found);
 	close(descriptor);

@@ -74,84 +74,84 @@ static const struct dci_instance_level netif_levels[] = {
 
 static const struct dci_datum_info netif_fixed_datums[] = {
     {
-	.id = NETIF_DATUM_NAME,
-	.label = "name",
-	.type = DCI_ST_STRING,
-	.format = DCI_SSF_ZEROTERM,
-	.presentation = DCI_SSP_LITERAL,
-	.size = NETIF_NAME_SIZE,
-	.volatility = DCI_SV_VARIABLE,
-	.unit = DCI_UNIT_NONE,
-	.semantics = DCI_SEMANTICS_DISCRETE,
-	.description = "Interface name",
+        .id = NETIF_DATUM_NAME,
+        .label = "name",
+        .type = DCI_ST_STRING,
+        .format = DCI_SSF_ZEROTERM,
+        .presentation = DCI_SSP_LITERAL,
+        .size = NETIF_NAME_SIZE,
+        .volatility = DCI_SV_VARIABLE,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "Interface name",
     },
     {
-	.id = NETIF_DATUM_ADDRESS,
-	.label = "address",
-	.type = DCI_ST_ADDRESS,
-	.format = DCI_SAF_ETHERNET,
-	.presentation = DCI_SAP_NORMAL,
-	.size = NETIF_ETHERNET_ADDRESS_LENGTH,
-	.volatility = DCI_SV_VARIABLE,
-	.unit = DCI_UNIT_NONE,
-	.semantics = DCI_SEMANTICS_DISCRETE,
-	.description = "Link-layer address, for interfaces with 6-byte "
-		       "(Ethernet) addresses only",
+        .id = NETIF_DATUM_ADDRESS,
+        .label = "address",
+        .type = DCI_ST_ADDRESS,
+        .format = DCI_SAF_ETHERNET,
+        .presentation = DCI_SAP_NORMAL,
+        .size = NETIF_ETHERNET_ADDRESS_LENGTH,
+        .volatility = DCI_SV_VARIABLE,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "Link-layer address, for interfaces with 6-byte "
+                       "(Ethernet) addresses only",
     },
     {
-	.id = NETIF_DATUM_MTU,
-	.label = "mtu",
-	.type = DCI_ST_INTEGER32,
-	.format = DCI_SIF_UNSIGNED,
-	.presentation = DCI_SIP_DECIMAL,
-	.size = 0,
-	.volatility = DCI_SV_VARIABLE,
-	.unit = DCI_UNIT_BYTES,
-	.semantics = DCI_SEMANTICS_GAUGE,
-	.description = "Largest packet the interface sends, in bytes",
+        .id = NETIF_DATUM_MTU,
+        .label = "mtu",
+        .type = DCI_ST_INTEGER32,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .size = 0,
+        .volatility = DCI_SV_VARIABLE,
+        .unit = DCI_UNIT_BYTES,
+        .semantics = DCI_SEMANTICS_GAUGE,
+        .description = "Largest packet the interface sends, in bytes",
     },
     {
-	.id = NETIF_DATUM_OPER_UP,
-	.label = "oper_up",
-	.type = DCI_ST_BOOLEAN,
-	.format = DCI_SBF_NORMAL,
-	.presentation = DCI_SBP_TRUE_FALSE,
-	.size = 0,
-	.volatility = DCI_SV_VOLATILE,
-	.unit = DCI_UNIT_NONE,
-	.semantics = DCI_SEMANTICS_DISCRETE,
-	.description = "Operationally up (RFC 2863 up, or unknown while "
-		       "administratively up and running)",
+        .id = NETIF_DATUM_OPER_UP,
+        .label = "oper_up",
+        .type = DCI_ST_BOOLEAN,
+        .format = DCI_SBF_NORMAL,
+        .presentation = DCI_SBP_TRUE_FALSE,
+        .size = 0,
+        .volatility = DCI_SV_VOLATILE,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "Operationally up (RFC 2863 up, or unknown while "
+                       "administratively up and running)",
     },
     {
-	.id = NETIF_DATUM_SPEED,
-	.label = "speed",
-	.type = DCI_ST_INTEGER64,
-	.format = DCI_SIF_UNSIGNED,
-	.presentation = DCI_SIP_DECIMAL,
-	.size = 0,
-	.volatility = DCI_SV_VARIABLE,
-	.unit = DCI_UNIT_MEGABITS_PER_SECOND,
-	.semantics = DCI_SEMANTICS_GAUGE,
-	.description = "Link speed in Mbit/s, where the driver reports one",
+        .id = NETIF_DATUM_SPEED,
+        .label = "speed",
+        .type = DCI_ST_INTEGER64,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .size = 0,
+        .volatility = DCI_SV_VARIABLE,
+        .unit = DCI_UNIT_MEGABITS_PER_SECOND,
+        .semantics = DCI_SEMANTICS_GAUGE,
+        .description = "Link speed in Mbit/s, where the driver reports one",
     },
     {
-	.id = NETIF_DATUM_LAST_CHANGE,
-	.label = "last_change",
-	.type = DCI_ST_TIME,
-	.format = DCI_STF_MONOTONIC,
-	.presentation = DCI_STP_ABSOLUTE,
-	.size = 0,
-	.volatility = DCI_SV_VARIABLE,
-	.unit = DCI_UNIT_CENTISECONDS,
-	.semantics = DCI_SEMANTICS_DISCRETE,
-	.description = "When the operational state last changed, as seen "
-		       "by this provider (0: no change seen)",
+        .id = NETIF_DATUM_LAST_CHANGE,
+        .label = "last_change",
+        .type = DCI_ST_TIME,
+        .format = DCI_STF_MONOTONIC,
+        .presentation = DCI_STP_ABSOLUTE,
+        .size = 0,
+        .volatility = DCI_SV_VARIABLE,
+        .unit = DCI_UNIT_CENTISECONDS,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "When the operational state last changed, as seen "
+                       "by this provider (0: no change seen)",
     },
 };
 
 _Static_assert(sizeof netif_fixed_datums / sizeof netif_fixed_datums[0] ==
-        NETIF_FIXED_DATUM_COUNT,
+                   NETIF_FIXED_DATUM_COUNT,
     "fixed datum count");
 
 /* Unit and description of each counter datum; its label is
@@ -162,51 +162,50 @@ static const struct {
 } netif_counter_datums[NETIF_COUNTER_COUNT] = {
     [NETIF_COUNTER_RX_PACKETS] = {DCI_UNIT_PACKETS, "Good packets received"},
     [NETIF_COUNTER_TX_PACKETS] = {DCI_UNIT_PACKETS,
-	"Packets transmitted successfully"},
+        "Packets transmitted successfully"},
     [NETIF_COUNTER_RX_BYTES] = {DCI_UNIT_OCTETS,
-	"Octets in good packets received"},
+        "Octets in good packets received"},
     [NETIF_COUNTER_TX_BYTES] = {DCI_UNIT_OCTETS,
-	"Octets in packets transmitted successfully"},
+        "Octets in packets transmitted successfully"},
     [NETIF_COUNTER_RX_ERRORS] = {DCI_UNIT_ERRORS,
-	"Receive errors of all kinds"},
+        "Receive errors of all kinds"},
     [NETIF_COUNTER_TX_ERRORS] = {DCI_UNIT_ERRORS,
-	"Transmit errors of all kinds"},
+        "Transmit errors of all kinds"},
     [NETIF_COUNTER_RX_DROPPED] = {DCI_UNIT_PACKETS,
-	"Received packets dropped without error, e.g. for lack of memory"},
+        "Received packets dropped without error, e.g. for lack of memory"},
     [NETIF_COUNTER_TX_DROPPED] = {DCI_UNIT_PACKETS,
-	"Packets dropped on their way to transmission"},
+        "Packets dropped on their way to transmission"},
     [NETIF_COUNTER_MULTICAST] = {DCI_UNIT_PACKETS,
-	"Multicast packets received"},
+        "Multicast packets received"},
     [NETIF_COUNTER_COLLISIONS] = {DCI_UNIT_EVENTS,
-	"Collisions while transmitting"},
+        "Collisions while transmitting"},
     [NETIF_COUNTER_RX_LENGTH_ERRORS] = {DCI_UNIT_ERRORS,
-	"Received packets with a bad length"},
+        "Received packets with a bad length"},
     [NETIF_COUNTER_RX_OVER_ERRORS] = {DCI_UNIT_ERRORS,
-	"Received packets larger than the receive buffers"},
+        "Received packets larger than the receive buffers"},
     [NETIF_COUNTER_RX_CRC_ERRORS] = {DCI_UNIT_ERRORS,
-	"Received packets with a bad CRC"},
+        "Received packets with a bad CRC"},
     [NETIF_COUNTER_RX_FRAME_ERRORS] = {DCI_UNIT_ERRORS,
-	"Received frames with an alignment error"},
-    [NETIF_COUNTER_RX_FIFO_ERRORS] = {DCI_UNIT_ERRORS,
-	"Receive FIFO overruns"},
+        "Received frames with an alignment error"},
+    [NETIF_COUNTER_RX_FIFO_ERRORS] = {DCI_UNIT_ERRORS, "Receive FIFO overruns"},
     [NETIF_COUNTER_RX_MISSED_ERRORS] = {DCI_UNIT_ERRORS,
-	"Packets the device dropped for lack of receive buffers"},
+        "Packets the device dropped for lack of receive buffers"},
     [NETIF_COUNTER_TX_ABORTED_ERRORS] = {DCI_UNIT_ERRORS,
-	"Transmissions aborted, e.g. after excessive collisions"},
+        "Transmissions aborted, e.g. after excessive collisions"},
     [NETIF_COUNTER_TX_CARRIER_ERRORS] = {DCI_UNIT_ERRORS,
-	"Transmissions failed for loss of carrier"},
+        "Transmissions failed for loss of carrier"},
     [NETIF_COUNTER_TX_FIFO_ERRORS] = {DCI_UNIT_ERRORS,
-	"Transmit FIFO underruns"},
+        "Transmit FIFO underruns"},
     [NETIF_COUNTER_TX_HEARTBEAT_ERRORS] = {DCI_UNIT_ERRORS,
-	"Heartbeat (SQE test) errors"},
+        "Heartbeat (SQE test) errors"},
     [NETIF_COUNTER_TX_WINDOW_ERRORS] = {DCI_UNIT_ERRORS,
-	"Late collisions while transmitting"},
+        "Late collisions while transmitting"},
     [NETIF_COUNTER_RX_COMPRESSED] = {DCI_UNIT_PACKETS,
-	"Compressed packets received (CSLIP, PPP)"},
+        "Compressed packets received (CSLIP, PPP)"},
     [NETIF_COUNTER_TX_COMPRESSED] = {DCI_UNIT_PACKETS,
-	"Compressed packets transmitted (CSLIP, PPP)"},
+        "Compressed packets transmitted (CSLIP, PPP)"},
     [NETIF_COUNTER_RX_NOHANDLER] = {DCI_UNIT_PACKETS,
-	"Received packets dropped for want of a protocol handler"},
+        "Received packets dropped for want of a protocol handler"},
 };
 
 /* What the provider remembers of one served interface between refreshes. */
@@ -246,8 +245,8 @@ struct netif_context {
 	/* The served links of the dump under way, in dump order until
 	 * sorted. Kept between refreshes only to reuse the memory. */
 	struct netif_link_list links;
-	/* Interfaces published by the last refresh, sorted by index: what
-	 * the next refresh compares with. Interfaces that vanished are not in
+	/* Interfaces served by the last refresh, sorted by index: what the
+	 * next refresh compares with. Interfaces that vanished are not in
 	 * it, so it never outgrows the system's interfaces. */
 	struct netif_interface_list known;
 	/* Being built by the refresh under way; becomes known. */
@@ -289,7 +288,7 @@ netif_read_speed(const char *name, uint64_t *speed)
 	    strcmp(name, "..") == 0)
 		return false;
 	if ((size_t)snprintf(path, sizeof path, "/sys/class/net/%s/speed",
-		name) >= sizeof path)
+	        name) >= sizeof path)
 		return false;
 	descriptor = open(path, O_RDONLY | O_CLOEXEC);
 	if (descriptor < 0)
@@ -329,8 +328,8 @@ netif_is_served(const struct netif_context *context, const char *name)
 	if (context->include_count > 0 &&
 	    !netif_matches_any(context->include, context->include_count, name))
 		return false;
-	return !netif_matches_any(context->exclude, context->exclude_count,
-	    name);
+	return !netif_matches_any(
+	    context->exclude, context->exclude_count, name);
 }
 
 static int
@@ -344,8 +343,8 @@ netif_compare_link_index(const void *left, const void *right)
 
 /*
  * Returns items, reallocated if need be to hold at least wanted elements
- * of size bytes, updating *capacity; NULL with errno when memory runs out,
- * items being left as they were.
+ * (and never fewer than one) of size bytes, updating *capacity; NULL with
+ * errno only when memory runs out, items being left as they were.
  */
 static void *
 netif_grow(void *items, size_t *capacity, size_t wanted, size_t size)
@@ -353,6 +352,8 @@ netif_grow(void *items, size_t *capacity, size_t wanted, size_t size)
 	size_t larger = *capacity == 0 ? 64 : *capacity;
 	void *grown;
 
+	if (wanted == 0)
+		wanted = 1;
 	if (wanted <= *capacity)
 		return items;
 	while (larger < wanted) {
@@ -396,17 +397,17 @@ netif_track(struct netif_interface *current,
 
 	if (previous == NULL || strcmp(previous->name, link->name) != 0) {
 		current->last_change = 0;
-		current->has_speed = netif_read_speed(link->name,
-		    &current->speed);
+		current->has_speed =
+		    netif_read_speed(link->name, &current->speed);
 		return;
 	}
 	changed = previous->operstate != link->operstate ||
-	    previous->has_carrier_changes != link->has_carrier_changes ||
-	    previous->carrier_changes != link->carrier_changes;
+	          previous->has_carrier_changes != link->has_carrier_changes ||
+	          previous->carrier_changes != link->carrier_changes;
 	if (changed) {
 		current->last_change = now;
-		current->has_speed = netif_read_speed(link->name,
-		    &current->speed);
+		current->has_speed =
+		    netif_read_speed(link->name, &current->speed);
 	} else {
 		current->last_change = previous->last_change;
 		current->has_speed = previous->has_speed;
@@ -424,26 +425,27 @@ netif_set_row(struct dci_batch *batch, long row, const struct netif_link *link,
 	/* Other address lengths (tunnels, InfiniBand) have no row. */
 	if (link->address_length == NETIF_ETHERNET_ADDRESS_LENGTH &&
 	    dci_batch_set_bytes(batch, row, NETIF_DATUM_ADDRESS, link->address,
-		link->address_length) != 0)
+	        link->address_length) != 0)
 		return -1;
-	if (link->has_mtu && dci_batch_set_unsigned(batch, row,
-				 NETIF_DATUM_MTU, link->mtu) != 0)
+	if (link->has_mtu &&
+	    dci_batch_set_unsigned(batch, row, NETIF_DATUM_MTU, link->mtu) != 0)
 		return -1;
 	if (dci_batch_set_unsigned(batch, row, NETIF_DATUM_OPER_UP,
-		netif_link_is_up(link) ? 1 : 0) != 0)
+	        netif_link_is_up(link) ? 1 : 0) != 0)
 		return -1;
-	if (interface->has_speed && dci_batch_set_unsigned(batch, row,
-					NETIF_DATUM_SPEED, interface->speed) != 0)
+	if (interface->has_speed &&
+	    dci_batch_set_unsigned(
+	        batch, row, NETIF_DATUM_SPEED, interface->speed) != 0)
 		return -1;
 	if (dci_batch_set_unsigned(batch, row, NETIF_DATUM_LAST_CHANGE,
-		interface->last_change) != 0)
+	        interface->last_change) != 0)
 		return -1;
 	/* Counters the kernel did not send (rx_nohandler before Linux 4.6)
 	 * have no row. */
 	for (size_t i = 0; i < link->counter_count; i++)
 		if (dci_batch_set_unsigned(batch, row,
-			NETIF_DATUM_COUNTER_BASE + (uint32_t)i,
-			link->counters[i]) != 0)
+		        NETIF_DATUM_COUNTER_BASE + (uint32_t)i,
+		        link->counters[i]) != 0)
 			return -1;
 	return 0;
 }
@@ -538,9 +540,9 @@ netif_init(struct dci_host *host, void **context_pointer)
 	context->socket = -1;
 
 	if (netif_read_patterns(host, "include", &context->include,
-		&context->include_count) != 0 ||
+	        &context->include_count) != 0 ||
 	    netif_read_patterns(host, "exclude", &context->exclude,
-		&context->exclude_count) != 0)
+	        &context->exclude_count) != 0)
 		return -1;
 
 	if (netif_reopen(context) != 0)
@@ -604,7 +606,7 @@ netif_collect(struct netif_context *context)
 		context->failed = false;
 		context->sequence++;
 		if (netif_link_dump(context->socket, context->sequence,
-			netif_collect_link, context) == 0)
+		        netif_collect_link, context) == 0)
 			return 0;
 		error = errno;
 		if (context->failed)
@@ -626,7 +628,7 @@ netif_collect(struct netif_context *context)
 	}
 }
 
-/* Sorts context->links by index and drops repeats (see netif_collect). */
+/* Sorts links by index and drops repeats (see netif_collect). */
 static void
 netif_sort_links(struct netif_link_list *links)
 {
@@ -640,7 +642,8 @@ netif_sort_links(struct netif_link_list *links)
 	qsort(links->items, links->count, sizeof *links->items,
 	    netif_compare_link_index);
 	for (size_t i = 0; i < links->count; i++) {
-		if (kept > 0 && links->items[kept - 1].index == links->items[i].index)
+		if (kept > 0 &&
+		    links->items[kept - 1].index == links->items[i].index)
 			continue;
 		if (kept != i)
 			links->items[kept] = links->items[i];
@@ -673,8 +676,8 @@ netif_publish(struct dci_host *host, struct netif_context *context)
 
 	batch = dci_batch_begin(host, context->class_handle);
 	if (batch == NULL) {
-		dci_log(host, DCI_LOG_ERR,
-		    "cannot begin a batch for class netif");
+		dci_log(
+		    host, DCI_LOG_ERR, "cannot begin a batch for class netif");
 		return -1;
 	}
 	for (size_t i = 0; i < context->links.count; i++) {
@@ -685,7 +688,7 @@ netif_publish(struct dci_host *host, struct netif_context *context)
 
 		/* Both lists are sorted by index: walk them together. */
 		while (next_known < known->count &&
-		    known->items[next_known].index < link->index)
+		       known->items[next_known].index < link->index)
 			next_known++;
 		if (next_known < known->count &&
 		    known->items[next_known].index == link->index)

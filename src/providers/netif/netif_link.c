@@ -28,43 +28,44 @@
  * dump datagrams to at most 32 KiB unless a single message is larger. */
 #define NETIF_RECEIVE_BUFFER_SIZE 32768u
 
-#define NETIF_MESSAGE_HEADER_LENGTH ((size_t)NLMSG_ALIGN(sizeof(struct nlmsghdr)))
+#define NETIF_MESSAGE_HEADER_LENGTH                                            \
+	((size_t)NLMSG_ALIGN(sizeof(struct nlmsghdr)))
 #define NETIF_ATTRIBUTE_HEADER_LENGTH ((size_t)RTA_ALIGN(sizeof(struct rtattr)))
 
 const char *const netif_counter_names[NETIF_COUNTER_COUNT] = {
-	[NETIF_COUNTER_RX_PACKETS] = "rx_packets",
-	[NETIF_COUNTER_TX_PACKETS] = "tx_packets",
-	[NETIF_COUNTER_RX_BYTES] = "rx_bytes",
-	[NETIF_COUNTER_TX_BYTES] = "tx_bytes",
-	[NETIF_COUNTER_RX_ERRORS] = "rx_errors",
-	[NETIF_COUNTER_TX_ERRORS] = "tx_errors",
-	[NETIF_COUNTER_RX_DROPPED] = "rx_dropped",
-	[NETIF_COUNTER_TX_DROPPED] = "tx_dropped",
-	[NETIF_COUNTER_MULTICAST] = "multicast",
-	[NETIF_COUNTER_COLLISIONS] = "collisions",
-	[NETIF_COUNTER_RX_LENGTH_ERRORS] = "rx_length_errors",
-	[NETIF_COUNTER_RX_OVER_ERRORS] = "rx_over_errors",
-	[NETIF_COUNTER_RX_CRC_ERRORS] = "rx_crc_errors",
-	[NETIF_COUNTER_RX_FRAME_ERRORS] = "rx_frame_errors",
-	[NETIF_COUNTER_RX_FIFO_ERRORS] = "rx_fifo_errors",
-	[NETIF_COUNTER_RX_MISSED_ERRORS] = "rx_missed_errors",
-	[NETIF_COUNTER_TX_ABORTED_ERRORS] = "tx_aborted_errors",
-	[NETIF_COUNTER_TX_CARRIER_ERRORS] = "tx_carrier_errors",
-	[NETIF_COUNTER_TX_FIFO_ERRORS] = "tx_fifo_errors",
-	[NETIF_COUNTER_TX_HEARTBEAT_ERRORS] = "tx_heartbeat_errors",
-	[NETIF_COUNTER_TX_WINDOW_ERRORS] = "tx_window_errors",
-	[NETIF_COUNTER_RX_COMPRESSED] = "rx_compressed",
-	[NETIF_COUNTER_TX_COMPRESSED] = "tx_compressed",
-	[NETIF_COUNTER_RX_NOHANDLER] = "rx_nohandler",
+    [NETIF_COUNTER_RX_PACKETS] = "rx_packets",
+    [NETIF_COUNTER_TX_PACKETS] = "tx_packets",
+    [NETIF_COUNTER_RX_BYTES] = "rx_bytes",
+    [NETIF_COUNTER_TX_BYTES] = "tx_bytes",
+    [NETIF_COUNTER_RX_ERRORS] = "rx_errors",
+    [NETIF_COUNTER_TX_ERRORS] = "tx_errors",
+    [NETIF_COUNTER_RX_DROPPED] = "rx_dropped",
+    [NETIF_COUNTER_TX_DROPPED] = "tx_dropped",
+    [NETIF_COUNTER_MULTICAST] = "multicast",
+    [NETIF_COUNTER_COLLISIONS] = "collisions",
+    [NETIF_COUNTER_RX_LENGTH_ERRORS] = "rx_length_errors",
+    [NETIF_COUNTER_RX_OVER_ERRORS] = "rx_over_errors",
+    [NETIF_COUNTER_RX_CRC_ERRORS] = "rx_crc_errors",
+    [NETIF_COUNTER_RX_FRAME_ERRORS] = "rx_frame_errors",
+    [NETIF_COUNTER_RX_FIFO_ERRORS] = "rx_fifo_errors",
+    [NETIF_COUNTER_RX_MISSED_ERRORS] = "rx_missed_errors",
+    [NETIF_COUNTER_TX_ABORTED_ERRORS] = "tx_aborted_errors",
+    [NETIF_COUNTER_TX_CARRIER_ERRORS] = "tx_carrier_errors",
+    [NETIF_COUNTER_TX_FIFO_ERRORS] = "tx_fifo_errors",
+    [NETIF_COUNTER_TX_HEARTBEAT_ERRORS] = "tx_heartbeat_errors",
+    [NETIF_COUNTER_TX_WINDOW_ERRORS] = "tx_window_errors",
+    [NETIF_COUNTER_RX_COMPRESSED] = "rx_compressed",
+    [NETIF_COUNTER_TX_COMPRESSED] = "tx_compressed",
+    [NETIF_COUNTER_RX_NOHANDLER] = "rx_nohandler",
 };
 
 /* The counters lie in the kernel's structures in enum netif_counter order;
  * these catch a header whose layout would break that. */
 _Static_assert(offsetof(struct rtnl_link_stats64, rx_nohandler) ==
-        NETIF_COUNTER_RX_NOHANDLER * sizeof(uint64_t),
+                   NETIF_COUNTER_RX_NOHANDLER * sizeof(uint64_t),
     "rtnl_link_stats64 layout");
 _Static_assert(offsetof(struct rtnl_link_stats, rx_nohandler) ==
-        NETIF_COUNTER_RX_NOHANDLER * sizeof(uint32_t),
+                   NETIF_COUNTER_RX_NOHANDLER * sizeof(uint32_t),
     "rtnl_link_stats layout");
 
 static int
@@ -113,7 +114,8 @@ netif_parse_attribute(struct netif_link *link, unsigned type,
 		for (size_t i = 0; i < count; i++) {
 			uint32_t value;
 
-			memcpy(&value, payload + i * sizeof value, sizeof value);
+			memcpy(
+			    &value, payload + i * sizeof value, sizeof value);
 			link->counters[i] = value;
 		}
 		link->counter_count = count;
@@ -185,9 +187,9 @@ netif_link_parse(const struct nlmsghdr *message, struct netif_link *link)
 		    attribute.rta_len > length - offset)
 			return netif_malformed();
 		if (netif_parse_attribute(link,
-			(unsigned)(attribute.rta_type & NLA_TYPE_MASK),
-			bytes + offset + NETIF_ATTRIBUTE_HEADER_LENGTH,
-			attribute.rta_len - NETIF_ATTRIBUTE_HEADER_LENGTH) != 0)
+		        (unsigned)(attribute.rta_type & NLA_TYPE_MASK),
+		        bytes + offset + NETIF_ATTRIBUTE_HEADER_LENGTH,
+		        attribute.rta_len - NETIF_ATTRIBUTE_HEADER_LENGTH) != 0)
 			return netif_malformed();
 		/* The last attribute's padding may lie past the message. */
 		offset += RTA_ALIGN(attribute.rta_len);
@@ -205,7 +207,7 @@ netif_link_is_up(const struct netif_link *link)
 	if (link->operstate == IF_OPER_UP)
 		return true;
 	return link->operstate == IF_OPER_UNKNOWN &&
-	    (link->flags & up_running) == up_running;
+	       (link->flags & up_running) == up_running;
 }
 
 int
@@ -218,7 +220,7 @@ netif_link_open(void)
 	if (descriptor < 0)
 		return -1;
 	if (setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout,
-		sizeof timeout) != 0) {
+	        sizeof timeout) != 0) {
 		int saved = errno;
 
 		close(descriptor);
@@ -238,8 +240,8 @@ netif_kernel_error(int error)
 }
 
 int
-netif_link_dump_datagram(struct netif_link_dump_state *state,
-    const void *datagram, size_t length)
+netif_link_dump_datagram(
+    struct netif_link_dump_state *state, const void *datagram, size_t length)
 {
 	const unsigned char *bytes = datagram;
 	size_t offset = 0;
@@ -251,7 +253,8 @@ netif_link_dump_datagram(struct netif_link_dump_state *state,
 
 		if (length - offset < NETIF_MESSAGE_HEADER_LENGTH)
 			return netif_malformed();
-		message = (const struct nlmsghdr *)(const void *)(bytes + offset);
+		message =
+		    (const struct nlmsghdr *)(const void *)(bytes + offset);
 		if (message->nlmsg_len < NETIF_MESSAGE_HEADER_LENGTH ||
 		    message->nlmsg_len > length - offset)
 			return netif_malformed();
@@ -270,7 +273,8 @@ netif_link_dump_datagram(struct netif_link_dump_state *state,
 			state->done = true;
 			/* Since Linux 4.x DONE carries the dump's result. */
 			if (message->nlmsg_len >= NLMSG_LENGTH(sizeof error)) {
-				memcpy(&error, NLMSG_DATA(message), sizeof error);
+				memcpy(
+				    &error, NLMSG_DATA(message), sizeof error);
 				if (error < 0) {
 					errno = netif_kernel_error(error);
 					return -1;
@@ -340,12 +344,13 @@ netif_send_request(int descriptor, uint32_t sequence)
  * datagram's length, or -1 with errno.
  */
 static ssize_t
-netif_receive(int descriptor, unsigned char **buffer, size_t *capacity,
-    bool *from_kernel)
+netif_receive(
+    int descriptor, unsigned char **buffer, size_t *capacity, bool *from_kernel)
 {
 	for (;;) {
 		struct sockaddr_nl sender;
-		struct iovec vector = {.iov_base = *buffer, .iov_len = *capacity};
+		struct iovec vector = {
+		    .iov_base = *buffer, .iov_len = *capacity};
 		struct msghdr header = {
 		    .msg_name = &sender,
 		    .msg_namelen = sizeof sender,
@@ -384,14 +389,15 @@ netif_receive(int descriptor, unsigned char **buffer, size_t *capacity,
 			return -1;
 		}
 		*from_kernel = header.msg_namelen >= sizeof sender &&
-		    sender.nl_family == AF_NETLINK && sender.nl_pid == 0;
+		               sender.nl_family == AF_NETLINK &&
+		               sender.nl_pid == 0;
 		return length;
 	}
 }
 
 int
-netif_link_dump(int descriptor, uint32_t sequence, netif_link_each each,
-    void *context)
+netif_link_dump(
+    int descriptor, uint32_t sequence, netif_link_each each, void *context)
 {
 	struct netif_link_dump_state state = {
 	    .sequence = sequence,
@@ -411,8 +417,8 @@ netif_link_dump(int descriptor, uint32_t sequence, netif_link_each each,
 		bool from_kernel = false;
 		ssize_t length;
 
-		length = netif_receive(descriptor, &buffer, &capacity,
-		    &from_kernel);
+		length =
+		    netif_receive(descriptor, &buffer, &capacity, &from_kernel);
 		if (length < 0)
 			goto failed;
 		if (!from_kernel)

@@ -68,9 +68,9 @@ extern const char *const netif_counter_names[NETIF_COUNTER_COUNT];
 
 /* One link as one RTM_NEWLINK message describes it. */
 struct netif_link {
-	uint32_t index;               /* ifIndex, > 0 */
-	char name[NETIF_NAME_SIZE];   /* IFLA_IFNAME, NUL-terminated, non-empty */
-	uint32_t flags;               /* ifi_flags: IFF_UP, IFF_RUNNING, ... */
+	uint32_t index;             /* ifIndex, > 0 */
+	char name[NETIF_NAME_SIZE]; /* IFLA_IFNAME, NUL-terminated, non-empty */
+	uint32_t flags;             /* ifi_flags: IFF_UP, IFF_RUNNING, ... */
 	/* IFLA_STATS64, or IFLA_STATS widened when the kernel sent no
 	 * IFLA_STATS64. Only the first counter_count entries are valid (0, 23
 	 * or 24); counter_bits is 64, 32 (fallback, wraps at 2^32) or 0. */
@@ -79,7 +79,8 @@ struct netif_link {
 	unsigned counter_bits;
 	uint32_t mtu; /* IFLA_MTU; valid when has_mtu */
 	bool has_mtu;
-	uint8_t operstate; /* IFLA_OPERSTATE (IF_OPER_*); IF_OPER_UNKNOWN when absent */
+	uint8_t operstate; /* IFLA_OPERSTATE (IF_OPER_*); IF_OPER_UNKNOWN when
+	                      absent */
 	unsigned char address[NETIF_ADDRESS_MAX]; /* IFLA_ADDRESS */
 	size_t address_length;                    /* 0 when absent */
 	uint32_t carrier_changes; /* IFLA_CARRIER_CHANGES; valid when has_ */
@@ -140,8 +141,8 @@ typedef int (*netif_link_each)(const struct netif_link *link, void *context);
  * part of the dump: a new dump on it skips that by sequence number, but
  * closing and reopening the socket is the safe course.
  */
-int netif_link_dump(int descriptor, uint32_t sequence, netif_link_each each,
-    void *context);
+int netif_link_dump(
+    int descriptor, uint32_t sequence, netif_link_each each, void *context);
 
 /*
  * The part of netif_link_dump that handles one received datagram, exposed
@@ -163,8 +164,8 @@ struct netif_link_dump_state {
  * netif_link_dump (the kernel's error, EBADMSG); stopped and interrupted
  * are reported through the state, not here.
  */
-int netif_link_dump_datagram(struct netif_link_dump_state *state,
-    const void *datagram, size_t length);
+int netif_link_dump_datagram(
+    struct netif_link_dump_state *state, const void *datagram, size_t length);
 
 #pragma GCC visibility pop
 
