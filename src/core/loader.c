@@ -14,16 +14,6 @@
 
 #define LOADER_BACKOFF_MAX_MILLISECONDS 60000
 
-static void __attribute__((format(printf, 3, 4)))
-say(char *error, size_t error_size, const char *format, ...)
-{
-	va_list arguments;
-
-	va_start(arguments, format);
-	vsnprintf(error, error_size, format, arguments);
-	va_end(arguments);
-}
-
 static char *
 plugin_path(const char *module, const char *plugin_dir)
 {
@@ -45,31 +35,31 @@ dci_plugin_open(
 	void *symbol;
 
 	if (strchr(module, '/') != NULL && module[0] != '/') {
-		say(error, error_size,
+		log_reason(error, error_size,
 		    "%s: provider module must be a name or an absolute path",
 		    module);
 		return NULL;
 	}
 	plugin = calloc(1, sizeof(*plugin));
 	if (plugin == NULL) {
-		say(error, error_size, "out of memory");
+		log_reason(error, error_size, "out of memory");
 		return NULL;
 	}
 	plugin->host.operations = &dci_host_operations;
 	plugin->path = plugin_path(module, plugin_dir);
 	plugin->name = strdup(module);
 	if (plugin->path == NULL || plugin->name == NULL) {
-		say(error, error_size, "out of memory");
+		log_reason(error, error_size, "out of memory");
 		goto failed;
 	}
 	/* dlopen's own message for a missing file is vague; say it plainly. */
 	if (stat(plugin->path, &status) != 0) {
-		say(error, error_size, "%s: provider \"%s\": %s", plugin->path,
-		    module, strerror(errno));
+		log_reason(error, error_size, "%s: provider \"%s\": %s",
+		    plugin->path, module, strerror(errno));
 		goto failed;
 	}
 	if (!S_ISREG(status.st_mode)) {
-		say(error, error_size,
+		log_reason(error, error_size,
 		    "%s: provider \"%s\": not a regular file", plugin->path,
 		    module);
 		goto failed;
@@ -77,20 +67,20 @@ dci_plugin_open(
 	dlerror();
 	plugin->library = dlopen(plugin->path, RTLD_NOW | RTLD_LOCAL);
 	if (plugin->library == NULL) {
-		say(error, error_size, "%s: cannot load provider: %s",
+		log_reason(error, error_size, "%s: cannot load provider: %s",
 		    plugin->path, dlerror());
 		goto failed;
 	}
 	symbol = dlsym(plugin->library, DCI_PROVIDER_ENTRY_SYMBOL);
 	if (symbol == NULL) {
-		say(error, error_size,
+		log_reason(error, error_size,
 		    "%s: not a dcistat provider: no symbol %s", plugin->path,
 		    DCI_PROVIDER_ENTRY_SYMBOL);
 		goto failed;
 	}
 	plugin->entry = symbol;
 	if (plugin->entry->abi_version != DCI_PROVIDER_ABI_VERSION) {
-		say(error, error_size,
+		log_reason(error, error_size,
 		    "%s: provider ABI version %u, this dcistatd supports %u: "
 		    "rebuild the provider against this dcistat",
 		    plugin->path, plugin->entry->abi_version,
@@ -98,15 +88,15 @@ dci_plugin_open(
 		goto failed;
 	}
 	if (plugin->entry->init == NULL || plugin->entry->refresh == NULL) {
-		say(error, error_size, "%s: provider entry has no %s callback",
-		    plugin->path,
+		log_reason(error, error_size,
+		    "%s: provider entry has no %s callback", plugin->path,
 		    plugin->entry->init == NULL ? "init" : "refresh");
 		goto failed;
 	}
 	if (plugin->entry->name != NULL && plugin->entry->name[0] != '\0') {
 		char *name = strdup(plugin->entry->name);
 		if (name == NULL) {
-			say(error, error_size, "out of memory");
+			log_reason(error, error_size, "out of memory");
 			goto failed;
 		}
 		free(plugin->name);
@@ -162,7 +152,7 @@ dci_plugin_check_options(const struct dci_plugin *plugin,
 		if (option_key_known(plugin->entry, option->key))
 			continue;
 		option_keys_list(plugin->entry, expected, sizeof(expected));
-		say(error, error_size,
+		log_reason(error, error_size,
 		    "%s:%u:%u: unknown option '%s' for provider %s: expected "
 		    "%s",
 		    option->position.file, option->position.line,
@@ -185,7 +175,7 @@ dci_plugin_start(struct dci_plugin *plugin, struct dci_registry *registry,
 		return -1;
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
 		dci_host_abort_open_batches(plugin);
-		say(error, error_size,
+		log_reason(error, error_size,
 		    "%s: provider %s failed to initialise (see the messages "
 		    "above)",
 		    plugin->path, plugin->name);
@@ -291,7 +281,7 @@ dci_plugins_load(const struct dci_config *config,
 	        sizeof(*plugins->items));
 	plugins->count = 0;
 	if (plugins->items == NULL) {
-		say(error, error_size, "out of memory");
+		log_reason(error, error_size, "out of memory");
 		return -1;
 	}
 	for (size_t i = 0; i < config->provider_count; i++) {
@@ -301,7 +291,7 @@ dci_plugins_load(const struct dci_config *config,
 		    provider->module, plugin_dir, reason, sizeof(reason));
 
 		if (plugin == NULL) {
-			say(error, error_size, "%s:%u:%u: %s",
+			log_reason(error, error_size, "%s:%u:%u: %s",
 			    provider->module_position.file,
 			    provider->module_position.line,
 			    provider->module_position.column, reason);

@@ -213,3 +213,15 @@ fatalx(const char *format, ...)
 	va_end(arguments);
 	exit(1);
 }
+
+void
+log_reason(char *why, size_t why_size, const char *format, ...)
+{
+	va_list arguments;
+
+	if (why == NULL || why_size == 0)
+		return;
+	va_start(arguments, format);
+	vsnprintf(why, why_size, format, arguments);
+	va_end(arguments);
+}

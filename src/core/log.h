@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define LOG_FORMAT(a, b) __attribute__((format(printf, a, b)))
 
@@ -31,6 +32,12 @@ void log_warnx(const char *format, ...) LOG_FORMAT(1, 2);
 void log_notice(const char *format, ...) LOG_FORMAT(1, 2);
 void log_info(const char *format, ...) LOG_FORMAT(1, 2);
 void log_debug(const char *token, const char *format, ...) LOG_FORMAT(2, 3);
+
+/* Formats a refusal reason into a caller's buffer (NULL or size 0: none).
+ * Validation code returns its reasons this way so that the caller can
+ * prefix what it knows (file and position, provider, class). */
+void log_reason(char *why, size_t why_size, const char *format, ...)
+    LOG_FORMAT(3, 4);
 
 /* Start-up only: log and exit(1). */
 void fatal(const char *format, ...) LOG_FORMAT(1, 2) __attribute__((noreturn));

@@ -7,21 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/log.h"
 #include "core/snapshot.h"
-
-#define REGISTRY_FORMAT(a, b) __attribute__((format(printf, a, b)))
-
-static void REGISTRY_FORMAT(3, 4)
-    say(char *why, size_t why_size, const char *format, ...)
-{
-	va_list arguments;
-
-	if (why == NULL || why_size == 0)
-		return;
-	va_start(arguments, format);
-	vsnprintf(why, why_size, format, arguments);
-	va_end(arguments);
-}
 
 struct dci_registry *
 dci_registry_new(void)
@@ -75,35 +62,38 @@ dci_registry_free(struct dci_registry *registry)
  * character except the blank. */
 static const char reserved_label_characters[] = "!@#$%^&*()[]{}|,.'\"`:;";
 
-bool
-dci_registry_label_valid(const char *label, char *why, size_t why_size)
+/* UMA reserves `reserved` characters in labels (NULL: none reserved), and
+ * every non-printing character except the blank. */
+static bool
+label_valid(const char *label, const char *reserved, char *why, size_t why_size)
 {
 	size_t length;
 
 	if (label == NULL || label[0] == '\0') {
-		say(why, why_size, "empty label");
+		log_reason(why, why_size, "empty label");
 		return false;
 	}
 	length = strnlen(label, DCI_LABEL_MAX + 1);
 	if (length > DCI_LABEL_MAX) {
-		say(why, why_size, "label longer than %u characters",
+		log_reason(why, why_size, "label longer than %u characters",
 		    DCI_LABEL_MAX);
 		return false;
 	}
 	for (size_t i = 0; i < length; i++) {
 		unsigned char c = (unsigned char)label[i];
 		if (c < 0x20 || c > 0x7e) {
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "label \"%.*s\" has non-printing character 0x%02x "
-			    "at %zu (UMA reserves it)",
-			    (int)length, label, c, i + 1);
+			    "at %zu%s",
+			    (int)length, label, c, i + 1,
+			    reserved != NULL ? " (UMA reserves it)" : "");
 			return false;
 		}
-		if (strchr(reserved_label_characters, c) != NULL) {
-			say(why, why_size,
+		if (reserved != NULL && strchr(reserved, c) != NULL) {
+			log_reason(why, why_size,
 			    "label \"%s\" has reserved character '%c' at %zu "
 			    "(UMA reserves %s)",
-			    label, c, i + 1, reserved_label_characters);
+			    label, c, i + 1, reserved);
 			return false;
 		}
 	}
@@ -111,31 +101,15 @@ dci_registry_label_valid(const char *label, char *why, size_t why_size)
 }
 
 bool
+dci_registry_label_valid(const char *label, char *why, size_t why_size)
+{
+	return label_valid(label, reserved_label_characters, why, why_size);
+}
+
+bool
 dci_registry_instance_label_valid(const char *label, char *why, size_t why_size)
 {
-	size_t length;
-
-	if (label == NULL || label[0] == '\0') {
-		say(why, why_size, "empty label");
-		return false;
-	}
-	length = strnlen(label, DCI_LABEL_MAX + 1);
-	if (length > DCI_LABEL_MAX) {
-		say(why, why_size, "label longer than %u characters",
-		    DCI_LABEL_MAX);
-		return false;
-	}
-	for (size_t i = 0; i < length; i++) {
-		unsigned char c = (unsigned char)label[i];
-		if (c < 0x20 || c > 0x7e) {
-			say(why, why_size,
-			    "label \"%.*s\" has non-printing character 0x%02x "
-			    "at %zu",
-			    (int)length, label, c, i + 1);
-			return false;
-		}
-	}
-	return true;
+	return label_valid(label, NULL, why, why_size);
 }
 
 static char *
@@ -153,15 +127,15 @@ dci_registry_add_supplier(struct dci_registry *registry,
 	struct timespec now;
 
 	if (info == NULL || info->module == NULL) {
-		say(why, why_size, "supplier has no module name");
+		log_reason(why, why_size, "supplier has no module name");
 		return NULL;
 	}
 	if (!dci_registry_label_valid(info->module, why, why_size))
 		return NULL;
 	for (size_t i = 0; i < registry->supplier_count; i++) {
 		if (strcmp(registry->suppliers[i]->module, info->module) == 0) {
-			say(why, why_size, "supplier \"%s\" already registered",
-			    info->module);
+			log_reason(why, why_size,
+			    "supplier \"%s\" already registered", info->module);
 			return NULL;
 		}
 	}
@@ -197,7 +171,7 @@ dci_registry_add_supplier(struct dci_registry *registry,
 	return supplier;
 
 out_of_memory:
-	say(why, why_size, "out of memory");
+	log_reason(why, why_size, "out of memory");
 	return NULL;
 }
 
@@ -270,7 +244,7 @@ class_id_acceptable(const struct dci_registry *registry,
 		    sizeof(other_name));
 		if (dci_class_id_compare(other->id, other->id_length, info->id,
 		        info->id_length) == 0) {
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "class %s: id collides with class %s (\"%s\") of "
 			    "supplier \"%s\"",
 			    name, other_name, other->label,
@@ -279,7 +253,7 @@ class_id_acceptable(const struct dci_registry *registry,
 		}
 		if (is_prefix(other->id, other->id_length, info->id,
 		        info->id_length)) {
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "class %s: subclass of instantiated class %s "
 			    "(\"%s\"); UMA forbids classes below an "
 			    "instantiated class",
@@ -288,7 +262,7 @@ class_id_acceptable(const struct dci_registry *registry,
 		}
 		if (is_prefix(info->id, info->id_length, other->id,
 		        other->id_length)) {
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "class %s: instantiated class above registered "
 			    "class %s (\"%s\"); UMA forbids classes below an "
 			    "instantiated class",
@@ -308,14 +282,14 @@ class_shape_acceptable(const struct dci_class_info *info, const char *name,
 
 	if (info->id == NULL || info->id_length == 0 ||
 	    info->id_length > DCI_CLASS_ID_MAX_LEVELS) {
-		say(why, why_size,
+		log_reason(why, why_size,
 		    "class %s: class id must have 1 to %u levels, has %zu",
 		    name, DCI_CLASS_ID_MAX_LEVELS, info->id_length);
 		return false;
 	}
 	for (size_t i = 0; i < info->id_length; i++) {
 		if (info->id[i] == UINT32_MAX) {
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "class %s: level %zu is 2^32-1, the DCI_ALL "
 			    "wildcard",
 			    name, i + 1);
@@ -324,11 +298,11 @@ class_shape_acceptable(const struct dci_class_info *info, const char *name,
 	}
 	if (!dci_registry_label_valid(
 	        info->label, label_why, sizeof(label_why))) {
-		say(why, why_size, "class %s: %s", name, label_why);
+		log_reason(why, why_size, "class %s: %s", name, label_why);
 		return false;
 	}
 	if (info->levels == NULL || info->level_count == 0) {
-		say(why, why_size,
+		log_reason(why, why_size,
 		    "class %s: no instance levels (use one level of type "
 		    "DCI_ITYPE_SINGLEINST for a single instance)",
 		    name);
@@ -337,7 +311,7 @@ class_shape_acceptable(const struct dci_class_info *info, const char *name,
 	for (size_t i = 0; i < info->level_count; i++) {
 		uint32_t size = info->levels[i].size;
 		if (size == 0 || size % 4 != 0) {
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "class %s: instance level %zu has size %u, not a "
 			    "positive multiple of 4 bytes",
 			    name, i + 1, size);
@@ -346,13 +320,13 @@ class_shape_acceptable(const struct dci_class_info *info, const char *name,
 		words += size / 4;
 	}
 	if (words > DCI_INSTANCE_ID_MAX_WORDS) {
-		say(why, why_size,
+		log_reason(why, why_size,
 		    "class %s: instance id of %zu words is longer than %u",
 		    name, words, DCI_INSTANCE_ID_MAX_WORDS);
 		return false;
 	}
 	if (info->datums == NULL || info->datum_count == 0) {
-		say(why, why_size, "class %s: no datums", name);
+		log_reason(why, why_size, "class %s: no datums", name);
 		return false;
 	}
 	return true;
@@ -367,7 +341,7 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 
 	class->datums = calloc(info->datum_count, sizeof(*class->datums));
 	if (class->datums == NULL) {
-		say(why, why_size, "out of memory");
+		log_reason(why, why_size, "out of memory");
 		return -1;
 	}
 	for (size_t i = 0; i < info->datum_count; i++) {
@@ -380,7 +354,7 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 		class->datum_count = i + 1;
 		if (source->id < DCI_DATUM_ID_MIN ||
 		    source->id > DCI_DATUM_ID_MAX) {
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "class %s: datum %zu (\"%s\") has id %u, outside "
 			    "1..2^32-2",
 			    name, i + 1, source->label ? source->label : "",
@@ -389,8 +363,8 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 		}
 		if (!dci_registry_label_valid(
 		        source->label, datum_why, sizeof(datum_why))) {
-			say(why, why_size, "class %s: datum %u: %s", name,
-			    source->id, datum_why);
+			log_reason(why, why_size, "class %s: datum %u: %s",
+			    name, source->id, datum_why);
 			return -1;
 		}
 		if (datum->info.size == 0)
@@ -398,15 +372,16 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 			    source->type, source->format);
 		if (dci_value_check_datum(
 		        &datum->info, datum_why, sizeof(datum_why)) != 0) {
-			say(why, why_size, "class %s: datum %u (\"%s\"): %s",
-			    name, source->id, source->label, datum_why);
+			log_reason(why, why_size,
+			    "class %s: datum %u (\"%s\"): %s", name, source->id,
+			    source->label, datum_why);
 			return -1;
 		}
 		datum->info.label = strdup(source->label);
 		datum->info.description = copy_text(source->description);
 		if (datum->info.label == NULL ||
 		    datum->info.description == NULL) {
-			say(why, why_size, "out of memory");
+			log_reason(why, why_size, "out of memory");
 			return -1;
 		}
 		datum->kind = dci_value_kind(&datum->info);
@@ -417,7 +392,7 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 		struct dci_datum *datum = &class->datums[i];
 
 		if (i > 0 && datum->info.id == class->datums[i - 1].info.id) {
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "class %s: datum id %u used by both \"%s\" and "
 			    "\"%s\"",
 			    name, datum->info.id,
@@ -427,7 +402,7 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(class->datums[j].info.label,
 			        datum->info.label) == 0) {
-				say(why, why_size,
+				log_reason(why, why_size,
 				    "class %s: datum label \"%s\" used by "
 				    "datums %u and %u",
 				    name, datum->info.label,
@@ -460,7 +435,7 @@ dci_registry_add_class(struct dci_registry *registry,
 	size_t position;
 
 	if (info == NULL || supplier == NULL) {
-		say(why, why_size, "class registered without %s",
+		log_reason(why, why_size, "class registered without %s",
 		    info == NULL ? "a description" : "a supplier");
 		return NULL;
 	}
@@ -476,7 +451,7 @@ dci_registry_add_class(struct dci_registry *registry,
 
 	class = calloc(1, sizeof(*class));
 	if (class == NULL) {
-		say(why, why_size, "out of memory");
+		log_reason(why, why_size, "out of memory");
 		return NULL;
 	}
 	memcpy(class->id, info->id, info->id_length * sizeof(*info->id));
@@ -488,7 +463,7 @@ dci_registry_add_class(struct dci_registry *registry,
 	class->levels = calloc(info->level_count, sizeof(*class->levels));
 	if (class->label == NULL || class->description == NULL ||
 	    class->levels == NULL) {
-		say(why, why_size, "out of memory");
+		log_reason(why, why_size, "out of memory");
 		class_free(class);
 		return NULL;
 	}
@@ -505,7 +480,7 @@ dci_registry_add_class(struct dci_registry *registry,
 	grown = realloc(
 	    registry->classes, (registry->class_count + 1) * sizeof(*grown));
 	if (grown == NULL) {
-		say(why, why_size, "out of memory");
+		log_reason(why, why_size, "out of memory");
 		class_free(class);
 		return NULL;
 	}

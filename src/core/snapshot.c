@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
+
 struct dci_snapshot_builder {
 	const struct dci_class *class;
 	size_t count;
@@ -15,18 +17,6 @@ struct dci_snapshot_builder {
 	unsigned char *values;
 	unsigned char *present;
 };
-
-static void __attribute__((format(printf, 3, 4)))
-say(char *why, size_t why_size, const char *format, ...)
-{
-	va_list arguments;
-
-	if (why == NULL || why_size == 0)
-		return;
-	va_start(arguments, format);
-	vsnprintf(why, why_size, format, arguments);
-	va_end(arguments);
-}
 
 struct dci_snapshot_builder *
 dci_snapshot_builder_new(const struct dci_class *class)
@@ -92,7 +82,7 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	size_t row = builder->count;
 
 	if (id == NULL || id_words != class->instance_words) {
-		say(why, why_size,
+		log_reason(why, why_size,
 		    "instance id has %zu words, class \"%s\" has %zu (its "
 		    "instance levels)",
 		    id == NULL ? 0 : id_words, class->label,
@@ -103,16 +93,16 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	 * characters are allowed here; only printable text is required. */
 	if (!dci_registry_instance_label_valid(
 	        label, label_why, sizeof(label_why))) {
-		say(why, why_size, "instance: %s", label_why);
+		log_reason(why, why_size, "instance: %s", label_why);
 		return -1;
 	}
 	if (row == builder->capacity && builder_grow(builder) != 0) {
-		say(why, why_size, "out of memory");
+		log_reason(why, why_size, "out of memory");
 		return -1;
 	}
 	builder->labels[row] = strdup(label);
 	if (builder->labels[row] == NULL) {
-		say(why, why_size, "out of memory");
+		log_reason(why, why_size, "out of memory");
 		return -1;
 	}
 	memcpy(builder->ids + row * class->instance_words, id,
@@ -133,14 +123,15 @@ builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
 	const struct dci_class *class = builder->class;
 
 	if (row < 0 || (size_t)row >= builder->count) {
-		say(why, why_size, "row %ld does not exist (%zu instances)",
-		    row, builder->count);
+		log_reason(why, why_size,
+		    "row %ld does not exist (%zu instances)", row,
+		    builder->count);
 		return NULL;
 	}
 	*datum = dci_class_find_datum(class, datum_id);
 	if (*datum == NULL) {
-		say(why, why_size, "class \"%s\" has no datum %u", class->label,
-		    datum_id);
+		log_reason(why, why_size, "class \"%s\" has no datum %u",
+		    class->label, datum_id);
 		return NULL;
 	}
 	return builder->values + (size_t)row * class->record_size +
@@ -165,7 +156,7 @@ refuse(const struct dci_datum *datum, char *why, size_t why_size)
 	char reason[256];
 
 	snprintf(reason, sizeof(reason), "%s", why);
-	say(why, why_size, "datum %u (\"%s\"): %s", datum->info.id,
+	log_reason(why, why_size, "datum %u (\"%s\"): %s", datum->info.id,
 	    datum->info.label, reason);
 	return -1;
 }
@@ -216,7 +207,7 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
 	if (slot == NULL)
 		return -1;
 	if (bytes == NULL && length > 0) {
-		say(why, why_size, "NULL value of %zu bytes", length);
+		log_reason(why, why_size, "NULL value of %zu bytes", length);
 		return refuse(datum, why, why_size);
 	}
 	if (dci_value_encode_bytes(
@@ -334,7 +325,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 				used += (size_t)snprintf(id_text + used,
 				    sizeof(id_text) - used, "%s%u",
 				    w ? "." : "", order[i].id[w]);
-			say(why, why_size,
+			log_reason(why, why_size,
 			    "class \"%s\": instance id %s added twice "
 			    "(\"%s\" and \"%s\"); snapshot refused",
 			    class->label, id_text,
@@ -385,7 +376,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	return 0;
 
 out_of_memory:
-	say(why, why_size, "out of memory");
+	log_reason(why, why_size, "out of memory");
 refused:
 	if (next != NULL) {
 		next->count = count;
