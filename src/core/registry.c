@@ -58,8 +58,7 @@ dci_registry_free(struct dci_registry *registry)
 	free(registry);
 }
 
-/* UMA reserves these characters in labels, and every non-printing
- * character except the blank. */
+/* The characters UMA reserves in class, datum and supplier labels. */
 static const char reserved_label_characters[] = "!@#$%^&*()[]{}|,.'\"`:;";
 
 /* UMA reserves `reserved` characters in labels (NULL: none reserved), and
