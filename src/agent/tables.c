@@ -149,10 +149,14 @@ class_value(struct agent_tables *tables, unsigned column,
 		set_unsigned(
 		    varbind, ASN_UNSIGNED, (uint32_t) class->level_count);
 		break;
-	case AGENT_CLASS_DATUM_COUNT:
-		set_unsigned(
-		    varbind, ASN_UNSIGNED, (uint32_t) class->datum_count);
+	case AGENT_CLASS_DATUM_COUNT: {
+		/* The rows of dciDatumTable: ST_UNUSED only reserves an id. */
+		uint32_t served = 0;
+		for (size_t i = 0; i < class->datum_count; i++)
+			served += class->datums[i].kind != DCI_KIND_NONE;
+		set_unsigned(varbind, ASN_UNSIGNED, served);
 		break;
+	}
 	case AGENT_CLASS_SUPPLIER:
 		set_unsigned(varbind, ASN_UNSIGNED, class->supplier->index);
 		break;

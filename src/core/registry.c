@@ -122,6 +122,7 @@ dci_registry_add_supplier(struct dci_registry *registry,
     const struct dci_supplier_info *info, const char *provider_name, char *why,
     size_t why_size)
 {
+	char label_why[256];
 	struct dci_supplier *supplier, **grown;
 	struct timespec now;
 
@@ -129,8 +130,11 @@ dci_registry_add_supplier(struct dci_registry *registry,
 		log_reason(why, why_size, "supplier has no module name");
 		return NULL;
 	}
-	if (!dci_registry_label_valid(info->module, why, why_size))
+	if (!dci_registry_label_valid(
+	        info->module, label_why, sizeof(label_why))) {
+		log_reason(why, why_size, "supplier: module %s", label_why);
 		return NULL;
+	}
 	for (size_t i = 0; i < registry->supplier_count; i++) {
 		if (strcmp(registry->suppliers[i]->module, info->module) == 0) {
 			log_reason(why, why_size,

@@ -285,7 +285,9 @@ counter_went_backwards(const struct dci_class *class,
 		    &before);
 		dci_value_decode(&datum->info,
 		    dci_snapshot_slot(class, next, next_row, datum), &after);
-		if (after.number < before.number)
+		if ((datum->info.format & DCI_SIF_UNSIGNED) != 0
+		        ? after.number < before.number
+		        : after.signed_number < before.signed_number)
 			return true;
 	}
 	return false;

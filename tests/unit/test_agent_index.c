@@ -1,0 +1,1055 @@
+/*
+ * Unit tests for src/agent/tables.c: GET and GETNEXT on real Net-SNMP
+ * varbinds over the standard registry of fixtures.h. Every answer's full
+ * OID (.1.3.6.1.4.1.8072.9999.9999.4040.1.TABLE.1.COLUMN.index), type and
+ * value is checked; whole-table walks are compared with the row oracle.
+ * No agent is started: only the library's varbind helpers are used.
+ */
+#include "agent/tables.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/mib_oids.h"
+#include "fixtures.h"
+
+#define START_MILLISECONDS 1000
+/* (FX_COMMIT_MILLISECONDS - START_MILLISECONDS) / 10 */
+#define COMMIT_TICKS 400
+
+static struct agent_tables *tables;
+
+static void
+setup(void)
+{
+	netsnmp_ds_set_boolean(
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
+	tables = calloc(1, sizeof(*tables));
+	ck_assert_ptr_nonnull(tables);
+	tables->registry = fx_standard_registry();
+	tables->start_milliseconds = START_MILLISECONDS;
+}
+
+static void
+teardown(void)
+{
+	dci_registry_free(tables->registry);
+	free(tables);
+	tables = NULL;
+}
+
+/* --- OIDs --------------------------------------------------------------- */
+
+static const oid arc[] = {AGENT_MIB_ARC, AGENT_MIB_OBJECTS};
+#define ARC_LENGTH (AGENT_MIB_ARC_LENGTH + 1)
+#define ENTRY_LENGTH (ARC_LENGTH + 2)
+
+struct name {
+	oid subids[MAX_OID_LEN];
+	size_t length;
+};
+
+/* .arc.1.table (depth 0), .table.1 (1), .table.1.column (2), then the
+ * index. */
+static struct name
+name_of(unsigned table, int depth, unsigned column, const uint64_t *index,
+    size_t index_length)
+{
+	struct name name;
+
+	memcpy(name.subids, arc, sizeof(arc));
+	name.length = ARC_LENGTH;
+	name.subids[name.length++] = table;
+	if (depth >= 1)
+		name.subids[name.length++] = 1;
+	if (depth >= 2)
+		name.subids[name.length++] = column;
+	for (size_t i = 0; i < index_length; i++)
+		name.subids[name.length++] = (oid)index[i];
+	return name;
+}
+
+#define NAME(table, column, ...)                                               \
+	name_of((table), 2, (column), (const uint64_t[]){__VA_ARGS__},         \
+	    sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t))
+#define COLUMN(table, column) name_of((table), 2, (column), NULL, 0)
+#define ENTRY(table) name_of((table), 1, 0, NULL, 0)
+#define TABLE(table) name_of((table), 0, 0, NULL, 0)
+
+static const char *
+name_text(const oid *subids, size_t length, char *text, size_t text_size)
+{
+	size_t used = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < length && used < text_size; i++)
+		used += (size_t)snprintf(text + used, text_size - used, ".%lu",
+		    (unsigned long)subids[i]);
+	return text;
+}
+
+static netsnmp_variable_list *
+varbind_for(const struct name *name)
+{
+	netsnmp_variable_list *list = NULL;
+	netsnmp_variable_list *varbind = snmp_varlist_add_variable(
+	    &list, name->subids, name->length, ASN_NULL, NULL, 0);
+
+	ck_assert_ptr_nonnull(varbind);
+	ck_assert_ptr_eq(varbind, list);
+	return varbind;
+}
+
+static void
+assert_name(const netsnmp_variable_list *varbind, const struct name *expected)
+{
+	char got[1024], want[1024];
+
+	ck_assert_msg(snmp_oid_compare(varbind->name, varbind->name_length,
+	                  expected->subids, expected->length) == 0,
+	    "answer %s, expected %s",
+	    name_text(varbind->name, varbind->name_length, got, sizeof(got)),
+	    name_text(expected->subids, expected->length, want, sizeof(want)));
+}
+
+/* Asks once; returns the answer with the varbind for inspection (the
+ * caller frees it). */
+static netsnmp_variable_list *
+ask(unsigned table, bool next, struct name request, enum agent_answer expected)
+{
+	netsnmp_variable_list *varbind = varbind_for(&request);
+	enum agent_answer answer =
+	    agent_tables_answer(tables, table, next, varbind);
+	char text[1024];
+
+	ck_assert_msg(answer == expected, "%s %s: answer %d, expected %d",
+	    next ? "GETNEXT" : "GET",
+	    name_text(request.subids, request.length, text, sizeof(text)),
+	    answer, expected);
+	if (answer != AGENT_ANSWERED)
+		/* Nothing answered: the varbind is left as it came. */
+		assert_name(varbind, &request);
+	return varbind;
+}
+
+static void
+assert_string(const netsnmp_variable_list *varbind, const char *expected)
+{
+	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
+	ck_assert_uint_eq(varbind->val_len, strlen(expected));
+	ck_assert_mem_eq(varbind->val.string, expected, varbind->val_len);
+}
+
+static void
+assert_number(const netsnmp_variable_list *varbind, u_char type, long value)
+{
+	ck_assert_int_eq(varbind->type, type);
+	ck_assert_ptr_nonnull(varbind->val.integer);
+	ck_assert_int_eq(*varbind->val.integer, value);
+}
+
+static void
+assert_counter64(const netsnmp_variable_list *varbind, uint64_t value)
+{
+	ck_assert_int_eq(varbind->type, ASN_COUNTER64);
+	ck_assert_uint_eq(varbind->val_len, sizeof(struct counter64));
+	ck_assert_uint_eq(varbind->val.counter64->high, value >> 32);
+	ck_assert_uint_eq(varbind->val.counter64->low, value & 0xffffffffu);
+}
+
+/* GET `name` in `table`, expect it answered with the same name. */
+static netsnmp_variable_list *
+get(unsigned table, struct name name)
+{
+	netsnmp_variable_list *varbind =
+	    ask(table, false, name, AGENT_ANSWERED);
+
+	assert_name(varbind, &name);
+	return varbind;
+}
+
+/* GETNEXT `request`, expect `expected` as the answer's name. */
+static netsnmp_variable_list *
+get_next(unsigned table, struct name request, struct name expected)
+{
+	netsnmp_variable_list *varbind =
+	    ask(table, true, request, AGENT_ANSWERED);
+
+	assert_name(varbind, &expected);
+	return varbind;
+}
+
+/* --- GETNEXT from outside the rows -------------------------------------- */
+
+START_TEST(getnext_on_table_oid_gives_first_column_first_row)
+{
+	netsnmp_variable_list *varbind;
+
+	varbind = get_next(AGENT_TABLE_STAT, TABLE(AGENT_TABLE_STAT),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	assert_string(varbind, "uptime_delta");
+	snmp_free_varbind(varbind);
+	varbind = get_next(AGENT_TABLE_STAT, ENTRY(AGENT_TABLE_STAT),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	snmp_free_varbind(varbind);
+
+	varbind = get_next(AGENT_TABLE_SUPPLIER, TABLE(AGENT_TABLE_SUPPLIER),
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 1));
+	assert_string(varbind, "alpha");
+	snmp_free_varbind(varbind);
+
+	varbind = get_next(AGENT_TABLE_CLASS, TABLE(AGENT_TABLE_CLASS),
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 1, 2));
+	assert_string(varbind, "system");
+	snmp_free_varbind(varbind);
+
+	varbind = get_next(AGENT_TABLE_DATUM, TABLE(AGENT_TABLE_DATUM),
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 1));
+	assert_string(varbind, "uptime_delta");
+	snmp_free_varbind(varbind);
+
+	varbind = get_next(AGENT_TABLE_INSTANCE, TABLE(AGENT_TABLE_INSTANCE),
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 1, 2, 1, 0));
+	assert_string(varbind, "system");
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+START_TEST(getnext_before_and_after_the_table)
+{
+	static const oid before[] = {1, 3, 6, 1};
+	struct name request = {.length = COUNT_OF(before)};
+	netsnmp_variable_list *varbind;
+
+	/* Anything that sorts before the entry starts at the first row. */
+	memcpy(request.subids, before, sizeof(before));
+	varbind = get_next(AGENT_TABLE_STAT, request,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	snmp_free_varbind(varbind);
+	varbind = get_next(AGENT_TABLE_STAT, ENTRY(AGENT_TABLE_INSTANCE),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	snmp_free_varbind(varbind);
+	/* Anything after the table is past its end. */
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, true, TABLE(AGENT_CLASS_DATA),
+	    AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, true,
+	    ENTRY(AGENT_TABLE_CLASS), AGENT_END_OF_TABLE));
+	/* Table numbers outside the known tables. */
+	snmp_free_varbind(
+	    ask(0, true, TABLE(AGENT_TABLE_STAT), AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(AGENT_CLASS_DATA, false,
+	    NAME(AGENT_CLASS_DATA, 1, 1), AGENT_NO_SUCH_OBJECT));
+}
+END_TEST
+
+START_TEST(getnext_past_last_column_is_end)
+{
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, true,
+	    COLUMN(AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY + 1),
+	    AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, true,
+	    NAME(AGENT_TABLE_STAT, 99, 1, 2), AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, true,
+	    COLUMN(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_LAST_REFRESH + 1),
+	    AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(AGENT_TABLE_INSTANCE, true,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_DISCONTINUITY + 1, 0),
+	    AGENT_END_OF_TABLE));
+	/* The last row of the last column. */
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, true,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY, 2, 1, 2, 3, 2, 0,
+	        1, 3),
+	    AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, true,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_LAST_REFRESH, 3),
+	    AGENT_END_OF_TABLE));
+}
+END_TEST
+
+START_TEST(getnext_on_column_zero_gives_first_column)
+{
+	netsnmp_variable_list *varbind;
+
+	varbind = get_next(AGENT_TABLE_STAT, COLUMN(AGENT_TABLE_STAT, 0),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	snmp_free_varbind(varbind);
+	/* Its index does not matter: column 0 sorts before column 1. */
+	varbind = get_next(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, 0, 2, 1, 2, 3, 2, 0, 1, 4),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	snmp_free_varbind(varbind);
+	/* dciSupplierTable's first column is 2: column 1 (the index, not
+	 * accessible) leads there too. */
+	varbind =
+	    get_next(AGENT_TABLE_SUPPLIER, NAME(AGENT_TABLE_SUPPLIER, 1, 3),
+	        NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 1));
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+START_TEST(getnext_moves_to_next_column_after_last_row)
+{
+	netsnmp_variable_list *varbind;
+
+	/* Last Counter64 row -> first Counter32 row. */
+	varbind = get_next(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 30, 2),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
+	        3));
+	assert_number(varbind, ASN_COUNTER, 100);
+	snmp_free_varbind(varbind);
+	/* A sub-identifier above 2^32-1 in the index: after every row of the
+	 * column. */
+	varbind = get_next(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1,
+	        UINT64_C(1) << 40),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
+	        3));
+	snmp_free_varbind(varbind);
+	varbind = get_next(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1,
+	        (UINT64_C(1) << 32) + 10),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
+	        3));
+	snmp_free_varbind(varbind);
+	/* The column's index continues within the column. */
+	varbind = get_next(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 10, 2),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 20, 2));
+	assert_counter64(varbind, FX_NETIF_RX_ETH1);
+	snmp_free_varbind(varbind);
+	varbind = get_next(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 2, 1, 1, 1, 10, 5),
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 2, 1, 1, 1, 30, 5));
+	assert_number(varbind, ASN_GAUGE, 0);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+/* --- Whole-table walks -------------------------------------------------- */
+
+/* The rows each dciStatTable column holds, as the MIB describes them. */
+static bool
+column_filter(unsigned column, struct dci_walk_filter *filter)
+{
+	static const struct {
+		unsigned column;
+		enum dci_value_kind kind;
+	} kinds[] = {
+	    {AGENT_STAT_COUNTER64, DCI_KIND_COUNTER64},
+	    {AGENT_STAT_COUNTER32, DCI_KIND_COUNTER32},
+	    {AGENT_STAT_GAUGE32, DCI_KIND_GAUGE32},
+	    {AGENT_STAT_INTEGER32, DCI_KIND_INTEGER32},
+	    {AGENT_STAT_STRING, DCI_KIND_STRING},
+	    {AGENT_STAT_IP_ADDRESS, DCI_KIND_IPADDRESS},
+	    {AGENT_STAT_MAC_ADDRESS, DCI_KIND_MACADDRESS},
+	    {AGENT_STAT_TIME_TICKS, DCI_KIND_TIMETICKS},
+	    {AGENT_STAT_TRUTH_VALUE, DCI_KIND_TRUTHVALUE},
+	};
+
+	filter->kinds = DCI_WALK_ALL_KINDS;
+	filter->counters_only = column == AGENT_STAT_DISCONTINUITY;
+	for (size_t i = 0; i < COUNT_OF(kinds); i++) {
+		if (kinds[i].column == column)
+			filter->kinds = 1u << kinds[i].kind;
+	}
+	return column >= AGENT_STAT_LABEL && column <= AGENT_STAT_DISCONTINUITY;
+}
+
+static u_char
+column_type(unsigned column)
+{
+	switch (column) {
+	case AGENT_STAT_LABEL:
+	case AGENT_STAT_TEXT:
+	case AGENT_STAT_STRING:
+	case AGENT_STAT_MAC_ADDRESS:
+		return ASN_OCTET_STR;
+	case AGENT_STAT_TYPE:
+	case AGENT_STAT_INTEGER32:
+	case AGENT_STAT_TRUTH_VALUE:
+		return ASN_INTEGER;
+	case AGENT_STAT_COUNTER64:
+		return ASN_COUNTER64;
+	case AGENT_STAT_COUNTER32:
+		return ASN_COUNTER;
+	case AGENT_STAT_GAUGE32:
+		return ASN_GAUGE;
+	case AGENT_STAT_IP_ADDRESS:
+		return ASN_IPADDRESS;
+	default:
+		return ASN_TIMETICKS;
+	}
+}
+
+/* Walks a table from its OID, feeding each answer back in. Checks every
+ * answer sorts after the one before, lies under the table's entry, and
+ * that the walk ends with AGENT_END_OF_TABLE. Calls `check` for each
+ * answer with its column and index. Returns the number of answers. */
+static size_t
+walk_table(unsigned table,
+    void (*check)(unsigned column, const struct fx_index *index,
+        const netsnmp_variable_list *varbind, void *context),
+    void *context)
+{
+	struct name request = TABLE(table);
+	netsnmp_variable_list *varbind = varbind_for(&request);
+	oid previous[MAX_OID_LEN];
+	size_t previous_length = 0, answers = 0;
+	enum agent_answer answer;
+	struct name entry = ENTRY(table);
+
+	while ((answer = agent_tables_answer(tables, table, true, varbind)) ==
+	       AGENT_ANSWERED) {
+		struct fx_index index = {.length = 0};
+		char text[1024];
+
+		name_text(
+		    varbind->name, varbind->name_length, text, sizeof(text));
+		ck_assert_msg(
+		    varbind->name_length > ENTRY_LENGTH + 1, "%s", text);
+		ck_assert_msg(snmp_oid_compare(varbind->name, ENTRY_LENGTH,
+		                  entry.subids, entry.length) == 0,
+		    "%s is outside the table", text);
+		if (answers > 0)
+			ck_assert_msg(
+			    snmp_oid_compare(previous, previous_length,
+			        varbind->name, varbind->name_length) < 0,
+			    "%s does not sort after the answer before", text);
+		for (size_t i = ENTRY_LENGTH + 1; i < varbind->name_length; i++)
+			fx_index_push(&index, varbind->name[i]);
+		check((unsigned)varbind->name[ENTRY_LENGTH], &index, varbind,
+		    context);
+		memcpy(previous, varbind->name,
+		    varbind->name_length * sizeof(oid));
+		previous_length = varbind->name_length;
+		answers++;
+		ck_assert_uint_lt(answers, 10000);
+	}
+	ck_assert_int_eq(answer, AGENT_END_OF_TABLE);
+	snmp_free_varbind(varbind);
+	return answers;
+}
+
+struct stat_walk {
+	unsigned column;
+	size_t position; /* in the column's oracle rows */
+	struct fx_rows rows;
+	size_t per_column[AGENT_STAT_DISCONTINUITY + 1];
+};
+
+static void
+check_stat_answer(unsigned column, const struct fx_index *index,
+    const netsnmp_variable_list *varbind, void *context)
+{
+	struct stat_walk *walk = context;
+	struct dci_walk_filter filter;
+	const struct fx_row *row;
+	char text[512], expected[512];
+
+	ck_assert_msg(column_filter(column, &filter), "column %u", column);
+	if (column != walk->column) {
+		/* Columns come in order, and each only after the one before
+		 * gave all its rows. */
+		ck_assert_uint_gt(column, walk->column);
+		if (walk->column != 0)
+			ck_assert_uint_eq(walk->position, walk->rows.count);
+		for (unsigned skipped = walk->column + 1; skipped < column;
+		     skipped++) {
+			struct fx_rows none;
+			struct dci_walk_filter skipped_filter;
+			column_filter(skipped, &skipped_filter);
+			fx_oracle(
+			    tables->registry, FX_STAT, &skipped_filter, &none);
+			ck_assert_msg(none.count == 0,
+			    "column %u with %zu rows was skipped", skipped,
+			    none.count);
+			fx_rows_free(&none);
+		}
+		fx_rows_free(&walk->rows);
+		fx_oracle(tables->registry, FX_STAT, &filter, &walk->rows);
+		walk->column = column;
+		walk->position = 0;
+	}
+	ck_assert_msg(walk->position < walk->rows.count,
+	    "column %u: extra row %s", column,
+	    fx_index_text(index, text, sizeof(text)));
+	row = &walk->rows.rows[walk->position++];
+	ck_assert_msg(fx_index_compare(index, &row->index) == 0,
+	    "column %u: row %s, expected %s", column,
+	    fx_index_text(index, text, sizeof(text)),
+	    fx_index_text(&row->index, expected, sizeof(expected)));
+	ck_assert_int_eq(varbind->type, column_type(column));
+	walk->per_column[column]++;
+
+	switch (column) {
+	case AGENT_STAT_LABEL:
+		assert_string(varbind, row->datum->info.label);
+		break;
+	case AGENT_STAT_TYPE:
+		assert_number(varbind, ASN_INTEGER, row->datum->info.type);
+		break;
+	case AGENT_STAT_DISCONTINUITY:
+		ck_assert_int_eq(
+		    row->datum->info.semantics, DCI_SEMANTICS_COUNTER);
+		assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
+		break;
+	default:
+		ck_assert_uint_ne(row->datum->kind, DCI_KIND_NONE);
+		break;
+	}
+}
+
+START_TEST(stat_table_walk_visits_columns_in_order)
+{
+	static const size_t expected[AGENT_STAT_DISCONTINUITY + 1] = {
+	    [AGENT_STAT_LABEL] = FX_STAT_ROWS,
+	    [AGENT_STAT_TYPE] = FX_STAT_ROWS,
+	    [AGENT_STAT_TEXT] = FX_STAT_ROWS,
+	    [AGENT_STAT_COUNTER64] = 3,
+	    [AGENT_STAT_COUNTER32] = 2,
+	    [AGENT_STAT_GAUGE32] = 2,
+	    [AGENT_STAT_INTEGER32] = 2,
+	    [AGENT_STAT_STRING] = 3,
+	    [AGENT_STAT_IP_ADDRESS] = 1,
+	    [AGENT_STAT_MAC_ADDRESS] = 1,
+	    [AGENT_STAT_TIME_TICKS] = 1,
+	    [AGENT_STAT_TRUTH_VALUE] = 1,
+	    [AGENT_STAT_DISCONTINUITY] = 5,
+	};
+	struct stat_walk walk;
+	size_t answers, total = 0;
+
+	memset(&walk, 0, sizeof(walk));
+	answers = walk_table(AGENT_TABLE_STAT, check_stat_answer, &walk);
+	ck_assert_uint_eq(walk.column, AGENT_STAT_DISCONTINUITY);
+	ck_assert_uint_eq(walk.position, walk.rows.count);
+	for (unsigned c = AGENT_STAT_LABEL; c <= AGENT_STAT_DISCONTINUITY;
+	     c++) {
+		ck_assert_msg(walk.per_column[c] == expected[c],
+		    "column %u: %zu rows, expected %zu", c, walk.per_column[c],
+		    expected[c]);
+		total += expected[c];
+	}
+	ck_assert_uint_eq(answers, total);
+	ck_assert_uint_eq(answers, 72);
+	fx_rows_free(&walk.rows);
+}
+END_TEST
+
+struct table_walk {
+	unsigned first_column;
+	unsigned last_column;
+	enum fx_table table;
+	unsigned column;
+	size_t position;
+	struct fx_rows rows;
+};
+
+static void
+check_table_answer(unsigned column, const struct fx_index *index,
+    const netsnmp_variable_list *varbind, void *context)
+{
+	struct table_walk *walk = context;
+	char text[512];
+
+	if (column != walk->column) {
+		ck_assert_uint_eq(column,
+		    walk->column == 0 ? walk->first_column : walk->column + 1);
+		if (walk->column != 0)
+			ck_assert_uint_eq(walk->position, walk->rows.count);
+		walk->column = column;
+		walk->position = 0;
+	}
+	ck_assert_uint_le(column, walk->last_column);
+	ck_assert_msg(walk->position < walk->rows.count, "column %u: extra %s",
+	    column, fx_index_text(index, text, sizeof(text)));
+	ck_assert_msg(fx_index_compare(
+	                  index, &walk->rows.rows[walk->position].index) == 0,
+	    "column %u: row %s", column,
+	    fx_index_text(index, text, sizeof(text)));
+	walk->position++;
+}
+
+static const struct {
+	unsigned table;
+	enum fx_table rows;
+	unsigned first_column, last_column;
+	size_t row_count;
+} tables_to_walk[] = {
+    {AGENT_TABLE_SUPPLIER, FX_SUPPLIER, AGENT_SUPPLIER_MODULE,
+        AGENT_SUPPLIER_LAST_REFRESH, 3},
+    {AGENT_TABLE_CLASS, FX_CLASS, AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
+        4},
+    {AGENT_TABLE_DATUM, FX_DATUM, AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
+        11},
+    {AGENT_TABLE_INSTANCE, FX_INSTANCE, AGENT_INSTANCE_LABEL,
+        AGENT_INSTANCE_DISCONTINUITY, 6},
+};
+
+START_TEST(other_table_walks_visit_every_cell)
+{
+	struct table_walk walk = {
+	    .first_column = tables_to_walk[_i].first_column,
+	    .last_column = tables_to_walk[_i].last_column,
+	    .table = tables_to_walk[_i].rows,
+	};
+	size_t columns = walk.last_column - walk.first_column + 1;
+	size_t answers;
+
+	fx_oracle(tables->registry, walk.table, NULL, &walk.rows);
+	ck_assert_uint_eq(walk.rows.count, tables_to_walk[_i].row_count);
+	answers =
+	    walk_table(tables_to_walk[_i].table, check_table_answer, &walk);
+	ck_assert_uint_eq(walk.column, walk.last_column);
+	ck_assert_uint_eq(walk.position, walk.rows.count);
+	ck_assert_uint_eq(answers, columns * walk.rows.count);
+	fx_rows_free(&walk.rows);
+}
+END_TEST
+
+/* --- dciStatTable values ------------------------------------------------ */
+
+START_TEST(stat_counter64_values_above_2_to_the_32)
+{
+	netsnmp_variable_list *varbind;
+
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 10, 2));
+	assert_counter64(varbind, FX_NETIF_RX_ETH0);
+	ck_assert_uint_eq(varbind->val.counter64->high, 0x12);
+	ck_assert_uint_eq(varbind->val.counter64->low, 0x3456789a);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 30, 2));
+	ck_assert_uint_eq(varbind->val.counter64->high, 1);
+	ck_assert_uint_eq(varbind->val.counter64->low, 1);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 20, 2));
+	assert_counter64(varbind, 12345);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+static const struct {
+	uint64_t index[8];
+	size_t length;
+	const char *text;
+} texts[] = {
+    {{2, 1, 1, 1, 20, 2}, 6, "12345"},
+    {{2, 1, 1, 1, 10, 2}, 6, "78187493530"},
+    {{2, 1, 1, 1, 10, 1}, 6, "eth0"},
+    {{2, 1, 1, 1, 30, 5}, 6, "0"},
+    {{2, 1, 2, 3, 1, 7, 8, 4}, 8, "-5"},
+    {{2, 1, 2, 3, 2, 0, 1, 3}, 8, "4000000000"},
+    {{1, 2, 1, 0, 1}, 5, "-42"},
+    {{1, 2, 1, 0, 2}, 5, "on"},
+    {{1, 2, 1, 0, 3}, 5, "192.168.0.1"},
+    {{1, 2, 1, 0, 4}, 5, "00:1b:21:3a:4f:5e"},
+    {{1, 2, 1, 0, 6}, 5, "2.50 seconds"},
+};
+
+START_TEST(stat_text_column_renders_values)
+{
+	netsnmp_variable_list *varbind =
+	    get(AGENT_TABLE_STAT, name_of(AGENT_TABLE_STAT, 2, AGENT_STAT_TEXT,
+	                              texts[_i].index, texts[_i].length));
+
+	assert_string(varbind, texts[_i].text);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+START_TEST(stat_typed_columns_values)
+{
+	static const unsigned char ip[] = {192, 168, 0, 1};
+	netsnmp_variable_list *varbind;
+
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 2, 1, 1, 1, 10, 5));
+	assert_number(varbind, ASN_GAUGE, 7);
+	snmp_free_varbind(varbind);
+	varbind =
+	    get(AGENT_TABLE_STAT, NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER32,
+	                              2, 1, 2, 3, 2, 0, 1, 3));
+	assert_number(varbind, ASN_COUNTER, (long)FX_DISK_READS_SDB);
+	snmp_free_varbind(varbind);
+	varbind =
+	    get(AGENT_TABLE_STAT, NAME(AGENT_TABLE_STAT, AGENT_STAT_INTEGER32,
+	                              2, 1, 2, 3, 1, 7, 8, 4));
+	assert_number(varbind, ASN_INTEGER, -5);
+	snmp_free_varbind(varbind);
+	varbind =
+	    get(AGENT_TABLE_STAT, NAME(AGENT_TABLE_STAT, AGENT_STAT_INTEGER32,
+	                              2, 1, 2, 3, 2, 0, 1, 4));
+	assert_number(varbind, ASN_INTEGER, 40);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_STRING, 2, 1, 1, 1, 30, 1));
+	assert_string(varbind, "lo");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_IP_ADDRESS, 1, 2, 1, 0, 3));
+	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
+	ck_assert_uint_eq(varbind->val_len, 4);
+	ck_assert_mem_eq(varbind->val.string, ip, 4);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_MAC_ADDRESS, 1, 2, 1, 0, 4));
+	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
+	ck_assert_uint_eq(varbind->val_len, 6);
+	ck_assert_mem_eq(varbind->val.string, fx_hwaddr, 6);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TIME_TICKS, 1, 2, 1, 0, 6));
+	assert_number(varbind, ASN_TIMETICKS, 250);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TRUTH_VALUE, 1, 2, 1, 0, 2));
+	assert_number(varbind, ASN_INTEGER, 1); /* true */
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TYPE, 2, 1, 1, 1, 10, 2));
+	assert_number(varbind, ASN_INTEGER, DCI_ST_INTEGER64);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 2, 1, 2, 3, 1, 7, 8, 4));
+	assert_string(varbind, "temperature");
+	snmp_free_varbind(varbind);
+	varbind = get(
+	    AGENT_TABLE_STAT, NAME(AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY,
+	                          2, 1, 1, 1, 20, 2));
+	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+START_TEST(stat_get_missing_rows_and_columns)
+{
+	/* Unset datum, wrong column for the datum's kind, a non-counter in
+	 * the discontinuity column, no such instance, no index. */
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TEXT, 2, 1, 1, 1, 20, 5),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 10, 5),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 2, 1, 1, 1, 10, 2),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY, 2, 1, 1, 1, 10, 5),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 2, 1, 1, 1, 15, 1),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 2, 1, 1, 1, 10, 1, 0),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 2, 1, 1, 1,
+	        (UINT64_C(1) << 32) + 10, 1),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    COLUMN(AGENT_TABLE_STAT, AGENT_STAT_LABEL),
+	    AGENT_NO_SUCH_INSTANCE));
+	/* Not a column. */
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, 99, 2, 1, 1, 1, 10, 1),
+	    AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_STAT, 0, 2, 1, 1, 1, 10, 1),
+	    AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false, ENTRY(AGENT_TABLE_STAT),
+	    AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false, TABLE(AGENT_TABLE_STAT),
+	    AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 1, 1, 10),
+	    AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, false,
+	    NAME(AGENT_TABLE_SUPPLIER, 1, 1), AGENT_NO_SUCH_OBJECT));
+}
+END_TEST
+
+/* --- The other tables' values ------------------------------------------- */
+
+START_TEST(supplier_table_values)
+{
+	const struct dci_supplier *beta = tables->registry->suppliers[1];
+	netsnmp_variable_list *varbind;
+
+	varbind = get(AGENT_TABLE_SUPPLIER,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 2));
+	assert_string(varbind, "beta");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_SUPPLIER,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_TITLE, 2));
+	assert_string(varbind, "test supplier");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_SUPPLIER,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_STATUS, 2));
+	assert_number(varbind, ASN_INTEGER, 1);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_SUPPLIER,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_VERSION, 2));
+	assert_number(varbind, ASN_UNSIGNED, 100);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_SUPPLIER,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_RESET, 2));
+	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
+	ck_assert_uint_eq(varbind->val_len, 8);
+	ck_assert_mem_eq(varbind->val.string, beta->reset, 8);
+	snmp_free_varbind(varbind);
+	/* Never refreshed: 0. */
+	varbind = get(AGENT_TABLE_SUPPLIER,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_LAST_REFRESH, 2));
+	assert_number(varbind, ASN_TIMETICKS, 0);
+	snmp_free_varbind(varbind);
+
+	/* A failed supplier shows status 2. */
+	tables->registry->suppliers[2]->status = DCI_SUPPLIER_FAILED;
+	varbind = get_next(AGENT_TABLE_SUPPLIER,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_STATUS, 2),
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_STATUS, 3));
+	assert_number(varbind, ASN_INTEGER, 2);
+	snmp_free_varbind(varbind);
+
+	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, false,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 4),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, false,
+	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 0),
+	    AGENT_NO_SUCH_INSTANCE));
+}
+END_TEST
+
+START_TEST(class_table_indexed_by_length_prefixed_id)
+{
+	netsnmp_variable_list *varbind;
+
+	varbind = get_next(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 1, 2),
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 2, 1, 1));
+	assert_string(varbind, "netif");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 2, 1, 2));
+	assert_string(varbind, "disk");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_LEVELS, 2, 1, 2));
+	assert_number(varbind, ASN_UNSIGNED, 2);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_DATUM_COUNT, 2, 1, 1));
+	assert_number(varbind, ASN_UNSIGNED, 3);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_SUPPLIER, 2, 1, 2));
+	assert_number(varbind, ASN_UNSIGNED, 2);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_COUNT, 2, 1, 1));
+	assert_number(varbind, ASN_GAUGE, 3);
+	snmp_free_varbind(varbind);
+	/* Never committed: a row, with no instances. */
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_COUNT, 2, 3, 1));
+	assert_number(varbind, ASN_GAUGE, 0);
+	snmp_free_varbind(varbind);
+	snmp_free_varbind(ask(AGENT_TABLE_CLASS, false,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 1, 1),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_CLASS, false,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 2, 1, 1, 0),
+	    AGENT_NO_SUCH_INSTANCE));
+}
+END_TEST
+
+START_TEST(datum_table_values)
+{
+	netsnmp_variable_list *varbind;
+
+	varbind = get(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 2, 1, 1, 2));
+	assert_string(varbind, "rx_bytes");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_TYPE, 2, 1, 1, 2));
+	assert_number(varbind, ASN_INTEGER, DCI_ST_INTEGER64);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_SIZE, 2, 1, 1, 1));
+	assert_number(varbind, ASN_UNSIGNED, 16);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_SEMANTICS, 2, 1, 1, 2));
+	assert_number(varbind, ASN_INTEGER, DCI_SEMANTICS_COUNTER);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_DESCRIPTION, 2, 3, 1, 1));
+	assert_string(varbind, "");
+	snmp_free_varbind(varbind);
+	/* ST_UNUSED reserves an id but has no row. */
+	snmp_free_varbind(ask(AGENT_TABLE_DATUM, false,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 5),
+	    AGENT_NO_SUCH_INSTANCE));
+	varbind = get_next(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 4),
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 6));
+	assert_string(varbind, "elapsed");
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+START_TEST(instance_table_values)
+{
+	netsnmp_variable_list *varbind;
+
+	varbind = get(AGENT_TABLE_INSTANCE,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 1, 1, 20));
+	assert_string(varbind, "eth1");
+	snmp_free_varbind(varbind);
+	varbind = get_next(AGENT_TABLE_INSTANCE,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 1, 1, 30),
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 2, 3, 1, 7,
+	        8));
+	assert_string(varbind, "sda");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_INSTANCE,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_CREATED, 2, 1, 2, 3, 2, 0,
+	        1));
+	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_INSTANCE,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_DISCONTINUITY, 1, 2, 1,
+	        0));
+	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
+	snmp_free_varbind(varbind);
+	snmp_free_varbind(ask(AGENT_TABLE_INSTANCE, false,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 3, 1, 1, 0),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_TABLE_INSTANCE, false,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 1, 1),
+	    AGENT_NO_SUCH_INSTANCE));
+}
+END_TEST
+
+START_TEST(display_strings_clamped_to_255_octets)
+{
+	static const uint32_t id[] = {4};
+	static const struct dci_instance_level level[] = {
+	    {DCI_ITYPE_SINGLEINST, 4}};
+	char long_text[301];
+	struct dci_datum_info datum = fx_datum(1, "motd", DCI_ST_STRING,
+	    DCI_SSF_ZEROTERM, 400, DCI_SEMANTICS_DISCRETE);
+	struct dci_class_info info;
+	struct dci_class *class;
+	struct dci_snapshot_builder *builder;
+	netsnmp_variable_list *varbind;
+	long row;
+
+	memset(long_text, 'x', 300);
+	long_text[300] = '\0';
+	datum.description = long_text;
+	info = fx_class_info(id, 1, "banner", level, 1, &datum, 1);
+	info.description = long_text;
+	class =
+	    fx_class(tables->registry, tables->registry->suppliers[0], &info);
+	builder = dci_snapshot_builder_new(class);
+	row = fx_add(builder, (const uint32_t[]){0}, 1, "banner");
+	fx_set_bytes(builder, row, 1, long_text, 300);
+	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
+
+	/* DisplayString columns: at most 255 octets. */
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TEXT, 1, 4, 1, 0, 1));
+	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
+	ck_assert_uint_eq(varbind->val_len, 255);
+	ck_assert_mem_eq(varbind->val.string, long_text, 255);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_DESCRIPTION, 1, 4, 1));
+	ck_assert_uint_eq(varbind->val_len, 255);
+	snmp_free_varbind(varbind);
+	/* dciStatString is an OCTET STRING (SIZE(0..65535)): all of it. */
+	varbind = get(AGENT_TABLE_STAT,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_STRING, 1, 4, 1, 0, 1));
+	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
+	ck_assert_uint_eq(varbind->val_len, 300);
+	ck_assert_mem_eq(varbind->val.string, long_text, 300);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+START_TEST(timestamps_before_start_are_zero)
+{
+	ck_assert_uint_eq(agent_tables_timestamp(tables, 0), 0);
+	ck_assert_uint_eq(
+	    agent_tables_timestamp(tables, START_MILLISECONDS), 0);
+	ck_assert_uint_eq(
+	    agent_tables_timestamp(tables, START_MILLISECONDS + 10), 1);
+	ck_assert_uint_eq(
+	    agent_tables_timestamp(tables, FX_COMMIT_MILLISECONDS),
+	    COMMIT_TICKS);
+}
+END_TEST
+
+static Suite *
+agent_index_suite(void)
+{
+	Suite *suite = suite_create("agent index");
+	TCase *next = tcase_create("getnext");
+	TCase *walks = tcase_create("walks");
+	TCase *stat = tcase_create("stat values");
+	TCase *others = tcase_create("other tables");
+
+	tcase_add_checked_fixture(next, setup, teardown);
+	tcase_add_test(next, getnext_on_table_oid_gives_first_column_first_row);
+	tcase_add_test(next, getnext_before_and_after_the_table);
+	tcase_add_test(next, getnext_past_last_column_is_end);
+	tcase_add_test(next, getnext_on_column_zero_gives_first_column);
+	tcase_add_test(next, getnext_moves_to_next_column_after_last_row);
+	suite_add_tcase(suite, next);
+
+	tcase_add_checked_fixture(walks, setup, teardown);
+	tcase_add_test(walks, stat_table_walk_visits_columns_in_order);
+	tcase_add_loop_test(walks, other_table_walks_visit_every_cell, 0,
+	    (int)COUNT_OF(tables_to_walk));
+	suite_add_tcase(suite, walks);
+
+	tcase_add_checked_fixture(stat, setup, teardown);
+	tcase_add_test(stat, stat_counter64_values_above_2_to_the_32);
+	tcase_add_loop_test(
+	    stat, stat_text_column_renders_values, 0, (int)COUNT_OF(texts));
+	tcase_add_test(stat, stat_typed_columns_values);
+	tcase_add_test(stat, stat_get_missing_rows_and_columns);
+	suite_add_tcase(suite, stat);
+
+	tcase_add_checked_fixture(others, setup, teardown);
+	tcase_add_test(others, supplier_table_values);
+	tcase_add_test(others, class_table_indexed_by_length_prefixed_id);
+	tcase_add_test(others, datum_table_values);
+	tcase_add_test(others, instance_table_values);
+	tcase_add_test(others, display_strings_clamped_to_255_octets);
+	tcase_add_test(others, timestamps_before_start_are_zero);
+	suite_add_tcase(suite, others);
+	return suite;
+}
+
+int
+main(void)
+{
+	SRunner *runner = srunner_create(agent_index_suite());
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
