@@ -132,7 +132,7 @@ dci_registry_add_supplier(struct dci_registry *registry,
 	}
 	if (!dci_registry_label_valid(
 	        info->module, label_why, sizeof(label_why))) {
-		log_reason(why, why_size, "supplier: module %s", label_why);
+		log_reason(why, why_size, "supplier module: %s", label_why);
 		return NULL;
 	}
 	for (size_t i = 0; i < registry->supplier_count; i++) {

@@ -449,7 +449,7 @@ START_TEST(reserved_character_in_supplier_module_refused)
 
 	label_with(label, reserved[_i]);
 	snprintf(expected, sizeof(expected),
-	    "supplier: module label \"%s\" has reserved character '%c' at 3 "
+	    "supplier module: label \"%s\" has reserved character '%c' at 3 "
 	    "(UMA reserves %s)",
 	    label, reserved[_i], reserved);
 	ck_assert_ptr_null(dci_registry_add_supplier(
@@ -490,7 +490,7 @@ START_TEST(non_printing_character_in_labels_refused)
 
 	registry = dci_registry_new();
 	snprintf(expected, sizeof(expected),
-	    "supplier: module label \"%s\" has non-printing character "
+	    "supplier module: label \"%s\" has non-printing character "
 	    "0x%02x at 3 (UMA reserves it)",
 	    label, c);
 	ck_assert_ptr_null(dci_registry_add_supplier(
@@ -547,7 +547,7 @@ START_TEST(empty_label_refused)
 
 	ck_assert_ptr_null(dci_registry_add_supplier(
 	    registry, &info, "test", why, sizeof(why)));
-	ck_assert_str_eq(why, "empty label");
+	ck_assert_str_eq(why, "supplier module: empty label");
 	info.module = NULL;
 	ck_assert_ptr_null(dci_registry_add_supplier(
 	    registry, &info, "test", why, sizeof(why)));
@@ -578,7 +578,7 @@ START_TEST(label_longer_than_255_refused)
 	    "class 1.1: datum 6: label longer than 255 characters");
 	ck_assert_ptr_null(dci_registry_add_supplier(
 	    registry, &info, "test", why, sizeof(why)));
-	ck_assert_str_eq(why, "label longer than 255 characters");
+	ck_assert_str_eq(why, "supplier module: label longer than 255 characters");
 
 	/* 255 characters is the maximum, and accepted everywhere. */
 	datums[1] = gauge(6, longest);
