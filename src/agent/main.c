@@ -39,6 +39,33 @@ pid_file_write(const char *path)
 	close(file);
 }
 
+/* The absolute path of a file that may not exist yet: its directory's real
+ * path and its name. */
+static char *
+realpath_of_new_file(const char *path)
+{
+	char *copy = strdup(path), *slash, *directory, *absolute = NULL;
+	const char *name;
+
+	if (copy == NULL)
+		return NULL;
+	slash = strrchr(copy, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+		name = slash + 1;
+		directory = realpath(copy[0] ? copy : "/", NULL);
+	} else {
+		name = copy;
+		directory = getcwd(NULL, 0);
+	}
+	if (directory != NULL &&
+	    asprintf(&absolute, "%s/%s", directory, name) < 0)
+		absolute = NULL;
+	free(directory);
+	free(copy);
+	return absolute;
+}
+
 static const char *
 log_target_choose(
     const struct agent_options *options, const struct dci_config *config)
@@ -58,7 +85,7 @@ main(int argc, char **argv)
 	struct dci_registry *registry;
 	struct dci_plugins plugins = {0};
 	struct agent_settings settings;
-	char error[2048];
+	char error[2048], *pid_file = NULL;
 	int parsed, result;
 
 	parsed = agent_options_parse(argc, argv, &options);
@@ -89,6 +116,14 @@ main(int argc, char **argv)
 	if (log_open(log_target_choose(&options, config), "dcistatd") != 0)
 		fatal(
 		    "cannot open log %s", log_target_choose(&options, config));
+	/* daemon() changes to /: keep a relative pid file where it was
+	 * meant. */
+	if (options.pid_file != NULL && options.pid_file[0] != '/') {
+		pid_file = realpath_of_new_file(options.pid_file);
+		if (pid_file == NULL)
+			fatal("pid file %s", options.pid_file);
+		options.pid_file = pid_file;
+	}
 	if (!options.foreground && daemon(0, 0) != 0)
 		fatal("cannot daemonise");
 	if (options.pid_file != NULL)
@@ -112,5 +147,6 @@ main(int argc, char **argv)
 		unlink(options.pid_file);
 	log_info("stopped");
 	log_close();
+	free(pid_file);
 	return result == 0 ? 0 : 1;
 }

@@ -511,6 +511,9 @@ agent_tables_handle(netsnmp_mib_handler *handler,
 	unsigned table =
 	    (unsigned)registration->rootoid[registration->rootoid_len - 1];
 
+	tables->start_milliseconds =
+	    dci_clock_milliseconds() - (int64_t)netsnmp_get_agent_uptime() * 10;
+
 	for (netsnmp_request_info *request = requests; request != NULL;
 	     request = request->next) {
 		enum agent_answer answer;

@@ -18,7 +18,10 @@
 
 struct agent_tables {
 	struct dci_registry *registry;
-	int64_t start_milliseconds; /* monotonic time of sysUpTime 0 */
+	/* Monotonic time at which the master's sysUpTime was 0: re-derived
+	 * at each request from Net-SNMP's agent uptime, which the AgentX
+	 * client keeps in step with the master's sysUpTime. */
+	int64_t start_milliseconds;
 	char text[DCI_STRING_MAX + 64];
 };
 

@@ -1,0 +1,427 @@
+# lib.sh -- helpers for the integration tests, sourced by each of them.
+#
+# A test does
+#     . "$top_srcdir/tests/integration/lib.sh"
+# and gets: a private temporary directory ($TMP_DIR), removed at exit along
+# with every process the test started and every network namespace it made;
+# a private snmpd master (start_snmpd), dcistatd (start_dcistatd,
+# stop_dcistatd, which also checks for a clean exit and for sanitizer
+# reports), SNMP wrappers (snmp_get, snmp_walk) and bounded polling
+# (wait_until). Nothing here sleeps for a fixed long time.
+#
+# Environment: top_srcdir and top_builddir (set by `make check`; default to
+# this script's tree and the current directory); IT_KEEP_TMP=1 keeps the
+# temporary directory for inspection; DCISTATD overrides the daemon.
+# Exit status of a test: 0 pass, 1 fail, 77 skip.
+# shellcheck shell=bash
+
+if [ -z "${BASH_VERSION:-}" ]; then
+	echo "lib.sh: needs bash" >&2
+	exit 99
+fi
+
+set -u
+
+IT_NAME=${0##*/}
+IT_NAME=${IT_NAME%.sh}
+_lib_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" 2>/dev/null && pwd) || _lib_here=.
+top_srcdir=${top_srcdir:-$(cd "$_lib_here/../.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+export top_srcdir top_builddir
+
+DCISTATD=${DCISTATD:-$top_builddir/src/agent/dcistatd}
+NETIF_PLUGIN_DIR=$top_builddir/src/providers/netif/.libs
+# dciStatsMIB, the module identity arc of DCI-STATS-MIB.
+DCI_ARC=.1.3.6.1.4.1.8072.9999.9999.4040
+DCI_SUPPLIER_MODULE_1=$DCI_ARC.1.1.1.2.1
+
+# Sanitizer builds (--enable-sanitizers): leaks and UB are fatal. Harmless
+# for an uninstrumented build.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+SANITIZER_RE='ERROR: AddressSanitizer|runtime error:|LeakSanitizer'
+
+# Keep the Net-SNMP tools away from the user's and the system's
+# configuration and persistent state, and from MIB files: every OID the
+# tests use is numeric.
+unset MIBDIRS
+export MIBS=
+TMP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/dcistat-$IT_NAME.XXXXXX") || {
+	echo "FAIL: cannot create a temporary directory"
+	exit 1
+}
+export SNMPCONFPATH=$TMP_DIR/snmpconf SNMP_PERSISTENT_DIR=$TMP_DIR/persist
+mkdir -p "$SNMPCONFPATH" "$SNMP_PERSISTENT_DIR"
+
+_lib_pids=()   # every background process started, for cleanup
+_lib_netns=()  # every network namespace made, for cleanup
+NETNS=         # when set, ns_run and the daemons run inside it
+
+# --- reporting ------------------------------------------------------------------
+
+ok() { printf 'ok: %s\n' "$*"; }
+note() { printf '# %s\n' "$*"; }
+fail() { printf 'FAIL: %s\n' "$*"; exit 1; }
+skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
+
+# --- cleanup ----------------------------------------------------------------------
+
+_lib_alive() { kill -0 "$1" 2>/dev/null; }
+_lib_gone() { ! kill -0 "$1" 2>/dev/null; }
+
+_lib_cleanup() {
+	local status=$? pid i log
+	trap - EXIT INT TERM
+	for pid in "${_lib_pids[@]}"; do
+		_lib_alive "$pid" && kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${_lib_pids[@]}"; do
+		for ((i = 0; i < 30; i++)); do
+			_lib_alive "$pid" || break
+			sleep 0.1
+		done
+		_lib_alive "$pid" && kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	for i in "${_lib_netns[@]}"; do
+		ip netns delete "$i" 2>/dev/null
+	done
+	if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
+		for log in "$TMP_DIR"/*.log; do
+			[ -s "$log" ] || continue
+			printf '# --- last lines of %s ---\n' "${log##*/}"
+			tail -n 40 "$log" | sed 's/^/#   /'
+		done
+	fi
+	if [ "${IT_KEEP_TMP:-0}" = 1 ]; then
+		note "kept $TMP_DIR"
+	else
+		rm -rf -- "$TMP_DIR"
+	fi
+	exit "$status"
+}
+trap _lib_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- prerequisites ----------------------------------------------------------------
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+		    skip "$c not found (Debian: apt-get install snmpd snmp iproute2)"
+	done
+}
+
+require_built() {
+	[ -x "$DCISTATD" ] || fail "$DCISTATD not built (run make)"
+	[ -f "$NETIF_PLUGIN_DIR/netif.so" ] ||
+	    fail "$NETIF_PLUGIN_DIR/netif.so not built (run make)"
+}
+
+require_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
+}
+
+# --- network namespaces -----------------------------------------------------------
+
+# Makes a network namespace, sets NETNS to it, brings its loopback up and
+# turns IPv6 off in it (no router solicitations, DAD or MLD reports moving
+# counters behind the test's back). Skips the test when namespaces are not
+# available.
+make_netns() {
+	local name=dcistat-$IT_NAME-$$
+	command -v ip >/dev/null 2>&1 || skip "ip not found (apt-get install iproute2)"
+	ip netns add "$name" 2>"$TMP_DIR/netns.err" ||
+	    skip "cannot create a network namespace: $(head -n 1 "$TMP_DIR/netns.err")"
+	_lib_netns+=("$name")
+	NETNS=$name
+	ip -n "$NETNS" link set lo up || fail "cannot bring lo up in $NETNS"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	ip netns exec "$NETNS" sh -c '
+		for f in /proc/sys/net/ipv6/conf/default/disable_ipv6 \
+			 /proc/sys/net/ipv6/conf/all/disable_ipv6; do
+			[ -w "$f" ] && echo 1 >"$f"
+		done; exit 0' 2>/dev/null
+}
+
+# Runs a command inside $NETNS, or here when there is none.
+ns_run() {
+	if [ -n "$NETNS" ]; then
+		ip netns exec "$NETNS" "$@"
+	else
+		"$@"
+	fi
+}
+
+# The command prefix that puts a program into $NETNS (for "$@" &, where a
+# shell function would leave a subshell's pid in $!).
+_lib_ns_prefix=()
+_lib_set_ns_prefix() {
+	_lib_ns_prefix=()
+	[ -z "$NETNS" ] || _lib_ns_prefix=(ip netns exec "$NETNS")
+}
+
+# --- polling ----------------------------------------------------------------------
+
+# wait_until SECONDS COMMAND [ARG...]: runs COMMAND every 0.2 s until it
+# succeeds (status 0) or SECONDS have passed (status 1). COMMAND may return
+# $GIVE_UP (e.g. the process it waits for died) to stop waiting at once.
+GIVE_UP=100
+wait_until() {
+	local seconds=$1 tries i status
+	shift
+	tries=$((seconds * 5))
+	for ((i = 0; i <= tries; i++)); do
+		"$@"
+		status=$?
+		[ "$status" -eq 0 ] && return 0
+		[ "$status" -eq "$GIVE_UP" ] && return 1
+		((i < tries)) && sleep 0.2
+	done
+	return 1
+}
+
+# Milliseconds since an arbitrary start.
+now_ms() {
+	local t=${EPOCHREALTIME:-}
+	if [ -n "$t" ]; then
+		t=${t/[.,]/}
+		printf '%s\n' "$((10#${t:0:${#t}-3}))"
+	else
+		date +%s%3N
+	fi
+}
+
+# --- ports ------------------------------------------------------------------------
+
+# Prints a UDP port nothing listens on at 127.0.0.1 (in $NETNS if set).
+free_udp_port() {
+	local base port i used
+	base=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+	for ((i = 0; i < 200; i++)); do
+		port=$((base + i))
+		if command -v ss >/dev/null 2>&1; then
+			used=$(ns_run ss -Hlun "sport = :$port" 2>/dev/null)
+			[ -z "$used" ] || continue
+		fi
+		printf '%s\n' "$port"
+		return 0
+	done
+	return 1
+}
+
+# --- SNMP clients -----------------------------------------------------------------
+
+SNMP_TARGET=
+SNMP_OPTS=(-v2c -c public -t 2 -r 1)
+
+_lib_unquote() { # strips the quotes -Oq puts around strings
+	local v=$1
+	if [ "${#v}" -ge 2 ] && [ "${v:0:1}" = '"' ] && [ "${v: -1}" = '"' ]; then
+		v=${v:1:${#v}-2}
+	fi
+	printf '%s\n' "$v"
+}
+
+# snmp_get OID...: prints the value of each OID, one a line, strings
+# unquoted. Status 1 when the request fails or any OID has no value.
+snmp_get() {
+	local out line status=0
+	out=$(ns_run snmpget "${SNMP_OPTS[@]}" -Oqv -Oe -Ot "$SNMP_TARGET" "$@" 2>&1) ||
+	    return 1
+	while IFS= read -r line; do
+		case $line in
+		"No Such Instance"* | "No Such Object"* | "No more variables"*)
+			status=1 ;;
+		esac
+		_lib_unquote "$line"
+	done <<<"$out"
+	return "$status"
+}
+
+# snmp_walk OID: prints "NUMERIC-OID VALUE" lines (-Oqn, strings unquoted);
+# nothing for an empty subtree. Status 1 when the request fails.
+snmp_walk() {
+	local out oid value
+	out=$(ns_run snmpwalk "${SNMP_OPTS[@]}" -Oqn -Oe -Ot "$SNMP_TARGET" "$1" 2>&1) ||
+	    return 1
+	while IFS=' ' read -r oid value; do
+		case $value in
+		"No Such Instance"* | "No Such Object"* | "No more variables"*)
+			continue ;;
+		esac
+		[ -n "$oid" ] || continue
+		printf '%s %s\n' "$oid" "$(_lib_unquote "$value")"
+	done <<<"$out"
+}
+
+# --- snmpd ------------------------------------------------------------------------
+
+SNMPD_PID=
+SNMPD_PORT=
+SNMPD_AGENTX=$TMP_DIR/agentx.sock
+SNMPD_UNIX=$TMP_DIR/snmp.sock
+_snmpd_runs=0
+_snmpd_fixed_port=1 # 0 while the port is ours to change
+
+_snmpd_answers() {
+	_lib_alive "$SNMPD_PID" || return "$GIVE_UP"
+	snmp_get .1.3.6.1.2.1.1.3.0 >/dev/null
+}
+
+# start_snmpd: starts a private snmpd master (in $NETNS if set) on
+# udp:127.0.0.1:$SNMPD_PORT (picked once, kept across restarts) and on the
+# Unix socket $SNMPD_UNIX, with AgentX socket $SNMPD_AGENTX; waits until it
+# answers. Sets SNMPD_PID and, unless already set, SNMP_TARGET (UDP).
+start_snmpd() {
+	local conf=$TMP_DIR/snmpd.conf log
+	command -v snmpd >/dev/null 2>&1 || skip "snmpd not found (apt-get install snmpd)"
+	cat >"$conf" <<EOF
+master agentx
+agentXSocket $SNMPD_AGENTX
+rocommunity public 127.0.0.1
+com2secunix unixsec $SNMPD_UNIX public
+group unixgroup v2c unixsec
+view all included .1
+access unixgroup "" any noauth exact all none none
+dontLogTCPWrappersConnects yes
+interface_fadeout 0
+EOF
+	_lib_set_ns_prefix
+	for _ in 1 2 3 4 5; do
+		if [ -z "$SNMPD_PORT" ]; then
+			SNMPD_PORT=$(free_udp_port) || fail "no free UDP port"
+			_snmpd_fixed_port=0
+		fi
+		SNMP_TARGET=${SNMP_TARGET:-udp:127.0.0.1:$SNMPD_PORT}
+		_snmpd_runs=$((_snmpd_runs + 1))
+		log=$TMP_DIR/snmpd.$_snmpd_runs.log
+		"${_lib_ns_prefix[@]}" snmpd -f -Lf "$log" -C -c "$conf" \
+		    -p "$TMP_DIR/snmpd.pid" "udp:127.0.0.1:$SNMPD_PORT" \
+		    "unix:$SNMPD_UNIX" </dev/null >"${log%.log}.stderr.log" 2>&1 &
+		SNMPD_PID=$!
+		_lib_pids+=("$SNMPD_PID")
+		if wait_until 10 _snmpd_answers; then
+			return 0
+		fi
+		if _lib_alive "$SNMPD_PID"; then
+			fail "snmpd (pid $SNMPD_PID) does not answer on port $SNMPD_PORT within 10 s"
+		fi
+		wait "$SNMPD_PID" 2>/dev/null
+		# The port may have been taken meanwhile: try another one,
+		# unless the test relies on this one (a restart).
+		if [ "$_snmpd_fixed_port" = 1 ] || ! grep -q 'Error opening specified endpoint' "$log"; then
+			fail "snmpd exited at start: $(tail -n 3 "$log" | tr '\n' ' ')"
+		fi
+		[ "$SNMP_TARGET" != "udp:127.0.0.1:$SNMPD_PORT" ] || SNMP_TARGET=
+		SNMPD_PORT=
+	done
+	fail "snmpd could not bind a UDP port in 5 attempts"
+}
+
+# stop_snmpd: SIGTERM, then waits (bounded) for it to exit.
+stop_snmpd() {
+	[ -n "$SNMPD_PID" ] || return 0
+	kill -TERM "$SNMPD_PID" 2>/dev/null
+	wait_until 10 _lib_gone "$SNMPD_PID" ||
+	    fail "snmpd (pid $SNMPD_PID) did not stop within 10 s of SIGTERM"
+	wait "$SNMPD_PID" 2>/dev/null
+	SNMPD_PID=
+	_snmpd_fixed_port=1 # a restart reuses the port and the sockets
+}
+
+# --- dcistatd ---------------------------------------------------------------------
+
+DCISTATD_PID=
+DCISTATD_LOG=
+_dcistatd_runs=0
+
+# write_config FILE [PING-INTERVAL [REFRESH [AGENTX-SOCKET]]]: a
+# configuration that loads netif from the build tree.
+write_config() {
+	cat >"$1" <<EOF
+agent:
+  agentx-socket: ${4:-$SNMPD_AGENTX}
+  ping-interval: ${2:-1}
+  plugin-dir: $NETIF_PLUGIN_DIR
+providers:
+  - module: netif
+    refresh: ${3:-0.2}
+EOF
+}
+
+# start_dcistatd CONFIG [ARG...]: starts dcistatd -f (in $NETIF if set),
+# logging to stderr into $DCISTATD_LOG. Does not wait.
+start_dcistatd() {
+	local config=$1
+	shift
+	_lib_set_ns_prefix
+	_dcistatd_runs=$((_dcistatd_runs + 1))
+	DCISTATD_LOG=$TMP_DIR/dcistatd.$_dcistatd_runs.log
+	"${_lib_ns_prefix[@]}" "$DCISTATD" -f -c "$config" -L stderr "$@" \
+	    </dev/null >"$DCISTATD_LOG" 2>&1 &
+	DCISTATD_PID=$!
+	_lib_pids+=("$DCISTATD_PID")
+}
+
+# True when dcistatd serves the netif supplier; $GIVE_UP if it died.
+dcistatd_serves() {
+	_lib_alive "$DCISTATD_PID" || return "$GIVE_UP"
+	[ "$(snmp_get "$DCI_SUPPLIER_MODULE_1" 2>/dev/null)" = netif ]
+}
+
+# wait_dcistatd_ready [SECONDS]: until the supplier table answers.
+wait_dcistatd_ready() {
+	local seconds=${1:-10}
+	wait_until "$seconds" dcistatd_serves && return 0
+	_lib_alive "$DCISTATD_PID" || fail "dcistatd exited at start (see its log below)"
+	fail "dcistatd does not serve dciSupplierTable within $seconds s"
+}
+
+# check_sanitizer_log FILE WHAT: fails when FILE holds a sanitizer report.
+check_sanitizer_log() {
+	if grep -E -q "$SANITIZER_RE" "$1" 2>/dev/null; then
+		printf '# sanitizer report in %s:\n' "$2"
+		grep -E -A 20 "$SANITIZER_RE" "$1" | head -n 60 | sed 's/^/#   /'
+		fail "$2: sanitizer report (see above)"
+	fi
+}
+
+# stop_dcistatd: SIGTERM; dcistatd must exit 0 within 10 s and its log
+# must hold no sanitizer report.
+stop_dcistatd() {
+	local status
+	[ -n "$DCISTATD_PID" ] || return 0
+	_lib_alive "$DCISTATD_PID" || {
+		wait "$DCISTATD_PID"
+		status=$?
+		DCISTATD_PID=
+		check_sanitizer_log "$DCISTATD_LOG" dcistatd
+		fail "dcistatd died before it was stopped (exit status $status)"
+	}
+	kill -TERM "$DCISTATD_PID"
+	wait_until 10 _lib_gone "$DCISTATD_PID" ||
+	    fail "dcistatd (pid $DCISTATD_PID) did not stop within 10 s of SIGTERM"
+	wait "$DCISTATD_PID"
+	status=$?
+	DCISTATD_PID=
+	check_sanitizer_log "$DCISTATD_LOG" dcistatd
+	[ "$status" -eq 0 ] ||
+	    fail "dcistatd exited with status $status on SIGTERM, expected 0"
+	ok "dcistatd stopped cleanly on SIGTERM (exit 0, no sanitizer report)"
+}
+
+# run_dcistatd OUT ERR ARG...: runs dcistatd to completion (no -f), stdout
+# to OUT, stderr to ERR; sets RUN_STATUS. Fails on a sanitizer report.
+# shellcheck disable=SC2034 # read by the tests
+RUN_STATUS=
+run_dcistatd() {
+	local out=$1 err=$2
+	shift 2
+	"$DCISTATD" "$@" </dev/null >"$out" 2>"$err"
+	# shellcheck disable=SC2034 # read by the tests
+	RUN_STATUS=$?
+	check_sanitizer_log "$err" "dcistatd $*"
+}
