@@ -578,7 +578,8 @@ START_TEST(label_longer_than_255_refused)
 	    "class 1.1: datum 6: label longer than 255 characters");
 	ck_assert_ptr_null(dci_registry_add_supplier(
 	    registry, &info, "test", why, sizeof(why)));
-	ck_assert_str_eq(why, "supplier module: label longer than 255 characters");
+	ck_assert_str_eq(
+	    why, "supplier module: label longer than 255 characters");
 
 	/* 255 characters is the maximum, and accepted everywhere. */
 	datums[1] = gauge(6, longest);
