@@ -204,9 +204,7 @@ plugin_refresh(struct dci_plugin *plugin, int64_t now)
 {
 	int result;
 
-	plugin->in_refresh = true;
 	result = plugin->entry->refresh(&plugin->host, plugin->context);
-	plugin->in_refresh = false;
 	dci_host_abort_open_batches(plugin);
 	if (result == 0) {
 		if (plugin->consecutive_failures > 0)

@@ -29,7 +29,6 @@ struct dci_plugin {
 	struct dci_registry *registry;
 	void *context;
 	bool initialised;
-	bool in_refresh;
 	unsigned refresh_milliseconds;
 	int64_t next_refresh_milliseconds; /* due when now >= this */
 	unsigned consecutive_failures;

@@ -32,7 +32,7 @@ class_free(struct dci_class *class)
 	if (class == NULL)
 		return;
 	if (class->snapshot != NULL)
-		dci_snapshot_free(class, class->snapshot);
+		dci_snapshot_free(class->snapshot);
 	for (size_t i = 0; i < class->datum_count; i++) {
 		free((char *)class->datums[i].info.label);
 		free((char *)class->datums[i].info.description);

@@ -372,7 +372,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	next->taken_milliseconds = now_milliseconds;
 	class->snapshot = next;
 	if (previous != NULL)
-		dci_snapshot_free(class, previous);
+		dci_snapshot_free(previous);
 	free(order);
 	dci_snapshot_builder_free(builder);
 	return 0;
@@ -382,7 +382,7 @@ out_of_memory:
 refused:
 	if (next != NULL) {
 		next->count = count;
-		dci_snapshot_free(class, next);
+		dci_snapshot_free(next);
 	}
 	free(order);
 	dci_snapshot_builder_free(builder);
@@ -390,9 +390,8 @@ refused:
 }
 
 void
-dci_snapshot_free(const struct dci_class *class, struct dci_snapshot *snapshot)
+dci_snapshot_free(struct dci_snapshot *snapshot)
 {
-	(void)class;
 	if (snapshot == NULL)
 		return;
 	if (snapshot->instances != NULL) {

@@ -62,8 +62,7 @@ int dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
     size_t why_size);
 
-void dci_snapshot_free(
-    const struct dci_class *class, struct dci_snapshot *snapshot);
+void dci_snapshot_free(struct dci_snapshot *snapshot);
 
 static inline const uint32_t *
 dci_snapshot_instance_id(const struct dci_class *class,
