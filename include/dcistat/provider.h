@@ -17,15 +17,18 @@
  *
  * Threads and call order. dcistatd calls every callback from its main thread,
  * never concurrently, and the host functions below may be called only from
- * inside those callbacks, on that thread:
- *   init     once, after the plug-in is loaded and its options are checked.
- *            Registers suppliers and classes; may read options; returns 0 or
- * -1. refresh  whenever the provider's snapshot is older than its refresh
- * period (YAML `refresh`, default 1 s) and a request arrives. For each of its
- * classes it opens a batch, adds every current instance with its values, and
- * commits. Returns 0, or -1 to keep the previous snapshot (the failure is
- * logged and retried with back-off). fini     once before the plug-in is
- * unloaded, also after a failed init.
+ * inside those callbacks, on that thread.
+ *
+ * - init: once, after the plug-in is loaded and its options are checked.
+ *   Registers suppliers and classes; may read options; returns 0 or -1.
+ *
+ * - refresh: whenever the provider's snapshot is older than its refresh
+ *   period (YAML `refresh`, default 1 s) and a request arrives. For each of
+ *   its classes it opens a batch, adds every current instance with its
+ *   values, and commits. Returns 0, or -1 to keep the previous snapshot (the
+ *   failure is logged and retried with back-off).
+ *
+ * - fini: once before the plug-in is unloaded, also after a failed init.
  *
  * Memory. Every structure and string passed to the host is copied before the
  * call returns; the provider keeps ownership of what it passes. Handles the
@@ -250,6 +253,11 @@ struct dci_host_operations {
 	    struct dci_host *host, const char *key, const char *message);
 	void (*log)(struct dci_host *host, enum dci_log_level level,
 	    const char *format, va_list arguments);
+	/* Appended after the first release of ABI 1; check `size`. */
+	int (*batch_instance_parent)(struct dci_batch *batch, long row,
+	    const uint32_t *parent_id, size_t parent_words);
+	int (*option_boolean)(
+	    struct dci_host *host, const char *key, int default_value);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -321,6 +329,23 @@ dci_batch_instance(struct dci_batch *batch, const uint32_t *id, size_t id_words,
     const char *label)
 {
 	return batch->operations->batch_instance(batch, id, id_words, label);
+}
+
+/* Names the parent of instance `row` (evcnt(9)'s ev_parent): another
+ * instance of the same class, identified by its id, that this instance's
+ * counts are a part of, e.g. an interrupt line's total for its per-CPU
+ * counts. The parent must be added to the same batch; a parent that is
+ * missing at commit, the instance itself, or a cycle drops the link (logged)
+ * and keeps the instance. Served as dciInstanceParent. Returns 0 or -1. */
+static inline int
+dci_batch_instance_parent(struct dci_batch *batch, long row,
+    const uint32_t *parent_id, size_t parent_words)
+{
+	if (batch->operations->size <=
+	    offsetof(struct dci_host_operations, batch_instance_parent))
+		return -1;
+	return batch->operations->batch_instance_parent(
+	    batch, row, parent_id, parent_words);
 }
 
 /* Stores an integer, boolean, time or IP address datum, encoded as the datum's
@@ -396,6 +421,18 @@ static inline const char *
 dci_option_item(struct dci_host *host, const char *key, size_t index)
 {
 	return host->operations->option_item(host, key, index);
+}
+
+/* A yes/no option: YAML's true/false, yes/no or on/off (any case). Returns
+ * 1 or 0, `default_value` when the key is absent, or -1 after reporting a
+ * value that is none of those with its file, line and column. */
+static inline int
+dci_option_boolean(struct dci_host *host, const char *key, int default_value)
+{
+	if (host->operations->size <=
+	    offsetof(struct dci_host_operations, option_boolean))
+		return -1;
+	return host->operations->option_boolean(host, key, default_value);
 }
 
 /* Reports a bad option value with the file, line and column of the option. */

@@ -54,6 +54,7 @@ const struct agent_mib_object agent_mib_objects[] = {
     COLUMN("dciInstanceCreated", AGENT_TABLE_INSTANCE, AGENT_INSTANCE_CREATED),
     COLUMN("dciInstanceDiscontinuity", AGENT_TABLE_INSTANCE,
         AGENT_INSTANCE_DISCONTINUITY),
+    COLUMN("dciInstanceParent", AGENT_TABLE_INSTANCE, AGENT_INSTANCE_PARENT),
     TABLE("dciStatTable", AGENT_TABLE_STAT),
     ENTRY("dciStatEntry", AGENT_TABLE_STAT),
     COLUMN("dciStatLabel", AGENT_TABLE_STAT, AGENT_STAT_LABEL),

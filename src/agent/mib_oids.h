@@ -59,6 +59,7 @@ enum agent_instance_column {
 	AGENT_INSTANCE_LABEL = 2,
 	AGENT_INSTANCE_CREATED,
 	AGENT_INSTANCE_DISCONTINUITY,
+	AGENT_INSTANCE_PARENT,
 };
 
 enum agent_stat_column {

@@ -35,6 +35,17 @@ agent_tables_timestamp(const struct agent_tables *tables, int64_t milliseconds)
 	return (uint32_t)centiseconds;
 }
 
+static void
+entry_prefix(unsigned table, oid *name)
+{
+	static const oid arc[] = {AGENT_MIB_ARC};
+
+	memcpy(name, arc, sizeof(arc));
+	name[AGENT_MIB_ARC_LENGTH] = AGENT_MIB_OBJECTS;
+	name[AGENT_MIB_ARC_LENGTH + 1] = table;
+	name[AGENT_MIB_ARC_LENGTH + 2] = 1;
+}
+
 /* DisplayString columns: at most 255 octets, as the MIB's SYNTAX says. */
 #define DISPLAY_STRING_MAX 255
 
@@ -223,6 +234,29 @@ instance_find(struct agent_tables *tables, unsigned column,
 	return dci_walk_instance(tables->registry, index, length, mode, row);
 }
 
+/* RowPointer to the parent's dciInstanceLabel, or zeroDotZero. */
+static void
+set_parent_pointer(
+    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+{
+	static const oid zero_dot_zero[] = {0, 0};
+	oid pointer[ENTRY_PREFIX_LENGTH + 1 + DCI_WALK_INDEX_MAX];
+	uint32_t index[DCI_WALK_INDEX_MAX];
+	size_t length = dci_walk_encode_parent(row, index);
+
+	if (length == 0) {
+		snmp_set_var_typed_value(varbind, ASN_OBJECT_ID, zero_dot_zero,
+		    sizeof(zero_dot_zero));
+		return;
+	}
+	entry_prefix(AGENT_TABLE_INSTANCE, pointer);
+	pointer[ENTRY_PREFIX_LENGTH] = AGENT_INSTANCE_LABEL;
+	for (size_t i = 0; i < length; i++)
+		pointer[ENTRY_PREFIX_LENGTH + 1 + i] = index[i];
+	snmp_set_var_typed_value(varbind, ASN_OBJECT_ID, pointer,
+	    (ENTRY_PREFIX_LENGTH + 1 + length) * sizeof(oid));
+}
+
 static void
 instance_value(struct agent_tables *tables, unsigned column,
     const struct dci_walk_row *row, netsnmp_variable_list *varbind)
@@ -243,6 +277,9 @@ instance_value(struct agent_tables *tables, unsigned column,
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    agent_tables_timestamp(
 		        tables, state->discontinuity_milliseconds));
+		break;
+	case AGENT_INSTANCE_PARENT:
+		set_parent_pointer(row, varbind);
 		break;
 	}
 }
@@ -401,23 +438,11 @@ static const struct table_shape table_shapes[] = {
         class_find, class_encode, class_value},
     [AGENT_TABLE_DATUM] = {AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
         datum_find, dci_walk_encode_datum, datum_value},
-    [AGENT_TABLE_INSTANCE] = {AGENT_INSTANCE_LABEL,
-        AGENT_INSTANCE_DISCONTINUITY, instance_find, dci_walk_encode_instance,
-        instance_value},
+    [AGENT_TABLE_INSTANCE] = {AGENT_INSTANCE_LABEL, AGENT_INSTANCE_PARENT,
+        instance_find, dci_walk_encode_instance, instance_value},
     [AGENT_TABLE_STAT] = {AGENT_STAT_LABEL, AGENT_STAT_DISCONTINUITY, stat_find,
         dci_walk_encode_stat, stat_value},
 };
-
-static void
-entry_prefix(unsigned table, oid *name)
-{
-	static const oid arc[] = {AGENT_MIB_ARC};
-
-	memcpy(name, arc, sizeof(arc));
-	name[AGENT_MIB_ARC_LENGTH] = AGENT_MIB_OBJECTS;
-	name[AGENT_MIB_ARC_LENGTH + 1] = table;
-	name[AGENT_MIB_ARC_LENGTH + 2] = 1;
-}
 
 static void
 answer_row(struct agent_tables *tables, const struct table_shape *shape,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <syslog.h>
 
 #include "core/clock.h"
@@ -221,6 +222,20 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 }
 
 static int
+host_batch_instance_parent(struct dci_batch *public, long row,
+    const uint32_t *parent_id, size_t parent_words)
+{
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+
+	if (dci_snapshot_builder_set_parent(batch->builder, row, parent_id,
+	        parent_words, why, sizeof(why)) == 0)
+		return 0;
+	batch_refused(batch, "parent", why);
+	return -1;
+}
+
+static int
 host_batch_commit(struct dci_batch *public)
 {
 	struct host_batch *batch = batch_of(public);
@@ -234,7 +249,7 @@ host_batch_commit(struct dci_batch *public)
 		    batch->refusals == 1 ? "" : "s", batch->first_refusal);
 	result = dci_snapshot_commit(batch->builder, batch->class,
 	    dci_clock_milliseconds(), why, sizeof(why));
-	if (result != 0)
+	if (result != 0 || why[0] != '\0')
 		log_warnx("provider %s: %s", batch->plugin->name, why);
 	batch_forget(batch);
 	return result;
@@ -314,6 +329,29 @@ host_option_error(struct dci_host *host, const char *key, const char *message)
 	    option->position.column, plugin->name, key, message ? message : "");
 }
 
+/* YAML 1.1's spellings of a boolean, which is what people write. */
+static int
+host_option_boolean(struct dci_host *host, const char *key, int default_value)
+{
+	static const char *const truths[] = {"true", "yes", "on"};
+	static const char *const falsehoods[] = {"false", "no", "off"};
+	const struct dci_config_option *option = option_find(host, key);
+
+	if (option == NULL)
+		return default_value;
+	if (!option->is_sequence && option->value_count == 1) {
+		for (size_t i = 0; i < sizeof(truths) / sizeof(truths[0]);
+		     i++) {
+			if (strcasecmp(option->values[0], truths[i]) == 0)
+				return 1;
+			if (strcasecmp(option->values[0], falsehoods[i]) == 0)
+				return 0;
+		}
+	}
+	host_option_error(host, key, "expected true or false (yes/no, on/off)");
+	return -1;
+}
+
 static void
 host_log(struct dci_host *host, enum dci_log_level level, const char *format,
     va_list arguments)
@@ -347,4 +385,6 @@ const struct dci_host_operations dci_host_operations = {
     .option_item = host_option_item,
     .option_error = host_option_error,
     .log = host_log,
+    .batch_instance_parent = host_batch_instance_parent,
+    .option_boolean = host_option_boolean,
 };

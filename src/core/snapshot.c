@@ -16,6 +16,9 @@ struct dci_snapshot_builder {
 	char **labels;
 	unsigned char *values;
 	unsigned char *present;
+	/* Allocated on the first parent link: most classes have none. */
+	uint32_t *parents;
+	bool *has_parent;
 };
 
 struct dci_snapshot_builder *
@@ -39,7 +42,29 @@ dci_snapshot_builder_free(struct dci_snapshot_builder *builder)
 	free(builder->labels);
 	free(builder->values);
 	free(builder->present);
+	free(builder->parents);
+	free(builder->has_parent);
 	free(builder);
+}
+
+static int
+builder_grow_parents(struct dci_snapshot_builder *builder, size_t capacity)
+{
+	size_t words = builder->class->instance_words;
+	uint32_t *parents;
+	bool *has_parent;
+
+	parents =
+	    realloc(builder->parents, capacity * words * sizeof(*parents));
+	if (parents == NULL)
+		return -1;
+	builder->parents = parents;
+	has_parent =
+	    realloc(builder->has_parent, capacity * sizeof(*has_parent));
+	if (has_parent == NULL)
+		return -1;
+	builder->has_parent = has_parent;
+	return 0;
 }
 
 static int
@@ -68,6 +93,9 @@ builder_grow(struct dci_snapshot_builder *builder)
 	if (present == NULL)
 		return -1;
 	builder->present = present;
+	if (builder->parents != NULL &&
+	    builder_grow_parents(builder, capacity) != 0)
+		return -1;
 	builder->capacity = capacity;
 	return 0;
 }
@@ -111,6 +139,8 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	    builder->values + row * class->record_size, 0, class->record_size);
 	memset(builder->present + row * class->present_size, 0,
 	    class->present_size);
+	if (builder->has_parent != NULL)
+		builder->has_parent[row] = false;
 	builder->count++;
 	return (long)row;
 }
@@ -217,6 +247,41 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
 	return 0;
 }
 
+int
+dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder, long row,
+    const uint32_t *parent_id, size_t parent_words, char *why, size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+	size_t words = class->instance_words;
+
+	if (row < 0 || (size_t)row >= builder->count) {
+		log_reason(why, why_size,
+		    "parent of row %ld: no such row (%zu instances)", row,
+		    builder->count);
+		return -1;
+	}
+	if (parent_id == NULL || parent_words != words) {
+		log_reason(why, why_size,
+		    "parent of instance \"%s\": id has %zu words, class "
+		    "\"%s\" has %zu",
+		    builder->labels[row], parent_id == NULL ? 0 : parent_words,
+		    class->label, words);
+		return -1;
+	}
+	if (builder->parents == NULL) {
+		if (builder_grow_parents(builder, builder->capacity) != 0) {
+			log_reason(why, why_size, "out of memory");
+			return -1;
+		}
+		memset(builder->has_parent, 0,
+		    builder->capacity * sizeof(*builder->has_parent));
+	}
+	memcpy(builder->parents + (size_t)row * words, parent_id,
+	    words * sizeof(*parent_id));
+	builder->has_parent[row] = true;
+	return 0;
+}
+
 static int
 compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
 {
@@ -293,6 +358,73 @@ counter_went_backwards(const struct dci_class *class,
 	return false;
 }
 
+/* Drops a parent link that cannot be followed: to an instance that is not
+ * in the snapshot, to the instance itself, or one that closes a cycle (a
+ * manager following dciInstanceParent must reach a root). Colours each
+ * instance once (unvisited, on the current path, done), so the check is
+ * O(n log n) for the lookups plus O(n) for the walks. */
+static int
+resolve_parents(const struct dci_class *class, struct dci_snapshot *snapshot,
+    char *why, size_t why_size)
+{
+	enum { UNVISITED, ON_PATH, DONE };
+	size_t count = snapshot->count, dropped = 0;
+	long *parent_of = malloc((count ? count : 1) * sizeof(*parent_of));
+	unsigned char *colour = calloc(count ? count : 1, 1);
+	char first[300] = "";
+
+	if (parent_of == NULL || colour == NULL) {
+		free(parent_of);
+		free(colour);
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		const uint32_t *parent =
+		    dci_snapshot_parent_id(class, snapshot, i);
+		parent_of[i] = -1;
+		if (parent == NULL)
+			continue;
+		parent_of[i] = dci_snapshot_find(class, snapshot, parent);
+		if (parent_of[i] < 0 || (size_t)parent_of[i] == i) {
+			if (dropped++ == 0)
+				snprintf(first, sizeof(first),
+				    "instance \"%s\": parent %s",
+				    snapshot->instances[i].label,
+				    parent_of[i] < 0 ? "not in the snapshot"
+				                     : "is itself");
+			snapshot->instances[i].has_parent = false;
+			parent_of[i] = -1;
+		}
+	}
+	for (size_t start = 0; start < count; start++) {
+		long at = (long)start, last = -1;
+
+		while (at >= 0 && colour[at] == UNVISITED) {
+			colour[at] = ON_PATH;
+			last = at;
+			at = parent_of[at];
+		}
+		if (at >= 0 && colour[at] == ON_PATH) {
+			if (dropped++ == 0)
+				snprintf(first, sizeof(first),
+				    "instance \"%s\": parent closes a cycle",
+				    snapshot->instances[last].label);
+			snapshot->instances[last].has_parent = false;
+			parent_of[last] = -1;
+		}
+		for (at = (long)start; at >= 0 && colour[at] == ON_PATH;
+		     at = parent_of[at])
+			colour[at] = DONE;
+	}
+	if (dropped > 0)
+		log_reason(why, why_size,
+		    "class \"%s\": %zu parent link%s dropped; first: %s",
+		    class->label, dropped, dropped == 1 ? "" : "s", first);
+	free(parent_of);
+	free(colour);
+	return 0;
+}
+
 int
 dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
@@ -307,6 +439,12 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	if (next == NULL || order == NULL)
 		goto out_of_memory;
 	next->ids = malloc((count ? count : 1) * words * sizeof(*next->ids));
+	if (builder->parents != NULL) {
+		next->parents = malloc(
+		    (count ? count : 1) * words * sizeof(*next->parents));
+		if (next->parents == NULL)
+			goto out_of_memory;
+	}
 	next->instances = calloc(count ? count : 1, sizeof(*next->instances));
 	next->values = malloc((count ? count : 1) * class->record_size + 1);
 	next->present = malloc((count ? count : 1) * class->present_size + 1);
@@ -352,6 +490,12 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		    class->present_size);
 		state->label = builder->labels[row];
 		builder->labels[row] = NULL;
+		if (builder->has_parent != NULL && builder->has_parent[row]) {
+			memcpy(next->parents + i * words,
+			    builder->parents + row * words,
+			    words * sizeof(*next->parents));
+			state->has_parent = true;
+		}
 		state->created_milliseconds = now_milliseconds;
 		state->discontinuity_milliseconds = now_milliseconds;
 		if (previous == NULL)
@@ -370,6 +514,11 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	}
 	next->count = count;
 	next->taken_milliseconds = now_milliseconds;
+	if (why_size > 0)
+		why[0] = '\0';
+	if (next->parents != NULL &&
+	    resolve_parents(class, next, why, why_size) != 0)
+		goto out_of_memory;
 	class->snapshot = next;
 	if (previous != NULL)
 		dci_snapshot_free(previous);
@@ -402,5 +551,6 @@ dci_snapshot_free(struct dci_snapshot *snapshot)
 	free(snapshot->instances);
 	free(snapshot->values);
 	free(snapshot->present);
+	free(snapshot->parents);
 	free(snapshot);
 }

@@ -23,6 +23,7 @@ struct dci_instance_state {
 	int64_t created_milliseconds; /* when first seen */
 	int64_t
 	    discontinuity_milliseconds; /* creation, or a counter went back */
+	bool has_parent; /* its parent's id is in snapshot->parents */
 };
 
 struct dci_snapshot {
@@ -31,6 +32,7 @@ struct dci_snapshot {
 	struct dci_instance_state *instances;
 	unsigned char *values;  /* count * class->record_size */
 	unsigned char *present; /* count * class->present_size */
+	uint32_t *parents; /* count * instance_words, or NULL: no parents */
 	int64_t taken_milliseconds;
 };
 
@@ -53,11 +55,19 @@ int dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size);
 
+/* Names the parent of `row` by the parent's instance id (evcnt's ev_parent).
+ * Checked at commit, when every instance of the batch is known. */
+int dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder,
+    long row, const uint32_t *parent_id, size_t parent_words, char *why,
+    size_t why_size);
+
 /* Sorts the builder into a snapshot and swaps it in as class->snapshot,
  * carrying creation times over from the previous snapshot and marking a
- * discontinuity where a counter went backwards. Frees the builder in every
- * case. Returns 0, or -1 (duplicate instance id) with the previous snapshot
- * kept. */
+ * discontinuity where a counter went backwards. A parent link to an instance
+ * missing from the batch, to the instance itself, or closing a cycle is
+ * dropped: the commit succeeds and `why` says what was dropped (it is
+ * empty otherwise). Frees the builder in every case. Returns 0, or -1
+ * (duplicate instance id) with the previous snapshot kept. */
 int dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
     size_t why_size);
@@ -87,6 +97,16 @@ dci_snapshot_present(const struct dci_class *class,
 	const unsigned char *bits =
 	    snapshot->present + instance * class->present_size;
 	return (bits[datum->index / 8] >> (datum->index % 8)) & 1;
+}
+
+/* The id of the instance's parent, or NULL when it has none. */
+static inline const uint32_t *
+dci_snapshot_parent_id(const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	if (!snapshot->instances[instance].has_parent)
+		return NULL;
+	return snapshot->parents + instance * class->instance_words;
 }
 
 /* Finds an instance by id (binary search); returns its position or -1. */

@@ -413,16 +413,23 @@ encode_class_segment(const struct dci_class *class, uint32_t *index)
 }
 
 static size_t
-encode_instance_segment(const struct dci_walk_row *row, uint32_t *index)
+encode_id_segment(
+    const struct dci_class *class, const uint32_t *id, uint32_t *index)
 {
-	const struct dci_class *class = row->class;
-	const uint32_t *id =
-	    dci_snapshot_instance_id(class, class->snapshot, row->instance);
-
 	index[0] = (uint32_t) class->instance_words;
 	for (size_t i = 0; i < class->instance_words; i++)
 		index[1 + i] = id[i];
 	return 1 + class->instance_words;
+}
+
+static size_t
+encode_instance_segment(const struct dci_walk_row *row, uint32_t *index)
+{
+	const struct dci_class *class = row->class;
+
+	return encode_id_segment(class,
+	    dci_snapshot_instance_id(class, class->snapshot, row->instance),
+	    index);
 }
 
 size_t
@@ -446,6 +453,20 @@ dci_walk_encode_instance(const struct dci_walk_row *row, uint32_t *index)
 	size_t length = encode_class_segment(row->class, index);
 
 	return length + encode_instance_segment(row, index + length);
+}
+
+size_t
+dci_walk_encode_parent(const struct dci_walk_row *row, uint32_t *index)
+{
+	const struct dci_class *class = row->class;
+	const uint32_t *parent =
+	    dci_snapshot_parent_id(class, class->snapshot, row->instance);
+	size_t length;
+
+	if (parent == NULL)
+		return 0;
+	length = encode_class_segment(class, index);
+	return length + encode_id_segment(class, parent, index + length);
 }
 
 size_t

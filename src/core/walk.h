@@ -70,5 +70,8 @@ size_t dci_walk_encode_datum(const struct dci_walk_row *row, uint32_t *index);
 size_t dci_walk_encode_instance(
     const struct dci_walk_row *row, uint32_t *index);
 size_t dci_walk_encode_stat(const struct dci_walk_row *row, uint32_t *index);
+/* The dciInstanceTable index of an instance row's parent, or 0 when the
+ * instance has no parent. */
+size_t dci_walk_encode_parent(const struct dci_walk_row *row, uint32_t *index);
 
 #endif

@@ -187,7 +187,7 @@ fx_commit(struct dci_snapshot_builder *builder, struct dci_class *class,
  *          2 rx_bytes      ST_INTEGER64 unsigned ctr   COUNTER64
  *          5 queue         ST_INTEGER32 unsigned gauge GAUGE32 (unset for 20)
  *   {1,2}  "disk"    supplier beta, 2 levels (1 + 2 words), instances
- *          [1,7,8] sda and [2,0,1] sdb
+ *          [1,7,8] sda and [2,0,1] sdb, whose parent is sda
  *          3 reads         ST_INTEGER32 unsigned ctr   COUNTER32
  *          4 temperature   ST_INTEGER32 signed gauge   INTEGER32
  *   {3,1}  "never"   supplier gamma, never committed (snapshot NULL)
@@ -303,6 +303,9 @@ fx_standard_registry(void)
 	row = fx_add(builder, (const uint32_t[]){2, 0, 1}, 3, "sdb");
 	fx_set_unsigned(builder, row, 3, FX_DISK_READS_SDB);
 	fx_set_signed(builder, row, 4, 40);
+	ck_assert_int_eq(dci_snapshot_builder_set_parent(builder, row,
+	                     (const uint32_t[]){1, 7, 8}, 3, NULL, 0),
+	    0);
 	row = fx_add(builder, (const uint32_t[]){1, 7, 8}, 3, "sda");
 	fx_set_unsigned(builder, row, 3, 100);
 	fx_set_signed(builder, row, 4, -5);

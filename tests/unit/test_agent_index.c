@@ -256,7 +256,7 @@ START_TEST(getnext_past_last_column_is_end)
 	    COLUMN(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_LAST_REFRESH + 1),
 	    AGENT_END_OF_TABLE));
 	snmp_free_varbind(ask(AGENT_TABLE_INSTANCE, true,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_DISCONTINUITY + 1, 0),
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_PARENT + 1, 0),
 	    AGENT_END_OF_TABLE));
 	/* The last row of the last column. */
 	snmp_free_varbind(ask(AGENT_TABLE_STAT, true,
@@ -587,7 +587,7 @@ static const struct {
     {AGENT_TABLE_DATUM, FX_DATUM, AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
         11},
     {AGENT_TABLE_INSTANCE, FX_INSTANCE, AGENT_INSTANCE_LABEL,
-        AGENT_INSTANCE_DISCONTINUITY, 6},
+        AGENT_INSTANCE_PARENT, 6},
 };
 
 START_TEST(other_table_walks_visit_every_cell)
@@ -930,6 +930,28 @@ START_TEST(instance_table_values)
 	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_DISCONTINUITY, 1, 2, 1,
 	        0));
 	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
+	snmp_free_varbind(varbind);
+	/* sdb's parent is sda: a RowPointer to sda's dciInstanceLabel. */
+	varbind = get(AGENT_TABLE_INSTANCE,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_PARENT, 2, 1, 2, 3, 2, 0,
+	        1));
+	{
+		struct name sda = NAME(AGENT_TABLE_INSTANCE,
+		    AGENT_INSTANCE_LABEL, 2, 1, 2, 3, 1, 7, 8);
+		ck_assert_int_eq(varbind->type, ASN_OBJECT_ID);
+		ck_assert_int_eq(
+		    snmp_oid_compare(varbind->val.objid,
+		        varbind->val_len / sizeof(oid), sda.subids, sda.length),
+		    0);
+	}
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_INSTANCE,
+	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_PARENT, 2, 1, 2, 3, 1, 7,
+	        8));
+	ck_assert_int_eq(varbind->type, ASN_OBJECT_ID);
+	ck_assert_uint_eq(varbind->val_len, 2 * sizeof(oid));
+	ck_assert_uint_eq(varbind->val.objid[0], 0);
+	ck_assert_uint_eq(varbind->val.objid[1], 0);
 	snmp_free_varbind(varbind);
 	snmp_free_varbind(ask(AGENT_TABLE_INSTANCE, false,
 	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 3, 1, 1, 0),

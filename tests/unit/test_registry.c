@@ -851,6 +851,153 @@ read_number(const struct dci_class *class, size_t instance, uint32_t datum_id)
 	return value.number;
 }
 
+/* Adds instances 1..count (labels "i1".."iN") with the given parents
+ * (parents[i] = 0 for none) and commits; returns what commit said. */
+static void
+commit_with_parents(struct dci_class *class, const uint32_t *parents,
+    uint32_t count, char *why, size_t why_size)
+{
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+
+	for (uint32_t id = count; id >= 1; id--) {
+		char label[16];
+		long row;
+
+		snprintf(label, sizeof(label), "i%u", id);
+		row = fx_add(builder, &id, 1, label);
+		if (parents[id - 1] != 0)
+			ck_assert_int_eq(
+			    dci_snapshot_builder_set_parent(
+			        builder, row, &parents[id - 1], 1, NULL, 0),
+			    0);
+	}
+	ck_assert_int_eq(
+	    dci_snapshot_commit(builder, class, 1000, why, why_size), 0);
+}
+
+static uint32_t
+parent_of(const struct dci_class *class, size_t instance)
+{
+	const uint32_t *parent =
+	    dci_snapshot_parent_id(class, class->snapshot, instance);
+
+	return parent == NULL ? 0 : parent[0];
+}
+
+START_TEST(parent_links_kept_in_sorted_snapshot)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = snapshot_class(registry);
+	/* 1 <- 2, 1 <- 3, 3 <- 4: a two-level tree. */
+	const uint32_t parents[] = {0, 1, 1, 3};
+	char why[256] = "x";
+
+	commit_with_parents(class, parents, 4, why, sizeof(why));
+	ck_assert_str_eq(why, "");
+	ck_assert_uint_eq(class->snapshot->count, 4);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_uint_eq(parent_of(class, i), parents[i]);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(parent_missing_or_self_is_dropped)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = snapshot_class(registry);
+	/* 2's parent 9 is not in the batch; 3 names itself. */
+	const uint32_t parents[] = {0, 9, 3, 1};
+	char why[256] = "";
+
+	commit_with_parents(class, parents, 4, why, sizeof(why));
+	ck_assert_uint_eq(class->snapshot->count, 4);
+	ck_assert_uint_eq(parent_of(class, 0), 0);
+	ck_assert_uint_eq(parent_of(class, 1), 0);
+	ck_assert_uint_eq(parent_of(class, 2), 0);
+	ck_assert_uint_eq(parent_of(class, 3), 1);
+	ck_assert_str_eq(why, "class \"netif\": 2 parent links dropped; "
+	                      "first: instance \"i2\": parent not in the "
+	                      "snapshot");
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(parent_cycle_is_broken_once)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = snapshot_class(registry);
+	/* 1 -> 2 -> 3 -> 1 is a cycle; 4 -> 1 hangs off it. */
+	const uint32_t parents[] = {2, 3, 1, 1};
+	char why[256] = "";
+	size_t roots = 0;
+
+	commit_with_parents(class, parents, 4, why, sizeof(why));
+	ck_assert_ptr_nonnull(strstr(why, "1 parent link dropped"));
+	ck_assert_ptr_nonnull(strstr(why, "closes a cycle"));
+	/* Exactly one link went; following parents from any instance now
+	 * reaches a root within 4 steps. */
+	for (size_t i = 0; i < 4; i++) {
+		uint32_t at = (uint32_t)i + 1;
+		int steps = 0;
+		if (parent_of(class, i) == 0)
+			roots++;
+		while (parent_of(class, at - 1) != 0 && steps < 5) {
+			at = parent_of(class, at - 1);
+			steps++;
+		}
+		ck_assert_int_lt(steps, 4);
+	}
+	ck_assert_uint_eq(roots, 1);
+	ck_assert_uint_eq(parent_of(class, 3), 1);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(parent_refused_for_bad_row_or_id_length)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = snapshot_class(registry);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	const uint32_t two_words[] = {1, 2}, one = 1;
+	char why[256];
+	long row = fx_add(builder, &one, 1, "a");
+
+	ck_assert_int_eq(dci_snapshot_builder_set_parent(
+	                     builder, row + 1, &one, 1, why, sizeof(why)),
+	    -1);
+	ck_assert_str_eq(why, "parent of row 1: no such row (1 instances)");
+	ck_assert_int_eq(dci_snapshot_builder_set_parent(
+	                     builder, row, two_words, 2, why, sizeof(why)),
+	    -1);
+	ck_assert_str_eq(why, "parent of instance \"a\": id has 2 words, "
+	                      "class \"netif\" has 1");
+	ck_assert_int_eq(dci_snapshot_builder_set_parent(
+	                     builder, row, NULL, 1, why, sizeof(why)),
+	    -1);
+	dci_snapshot_builder_free(builder);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(parents_survive_builder_growth)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = snapshot_class(registry);
+	uint32_t parents[500];
+	char why[256] = "x";
+
+	/* Links are set from the first row on, so the parent arrays are
+	 * allocated early and must grow with the builder (64, 128, ...). */
+	for (uint32_t i = 0; i < 500; i++)
+		parents[i] = i == 0 ? 0 : i; /* i+1's parent is i */
+	commit_with_parents(class, parents, 500, why, sizeof(why));
+	ck_assert_str_eq(why, "");
+	for (size_t i = 0; i < 500; i++)
+		ck_assert_uint_eq(parent_of(class, i), parents[i]);
+	dci_registry_free(registry);
+}
+END_TEST
+
 START_TEST(builder_add_refuses_bad_id_and_label)
 {
 	struct dci_registry *registry = dci_registry_new();
@@ -1415,6 +1562,11 @@ registry_suite(void)
 	tcase_add_test(snapshots, unset_datum_not_present);
 	tcase_add_test(snapshots, empty_commit_replaces_snapshot);
 	tcase_add_test(snapshots, builder_grows_past_initial_capacity);
+	tcase_add_test(snapshots, parent_links_kept_in_sorted_snapshot);
+	tcase_add_test(snapshots, parent_missing_or_self_is_dropped);
+	tcase_add_test(snapshots, parent_cycle_is_broken_once);
+	tcase_add_test(snapshots, parent_refused_for_bad_row_or_id_length);
+	tcase_add_test(snapshots, parents_survive_builder_growth);
 	suite_add_tcase(suite, snapshots);
 	return suite;
 }
