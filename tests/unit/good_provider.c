@@ -1,7 +1,8 @@
 /* A provider for the loader tests: one class {9, 1} with a counter and a
  * string, `instances` instances (option, default 3) whose counter is
- * 100 * id + the refresh number, and a `fail_refresh` option that makes
- * every refresh after the first fail. */
+ * 100 * id + the refresh number, a `fail_refresh` option that makes
+ * every refresh after the first fail, and a `parents` yes/no option that
+ * makes instance 1 the parent of every other. */
 #include <dcistat/provider.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,11 @@ struct good_context {
 	unsigned instances;
 	unsigned refreshes;
 	int fail_refresh;
+	int parents;
 };
 
 static const char *const good_option_keys[] = {
-    "instances", "fail_refresh", NULL};
+    "instances", "fail_refresh", "parents", NULL};
 
 static int
 good_init(struct dci_host *host, void **context_out)
@@ -73,6 +75,9 @@ good_init(struct dci_host *host, void **context_out)
 		context->instances = (unsigned)value;
 	}
 	context->fail_refresh = dci_option_string(host, "fail_refresh") != NULL;
+	context->parents = dci_option_boolean(host, "parents", 0);
+	if (context->parents < 0)
+		return -1;
 	supplier = dci_supplier_register(host, &supplier_info);
 	if (supplier == NULL)
 		return -1;
@@ -104,7 +109,10 @@ good_refresh(struct dci_host *host, void *opaque)
 		if (row < 0 ||
 		    dci_batch_set_unsigned(
 		        batch, row, 1, 100u * id + context->refreshes) != 0 ||
-		    dci_batch_set_string(batch, row, 2, name) != 0) {
+		    dci_batch_set_string(batch, row, 2, name) != 0 ||
+		    (context->parents && id > 1 &&
+		        dci_batch_instance_parent(
+		            batch, row, (const uint32_t[]){1}, 1) != 0)) {
 			dci_batch_abort(batch);
 			return -1;
 		}

@@ -213,7 +213,7 @@ START_TEST(unknown_option_names_position)
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
 	    "t.yaml:6:7: unknown option 'colour' for provider good: expected "
-	    "one of instances, fail_refresh");
+	    "one of instances, fail_refresh, parents");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }
@@ -229,6 +229,58 @@ START_TEST(failed_init_is_an_error)
 	ck_assert_str_eq(error,
 	    TEST_PROVIDER_DIR "/good_provider.so: provider good failed to "
 	                      "initialise (see the messages above)");
+	ck_assert_uint_eq(loaded.plugins.count, 0);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(boolean_option_and_parents_reach_the_snapshot)
+{
+	static const char *const spellings[] = {"yes", "True", "on"};
+	char *yaml;
+	struct loaded loaded;
+	const struct dci_class *class;
+
+	ck_assert_int_ge(asprintf(&yaml,
+	                     "  - module: good_provider\n    options:\n"
+	                     "      parents: %s\n",
+	                     spellings[_i]),
+	    0);
+	loaded = load(yaml, false);
+	free(yaml);
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	class = loaded.registry->classes[0];
+	dci_plugins_refresh_all(&loaded.plugins, 1000);
+	ck_assert_uint_eq(class->snapshot->count, 3);
+	ck_assert_ptr_null(dci_snapshot_parent_id(class, class->snapshot, 0));
+	for (size_t i = 1; i < 3; i++) {
+		const uint32_t *parent =
+		    dci_snapshot_parent_id(class, class->snapshot, i);
+		ck_assert_ptr_nonnull(parent);
+		ck_assert_uint_eq(parent[0], 1);
+	}
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(boolean_option_false_and_bad_value)
+{
+	struct loaded loaded = load(
+	    "  - module: good_provider\n    options:\n      parents: off\n",
+	    false);
+	const struct dci_class *class;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	class = loaded.registry->classes[0];
+	dci_plugins_refresh_all(&loaded.plugins, 1000);
+	ck_assert_ptr_null(dci_snapshot_parent_id(class, class->snapshot, 2));
+	ck_assert_ptr_null(class->snapshot->parents);
+	unload(&loaded);
+
+	loaded = load(
+	    "  - module: good_provider\n    options:\n      parents: maybe\n",
+	    false);
+	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_uint_eq(loaded.plugins.count, 0);
 	unload(&loaded);
 }
@@ -274,6 +326,9 @@ main(void)
 	tcase_add_test(cases, refresh_runs_only_when_due);
 	tcase_add_test(cases, failed_refresh_keeps_snapshot_and_backs_off);
 	tcase_add_test(cases, unknown_option_names_position);
+	tcase_add_loop_test(
+	    cases, boolean_option_and_parents_reach_the_snapshot, 0, 3);
+	tcase_add_test(cases, boolean_option_false_and_bad_value);
 	tcase_add_test(cases, failed_init_is_an_error);
 	tcase_add_test(cases, check_only_does_not_initialise);
 	tcase_add_test(cases, unknown_module_in_config_names_position);
