@@ -461,6 +461,23 @@ answer_row(struct agent_tables *tables, const struct table_shape *shape,
 	shape->value(tables, column, row, varbind);
 }
 
+/*
+ * A sub-identifier of a request as a number. Net-SNMP's AgentX subagent
+ * code sign-extends sub-identifiers of 2^31 and above into its 64-bit oid
+ * (2172947406 arrives as 0xffffffff81848bce); such a value is the 32-bit
+ * number the manager sent. Anything else is taken as it is, so that a
+ * sub-identifier above 2^32 - 1 still sorts after every row.
+ */
+static uint64_t
+request_subid(oid subid)
+{
+	uint64_t value = subid;
+
+	if (value >= UINT64_C(0xffffffff80000000))
+		return (uint32_t)value;
+	return value;
+}
+
 enum agent_answer
 agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
     netsnmp_variable_list *varbind)
@@ -490,7 +507,8 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 			return AGENT_NO_SUCH_OBJECT;
 		index_length = varbind->name_length - ENTRY_PREFIX_LENGTH - 1;
 		for (size_t i = 0; i < index_length; i++)
-			index[i] = varbind->name[ENTRY_PREFIX_LENGTH + 1 + i];
+			index[i] = request_subid(
+			    varbind->name[ENTRY_PREFIX_LENGTH + 1 + i]);
 		if (!shape->find(tables, column, index, index_length,
 		        DCI_WALK_EXACT, &row))
 			return AGENT_NO_SUCH_INSTANCE;
@@ -512,8 +530,8 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 			index_length =
 			    varbind->name_length - ENTRY_PREFIX_LENGTH - 1;
 			for (size_t i = 0; i < index_length; i++)
-				index[i] =
-				    varbind->name[ENTRY_PREFIX_LENGTH + 1 + i];
+				index[i] = request_subid(
+				    varbind->name[ENTRY_PREFIX_LENGTH + 1 + i]);
 		}
 	}
 	for (; column <= shape->last_column; column++) {

@@ -1009,6 +1009,46 @@ START_TEST(display_strings_clamped_to_255_octets)
 }
 END_TEST
 
+START_TEST(sign_extended_request_subids_read_as_32_bits)
+{
+	static const uint32_t id[] = {5};
+	static const struct dci_instance_level level[] = {{DCI_ITYPE_EVENT, 8}};
+	struct dci_datum_info datum = fx_datum(1, "count", DCI_ST_INTEGER32,
+	    DCI_SIF_UNSIGNED, 0, DCI_SEMANTICS_GAUGE);
+	struct dci_class_info info =
+	    fx_class_info(id, 1, "events", level, 1, &datum, 1);
+	struct dci_class *class =
+	    fx_class(tables->registry, tables->registry->suppliers[0], &info);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	/* 2172947406 = 0x81848bce; Net-SNMP's AgentX code hands it to the
+	 * subagent as 0xffffffff81848bce. */
+	const uint64_t extended = UINT64_C(0xffffffff81848bce);
+	netsnmp_variable_list *varbind;
+	struct name request, first, second;
+	long row;
+
+	row = fx_add(builder, (const uint32_t[]){2, 2172947406u}, 2, "a");
+	fx_set_unsigned(builder, row, 1, 7);
+	row = fx_add(builder, (const uint32_t[]){2, 3324760957u}, 2, "b");
+	fx_set_unsigned(builder, row, 1, 8);
+	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
+
+	first = NAME(
+	    AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
+	second = NAME(
+	    AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
+	request = first;
+	request.subids[request.length - 2] = (oid)extended;
+	varbind = ask(AGENT_TABLE_STAT, false, request, AGENT_ANSWERED);
+	assert_number(varbind, ASN_GAUGE, 7);
+	snmp_free_varbind(varbind);
+	varbind = ask(AGENT_TABLE_STAT, true, request, AGENT_ANSWERED);
+	assert_name(varbind, &second);
+	assert_number(varbind, ASN_GAUGE, 8);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
 START_TEST(timestamps_before_start_are_zero)
 {
 	ck_assert_uint_eq(agent_tables_timestamp(tables, 0), 0);
@@ -1035,6 +1075,7 @@ agent_index_suite(void)
 	tcase_add_test(next, getnext_on_table_oid_gives_first_column_first_row);
 	tcase_add_test(next, getnext_before_and_after_the_table);
 	tcase_add_test(next, getnext_past_last_column_is_end);
+	tcase_add_test(next, sign_extended_request_subids_read_as_32_bits);
 	tcase_add_test(next, getnext_on_column_zero_gives_first_column);
 	tcase_add_test(next, getnext_moves_to_next_column_after_last_row);
 	suite_add_tcase(suite, next);
