@@ -31,6 +31,9 @@ export top_srcdir top_builddir
 
 DCISTATD=${DCISTATD:-$top_builddir/src/agent/dcistatd}
 NETIF_PLUGIN_DIR=$top_builddir/src/providers/netif/.libs
+# provider_so NAME: the plug-in of provider NAME in the build tree, an
+# absolute path that a configuration's `module` can name directly.
+provider_so() { printf '%s\n' "$top_builddir/src/providers/$1/.libs/$1.so"; }
 # dciStatsMIB, the module identity arc of DCI-STATS-MIB.
 DCI_ARC=.1.3.6.1.4.1.8072.9999.9999.4040
 DCI_SUPPLIER_MODULE_1=$DCI_ARC.1.1.1.2.1
@@ -54,6 +57,9 @@ export SNMPCONFPATH=$TMP_DIR/snmpconf SNMP_PERSISTENT_DIR=$TMP_DIR/persist
 mkdir -p "$SNMPCONFPATH" "$SNMP_PERSISTENT_DIR"
 
 _lib_pids=()   # every background process started, for cleanup
+_lib_at_exit=() # functions run at exit, after those processes are gone
+# at_exit FUNCTION: runs FUNCTION at exit (after the test's processes end).
+at_exit() { _lib_at_exit+=("$1"); }
 _lib_netns=()  # every network namespace made, for cleanup
 NETNS=         # when set, ns_run and the daemons run inside it
 
@@ -82,6 +88,9 @@ _lib_cleanup() {
 		done
 		_lib_alive "$pid" && kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
+	done
+	for i in "${_lib_at_exit[@]}"; do
+		"$i"
 	done
 	for i in "${_lib_netns[@]}"; do
 		ip netns delete "$i" 2>/dev/null
@@ -366,10 +375,25 @@ start_dcistatd() {
 	_lib_pids+=("$DCISTATD_PID")
 }
 
-# True when dcistatd serves the netif supplier; $GIVE_UP if it died.
+# write_agent_config FILE [PING-INTERVAL]: the agent section only; the test
+# appends its providers (see provider_so).
+write_agent_config() {
+	cat >"$1" <<EOF
+agent:
+  agentx-socket: $SNMPD_AGENTX
+  ping-interval: ${2:-1}
+providers:
+EOF
+}
+
+# The module of the first provider in the configuration, which dcistatd
+# serves as supplier 1.
+DCISTATD_FIRST_MODULE=netif
+
+# True when dcistatd serves its first supplier; $GIVE_UP if it died.
 dcistatd_serves() {
 	_lib_alive "$DCISTATD_PID" || return "$GIVE_UP"
-	[ "$(snmp_get "$DCI_SUPPLIER_MODULE_1" 2>/dev/null)" = netif ]
+	[ "$(snmp_get "$DCI_SUPPLIER_MODULE_1" 2>/dev/null)" = "$DCISTATD_FIRST_MODULE" ]
 }
 
 # wait_dcistatd_ready [SECONDS]: until the supplier table answers.

@@ -1,0 +1,745 @@
+/*
+ * devstat: a dcistat provider for Linux block device I/O statistics, served
+ * in the shape of FreeBSD's devstat(9) device statistics.
+ *
+ * One class, devstat {1, 2}, with one instance per block device, identified
+ * by its (major, minor) device number in two levels, which stays the same
+ * for as long as the device exists (UCD-DISKIO-MIB's index, by contrast,
+ * renumbers rows as devices come and go), and labelled with its name. Each
+ * refresh is one read of /proc/diskstats: every device, every counter, a
+ * few system calls. sysfs is read only when a device appears, for what
+ * devstat_add_entry() would have been told: block size, device type,
+ * priority (see devstat_device.c), and whether it is a partition.
+ *
+ * Datum ids are stable and part of the provider's interface:
+ *   1 bytes_read, 2 bytes_written, 3 bytes_freed (discarded), in bytes
+ *     (the kernel's 512-byte sectors times 512);
+ *   4 num_reads, 5 num_writes, 6 num_frees (discards), 7 num_other
+ *     (flushes): completed requests;
+ *   8 busy_count: requests in flight now;
+ *   9 busy_time: ms with at least one request in flight;
+ *   10 block_size (logical), 11 device_type, 12 priority (devstat(9)
+ *     values), 13 creation_time (when this provider first saw the device);
+ *   14 duration_read, 15 duration_write, 16 duration_free,
+ *     17 duration_other: ms spent in requests of each kind, summed;
+ *   18 rotational, 19 removable, 20 partition, 21 device_name;
+ *   22 num_reads_merged, 23 num_writes_merged, 24 num_frees_merged:
+ *     requests merged into adjacent ones before they were issued;
+ *   25 busy_time_weighted: ms times requests in flight (iostat's queue size
+ *     is its rate).
+ * A statistic the kernel does not report (discards before Linux 4.18,
+ * flushes before 5.5) has no value, and nor has a sysfs attribute that
+ * could not be read.
+ *
+ * The kernel's millisecond counters are 32 bits wide and wrap every 2^32
+ * ms (49.7 days) of accumulated time; they are served extended to 64 bits,
+ * which is exact as long as no counter wraps twice between two refreshes.
+ * A counter that does loses 2^32 per extra wrap: busy_time after 49.7 days
+ * without a refresh, and the durations and busy_time_weighted, which add
+ * up to one ms per request in flight per ms, sooner (1.6 days at a steady
+ * 32 requests in flight). Refreshes happen when someone asks. On 32-bit
+ * kernels the request and sector counters are 32 bits wide too and their
+ * wraps look like resets. When a device's counters go down it was detached
+ * and attached again between two refreshes: its values start again from
+ * the kernel's (the host marks the discontinuity). A device that left
+ * /proc/diskstats and came back, or a device number that now has another
+ * name, is a new device: a new creation time, sysfs read again.
+ *
+ * Options (read once in init): include and exclude, each a shell glob or a
+ * list of them (fnmatch(3), no flags) matched against the device name. A
+ * device is served when include is absent or one of its patterns matches,
+ * and no exclude pattern matches. Without either, exclude is loop*, ram*,
+ * zram*, which are not disks (as snmpd's diskio_exclude_loop and
+ * diskio_exclude_ram leave them out of UCD-DISKIO-MIB); giving
+ * either replaces that default (include: "*" serves every device).
+ * partitions (boolean, default no): serve partitions too, not only whole
+ * disks (as iostat shows by default). A device is a partition when sysfs
+ * says so (/sys/class/block/NAME/partition).
+ */
+#define _GNU_SOURCE
+
+#include <dcistat/provider.h>
+
+#include "devstat_device.h"
+#include "diskstats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEVSTAT_DISKSTATS_PATH "/proc/diskstats"
+#define DEVSTAT_SYSFS_ROOT "/sys"
+/* First size of the /proc/diskstats buffer: room for about a hundred
+ * devices; doubled while the file is larger. */
+#define DEVSTAT_TEXT_INITIAL_SIZE 16384u
+
+enum devstat_datum_id {
+	DEVSTAT_DATUM_BYTES_READ = 1,
+	DEVSTAT_DATUM_BYTES_WRITTEN = 2,
+	DEVSTAT_DATUM_BYTES_FREED = 3,
+	DEVSTAT_DATUM_NUM_READS = 4,
+	DEVSTAT_DATUM_NUM_WRITES = 5,
+	DEVSTAT_DATUM_NUM_FREES = 6,
+	DEVSTAT_DATUM_NUM_OTHER = 7,
+	DEVSTAT_DATUM_BUSY_COUNT = 8,
+	DEVSTAT_DATUM_BUSY_TIME = 9,
+	DEVSTAT_DATUM_BLOCK_SIZE = 10,
+	DEVSTAT_DATUM_DEVICE_TYPE = 11,
+	DEVSTAT_DATUM_PRIORITY = 12,
+	DEVSTAT_DATUM_CREATION_TIME = 13,
+	DEVSTAT_DATUM_DURATION_READ = 14,
+	DEVSTAT_DATUM_DURATION_WRITE = 15,
+	DEVSTAT_DATUM_DURATION_FREE = 16,
+	DEVSTAT_DATUM_DURATION_OTHER = 17,
+	DEVSTAT_DATUM_ROTATIONAL = 18,
+	DEVSTAT_DATUM_REMOVABLE = 19,
+	DEVSTAT_DATUM_PARTITION = 20,
+	DEVSTAT_DATUM_DEVICE_NAME = 21,
+	DEVSTAT_DATUM_NUM_READS_MERGED = 22,
+	DEVSTAT_DATUM_NUM_WRITES_MERGED = 23,
+	DEVSTAT_DATUM_NUM_FREES_MERGED = 24,
+	DEVSTAT_DATUM_BUSY_TIME_WEIGHTED = 25,
+};
+
+static const struct dci_supplier_info devstat_supplier = {
+    .module = "devstat",
+    .title = "Block device statistics",
+    .description = "Linux block device I/O statistics in the FreeBSD "
+                   "devstat model, from /proc/diskstats and sysfs",
+    .type = 0,
+    .version = 100,
+};
+
+static const uint32_t devstat_class_id[] = {1, 2};
+
+/* (major, minor): the device number, which is stable while the device
+ * exists. */
+static const struct dci_instance_level devstat_levels[] = {
+    {.itype = DCI_ITYPE_DISKID, .size = 4},
+    {.itype = DCI_ITYPE_DISKID, .size = 4},
+};
+
+/* A 64-bit counter datum. */
+#define DEVSTAT_COUNTER(datum_id, datum_label, datum_unit, text)               \
+	{                                                                      \
+		.id = (datum_id), .label = (datum_label),                      \
+		.type = DCI_ST_INTEGER64, .format = DCI_SIF_UNSIGNED,          \
+		.presentation = DCI_SIP_DECIMAL, .size = 0,                    \
+		.volatility = DCI_SV_VOLATILE, .unit = (datum_unit),           \
+		.semantics = DCI_SEMANTICS_COUNTER, .description = (text),     \
+	}
+
+/* A 32-bit value fixed for the device's life, shown in hexadecimal. */
+#define DEVSTAT_FLAGS(datum_id, datum_label, text)                             \
+	{                                                                      \
+		.id = (datum_id), .label = (datum_label),                      \
+		.type = DCI_ST_INTEGER32, .format = DCI_SIF_UNSIGNED,          \
+		.presentation = DCI_SIP_HEXADECIMAL, .size = 0,                \
+		.volatility = DCI_SV_STATIC, .unit = DCI_UNIT_NONE,            \
+		.semantics = DCI_SEMANTICS_DISCRETE, .description = (text),    \
+	}
+
+/* A yes/no attribute fixed for the device's life. */
+#define DEVSTAT_BOOLEAN(datum_id, datum_label, text)                           \
+	{                                                                      \
+		.id = (datum_id), .label = (datum_label),                      \
+		.type = DCI_ST_BOOLEAN, .format = DCI_SBF_NORMAL,              \
+		.presentation = DCI_SBP_YES_NO, .size = 0,                     \
+		.volatility = DCI_SV_STATIC, .unit = DCI_UNIT_NONE,            \
+		.semantics = DCI_SEMANTICS_DISCRETE, .description = (text),    \
+	}
+
+static const struct dci_datum_info devstat_datums[] = {
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_BYTES_READ, "bytes_read", DCI_UNIT_BYTES,
+        "Bytes read from the device"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_BYTES_WRITTEN, "bytes_written",
+        DCI_UNIT_BYTES, "Bytes written to the device"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_BYTES_FREED, "bytes_freed", DCI_UNIT_BYTES,
+        "Bytes discarded (freed, trimmed) on the device"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_NUM_READS, "num_reads", DCI_UNIT_READS,
+        "Read requests completed"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_NUM_WRITES, "num_writes", DCI_UNIT_WRITES,
+        "Write requests completed"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_NUM_FREES, "num_frees", DCI_UNIT_TRANSACTIONS,
+        "Discard requests completed"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_NUM_OTHER, "num_other", DCI_UNIT_TRANSACTIONS,
+        "Requests that move no data (cache flushes) completed"),
+    {
+        .id = DEVSTAT_DATUM_BUSY_COUNT,
+        .label = "busy_count",
+        .type = DCI_ST_INTEGER32,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .size = 0,
+        .volatility = DCI_SV_VOLATILE,
+        .unit = DCI_UNIT_TRANSACTIONS,
+        .semantics = DCI_SEMANTICS_GAUGE,
+        .description = "Requests issued to the device and not completed",
+    },
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_BUSY_TIME, "busy_time", DCI_UNIT_MILLISECONDS,
+        "Time with at least one request in flight, in ms"),
+    {
+        .id = DEVSTAT_DATUM_BLOCK_SIZE,
+        .label = "block_size",
+        .type = DCI_ST_INTEGER32,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .size = 0,
+        .volatility = DCI_SV_STATIC,
+        .unit = DCI_UNIT_BYTES,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "Logical block size: the smallest unit the device "
+                       "addresses, in bytes",
+    },
+    DEVSTAT_FLAGS(DEVSTAT_DATUM_DEVICE_TYPE, "device_type",
+        "devstat(9) device type: peripheral type | interface"),
+    DEVSTAT_FLAGS(DEVSTAT_DATUM_PRIORITY, "priority",
+        "devstat(9) priority: the kind of device, for ordering lists"),
+    {
+        .id = DEVSTAT_DATUM_CREATION_TIME,
+        .label = "creation_time",
+        .type = DCI_ST_TIME,
+        .format = DCI_STF_MONOTONIC,
+        .presentation = DCI_STP_ABSOLUTE,
+        .size = 0,
+        .volatility = DCI_SV_STATIC,
+        .unit = DCI_UNIT_CENTISECONDS,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "When this provider first saw the device",
+    },
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_DURATION_READ, "duration_read",
+        DCI_UNIT_MILLISECONDS, "Time spent in read requests, summed, in ms"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_DURATION_WRITE, "duration_write",
+        DCI_UNIT_MILLISECONDS, "Time spent in write requests, summed, in ms"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_DURATION_FREE, "duration_free",
+        DCI_UNIT_MILLISECONDS, "Time spent in discard requests, summed, in ms"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_DURATION_OTHER, "duration_other",
+        DCI_UNIT_MILLISECONDS, "Time spent in flush requests, summed, in ms"),
+    DEVSTAT_BOOLEAN(DEVSTAT_DATUM_ROTATIONAL, "rotational",
+        "Rotating media (a spinning disk, not flash or memory)"),
+    DEVSTAT_BOOLEAN(DEVSTAT_DATUM_REMOVABLE, "removable",
+        "Removable media (CD, floppy, card reader)"),
+    DEVSTAT_BOOLEAN(DEVSTAT_DATUM_PARTITION, "partition",
+        "A partition of a disk rather than a whole disk"),
+    {
+        .id = DEVSTAT_DATUM_DEVICE_NAME,
+        .label = "device_name",
+        .type = DCI_ST_STRING,
+        .format = DCI_SSF_ZEROTERM,
+        .presentation = DCI_SSP_LITERAL,
+        .size = DISKSTATS_NAME_SIZE,
+        .volatility = DCI_SV_STATIC,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "Device name, as in /proc/diskstats and /dev",
+    },
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_NUM_READS_MERGED, "num_reads_merged",
+        DCI_UNIT_READS, "Read requests merged into adjacent ones"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_NUM_WRITES_MERGED, "num_writes_merged",
+        DCI_UNIT_WRITES, "Write requests merged into adjacent ones"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_NUM_FREES_MERGED, "num_frees_merged",
+        DCI_UNIT_TRANSACTIONS, "Discard requests merged into adjacent ones"),
+    DEVSTAT_COUNTER(DEVSTAT_DATUM_BUSY_TIME_WEIGHTED, "busy_time_weighted",
+        DCI_UNIT_MILLISECONDS,
+        "Time with requests in flight times their number, in ms"),
+};
+
+/* The counter datums, each one /proc/diskstats field times a scale. */
+static const struct {
+	uint32_t datum;
+	enum diskstats_field field;
+	uint64_t scale;
+} devstat_counter_fields[] = {
+    {DEVSTAT_DATUM_BYTES_READ, DISKSTATS_SECTORS_READ, DISKSTATS_SECTOR_SIZE},
+    {DEVSTAT_DATUM_BYTES_WRITTEN, DISKSTATS_SECTORS_WRITTEN,
+        DISKSTATS_SECTOR_SIZE},
+    {DEVSTAT_DATUM_BYTES_FREED, DISKSTATS_SECTORS_DISCARDED,
+        DISKSTATS_SECTOR_SIZE},
+    {DEVSTAT_DATUM_NUM_READS, DISKSTATS_READS, 1},
+    {DEVSTAT_DATUM_NUM_WRITES, DISKSTATS_WRITES, 1},
+    {DEVSTAT_DATUM_NUM_FREES, DISKSTATS_DISCARDS, 1},
+    {DEVSTAT_DATUM_NUM_OTHER, DISKSTATS_FLUSHES, 1},
+    {DEVSTAT_DATUM_BUSY_TIME, DISKSTATS_IO_MS, 1},
+    {DEVSTAT_DATUM_DURATION_READ, DISKSTATS_READ_MS, 1},
+    {DEVSTAT_DATUM_DURATION_WRITE, DISKSTATS_WRITE_MS, 1},
+    {DEVSTAT_DATUM_DURATION_FREE, DISKSTATS_DISCARD_MS, 1},
+    {DEVSTAT_DATUM_DURATION_OTHER, DISKSTATS_FLUSH_MS, 1},
+    {DEVSTAT_DATUM_NUM_READS_MERGED, DISKSTATS_READS_MERGED, 1},
+    {DEVSTAT_DATUM_NUM_WRITES_MERGED, DISKSTATS_WRITES_MERGED, 1},
+    {DEVSTAT_DATUM_NUM_FREES_MERGED, DISKSTATS_DISCARDS_MERGED, 1},
+    {DEVSTAT_DATUM_BUSY_TIME_WEIGHTED, DISKSTATS_WEIGHTED_MS, 1},
+};
+
+/* Served when neither include nor exclude is given. */
+static const char *const devstat_default_exclude[] = {
+    "loop*",
+    "ram*",
+    "zram*",
+};
+
+/* Line numbers of /proc/diskstats, ascending. */
+struct devstat_line_set {
+	unsigned *items;
+	size_t count;
+	size_t capacity;
+};
+
+struct devstat_context {
+	struct dci_host *host;
+	struct dci_class *class_handle;
+	/* Patterns point into the host's option strings, valid until fini,
+	 * or to devstat_default_exclude. */
+	const char **include;
+	size_t include_count; /* 0: include everything */
+	const char **exclude;
+	size_t exclude_count;
+	bool partitions; /* serve partitions too */
+	/* /proc/diskstats as last read, and its entries; kept between
+	 * refreshes only to reuse the memory. */
+	char *text;
+	size_t text_capacity;
+	struct diskstats_list entries;
+	/* Every device of the last refresh, served or not, so that sysfs is
+	 * read once per device. */
+	struct devstat_table table;
+	/* Malformed lines warned about by the last parse (warned) and the
+	 * parse under way (warning): a line still malformed is not logged
+	 * again on every refresh. */
+	struct devstat_line_set warned;
+	struct devstat_line_set warning;
+};
+
+/* Centiseconds of CLOCK_MONOTONIC, the clock of DCI_STF_MONOTONIC. */
+static uint64_t
+devstat_monotonic_centiseconds(void)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+		return 0;
+	return (uint64_t)now.tv_sec * 100u + (uint64_t)now.tv_nsec / 10000000u;
+}
+
+static bool
+devstat_matches_any(const char *const *patterns, size_t count, const char *name)
+{
+	for (size_t i = 0; i < count; i++)
+		if (fnmatch(patterns[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool
+devstat_name_is_served(const struct devstat_context *context, const char *name)
+{
+	if (context->include_count > 0 && !devstat_matches_any(context->include,
+	                                      context->include_count, name))
+		return false;
+	return !devstat_matches_any(
+	    context->exclude, context->exclude_count, name);
+}
+
+/* devstat_table_update's admit: decides whether a new device is served,
+ * and classifies it from sysfs only if it may be. */
+static bool
+devstat_admit(void *opaque, struct devstat_device *device)
+{
+	struct devstat_context *context = opaque;
+
+	if (!devstat_name_is_served(context, device->name))
+		return false;
+	devstat_device_classify(DEVSTAT_SYSFS_ROOT, device->name, device->major,
+	    &device->class_info);
+	if (device->class_info.partition && !context->partitions)
+		return false;
+	dci_log(context->host, DCI_LOG_DEBUG,
+	    "device %s (%u:%u): type 0x%03x, priority 0x%03x", device->name,
+	    device->major, device->minor, device->class_info.device_type,
+	    device->class_info.priority);
+	return true;
+}
+
+static bool
+devstat_line_set_contains(const struct devstat_line_set *set, unsigned line)
+{
+	size_t low = 0;
+	size_t high = set->count;
+
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+
+		if (set->items[middle] == line)
+			return true;
+		if (set->items[middle] < line)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return false;
+}
+
+/* Appends a line number (the parser reports them in ascending order).
+ * Returns false when memory runs out. */
+static bool
+devstat_line_set_add(struct devstat_line_set *set, unsigned line)
+{
+	if (set->count == set->capacity) {
+		size_t larger = set->capacity == 0 ? 16 : set->capacity * 2;
+		unsigned *grown;
+
+		if (larger > SIZE_MAX / sizeof *grown)
+			return false;
+		grown = realloc(set->items, larger * sizeof *grown);
+		if (grown == NULL)
+			return false;
+		set->items = grown;
+		set->capacity = larger;
+	}
+	set->items[set->count++] = line;
+	return true;
+}
+
+/* diskstats_parse's warn: logs a malformed line unless the last parse had
+ * already logged that line. */
+static void
+devstat_warn(void *opaque, unsigned line_number, const char *message)
+{
+	struct devstat_context *context = opaque;
+	bool repeated =
+	    devstat_line_set_contains(&context->warned, line_number);
+
+	devstat_line_set_add(&context->warning, line_number);
+	if (!repeated)
+		dci_log(context->host, DCI_LOG_WARNING,
+		    DEVSTAT_DISKSTATS_PATH ":%u: %s", line_number, message);
+}
+
+/* Reads /proc/diskstats whole into context->text. Returns its length, or
+ * -1 after logging why. */
+static ssize_t
+devstat_read_text(struct devstat_context *context)
+{
+	size_t length = 0;
+	int descriptor;
+
+	descriptor = open(DEVSTAT_DISKSTATS_PATH, O_RDONLY | O_CLOEXEC);
+	if (descriptor < 0) {
+		dci_log(context->host, DCI_LOG_ERR, "cannot open %s: %s",
+		    DEVSTAT_DISKSTATS_PATH, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		ssize_t got;
+
+		if (length == context->text_capacity) {
+			size_t larger = context->text_capacity == 0
+			                    ? DEVSTAT_TEXT_INITIAL_SIZE
+			                    : context->text_capacity * 2;
+			char *grown = larger > (size_t)SSIZE_MAX
+			                  ? NULL
+			                  : realloc(context->text, larger);
+
+			if (grown == NULL) {
+				dci_log(context->host, DCI_LOG_ERR,
+				    "cannot read %s: out of memory",
+				    DEVSTAT_DISKSTATS_PATH);
+				close(descriptor);
+				return -1;
+			}
+			context->text = grown;
+			context->text_capacity = larger;
+		}
+		got = read(descriptor, context->text + length,
+		    context->text_capacity - length);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			dci_log(context->host, DCI_LOG_ERR,
+			    "cannot read %s: %s", DEVSTAT_DISKSTATS_PATH,
+			    strerror(errno));
+			close(descriptor);
+			return -1;
+		}
+		if (got == 0)
+			break;
+		length += (size_t)got;
+	}
+	close(descriptor);
+	return (ssize_t)length;
+}
+
+/* Stores every known datum of one row. Returns 0, or -1 (the host logged
+ * why). */
+static int
+devstat_set_row(
+    struct dci_batch *batch, long row, const struct devstat_device *device)
+{
+	const struct devstat_device_class *class_info = &device->class_info;
+	const size_t counter_count =
+	    sizeof devstat_counter_fields / sizeof devstat_counter_fields[0];
+
+	for (size_t i = 0; i < counter_count; i++) {
+		enum diskstats_field field = devstat_counter_fields[i].field;
+
+		/* Fields this kernel does not print have no row. Bytes wrap
+		 * at 2^64 with the sectors they are counted from. */
+		if ((device->present & DISKSTATS_BIT(field)) != 0 &&
+		    dci_batch_set_unsigned(batch, row,
+		        devstat_counter_fields[i].datum,
+		        device->values[field] *
+		            devstat_counter_fields[i].scale) != 0)
+			return -1;
+	}
+	if ((device->present & DISKSTATS_BIT(DISKSTATS_IN_FLIGHT)) != 0 &&
+	    device->values[DISKSTATS_IN_FLIGHT] <= UINT32_MAX &&
+	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_BUSY_COUNT,
+	        device->values[DISKSTATS_IN_FLIGHT]) != 0)
+		return -1;
+	if (class_info->has_block_size &&
+	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_BLOCK_SIZE,
+	        class_info->block_size) != 0)
+		return -1;
+	if (dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_DEVICE_TYPE,
+	        class_info->device_type) != 0 ||
+	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_PRIORITY,
+	        class_info->priority) != 0 ||
+	    dci_batch_set_unsigned(
+	        batch, row, DEVSTAT_DATUM_CREATION_TIME, device->created) != 0)
+		return -1;
+	if (class_info->has_rotational &&
+	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_ROTATIONAL,
+	        class_info->rotational ? 1 : 0) != 0)
+		return -1;
+	if (class_info->has_removable &&
+	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_REMOVABLE,
+	        class_info->removable ? 1 : 0) != 0)
+		return -1;
+	if (class_info->has_partition &&
+	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_PARTITION,
+	        class_info->partition ? 1 : 0) != 0)
+		return -1;
+	if (dci_batch_set_string(
+	        batch, row, DEVSTAT_DATUM_DEVICE_NAME, device->name) != 0)
+		return -1;
+	return 0;
+}
+
+/* Fills and commits a batch from the table's served devices. Returns 0, or
+ * -1 after logging why. */
+static int
+devstat_publish(struct dci_host *host, struct devstat_context *context)
+{
+	struct dci_batch *batch;
+
+	batch = dci_batch_begin(host, context->class_handle);
+	if (batch == NULL) {
+		dci_log(host, DCI_LOG_ERR,
+		    "cannot begin a batch for class devstat");
+		return -1;
+	}
+	for (size_t i = 0; i < context->table.count; i++) {
+		const struct devstat_device *device = &context->table.items[i];
+		uint32_t id[2];
+		long row;
+
+		if (!device->served)
+			continue;
+		id[0] = device->major;
+		id[1] = device->minor;
+		row = dci_batch_instance(batch, id, 2, device->name);
+		if (row < 0)
+			continue; /* the host logged why; serve the others */
+		if (devstat_set_row(batch, row, device) != 0) {
+			dci_batch_abort(batch);
+			return -1; /* the host logged why */
+		}
+	}
+	if (dci_batch_commit(batch) != 0) {
+		dci_log(host, DCI_LOG_ERR, "cannot commit class devstat");
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads the patterns of one option into *patterns. Returns 0, or -1 after
+ * reporting the problem. *patterns is set before any check, for fini. */
+static int
+devstat_read_patterns(struct dci_host *host, const char *key,
+    const char ***patterns, size_t *count)
+{
+	size_t total = dci_option_count(host, key);
+	const char **list;
+
+	*count = 0;
+	if (total == 0)
+		return 0;
+	list = calloc(total, sizeof *list);
+	if (list == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot read option %s: %s", key,
+		    strerror(errno));
+		return -1;
+	}
+	*patterns = list;
+	for (size_t i = 0; i < total; i++) {
+		list[i] = dci_option_item(host, key, i);
+		if (list[i] == NULL || list[i][0] == '\0') {
+			dci_option_error(host, key,
+			    "expected a non-empty shell pattern or a list of "
+			    "them");
+			return -1;
+		}
+	}
+	*count = total;
+	return 0;
+}
+
+/* Reads include, exclude and partitions. Returns 0, or -1 after reporting
+ * the problem. */
+static int
+devstat_read_options(struct dci_host *host, struct devstat_context *context)
+{
+	const size_t default_count =
+	    sizeof devstat_default_exclude / sizeof devstat_default_exclude[0];
+	int partitions;
+
+	if (devstat_read_patterns(host, "include", &context->include,
+	        &context->include_count) != 0 ||
+	    devstat_read_patterns(host, "exclude", &context->exclude,
+	        &context->exclude_count) != 0)
+		return -1;
+	if (context->include_count == 0 && context->exclude_count == 0) {
+		context->exclude =
+		    calloc(default_count, sizeof *context->exclude);
+		if (context->exclude == NULL) {
+			dci_log(host, DCI_LOG_ERR,
+			    "cannot set the default exclude: %s",
+			    strerror(errno));
+			return -1;
+		}
+		for (size_t i = 0; i < default_count; i++)
+			context->exclude[i] = devstat_default_exclude[i];
+		context->exclude_count = default_count;
+	}
+
+	partitions = dci_option_boolean(host, "partitions", 0);
+	if (partitions < 0)
+		return -1; /* the host reported the value */
+	context->partitions = partitions == 1;
+	return 0;
+}
+
+static int
+devstat_init(struct dci_host *host, void **context_pointer)
+{
+	struct devstat_context *context;
+	struct dci_supplier *supplier;
+	struct dci_class_info class_info;
+
+	context = calloc(1, sizeof *context);
+	if (context == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot allocate context: %s",
+		    strerror(errno));
+		return -1;
+	}
+	/* From here on fini frees whatever init built. */
+	*context_pointer = context;
+	context->host = host;
+
+	if (devstat_read_options(host, context) != 0)
+		return -1;
+
+	supplier = dci_supplier_register(host, &devstat_supplier);
+	if (supplier == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot register supplier devstat");
+		return -1;
+	}
+	class_info = (struct dci_class_info){
+	    .id = devstat_class_id,
+	    .id_length = sizeof devstat_class_id / sizeof devstat_class_id[0],
+	    .label = "devstat",
+	    .description = "Block devices (disks, and partitions if asked), "
+	                   "one instance per device number (major, minor)",
+	    .levels = devstat_levels,
+	    .level_count = sizeof devstat_levels / sizeof devstat_levels[0],
+	    .datums = devstat_datums,
+	    .datum_count = sizeof devstat_datums / sizeof devstat_datums[0],
+	};
+	context->class_handle = dci_class_register(host, supplier, &class_info);
+	if (context->class_handle == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot register class devstat");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+devstat_refresh(struct dci_host *host, void *opaque)
+{
+	struct devstat_context *context = opaque;
+	struct devstat_line_set swap;
+	ssize_t length;
+	int parsed;
+
+	length = devstat_read_text(context);
+	if (length < 0)
+		return -1;
+	context->warning.count = 0;
+	parsed = diskstats_parse(context->text, (size_t)length,
+	    &context->entries, devstat_warn, context);
+	/* What was warned about is now what was warned about last. */
+	swap = context->warned;
+	context->warned = context->warning;
+	context->warning = swap;
+	if (parsed != 0) {
+		dci_log(host, DCI_LOG_ERR, "cannot parse %s: %s",
+		    DEVSTAT_DISKSTATS_PATH, strerror(errno));
+		return -1;
+	}
+	if (devstat_table_update(&context->table, context->entries.items,
+	        context->entries.count, devstat_monotonic_centiseconds(),
+	        devstat_admit, context) != 0) {
+		dci_log(host, DCI_LOG_ERR, "cannot remember %zu devices: %s",
+		    context->entries.count, strerror(errno));
+		return -1;
+	}
+	return devstat_publish(host, context);
+}
+
+static void
+devstat_fini(struct dci_host *host, void *opaque)
+{
+	struct devstat_context *context = opaque;
+
+	(void)host;
+	if (context == NULL)
+		return;
+	free(context->include);
+	free(context->exclude);
+	free(context->text);
+	diskstats_list_free(&context->entries);
+	devstat_table_free(&context->table);
+	free(context->warned.items);
+	free(context->warning.items);
+	free(context);
+}
+
+static const char *const devstat_option_keys[] = {
+    "include", "exclude", "partitions", NULL};
+
+DCI_PROVIDER_DEFINE = {
+    .abi_version = DCI_PROVIDER_ABI_VERSION,
+    .name = "devstat",
+    .description = "Linux block device I/O statistics in the FreeBSD "
+                   "devstat model, from /proc/diskstats and sysfs",
+    .option_keys = devstat_option_keys,
+    .init = devstat_init,
+    .refresh = devstat_refresh,
+    .fini = devstat_fini,
+};

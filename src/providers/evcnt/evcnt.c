@@ -1,0 +1,641 @@
+/*
+ * evcnt: a dcistat provider for Linux interrupt and softirq counts, served
+ * as event counters in the NetBSD evcnt(9) model: each counter has a group,
+ * a name, a type (misc, interrupt) and an optional parent counter.
+ *
+ * One class, evcnt {1, 3}. Each row of /proc/interrupts and /proc/softirqs
+ * is a counter line: an instance for its total over the CPUs, and one per
+ * CPU column whose parent (dciInstanceParent) is that total. Instance ids
+ * are three words {source, key, cpu slot}, levels {EVENT, 8} {PROCESSOR,
+ * 4}: source 1 numbered interrupt (key: its IRQ number), 2 named interrupt
+ * row such as LOC or IPI0, 3 softirq (key: the FNV-1a 32-bit hash of the
+ * row's key, so ids survive restarts; see evcnt_event.h for collisions);
+ * slot 0 the total, N + 1 CPU N. A row with a single count on a machine
+ * with more CPUs (ERR, MIS on x86) has a total only. Labels are "<group>
+ * <name>" for a total, "<group> <name> cpu<N>" for a per-CPU count.
+ *
+ * Datum ids are stable and part of the provider's interface:
+ *   1 count   the number of events (the sum over the CPU columns for a
+ *             total), a 64-bit counter in the unit events for interrupts
+ *             and softirqs alike
+ *   2 type    evcnt(9)'s type: 0 misc (softirqs), 1 intr (interrupts)
+ *   3 group   4 name  evcnt(9)'s; a per-CPU count has its total's
+ *   5 cpu     the CPU number, on per-CPU counts only
+ *   6 irq     the IRQ number, on numbered interrupts (total and per-CPU)
+ *
+ * Each refresh reads each file once into a buffer kept between refreshes,
+ * parses it and serves everything it shows: CPUs going offline or online
+ * and interrupt lines coming and going simply change the instances. Counts
+ * can go backwards: a total loses the counts of a CPU that goes offline,
+ * and the kernel keeps per-CPU counts in 32 bits, so they wrap. The host
+ * flags any decrease of a counter as a discontinuity; nothing to do here.
+ * A malformed line is skipped and logged once, until a refresh finds it
+ * gone.
+ *
+ * Options (read once in init):
+ *   include, exclude  each a shell glob or a list of them (fnmatch(3), no
+ *                     flags) matched against a total's label, e.g.
+ *                     "IO-APIC 24 5-edge ACPI:Ged", "LOC Local timer
+ *                     interrupts", "softirq NET_RX". A line is served when
+ *                     include is absent or one of its patterns matches, and
+ *                     no exclude pattern matches; its per-CPU counts
+ *                     follow it.
+ *   per-cpu           yes (default) or no: serve the per-CPU counts.
+ *   softirqs          yes (default) or no: serve /proc/softirqs too; when
+ *                     yes, a refresh fails if it cannot be read.
+ */
+#define _GNU_SOURCE
+
+#include <dcistat/provider.h>
+
+#include "evcnt_event.h"
+#include "proc_interrupts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum evcnt_datum_id {
+	EVCNT_DATUM_COUNT = 1,
+	EVCNT_DATUM_TYPE = 2,
+	EVCNT_DATUM_GROUP = 3,
+	EVCNT_DATUM_NAME = 4,
+	EVCNT_DATUM_CPU = 5,
+	EVCNT_DATUM_IRQ = 6,
+};
+
+#define EVCNT_FILE_COUNT 2
+/* First size of a file buffer; doubled until a file fits. */
+#define EVCNT_BUFFER_SIZE 16384u
+/* A file larger than this is refused rather than read on and on. */
+#define EVCNT_FILE_MAX (64u * 1024u * 1024u)
+
+_Static_assert(EVCNT_STRING_SIZE == DCI_LABEL_MAX + 1, "label size");
+_Static_assert(EVCNT_ID_WORDS <= DCI_INSTANCE_ID_MAX_WORDS, "id size");
+
+static const char *const evcnt_paths[EVCNT_FILE_COUNT] = {
+    [EVCNT_FILE_INTERRUPTS] = "/proc/interrupts",
+    [EVCNT_FILE_SOFTIRQS] = "/proc/softirqs",
+};
+
+static const struct dci_supplier_info evcnt_supplier = {
+    .module = "evcnt",
+    .title = "Event counters",
+    .description = "Linux interrupt and softirq counts as evcnt(9) event "
+                   "counters, from /proc/interrupts and /proc/softirqs",
+    .type = 0,
+    .version = 100,
+};
+
+static const uint32_t evcnt_class_id[] = {1, 3};
+
+static const struct dci_instance_level evcnt_levels[] = {
+    {.itype = DCI_ITYPE_EVENT, .size = 8},
+    {.itype = DCI_ITYPE_PROCESSOR, .size = 4},
+};
+
+_Static_assert(
+    sizeof evcnt_levels / sizeof evcnt_levels[0] == 2 && EVCNT_ID_WORDS == 3,
+    "instance levels and id words");
+
+static const struct dci_datum_info evcnt_datums[] = {
+    {
+        .id = EVCNT_DATUM_COUNT,
+        .label = "count",
+        .type = DCI_ST_INTEGER64,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .size = 0,
+        .volatility = DCI_SV_VOLATILE,
+        .unit = DCI_UNIT_EVENTS,
+        .semantics = DCI_SEMANTICS_COUNTER,
+        .description = "Events counted: the sum over the CPUs for a total, "
+                       "one CPU's for a per-CPU count",
+    },
+    {
+        .id = EVCNT_DATUM_TYPE,
+        .label = "type",
+        .type = DCI_ST_INTEGER32,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .size = 0,
+        .volatility = DCI_SV_STATIC,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "evcnt(9) counter type: 0 miscellaneous (softirqs), "
+                       "1 interrupt",
+    },
+    {
+        .id = EVCNT_DATUM_GROUP,
+        .label = "group",
+        .type = DCI_ST_STRING,
+        .format = DCI_SSF_ZEROTERM,
+        .presentation = DCI_SSP_LITERAL,
+        .size = EVCNT_STRING_SIZE,
+        .volatility = DCI_SV_STATIC,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "evcnt(9) group: the interrupt chip, the row's key "
+                       "(LOC, NMI), or softirq",
+    },
+    {
+        .id = EVCNT_DATUM_NAME,
+        .label = "name",
+        .type = DCI_ST_STRING,
+        .format = DCI_SSF_ZEROTERM,
+        .presentation = DCI_SSP_LITERAL,
+        .size = EVCNT_STRING_SIZE,
+        .volatility = DCI_SV_STATIC,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "evcnt(9) name of the event within its group",
+    },
+    {
+        .id = EVCNT_DATUM_CPU,
+        .label = "cpu",
+        .type = DCI_ST_INTEGER32,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .size = 0,
+        .volatility = DCI_SV_STATIC,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "CPU number of a per-CPU count (absent on totals)",
+    },
+    {
+        .id = EVCNT_DATUM_IRQ,
+        .label = "irq",
+        .type = DCI_ST_INTEGER32,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .size = 0,
+        .volatility = DCI_SV_STATIC,
+        .unit = DCI_UNIT_NONE,
+        .semantics = DCI_SEMANTICS_DISCRETE,
+        .description = "IRQ number of a numbered interrupt line",
+    },
+};
+
+/* A file read whole, its memory kept between refreshes. */
+struct evcnt_buffer {
+	char *bytes;
+	size_t length;
+	size_t capacity;
+};
+
+/* A parser warning: which file and line, and a hash of what was wrong. */
+struct evcnt_problem {
+	enum evcnt_file file;
+	unsigned line;
+	uint32_t message_hash;
+};
+
+struct evcnt_problem_list {
+	struct evcnt_problem *items;
+	size_t count;
+	size_t capacity;
+};
+
+struct evcnt_context {
+	struct dci_host *host;
+	struct dci_class *class_handle;
+	/* Patterns point into the host's option strings, valid until fini. */
+	const char **include;
+	size_t include_count; /* 0: include everything */
+	const char **exclude;
+	size_t exclude_count;
+	bool per_cpu;
+	bool softirqs;
+	struct evcnt_buffer buffers[EVCNT_FILE_COUNT];
+	struct proc_interrupts_table tables[EVCNT_FILE_COUNT];
+	struct evcnt_events events;
+	/* Problems logged by the last refresh, and those of the refresh under
+	 * way: one is logged only when the last refresh did not have it. */
+	struct evcnt_problem_list logged;
+	struct evcnt_problem_list seen;
+	enum evcnt_file parsing; /* the file the warnings are about */
+};
+
+/*
+ * Returns items, reallocated if need be to hold at least wanted elements
+ * (and never fewer than one) of size bytes, updating *capacity; NULL with
+ * errno only when memory runs out, items being left as they were.
+ */
+static void *
+evcnt_grow(void *items, size_t *capacity, size_t wanted, size_t size)
+{
+	size_t larger = *capacity == 0 ? 16 : *capacity;
+	void *grown;
+
+	if (wanted == 0)
+		wanted = 1;
+	if (wanted <= *capacity)
+		return items;
+	while (larger < wanted) {
+		if (larger > SIZE_MAX / 2) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		larger *= 2;
+	}
+	if (larger > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	grown = realloc(items, larger * size);
+	if (grown == NULL)
+		return NULL;
+	*capacity = larger;
+	return grown;
+}
+
+/* Reads the whole file at path into buffer. Returns 0, or -1 with errno. */
+static int
+evcnt_read_file(const char *path, struct evcnt_buffer *buffer)
+{
+	int descriptor;
+	int saved;
+
+	descriptor = open(path, O_RDONLY | O_CLOEXEC);
+	if (descriptor < 0)
+		return -1;
+	buffer->length = 0;
+	for (;;) {
+		ssize_t length;
+
+		if (buffer->length == buffer->capacity) {
+			size_t size = buffer->capacity == 0
+			                  ? EVCNT_BUFFER_SIZE
+			                  : 2 * buffer->capacity;
+			char *larger;
+
+			if (size > EVCNT_FILE_MAX) {
+				errno = EFBIG;
+				goto failed;
+			}
+			larger = realloc(buffer->bytes, size);
+			if (larger == NULL)
+				goto failed;
+			buffer->bytes = larger;
+			buffer->capacity = size;
+		}
+		length = read(descriptor, buffer->bytes + buffer->length,
+		    buffer->capacity - buffer->length);
+		if (length < 0) {
+			if (errno == EINTR)
+				continue;
+			goto failed;
+		}
+		if (length == 0)
+			break;
+		buffer->length += (size_t)length;
+	}
+	close(descriptor);
+	return 0;
+
+failed:
+	saved = errno;
+	close(descriptor);
+	errno = saved;
+	return -1;
+}
+
+static bool
+evcnt_problem_equal(
+    const struct evcnt_problem *a, const struct evcnt_problem *b)
+{
+	return a->file == b->file && a->line == b->line &&
+	       a->message_hash == b->message_hash;
+}
+
+/* The warn callback of the parser and of the event mapping: logs a problem
+ * the previous refresh did not have, and remembers it for the next. */
+static void
+evcnt_warn(void *opaque, unsigned line, const char *message)
+{
+	struct evcnt_context *context = opaque;
+	struct evcnt_problem problem = {
+	    .file = context->parsing,
+	    .line = line,
+	    .message_hash = evcnt_fnv1a(message),
+	};
+	struct evcnt_problem *items;
+	bool known = false;
+
+	for (size_t i = 0; i < context->logged.count && !known; i++)
+		known =
+		    evcnt_problem_equal(&context->logged.items[i], &problem);
+	if (!known)
+		dci_log(context->host, DCI_LOG_WARNING, "%s:%u: %s",
+		    evcnt_paths[context->parsing], line, message);
+	/* Without memory to remember it, it is logged again next time. */
+	items = evcnt_grow(context->seen.items, &context->seen.capacity,
+	    context->seen.count + 1, sizeof *items);
+	if (items == NULL)
+		return;
+	context->seen.items = items;
+	items[context->seen.count++] = problem;
+}
+
+static bool
+evcnt_matches_any(const char *const *patterns, size_t count, const char *label)
+{
+	for (size_t i = 0; i < count; i++)
+		if (fnmatch(patterns[i], label, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool
+evcnt_is_served(const struct evcnt_context *context, const char *label)
+{
+	if (context->include_count > 0 &&
+	    !evcnt_matches_any(context->include, context->include_count, label))
+		return false;
+	return !evcnt_matches_any(
+	    context->exclude, context->exclude_count, label);
+}
+
+/* Reads the patterns of one option into *patterns. Returns 0, or -1 after
+ * reporting the problem. *patterns is set before any check, for fini. */
+static int
+evcnt_read_patterns(struct dci_host *host, const char *key,
+    const char ***patterns, size_t *count)
+{
+	size_t total = dci_option_count(host, key);
+
+	*count = 0;
+	if (total == 0)
+		return 0;
+	*patterns = calloc(total, sizeof **patterns);
+	if (*patterns == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot read option %s: %s", key,
+		    strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < total; i++) {
+		const char *pattern = dci_option_item(host, key, i);
+
+		if (pattern == NULL || pattern[0] == '\0') {
+			dci_option_error(host, key,
+			    "expected a non-empty shell pattern or a list of "
+			    "them");
+			return -1;
+		}
+		(*patterns)[i] = pattern;
+	}
+	*count = total;
+	return 0;
+}
+
+static int
+evcnt_read_options(struct dci_host *host, struct evcnt_context *context)
+{
+	int per_cpu;
+	int softirqs;
+
+	if (evcnt_read_patterns(host, "include", &context->include,
+	        &context->include_count) != 0 ||
+	    evcnt_read_patterns(host, "exclude", &context->exclude,
+	        &context->exclude_count) != 0)
+		return -1;
+	per_cpu = dci_option_boolean(host, "per-cpu", 1);
+	softirqs = dci_option_boolean(host, "softirqs", 1);
+	if (per_cpu < 0 || softirqs < 0)
+		return -1;
+	context->per_cpu = per_cpu != 0;
+	context->softirqs = softirqs != 0;
+	return 0;
+}
+
+static int
+evcnt_init(struct dci_host *host, void **context_pointer)
+{
+	struct evcnt_context *context;
+	struct dci_supplier *supplier;
+	struct dci_class_info class_info;
+
+	context = calloc(1, sizeof *context);
+	if (context == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot allocate context: %s",
+		    strerror(errno));
+		return -1;
+	}
+	/* From here on fini frees whatever init built. */
+	*context_pointer = context;
+	context->host = host;
+	evcnt_events_init(&context->events, NULL);
+
+	if (evcnt_read_options(host, context) != 0)
+		return -1;
+
+	supplier = dci_supplier_register(host, &evcnt_supplier);
+	if (supplier == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot register supplier evcnt");
+		return -1;
+	}
+	class_info = (struct dci_class_info){
+	    .id = evcnt_class_id,
+	    .id_length = sizeof evcnt_class_id / sizeof evcnt_class_id[0],
+	    .label = "evcnt",
+	    .description = "Event counters (evcnt(9)): interrupts and "
+	                   "softirqs, a total per line and its per-CPU counts",
+	    .levels = evcnt_levels,
+	    .level_count = sizeof evcnt_levels / sizeof evcnt_levels[0],
+	    .datums = evcnt_datums,
+	    .datum_count = sizeof evcnt_datums / sizeof evcnt_datums[0],
+	};
+	context->class_handle = dci_class_register(host, supplier, &class_info);
+	if (context->class_handle == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot register class evcnt");
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads and parses one file and adds its lines to context->events.
+ * Returns 0, or -1 after logging why. */
+static int
+evcnt_collect_file(struct evcnt_context *context, enum evcnt_file file)
+{
+	struct evcnt_buffer *buffer = &context->buffers[file];
+	struct proc_interrupts_table *table = &context->tables[file];
+	const char *path = evcnt_paths[file];
+
+	if (evcnt_read_file(path, buffer) != 0) {
+		dci_log(context->host, DCI_LOG_ERR, "cannot read %s: %s%s",
+		    path, strerror(errno),
+		    file == EVCNT_FILE_SOFTIRQS
+		        ? " (set the option softirqs: no to do without it)"
+		        : "");
+		return -1;
+	}
+	context->parsing = file;
+	if (proc_interrupts_parse(table, buffer->bytes, buffer->length,
+	        evcnt_warn, context) != 0) {
+		if (errno == EBADMSG)
+			dci_log(context->host, DCI_LOG_ERR,
+			    "%s: its first line does not list CPU columns; not "
+			    "read",
+			    path);
+		else
+			dci_log(context->host, DCI_LOG_ERR,
+			    "cannot parse %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (evcnt_events_add(
+	        &context->events, table, file, evcnt_warn, context) != 0) {
+		dci_log(context->host, DCI_LOG_ERR,
+		    "cannot map the counters of %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Stores the datums a total and its per-CPU counts share. Returns 0, or
+ * -1 (the host logged why). */
+static int
+evcnt_set_common(
+    struct dci_batch *batch, long row, const struct evcnt_line *line)
+{
+	if (dci_batch_set_unsigned(
+	        batch, row, EVCNT_DATUM_TYPE, (uint64_t)line->type) != 0 ||
+	    dci_batch_set_string(batch, row, EVCNT_DATUM_GROUP, line->group) !=
+	        0 ||
+	    dci_batch_set_string(batch, row, EVCNT_DATUM_NAME, line->name) != 0)
+		return -1;
+	if (line->has_irq &&
+	    dci_batch_set_unsigned(batch, row, EVCNT_DATUM_IRQ, line->irq) != 0)
+		return -1;
+	return 0;
+}
+
+/* Adds a served line's total and, if wanted, its per-CPU counts. Returns 0,
+ * or -1 when a value was refused (the host logged why). */
+static int
+evcnt_add_line(struct evcnt_context *context, struct dci_batch *batch,
+    const struct evcnt_line *line)
+{
+	struct evcnt_child child;
+	long row;
+
+	row = dci_batch_instance(batch, line->id, EVCNT_ID_WORDS, line->label);
+	if (row < 0)
+		return 0; /* the host logged why; serve the others */
+	if (dci_batch_set_unsigned(
+	        batch, row, EVCNT_DATUM_COUNT, line->total) != 0 ||
+	    evcnt_set_common(batch, row, line) != 0)
+		return -1;
+	if (!context->per_cpu)
+		return 0;
+	for (size_t column = 0; column < line->cpu_count; column++) {
+		evcnt_line_child(line, column, &child);
+		row = dci_batch_instance(
+		    batch, child.id, EVCNT_ID_WORDS, child.label);
+		if (row < 0)
+			continue;
+		/* A link the host refuses is logged by it; the count is
+		 * still right without. */
+		(void)dci_batch_instance_parent(
+		    batch, row, child.parent, EVCNT_ID_WORDS);
+		if (dci_batch_set_unsigned(
+		        batch, row, EVCNT_DATUM_COUNT, child.count) != 0 ||
+		    dci_batch_set_unsigned(
+		        batch, row, EVCNT_DATUM_CPU, child.cpu) != 0 ||
+		    evcnt_set_common(batch, row, line) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Fills and commits a batch from context->events. Returns 0, or -1 after
+ * logging why. */
+static int
+evcnt_publish(struct evcnt_context *context)
+{
+	struct dci_batch *batch;
+
+	batch = dci_batch_begin(context->host, context->class_handle);
+	if (batch == NULL) {
+		dci_log(context->host, DCI_LOG_ERR,
+		    "cannot begin a batch for class evcnt");
+		return -1;
+	}
+	for (size_t i = 0; i < context->events.count; i++) {
+		const struct evcnt_line *line = &context->events.lines[i];
+
+		if (!evcnt_is_served(context, line->label))
+			continue;
+		if (evcnt_add_line(context, batch, line) != 0) {
+			dci_batch_abort(batch);
+			return -1;
+		}
+	}
+	if (dci_batch_commit(batch) != 0) {
+		dci_log(
+		    context->host, DCI_LOG_ERR, "cannot commit class evcnt");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+evcnt_refresh(struct dci_host *host, void *opaque)
+{
+	struct evcnt_context *context = opaque;
+	struct evcnt_problem_list swap;
+	int result;
+
+	(void)host;
+	context->seen.count = 0;
+	evcnt_events_clear(&context->events);
+	result = evcnt_collect_file(context, EVCNT_FILE_INTERRUPTS);
+	if (result == 0 && context->softirqs)
+		result = evcnt_collect_file(context, EVCNT_FILE_SOFTIRQS);
+	if (result == 0)
+		result = evcnt_publish(context);
+
+	/* The problems of this refresh are the known ones now. */
+	swap = context->logged;
+	context->logged = context->seen;
+	context->seen = swap;
+	return result;
+}
+
+static void
+evcnt_fini(struct dci_host *host, void *opaque)
+{
+	struct evcnt_context *context = opaque;
+
+	(void)host;
+	if (context == NULL)
+		return;
+	free(context->include);
+	free(context->exclude);
+	for (size_t i = 0; i < EVCNT_FILE_COUNT; i++) {
+		free(context->buffers[i].bytes);
+		proc_interrupts_free(&context->tables[i]);
+	}
+	evcnt_events_free(&context->events);
+	free(context->logged.items);
+	free(context->seen.items);
+	free(context);
+}
+
+static const char *const evcnt_option_keys[] = {
+    "include", "exclude", "per-cpu", "softirqs", NULL};
+
+DCI_PROVIDER_DEFINE = {
+    .abi_version = DCI_PROVIDER_ABI_VERSION,
+    .name = "evcnt",
+    .description = "Interrupt and softirq event counters (evcnt(9) model)",
+    .option_keys = evcnt_option_keys,
+    .init = evcnt_init,
+    .refresh = evcnt_refresh,
+    .fini = evcnt_fini,
+};
