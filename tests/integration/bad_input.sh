@@ -8,8 +8,9 @@
 #  (c) unknown module nosuch      -t exits 1, names PLUGIN-DIR/nosuch.so
 #  (d) plug-in without the entry symbol   -t exits 1, names the .so
 #  (e) plug-in of another ABI version     -t exits 1, names the .so
-#  (f) valid configurations (the shipped conf/dcistatd.yaml with plugin-dir
-#      pointed at the build, and a minimal one) -t exits 0, "configuration OK"
+#  (f) valid configurations (the shipped conf/dcistatd.yaml, all built-in
+#      providers, with plugin-dir pointed at the build, and a minimal one)
+#      -t exits 0, "configuration OK"
 #  (g) unknown netif option colour -t exits 1, names colour and FILE:5:15
 #  (h) no master yet: dcistatd keeps running (>= 3 s), logs the failed
 #      connection, and serves as soon as snmpd appears; SIGTERM -> exit 0
@@ -88,7 +89,8 @@ shipped=$top_builddir/conf/dcistatd.yaml
 if [ -f "$shipped" ]; then
 	f=$TMP_DIR/shipped.yaml
 	grep -q '^  plugin-dir: ' "$shipped" || fail "(f) $shipped has no plugin-dir line"
-	sed -e "s|^  plugin-dir: .*|  plugin-dir: $NETIF_PLUGIN_DIR|" "$shipped" >"$f"
+	stage_providers "$TMP_DIR/providers"
+	sed -e "s|^  plugin-dir: .*|  plugin-dir: $TMP_DIR/providers|" "$shipped" >"$f"
 	expect_check f 0 "$f" "configuration OK"
 else
 	note "(f) $shipped not built; checking the minimal configuration only"

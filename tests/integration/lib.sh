@@ -34,6 +34,17 @@ NETIF_PLUGIN_DIR=$top_builddir/src/providers/netif/.libs
 # provider_so NAME: the plug-in of provider NAME in the build tree, an
 # absolute path that a configuration's `module` can name directly.
 provider_so() { printf '%s\n' "$top_builddir/src/providers/$1/.libs/$1.so"; }
+# stage_providers DIR: links every built-in provider of the build tree into
+# DIR, a plug-in directory as `make install` lays it out.
+BUILTIN_PROVIDERS="netif devstat evcnt"
+stage_providers() {
+	local name
+	mkdir -p "$1" || fail "cannot create $1"
+	for name in $BUILTIN_PROVIDERS; do
+		[ -f "$(provider_so "$name")" ] || fail "$(provider_so "$name") not built (run make)"
+		ln -sf "$(provider_so "$name")" "$1/$name.so" || fail "cannot link $name.so into $1"
+	done
+}
 # dciStatsMIB, the module identity arc of DCI-STATS-MIB.
 DCI_ARC=.1.3.6.1.4.1.8072.9999.9999.4040
 DCI_SUPPLIER_MODULE_1=$DCI_ARC.1.1.1.2.1
