@@ -25,6 +25,18 @@ struct table_shape {
 	    const struct dci_walk_row *row, netsnmp_variable_list *varbind);
 };
 
+void
+agent_tables_follow_uptime(struct agent_tables *tables,
+    int64_t now_milliseconds, uint32_t uptime_centiseconds)
+{
+	int64_t start = now_milliseconds - (int64_t)uptime_centiseconds * 10;
+	int64_t offset = start - tables->start_milliseconds;
+
+	if (offset > AGENT_UPTIME_TOLERANCE_MILLISECONDS ||
+	    offset < -AGENT_UPTIME_TOLERANCE_MILLISECONDS)
+		tables->start_milliseconds = start;
+}
+
 uint32_t
 agent_tables_timestamp(const struct agent_tables *tables, int64_t milliseconds)
 {
@@ -554,8 +566,8 @@ agent_tables_handle(netsnmp_mib_handler *handler,
 	unsigned table =
 	    (unsigned)registration->rootoid[registration->rootoid_len - 1];
 
-	tables->start_milliseconds =
-	    dci_clock_milliseconds() - (int64_t)netsnmp_get_agent_uptime() * 10;
+	agent_tables_follow_uptime(tables, dci_clock_milliseconds(),
+	    (uint32_t)netsnmp_get_agent_uptime());
 
 	for (netsnmp_request_info *request = requests; request != NULL;
 	     request = request->next) {

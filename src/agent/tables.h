@@ -18,9 +18,8 @@
 
 struct agent_tables {
 	struct dci_registry *registry;
-	/* Monotonic time at which the master's sysUpTime was 0: re-derived
-	 * at each request from Net-SNMP's agent uptime, which the AgentX
-	 * client keeps in step with the master's sysUpTime. */
+	/* Monotonic time at which the master's sysUpTime was 0, followed at
+	 * each request (agent_tables_follow_uptime). */
 	int64_t start_milliseconds;
 	char text[DCI_STRING_MAX + 64];
 };
@@ -41,6 +40,17 @@ enum agent_answer agent_tables_answer(struct agent_tables *tables,
 /* Registers one handler per table with the agent. Returns 0 or -1. */
 int agent_tables_register(struct agent_tables *tables);
 void agent_tables_unregister(void);
+
+/* Keeps start_milliseconds in step with the master's sysUpTime, which
+ * Net-SNMP's AgentX client tracks as its agent uptime (centiseconds). The
+ * uptime has a 10 ms grain, so an estimate re-derived at each request would
+ * move by a tick now and then and make one TimeStamp read differently in
+ * two requests (a manager would see a discontinuity that never happened);
+ * the estimate moves only when it is off by more than
+ * AGENT_UPTIME_TOLERANCE_MILLISECONDS: a master that restarted. */
+#define AGENT_UPTIME_TOLERANCE_MILLISECONDS 100
+void agent_tables_follow_uptime(struct agent_tables *tables,
+    int64_t now_milliseconds, uint32_t uptime_centiseconds);
 
 /* sysUpTime-relative centiseconds of a monotonic millisecond stamp; 0 for
  * stamps before the agent started (a TimeStamp's convention). */

@@ -196,10 +196,10 @@ row_back() {
 }
 wait_until 5 row_back ||
     fail "$NAME did not come back with 256 KiB / 4 writes: label '$(snmp_get "$DCI_LABEL.$ROW")', counters $(counters)"
-read -r created1 discontinuity1 <<<"$(instance_times)"
+read -r created1 discontinuity1 stat_discontinuity <<<"$(snmp_get "$DCI_CREATED.$ROW" \
+    "$DCI_DISCONTINUITY.$ROW" "$DCI_ARC.1.5.1.13.$DEVSTAT.$ROW.$D_BYTES_WRITTEN" | tr '\n' ' ')"
 [ "$created1" -ge "$before_return" ] && [ "$discontinuity1" -ge "$before_return" ] ||
     fail "$NAME came back with created $created1, discontinuity $discontinuity1; both should be >= $before_return (sysUpTime before it returned; before: $created0 $discontinuity0)"
-stat_discontinuity=$(snmp_get "$DCI_ARC.1.5.1.13.$DEVSTAT.$ROW.$D_BYTES_WRITTEN")
 [ "$stat_discontinuity" = "$discontinuity1" ] ||
     fail "dciStatDiscontinuity of bytes_written $stat_discontinuity != dciInstanceDiscontinuity $discontinuity1"
 ok "$NAME came back as a new row: counters 262144 / 4, created $created1 and discontinuity $discontinuity1 ticks (>= $before_return; were $created0 $discontinuity0)"
@@ -224,6 +224,20 @@ read -r created3 discontinuity3 <<<"$(instance_times)"
 [ "$discontinuity3" -gt "$discontinuity2" ] && [ "$discontinuity3" -ge "$before_read" ] ||
     fail "$NAME counters went back 786432 -> 131072 but discontinuity is $discontinuity3 (was $discontinuity2, sysUpTime before the read $before_read)"
 ok "$NAME counters went backwards (786432 -> 131072 bytes) between refreshes: same row (created $created3), discontinuity $discontinuity2 -> $discontinuity3"
+
+# A TimeStamp reads the same in every request.
+first_reading=$(instance_times)
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	[ "$(instance_times)" = "$first_reading" ] ||
+	    fail "$NAME dciInstanceCreated/Discontinuity changed between requests: $first_reading, then $(instance_times)"
+done
+ok "$NAME TimeStamps read the same in 11 requests ($first_reading)"
+
+# TimeStamps are sysUpTime values: the last refresh is not in the future.
+read -r uptime last_refresh <<<"$(snmp_get .1.3.6.1.2.1.1.3.0 "$DCI_ARC.1.1.1.10.1" | tr '\n' ' ')"
+[ -n "$last_refresh" ] && [ "$last_refresh" -le "$uptime" ] && [ "$last_refresh" -gt 0 ] ||
+    fail "dciSupplierLastRefresh $last_refresh, sysUpTime $uptime in the same PDU"
+ok "dciSupplierLastRefresh $last_refresh <= sysUpTime $uptime (one PDU)"
 
 stop_dcistatd
 stop_snmpd

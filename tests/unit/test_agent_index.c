@@ -1049,6 +1049,26 @@ START_TEST(sign_extended_request_subids_read_as_32_bits)
 }
 END_TEST
 
+START_TEST(uptime_jitter_leaves_timestamps_alone)
+{
+	int64_t start = tables->start_milliseconds;
+	uint32_t ticks = (uint32_t)((FX_COMMIT_MILLISECONDS - start) / 10);
+
+	/* The same moment seen through a 10 ms grain: no change. */
+	agent_tables_follow_uptime(tables, start + 12345, 1234);
+	agent_tables_follow_uptime(tables, start + 12349, 1234);
+	agent_tables_follow_uptime(tables, start + 12340, 1234);
+	ck_assert_int_eq(tables->start_milliseconds, start);
+	ck_assert_uint_eq(
+	    agent_tables_timestamp(tables, FX_COMMIT_MILLISECONDS), ticks);
+	/* The master restarted 60 s later: its sysUpTime is small again. */
+	agent_tables_follow_uptime(tables, start + 60000, 150);
+	ck_assert_int_eq(tables->start_milliseconds, start + 58500);
+	ck_assert_uint_eq(agent_tables_timestamp(tables, start + 61000), 250);
+	tables->start_milliseconds = start;
+}
+END_TEST
+
 START_TEST(timestamps_before_start_are_zero)
 {
 	ck_assert_uint_eq(agent_tables_timestamp(tables, 0), 0);
@@ -1076,6 +1096,7 @@ agent_index_suite(void)
 	tcase_add_test(next, getnext_before_and_after_the_table);
 	tcase_add_test(next, getnext_past_last_column_is_end);
 	tcase_add_test(next, sign_extended_request_subids_read_as_32_bits);
+	tcase_add_test(next, uptime_jitter_leaves_timestamps_alone);
 	tcase_add_test(next, getnext_on_column_zero_gives_first_column);
 	tcase_add_test(next, getnext_moves_to_next_column_after_last_row);
 	suite_add_tcase(suite, next);
