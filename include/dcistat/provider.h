@@ -258,6 +258,8 @@ struct dci_host_operations {
 	    const uint32_t *parent_id, size_t parent_words);
 	int (*option_boolean)(
 	    struct dci_host *host, const char *key, int default_value);
+	int (*batch_set_invalid)(
+	    struct dci_batch *batch, long row, uint32_t datum_id);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -384,6 +386,21 @@ dci_batch_set_string(
 	while (text[length] != '\0')
 		length++;
 	return dci_batch_set_bytes(batch, row, datum_id, text, length);
+}
+
+/* Marks datum `datum_id` of instance `row` invalid for this snapshot (UMA's
+ * DCI_POSSIBLEINVALIDDATA: bytes written of a read-only device, the size
+ * of an unmounted partition): its rows are absent, as if never set, even
+ * if a value was set before. Returns 0, or -1 for an unknown row or datum.
+ * A datum a provider does not set is absent too; this call states it, and
+ * undoes a value already set in this batch. */
+static inline int
+dci_batch_set_invalid(struct dci_batch *batch, long row, uint32_t datum_id)
+{
+	if (batch->operations->size <=
+	    offsetof(struct dci_host_operations, batch_set_invalid))
+		return -1;
+	return batch->operations->batch_set_invalid(batch, row, datum_id);
 }
 
 /* Validates, sorts and swaps the batch in; the batch is gone afterwards

@@ -222,6 +222,19 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 }
 
 static int
+host_batch_set_invalid(struct dci_batch *public, long row, uint32_t datum_id)
+{
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+
+	if (dci_snapshot_builder_set_invalid(
+	        batch->builder, row, datum_id, why, sizeof(why)) == 0)
+		return 0;
+	batch_refused(batch, "invalid mark", why);
+	return -1;
+}
+
+static int
 host_batch_instance_parent(struct dci_batch *public, long row,
     const uint32_t *parent_id, size_t parent_words)
 {
@@ -387,4 +400,5 @@ const struct dci_host_operations dci_host_operations = {
     .log = host_log,
     .batch_instance_parent = host_batch_instance_parent,
     .option_boolean = host_option_boolean,
+    .batch_set_invalid = host_batch_set_invalid,
 };

@@ -248,6 +248,24 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
 }
 
 int
+dci_snapshot_builder_set_invalid(struct dci_snapshot_builder *builder, long row,
+    uint32_t datum_id, char *why, size_t why_size)
+{
+	const struct dci_datum *datum;
+	unsigned char *slot =
+	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+	unsigned char *bits;
+
+	if (slot == NULL)
+		return -1;
+	/* Zeroed too, so that the slot never holds a stale value. */
+	memset(slot, 0, datum->info.size);
+	bits = builder->present + (size_t)row * builder->class->present_size;
+	bits[datum->index / 8] &= (unsigned char)~(1u << (datum->index % 8));
+	return 0;
+}
+
+int
 dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder, long row,
     const uint32_t *parent_id, size_t parent_words, char *why, size_t why_size)
 {

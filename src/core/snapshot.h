@@ -55,6 +55,10 @@ int dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size);
 
+/* Marks a datum of `row` invalid: no value, its rows absent. */
+int dci_snapshot_builder_set_invalid(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, char *why, size_t why_size);
+
 /* Names the parent of `row` by the parent's instance id (evcnt's ev_parent).
  * Checked at commit, when every instance of the batch is known. */
 int dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder,

@@ -2,7 +2,8 @@
  * string, `instances` instances (option, default 3) whose counter is
  * 100 * id + the refresh number, a `fail_refresh` option that makes
  * every refresh after the first fail, and a `parents` yes/no option that
- * makes instance 1 the parent of every other. */
+ * makes instance 1 the parent of every other, and an `invalid_even` yes/no
+ * option that marks the counter of even instances invalid. */
 #include <dcistat/provider.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +14,11 @@ struct good_context {
 	unsigned refreshes;
 	int fail_refresh;
 	int parents;
+	int invalid_even;
 };
 
 static const char *const good_option_keys[] = {
-    "instances", "fail_refresh", "parents", NULL};
+    "instances", "fail_refresh", "parents", "invalid_even", NULL};
 
 static int
 good_init(struct dci_host *host, void **context_out)
@@ -76,7 +78,8 @@ good_init(struct dci_host *host, void **context_out)
 	}
 	context->fail_refresh = dci_option_string(host, "fail_refresh") != NULL;
 	context->parents = dci_option_boolean(host, "parents", 0);
-	if (context->parents < 0)
+	context->invalid_even = dci_option_boolean(host, "invalid_even", 0);
+	if (context->parents < 0 || context->invalid_even < 0)
 		return -1;
 	supplier = dci_supplier_register(host, &supplier_info);
 	if (supplier == NULL)
@@ -112,7 +115,9 @@ good_refresh(struct dci_host *host, void *opaque)
 		    dci_batch_set_string(batch, row, 2, name) != 0 ||
 		    (context->parents && id > 1 &&
 		        dci_batch_instance_parent(
-		            batch, row, (const uint32_t[]){1}, 1) != 0)) {
+		            batch, row, (const uint32_t[]){1}, 1) != 0) ||
+		    (context->invalid_even && id % 2 == 0 &&
+		        dci_batch_set_invalid(batch, row, 1) != 0)) {
 			dci_batch_abort(batch);
 			return -1;
 		}

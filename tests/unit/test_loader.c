@@ -213,7 +213,7 @@ START_TEST(unknown_option_names_position)
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
 	    "t.yaml:6:7: unknown option 'colour' for provider good: expected "
-	    "one of instances, fail_refresh, parents");
+	    "one of instances, fail_refresh, parents, invalid_even");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }
@@ -286,6 +286,29 @@ START_TEST(boolean_option_false_and_bad_value)
 }
 END_TEST
 
+START_TEST(invalid_values_are_absent)
+{
+	struct loaded loaded =
+	    load("  - module: good_provider\n    options:\n"
+	         "      instances: 4\n      invalid_even: yes\n",
+	        false);
+	const struct dci_class *class;
+	const struct dci_datum *count;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	class = loaded.registry->classes[0];
+	count = dci_class_find_datum(class, 1);
+	dci_plugins_refresh_all(&loaded.plugins, 1000);
+	ck_assert_uint_eq(class->snapshot->count, 4);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(
+		    dci_snapshot_present(class, class->snapshot, i, count),
+		    i % 2 == 0); /* instance ids 1..4 at positions 0..3 */
+	ck_assert_uint_eq(counter_of(class, 3), 301);
+	unload(&loaded);
+}
+END_TEST
+
 START_TEST(check_only_does_not_initialise)
 {
 	struct loaded loaded = load("  - module: good_provider\n", true);
@@ -329,6 +352,7 @@ main(void)
 	tcase_add_loop_test(
 	    cases, boolean_option_and_parents_reach_the_snapshot, 0, 3);
 	tcase_add_test(cases, boolean_option_false_and_bad_value);
+	tcase_add_test(cases, invalid_values_are_absent);
 	tcase_add_test(cases, failed_init_is_an_error);
 	tcase_add_test(cases, check_only_does_not_initialise);
 	tcase_add_test(cases, unknown_module_in_config_names_position);

@@ -998,6 +998,48 @@ START_TEST(parents_survive_builder_growth)
 }
 END_TEST
 
+START_TEST(invalid_mark_removes_a_value)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = snapshot_class(registry);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	const struct dci_datum *rx = dci_class_find_datum(class, 2);
+	const struct dci_datum *queue = dci_class_find_datum(class, 5);
+	uint32_t one = 1, two = 2;
+	char why[256];
+	long first, second;
+
+	first = fx_add(builder, &one, 1, "a");
+	second = fx_add(builder, &two, 1, "b");
+	fx_set_unsigned(builder, first, 2, 1000);
+	fx_set_unsigned(builder, first, 5, 7);
+	fx_set_unsigned(builder, second, 2, 2000);
+	/* Set, then found invalid: gone. Never set, marked invalid: gone. */
+	ck_assert_int_eq(dci_snapshot_builder_set_invalid(
+	                     builder, first, 2, why, sizeof(why)),
+	    0);
+	ck_assert_int_eq(dci_snapshot_builder_set_invalid(
+	                     builder, second, 5, why, sizeof(why)),
+	    0);
+	ck_assert_int_eq(dci_snapshot_builder_set_invalid(
+	                     builder, second, 3, why, sizeof(why)),
+	    -1);
+	ck_assert_str_eq(why, "class \"netif\" has no datum 3");
+	ck_assert_int_eq(
+	    dci_snapshot_builder_set_invalid(builder, 2, 2, why, sizeof(why)),
+	    -1);
+	fx_commit(builder, class, 1000);
+
+	ck_assert(!dci_snapshot_present(class, class->snapshot, 0, rx));
+	ck_assert(dci_snapshot_present(class, class->snapshot, 0, queue));
+	ck_assert_uint_eq(read_number(class, 0, 5), 7);
+	ck_assert(dci_snapshot_present(class, class->snapshot, 1, rx));
+	ck_assert_uint_eq(read_number(class, 1, 2), 2000);
+	ck_assert(!dci_snapshot_present(class, class->snapshot, 1, queue));
+	dci_registry_free(registry);
+}
+END_TEST
+
 START_TEST(builder_add_refuses_bad_id_and_label)
 {
 	struct dci_registry *registry = dci_registry_new();
@@ -1562,6 +1604,7 @@ registry_suite(void)
 	tcase_add_test(snapshots, unset_datum_not_present);
 	tcase_add_test(snapshots, empty_commit_replaces_snapshot);
 	tcase_add_test(snapshots, builder_grows_past_initial_capacity);
+	tcase_add_test(snapshots, invalid_mark_removes_a_value);
 	tcase_add_test(snapshots, parent_links_kept_in_sorted_snapshot);
 	tcase_add_test(snapshots, parent_missing_or_self_is_dropped);
 	tcase_add_test(snapshots, parent_cycle_is_broken_once);
