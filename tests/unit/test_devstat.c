@@ -2,7 +2,10 @@
  * Unit tests of the devstat provider's host-independent parts: parsing of
  * recorded /proc/diskstats samples (diskstats.c), the device table that
  * follows devices across refreshes, and the classification of devices from
- * a fake sysfs tree built in a temporary directory (devstat_device.c).
+ * a fake sysfs tree built in a temporary directory (devstat_device.c), and
+ * the helpers the providers share (src/providers/common/), which devstat
+ * uses all of: growable arrays, include/exclude patterns read through a
+ * fake host, whole-file reads, the monotonic clock.
  *
  * Every sample is handed to the parser in a heap block of exactly its
  * length, without a NUL, so AddressSanitizer catches any read past it.
@@ -11,6 +14,10 @@
 
 #include "providers/devstat/devstat_device.h"
 #include "providers/devstat/diskstats.h"
+#include "providers/common/clock.h"
+#include "providers/common/file_buffer.h"
+#include "providers/common/growable.h"
+#include "providers/common/patterns.h"
 
 #include <check.h>
 #include <errno.h>
@@ -19,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ALL_FIELDS ((UINT32_C(1) << DISKSTATS_FIELD_COUNT) - 1)
@@ -1138,6 +1146,370 @@ START_TEST(test_sysfs_name)
 }
 END_TEST
 
+/* --- Shared helpers (src/providers/common/) ---------------------------- */
+
+START_TEST(test_common_grow)
+{
+	size_t capacity = 0;
+	size_t kept;
+	int *items = NULL;
+	int *grown;
+
+	/* Never fewer than one element, even when none is wanted. */
+	items = provider_grow(items, &capacity, 0, sizeof *items);
+	ck_assert_ptr_nonnull(items);
+	ck_assert_uint_ge(capacity, 1);
+	for (size_t wanted = 1; wanted <= 1000; wanted++) {
+		grown = provider_grow(items, &capacity, wanted, sizeof *items);
+		ck_assert_ptr_nonnull(grown);
+		ck_assert_uint_ge(capacity, wanted);
+		items = grown;
+		items[wanted - 1] = (int)wanted;
+	}
+	for (size_t i = 0; i < 1000; i++)
+		ck_assert_int_eq(items[i], (int)i + 1);
+	/* Enough room: the same block, untouched. */
+	kept = capacity;
+	ck_assert_ptr_eq(
+	    provider_grow(items, &capacity, 10, sizeof *items), items);
+	ck_assert_uint_eq(capacity, kept);
+	/* Sizes that overflow fail with ENOMEM, leaving all as it was. */
+	errno = 0;
+	ck_assert_ptr_null(
+	    provider_grow(items, &capacity, SIZE_MAX, sizeof *items));
+	ck_assert_int_eq(errno, ENOMEM);
+	errno = 0;
+	ck_assert_ptr_null(provider_grow(
+	    items, &capacity, SIZE_MAX / sizeof *items, 2 * sizeof *items));
+	ck_assert_int_eq(errno, ENOMEM);
+	ck_assert_uint_eq(capacity, kept);
+	ck_assert_int_eq(items[999], 1000);
+	free(items);
+}
+END_TEST
+
+/* A host that holds only options (each a list of strings) and counts the
+ * reports made to it. */
+struct test_host {
+	struct dci_host host; /* first: the provider sees this */
+	const char *const *include;
+	size_t include_count;
+	const char *const *exclude;
+	size_t exclude_count;
+	unsigned option_errors;
+	char error_key[32];
+	char error_message[128];
+	unsigned logs;
+};
+
+static struct test_host *
+test_host_of(struct dci_host *host)
+{
+	return (struct test_host *)(void *)host;
+}
+
+static size_t
+test_host_option_count(struct dci_host *host, const char *key)
+{
+	struct test_host *test = test_host_of(host);
+
+	if (strcmp(key, "include") == 0)
+		return test->include_count;
+	if (strcmp(key, "exclude") == 0)
+		return test->exclude_count;
+	return 0;
+}
+
+static const char *
+test_host_option_item(struct dci_host *host, const char *key, size_t index)
+{
+	struct test_host *test = test_host_of(host);
+
+	if (strcmp(key, "include") == 0 && index < test->include_count)
+		return test->include[index];
+	if (strcmp(key, "exclude") == 0 && index < test->exclude_count)
+		return test->exclude[index];
+	return NULL;
+}
+
+static void
+test_host_option_error(
+    struct dci_host *host, const char *key, const char *message)
+{
+	struct test_host *test = test_host_of(host);
+
+	test->option_errors++;
+	snprintf(test->error_key, sizeof test->error_key, "%s", key);
+	snprintf(
+	    test->error_message, sizeof test->error_message, "%s", message);
+}
+
+static void
+test_host_log(struct dci_host *host, enum dci_log_level level,
+    const char *format, va_list arguments)
+{
+	(void)level;
+	(void)format;
+	(void)arguments;
+	test_host_of(host)->logs++;
+}
+
+static const struct dci_host_operations test_host_operations = {
+    .abi_version = DCI_PROVIDER_ABI_VERSION,
+    .size = sizeof(struct dci_host_operations),
+    .option_count = test_host_option_count,
+    .option_item = test_host_option_item,
+    .option_error = test_host_option_error,
+    .log = test_host_log,
+};
+
+static void
+test_host_init(struct test_host *test)
+{
+	memset(test, 0, sizeof *test);
+	test->host.operations = &test_host_operations;
+}
+
+static const char *const test_default_exclude[] = {"loop*", "ram*", "zram*"};
+#define TEST_DEFAULT_COUNT                                                     \
+	(sizeof test_default_exclude / sizeof test_default_exclude[0])
+
+START_TEST(test_common_patterns_default)
+{
+	struct test_host test;
+	struct provider_patterns patterns = {0};
+
+	/* Neither key: the default exclusions apply. */
+	test_host_init(&test);
+	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
+	                     test_default_exclude, TEST_DEFAULT_COUNT),
+	    0);
+	ck_assert_uint_eq(patterns.include_count, 0);
+	ck_assert_uint_eq(patterns.exclude_count, TEST_DEFAULT_COUNT);
+	ck_assert(provider_patterns_admit(&patterns, "sda"));
+	ck_assert(provider_patterns_admit(&patterns, "nvme0n1"));
+	ck_assert(!provider_patterns_admit(&patterns, "loop0"));
+	ck_assert(!provider_patterns_admit(&patterns, "ram15"));
+	ck_assert(!provider_patterns_admit(&patterns, "zram0"));
+	provider_patterns_free(&patterns);
+	ck_assert_ptr_null(patterns.exclude);
+	ck_assert_uint_eq(patterns.exclude_count, 0);
+
+	/* No defaults: everything is served. */
+	ck_assert_int_eq(
+	    provider_patterns_read(&test.host, &patterns, NULL, 0), 0);
+	ck_assert_uint_eq(patterns.include_count, 0);
+	ck_assert_uint_eq(patterns.exclude_count, 0);
+	ck_assert(provider_patterns_admit(&patterns, "loop0"));
+	ck_assert(provider_patterns_admit(&patterns, ""));
+	provider_patterns_free(&patterns);
+	ck_assert_uint_eq(test.option_errors + test.logs, 0);
+}
+END_TEST
+
+START_TEST(test_common_patterns_given)
+{
+	static const char *const include[] = {"sd*", "loop[0-3]"};
+	static const char *const exclude[] = {"sdb", "nvme*p*"};
+	struct test_host test;
+	struct provider_patterns patterns = {0};
+
+	/* include alone replaces the default: loop1 is served. */
+	test_host_init(&test);
+	test.include = include;
+	test.include_count = 2;
+	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
+	                     test_default_exclude, TEST_DEFAULT_COUNT),
+	    0);
+	ck_assert_uint_eq(patterns.include_count, 2);
+	ck_assert_uint_eq(patterns.exclude_count, 0);
+	ck_assert(provider_patterns_admit(&patterns, "sda"));
+	ck_assert(provider_patterns_admit(&patterns, "loop1"));
+	ck_assert(!provider_patterns_admit(&patterns, "loop4"));
+	ck_assert(!provider_patterns_admit(&patterns, "nvme0n1"));
+	provider_patterns_free(&patterns);
+
+	/* Both: included and not excluded. */
+	test.exclude = exclude;
+	test.exclude_count = 2;
+	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
+	                     test_default_exclude, TEST_DEFAULT_COUNT),
+	    0);
+	ck_assert(provider_patterns_admit(&patterns, "sda"));
+	ck_assert(!provider_patterns_admit(&patterns, "sdb"));
+	ck_assert(provider_patterns_admit(&patterns, "sda1"));
+	ck_assert(provider_patterns_admit(&patterns, "loop0"));
+	ck_assert(!provider_patterns_admit(&patterns, "loop5"));
+	provider_patterns_free(&patterns);
+
+	/* exclude alone replaces the default too. */
+	test.include_count = 0;
+	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
+	                     test_default_exclude, TEST_DEFAULT_COUNT),
+	    0);
+	ck_assert_uint_eq(patterns.exclude_count, 2);
+	ck_assert(provider_patterns_admit(&patterns, "loop0"));
+	ck_assert(provider_patterns_admit(&patterns, "nvme0n1"));
+	ck_assert(!provider_patterns_admit(&patterns, "nvme0n1p1"));
+	ck_assert(provider_patterns_match(exclude, 2, "sdb"));
+	ck_assert(!provider_patterns_match(exclude, 0, "sdb"));
+	provider_patterns_free(&patterns);
+	ck_assert_uint_eq(test.option_errors + test.logs, 0);
+}
+END_TEST
+
+START_TEST(test_common_patterns_bad)
+{
+	static const char *const empty[] = {"sd*", ""};
+	static const char *const missing[] = {NULL};
+	static const char *const good[] = {"eth*"};
+	struct test_host test;
+	struct provider_patterns patterns = {0};
+
+	test_host_init(&test);
+	test.include = good;
+	test.include_count = 1;
+	test.exclude = empty;
+	test.exclude_count = 2;
+	ck_assert_int_eq(
+	    provider_patterns_read(&test.host, &patterns, NULL, 0), -1);
+	ck_assert_uint_eq(test.option_errors, 1);
+	ck_assert_str_eq(test.error_key, "exclude");
+	ck_assert_str_eq(test.error_message,
+	    "expected a non-empty shell pattern or a list of them");
+	provider_patterns_free(&patterns);
+	ck_assert_ptr_null(patterns.include);
+	ck_assert_ptr_null(patterns.exclude);
+
+	/* An item the host cannot give (a mapping in the YAML). */
+	test_host_init(&test);
+	test.include = missing;
+	test.include_count = 1;
+	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
+	                     test_default_exclude, TEST_DEFAULT_COUNT),
+	    -1);
+	ck_assert_uint_eq(test.option_errors, 1);
+	ck_assert_str_eq(test.error_key, "include");
+	provider_patterns_free(&patterns);
+	ck_assert_uint_eq(test.logs, 0);
+}
+END_TEST
+
+/* The byte at offset of the files test_write_file writes. */
+static char
+test_file_byte(size_t offset)
+{
+	return (char)('a' + offset % 26);
+}
+
+/* Writes length bytes (test_file_byte) to a new temporary file, whose path
+ * replaces the mkstemp template in path. */
+static void
+test_write_file(char *path, size_t length)
+{
+	int descriptor = mkstemp(path);
+	char block[4096];
+	size_t written = 0;
+
+	ck_assert_int_ge(descriptor, 0);
+	while (written < length) {
+		size_t chunk = length - written < sizeof block
+		                   ? length - written
+		                   : sizeof block;
+
+		for (size_t i = 0; i < chunk; i++)
+			block[i] = test_file_byte(written + i);
+		ck_assert_int_eq(
+		    write(descriptor, block, chunk), (ssize_t)chunk);
+		written += chunk;
+	}
+	ck_assert_int_eq(close(descriptor), 0);
+}
+
+static void
+test_check_content(const struct provider_file_buffer *buffer, size_t length)
+{
+	ck_assert_uint_eq(buffer->length, length);
+	ck_assert_uint_ge(buffer->capacity, length);
+	for (size_t i = 0; i < length; i++)
+		ck_assert_int_eq(buffer->bytes[i], test_file_byte(i));
+}
+
+START_TEST(test_common_file_read)
+{
+	char large[] = "/tmp/dcistat-file-XXXXXX";
+	char empty[] = "/tmp/dcistat-file-XXXXXX";
+	const size_t length = 100000; /* several doublings of the buffer */
+	struct provider_file_buffer buffer = {0};
+	char *block;
+
+	test_write_file(large, length);
+	test_write_file(empty, 0);
+
+	ck_assert_int_eq(provider_file_read(large, &buffer, length), 0);
+	test_check_content(&buffer, length);
+	/* Read again into the same memory. */
+	block = buffer.bytes;
+	ck_assert_int_eq(provider_file_read(large, &buffer, SIZE_MAX - 1), 0);
+	test_check_content(&buffer, length);
+	ck_assert_ptr_eq(buffer.bytes, block);
+
+	ck_assert_int_eq(provider_file_read(empty, &buffer, length), 0);
+	ck_assert_uint_eq(buffer.length, 0);
+	ck_assert_int_eq(provider_file_read(empty, &buffer, 0), 0);
+
+	/* One byte over the limit is too large, and says so. */
+	errno = 0;
+	ck_assert_int_eq(provider_file_read(large, &buffer, length - 1), -1);
+	ck_assert_int_eq(errno, EFBIG);
+	ck_assert_uint_eq(buffer.length, 0);
+	errno = 0;
+	ck_assert_int_eq(provider_file_read(large, &buffer, 0), -1);
+	ck_assert_int_eq(errno, EFBIG);
+
+	/* A file that cannot be opened keeps open's reason. */
+	errno = 0;
+	ck_assert_int_eq(
+	    provider_file_read("/nonexistent/file", &buffer, length), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_uint_eq(buffer.length, 0);
+	errno = 0;
+	ck_assert_int_eq(provider_file_read("/tmp", &buffer, length), -1);
+	ck_assert_int_eq(errno, EISDIR);
+
+	/* A file of /proc, whose size stat does not know. */
+	if (access("/proc/diskstats", R_OK) == 0) {
+		ck_assert_int_eq(provider_file_read(
+		                     "/proc/diskstats", &buffer, SIZE_MAX - 1),
+		    0);
+		ck_assert(buffer.length == 0 ||
+		          buffer.bytes[buffer.length - 1] == '\n');
+	}
+
+	provider_file_buffer_free(&buffer);
+	ck_assert_ptr_null(buffer.bytes);
+	ck_assert_uint_eq(buffer.capacity, 0);
+	unlink(large);
+	unlink(empty);
+}
+END_TEST
+
+START_TEST(test_common_clock)
+{
+	uint64_t first = provider_monotonic_centiseconds();
+	uint64_t second;
+	struct timespec now;
+
+	ck_assert_uint_ne(first, 0);
+	usleep(30000);
+	second = provider_monotonic_centiseconds();
+	ck_assert_uint_ge(second, first + 2);
+	ck_assert_int_eq(clock_gettime(CLOCK_MONOTONIC, &now), 0);
+	ck_assert_uint_le(second,
+	    (uint64_t)now.tv_sec * 100u + (uint64_t)now.tv_nsec / 10000000u);
+}
+END_TEST
+
 static Suite *
 devstat_test_suite(void)
 {
@@ -1145,6 +1517,7 @@ devstat_test_suite(void)
 	TCase *parse = tcase_create("parse");
 	TCase *table = tcase_create("table");
 	TCase *classify = tcase_create("classify");
+	TCase *common = tcase_create("common");
 
 	tcase_add_test(parse, test_parse_modern);
 	tcase_add_test(parse, test_parse_eleven_fields);
@@ -1178,6 +1551,14 @@ devstat_test_suite(void)
 	tcase_add_test(classify, test_rules);
 	tcase_add_test(classify, test_sysfs_name);
 	suite_add_tcase(suite, classify);
+
+	tcase_add_test(common, test_common_grow);
+	tcase_add_test(common, test_common_patterns_default);
+	tcase_add_test(common, test_common_patterns_given);
+	tcase_add_test(common, test_common_patterns_bad);
+	tcase_add_test(common, test_common_file_read);
+	tcase_add_test(common, test_common_clock);
+	suite_add_tcase(suite, common);
 	return suite;
 }
 

@@ -62,23 +62,21 @@
 
 #include "devstat_device.h"
 #include "diskstats.h"
+#include "providers/common/clock.h"
+#include "providers/common/file_buffer.h"
+#include "providers/common/growable.h"
+#include "providers/common/patterns.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <limits.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #define DEVSTAT_DISKSTATS_PATH "/proc/diskstats"
 #define DEVSTAT_SYSFS_ROOT "/sys"
-/* First size of the /proc/diskstats buffer: room for about a hundred
- * devices; doubled while the file is larger. */
-#define DEVSTAT_TEXT_INITIAL_SIZE 16384u
+/* A /proc/diskstats larger than this is refused rather than read on and
+ * on: thousands of times the size of a large machine's. */
+#define DEVSTAT_DISKSTATS_MAX (64u * 1024u * 1024u)
 
 enum devstat_datum_id {
 	DEVSTAT_DATUM_BYTES_READ = 1,
@@ -277,7 +275,7 @@ static const struct {
     {DEVSTAT_DATUM_BUSY_TIME_WEIGHTED, DISKSTATS_WEIGHTED_MS, 1},
 };
 
-/* Served when neither include nor exclude is given. */
+/* The exclude used when neither include nor exclude is given. */
 static const char *const devstat_default_exclude[] = {
     "loop*",
     "ram*",
@@ -296,15 +294,11 @@ struct devstat_context {
 	struct dci_class *class_handle;
 	/* Patterns point into the host's option strings, valid until fini,
 	 * or to devstat_default_exclude. */
-	const char **include;
-	size_t include_count; /* 0: include everything */
-	const char **exclude;
-	size_t exclude_count;
+	struct provider_patterns patterns;
 	bool partitions; /* serve partitions too */
 	/* /proc/diskstats as last read, and its entries; kept between
 	 * refreshes only to reuse the memory. */
-	char *text;
-	size_t text_capacity;
+	struct provider_file_buffer text;
 	struct diskstats_list entries;
 	/* Every device of the last refresh, served or not, so that sysfs is
 	 * read once per device. */
@@ -316,36 +310,6 @@ struct devstat_context {
 	struct devstat_line_set warning;
 };
 
-/* Centiseconds of CLOCK_MONOTONIC, the clock of DCI_STF_MONOTONIC. */
-static uint64_t
-devstat_monotonic_centiseconds(void)
-{
-	struct timespec now;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
-		return 0;
-	return (uint64_t)now.tv_sec * 100u + (uint64_t)now.tv_nsec / 10000000u;
-}
-
-static bool
-devstat_matches_any(const char *const *patterns, size_t count, const char *name)
-{
-	for (size_t i = 0; i < count; i++)
-		if (fnmatch(patterns[i], name, 0) == 0)
-			return true;
-	return false;
-}
-
-static bool
-devstat_name_is_served(const struct devstat_context *context, const char *name)
-{
-	if (context->include_count > 0 && !devstat_matches_any(context->include,
-	                                      context->include_count, name))
-		return false;
-	return !devstat_matches_any(
-	    context->exclude, context->exclude_count, name);
-}
-
 /* devstat_table_update's admit: decides whether a new device is served,
  * and classifies it from sysfs only if it may be. */
 static bool
@@ -353,7 +317,7 @@ devstat_admit(void *opaque, struct devstat_device *device)
 {
 	struct devstat_context *context = opaque;
 
-	if (!devstat_name_is_served(context, device->name))
+	if (!provider_patterns_admit(&context->patterns, device->name))
 		return false;
 	devstat_device_classify(DEVSTAT_SYSFS_ROOT, device->name, device->major,
 	    &device->class_info);
@@ -390,19 +354,13 @@ devstat_line_set_contains(const struct devstat_line_set *set, unsigned line)
 static bool
 devstat_line_set_add(struct devstat_line_set *set, unsigned line)
 {
-	if (set->count == set->capacity) {
-		size_t larger = set->capacity == 0 ? 16 : set->capacity * 2;
-		unsigned *grown;
+	unsigned *items = provider_grow(
+	    set->items, &set->capacity, set->count + 1, sizeof *items);
 
-		if (larger > SIZE_MAX / sizeof *grown)
-			return false;
-		grown = realloc(set->items, larger * sizeof *grown);
-		if (grown == NULL)
-			return false;
-		set->items = grown;
-		set->capacity = larger;
-	}
-	set->items[set->count++] = line;
+	if (items == NULL)
+		return false;
+	set->items = items;
+	items[set->count++] = line;
 	return true;
 }
 
@@ -419,60 +377,6 @@ devstat_warn(void *opaque, unsigned line_number, const char *message)
 	if (!repeated)
 		dci_log(context->host, DCI_LOG_WARNING,
 		    DEVSTAT_DISKSTATS_PATH ":%u: %s", line_number, message);
-}
-
-/* Reads /proc/diskstats whole into context->text. Returns its length, or
- * -1 after logging why. */
-static ssize_t
-devstat_read_text(struct devstat_context *context)
-{
-	size_t length = 0;
-	int descriptor;
-
-	descriptor = open(DEVSTAT_DISKSTATS_PATH, O_RDONLY | O_CLOEXEC);
-	if (descriptor < 0) {
-		dci_log(context->host, DCI_LOG_ERR, "cannot open %s: %s",
-		    DEVSTAT_DISKSTATS_PATH, strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		ssize_t got;
-
-		if (length == context->text_capacity) {
-			size_t larger = context->text_capacity == 0
-			                    ? DEVSTAT_TEXT_INITIAL_SIZE
-			                    : context->text_capacity * 2;
-			char *grown = larger > (size_t)SSIZE_MAX
-			                  ? NULL
-			                  : realloc(context->text, larger);
-
-			if (grown == NULL) {
-				dci_log(context->host, DCI_LOG_ERR,
-				    "cannot read %s: out of memory",
-				    DEVSTAT_DISKSTATS_PATH);
-				close(descriptor);
-				return -1;
-			}
-			context->text = grown;
-			context->text_capacity = larger;
-		}
-		got = read(descriptor, context->text + length,
-		    context->text_capacity - length);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			dci_log(context->host, DCI_LOG_ERR,
-			    "cannot read %s: %s", DEVSTAT_DISKSTATS_PATH,
-			    strerror(errno));
-			close(descriptor);
-			return -1;
-		}
-		if (got == 0)
-			break;
-		length += (size_t)got;
-	}
-	close(descriptor);
-	return (ssize_t)length;
 }
 
 /* Stores every known datum of one row. Returns 0, or -1 (the host logged
@@ -568,38 +472,6 @@ devstat_publish(struct dci_host *host, struct devstat_context *context)
 	return 0;
 }
 
-/* Reads the patterns of one option into *patterns. Returns 0, or -1 after
- * reporting the problem. *patterns is set before any check, for fini. */
-static int
-devstat_read_patterns(struct dci_host *host, const char *key,
-    const char ***patterns, size_t *count)
-{
-	size_t total = dci_option_count(host, key);
-	const char **list;
-
-	*count = 0;
-	if (total == 0)
-		return 0;
-	list = calloc(total, sizeof *list);
-	if (list == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot read option %s: %s", key,
-		    strerror(errno));
-		return -1;
-	}
-	*patterns = list;
-	for (size_t i = 0; i < total; i++) {
-		list[i] = dci_option_item(host, key, i);
-		if (list[i] == NULL || list[i][0] == '\0') {
-			dci_option_error(host, key,
-			    "expected a non-empty shell pattern or a list of "
-			    "them");
-			return -1;
-		}
-	}
-	*count = total;
-	return 0;
-}
-
 /* Reads include, exclude and partitions. Returns 0, or -1 after reporting
  * the problem. */
 static int
@@ -609,24 +481,9 @@ devstat_read_options(struct dci_host *host, struct devstat_context *context)
 	    sizeof devstat_default_exclude / sizeof devstat_default_exclude[0];
 	int partitions;
 
-	if (devstat_read_patterns(host, "include", &context->include,
-	        &context->include_count) != 0 ||
-	    devstat_read_patterns(host, "exclude", &context->exclude,
-	        &context->exclude_count) != 0)
+	if (provider_patterns_read(host, &context->patterns,
+	        devstat_default_exclude, default_count) != 0)
 		return -1;
-	if (context->include_count == 0 && context->exclude_count == 0) {
-		context->exclude =
-		    calloc(default_count, sizeof *context->exclude);
-		if (context->exclude == NULL) {
-			dci_log(host, DCI_LOG_ERR,
-			    "cannot set the default exclude: %s",
-			    strerror(errno));
-			return -1;
-		}
-		for (size_t i = 0; i < default_count; i++)
-			context->exclude[i] = devstat_default_exclude[i];
-		context->exclude_count = default_count;
-	}
 
 	partitions = dci_option_boolean(host, "partitions", 0);
 	if (partitions < 0)
@@ -684,14 +541,16 @@ devstat_refresh(struct dci_host *host, void *opaque)
 {
 	struct devstat_context *context = opaque;
 	struct devstat_line_set swap;
-	ssize_t length;
 	int parsed;
 
-	length = devstat_read_text(context);
-	if (length < 0)
+	if (provider_file_read(DEVSTAT_DISKSTATS_PATH, &context->text,
+	        DEVSTAT_DISKSTATS_MAX) != 0) {
+		dci_log(host, DCI_LOG_ERR, "cannot read %s: %s",
+		    DEVSTAT_DISKSTATS_PATH, strerror(errno));
 		return -1;
+	}
 	context->warning.count = 0;
-	parsed = diskstats_parse(context->text, (size_t)length,
+	parsed = diskstats_parse(context->text.bytes, context->text.length,
 	    &context->entries, devstat_warn, context);
 	/* What was warned about is now what was warned about last. */
 	swap = context->warned;
@@ -703,7 +562,7 @@ devstat_refresh(struct dci_host *host, void *opaque)
 		return -1;
 	}
 	if (devstat_table_update(&context->table, context->entries.items,
-	        context->entries.count, devstat_monotonic_centiseconds(),
+	        context->entries.count, provider_monotonic_centiseconds(),
 	        devstat_admit, context) != 0) {
 		dci_log(host, DCI_LOG_ERR, "cannot remember %zu devices: %s",
 		    context->entries.count, strerror(errno));
@@ -720,9 +579,8 @@ devstat_fini(struct dci_host *host, void *opaque)
 	(void)host;
 	if (context == NULL)
 		return;
-	free(context->include);
-	free(context->exclude);
-	free(context->text);
+	provider_patterns_free(&context->patterns);
+	provider_file_buffer_free(&context->text);
 	diskstats_list_free(&context->entries);
 	devstat_table_free(&context->table);
 	free(context->warned.items);

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 
 #include "devstat_device.h"
+#include "providers/common/growable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -267,41 +268,6 @@ devstat_device_classify(const char *sysfs_root, const char *name,
 	}
 }
 
-/*
- * Returns items, reallocated if need be to hold at least wanted elements
- * (and never fewer than one) of size bytes, updating *capacity; NULL with
- * errno ENOMEM only when memory runs out, items being left as they were.
- */
-static void *
-devstat_grow(void *items, size_t *capacity, size_t wanted, size_t size)
-{
-	size_t larger = *capacity == 0 ? 32 : *capacity;
-	void *grown;
-
-	if (wanted == 0)
-		wanted = 1;
-	if (wanted <= *capacity)
-		return items;
-	while (larger < wanted) {
-		if (larger > SIZE_MAX / 2) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		larger *= 2;
-	}
-	if (larger > SIZE_MAX / size) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	grown = realloc(items, larger * size);
-	if (grown == NULL) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	*capacity = larger;
-	return grown;
-}
-
 static int
 devstat_compare_key(
     uint32_t major_a, uint32_t minor_a, uint32_t major_b, uint32_t minor_b)
@@ -383,12 +349,12 @@ devstat_table_update(struct devstat_table *table,
 	size_t fresh_count = 0;
 	size_t next_known = 0;
 
-	order = devstat_grow(
+	order = provider_grow(
 	    table->order, &table->order_capacity, count, sizeof *order);
 	if (order == NULL)
 		return -1;
 	table->order = order;
-	fresh = devstat_grow(
+	fresh = provider_grow(
 	    table->spare, &table->spare_capacity, count, sizeof *fresh);
 	if (fresh == NULL)
 		return -1;

@@ -7,8 +7,8 @@
 #define _GNU_SOURCE
 
 #include "diskstats.h"
+#include "providers/common/growable.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,24 +227,12 @@ diskstats_parse_line(const char *start, const char *end,
 static int
 diskstats_reserve(struct diskstats_list *list)
 {
-	struct diskstats_entry *grown;
-	size_t larger;
+	struct diskstats_entry *items = provider_grow(
+	    list->items, &list->capacity, list->count + 1, sizeof *items);
 
-	if (list->count < list->capacity)
-		return 0;
-	larger = list->capacity == 0 ? 32 : list->capacity * 2;
-	if (larger < list->capacity ||
-	    larger > SIZE_MAX / sizeof *list->items) {
-		errno = ENOMEM;
+	if (items == NULL)
 		return -1;
-	}
-	grown = realloc(list->items, larger * sizeof *grown);
-	if (grown == NULL) {
-		errno = ENOMEM;
-		return -1;
-	}
-	list->items = grown;
-	list->capacity = larger;
+	list->items = items;
 	return 0;
 }
 

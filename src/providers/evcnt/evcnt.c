@@ -50,15 +50,14 @@
 
 #include "evcnt_event.h"
 #include "proc_interrupts.h"
+#include "providers/common/file_buffer.h"
+#include "providers/common/growable.h"
+#include "providers/common/patterns.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum evcnt_datum_id {
 	EVCNT_DATUM_COUNT = 1,
@@ -70,8 +69,6 @@ enum evcnt_datum_id {
 };
 
 #define EVCNT_FILE_COUNT 2
-/* First size of a file buffer; doubled until a file fits. */
-#define EVCNT_BUFFER_SIZE 16384u
 /* A file larger than this is refused rather than read on and on. */
 #define EVCNT_FILE_MAX (64u * 1024u * 1024u)
 
@@ -181,13 +178,6 @@ static const struct dci_datum_info evcnt_datums[] = {
     },
 };
 
-/* A file read whole, its memory kept between refreshes. */
-struct evcnt_buffer {
-	char *bytes;
-	size_t length;
-	size_t capacity;
-};
-
 /* A parser warning: which file and line, and a hash of what was wrong. */
 struct evcnt_problem {
 	enum evcnt_file file;
@@ -204,14 +194,10 @@ struct evcnt_problem_list {
 struct evcnt_context {
 	struct dci_host *host;
 	struct dci_class *class_handle;
-	/* Patterns point into the host's option strings, valid until fini. */
-	const char **include;
-	size_t include_count; /* 0: include everything */
-	const char **exclude;
-	size_t exclude_count;
+	struct provider_patterns patterns;
 	bool per_cpu;
 	bool softirqs;
-	struct evcnt_buffer buffers[EVCNT_FILE_COUNT];
+	struct provider_file_buffer buffers[EVCNT_FILE_COUNT];
 	struct proc_interrupts_table tables[EVCNT_FILE_COUNT];
 	struct evcnt_events events;
 	/* Problems logged by the last refresh, and those of the refresh under
@@ -220,90 +206,6 @@ struct evcnt_context {
 	struct evcnt_problem_list seen;
 	enum evcnt_file parsing; /* the file the warnings are about */
 };
-
-/*
- * Returns items, reallocated if need be to hold at least wanted elements
- * (and never fewer than one) of size bytes, updating *capacity; NULL with
- * errno only when memory runs out, items being left as they were.
- */
-static void *
-evcnt_grow(void *items, size_t *capacity, size_t wanted, size_t size)
-{
-	size_t larger = *capacity == 0 ? 16 : *capacity;
-	void *grown;
-
-	if (wanted == 0)
-		wanted = 1;
-	if (wanted <= *capacity)
-		return items;
-	while (larger < wanted) {
-		if (larger > SIZE_MAX / 2) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		larger *= 2;
-	}
-	if (larger > SIZE_MAX / size) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	grown = realloc(items, larger * size);
-	if (grown == NULL)
-		return NULL;
-	*capacity = larger;
-	return grown;
-}
-
-/* Reads the whole file at path into buffer. Returns 0, or -1 with errno. */
-static int
-evcnt_read_file(const char *path, struct evcnt_buffer *buffer)
-{
-	int descriptor;
-	int saved;
-
-	descriptor = open(path, O_RDONLY | O_CLOEXEC);
-	if (descriptor < 0)
-		return -1;
-	buffer->length = 0;
-	for (;;) {
-		ssize_t length;
-
-		if (buffer->length == buffer->capacity) {
-			size_t size = buffer->capacity == 0
-			                  ? EVCNT_BUFFER_SIZE
-			                  : 2 * buffer->capacity;
-			char *larger;
-
-			if (size > EVCNT_FILE_MAX) {
-				errno = EFBIG;
-				goto failed;
-			}
-			larger = realloc(buffer->bytes, size);
-			if (larger == NULL)
-				goto failed;
-			buffer->bytes = larger;
-			buffer->capacity = size;
-		}
-		length = read(descriptor, buffer->bytes + buffer->length,
-		    buffer->capacity - buffer->length);
-		if (length < 0) {
-			if (errno == EINTR)
-				continue;
-			goto failed;
-		}
-		if (length == 0)
-			break;
-		buffer->length += (size_t)length;
-	}
-	close(descriptor);
-	return 0;
-
-failed:
-	saved = errno;
-	close(descriptor);
-	errno = saved;
-	return -1;
-}
 
 static bool
 evcnt_problem_equal(
@@ -334,63 +236,12 @@ evcnt_warn(void *opaque, unsigned line, const char *message)
 		dci_log(context->host, DCI_LOG_WARNING, "%s:%u: %s",
 		    evcnt_paths[context->parsing], line, message);
 	/* Without memory to remember it, it is logged again next time. */
-	items = evcnt_grow(context->seen.items, &context->seen.capacity,
+	items = provider_grow(context->seen.items, &context->seen.capacity,
 	    context->seen.count + 1, sizeof *items);
 	if (items == NULL)
 		return;
 	context->seen.items = items;
 	items[context->seen.count++] = problem;
-}
-
-static bool
-evcnt_matches_any(const char *const *patterns, size_t count, const char *label)
-{
-	for (size_t i = 0; i < count; i++)
-		if (fnmatch(patterns[i], label, 0) == 0)
-			return true;
-	return false;
-}
-
-static bool
-evcnt_is_served(const struct evcnt_context *context, const char *label)
-{
-	if (context->include_count > 0 &&
-	    !evcnt_matches_any(context->include, context->include_count, label))
-		return false;
-	return !evcnt_matches_any(
-	    context->exclude, context->exclude_count, label);
-}
-
-/* Reads the patterns of one option into *patterns. Returns 0, or -1 after
- * reporting the problem. *patterns is set before any check, for fini. */
-static int
-evcnt_read_patterns(struct dci_host *host, const char *key,
-    const char ***patterns, size_t *count)
-{
-	size_t total = dci_option_count(host, key);
-
-	*count = 0;
-	if (total == 0)
-		return 0;
-	*patterns = calloc(total, sizeof **patterns);
-	if (*patterns == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot read option %s: %s", key,
-		    strerror(errno));
-		return -1;
-	}
-	for (size_t i = 0; i < total; i++) {
-		const char *pattern = dci_option_item(host, key, i);
-
-		if (pattern == NULL || pattern[0] == '\0') {
-			dci_option_error(host, key,
-			    "expected a non-empty shell pattern or a list of "
-			    "them");
-			return -1;
-		}
-		(*patterns)[i] = pattern;
-	}
-	*count = total;
-	return 0;
 }
 
 static int
@@ -399,10 +250,7 @@ evcnt_read_options(struct dci_host *host, struct evcnt_context *context)
 	int per_cpu;
 	int softirqs;
 
-	if (evcnt_read_patterns(host, "include", &context->include,
-	        &context->include_count) != 0 ||
-	    evcnt_read_patterns(host, "exclude", &context->exclude,
-	        &context->exclude_count) != 0)
+	if (provider_patterns_read(host, &context->patterns, NULL, 0) != 0)
 		return -1;
 	per_cpu = dci_option_boolean(host, "per-cpu", 1);
 	softirqs = dci_option_boolean(host, "softirqs", 1);
@@ -463,11 +311,11 @@ evcnt_init(struct dci_host *host, void **context_pointer)
 static int
 evcnt_collect_file(struct evcnt_context *context, enum evcnt_file file)
 {
-	struct evcnt_buffer *buffer = &context->buffers[file];
+	struct provider_file_buffer *buffer = &context->buffers[file];
 	struct proc_interrupts_table *table = &context->tables[file];
 	const char *path = evcnt_paths[file];
 
-	if (evcnt_read_file(path, buffer) != 0) {
+	if (provider_file_read(path, buffer, EVCNT_FILE_MAX) != 0) {
 		dci_log(context->host, DCI_LOG_ERR, "cannot read %s: %s%s",
 		    path, strerror(errno),
 		    file == EVCNT_FILE_SOFTIRQS
@@ -569,7 +417,7 @@ evcnt_publish(struct evcnt_context *context)
 	for (size_t i = 0; i < context->events.count; i++) {
 		const struct evcnt_line *line = &context->events.lines[i];
 
-		if (!evcnt_is_served(context, line->label))
+		if (!provider_patterns_admit(&context->patterns, line->label))
 			continue;
 		if (evcnt_add_line(context, batch, line) != 0) {
 			dci_batch_abort(batch);
@@ -615,10 +463,9 @@ evcnt_fini(struct dci_host *host, void *opaque)
 	(void)host;
 	if (context == NULL)
 		return;
-	free(context->include);
-	free(context->exclude);
+	provider_patterns_free(&context->patterns);
 	for (size_t i = 0; i < EVCNT_FILE_COUNT; i++) {
-		free(context->buffers[i].bytes);
+		provider_file_buffer_free(&context->buffers[i]);
 		proc_interrupts_free(&context->tables[i]);
 	}
 	evcnt_events_free(&context->events);

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 
 #include "evcnt_event.h"
+#include "providers/common/growable.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -36,39 +37,6 @@ evcnt_report(proc_interrupts_warn warn, void *opaque, unsigned line,
 	vsnprintf(message, sizeof message, format, arguments);
 	va_end(arguments);
 	warn(opaque, line, message);
-}
-
-/*
- * Returns items, reallocated if need be to hold at least wanted elements
- * (and never fewer than one) of size bytes, updating *capacity; NULL with
- * errno only when memory runs out, items being left as they were.
- */
-static void *
-evcnt_grow(void *items, size_t *capacity, size_t wanted, size_t size)
-{
-	size_t larger = *capacity == 0 ? 16 : *capacity;
-	void *grown;
-
-	if (wanted == 0)
-		wanted = 1;
-	if (wanted <= *capacity)
-		return items;
-	while (larger < wanted) {
-		if (larger > SIZE_MAX / 2) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		larger *= 2;
-	}
-	if (larger > SIZE_MAX / size) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	grown = realloc(items, larger * size);
-	if (grown == NULL)
-		return NULL;
-	*capacity = larger;
-	return grown;
 }
 
 uint32_t
@@ -201,12 +169,12 @@ evcnt_keys_insert(struct evcnt_keys *keys, const char *text, unsigned line,
 		errno = ENOMEM;
 		return -1;
 	}
-	items = evcnt_grow(
+	items = provider_grow(
 	    keys->items, &keys->capacity, keys->count + 1, sizeof *items);
 	if (items == NULL)
 		return -1;
 	keys->items = items;
-	values = evcnt_grow(keys->values, &keys->value_capacity,
+	values = provider_grow(keys->values, &keys->value_capacity,
 	    keys->count + 1, sizeof *values);
 	if (values == NULL)
 		return -1;
@@ -486,7 +454,7 @@ evcnt_drop_repeats(struct evcnt_events *events, size_t first,
 
 	if (count < 2)
 		return 0;
-	order = evcnt_grow(
+	order = provider_grow(
 	    events->order, &events->order_capacity, count, sizeof *order);
 	if (order == NULL)
 		return -1;
@@ -539,7 +507,7 @@ evcnt_events_add(struct evcnt_events *events,
 	void *grown;
 
 	/* Keys first seen now get their values, all at once, in order. */
-	grown = evcnt_grow(events->requests, &events->request_capacity,
+	grown = provider_grow(events->requests, &events->request_capacity,
 	    table->row_count, sizeof *events->requests);
 	if (grown == NULL)
 		return -1;
@@ -562,7 +530,7 @@ evcnt_events_add(struct evcnt_events *events,
 		errno = ENOMEM;
 		return -1;
 	}
-	grown = evcnt_grow(events->lines, &events->capacity,
+	grown = provider_grow(events->lines, &events->capacity,
 	    first + table->row_count, sizeof *events->lines);
 	if (grown == NULL)
 		return -1;

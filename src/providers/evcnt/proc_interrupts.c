@@ -7,6 +7,7 @@
  * pointers never move while a parse is under way.
  */
 #include "proc_interrupts.h"
+#include "providers/common/growable.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -74,39 +75,6 @@ proc_interrupts_report(proc_interrupts_warn warn, void *opaque, unsigned line,
 	warn(opaque, line, message);
 }
 
-/*
- * Returns items, reallocated if need be to hold at least wanted elements
- * (and never fewer than one) of size bytes, updating *capacity; NULL with
- * errno only when memory runs out, items being left as they were.
- */
-static void *
-proc_interrupts_grow(void *items, size_t *capacity, size_t wanted, size_t size)
-{
-	size_t larger = *capacity == 0 ? 16 : *capacity;
-	void *grown;
-
-	if (wanted == 0)
-		wanted = 1;
-	if (wanted <= *capacity)
-		return items;
-	while (larger < wanted) {
-		if (larger > SIZE_MAX / 2) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		larger *= 2;
-	}
-	if (larger > SIZE_MAX / size) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	grown = realloc(items, larger * size);
-	if (grown == NULL)
-		return NULL;
-	*capacity = larger;
-	return grown;
-}
-
 /* Parses a decimal number of 1..n digits spanning [p, end) exactly.
  * Returns 0, or -1 when it has anything but digits or exceeds maximum. */
 static int
@@ -168,8 +136,8 @@ proc_interrupts_header(struct proc_interrupts_table *table, const char *p,
 			errno = EBADMSG;
 			return -1;
 		}
-		cpus = proc_interrupts_grow(table->cpu_items,
-		    &table->cpu_capacity, count + 1, sizeof *cpus);
+		cpus = provider_grow(table->cpu_items, &table->cpu_capacity,
+		    count + 1, sizeof *cpus);
 		if (cpus == NULL)
 			return -1;
 		table->cpu_items = cpus;
@@ -286,7 +254,7 @@ proc_interrupts_row(struct proc_interrupts_table *table,
 		return 0;
 	}
 
-	rows = proc_interrupts_grow(table->row_items, &table->row_capacity,
+	rows = provider_grow(table->row_items, &table->row_capacity,
 	    table->row_count + 1, sizeof *rows);
 	if (rows == NULL)
 		return -1;
@@ -368,7 +336,7 @@ proc_interrupts_parse(struct proc_interrupts_table *table, const char *text,
 	}
 	wanted = lines > SIZE_MAX / table->cpu_count ? SIZE_MAX
 	                                             : lines * table->cpu_count;
-	grown = proc_interrupts_grow(table->count_items, &table->count_capacity,
+	grown = provider_grow(table->count_items, &table->count_capacity,
 	    wanted, sizeof(uint64_t));
 	if (grown == NULL)
 		goto failed;
@@ -377,7 +345,7 @@ proc_interrupts_parse(struct proc_interrupts_table *table, const char *text,
 		errno = ENOMEM;
 		goto failed;
 	}
-	grown = proc_interrupts_grow(
+	grown = provider_grow(
 	    table->text_items, &table->text_capacity, length + 1, 1);
 	if (grown == NULL)
 		goto failed;

@@ -29,11 +29,13 @@
 #include <dcistat/provider.h>
 
 #include "netif_link.h"
+#include "providers/common/clock.h"
+#include "providers/common/growable.h"
+#include "providers/common/patterns.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,11 +239,7 @@ struct netif_context {
 	struct dci_class *class_handle;
 	int socket;        /* NETLINK_ROUTE, or -1 until reopened */
 	uint32_t sequence; /* of the last dump request */
-	/* Patterns point into the host's option strings, valid until fini. */
-	const char **include;
-	size_t include_count; /* 0: include everything */
-	const char **exclude;
-	size_t exclude_count;
+	struct provider_patterns patterns;
 	/* The served links of the dump under way, in dump order until
 	 * sorted. Kept between refreshes only to reuse the memory. */
 	struct netif_link_list links;
@@ -253,19 +251,6 @@ struct netif_context {
 	struct netif_interface_list seen;
 	bool failed; /* the dump's callback failed and logged why */
 };
-
-/* Centiseconds of CLOCK_MONOTONIC, never 0 (0 means "no change seen"). */
-static uint64_t
-netif_monotonic_centiseconds(void)
-{
-	struct timespec now;
-	uint64_t value;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
-		return 1;
-	value = (uint64_t)now.tv_sec * 100u + (uint64_t)now.tv_nsec / 10000000u;
-	return value == 0 ? 1 : value;
-}
 
 /*
  * Reads /sys/class/net/NAME/speed. Returns true and sets *speed (Mbit/s)
@@ -313,25 +298,6 @@ netif_read_speed(const char *name, uint64_t *speed)
 	return true;
 }
 
-static bool
-netif_matches_any(const char *const *patterns, size_t count, const char *name)
-{
-	for (size_t i = 0; i < count; i++)
-		if (fnmatch(patterns[i], name, 0) == 0)
-			return true;
-	return false;
-}
-
-static bool
-netif_is_served(const struct netif_context *context, const char *name)
-{
-	if (context->include_count > 0 &&
-	    !netif_matches_any(context->include, context->include_count, name))
-		return false;
-	return !netif_matches_any(
-	    context->exclude, context->exclude_count, name);
-}
-
 static int
 netif_compare_link_index(const void *left, const void *right)
 {
@@ -339,39 +305,6 @@ netif_compare_link_index(const void *left, const void *right)
 	const struct netif_link *b = right;
 
 	return (a->index > b->index) - (a->index < b->index);
-}
-
-/*
- * Returns items, reallocated if need be to hold at least wanted elements
- * (and never fewer than one) of size bytes, updating *capacity; NULL with
- * errno only when memory runs out, items being left as they were.
- */
-static void *
-netif_grow(void *items, size_t *capacity, size_t wanted, size_t size)
-{
-	size_t larger = *capacity == 0 ? 64 : *capacity;
-	void *grown;
-
-	if (wanted == 0)
-		wanted = 1;
-	if (wanted <= *capacity)
-		return items;
-	while (larger < wanted) {
-		if (larger > SIZE_MAX / 2) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		larger *= 2;
-	}
-	if (larger > SIZE_MAX / size) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	grown = realloc(items, larger * size);
-	if (grown == NULL)
-		return NULL;
-	*capacity = larger;
-	return grown;
 }
 
 /*
@@ -457,9 +390,9 @@ netif_collect_link(const struct netif_link *link, void *opaque)
 	struct netif_context *context = opaque;
 	struct netif_link *items;
 
-	if (!netif_is_served(context, link->name))
+	if (!provider_patterns_admit(&context->patterns, link->name))
 		return 0;
-	items = netif_grow(context->links.items, &context->links.capacity,
+	items = provider_grow(context->links.items, &context->links.capacity,
 	    context->links.count + 1, sizeof *items);
 	if (items == NULL) {
 		dci_log(context->host, DCI_LOG_ERR,
@@ -488,38 +421,6 @@ netif_reopen(struct netif_context *context)
 	return 0;
 }
 
-/* Reads the patterns of one option into *patterns. Returns 0, or -1 after
- * reporting the problem. *patterns is set before any check, for fini. */
-static int
-netif_read_patterns(struct dci_host *host, const char *key,
-    const char ***patterns, size_t *count)
-{
-	size_t total = dci_option_count(host, key);
-	const char **list;
-
-	*count = 0;
-	if (total == 0)
-		return 0;
-	list = calloc(total, sizeof *list);
-	if (list == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot read option %s: %s", key,
-		    strerror(errno));
-		return -1;
-	}
-	*patterns = list;
-	for (size_t i = 0; i < total; i++) {
-		list[i] = dci_option_item(host, key, i);
-		if (list[i] == NULL || list[i][0] == '\0') {
-			dci_option_error(host, key,
-			    "expected a non-empty shell pattern or a list of "
-			    "them");
-			return -1;
-		}
-	}
-	*count = total;
-	return 0;
-}
-
 static int
 netif_init(struct dci_host *host, void **context_pointer)
 {
@@ -539,10 +440,7 @@ netif_init(struct dci_host *host, void **context_pointer)
 	context->host = host;
 	context->socket = -1;
 
-	if (netif_read_patterns(host, "include", &context->include,
-	        &context->include_count) != 0 ||
-	    netif_read_patterns(host, "exclude", &context->exclude,
-	        &context->exclude_count) != 0)
+	if (provider_patterns_read(host, &context->patterns, NULL, 0) != 0)
 		return -1;
 
 	if (netif_reopen(context) != 0)
@@ -661,10 +559,10 @@ netif_publish(struct dci_host *host, struct netif_context *context)
 	struct netif_interface_list swap;
 	struct netif_interface *items;
 	struct dci_batch *batch;
-	uint64_t now = netif_monotonic_centiseconds();
+	uint64_t now = provider_monotonic_centiseconds();
 	size_t next_known = 0;
 
-	items = netif_grow(context->seen.items, &context->seen.capacity,
+	items = provider_grow(context->seen.items, &context->seen.capacity,
 	    context->links.count, sizeof *items);
 	if (items == NULL) {
 		dci_log(host, DCI_LOG_ERR, "cannot remember %zu interfaces: %s",
@@ -743,8 +641,7 @@ netif_fini(struct dci_host *host, void *opaque)
 		return;
 	if (context->socket >= 0)
 		close(context->socket);
-	free(context->include);
-	free(context->exclude);
+	provider_patterns_free(&context->patterns);
 	free(context->links.items);
 	free(context->known.items);
 	free(context->seen.items);
