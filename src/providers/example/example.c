@@ -1,0 +1,883 @@
+/*
+ * example: the documented example provider of dcistat.
+ *
+ * Read this file to learn how a provider is written. It reads no system
+ * state: every value is a fixed number chosen so that a test (and you, with
+ * snmpget) can check exactly what dcistatd makes of it. It demonstrates:
+ *
+ *   - the provider's life: init registers a supplier and one class and reads
+ *     the options; refresh fills one batch with every instance and commits
+ *     it; fini frees what init allocated (also after a failed init);
+ *   - options, checked in init and refused with dci_option_error, which
+ *     points the user at the file, line and column of the bad value;
+ *   - one datum for every DCI4 type, format and presentation dcistatd
+ *     accepts, and how each is stored, rendered as dciStatText and served in
+ *     its typed dciStatTable column (see "The datums" below);
+ *   - storing a value as a number (dci_batch_set_unsigned, _signed) or as raw
+ *     bytes already in the datum's format (dci_batch_set_bytes), and why the
+ *     byte order in the format matters only for the latter;
+ *   - a counter that grows (the one value that changes), a datum that
+ *     differs per instance, and an instance that comes and goes;
+ *   - a refresh that stays cheap with a million instances: one batch, no
+ *     allocation per instance, O(instances x datums) work. The provider's
+ *     own share is small (about 0.2 s a refresh for a million instances on
+ *     a modest machine); dcistatd's copying and checking of some 58 million
+ *     values takes about 2 s, so give such a load a `refresh` period above
+ *     that, or every request waits for a refresh.
+ *
+ * Supplier "example" (module of dciSupplierTable), one class: example,
+ * id {2, 1} (classes 1.x are the built-in kernel providers'; applications
+ * use 2.x and above), one instance level of one 4-byte word
+ * (DCI_ITYPE_DEVICE). In dciStatTable the class is indexed 2.2.1 (length,
+ * then the levels) and instance n as 1.n.
+ *
+ * Options (YAML `options` of the provider entry, read once in init):
+ *   instances      1 to 10000000, default 3: instances 1..N, labelled
+ *                  "unit1".."unitN".
+ *   churn_seconds  0 to 4294967295, default 10: instance N+1, labelled
+ *                  "transient", is added at the first refresh, removed at
+ *                  the first refresh churn_seconds (CLOCK_MONOTONIC) after
+ *                  that, added again churn_seconds later, and so on. 0: no
+ *                  transient instance.
+ *
+ * The datums. Ids are stable and part of the provider's interface; they are
+ * grouped by type (1-10 booleans, 11-19 strings, 20-59 integers by width,
+ * 60-69 addresses, 70-79 times, 99 unused). Every instance, the transient one
+ * included, has the same values except instance_number (49), its instance
+ * id, and refreshes (56), the number of refreshes so far (1 after the first,
+ * then +1 each refresh; the same in every instance).
+ *
+ * ST_BOOLEAN (4 bytes). The provider stores 0 or 1; SBF_INVERTED flips the
+ * meaning when the value is read, never when it is stored. Served as
+ * dciStatTruthValue: true(1) or false(2), after the inversion.
+ *   id label                  format    presentation stored text   Truth
+ *    1 bool_on_off            normal    on/off       1      on     1
+ *    2 bool_yes_no            normal    yes/no       0      no     2
+ *    3 bool_true_false        normal    true/false   1      true   1
+ *    4 bool_always_never      normal    always/never 0      never  2
+ *    5 bool_one_zero          normal    1/0          1      1      1
+ *    6 inverted_on_off        inverted  on/off       1      off    2
+ *    7 inverted_yes_no        inverted  yes/no       0      yes    1
+ *    8 inverted_true_false    inverted  true/false   1      false  2
+ *    9 inverted_always_never  inverted  always/never 0      always 1
+ *   10 inverted_one_zero      inverted  1/0          1      0      2
+ *
+ * ST_STRING (size: the longest value plus its NUL). Served as
+ * dciStatString, an OCTET STRING without the NUL.
+ *   11 text                   size 32   "Hello, world"
+ *   12 empty_text             size 8    "" (a value: its rows exist, empty)
+ *
+ * ST_INTEGER8/16/32/64. Format bits: SIF_UNSIGNED (else signed, two's
+ * complement) and SIF_BIGENDIAN (else little-endian). Presentation: hex
+ * ("0x" and lowercase digits of the value as an unsigned of its width),
+ * decimal, or dotted (each octet in decimal, most significant first).
+ * Columns: signed 8/16/32 dciStatInteger32; unsigned 8/16/32 dciStatGauge32,
+ * or dciStatCounter32 when the semantics is counter; unsigned 64
+ * dciStatCounter64 (gauges too, as CounterBasedGauge64 does); signed 64 has
+ * no SNMP type and is served as dciStatText only.
+ * Format: s/u signed/unsigned, le/be byte order; c marks a counter (the
+ * others are gauges, but instance_number is discrete). The typed column
+ * holds the value as a number: INTEGER -2, Gauge32 250, Counter32 200,
+ * Counter64 72623859790382856 and so on.
+ *   id label           format pres value               text
+ *   20 int8_decimal    s le   dec  -2                  -2
+ *   21 int8_hex        s be   hex  -2                  0xfe
+ *   22 int8_dotted     s le   dot  -2                  254
+ *   23 uint8_decimal   u be   dec  250                 250
+ *   24 uint8_hex       u le   hex  250                 0xfa
+ *   25 uint8_counter   u le c dec  200                 200
+ *   30 int16_decimal   s le   dec  -2                  -2
+ *   31 int16_hex       s be   hex  -2                  0xfffe
+ *   32 int16_dotted    s le   dot  -2                  255.254
+ *   33 uint16_decimal  u be   dec  0x0102              258
+ *   34 uint16_hex      u le   hex  0x0102              0x102
+ *   35 uint16_dotted   u be   dot  0x0102              1.2
+ *   36 uint16_counter  u le c dec  65535               65535
+ *   40 int32_decimal   s le   dec  -2                  -2
+ *   41 int32_hex       s be   hex  -2                  0xfffffffe
+ *   42 int32_dotted    s le   dot  -2                  255.255.255.254
+ *   43 uint32_gauge    u le   dec  0x01020304          16909060
+ *   44 uint32_hex      u be   hex  0x01020304          0x1020304
+ *   45 uint32_dotted   u be   dot  0xc0000201          192.0.2.1
+ *   46 uint32_counter  u le c dec  4000000000          4000000000
+ *   47 raw32_little    u le   hex  bytes 01 02 03 04   0x4030201 (67305985)
+ *   48 raw32_big       u be   hex  bytes 01 02 03 04   0x1020304 (16909060)
+ *   49 instance_number u le   dec  the instance's id   2 for unit2
+ *   50 int64_decimal   s le   dec  -2                  -2
+ *   51 int64_hex       s be   hex  -2                  0xfffffffffffffffe
+ *   52 int64_dotted    s le   dot  0x0102030405060708  1.2.3.4.5.6.7.8
+ *   53 uint64_gauge    u le   dec  0x0102030405060708  72623859790382856
+ *   54 uint64_hex      u be   hex  0x0102030405060708  0x102030405060708
+ *   55 uint64_counter  u be c dec  10^19               10000000000000000000
+ *   56 refreshes       u le c dec  refreshes so far    1, 2, 3 ...
+ *   57 raw64_little    u le   hex  bytes 01 02 .. 08   0x807060504030201
+ *   58 raw64_big       u be   hex  bytes 01 02 .. 08   0x102030405060708
+ * (57 is 578437695752307201 in decimal, 58 72623859790382856.)
+ * A number given to dci_batch_set_unsigned/_signed is encoded by the host
+ * in the datum's byte order, so 43 and 44 hold different bytes but the same
+ * value. Bytes given to dci_batch_set_bytes are taken as they are, already
+ * in the datum's format: the same four bytes are 0x4030201 in the
+ * little-endian 47 and 0x1020304 in the big-endian 48.
+ *
+ * ST_ADDRESS (SAP_NORMAL is the only presentation). SAF_ETHERNET, 6 bytes:
+ * dciStatMacAddress (OCTET STRING); SAF_IP, 4 bytes in network order:
+ * dciStatIpAddress; SAF_ECONET, 2 bytes (net, station): dciStatString. An
+ * all-zero ethernet or IP address means "no address" and reads "none".
+ *   60 mac_address       ethernet  02 00 5e 10 00 01   02:00:5e:10:00:01
+ *   61 ip_address        IP        0xc0000201 (number) 192.0.2.1
+ *   62 ip_address_bytes  IP        c6 33 64 07 (bytes) 198.51.100.7
+ *   63 econet_address    econet    01 fe               1.254
+ *   64 no_mac_address    ethernet  all zero            none
+ *   65 no_ip_address     IP        0                   none
+ *
+ * ST_TIME (8 bytes). Formats: STF_CTIME seconds since 1970 (signed),
+ * STF_5BYTE centiseconds since 1900 (low 5 bytes), STF_MONOTONIC
+ * centiseconds of CLOCK_MONOTONIC. STP_ABSOLUTE is a moment, STP_RELATIVE a
+ * duration; 0 is "none" in both. Served as dciStatTimeTicks: a duration in
+ * centiseconds, a moment as a TimeStamp (sysUpTime at that moment, 0 when
+ * it was before the agent started).
+ *   70 ctime_absolute     ctime    absolute 1767225600    2026-01-01 00:00:00
+ *   71 ctime_relative     ctime    relative 90            90.00 seconds
+ *   72 fivebyte_absolute  5-byte   absolute 397621440000  2026-01-01 00:00:00
+ *   73 fivebyte_relative  5-byte   relative 12345         123.45 seconds
+ *   74 monotonic_absolute monotonic absolute  CLOCK_MONOTONIC at init, e.g.
+ *                                  123456  1234.56 seconds after boot
+ *   75 monotonic_relative monotonic relative 250          2.50 seconds
+ *   76 time_none          ctime    absolute 0             none
+ *   77 duration_none      monotonic relative 0            none
+ * 70 and 72 are the same moment, 2026-01-01 00:00:00 UTC; as TimeStamps
+ * they are 0 (before the agent started); 74 is the TimeStamp of init.
+ *
+ * ST_UNUSED: 99 reserved. Reserves the id (DCI4: a datum number kept for
+ * later use); it has no value and no row in any table.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dcistat/provider.h>
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Option limits and defaults, as documented above. */
+#define EXAMPLE_INSTANCES_DEFAULT 3u
+#define EXAMPLE_INSTANCES_MAX 10000000u
+#define EXAMPLE_CHURN_DEFAULT_SECONDS 10u
+#define EXAMPLE_CHURN_MAX_SECONDS 4294967295u
+
+/* "unit10000000" and the transient label fit with room to spare. */
+#define EXAMPLE_LABEL_SIZE 24
+
+/* The integer formats spelled out: SIF_ bits clear mean signed and
+ * little-endian. */
+#define EXAMPLE_SIGNED_LE 0u
+#define EXAMPLE_SIGNED_BE DCI_SIF_BIGENDIAN
+#define EXAMPLE_UNSIGNED_LE DCI_SIF_UNSIGNED
+#define EXAMPLE_UNSIGNED_BE (DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN)
+
+/* 2026-01-01 00:00:00 UTC in the two calendar formats of ST_TIME:
+ * STF_CTIME seconds since 1970, and STF_5BYTE centiseconds since 1900
+ * (1970 is 2208988800 seconds after 1900). */
+#define EXAMPLE_NEW_YEAR_CTIME INT64_C(1767225600)
+#define EXAMPLE_NEW_YEAR_5BYTE                                                 \
+	((UINT64_C(1767225600) + UINT64_C(2208988800)) * 100u)
+
+static const struct dci_supplier_info example_supplier = {
+    .module = "example",
+    .title = "Example provider",
+    .description = "Fixed values of every DCI4 type, format and "
+                   "presentation, for learning and testing",
+    .type = 0, /* DCI4 SPT_GENERAL_SUPPLIER */
+    .version = 100,
+};
+
+static const uint32_t example_class_id[] = {2, 1};
+
+static const struct dci_instance_level example_levels[] = {
+    {.itype = DCI_ITYPE_DEVICE, .size = 4},
+};
+
+/* How refresh stores a datum's value. Most values are constants kept in
+ * the datum table below; three are computed. */
+enum example_setter {
+	EXAMPLE_SET_UNSIGNED,  /* dci_batch_set_unsigned(.number) */
+	EXAMPLE_SET_SIGNED,    /* dci_batch_set_signed(.signed_number) */
+	EXAMPLE_SET_BYTES,     /* dci_batch_set_bytes(.bytes, .length) */
+	EXAMPLE_SET_STRING,    /* dci_batch_set_string(.text) */
+	EXAMPLE_SET_INSTANCE,  /* the instance's id */
+	EXAMPLE_SET_REFRESHES, /* refreshes so far */
+	EXAMPLE_SET_INIT_TIME, /* CLOCK_MONOTONIC at init, centiseconds */
+	EXAMPLE_SET_NOTHING,   /* ST_UNUSED: it never has a value */
+};
+
+/* A datum's description, as registered, and its value. */
+struct example_datum {
+	struct dci_datum_info info;
+	enum example_setter set;
+	uint64_t number;
+	int64_t signed_number;
+	const char *text;
+	const unsigned char *bytes;
+	size_t length;
+};
+
+/* EXAMPLE_INFO(id, label, type, format, presentation, size, volatility,
+ * unit, semantics, description): a struct dci_datum_info, in the order of
+ * its fields. Size 0 means the type's natural size; only strings need one.
+ * Volatility is DCI4's hint to a reader of how often to look again:
+ * SV_STATIC, constant while the provider runs (every fixed value here),
+ * SV_VARIABLE, rarely changes, SV_VOLATILE, can change at any refresh. */
+#define EXAMPLE_INFO(id_, label_, type_, format_, presentation_, size_,        \
+    volatility_, unit_, semantics_, description_)                              \
+	{                                                                      \
+		.id = (id_), .label = (label_), .type = (type_),               \
+		.format = (format_), .presentation = (presentation_),          \
+		.size = (size_), .volatility = (volatility_), .unit = (unit_), \
+		.semantics = (semantics_), .description = (description_),      \
+	}
+
+/* Raw values for dci_batch_set_bytes: exactly the datum's size, in the
+ * datum's format (byte order included). */
+static const unsigned char example_bytes_1234[] = {1, 2, 3, 4};
+static const unsigned char example_bytes_12345678[] = {1, 2, 3, 4, 5, 6, 7, 8};
+static const unsigned char example_mac[] = {0x02, 0x00, 0x5e, 0x10, 0x00, 0x01};
+static const unsigned char example_no_mac[] = {0, 0, 0, 0, 0, 0};
+/* 198.51.100.7, already in network order as SAF_IP stores it. */
+static const unsigned char example_ip_bytes[] = {198, 51, 100, 7};
+/* Econet net 1, station 254. */
+static const unsigned char example_econet[] = {1, 254};
+
+static const struct example_datum example_datums[] = {
+    /* --- ST_BOOLEAN: every format x every presentation. --------------- */
+    {.info = EXAMPLE_INFO(1, "bool_on_off", DCI_ST_BOOLEAN, DCI_SBF_NORMAL,
+         DCI_SBP_ON_OFF, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "Boolean, on/off: stored 1, reads on"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 1},
+    {.info = EXAMPLE_INFO(2, "bool_yes_no", DCI_ST_BOOLEAN, DCI_SBF_NORMAL,
+         DCI_SBP_YES_NO, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "Boolean, yes/no: stored 0, reads no"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0},
+    {.info = EXAMPLE_INFO(3, "bool_true_false", DCI_ST_BOOLEAN, DCI_SBF_NORMAL,
+         DCI_SBP_TRUE_FALSE, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "Boolean, true/false: stored 1, reads true"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 1},
+    {.info = EXAMPLE_INFO(4, "bool_always_never", DCI_ST_BOOLEAN,
+         DCI_SBF_NORMAL, DCI_SBP_ALWAYS_NEVER, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE,
+         "Boolean, always/never: stored 0, reads never"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0},
+    {.info = EXAMPLE_INFO(5, "bool_one_zero", DCI_ST_BOOLEAN, DCI_SBF_NORMAL,
+         DCI_SBP_ONE_ZERO, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "Boolean, 1/0: stored 1, reads 1"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 1},
+    /* Inverted: stored 1 means false, 0 means true. */
+    {.info = EXAMPLE_INFO(6, "inverted_on_off", DCI_ST_BOOLEAN,
+         DCI_SBF_INVERTED, DCI_SBP_ON_OFF, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE,
+         "Inverted boolean, on/off: stored 1, reads off"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 1},
+    {.info = EXAMPLE_INFO(7, "inverted_yes_no", DCI_ST_BOOLEAN,
+         DCI_SBF_INVERTED, DCI_SBP_YES_NO, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE,
+         "Inverted boolean, yes/no: stored 0, reads yes"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0},
+    {.info = EXAMPLE_INFO(8, "inverted_true_false", DCI_ST_BOOLEAN,
+         DCI_SBF_INVERTED, DCI_SBP_TRUE_FALSE, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE,
+         "Inverted boolean, true/false: stored 1, reads false"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 1},
+    {.info = EXAMPLE_INFO(9, "inverted_always_never", DCI_ST_BOOLEAN,
+         DCI_SBF_INVERTED, DCI_SBP_ALWAYS_NEVER, 0, DCI_SV_STATIC,
+         DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE,
+         "Inverted boolean, always/never: stored 0, reads always"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0},
+    {.info = EXAMPLE_INFO(10, "inverted_one_zero", DCI_ST_BOOLEAN,
+         DCI_SBF_INVERTED, DCI_SBP_ONE_ZERO, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "Inverted boolean, 1/0: stored 1, reads 0"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 1},
+
+    /* --- ST_STRING: the size is the longest value plus its NUL. ------ */
+    {.info = EXAMPLE_INFO(11, "text", DCI_ST_STRING, DCI_SSF_ZEROTERM,
+         DCI_SSP_LITERAL, 32, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "A string of at most 31 characters"),
+        .set = EXAMPLE_SET_STRING,
+        .text = "Hello, world"},
+    {.info = EXAMPLE_INFO(12, "empty_text", DCI_ST_STRING, DCI_SSF_ZEROTERM,
+         DCI_SSP_LITERAL, 8, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE,
+         "An empty string: a value, unlike a datum never set"),
+        .set = EXAMPLE_SET_STRING,
+        .text = ""},
+
+    /* --- ST_INTEGER8: one byte, so byte order makes no difference. --- */
+    {.info = EXAMPLE_INFO(20, "int8_decimal", DCI_ST_INTEGER8,
+         EXAMPLE_SIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE, "Signed 8-bit -2, in decimal"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(21, "int8_hex", DCI_ST_INTEGER8, EXAMPLE_SIGNED_BE,
+         DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE,
+         "Signed 8-bit -2, in hexadecimal: its two's complement 0xfe"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(22, "int8_dotted", DCI_ST_INTEGER8, EXAMPLE_SIGNED_LE,
+         DCI_SIP_DOTTED, 0, DCI_SV_STATIC, DCI_UNIT_COUNT, DCI_SEMANTICS_GAUGE,
+         "Signed 8-bit -2, dotted: its octet 254"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(23, "uint8_decimal", DCI_ST_INTEGER8,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_BYTES,
+         DCI_SEMANTICS_GAUGE, "Unsigned 8-bit gauge 250"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 250},
+    {.info = EXAMPLE_INFO(24, "uint8_hex", DCI_ST_INTEGER8, EXAMPLE_UNSIGNED_LE,
+         DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_BYTES,
+         DCI_SEMANTICS_GAUGE, "Unsigned 8-bit gauge 250, in hexadecimal"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 250},
+    {.info = EXAMPLE_INFO(25, "uint8_counter", DCI_ST_INTEGER8,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_PACKETS, DCI_SEMANTICS_COUNTER,
+         "Unsigned 8-bit counter 200 (served as Counter32)"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 200},
+
+    /* --- ST_INTEGER16 ------------------------------------------------ */
+    {.info = EXAMPLE_INFO(30, "int16_decimal", DCI_ST_INTEGER16,
+         EXAMPLE_SIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE, "Signed 16-bit -2, in decimal"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(31, "int16_hex", DCI_ST_INTEGER16, EXAMPLE_SIGNED_BE,
+         DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE, "Signed 16-bit -2, big-endian, in hexadecimal"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(32, "int16_dotted", DCI_ST_INTEGER16,
+         EXAMPLE_SIGNED_LE, DCI_SIP_DOTTED, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE, "Signed 16-bit -2, dotted: 255.254"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(33, "uint16_decimal", DCI_ST_INTEGER16,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_BYTES,
+         DCI_SEMANTICS_GAUGE,
+         "Unsigned 16-bit gauge 0x0102, big-endian, in decimal"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0x0102},
+    {.info = EXAMPLE_INFO(34, "uint16_hex", DCI_ST_INTEGER16,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_BYTES, DCI_SEMANTICS_GAUGE,
+         "Unsigned 16-bit gauge 0x0102, little-endian, in hexadecimal"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0x0102},
+    {.info = EXAMPLE_INFO(35, "uint16_dotted", DCI_ST_INTEGER16,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_DOTTED, 0, DCI_SV_STATIC, DCI_UNIT_BYTES,
+         DCI_SEMANTICS_GAUGE, "Unsigned 16-bit gauge 0x0102, dotted: 1.2"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0x0102},
+    {.info = EXAMPLE_INFO(36, "uint16_counter", DCI_ST_INTEGER16,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_PACKETS, DCI_SEMANTICS_COUNTER,
+         "Unsigned 16-bit counter at its maximum, 65535"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 65535},
+
+    /* --- ST_INTEGER32 ------------------------------------------------ */
+    {.info = EXAMPLE_INFO(40, "int32_decimal", DCI_ST_INTEGER32,
+         EXAMPLE_SIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE, "Signed 32-bit -2, in decimal"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(41, "int32_hex", DCI_ST_INTEGER32, EXAMPLE_SIGNED_BE,
+         DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE, "Signed 32-bit -2, big-endian, in hexadecimal"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(42, "int32_dotted", DCI_ST_INTEGER32,
+         EXAMPLE_SIGNED_LE, DCI_SIP_DOTTED, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE, "Signed 32-bit -2, dotted: 255.255.255.254"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(43, "uint32_gauge", DCI_ST_INTEGER32,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_BYTES,
+         DCI_SEMANTICS_GAUGE,
+         "Unsigned 32-bit gauge 0x01020304, little-endian, in decimal"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0x01020304},
+    {.info = EXAMPLE_INFO(44, "uint32_hex", DCI_ST_INTEGER32,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_BYTES, DCI_SEMANTICS_GAUGE,
+         "Unsigned 32-bit gauge 0x01020304, big-endian, in hexadecimal"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0x01020304},
+    /* Dotted integers are how DCI4 showed addresses before ST_ADDRESS. */
+    {.info = EXAMPLE_INFO(45, "uint32_dotted", DCI_ST_INTEGER32,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_DOTTED, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_GAUGE, "Unsigned 32-bit 0xc0000201, dotted: 192.0.2.1"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0xc0000201},
+    {.info = EXAMPLE_INFO(46, "uint32_counter", DCI_ST_INTEGER32,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_PACKETS, DCI_SEMANTICS_COUNTER,
+         "Unsigned 32-bit counter 4000000000 (above 2^31: not negative)"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 4000000000u},
+    /* The same four bytes, read in the two byte orders. */
+    {.info = EXAMPLE_INFO(47, "raw32_little", DCI_ST_INTEGER32,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_NONE, DCI_SEMANTICS_GAUGE,
+         "Bytes 01 02 03 04 given raw to a little-endian datum: 0x4030201"),
+        .set = EXAMPLE_SET_BYTES,
+        .bytes = example_bytes_1234,
+        .length = sizeof example_bytes_1234},
+    {.info = EXAMPLE_INFO(48, "raw32_big", DCI_ST_INTEGER32,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_NONE, DCI_SEMANTICS_GAUGE,
+         "Bytes 01 02 03 04 given raw to a big-endian datum: 0x1020304"),
+        .set = EXAMPLE_SET_BYTES,
+        .bytes = example_bytes_1234,
+        .length = sizeof example_bytes_1234},
+    {.info = EXAMPLE_INFO(49, "instance_number", DCI_ST_INTEGER32,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE,
+         "The instance's id: the one value that differs between instances"),
+        .set = EXAMPLE_SET_INSTANCE},
+
+    /* --- ST_INTEGER64 ------------------------------------------------ */
+    {.info = EXAMPLE_INFO(50, "int64_decimal", DCI_ST_INTEGER64,
+         EXAMPLE_SIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE,
+         "Signed 64-bit -2, in decimal (no SNMP type: text only)"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(51, "int64_hex", DCI_ST_INTEGER64, EXAMPLE_SIGNED_BE,
+         DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE,
+         "Signed 64-bit -2, big-endian, in hexadecimal (text only)"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = -2},
+    {.info = EXAMPLE_INFO(52, "int64_dotted", DCI_ST_INTEGER64,
+         EXAMPLE_SIGNED_LE, DCI_SIP_DOTTED, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE,
+         "Signed 64-bit 0x0102030405060708, dotted (text only)"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = INT64_C(0x0102030405060708)},
+    {.info = EXAMPLE_INFO(53, "uint64_gauge", DCI_ST_INTEGER64,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_BYTES,
+         DCI_SEMANTICS_GAUGE,
+         "Unsigned 64-bit gauge 0x0102030405060708, in decimal"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = UINT64_C(0x0102030405060708)},
+    {.info = EXAMPLE_INFO(54, "uint64_hex", DCI_ST_INTEGER64,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_BYTES, DCI_SEMANTICS_GAUGE,
+         "Unsigned 64-bit gauge 0x0102030405060708, big-endian, in "
+         "hexadecimal"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = UINT64_C(0x0102030405060708)},
+    {.info = EXAMPLE_INFO(55, "uint64_counter", DCI_ST_INTEGER64,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_OCTETS, DCI_SEMANTICS_COUNTER,
+         "Unsigned 64-bit counter 10^19 (above 2^63: not negative)"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = UINT64_C(10000000000000000000)},
+    /* The one value that changes: a counter must only grow. Were it to go
+     * back, dcistatd would set the instance's discontinuity time. */
+    {.info = EXAMPLE_INFO(56, "refreshes", DCI_ST_INTEGER64,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_VOLATILE,
+         DCI_UNIT_EVENTS, DCI_SEMANTICS_COUNTER,
+         "Refreshes of this provider so far: grows by 1 each refresh"),
+        .set = EXAMPLE_SET_REFRESHES},
+    {.info = EXAMPLE_INFO(57, "raw64_little", DCI_ST_INTEGER64,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_NONE, DCI_SEMANTICS_GAUGE,
+         "Bytes 01..08 given raw to a little-endian datum: "
+         "0x807060504030201"),
+        .set = EXAMPLE_SET_BYTES,
+        .bytes = example_bytes_12345678,
+        .length = sizeof example_bytes_12345678},
+    {.info = EXAMPLE_INFO(58, "raw64_big", DCI_ST_INTEGER64,
+         EXAMPLE_UNSIGNED_BE, DCI_SIP_HEXADECIMAL, 0, DCI_SV_STATIC,
+         DCI_UNIT_NONE, DCI_SEMANTICS_GAUGE,
+         "Bytes 01..08 given raw to a big-endian datum: 0x102030405060708"),
+        .set = EXAMPLE_SET_BYTES,
+        .bytes = example_bytes_12345678,
+        .length = sizeof example_bytes_12345678},
+
+    /* --- ST_ADDRESS -------------------------------------------------- */
+    {.info = EXAMPLE_INFO(60, "mac_address", DCI_ST_ADDRESS, DCI_SAF_ETHERNET,
+         DCI_SAP_NORMAL, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE,
+         "Ethernet address 02:00:5e:10:00:01 (documentation range)"),
+        .set = EXAMPLE_SET_BYTES,
+        .bytes = example_mac,
+        .length = sizeof example_mac},
+    /* An IP address as a number is in host order; the host stores it in
+     * network order. */
+    {.info = EXAMPLE_INFO(61, "ip_address", DCI_ST_ADDRESS, DCI_SAF_IP,
+         DCI_SAP_NORMAL, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "IP address 192.0.2.1, set as a number"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0xc0000201},
+    {.info = EXAMPLE_INFO(62, "ip_address_bytes", DCI_ST_ADDRESS, DCI_SAF_IP,
+         DCI_SAP_NORMAL, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE,
+         "IP address 198.51.100.7, set as bytes in network order"),
+        .set = EXAMPLE_SET_BYTES,
+        .bytes = example_ip_bytes,
+        .length = sizeof example_ip_bytes},
+    {.info = EXAMPLE_INFO(63, "econet_address", DCI_ST_ADDRESS, DCI_SAF_ECONET,
+         DCI_SAP_NORMAL, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "Econet address net 1, station 254"),
+        .set = EXAMPLE_SET_BYTES,
+        .bytes = example_econet,
+        .length = sizeof example_econet},
+    {.info = EXAMPLE_INFO(64, "no_mac_address", DCI_ST_ADDRESS,
+         DCI_SAF_ETHERNET, DCI_SAP_NORMAL, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "Ethernet address 0: no address"),
+        .set = EXAMPLE_SET_BYTES,
+        .bytes = example_no_mac,
+        .length = sizeof example_no_mac},
+    {.info = EXAMPLE_INFO(65, "no_ip_address", DCI_ST_ADDRESS, DCI_SAF_IP,
+         DCI_SAP_NORMAL, 0, DCI_SV_STATIC, DCI_UNIT_NONE,
+         DCI_SEMANTICS_DISCRETE, "IP address 0: no address"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0},
+
+    /* --- ST_TIME: every format x every presentation, and 0. ---------- */
+    {.info = EXAMPLE_INFO(70, "ctime_absolute", DCI_ST_TIME, DCI_STF_CTIME,
+         DCI_STP_ABSOLUTE, 0, DCI_SV_STATIC, DCI_UNIT_SECONDS,
+         DCI_SEMANTICS_DISCRETE,
+         "2026-01-01 00:00:00 UTC as seconds since 1970"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = EXAMPLE_NEW_YEAR_CTIME},
+    {.info = EXAMPLE_INFO(71, "ctime_relative", DCI_ST_TIME, DCI_STF_CTIME,
+         DCI_STP_RELATIVE, 0, DCI_SV_STATIC, DCI_UNIT_SECONDS,
+         DCI_SEMANTICS_GAUGE, "A duration of 90 seconds"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = 90},
+    {.info = EXAMPLE_INFO(72, "fivebyte_absolute", DCI_ST_TIME, DCI_STF_5BYTE,
+         DCI_STP_ABSOLUTE, 0, DCI_SV_STATIC, DCI_UNIT_CENTISECONDS,
+         DCI_SEMANTICS_DISCRETE,
+         "2026-01-01 00:00:00 UTC as centiseconds since 1900"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = EXAMPLE_NEW_YEAR_5BYTE},
+    {.info = EXAMPLE_INFO(73, "fivebyte_relative", DCI_ST_TIME, DCI_STF_5BYTE,
+         DCI_STP_RELATIVE, 0, DCI_SV_STATIC, DCI_UNIT_CENTISECONDS,
+         DCI_SEMANTICS_GAUGE, "A duration of 12345 centiseconds"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 12345},
+    {.info = EXAMPLE_INFO(74, "monotonic_absolute", DCI_ST_TIME,
+         DCI_STF_MONOTONIC, DCI_STP_ABSOLUTE, 0, DCI_SV_STATIC,
+         DCI_UNIT_CENTISECONDS, DCI_SEMANTICS_DISCRETE,
+         "When this provider started (CLOCK_MONOTONIC at init)"),
+        .set = EXAMPLE_SET_INIT_TIME},
+    {.info = EXAMPLE_INFO(75, "monotonic_relative", DCI_ST_TIME,
+         DCI_STF_MONOTONIC, DCI_STP_RELATIVE, 0, DCI_SV_STATIC,
+         DCI_UNIT_CENTISECONDS, DCI_SEMANTICS_GAUGE,
+         "A duration of 250 centiseconds"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 250},
+    {.info = EXAMPLE_INFO(76, "time_none", DCI_ST_TIME, DCI_STF_CTIME,
+         DCI_STP_ABSOLUTE, 0, DCI_SV_STATIC, DCI_UNIT_SECONDS,
+         DCI_SEMANTICS_DISCRETE, "Time 0: no time given"),
+        .set = EXAMPLE_SET_SIGNED,
+        .signed_number = 0},
+    {.info = EXAMPLE_INFO(77, "duration_none", DCI_ST_TIME, DCI_STF_MONOTONIC,
+         DCI_STP_RELATIVE, 0, DCI_SV_STATIC, DCI_UNIT_CENTISECONDS,
+         DCI_SEMANTICS_GAUGE, "Duration 0: no period given"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0},
+
+    /* --- ST_UNUSED: size 0; DCI4 says its other fields mean nothing, the
+     * host checks only the size, id and label. --------------------------*/
+    {.info = EXAMPLE_INFO(99, "reserved", DCI_ST_UNUSED, 0, 0, 0, DCI_SV_STATIC,
+         DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE,
+         "Reserved for a later datum: never has a value"),
+        .set = EXAMPLE_SET_NOTHING},
+};
+
+#define EXAMPLE_DATUM_COUNT (sizeof example_datums / sizeof example_datums[0])
+
+/* What the provider keeps between callbacks (init allocates it, fini frees
+ * it; the host hands it back to every callback). */
+struct example_context {
+	struct dci_class *class_handle; /* owned by the host until fini */
+	uint32_t instances;             /* option instances: N */
+	int64_t churn_milliseconds;     /* option churn_seconds; 0: off */
+	bool transient_present;         /* instance N+1 served now */
+	int64_t transient_toggle_at;    /* monotonic ms of the next change */
+	uint64_t refreshes;             /* value of datum 56 */
+	uint64_t init_centiseconds;     /* value of datum 74 */
+};
+
+/* CLOCK_MONOTONIC in milliseconds: the timer of the transient instance.
+ * Never the wall clock, which can be set backwards. */
+static int64_t
+example_monotonic_milliseconds(void)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+		return 0;
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/*
+ * Reads option `key` as a whole number in minimum..maximum: decimal digits
+ * only (YAML gives every scalar to the provider as text). Returns 0 with
+ * *value set (default_value when the key is absent), or -1 after reporting
+ * the problem: dci_option_error names the configuration file, line and
+ * column, so the user can find it.
+ */
+static int
+example_option_number(struct dci_host *host, const char *key, uint64_t minimum,
+    uint64_t maximum, uint64_t default_value, uint64_t *value)
+{
+	const char *text = dci_option_string(host, key);
+	char message[128];
+	uint64_t number = 0;
+	const char *cursor;
+
+	if (text == NULL && dci_option_count(host, key) == 0) {
+		*value = default_value;
+		return 0;
+	}
+	/* Here text is NULL only for a sequence, which is refused too. */
+	for (cursor = text; cursor != NULL && *cursor >= '0' && *cursor <= '9';
+	     cursor++) {
+		/* Past maximum, stop adding digits: no overflow, and the
+		 * range check below refuses the value. */
+		if (number <= maximum)
+			number = number * 10 + (uint64_t)(*cursor - '0');
+	}
+	if (text == NULL || cursor == text || *cursor != '\0' ||
+	    number < minimum || number > maximum) {
+		if (text == NULL)
+			snprintf(message, sizeof message,
+			    "expected a whole number from %llu to %llu, not a "
+			    "list",
+			    (unsigned long long)minimum,
+			    (unsigned long long)maximum);
+		else
+			snprintf(message, sizeof message,
+			    "expected a whole number from %llu to %llu, found "
+			    "\"%.40s\"",
+			    (unsigned long long)minimum,
+			    (unsigned long long)maximum, text);
+		dci_option_error(host, key, message);
+		return -1;
+	}
+	*value = number;
+	return 0;
+}
+
+static int
+example_init(struct dci_host *host, void **context_pointer)
+{
+	struct example_context *context;
+	struct dci_supplier *supplier;
+	struct dci_datum_info infos[EXAMPLE_DATUM_COUNT];
+	struct dci_class_info class_info;
+	uint64_t instances, churn_seconds;
+
+	context = calloc(1, sizeof *context);
+	if (context == NULL) {
+		dci_log(host, DCI_LOG_ERR, "cannot allocate context");
+		return -1;
+	}
+	/* Set before anything can fail: fini is called after a failed init
+	 * too, and frees it. */
+	*context_pointer = context;
+
+	/* Options first: a typo should fail before anything is registered.
+	 * Unknown keys never get here; the host refuses them using
+	 * option_keys. */
+	if (example_option_number(host, "instances", 1, EXAMPLE_INSTANCES_MAX,
+	        EXAMPLE_INSTANCES_DEFAULT, &instances) != 0 ||
+	    example_option_number(host, "churn_seconds", 0,
+	        EXAMPLE_CHURN_MAX_SECONDS, EXAMPLE_CHURN_DEFAULT_SECONDS,
+	        &churn_seconds) != 0)
+		return -1;
+	context->instances = (uint32_t)instances;
+	context->churn_milliseconds = (int64_t)churn_seconds * 1000;
+	/* 0 would read as "no time" (DCI4), so a clock read as 0 becomes
+	 * 1 centisecond. */
+	context->init_centiseconds =
+	    (uint64_t)example_monotonic_milliseconds() / 10;
+	if (context->init_centiseconds == 0)
+		context->init_centiseconds = 1;
+
+	supplier = dci_supplier_register(host, &example_supplier);
+	if (supplier == NULL)
+		return -1; /* the host logged why */
+
+	/* The host wants an array of struct dci_datum_info; ours sit in a
+	 * larger table with their values. The host copies what it is given,
+	 * so a local array is fine. */
+	for (size_t i = 0; i < EXAMPLE_DATUM_COUNT; i++)
+		infos[i] = example_datums[i].info;
+	class_info = (struct dci_class_info){
+	    .id = example_class_id,
+	    .id_length = sizeof example_class_id / sizeof example_class_id[0],
+	    .label = "example",
+	    .description = "Every DCI4 type, format and presentation, with "
+	                   "fixed values; one instance per unit",
+	    .levels = example_levels,
+	    .level_count = sizeof example_levels / sizeof example_levels[0],
+	    .datums = infos,
+	    .datum_count = EXAMPLE_DATUM_COUNT,
+	};
+	context->class_handle = dci_class_register(host, supplier, &class_info);
+	if (context->class_handle == NULL)
+		return -1; /* the host logged which datum it refused, and why */
+
+	dci_log(host, DCI_LOG_INFO, "%u instances, transient instance %s",
+	    context->instances, churn_seconds > 0 ? "on" : "off");
+	return 0;
+}
+
+/*
+ * Stores every datum of instance `id` in row `row`. The setters' results
+ * are not checked: a value the host refuses (one that does not fit its
+ * datum, say) is left out, that row is absent, and the host logs the first
+ * refusal once per batch at commit, naming the datum and the reason. Every
+ * value here is fixed, so a refusal would be a bug in this file, and the
+ * integration test, which reads every datum, would catch it.
+ */
+static void
+example_set_row(struct dci_batch *batch, long row,
+    const struct example_context *context, uint32_t id)
+{
+	for (size_t i = 0; i < EXAMPLE_DATUM_COUNT; i++) {
+		const struct example_datum *datum = &example_datums[i];
+		uint32_t datum_id = datum->info.id;
+
+		switch (datum->set) {
+		case EXAMPLE_SET_UNSIGNED:
+			dci_batch_set_unsigned(
+			    batch, row, datum_id, datum->number);
+			break;
+		case EXAMPLE_SET_SIGNED:
+			dci_batch_set_signed(
+			    batch, row, datum_id, datum->signed_number);
+			break;
+		case EXAMPLE_SET_BYTES:
+			dci_batch_set_bytes(
+			    batch, row, datum_id, datum->bytes, datum->length);
+			break;
+		case EXAMPLE_SET_STRING:
+			dci_batch_set_string(batch, row, datum_id, datum->text);
+			break;
+		case EXAMPLE_SET_INSTANCE:
+			dci_batch_set_unsigned(batch, row, datum_id, id);
+			break;
+		case EXAMPLE_SET_REFRESHES:
+			dci_batch_set_unsigned(
+			    batch, row, datum_id, context->refreshes);
+			break;
+		case EXAMPLE_SET_INIT_TIME:
+			dci_batch_set_unsigned(
+			    batch, row, datum_id, context->init_centiseconds);
+			break;
+		case EXAMPLE_SET_NOTHING:
+			/* A datum never set has no value: its rows are
+			 * absent, never a made-up zero. */
+			break;
+		}
+	}
+}
+
+/* Adds instance `id` labelled `label` with all its values. */
+static void
+example_add_instance(struct dci_batch *batch,
+    const struct example_context *context, uint32_t id, const char *label)
+{
+	/* One level of one word: the id is a single uint32_t. The host
+	 * copies the label, so a stack buffer will do. */
+	long row = dci_batch_instance(batch, &id, 1, label);
+
+	/* -1: the host refused the instance (a bad label) and will log why
+	 * at commit; there is no row to fill. */
+	if (row >= 0)
+		example_set_row(batch, row, context, id);
+}
+
+/*
+ * Publishes the class's next state: every instance that exists now, with
+ * all its values, in one batch. A batch is the whole state, so the
+ * transient instance is removed simply by not adding it. The work is one
+ * pass over instances x datums, and the provider allocates nothing here:
+ * labels are formatted into a stack buffer, which the host copies. The
+ * host sorts the batch at commit, so instances may come in any order.
+ */
+static int
+example_refresh(struct dci_host *host, void *opaque)
+{
+	struct example_context *context = opaque;
+	int64_t now = example_monotonic_milliseconds();
+	char label[EXAMPLE_LABEL_SIZE];
+	struct dci_batch *batch;
+
+	context->refreshes++;
+	/* The transient instance changes at the first refresh at or after
+	 * its time; the first refresh of all adds it. */
+	if (context->churn_milliseconds > 0 &&
+	    now >= context->transient_toggle_at) {
+		context->transient_present = !context->transient_present;
+		context->transient_toggle_at =
+		    now + context->churn_milliseconds;
+	}
+
+	batch = dci_batch_begin(host, context->class_handle);
+	if (batch == NULL)
+		return -1; /* the host logged why */
+	for (uint32_t id = 1; id <= context->instances; id++) {
+		snprintf(label, sizeof label, "unit%" PRIu32, id);
+		example_add_instance(batch, context, id, label);
+	}
+	if (context->transient_present)
+		example_add_instance(
+		    batch, context, context->instances + 1, "transient");
+	/* The new snapshot replaces the old one at once: a manager sees the
+	 * previous refresh or this one, never half of one. On failure (out
+	 * of memory) the host keeps the previous snapshot and logs why;
+	 * returning -1 makes it retry later. */
+	return dci_batch_commit(batch);
+}
+
+static void
+example_fini(struct dci_host *host, void *opaque)
+{
+	(void)host;
+	/* NULL when init failed before allocating it. */
+	free(opaque);
+}
+
+/* Every option key the provider reads; any other is a configuration error,
+ * reported by the host with its position. */
+static const char *const example_option_keys[] = {
+    "instances", "churn_seconds", NULL};
+
+DCI_PROVIDER_DEFINE = {
+    .abi_version = DCI_PROVIDER_ABI_VERSION,
+    .name = "example",
+    .description = "Documented example: fixed values of every DCI4 type",
+    .option_keys = example_option_keys,
+    .init = example_init,
+    .refresh = example_refresh,
+    .fini = example_fini,
+};
