@@ -18,6 +18,7 @@
 #include "providers/common/file_buffer.h"
 #include "providers/common/growable.h"
 #include "providers/common/patterns.h"
+#include "providers/common/warnings.h"
 
 #include <check.h>
 #include <errno.h>
@@ -1494,6 +1495,38 @@ START_TEST(test_common_file_read)
 }
 END_TEST
 
+/* A problem is to be logged when the previous refresh did not have it:
+ * once while it lasts, again after it went away and came back. */
+START_TEST(test_common_warnings_once)
+{
+	struct provider_warnings warnings = {0};
+
+	provider_warnings_begin(&warnings);
+	ck_assert(provider_warnings_note(&warnings, 0, 3, "bad field"));
+	ck_assert(provider_warnings_note(&warnings, 1, 3, "bad field"));
+	provider_warnings_end(&warnings);
+
+	/* Same problems: quiet. Another message on line 3: logged. */
+	provider_warnings_begin(&warnings);
+	ck_assert(!provider_warnings_note(&warnings, 0, 3, "bad field"));
+	ck_assert(provider_warnings_note(&warnings, 0, 3, "too long"));
+	provider_warnings_end(&warnings);
+
+	/* Source 1's problem went away for one refresh... */
+	provider_warnings_begin(&warnings);
+	ck_assert(!provider_warnings_note(&warnings, 0, 3, "too long"));
+	provider_warnings_end(&warnings);
+	/* ...so it is logged again when it comes back. */
+	provider_warnings_begin(&warnings);
+	ck_assert(provider_warnings_note(&warnings, 1, 3, "bad field"));
+	ck_assert(!provider_warnings_note(&warnings, 0, 3, "too long"));
+	provider_warnings_end(&warnings);
+	ck_assert_uint_eq(warnings.logged_count, 2);
+	provider_warnings_free(&warnings);
+	ck_assert_ptr_null(warnings.logged);
+}
+END_TEST
+
 START_TEST(test_common_clock)
 {
 	uint64_t first = provider_monotonic_centiseconds();
@@ -1558,6 +1591,7 @@ devstat_test_suite(void)
 	tcase_add_test(common, test_common_patterns_bad);
 	tcase_add_test(common, test_common_file_read);
 	tcase_add_test(common, test_common_clock);
+	tcase_add_test(common, test_common_warnings_once);
 	suite_add_tcase(suite, common);
 	return suite;
 }

@@ -64,8 +64,8 @@
 #include "diskstats.h"
 #include "providers/common/clock.h"
 #include "providers/common/file_buffer.h"
-#include "providers/common/growable.h"
 #include "providers/common/patterns.h"
+#include "providers/common/warnings.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -282,13 +282,6 @@ static const char *const devstat_default_exclude[] = {
     "zram*",
 };
 
-/* Line numbers of /proc/diskstats, ascending. */
-struct devstat_line_set {
-	unsigned *items;
-	size_t count;
-	size_t capacity;
-};
-
 struct devstat_context {
 	struct dci_host *host;
 	struct dci_class *class_handle;
@@ -303,11 +296,8 @@ struct devstat_context {
 	/* Every device of the last refresh, served or not, so that sysfs is
 	 * read once per device. */
 	struct devstat_table table;
-	/* Malformed lines warned about by the last parse (warned) and the
-	 * parse under way (warning): a line still malformed is not logged
-	 * again on every refresh. */
-	struct devstat_line_set warned;
-	struct devstat_line_set warning;
+	/* Malformed lines, each logged once while it stays malformed. */
+	struct provider_warnings warnings;
 };
 
 /* devstat_table_update's admit: decides whether a new device is served,
@@ -330,51 +320,14 @@ devstat_admit(void *opaque, struct devstat_device *device)
 	return true;
 }
 
-static bool
-devstat_line_set_contains(const struct devstat_line_set *set, unsigned line)
-{
-	size_t low = 0;
-	size_t high = set->count;
-
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-
-		if (set->items[middle] == line)
-			return true;
-		if (set->items[middle] < line)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	return false;
-}
-
-/* Appends a line number (the parser reports them in ascending order).
- * Returns false when memory runs out. */
-static bool
-devstat_line_set_add(struct devstat_line_set *set, unsigned line)
-{
-	unsigned *items = provider_grow(
-	    set->items, &set->capacity, set->count + 1, sizeof *items);
-
-	if (items == NULL)
-		return false;
-	set->items = items;
-	items[set->count++] = line;
-	return true;
-}
-
 /* diskstats_parse's warn: logs a malformed line unless the last parse had
- * already logged that line. */
+ * already logged it. */
 static void
 devstat_warn(void *opaque, unsigned line_number, const char *message)
 {
 	struct devstat_context *context = opaque;
-	bool repeated =
-	    devstat_line_set_contains(&context->warned, line_number);
 
-	devstat_line_set_add(&context->warning, line_number);
-	if (!repeated)
+	if (provider_warnings_note(&context->warnings, 0, line_number, message))
 		dci_log(context->host, DCI_LOG_WARNING,
 		    DEVSTAT_DISKSTATS_PATH ":%u: %s", line_number, message);
 }
@@ -540,7 +493,6 @@ static int
 devstat_refresh(struct dci_host *host, void *opaque)
 {
 	struct devstat_context *context = opaque;
-	struct devstat_line_set swap;
 	int parsed;
 
 	if (provider_file_read(DEVSTAT_DISKSTATS_PATH, &context->text,
@@ -549,13 +501,10 @@ devstat_refresh(struct dci_host *host, void *opaque)
 		    DEVSTAT_DISKSTATS_PATH, strerror(errno));
 		return -1;
 	}
-	context->warning.count = 0;
+	provider_warnings_begin(&context->warnings);
 	parsed = diskstats_parse(context->text.bytes, context->text.length,
 	    &context->entries, devstat_warn, context);
-	/* What was warned about is now what was warned about last. */
-	swap = context->warned;
-	context->warned = context->warning;
-	context->warning = swap;
+	provider_warnings_end(&context->warnings);
 	if (parsed != 0) {
 		dci_log(host, DCI_LOG_ERR, "cannot parse %s: %s",
 		    DEVSTAT_DISKSTATS_PATH, strerror(errno));
@@ -583,8 +532,7 @@ devstat_fini(struct dci_host *host, void *opaque)
 	provider_file_buffer_free(&context->text);
 	diskstats_list_free(&context->entries);
 	devstat_table_free(&context->table);
-	free(context->warned.items);
-	free(context->warning.items);
+	provider_warnings_free(&context->warnings);
 	free(context);
 }
 

@@ -51,8 +51,8 @@
 #include "evcnt_event.h"
 #include "proc_interrupts.h"
 #include "providers/common/file_buffer.h"
-#include "providers/common/growable.h"
 #include "providers/common/patterns.h"
+#include "providers/common/warnings.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -178,19 +178,6 @@ static const struct dci_datum_info evcnt_datums[] = {
     },
 };
 
-/* A parser warning: which file and line, and a hash of what was wrong. */
-struct evcnt_problem {
-	enum evcnt_file file;
-	unsigned line;
-	uint32_t message_hash;
-};
-
-struct evcnt_problem_list {
-	struct evcnt_problem *items;
-	size_t count;
-	size_t capacity;
-};
-
 struct evcnt_context {
 	struct dci_host *host;
 	struct dci_class *class_handle;
@@ -200,48 +187,22 @@ struct evcnt_context {
 	struct provider_file_buffer buffers[EVCNT_FILE_COUNT];
 	struct proc_interrupts_table tables[EVCNT_FILE_COUNT];
 	struct evcnt_events events;
-	/* Problems logged by the last refresh, and those of the refresh under
-	 * way: one is logged only when the last refresh did not have it. */
-	struct evcnt_problem_list logged;
-	struct evcnt_problem_list seen;
+	/* Malformed lines, each logged once while it stays malformed. */
+	struct provider_warnings warnings;
 	enum evcnt_file parsing; /* the file the warnings are about */
 };
 
-static bool
-evcnt_problem_equal(
-    const struct evcnt_problem *a, const struct evcnt_problem *b)
-{
-	return a->file == b->file && a->line == b->line &&
-	       a->message_hash == b->message_hash;
-}
-
 /* The warn callback of the parser and of the event mapping: logs a problem
- * the previous refresh did not have, and remembers it for the next. */
+ * the previous refresh did not have. */
 static void
 evcnt_warn(void *opaque, unsigned line, const char *message)
 {
 	struct evcnt_context *context = opaque;
-	struct evcnt_problem problem = {
-	    .file = context->parsing,
-	    .line = line,
-	    .message_hash = evcnt_fnv1a(message),
-	};
-	struct evcnt_problem *items;
-	bool known = false;
 
-	for (size_t i = 0; i < context->logged.count && !known; i++)
-		known =
-		    evcnt_problem_equal(&context->logged.items[i], &problem);
-	if (!known)
+	if (provider_warnings_note(
+	        &context->warnings, context->parsing, line, message))
 		dci_log(context->host, DCI_LOG_WARNING, "%s:%u: %s",
 		    evcnt_paths[context->parsing], line, message);
-	/* Without memory to remember it, it is logged again next time. */
-	items = provider_grow(context->seen.items, &context->seen.capacity,
-	    context->seen.count + 1, sizeof *items);
-	if (items == NULL)
-		return;
-	context->seen.items = items;
-	items[context->seen.count++] = problem;
 }
 
 static int
@@ -436,11 +397,10 @@ static int
 evcnt_refresh(struct dci_host *host, void *opaque)
 {
 	struct evcnt_context *context = opaque;
-	struct evcnt_problem_list swap;
 	int result;
 
 	(void)host;
-	context->seen.count = 0;
+	provider_warnings_begin(&context->warnings);
 	evcnt_events_clear(&context->events);
 	result = evcnt_collect_file(context, EVCNT_FILE_INTERRUPTS);
 	if (result == 0 && context->softirqs)
@@ -448,10 +408,7 @@ evcnt_refresh(struct dci_host *host, void *opaque)
 	if (result == 0)
 		result = evcnt_publish(context);
 
-	/* The problems of this refresh are the known ones now. */
-	swap = context->logged;
-	context->logged = context->seen;
-	context->seen = swap;
+	provider_warnings_end(&context->warnings);
 	return result;
 }
 
@@ -469,8 +426,7 @@ evcnt_fini(struct dci_host *host, void *opaque)
 		proc_interrupts_free(&context->tables[i]);
 	}
 	evcnt_events_free(&context->events);
-	free(context->logged.items);
-	free(context->seen.items);
+	provider_warnings_free(&context->warnings);
 	free(context);
 }
 
