@@ -9,13 +9,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Longest message handed to warn: two keys and some words. */
-#define EVCNT_MESSAGE_SIZE (2u * PROC_INTERRUPTS_KEY_MAX + 96u)
 
 /* What evcnt_events_add sorts to find rows with one id. */
 struct evcnt_line_order {
@@ -23,21 +21,6 @@ struct evcnt_line_order {
 	uint32_t key;
 	size_t index; /* in events->lines, so file order */
 };
-
-__attribute__((format(printf, 4, 5))) static void
-evcnt_report(proc_interrupts_warn warn, void *opaque, unsigned line,
-    const char *format, ...)
-{
-	char message[EVCNT_MESSAGE_SIZE];
-	va_list arguments;
-
-	if (warn == NULL)
-		return;
-	va_start(arguments, format);
-	vsnprintf(message, sizeof message, format, arguments);
-	va_end(arguments);
-	warn(opaque, line, message);
-}
 
 uint32_t
 evcnt_fnv1a(const char *text)
@@ -188,7 +171,7 @@ evcnt_keys_insert(struct evcnt_keys *keys, const char *text, unsigned line,
 	while (evcnt_keys_value_used(keys, value))
 		value++; /* wraps at 2^32, as documented */
 	if (value != hash)
-		evcnt_report(warn, opaque, line,
+		proc_interrupts_report(warn, opaque, line,
 		    "key \"%s\" hashes to 0x%08" PRIx32
 		    ", the id of key \"%s\"; \"%s\" takes 0x%08" PRIx32,
 		    text, hash, evcnt_keys_holder(keys, hash), text, value);
@@ -476,7 +459,7 @@ evcnt_drop_repeats(struct evcnt_events *events, size_t first,
 			head = i;
 			continue;
 		}
-		evcnt_report(warn, opaque, line->line,
+		proc_interrupts_report(warn, opaque, line->line,
 		    "\"%.64s\" has the id of line %u; skipped", line->label,
 		    earlier->line);
 		line->id[0] = 0; /* no source: dropped below */
@@ -543,7 +526,7 @@ evcnt_events_add(struct evcnt_events *events,
 		if (interrupts && evcnt_all_digits(row->key)) {
 			source = EVCNT_SOURCE_IRQ;
 			if (!evcnt_irq_number(row->key, &key)) {
-				evcnt_report(warn, opaque, row->line,
+				proc_interrupts_report(warn, opaque, row->line,
 				    "%s: IRQ number above %" PRIu32 "; skipped",
 				    row->key, UINT32_MAX);
 				continue;

@@ -18,7 +18,6 @@
 #include <string.h>
 
 /* Longest message handed to warn. */
-#define PROC_INTERRUPTS_MESSAGE_SIZE 160u
 /* How much of an unexpected word a message quotes. */
 #define PROC_INTERRUPTS_QUOTE_MAX 24
 
@@ -60,11 +59,12 @@ proc_interrupts_word_end(const char *p, const char *end)
 	return p;
 }
 
-__attribute__((format(printf, 4, 5))) static void
+void
 proc_interrupts_report(proc_interrupts_warn warn, void *opaque, unsigned line,
     const char *format, ...)
 {
-	char message[PROC_INTERRUPTS_MESSAGE_SIZE];
+	/* Room for two keys quoted in one message. */
+	char message[2u * PROC_INTERRUPTS_KEY_MAX + 96u];
 	va_list arguments;
 
 	if (warn == NULL)

@@ -101,6 +101,12 @@ typedef void (*proc_interrupts_warn)(
  * (reported through warn too); ENOMEM. After a failure the table holds no
  * rows and no CPUs.
  */
+/* Formats a message and hands it to warn (nothing when warn is NULL); for
+ * the parser and for the code that maps its rows to events. */
+__attribute__((format(printf, 4, 5))) void proc_interrupts_report(
+    proc_interrupts_warn warn, void *opaque, unsigned line, const char *format,
+    ...);
+
 int proc_interrupts_parse(struct proc_interrupts_table *table, const char *text,
     size_t length, proc_interrupts_warn warn, void *opaque);
 
