@@ -68,6 +68,10 @@ enum dci_type {
 	DCI_ST_INTEGER64 = 6,
 	DCI_ST_ADDRESS = 7,
 	DCI_ST_TIME = 8,
+	/* UMA_DERIVED: no value of its own. The host computes it from other
+	 * datums of the same instance at every commit (see "Derived
+	 * metrics" below); a provider never sets it. */
+	DCI_ST_DERIVED = 9,
 };
 
 /* Boolean formats (enumeration) and presentations. */
@@ -154,7 +158,43 @@ enum dci_unit {
 	DCI_UNIT_MEGABITS_PER_SECOND,
 	DCI_UNIT_OCTETS, /* link-layer octets, as IF-MIB counts them */
 	DCI_UNIT_ERRORS,
+	/* UMA derived data units: for a DCI_ST_DERIVED datum the unit says how
+	 * it is derived from the arguments named in its id
+	 * (DCI_DERIVED_DATUM_ID). A ratio is served in hundredths. */
+	DCI_UNIT_DERIVED_SUM2 = 0x20001, /* arg1 + arg2 */
+	DCI_UNIT_DERIVED_SUM3,           /* arg1 + arg2 + arg3 */
+	DCI_UNIT_DERIVED_DIFFERENCE,     /* arg1 - arg2 */
+	DCI_UNIT_DERIVED_AVERAGE,        /* arg1 / arg2 */
+	DCI_UNIT_DERIVED_PERCENT,        /* 100 * arg1 / (arg1 + arg2) */
+	DCI_UNIT_DERIVED_PRODUCT,        /* arg1 * arg2 */
+	DCI_UNIT_DERIVED_VARIANCE,       /* count, sum, sum of squares:
+	                                    arg3/arg1 - (arg2/arg1)^2 */
 };
+
+/*
+ * Derived metrics (UMA_DERIVED). A datum of type DCI_ST_DERIVED names its
+ * arguments in its id, DCI_DERIVED_DATUM_ID(arg1, arg2, arg3, number): each
+ * argument is the low 8 bits of the id of another datum of the class, which
+ * must be an integer (ST_INTEGER8..64) and the only datum of the class with
+ * those low 8 bits; an argument a derivation does not use is 0; `number`
+ * (1..255) is the derived datum's own. Its unit is the derivation
+ * (DCI_UNIT_DERIVED_*). Leave format, presentation, size and semantics 0:
+ * the host sets them. At every commit the host computes the value of each
+ * instance from that instance's argument values:
+ *   - sums, difference, product: unsigned 64-bit (dciStatCounter64) when
+ *     every argument is unsigned, else Integer32; a sum of counters is a
+ *     counter and wraps modulo 2^64, anything else is a gauge;
+ *   - average, percent (100 * arg1 / (arg1 + arg2)), variance (arg1 a
+ *     count, arg2 a sum, arg3 a sum of squares: arg3/arg1 - (arg2/arg1)^2):
+ *     hundredths, rounded half away from zero (dciStatHundredths).
+ * An instance whose argument has no value, a division by zero, an overflow,
+ * a negative unsigned difference or a result outside the column's range has
+ * no value: its rows are absent. The configuration file can declare
+ * derived metrics for any class too (`derived`, dcistatd(8)).
+ */
+#define DCI_DERIVED_DATUM_ID(arg1, arg2, arg3, number)                         \
+	((uint32_t)(arg1) << 24 | (uint32_t)(arg2) << 16 |                     \
+	    (uint32_t)(arg3) << 8 | (uint32_t)(number))
 
 /* UMA instance level types (itype). */
 enum dci_instance_type {

@@ -70,6 +70,7 @@ const struct agent_mib_object agent_mib_objects[] = {
     COLUMN("dciStatTimeTicks", AGENT_TABLE_STAT, AGENT_STAT_TIME_TICKS),
     COLUMN("dciStatTruthValue", AGENT_TABLE_STAT, AGENT_STAT_TRUTH_VALUE),
     COLUMN("dciStatDiscontinuity", AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY),
+    COLUMN("dciStatHundredths", AGENT_TABLE_STAT, AGENT_STAT_HUNDREDTHS),
 };
 
 const size_t agent_mib_object_count =

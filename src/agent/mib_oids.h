@@ -76,6 +76,7 @@ enum agent_stat_column {
 	AGENT_STAT_TIME_TICKS,
 	AGENT_STAT_TRUTH_VALUE,
 	AGENT_STAT_DISCONTINUITY,
+	AGENT_STAT_HUNDREDTHS,
 };
 
 /* Every object the agent serves, with its MIB descriptor: tables, entries

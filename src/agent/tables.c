@@ -311,10 +311,13 @@ stat_filter(unsigned column)
 	    [AGENT_STAT_MAC_ADDRESS] = DCI_KIND_MACADDRESS,
 	    [AGENT_STAT_TIME_TICKS] = DCI_KIND_TIMETICKS,
 	    [AGENT_STAT_TRUTH_VALUE] = DCI_KIND_TRUTHVALUE,
+	    [AGENT_STAT_HUNDREDTHS] = DCI_KIND_HUNDREDTHS,
 	};
 	struct dci_walk_filter filter = {DCI_WALK_ALL_KINDS, false};
 
-	if (column >= AGENT_STAT_COUNTER64 && column <= AGENT_STAT_TRUTH_VALUE)
+	if ((column >= AGENT_STAT_COUNTER64 &&
+	        column <= AGENT_STAT_TRUTH_VALUE) ||
+	    column == AGENT_STAT_HUNDREDTHS)
 		filter.kinds = 1u << kind_of_column[column];
 	else if (column == AGENT_STAT_DISCONTINUITY)
 		filter.counters_only = true;
@@ -422,6 +425,7 @@ stat_value(struct agent_tables *tables, unsigned column,
 		set_unsigned(varbind, ASN_GAUGE, (uint32_t)value.number);
 		break;
 	case AGENT_STAT_INTEGER32:
+	case AGENT_STAT_HUNDREDTHS:
 		set_integer(varbind, (long)value.signed_number);
 		break;
 	case AGENT_STAT_STRING:
@@ -452,7 +456,7 @@ static const struct table_shape table_shapes[] = {
         datum_find, dci_walk_encode_datum, datum_value},
     [AGENT_TABLE_INSTANCE] = {AGENT_INSTANCE_LABEL, AGENT_INSTANCE_PARENT,
         instance_find, dci_walk_encode_instance, instance_value},
-    [AGENT_TABLE_STAT] = {AGENT_STAT_LABEL, AGENT_STAT_DISCONTINUITY, stat_find,
+    [AGENT_TABLE_STAT] = {AGENT_STAT_LABEL, AGENT_STAT_HUNDREDTHS, stat_find,
         dci_walk_encode_stat, stat_value},
 };
 

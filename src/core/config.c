@@ -10,6 +10,8 @@
 
 #include "core/config.h"
 
+#include "core/derived.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,8 +61,8 @@ struct description {
 	const char *text;
 };
 
-enum top_key { TOP_AGENT, TOP_PROVIDERS };
-static const char *const top_keys[] = {"agent", "providers"};
+enum top_key { TOP_AGENT, TOP_PROVIDERS, TOP_DERIVED };
+static const char *const top_keys[] = {"agent", "providers", "derived"};
 static const struct key_set top_key_set = {
     "at top level", top_keys, COUNT_OF(top_keys)};
 
@@ -81,6 +83,23 @@ static const struct key_set provider_key_set = {
     "in provider entry", provider_keys, COUNT_OF(provider_keys)};
 
 static const struct key_set option_key_set = {"in options", NULL, 0};
+
+enum derived_key {
+	DERIVED_CLASS,
+	DERIVED_LABEL,
+	DERIVED_ID,
+	DERIVED_METRIC,
+	DERIVED_ARGUMENTS,
+	DERIVED_DESCRIPTION
+};
+static const char *const derived_keys[] = {
+    "class", "label", "id", "metric", "arguments", "description"};
+static const struct key_set derived_key_set = {
+    "in derived entry", derived_keys, COUNT_OF(derived_keys)};
+
+/* The `metric` names, in the order of DCI_UNIT_DERIVED_SUM2... */
+static const char *const derivation_names[] = {
+    "sum2", "sum3", "difference", "average", "percent", "product", "variance"};
 
 static int report(struct parse_state *state, const yaml_mark_t *mark,
     const char *format, ...) PRINTF_LIKE(3, 4);
@@ -692,6 +711,203 @@ read_providers(
 	return 0;
 }
 
+/* "1.2": 1 to DCI_CLASS_ID_MAX_LEVELS dot-separated levels, each
+ * 0..2^32-2 (2^32-1 is the DCI_ALL wildcard). */
+static int
+read_class_id(struct parse_state *state, const yaml_node_t *node,
+    const char *key, struct dci_config_derived *derived)
+{
+	static const char expectation[] =
+	    "a class id such as 1.2 (1 to 16 levels, each 0..4294967294)";
+	const char *text = NULL, *cursor;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	cursor = text;
+	for (;;) {
+		unsigned long level;
+
+		if (derived->class_id_length == DCI_CLASS_ID_MAX_LEVELS ||
+		    !parse_whole_number(&cursor, 0xfffffffeul, &level) ||
+		    level > 0xfffffffeul)
+			return report_expected(state, node, expectation, key);
+		derived->class_id[derived->class_id_length++] = (uint32_t)level;
+		if (*cursor == '\0')
+			return 0;
+		if (*cursor++ != '.')
+			return report_expected(state, node, expectation, key);
+	}
+}
+
+static int
+read_derived_id(struct parse_state *state, const yaml_node_t *node,
+    const char *key, struct dci_config_derived *derived)
+{
+	static const char expectation[] =
+	    "a number from 1 to 255 (the low 8 bits of the datum id)";
+	const char *text = NULL, *cursor;
+	unsigned long id;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	cursor = text;
+	if (!parse_whole_number(&cursor, 255, &id) || *cursor != '\0' ||
+	    id < 1 || id > 255)
+		return report_expected(state, node, expectation, key);
+	derived->id = (uint32_t)id;
+	return 0;
+}
+
+static int
+read_metric(struct parse_state *state, const yaml_node_t *node, const char *key,
+    struct dci_config_derived *derived)
+{
+	static const char expectation[] =
+	    "one of sum2, sum3, difference, average, percent, product, "
+	    "variance";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	for (size_t i = 0; i < COUNT_OF(derivation_names); i++) {
+		if (strcmp(text, derivation_names[i]) == 0) {
+			derived->derivation =
+			    (enum dci_unit)(DCI_UNIT_DERIVED_SUM2 + i);
+			return 0;
+		}
+	}
+	return report_expected(state, node, expectation, key);
+}
+
+static int
+read_arguments(struct parse_state *state, const yaml_node_t *node,
+    const char *key, struct dci_config_derived *derived)
+{
+	static const char expectation[] = "a sequence of 2 or 3 datum labels";
+	const yaml_node_item_t *item;
+	size_t count;
+
+	if (node->type != YAML_SEQUENCE_NODE)
+		return report_expected(state, node, expectation, key);
+	count = (size_t)(node->data.sequence.items.top -
+	                 node->data.sequence.items.start);
+	if (count < 2 || count > COUNT_OF(derived->arguments))
+		return report_expected(state, node, expectation, key);
+	for (item = node->data.sequence.items.start;
+	     item < node->data.sequence.items.top; item++) {
+		const yaml_node_t *element = node_at(state, *item);
+		const char *text = NULL;
+		size_t a = derived->argument_count;
+
+		if (value_text(state, element, "a datum label", key, &text) !=
+		        0 ||
+		    copy_text(state, text, &derived->arguments[a]) != 0)
+			return -1;
+		derived->argument_positions[a] = position_of(state, element);
+		derived->argument_count++;
+	}
+	return 0;
+}
+
+static int
+read_derived_entry(struct parse_state *state, const yaml_node_t *node,
+    struct dci_config_derived *derived)
+{
+	const yaml_node_pair_t *pair;
+	const yaml_node_t *arguments = NULL;
+	bool seen[COUNT_OF(derived_keys)] = {false};
+
+	if (node->type != YAML_MAPPING_NODE) {
+		struct description found = describe(node);
+
+		return report(state, &node->start_mark,
+		    "expected a mapping for a derived entry, found %s%s%s",
+		    found.quote, found.text, found.quote);
+	}
+	derived->position = position_of(state, node);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		const yaml_node_t *value = node_at(state, pair->value);
+		const char *name = NULL;
+		size_t index;
+		int result = -1;
+
+		if (check_key(state, node, pair, &derived_key_set, &name,
+		        &index) != 0)
+			return -1;
+		seen[index] = true;
+		switch ((enum derived_key)index) {
+		case DERIVED_CLASS:
+			result = read_class_id(state, value, name, derived);
+			break;
+		case DERIVED_LABEL:
+			result =
+			    read_string(state, value, name, &derived->label);
+			break;
+		case DERIVED_ID:
+			result = read_derived_id(state, value, name, derived);
+			break;
+		case DERIVED_METRIC:
+			result = read_metric(state, value, name, derived);
+			break;
+		case DERIVED_ARGUMENTS:
+			arguments = value;
+			result = read_arguments(state, value, name, derived);
+			break;
+		case DERIVED_DESCRIPTION:
+			result = read_string(
+			    state, value, name, &derived->description);
+			break;
+		}
+		if (result != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < COUNT_OF(derived_keys); i++)
+		if (!seen[i] && i != DERIVED_DESCRIPTION)
+			return report(state, &node->start_mark,
+			    "missing required key '%s' in derived entry",
+			    derived_keys[i]);
+	if (derived->argument_count != dci_derived_arity(derived->derivation))
+		return report(state, &arguments->start_mark,
+		    "%s takes %zu arguments, found %zu",
+		    derivation_names[derived->derivation -
+		                     DCI_UNIT_DERIVED_SUM2],
+		    dci_derived_arity(derived->derivation),
+		    derived->argument_count);
+	return 0;
+}
+
+static int
+read_derived(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	struct dci_config *config = state->config;
+	const yaml_node_item_t *item;
+	size_t count;
+
+	if (is_null(node))
+		return 0;
+	if (node->type != YAML_SEQUENCE_NODE)
+		return report_expected(state, node, "a sequence", key);
+	count = (size_t)(node->data.sequence.items.top -
+	                 node->data.sequence.items.start);
+	if (count == 0)
+		return 0;
+	config->derived = calloc(count, sizeof *config->derived);
+	if (config->derived == NULL)
+		return out_of_memory(state);
+	for (item = node->data.sequence.items.start;
+	     item < node->data.sequence.items.top; item++) {
+		struct dci_config_derived *derived =
+		    &config->derived[config->derived_count++];
+
+		if (read_derived_entry(state, node_at(state, *item), derived) !=
+		    0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 read_root(struct parse_state *state, const yaml_node_t *root)
 {
@@ -723,6 +939,9 @@ read_root(struct parse_state *state, const yaml_node_t *root)
 			break;
 		case TOP_PROVIDERS:
 			result = read_providers(state, value, name);
+			break;
+		case TOP_DERIVED:
+			result = read_derived(state, value, name);
 			break;
 		}
 		if (result != 0)
@@ -967,6 +1186,15 @@ dci_config_free(struct dci_config *config)
 	for (index = 0; index < config->provider_count; index++)
 		free_provider(&config->providers[index]);
 	free(config->providers);
+	for (index = 0; index < config->derived_count; index++) {
+		struct dci_config_derived *derived = &config->derived[index];
+
+		free(derived->label);
+		free(derived->description);
+		for (size_t a = 0; a < derived->argument_count; a++)
+			free(derived->arguments[a]);
+	}
+	free(config->derived);
 	free(config->agentx_socket);
 	free(config->log_target);
 	free(config->plugin_dir);

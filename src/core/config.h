@@ -14,8 +14,10 @@
 #ifndef DCISTAT_CORE_CONFIG_H
 #define DCISTAT_CORE_CONFIG_H
 
+#include <dcistat/provider.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS 5u
 #define DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS 1000u
@@ -48,6 +50,24 @@ struct dci_config_provider {
 	size_t option_count;
 };
 
+/* A derived metric (UMA_DERIVED) declared for a class of any provider:
+ * the host adds it to the class when the class registers, as datum
+ * (argument bytes << 8 | id), the argument bytes being the low 8 bits of
+ * the ids of the datums named by `arguments`. */
+struct dci_config_derived {
+	struct dci_config_position position; /* of the sequence item */
+	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
+	size_t class_id_length;
+	char *label;
+	char *description; /* NULL: not set */
+	uint32_t id;       /* 1..255: the datum's own low 8 bits */
+	enum dci_unit derivation; /* DCI_UNIT_DERIVED_* */
+	/* Datum labels, as many as the derivation takes, with positions. */
+	char *arguments[3];
+	struct dci_config_position argument_positions[3];
+	size_t argument_count;
+};
+
 struct dci_config {
 	char *file; /* the path it was read from, or the name given to parse */
 	char *agentx_socket; /* NULL: not set (Net-SNMP's default applies) */
@@ -56,6 +76,8 @@ struct dci_config {
 	char *plugin_dir; /* NULL: not set (the build's default applies) */
 	struct dci_config_provider *providers; /* in file order */
 	size_t provider_count;
+	struct dci_config_derived *derived; /* top-level `derived`, in order */
+	size_t derived_count;
 };
 
 /*

@@ -74,12 +74,101 @@ supplier_owned(
 	return false;
 }
 
+static bool
+configured_for_class(
+    const struct dci_config_derived *derived, const struct dci_class_info *info)
+{
+	return derived->class_id_length == info->id_length &&
+	       memcmp(derived->class_id, info->id,
+	           info->id_length * sizeof(*info->id)) == 0;
+}
+
+/* The datum a configured derived metric declares: its arguments, named by
+ * label, become the argument bytes of its id. */
+static int
+configured_datum(const struct dci_config_derived *derived,
+    const struct dci_class_info *info, struct dci_datum_info *datum, char *why,
+    size_t why_size)
+{
+	uint32_t id = derived->id;
+
+	for (size_t a = 0; a < derived->argument_count; a++) {
+		const struct dci_datum_info *argument = NULL;
+		const struct dci_config_position *at =
+		    &derived->argument_positions[a];
+
+		for (size_t d = 0; d < info->datum_count; d++) {
+			if (info->datums[d].label != NULL &&
+			    strcmp(info->datums[d].label,
+			        derived->arguments[a]) == 0)
+				argument = &info->datums[d];
+		}
+		if (argument == NULL || argument->type == DCI_ST_DERIVED) {
+			log_reason(why, why_size,
+			    "%s:%u:%u: derived metric \"%s\": class \"%s\" "
+			    "has no %sdatum \"%s\"",
+			    at->file, at->line, at->column, derived->label,
+			    info->label, argument == NULL ? "" : "underived ",
+			    derived->arguments[a]);
+			return -1;
+		}
+		id |= (argument->id & 0xffu) << (24 - 8 * a);
+	}
+	*datum = (struct dci_datum_info){.id = id,
+	    .label = derived->label,
+	    .type = DCI_ST_DERIVED,
+	    .unit = derived->derivation,
+	    .description = derived->description};
+	return 0;
+}
+
+/* `info` plus the derived metrics the configuration declares for its class
+ * (none: *extended is info itself). The datums are in *datums, which the
+ * caller frees. */
+static int
+class_with_configured_derived(const struct dci_plugin *plugin,
+    const struct dci_class_info *info, struct dci_class_info *extended,
+    struct dci_datum_info **datums, char *why, size_t why_size)
+{
+	size_t count = 0;
+
+	*extended = *info;
+	*datums = NULL;
+	if (info->id == NULL || info->id_length == 0 ||
+	    info->id_length > DCI_CLASS_ID_MAX_LEVELS || info->datums == NULL ||
+	    info->datum_count == 0)
+		return 0; /* the registry says what is wrong */
+	for (size_t i = 0; i < plugin->derived_count; i++)
+		count += configured_for_class(&plugin->derived[i], info);
+	if (count == 0)
+		return 0;
+	*datums = calloc(info->datum_count + count, sizeof(**datums));
+	if (*datums == NULL) {
+		log_reason(why, why_size, "out of memory");
+		return -1;
+	}
+	memcpy(*datums, info->datums, info->datum_count * sizeof(**datums));
+	count = info->datum_count;
+	for (size_t i = 0; i < plugin->derived_count; i++) {
+		if (!configured_for_class(&plugin->derived[i], info))
+			continue;
+		if (configured_datum(&plugin->derived[i], info,
+		        &(*datums)[count++], why, why_size) != 0)
+			return -1;
+	}
+	extended->datums = *datums;
+	extended->datum_count = count;
+	return 0;
+}
+
 static struct dci_class *
 host_class_register(struct dci_host *host, struct dci_supplier *supplier,
     const struct dci_class_info *info)
 {
 	struct dci_plugin *plugin = plugin_of(host);
-	struct dci_class *class;
+	struct dci_class *class = NULL;
+	struct dci_class_info extended;
+	struct dci_datum_info *datums = NULL;
 	char why[512];
 
 	if (supplier == NULL || !supplier_owned(plugin, supplier)) {
@@ -88,8 +177,15 @@ host_class_register(struct dci_host *host, struct dci_supplier *supplier,
 		    plugin->name);
 		return NULL;
 	}
-	class = dci_registry_add_class(
-	    plugin->registry, supplier, info, plugin, why, sizeof(why));
+	if (info != NULL && class_with_configured_derived(plugin, info,
+	                        &extended, &datums, why, sizeof(why)) != 0) {
+		log_warnx("provider %s: class refused: %s", plugin->name, why);
+		free(datums);
+		return NULL;
+	}
+	class = dci_registry_add_class(plugin->registry, supplier,
+	    info != NULL ? &extended : NULL, plugin, why, sizeof(why));
+	free(datums);
 	if (class == NULL) {
 		log_warnx("provider %s: class refused: %s", plugin->name, why);
 		return NULL;

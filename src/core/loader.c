@@ -263,6 +263,39 @@ dci_plugin_close(struct dci_plugin *plugin)
 	free(plugin);
 }
 
+/* A derived metric declared for a class that no provider registered is a
+ * configuration error (a mistyped class id), not something to ignore. */
+static int
+derived_classes_registered(const struct dci_config *config,
+    const struct dci_registry *registry, char *error, size_t error_size)
+{
+	for (size_t i = 0; i < config->derived_count; i++) {
+		const struct dci_config_derived *derived = &config->derived[i];
+		bool found = false;
+		char id[DCI_CLASS_ID_MAX_LEVELS * 11] = "";
+		size_t used = 0;
+
+		for (size_t c = 0; c < registry->class_count && !found; c++) {
+			const struct dci_class *class = registry->classes[c];
+			found = dci_class_id_compare(class->id,
+			            class->id_length, derived->class_id,
+			            derived->class_id_length) == 0;
+		}
+		if (found)
+			continue;
+		for (size_t l = 0; l < derived->class_id_length; l++)
+			used += (size_t)snprintf(id + used, sizeof(id) - used,
+			    "%s%u", l ? "." : "", derived->class_id[l]);
+		log_reason(error, error_size,
+		    "%s:%u:%u: derived metric \"%s\": no provider registered "
+		    "class %s",
+		    derived->position.file, derived->position.line,
+		    derived->position.column, derived->label, id);
+		return -1;
+	}
+	return 0;
+}
+
 int
 dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
@@ -297,6 +330,8 @@ dci_plugins_load(const struct dci_config *config,
 			return -1;
 		}
 		plugins->items[plugins->count++] = plugin;
+		plugin->derived = config->derived;
+		plugin->derived_count = config->derived_count;
 		if (check_only ? dci_plugin_check_options(
 		                     plugin, provider, error, error_size) != 0
 		               : dci_plugin_start(plugin, registry, provider,
@@ -304,6 +339,11 @@ dci_plugins_load(const struct dci_config *config,
 			dci_plugins_close(plugins);
 			return -1;
 		}
+	}
+	if (!check_only && derived_classes_registered(
+	                       config, registry, error, error_size) != 0) {
+		dci_plugins_close(plugins);
+		return -1;
 	}
 	return 0;
 }

@@ -26,6 +26,10 @@ struct dci_plugin {
 	void *library;
 	const struct dci_provider *entry;
 	const struct dci_config_provider *config;
+	/* The configuration's top-level `derived` list: added to the classes
+	 * this provider registers. */
+	const struct dci_config_derived *derived;
+	size_t derived_count;
 	struct dci_registry *registry;
 	void *context;
 	bool initialised;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/derived.h"
 #include "core/log.h"
 #include "core/snapshot.h"
 
@@ -335,6 +336,119 @@ class_shape_acceptable(const struct dci_class_info *info, const char *name,
 	return true;
 }
 
+static bool
+is_integer_datum(const struct dci_datum *datum)
+{
+	return datum->info.type >= DCI_ST_INTEGER8 &&
+	       datum->info.type <= DCI_ST_INTEGER64;
+}
+
+/* A derived datum as its provider declared it: the registry sets the
+ * fields it leaves 0 (derived_resolve). */
+static bool
+derived_declaration_valid(
+    const struct dci_datum_info *source, char *why, size_t why_size)
+{
+	if (dci_derived_arity(source->unit) == 0) {
+		log_reason(why, why_size,
+		    "unit %u is not a derivation (DCI_UNIT_DERIVED_*)",
+		    (unsigned)source->unit);
+		return false;
+	}
+	if (source->format != 0 || source->presentation != 0 ||
+	    source->size != 0 || source->semantics != 0) {
+		log_reason(why, why_size,
+		    "format, presentation, size and semantics of a derived "
+		    "datum must be 0 (the host sets them)");
+		return false;
+	}
+	if ((source->id & 0xffu) == 0) {
+		log_reason(why, why_size,
+		    "the low 8 bits of a derived datum's id (its own number) "
+		    "must not be 0");
+		return false;
+	}
+	return true;
+}
+
+/* Finds the arguments of derived datum `position` (the datums are sorted)
+ * and sets its type fields; `why` names the argument at fault. */
+static bool
+derived_resolve(
+    struct dci_class *class, size_t position, char *why, size_t why_size)
+{
+	struct dci_datum *derived = &class->datums[position];
+	enum dci_unit derivation = derived->info.unit;
+	size_t arity = dci_derived_arity(derivation);
+	bool all_unsigned = true, all_counters = true;
+	uint32_t volatility = DCI_SV_STATIC;
+
+	for (size_t a = 0; a < DCI_DERIVED_ARGUMENTS_MAX; a++) {
+		uint32_t byte = dci_derived_argument_byte(derived->info.id, a);
+		const struct dci_datum *argument = NULL;
+
+		if (a >= arity) {
+			if (byte != 0) {
+				log_reason(why, why_size,
+				    "%s takes %zu arguments, but argument %zu "
+				    "is 0x%02x (must be 0)",
+				    dci_value_unit_name(derivation), arity,
+				    a + 1, byte);
+				return false;
+			}
+			continue;
+		}
+		for (size_t d = 0; d < class->datum_count; d++) {
+			const struct dci_datum *other = &class->datums[d];
+			if (other->info.type == DCI_ST_DERIVED ||
+			    (other->info.id & 0xffu) != byte)
+				continue;
+			if (argument != NULL) {
+				log_reason(why, why_size,
+				    "argument %zu (0x%02x) names both datum "
+				    "%u (\"%s\") and datum %u (\"%s\")",
+				    a + 1, byte, argument->info.id,
+				    argument->info.label, other->info.id,
+				    other->info.label);
+				return false;
+			}
+			argument = other;
+		}
+		if (argument == NULL) {
+			log_reason(why, why_size,
+			    "argument %zu (0x%02x) names no datum of the "
+			    "class (the low 8 bits of a datum id)",
+			    a + 1, byte);
+			return false;
+		}
+		if (!is_integer_datum(argument)) {
+			log_reason(why, why_size,
+			    "argument %zu is datum %u (\"%s\"), a %s, not "
+			    "an integer",
+			    a + 1, argument->info.id, argument->info.label,
+			    dci_value_type_name(argument->info.type));
+			return false;
+		}
+		derived->arguments[a] = argument->index;
+		all_unsigned &= (argument->info.format & DCI_SIF_UNSIGNED) != 0;
+		all_counters &=
+		    argument->info.semantics == DCI_SEMANTICS_COUNTER;
+		if (argument->info.volatility > volatility)
+			volatility = argument->info.volatility;
+	}
+	derived->info.format = all_unsigned && !dci_derived_is_ratio(derivation)
+	                           ? DCI_SIF_UNSIGNED
+	                           : 0;
+	derived->info.size = dci_value_natural_size(DCI_ST_DERIVED, 0);
+	derived->wraps =
+	    all_counters && (derivation == DCI_UNIT_DERIVED_SUM2 ||
+	                        derivation == DCI_UNIT_DERIVED_SUM3);
+	derived->info.semantics =
+	    derived->wraps ? DCI_SEMANTICS_COUNTER : DCI_SEMANTICS_GAUGE;
+	derived->info.volatility = volatility;
+	return dci_value_check_datum(&derived->info, why, why_size) == 0;
+}
+
 static int
 datums_copy(struct dci_class *class, const struct dci_class_info *info,
     const char *name, char *why, size_t why_size)
@@ -370,10 +484,20 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 			    name, source->id, datum_why);
 			return -1;
 		}
-		if (datum->info.size == 0)
+		if (source->type == DCI_ST_DERIVED) {
+			if (!derived_declaration_valid(
+			        source, datum_why, sizeof(datum_why))) {
+				log_reason(why, why_size,
+				    "class %s: datum %u (\"%s\"): %s", name,
+				    source->id, source->label, datum_why);
+				return -1;
+			}
+			class->derived_count++;
+		} else if (datum->info.size == 0)
 			datum->info.size = dci_value_natural_size(
 			    source->type, source->format);
-		if (dci_value_check_datum(
+		if (source->type != DCI_ST_DERIVED &&
+		    dci_value_check_datum(
 		        &datum->info, datum_why, sizeof(datum_why)) != 0) {
 			log_reason(why, why_size,
 			    "class %s: datum %u (\"%s\"): %s", name, source->id,
@@ -387,7 +511,6 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 			log_reason(why, why_size, "out of memory");
 			return -1;
 		}
-		datum->kind = dci_value_kind(&datum->info);
 	}
 	qsort(class->datums, class->datum_count, sizeof(*class->datums),
 	    compare_datum_ids);
@@ -414,6 +537,18 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 			}
 		}
 		datum->index = (uint32_t)i;
+	}
+	for (size_t i = 0; i < class->datum_count; i++) {
+		struct dci_datum *datum = &class->datums[i];
+
+		if (datum->info.type == DCI_ST_DERIVED &&
+		    !derived_resolve(class, i, datum_why, sizeof(datum_why))) {
+			log_reason(why, why_size,
+			    "class %s: derived datum %u (\"%s\"): %s", name,
+			    datum->info.id, datum->info.label, datum_why);
+			return -1;
+		}
+		datum->kind = dci_value_kind(&datum->info);
 		/* Slots are 8-byte aligned so that any value can be read in
 		 * place. */
 		datum->offset = (uint32_t)offset;

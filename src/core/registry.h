@@ -43,6 +43,11 @@ struct dci_datum {
 	enum dci_value_kind kind;
 	uint32_t offset; /* of its slot in an instance's value record */
 	uint32_t index;  /* position in the class's datum array */
+	/* A derived datum (DCI_ST_DERIVED): the positions of its arguments
+	 * in the class's datum array, and whether it is a sum of counters,
+	 * which wraps modulo 2^64 as a counter does. */
+	uint32_t arguments[3];
+	bool wraps;
 };
 
 struct dci_snapshot;
@@ -62,6 +67,7 @@ struct dci_class {
 	size_t present_size; /* bytes of one instance's presence bitmap */
 	uint32_t kind_mask;  /* 1 << kind for every kind among its datums */
 	bool has_counters;
+	size_t derived_count; /* datums of type DCI_ST_DERIVED */
 	struct dci_snapshot *snapshot; /* NULL until the first commit */
 	void *owner;                   /* the plug-in that registered it */
 };
@@ -83,7 +89,16 @@ struct dci_supplier *dci_registry_add_supplier(struct dci_registry *registry,
 
 /* Validates and adds a class; returns it, or NULL with the broken rule in
  * `why` (the message names the class and, where one is at fault, the
- * datum). */
+ * datum).
+ *
+ * A derived datum (DCI_ST_DERIVED, UMA_DERIVED) gives its derivation as
+ * its unit and its arguments in its id (dci_derived_argument_byte); each
+ * argument byte must be the low 8 bits of exactly one other, integer,
+ * datum of the class, and the bytes a derivation does not use must be 0.
+ * Its format, presentation, size and semantics must be 0: the registry
+ * sets them (unsigned 64-bit when every argument of a sum, difference or
+ * product is unsigned, else signed; counter semantics for a sum of
+ * counters, gauge otherwise). */
 struct dci_class *dci_registry_add_class(struct dci_registry *registry,
     struct dci_supplier *supplier, const struct dci_class_info *info,
     void *owner, char *why, size_t why_size);

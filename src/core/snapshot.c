@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/derived.h"
 #include "core/log.h"
 
 struct dci_snapshot_builder {
@@ -162,6 +163,12 @@ builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
 	if (*datum == NULL) {
 		log_reason(why, why_size, "class \"%s\" has no datum %u",
 		    class->label, datum_id);
+		return NULL;
+	}
+	if ((*datum)->info.type == DCI_ST_DERIVED) {
+		log_reason(why, why_size,
+		    "datum %u (\"%s\") is derived: the host computes it",
+		    datum_id, (*datum)->info.label);
 		return NULL;
 	}
 	return builder->values + (size_t)row * class->record_size +
@@ -347,6 +354,64 @@ dci_snapshot_find(const struct dci_class *class,
 	return -1;
 }
 
+/* Computes the derived datums of one instance from its other values; a
+ * derived datum with an argument missing, or no defined result, has no
+ * value (and so no row). */
+static void
+derive_values(
+    const struct dci_class *class, struct dci_snapshot *snapshot, size_t row)
+{
+	unsigned char *bits = snapshot->present + row * class->present_size;
+
+	for (size_t d = 0; d < class->datum_count; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+		struct dci_derived_argument
+		    arguments[DCI_DERIVED_ARGUMENTS_MAX];
+		struct dci_derived_result result;
+		unsigned char *slot;
+		bool complete = true;
+		int stored;
+
+		if (datum->info.type != DCI_ST_DERIVED)
+			continue;
+		bits[datum->index / 8] &=
+		    (unsigned char)~(1u << (datum->index % 8));
+		for (size_t a = 0; a < dci_derived_arity(datum->info.unit);
+		     a++) {
+			const struct dci_datum *argument =
+			    &class->datums[datum->arguments[a]];
+			struct dci_value value;
+
+			if (!dci_snapshot_present(
+			        class, snapshot, row, argument)) {
+				complete = false;
+				break;
+			}
+			dci_value_decode(&argument->info,
+			    dci_snapshot_slot(class, snapshot, row, argument),
+			    &value);
+			arguments[a] = (struct dci_derived_argument){
+			    .is_signed =
+			        (argument->info.format & DCI_SIF_UNSIGNED) == 0,
+			    .number = value.number,
+			    .signed_number = value.signed_number};
+		}
+		if (!complete || !dci_derived_compute(datum->info.unit,
+		                     arguments, datum->wraps, &result))
+			continue;
+		slot = (unsigned char *)dci_snapshot_slot(
+		    class, snapshot, row, datum);
+		stored = result.is_signed
+		             ? dci_value_encode_signed(&datum->info,
+		                   result.signed_number, slot, NULL, 0)
+		             : dci_value_encode_unsigned(
+		                   &datum->info, result.number, slot, NULL, 0);
+		if (stored == 0)
+			bits[datum->index / 8] |=
+			    (unsigned char)(1u << (datum->index % 8));
+	}
+}
+
 /* A counter that went backwards between two snapshots means the thing it
  * counts was reset or replaced: IF-MIB's ifCounterDiscontinuityTime. */
 static bool
@@ -506,6 +571,8 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		memcpy(next->present + i * class->present_size,
 		    builder->present + row * class->present_size,
 		    class->present_size);
+		if (class->derived_count > 0)
+			derive_values(class, next, i);
 		state->label = builder->labels[row];
 		builder->labels[row] = NULL;
 		if (builder->has_parent != NULL && builder->has_parent[row]) {

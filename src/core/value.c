@@ -37,6 +37,7 @@ static const char *const type_names[] = {
     [DCI_ST_INTEGER64] = "ST_INTEGER64",
     [DCI_ST_ADDRESS] = "ST_ADDRESS",
     [DCI_ST_TIME] = "ST_TIME",
+    [DCI_ST_DERIVED] = "ST_DERIVED",
 };
 
 static const char *const kind_names[] = {
@@ -51,6 +52,7 @@ static const char *const kind_names[] = {
     [DCI_KIND_TIMETICKS] = "TIMETICKS",
     [DCI_KIND_TRUTHVALUE] = "TRUTHVALUE",
     [DCI_KIND_TEXT_ONLY] = "TEXT_ONLY",
+    [DCI_KIND_HUNDREDTHS] = "HUNDREDTHS",
 };
 
 /* Boolean words by presentation: [presentation][truth]. */
@@ -99,6 +101,23 @@ is_integer_type(enum dci_type type)
 	       type == DCI_ST_INTEGER32 || type == DCI_ST_INTEGER64;
 }
 
+/* A derived datum whose value is a ratio in hundredths (the others are
+ * integers). */
+static bool
+is_derived_ratio(enum dci_unit unit)
+{
+	return unit == DCI_UNIT_DERIVED_AVERAGE ||
+	       unit == DCI_UNIT_DERIVED_PERCENT ||
+	       unit == DCI_UNIT_DERIVED_VARIANCE;
+}
+
+static bool
+is_derivation(enum dci_unit unit)
+{
+	return unit >= DCI_UNIT_DERIVED_SUM2 &&
+	       unit <= DCI_UNIT_DERIVED_VARIANCE;
+}
+
 static bool
 is_unsigned_integer(const struct dci_datum_info *datum)
 {
@@ -134,6 +153,7 @@ type_qualifier(const struct dci_datum_info *datum)
 	case DCI_ST_INTEGER16:
 	case DCI_ST_INTEGER32:
 	case DCI_ST_INTEGER64:
+	case DCI_ST_DERIVED:
 		return is_unsigned_integer(datum) ? " unsigned" : " signed";
 	case DCI_ST_ADDRESS:
 		if (datum->format < COUNT_OF(address_qualifiers))
@@ -178,6 +198,7 @@ dci_value_natural_size(enum dci_type type, uint32_t format)
 			return 0;
 		}
 	case DCI_ST_TIME:
+	case DCI_ST_DERIVED:
 		return TIME_SIZE;
 	}
 	return 0;
@@ -202,6 +223,9 @@ format_valid(enum dci_type type, uint32_t format)
 		return format <= DCI_SAF_ECONET;
 	case DCI_ST_TIME:
 		return format <= DCI_STF_MONOTONIC;
+	case DCI_ST_DERIVED:
+		/* Set by the registry: signed or unsigned, little-endian. */
+		return (format & ~DCI_SIF_UNSIGNED) == 0;
 	default:
 		return false;
 	}
@@ -224,6 +248,8 @@ presentation_valid(enum dci_type type, uint32_t presentation)
 		return presentation == DCI_SAP_NORMAL;
 	case DCI_ST_TIME:
 		return presentation <= DCI_STP_RELATIVE;
+	case DCI_ST_DERIVED:
+		return presentation == 0;
 	default:
 		return false;
 	}
@@ -268,6 +294,13 @@ dci_value_check_datum(
 		    datum->presentation, name);
 		return -1;
 	}
+	if (datum->type == DCI_ST_DERIVED && !is_derivation(datum->unit)) {
+		set_reason(why, why_size,
+		    "unit %u is not a derivation (DCI_UNIT_DERIVED_*) for "
+		    "ST_DERIVED",
+		    (unsigned)datum->unit);
+		return -1;
+	}
 	if (datum->type == DCI_ST_STRING) {
 		if (datum->size < 2 || datum->size > DCI_STRING_MAX) {
 			set_reason(why, why_size,
@@ -294,7 +327,9 @@ dci_value_check_datum(
 		return -1;
 	}
 	if (datum->semantics == DCI_SEMANTICS_COUNTER &&
-	    !is_integer_type(datum->type)) {
+	    !is_integer_type(datum->type) &&
+	    !(datum->type == DCI_ST_DERIVED &&
+	        !is_derived_ratio(datum->unit))) {
 		set_reason(why, why_size,
 		    "counter semantics is not valid for %s", name);
 		return -1;
@@ -345,6 +380,11 @@ dci_value_kind(const struct dci_datum_info *datum)
 		}
 	case DCI_ST_TIME:
 		return DCI_KIND_TIMETICKS;
+	case DCI_ST_DERIVED:
+		if (is_derived_ratio(datum->unit))
+			return DCI_KIND_HUNDREDTHS;
+		return is_unsigned_integer(datum) ? DCI_KIND_COUNTER64
+		                                  : DCI_KIND_INTEGER32;
 	}
 	return DCI_KIND_NONE;
 }
@@ -464,6 +504,18 @@ dci_value_encode_unsigned(const struct dci_datum_info *datum, uint64_t value,
 		}
 		store_unsigned(slot, TIME_SIZE, false, value);
 		return 0;
+	case DCI_ST_DERIVED:
+		maximum = is_unsigned_integer(datum) ? UINT64_MAX
+		                                     : (uint64_t)INT32_MAX;
+		if (value > maximum) {
+			set_reason(why, why_size,
+			    "value %" PRIu64 " does not fit %s%s "
+			    "(maximum %" PRIu64 ")",
+			    value, name, type_qualifier(datum), maximum);
+			return -1;
+		}
+		store_unsigned(slot, TIME_SIZE, false, value);
+		return 0;
 	default:
 		break;
 	}
@@ -504,6 +556,17 @@ dci_value_encode_signed(const struct dci_datum_info *datum, int64_t value,
 		store_unsigned(slot, TIME_SIZE, false, (uint64_t)value);
 		return 0;
 	}
+	if (datum->type == DCI_ST_DERIVED && !is_unsigned_integer(datum)) {
+		if (value < INT32_MIN) {
+			set_reason(why, why_size,
+			    "value %" PRId64 " does not fit ST_DERIVED signed "
+			    "(minimum %" PRId32 ")",
+			    value, INT32_MIN);
+			return -1;
+		}
+		store_unsigned(slot, TIME_SIZE, false, (uint64_t)value);
+		return 0;
+	}
 	if (datum->type == DCI_ST_STRING || datum->type == DCI_ST_UNUSED ||
 	    (datum->type == DCI_ST_ADDRESS && datum->format != DCI_SAF_IP)) {
 		/* Same refusal as for any number. */
@@ -534,8 +597,8 @@ dci_value_encode_bytes(const struct dci_datum_info *datum, const void *bytes,
 		set_reason(why, why_size, "ST_UNUSED takes no value");
 		return -1;
 	case DCI_ST_BOOLEAN:
-		set_reason(
-		    why, why_size, "ST_BOOLEAN takes a number, not bytes");
+	case DCI_ST_DERIVED:
+		set_reason(why, why_size, "%s takes a number, not bytes", name);
 		return -1;
 	case DCI_ST_STRING:
 		if (length > datum->size - 1) {
@@ -634,6 +697,12 @@ dci_value_decode(const struct dci_datum_info *datum, const unsigned char *slot,
 			value->number = raw;
 			break;
 		}
+		break;
+	case DCI_ST_DERIVED:
+		value->number = load_unsigned(slot, TIME_SIZE, false);
+		if (!is_unsigned_integer(datum))
+			value->signed_number =
+			    sign_extend(value->number, TIME_SIZE);
 		break;
 	default:
 		break;
@@ -798,6 +867,26 @@ render_integer(const struct dci_datum_info *datum,
 	}
 }
 
+/* Integers in decimal; ratios as hundredths with two decimals. */
+static int
+render_derived(const struct dci_datum_info *datum,
+    const struct dci_value *value, char *scratch, size_t scratch_size)
+{
+	uint64_t magnitude;
+
+	if (is_unsigned_integer(datum))
+		return snprintf(
+		    scratch, scratch_size, "%" PRIu64, value->number);
+	if (!is_derived_ratio(datum->unit))
+		return snprintf(
+		    scratch, scratch_size, "%" PRId64, value->signed_number);
+	magnitude = value->signed_number < 0 ? -(uint64_t)value->signed_number
+	                                     : (uint64_t)value->signed_number;
+	return snprintf(scratch, scratch_size, "%s%" PRIu64 ".%02" PRIu64,
+	    value->signed_number < 0 ? "-" : "", magnitude / 100,
+	    magnitude % 100);
+}
+
 size_t
 dci_value_render(const struct dci_datum_info *datum, const unsigned char *slot,
     char *text, size_t text_size)
@@ -827,6 +916,10 @@ dci_value_render(const struct dci_datum_info *datum, const unsigned char *slot,
 		break;
 	case DCI_ST_TIME:
 		written = render_time(datum, &value, scratch, sizeof(scratch));
+		break;
+	case DCI_ST_DERIVED:
+		written =
+		    render_derived(datum, &value, scratch, sizeof(scratch));
 		break;
 	default:
 		written = 0;
@@ -906,6 +999,20 @@ dci_value_unit_name(enum dci_unit unit)
 		return "octets";
 	case DCI_UNIT_ERRORS:
 		return "errors";
+	case DCI_UNIT_DERIVED_SUM2:
+		return "sum2";
+	case DCI_UNIT_DERIVED_SUM3:
+		return "sum3";
+	case DCI_UNIT_DERIVED_DIFFERENCE:
+		return "difference";
+	case DCI_UNIT_DERIVED_AVERAGE:
+		return "average";
+	case DCI_UNIT_DERIVED_PERCENT:
+		return "percent";
+	case DCI_UNIT_DERIVED_PRODUCT:
+		return "product";
+	case DCI_UNIT_DERIVED_VARIANCE:
+		return "variance";
 	}
 	return "unknown";
 }

@@ -7,7 +7,10 @@
  * of their format (SIF_BIGENDIAN), booleans as 4-byte little-endian 0/1
  * (SBF_INVERTED is applied when reading, never when storing), IP addresses
  * in network order, times as 8 bytes little-endian, strings NUL-terminated
- * and zero-padded. Byte order is always taken from the format, never from
+ * and zero-padded. ST_DERIVED (computed by the host) is 8 bytes
+ * little-endian, unsigned when the format has SIF_UNSIGNED, else signed and
+ * within Integer32 (ratios in hundredths); it renders in decimal, ratios
+ * with two decimals ("12.34"). Byte order is always taken from the format, never from
  * the host.
  *
  * Every function taking a datum first checks it with
@@ -39,6 +42,10 @@ enum dci_value_kind {
 	                        timestamp) */
 	DCI_KIND_TRUTHVALUE, /* ST_BOOLEAN */
 	DCI_KIND_TEXT_ONLY,  /* ST_INTEGER64 signed: only dciStatText */
+	DCI_KIND_HUNDREDTHS, /* ST_DERIVED ratio (average, percent, variance):
+	                        Integer32 in hundredths (DciHundredths); other
+	                        ST_DERIVED are COUNTER64 when unsigned, else
+	                        INTEGER32 */
 	DCI_KIND_COUNT
 };
 

@@ -50,7 +50,13 @@ SYS_UPTIME=.1.3.6.1.2.1.1.3.0
 # dciStatTable columns.
 C_LABEL=1 C_TYPE=2 C_TEXT=3 C_COUNTER64=4 C_COUNTER32=5 C_GAUGE32=6
 C_INTEGER32=7 C_STRING=8 C_IPADDRESS=9 C_MACADDRESS=10 C_TIMETICKS=11
-C_TRUTHVALUE=12 C_DISCONTINUITY=13
+C_TRUTHVALUE=12 C_DISCONTINUITY=13 C_HUNDREDTHS=14
+# Derived datums: id = arg1 << 24 | arg2 << 16 | arg3 << 8 | own number.
+D_SUM2=388038736 D_SUM3=421801553 D_DIFFERENCE=723583058
+D_NEGATIVE=556466259 D_SIGNED=337051732 D_AVERAGE=555286613
+D_PERCENT=420937814 D_PRODUCT=388038743 D_OVERFLOW=926220376
+D_VARIANCE=421602393 D_BY_ZERO=389742682
+D_YAML_SUM=387514459 # declared in the YAML file below: 23 + 25, number 91
 # Datums whose value is not a constant.
 D_REFRESHES=56 D_INIT_TIME=74 D_UNUSED=99
 
@@ -148,6 +154,16 @@ expect_refused "      churn_seconds: -1" \
     "option 'churn_seconds': expected a whole number from 0 to 4294967295, found \"-1\""
 expect_refused "      instance: 3" \
     "unknown option 'instance' for provider example: expected"
+# Derived metrics of the configuration: an argument the class does not have,
+# and a class no provider registered.
+expect_refused "      instances: 1
+derived:
+  - {class: 2.1, label: bad, id: 1, metric: sum2, arguments: [text_x, uint8_counter]}" \
+    "refused.yaml:9:63: derived metric \"bad\": class \"example\" has no datum \"text_x\""
+expect_refused "      instances: 1
+derived:
+  - {class: 2.7, label: lost, id: 1, metric: sum2, arguments: [a, b]}" \
+    "refused.yaml:9:5: derived metric \"lost\": no provider registered class 2.7"
 
 # --- the daemons ------------------------------------------------------------
 
@@ -164,6 +180,13 @@ cat >>"$config" <<EOF
     options:
       instances: 3
       churn_seconds: 1
+derived:
+  - class: 2.1
+    label: yaml_sum
+    id: 91
+    metric: sum2
+    arguments: [uint8_decimal, uint8_counter]
+    description: declared in the configuration, not by the provider
 EOF
 DCISTATD_FIRST_MODULE=example
 start_dcistatd "$config"
@@ -175,8 +198,9 @@ SNMP_TARGET=unix:$SNMPD_UNIX
 
 # Every served datum has a dciStatText; ST_UNUSED (99) has none.
 DOCUMENTED=(1 2 3 4 5 6 7 8 9 10 11 12 20 21 22 23 24 25 30 31 32 33 34 35 36
-    40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 60 61 62 63 64 65
-    70 71 72 73 74 75 76 77)
+    40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64
+    65 70 71 72 73 74 75 76 77 $D_SIGNED $D_YAML_SUM $D_SUM2 $D_PRODUCT
+    $D_PERCENT $D_VARIANCE $D_SUM3 $D_AVERAGE $D_DIFFERENCE)
 served=$(snmp_walk "$STAT.$C_TEXT.$CLASS.$ROW" | awk '{ sub(/.*\./, "", $1); print $1 }' | tr '\n' ' ')
 served=${served% }
 [ "$served" = "${DOCUMENTED[*]}" ] ||
@@ -266,7 +290,39 @@ check_column $C_TEXT "dciStatText (but refreshes and the init time)" \
 
 check_column $C_TYPE "dciStatType (one datum of each DCI4 type)" \
     "1=INTEGER: 1" "11=INTEGER: 2" "20=INTEGER: 3" "30=INTEGER: 4" \
-    "40=INTEGER: 5" "50=INTEGER: 6" "60=INTEGER: 7" "70=INTEGER: 8"
+    "40=INTEGER: 5" "50=INTEGER: 6" "60=INTEGER: 7" "70=INTEGER: 8" \
+    "$D_SUM2=INTEGER: 9"
+
+# --- derived metrics: computed by dcistatd from unit2's other values ------------
+
+check_column $C_COUNTER64 "Counter64 (derived from unsigned datums)" \
+    "$D_SUM2=Counter64: 508" "$D_SUM3=Counter64: 4000065735" \
+    "$D_DIFFERENCE=Counter64: 16908802" "$D_PRODUCT=Counter64: 64500" \
+    "$D_YAML_SUM=Counter64: 450"
+check_column $C_INTEGER32 "Integer32 (derived with a signed argument)" \
+    "$D_SIGNED=INTEGER: -252"
+check_column $C_HUNDREDTHS "dciStatHundredths (derived ratios)" \
+    "$D_AVERAGE=INTEGER: 129" "$D_PERCENT=INTEGER: 4444" \
+    "$D_VARIANCE=INTEGER: 32601"
+check_column $C_TEXT "dciStatText (derived)" \
+    "$D_SUM2=STRING: \"508\"" "$D_SIGNED=STRING: \"-252\"" \
+    "$D_AVERAGE=STRING: \"1.29\"" "$D_PERCENT=STRING: \"44.44\"" \
+    "$D_VARIANCE=STRING: \"326.01\"" "$D_YAML_SUM=STRING: \"450\""
+# A sum of counters is a counter, with a discontinuity time; a sum of
+# gauges is not.
+check_column $C_DISCONTINUITY "dciStatDiscontinuity (a sum of counters)" \
+    "$D_SUM3=$(typed_value "$(cell $C_DISCONTINUITY $D_REFRESHES)")"
+check_absent $D_SUM2 $C_DISCONTINUITY
+# No value, so no row: a negative unsigned difference, a product above
+# 2^64 - 1, a division by zero.
+for datum in $D_NEGATIVE $D_OVERFLOW $D_BY_ZERO; do
+	check_absent $datum $(seq 1 14)
+done
+datum_table=$DCI_ARC.1.3.1
+units=$(snmp_get "$datum_table.8.$CLASS.$D_AVERAGE" "$datum_table.8.$CLASS.$D_YAML_SUM" "$datum_table.7.$CLASS.$D_SUM3" | tr '\n' ' ')
+[ "$units" = "average sum2 0 " ] ||
+    fail "dciDatumUnits of derived_average and yaml_sum, dciDatumVolatility of derived_sum3: '$units', expected 'average sum2 0' (static)"
+ok "dciDatumTable: units name the derivation; a sum of static datums is static"
 
 check_column $C_LABEL "dciStatLabel (a few)" \
     '9=STRING: "inverted_always_never"' '47=STRING: "raw32_little"' \

@@ -408,7 +408,7 @@ START_TEST(test_unknown_key_top_level)
 {
 	ASSERT_ERROR("agent: {}\nprovider: []\n",
 	    "t.yaml:2:1: unknown key 'provider' at top level: expected one "
-	    "of agent, providers");
+	    "of agent, providers, derived");
 }
 END_TEST
 

@@ -80,7 +80,9 @@ static const struct {
     {DCI_ST_TIME, DCI_STF_5BYTE, 8},
     {DCI_ST_TIME, DCI_STF_CTIME, 8},
     {DCI_ST_TIME, DCI_STF_MONOTONIC, 8},
-    {(enum dci_type)9, 0, 0},
+    {DCI_ST_DERIVED, 0, 8},
+    {DCI_ST_DERIVED, DCI_SIF_UNSIGNED, 8},
+    {(enum dci_type)10, 0, 0},
 };
 
 START_TEST(test_natural_size)
@@ -771,7 +773,7 @@ static const struct {
 	int semantics;
 	const char *why;
 } bad_datums[] = {
-    {(enum dci_type)9, 0, 0, 4, 0, 2, "type 9 is not a DCI4 type"},
+    {(enum dci_type)10, 0, 0, 4, 0, 2, "type 10 is not a DCI4 type"},
     {DCI_ST_INTEGER32, 0x4, 1, 4, 0, 2,
         "format 0x4 is not valid for ST_INTEGER32"},
     {DCI_ST_INTEGER8, 0x81, 1, 1, 0, 2,

@@ -148,6 +148,26 @@
  * 70 and 72 are the same moment, 2026-01-01 00:00:00 UTC; as TimeStamps
  * they are 0 (before the agent started); 74 is the TimeStamp of init.
  *
+ * Derived metrics (DCI_ST_DERIVED, UMA_DERIVED): declared here, computed by
+ * dcistatd from the values above at every refresh. The id is
+ * DCI_DERIVED_DATUM_ID(arg1, arg2, arg3, number), shown as number (args);
+ * 59 uint32_zero (0, a Gauge32) exists to be divided by.
+ *   number (args)  label              derivation  value       column
+ *   80 (23 33)     derived_sum2       sum2        508         Counter64
+ *   81 (25 36 46)  derived_sum3       sum3        4000065735  Counter64,
+ *                                                             a counter
+ *   82 (43 33)     derived_difference difference  16908802    Counter64
+ *   83 (33 43)     derived_negative   difference  negative: no row
+ *   84 (20 23)     derived_signed     difference  -252        Integer32
+ *   85 (33 25)     derived_average    average     1.29        Hundredths 129
+ *   86 (25 23)     derived_percent    percent     44.44       Hundredths 4444
+ *   87 (23 33)     derived_product    product     64500       Counter64
+ *   88 (55 53)     derived_overflow   product     above 2^64: no row
+ *   89 (25 33 36)  derived_variance   variance    326.01      Hundredths 32601
+ *   90 (23 59)     derived_by_zero    average     250 / 0: no row
+ * dciStatText shows the same values ("1.29"); dciDatumUnits names the
+ * derivation ("average").
+ *
  * ST_UNUSED: 99 reserved. Reserves the id (DCI4: a datum number kept for
  * later use); it has no value and no row in any table.
  */
@@ -209,7 +229,8 @@ enum example_setter {
 	EXAMPLE_SET_INSTANCE,  /* the instance's id */
 	EXAMPLE_SET_REFRESHES, /* refreshes so far */
 	EXAMPLE_SET_INIT_TIME, /* CLOCK_MONOTONIC at init, centiseconds */
-	EXAMPLE_SET_NOTHING,   /* ST_UNUSED: it never has a value */
+	EXAMPLE_SET_NOTHING,   /* ST_UNUSED: it never has a value; and a
+	                          derived datum, which the host computes */
 };
 
 /* A datum's description, as registered, and its value. */
@@ -236,6 +257,16 @@ struct example_datum {
 		.format = (format_), .presentation = (presentation_),          \
 		.size = (size_), .volatility = (volatility_), .unit = (unit_), \
 		.semantics = (semantics_), .description = (description_),      \
+	}
+
+/* EXAMPLE_DERIVED(arg1, arg2, arg3, number, label, derivation,
+ * description): a derived datum (see "Derived metrics" in provider.h). */
+#define EXAMPLE_DERIVED(                                                       \
+    arg1_, arg2_, arg3_, id_, label_, derivation_, description_)               \
+	{                                                                      \
+		.id = DCI_DERIVED_DATUM_ID(arg1_, arg2_, arg3_, id_),          \
+		.label = (label_), .type = DCI_ST_DERIVED,                     \
+		.unit = (derivation_), .description = (description_),          \
 	}
 
 /* Raw values for dci_batch_set_bytes: exactly the datum's size, in the
@@ -601,6 +632,62 @@ static const struct example_datum example_datums[] = {
          DCI_SEMANTICS_GAUGE, "Duration 0: no period given"),
         .set = EXAMPLE_SET_UNSIGNED,
         .number = 0},
+
+    /* A zero, for the derived metric that would divide by it. */
+    {.info = EXAMPLE_INFO(59, "uint32_zero", DCI_ST_INTEGER32,
+         EXAMPLE_UNSIGNED_LE, DCI_SIP_DECIMAL, 0, DCI_SV_STATIC, DCI_UNIT_COUNT,
+         DCI_SEMANTICS_GAUGE, "Unsigned 32-bit 0"),
+        .set = EXAMPLE_SET_UNSIGNED,
+        .number = 0},
+
+    /* --- Derived metrics (UMA_DERIVED): the host computes them from the
+     * other datums of the same instance at each commit; the provider
+     * declares them and never sets them. The id carries the arguments
+     * (DCI_DERIVED_DATUM_ID); the unit says how they combine; format,
+     * presentation, size and semantics are left 0 for the host to set. */
+    {.info = EXAMPLE_DERIVED(23, 33, 0, 80, "derived_sum2",
+         DCI_UNIT_DERIVED_SUM2, "uint8_decimal + uint16_decimal: 508"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(25, 36, 46, 81, "derived_sum3",
+         DCI_UNIT_DERIVED_SUM3,
+         "uint8_counter + uint16_counter + uint32_counter: 4000065735, "
+         "a counter"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(43, 33, 0, 82, "derived_difference",
+         DCI_UNIT_DERIVED_DIFFERENCE,
+         "uint32_gauge - uint16_decimal: 16908802"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(33, 43, 0, 83, "derived_negative",
+         DCI_UNIT_DERIVED_DIFFERENCE,
+         "uint16_decimal - uint32_gauge: negative, so no row"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(20, 23, 0, 84, "derived_signed",
+         DCI_UNIT_DERIVED_DIFFERENCE,
+         "int8_decimal - uint8_decimal: -252, an Integer32"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(33, 25, 0, 85, "derived_average",
+         DCI_UNIT_DERIVED_AVERAGE, "uint16_decimal / uint8_counter: 1.29"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(25, 23, 0, 86, "derived_percent",
+         DCI_UNIT_DERIVED_PERCENT,
+         "uint8_counter / (uint8_counter + uint8_decimal): 44.44%"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(23, 33, 0, 87, "derived_product",
+         DCI_UNIT_DERIVED_PRODUCT, "uint8_decimal * uint16_decimal: 64500"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(55, 53, 0, 88, "derived_overflow",
+         DCI_UNIT_DERIVED_PRODUCT,
+         "uint64_counter * uint64_gauge: above 2^64, so no row"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(25, 33, 36, 89, "derived_variance",
+         DCI_UNIT_DERIVED_VARIANCE,
+         "count uint8_counter, sum uint16_decimal, sum of squares "
+         "uint16_counter: 326.01"),
+        .set = EXAMPLE_SET_NOTHING},
+    {.info = EXAMPLE_DERIVED(23, 59, 0, 90, "derived_by_zero",
+         DCI_UNIT_DERIVED_AVERAGE,
+         "uint8_decimal / uint32_zero: a division by zero, so no row"),
+        .set = EXAMPLE_SET_NOTHING},
 
     /* --- ST_UNUSED: size 0; DCI4 says its other fields mean nothing, the
      * host checks only the size, id and label. --------------------------*/
