@@ -494,6 +494,79 @@ request_subid(oid subid)
 	return value;
 }
 
+/* --- dciClassData: one table per class ----------------------------------- */
+
+#define CLASS_DATA_PREFIX_LENGTH (AGENT_MIB_ARC_LENGTH + 2) /* .1.6 */
+
+/* A per-class column has the syntax of the datum's dciStatTable value
+ * column; a signed 64-bit datum, which has none, is served as its text. */
+static unsigned
+class_data_stat_column(enum dci_value_kind kind)
+{
+	static const unsigned column_of_kind[] = {
+	    [DCI_KIND_COUNTER64] = AGENT_STAT_COUNTER64,
+	    [DCI_KIND_COUNTER32] = AGENT_STAT_COUNTER32,
+	    [DCI_KIND_GAUGE32] = AGENT_STAT_GAUGE32,
+	    [DCI_KIND_INTEGER32] = AGENT_STAT_INTEGER32,
+	    [DCI_KIND_STRING] = AGENT_STAT_STRING,
+	    [DCI_KIND_IPADDRESS] = AGENT_STAT_IP_ADDRESS,
+	    [DCI_KIND_MACADDRESS] = AGENT_STAT_MAC_ADDRESS,
+	    [DCI_KIND_TIMETICKS] = AGENT_STAT_TIME_TICKS,
+	    [DCI_KIND_TRUTHVALUE] = AGENT_STAT_TRUTH_VALUE,
+	    [DCI_KIND_TEXT_ONLY] = AGENT_STAT_TEXT,
+	    [DCI_KIND_HUNDREDTHS] = AGENT_STAT_HUNDREDTHS,
+	};
+
+	return column_of_kind[kind];
+}
+
+static enum agent_answer
+class_data_answer(
+    struct agent_tables *tables, bool next, netsnmp_variable_list *varbind)
+{
+	oid prefix[ENTRY_PREFIX_LENGTH]; /* the first CLASS_DATA_PREFIX_LENGTH
+	                                  */
+	oid name[CLASS_DATA_PREFIX_LENGTH + DCI_WALK_INDEX_MAX];
+	uint64_t index[MAX_OID_LEN];
+	uint32_t encoded[DCI_WALK_INDEX_MAX];
+	size_t index_length = 0, compared, length;
+	struct dci_walk_row row;
+	int order;
+
+	entry_prefix(AGENT_CLASS_DATA, prefix);
+	compared = varbind->name_length < CLASS_DATA_PREFIX_LENGTH
+	               ? varbind->name_length
+	               : CLASS_DATA_PREFIX_LENGTH;
+	order = snmp_oid_compare(varbind->name, compared, prefix, compared);
+	if (order == 0 && varbind->name_length > CLASS_DATA_PREFIX_LENGTH) {
+		index_length = varbind->name_length - CLASS_DATA_PREFIX_LENGTH;
+		for (size_t i = 0; i < index_length; i++)
+			index[i] = request_subid(
+			    varbind->name[CLASS_DATA_PREFIX_LENGTH + i]);
+	}
+	if (!next) {
+		if (order != 0 || index_length == 0)
+			return AGENT_NO_SUCH_OBJECT;
+		if (!dci_walk_class_data(tables->registry, index, index_length,
+		        DCI_WALK_EXACT, &row))
+			return AGENT_NO_SUCH_INSTANCE;
+	} else {
+		if (order > 0)
+			return AGENT_END_OF_TABLE;
+		if (!dci_walk_class_data(tables->registry, index, index_length,
+		        DCI_WALK_NEXT, &row))
+			return AGENT_END_OF_TABLE;
+	}
+	length = dci_walk_encode_class_data(&row, encoded);
+	memcpy(name, prefix, CLASS_DATA_PREFIX_LENGTH * sizeof(oid));
+	for (size_t i = 0; i < length; i++)
+		name[CLASS_DATA_PREFIX_LENGTH + i] = encoded[i];
+	snmp_set_var_objid(varbind, name, CLASS_DATA_PREFIX_LENGTH + length);
+	stat_value(
+	    tables, class_data_stat_column(row.datum->kind), &row, varbind);
+	return AGENT_ANSWERED;
+}
+
 enum agent_answer
 agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
     netsnmp_variable_list *varbind)
@@ -506,6 +579,8 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	struct dci_walk_row row;
 	int order;
 
+	if (table == AGENT_CLASS_DATA)
+		return class_data_answer(tables, next, varbind);
 	if (table < AGENT_TABLE_SUPPLIER || table > AGENT_TABLE_STAT)
 		return next ? AGENT_END_OF_TABLE : AGENT_NO_SUCH_OBJECT;
 	shape = &table_shapes[table];
@@ -605,7 +680,7 @@ agent_tables_handle(netsnmp_mib_handler *handler,
 	return SNMP_ERR_NOERROR;
 }
 
-static netsnmp_handler_registration *registrations[AGENT_TABLE_STAT + 1];
+static netsnmp_handler_registration *registrations[AGENT_CLASS_DATA + 1];
 
 int
 agent_tables_register(struct agent_tables *tables)
@@ -616,9 +691,10 @@ agent_tables_register(struct agent_tables *tables)
 	    [AGENT_TABLE_DATUM] = "dciDatumTable",
 	    [AGENT_TABLE_INSTANCE] = "dciInstanceTable",
 	    [AGENT_TABLE_STAT] = "dciStatTable",
+	    [AGENT_CLASS_DATA] = "dciClassData",
 	};
 
-	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_TABLE_STAT;
+	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_CLASS_DATA;
 	     table++) {
 		oid root[ENTRY_PREFIX_LENGTH];
 		netsnmp_mib_handler *handler;
@@ -646,7 +722,7 @@ agent_tables_register(struct agent_tables *tables)
 void
 agent_tables_unregister(void)
 {
-	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_TABLE_STAT;
+	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_CLASS_DATA;
 	     table++) {
 		if (registrations[table] != NULL)
 			netsnmp_unregister_handler(registrations[table]);

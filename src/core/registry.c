@@ -55,6 +55,7 @@ dci_registry_free(struct dci_registry *registry)
 	for (size_t i = 0; i < registry->supplier_count; i++)
 		supplier_free(registry->suppliers[i]);
 	free(registry->classes);
+	free(registry->classes_by_levels);
 	free(registry->suppliers);
 	free(registry);
 }
@@ -563,6 +564,42 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 	return 0;
 }
 
+/* Orders class ids by their levels alone (a shorter id that is a prefix
+ * sorts first, which never happens between registered classes). */
+static int
+class_levels_compare(const uint32_t *left, size_t left_length,
+    const uint32_t *right, size_t right_length)
+{
+	for (size_t i = 0; i < left_length && i < right_length; i++)
+		if (left[i] != right[i])
+			return left[i] < right[i] ? -1 : 1;
+	return left_length < right_length ? -1 : left_length > right_length;
+}
+
+/* Inserts `class` into `classes` (count entries, room for one more), in
+ * length-prefixed order or by levels alone. */
+static void
+classes_insert(struct dci_class **classes, size_t count,
+    struct dci_class *class, bool length_prefixed)
+{
+	size_t position;
+
+	for (position = 0; position < count; position++) {
+		const struct dci_class *other = classes[position];
+		int order =
+		    length_prefixed
+		        ? dci_class_id_compare(class->id, class->id_length,
+		              other->id, other->id_length)
+		        : class_levels_compare(class->id, class->id_length,
+		              other->id, other->id_length);
+		if (order < 0)
+			break;
+	}
+	memmove(&classes[position + 1], &classes[position],
+	    (count - position) * sizeof(*classes));
+	classes[position] = class;
+}
+
 struct dci_class *
 dci_registry_add_class(struct dci_registry *registry,
     struct dci_supplier *supplier, const struct dci_class_info *info,
@@ -570,7 +607,6 @@ dci_registry_add_class(struct dci_registry *registry,
 {
 	struct dci_class *class, **grown;
 	char name[256];
-	size_t position;
 
 	if (info == NULL || supplier == NULL) {
 		log_reason(why, why_size, "class registered without %s",
@@ -615,23 +651,22 @@ dci_registry_add_class(struct dci_registry *registry,
 		return NULL;
 	}
 
-	grown = realloc(
-	    registry->classes, (registry->class_count + 1) * sizeof(*grown));
+	grown = realloc(registry->classes_by_levels,
+	    (registry->class_count + 1) * sizeof(*grown));
+	if (grown != NULL) {
+		registry->classes_by_levels = grown;
+		grown = realloc(registry->classes,
+		    (registry->class_count + 1) * sizeof(*grown));
+	}
 	if (grown == NULL) {
 		log_reason(why, why_size, "out of memory");
 		class_free(class);
 		return NULL;
 	}
 	registry->classes = grown;
-	for (position = 0; position < registry->class_count; position++) {
-		const struct dci_class *other = registry->classes[position];
-		if (dci_class_id_compare(class->id, class->id_length, other->id,
-		        other->id_length) < 0)
-			break;
-	}
-	memmove(&registry->classes[position + 1], &registry->classes[position],
-	    (registry->class_count - position) * sizeof(*grown));
-	registry->classes[position] = class;
+	classes_insert(registry->classes, registry->class_count, class, true);
+	classes_insert(
+	    registry->classes_by_levels, registry->class_count, class, false);
 	registry->class_count++;
 	return class;
 }

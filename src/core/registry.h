@@ -76,6 +76,10 @@ struct dci_registry {
 	struct dci_supplier **suppliers; /* by index - 1 */
 	size_t supplier_count;
 	struct dci_class **classes; /* sorted by (id_length, id) */
+	/* The same classes sorted by their levels alone, as the per-class
+	 * tables under dciClassData order them (no length prefix; no class id
+	 * is a prefix of another, so this order is total). */
+	struct dci_class **classes_by_levels;
 	size_t class_count;
 };
 

@@ -86,30 +86,43 @@ class_lower_bound(const struct dci_registry *registry,
 	return low;
 }
 
+/* First instance at or after the request, with or without the instance id's
+ * length prefix; `descend` (may be NULL) when the request starts with that
+ * instance's id. */
 static size_t
-instance_lower_bound(
-    const struct dci_class *class, const struct request *request, bool *descend)
+instance_lower_bound_in(const struct dci_class *class,
+    const struct request *request, bool length_prefixed, bool *descend)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
 	size_t low = 0, high = snapshot->count;
 
-	*descend = false;
+	if (descend != NULL)
+		*descend = false;
 	if (request->subids == NULL)
 		return 0;
 	while (low < high) {
 		size_t middle = low + (high - low) / 2;
 		if (compare_segment(
 		        dci_snapshot_instance_id(class, snapshot, middle),
-		        class->instance_words, true, request) == BEFORE)
+		        class->instance_words, length_prefixed,
+		        request) == BEFORE)
 			low = middle + 1;
 		else
 			high = middle;
 	}
-	if (low < snapshot->count)
+	if (low < snapshot->count && descend != NULL)
 		*descend = compare_segment(
 		               dci_snapshot_instance_id(class, snapshot, low),
-		               class->instance_words, true, request) == DESCEND;
+		               class->instance_words, length_prefixed,
+		               request) == DESCEND;
 	return low;
+}
+
+static size_t
+instance_lower_bound(
+    const struct dci_class *class, const struct request *request, bool *descend)
+{
+	return instance_lower_bound_in(class, request, true, descend);
 }
 
 /* The datum is the last level: a row matches EXACT when its id is the
@@ -403,6 +416,147 @@ dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
 	return false;
 }
 
+/* --- The per-class tables ------------------------------------------------ */
+
+/* First class (by levels) at or after the request; `descend` when the
+ * request starts with that class's levels. */
+static size_t
+class_by_levels_lower_bound(const struct dci_registry *registry,
+    const struct request *request, bool *descend)
+{
+	size_t low = 0, high = registry->class_count;
+
+	*descend = false;
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		const struct dci_class *class =
+		    registry->classes_by_levels[middle];
+		if (compare_segment(
+		        class->id, class->id_length, false, request) == BEFORE)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	if (low < registry->class_count) {
+		const struct dci_class *class =
+		    registry->classes_by_levels[low];
+		*descend = compare_segment(class->id, class->id_length, false,
+		               request) == DESCEND;
+	}
+	return low;
+}
+
+/* First instance at or after `start` with a value for `datum`. Rows without
+ * a value are skipped one by one: a column with long runs of absent values
+ * costs those runs. */
+static bool
+first_instance_with(const struct dci_class *class,
+    const struct dci_datum *datum, size_t start, size_t *instance)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+
+	for (size_t i = start; i < snapshot->count; i++) {
+		if (dci_snapshot_present(class, snapshot, i, datum)) {
+			*instance = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+class_data_exact(const struct dci_class *class, const struct request *request,
+    struct dci_walk_row *row)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	const struct dci_datum *datum;
+	struct request rest;
+	long instance;
+
+	if (snapshot == NULL || request->length != 2 + class->instance_words ||
+	    request->subids[0] != 1 || request->subids[1] > UINT32_MAX)
+		return false;
+	datum = dci_class_find_datum(class, (uint32_t)request->subids[1]);
+	if (datum == NULL || !datum_in_column(datum, NULL))
+		return false;
+	rest = request_rest(request, 2);
+	instance = (long)instance_lower_bound_in(class, &rest, false, NULL);
+	if ((size_t)instance >= snapshot->count ||
+	    compare_segment(
+	        dci_snapshot_instance_id(class, snapshot, (size_t)instance),
+	        class->instance_words, false, &rest) != DESCEND ||
+	    !dci_snapshot_present(class, snapshot, (size_t)instance, datum))
+		return false;
+	*row = (struct dci_walk_row){
+	    .class = class, .instance = (size_t)instance, .datum = datum};
+	return true;
+}
+
+bool
+dci_walk_class_data(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+{
+	struct request request = {index, length};
+	bool descend;
+	size_t position =
+	    class_by_levels_lower_bound(registry, &request, &descend);
+
+	if (mode == DCI_WALK_EXACT) {
+		const struct dci_class *class;
+		struct request rest;
+		if (!descend)
+			return false;
+		class = registry->classes_by_levels[position];
+		rest = request_rest(&request, class->id_length);
+		return class_data_exact(class, &rest, row);
+	}
+	for (; position < registry->class_count; position++, descend = false) {
+		const struct dci_class *class =
+		    registry->classes_by_levels[position];
+		size_t datum_start = 0, instance_start = 0, instance;
+
+		if (class->snapshot == NULL || class->snapshot->count == 0)
+			continue;
+		if (descend) {
+			/* [1, datum, instance...] after the class's levels. */
+			struct request rest =
+			    request_rest(&request, class->id_length);
+			if (rest.length > 0 && rest.subids[0] > 1)
+				continue; /* past the table's entry */
+			if (rest.length > 1 && rest.subids[0] == 1) {
+				struct request column = request_rest(&rest, 1);
+				struct request leaf;
+				bool equal;
+				datum_start =
+				    datum_lower_bound(class, &column, &equal);
+				if (equal) {
+					leaf = request_rest(&rest, 2);
+					instance_start =
+					    instance_lower_bound_in(
+					        class, &leaf, false, &equal);
+					/* The request is this cell or below
+					 * it: the next cell follows. */
+					if (equal)
+						instance_start++;
+				}
+			}
+		}
+		for (size_t d = datum_start; d < class->datum_count;
+		     d++, instance_start = 0) {
+			const struct dci_datum *datum = &class->datums[d];
+			if (datum_in_column(datum, NULL) &&
+			    first_instance_with(
+			        class, datum, instance_start, &instance)) {
+				*row = (struct dci_walk_row){.class = class,
+				    .instance = instance,
+				    .datum = datum};
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static size_t
 encode_class_segment(const struct dci_class *class, uint32_t *index)
 {
@@ -476,4 +630,21 @@ dci_walk_encode_stat(const struct dci_walk_row *row, uint32_t *index)
 
 	index[length] = row->datum->info.id;
 	return length + 1;
+}
+
+size_t
+dci_walk_encode_class_data(const struct dci_walk_row *row, uint32_t *index)
+{
+	const struct dci_class *class = row->class;
+	const uint32_t *id =
+	    dci_snapshot_instance_id(class, class->snapshot, row->instance);
+	size_t length = class->id_length;
+
+	for (size_t i = 0; i < class->id_length; i++)
+		index[i] = class->id[i];
+	index[length++] = 1;
+	index[length++] = row->datum->info.id;
+	for (size_t i = 0; i < class->instance_words; i++)
+		index[length++] = id[i];
+	return length;
 }

@@ -12,6 +12,11 @@
  *   datum     [class_length, class..., datum]
  *   instance  [class_length, class..., instance_words, instance...]
  *   stat      [class_length, class..., instance_words, instance..., datum]
+ *   class data [class..., 1, datum, instance...]  (the per-class tables
+ *             under dciClassData: the class's levels name its table, 1 its
+ *             entry, the datum id its column; no length prefixes, since no
+ *             class id is a prefix of another and a class's instance ids
+ *             all have its instance_words words)
  * Sub-identifiers are taken as uint64_t so that a request carrying values
  * above 2^32-1 still orders correctly.
  */
@@ -63,6 +68,14 @@ bool dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum dci_walk_mode mode,
     const struct dci_walk_filter *filter, struct dci_walk_row *row);
 
+/* The per-class tables: a cell of class `row->class`, instance, datum,
+ * ordered class (by levels), column (datum id), instance. A column holds
+ * the instances with a value for its datum, as dciStatTable's value
+ * columns do. */
+bool dci_walk_class_data(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum dci_walk_mode mode,
+    struct dci_walk_row *row);
+
 /* Writes a row's index (encoding above) into `index`, which has room for
  * DCI_WALK_INDEX_MAX sub-identifiers; returns the count. */
 size_t dci_walk_encode_class(const struct dci_class *class, uint32_t *index);
@@ -70,6 +83,8 @@ size_t dci_walk_encode_datum(const struct dci_walk_row *row, uint32_t *index);
 size_t dci_walk_encode_instance(
     const struct dci_walk_row *row, uint32_t *index);
 size_t dci_walk_encode_stat(const struct dci_walk_row *row, uint32_t *index);
+size_t dci_walk_encode_class_data(
+    const struct dci_walk_row *row, uint32_t *index);
 /* The dciInstanceTable index of an instance row's parent, or 0 when the
  * instance has no parent. */
 size_t dci_walk_encode_parent(const struct dci_walk_row *row, uint32_t *index);

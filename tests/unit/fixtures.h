@@ -386,6 +386,7 @@ enum fx_table {
 	FX_DATUM,
 	FX_INSTANCE,
 	FX_STAT,
+	FX_CLASS_DATA, /* the per-class tables under dciClassData */
 };
 
 struct fx_row {
@@ -491,6 +492,39 @@ fx_oracle(const struct dci_registry *registry, enum fx_table table,
 			struct fx_row *row = fx_rows_push(rows);
 			row->class = class;
 			fx_push_class_segment(&row->index, class);
+			continue;
+		}
+		if (table == FX_CLASS_DATA) {
+			for (size_t d = 0; d < class->datum_count; d++) {
+				const struct dci_datum *datum =
+				    &class->datums[d];
+				for (size_t i = 0;
+				     snapshot != NULL && i < snapshot->count;
+				     i++) {
+					struct fx_row *row;
+					const uint32_t *id =
+					    snapshot->ids +
+					    i * class->instance_words;
+					if (datum->kind == DCI_KIND_NONE ||
+					    !fx_present(class, i, datum))
+						continue;
+					row = fx_rows_push(rows);
+					row->class = class;
+					row->instance = i;
+					row->datum = datum;
+					for (size_t l = 0; l < class->id_length;
+					     l++)
+						fx_index_push(
+						    &row->index, class->id[l]);
+					fx_index_push(&row->index, 1);
+					fx_index_push(
+					    &row->index, datum->info.id);
+					for (size_t w = 0;
+					     w < class->instance_words; w++)
+						fx_index_push(
+						    &row->index, id[w]);
+				}
+			}
 			continue;
 		}
 		if (table == FX_DATUM) {

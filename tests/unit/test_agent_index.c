@@ -240,8 +240,11 @@ START_TEST(getnext_before_and_after_the_table)
 	/* Table numbers outside the known tables. */
 	snmp_free_varbind(
 	    ask(0, true, TABLE(AGENT_TABLE_STAT), AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(AGENT_CLASS_DATA + 1, false,
+	    NAME(AGENT_CLASS_DATA + 1, 1, 1), AGENT_NO_SUCH_OBJECT));
+	/* In dciClassData, a name that is no cell. */
 	snmp_free_varbind(ask(AGENT_CLASS_DATA, false,
-	    NAME(AGENT_CLASS_DATA, 1, 1), AGENT_NO_SUCH_OBJECT));
+	    NAME(AGENT_CLASS_DATA, 1, 1), AGENT_NO_SUCH_INSTANCE));
 }
 END_TEST
 
@@ -612,6 +615,53 @@ START_TEST(other_table_walks_visit_every_cell)
 END_TEST
 
 /* --- dciStatTable values ------------------------------------------------ */
+
+/* --- dciClassData ------------------------------------------------------- */
+
+#define CELL(...)                                                              \
+	name_of(AGENT_CLASS_DATA, 0, 0, (const uint64_t[]){__VA_ARGS__},       \
+	    sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t))
+
+START_TEST(class_data_cells)
+{
+	netsnmp_variable_list *varbind;
+
+	/* From dciClassData itself, and from before it: the first cell,
+	 * netif (1.1) name of ifIndex 10. */
+	varbind = get_next(
+	    AGENT_CLASS_DATA, TABLE(AGENT_CLASS_DATA), CELL(1, 1, 1, 1, 10));
+	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
+	snmp_free_varbind(varbind);
+	varbind = get_next(AGENT_CLASS_DATA,
+	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 9, 9),
+	    CELL(1, 1, 1, 1, 10));
+	snmp_free_varbind(varbind);
+	/* Each column has its datum's syntax. */
+	varbind = get(AGENT_CLASS_DATA, CELL(1, 1, 1, 2, 10));
+	assert_counter64(varbind, FX_NETIF_RX_ETH0);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_CLASS_DATA, CELL(1, 2, 1, 3, 2, 0, 1));
+	assert_number(varbind, ASN_COUNTER, (long)FX_DISK_READS_SDB);
+	snmp_free_varbind(varbind);
+	/* A signed 64-bit datum is served as its text. */
+	varbind = get(AGENT_CLASS_DATA, CELL(2, 1, 1, 0));
+	assert_string(varbind, "-42");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_CLASS_DATA, CELL(2, 1, 3, 0));
+	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
+	snmp_free_varbind(varbind);
+	/* Absent cells and objects. */
+	snmp_free_varbind(ask(AGENT_CLASS_DATA, false, CELL(1, 1, 1, 5, 20),
+	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(AGENT_CLASS_DATA, false, TABLE(AGENT_CLASS_DATA),
+	    AGENT_NO_SUCH_OBJECT));
+	/* After the last cell (system elapsed) and after the subtree. */
+	snmp_free_varbind(
+	    ask(AGENT_CLASS_DATA, true, CELL(2, 1, 6, 0), AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(AGENT_CLASS_DATA, true,
+	    TABLE(AGENT_CLASS_DATA + 1), AGENT_END_OF_TABLE));
+}
+END_TEST
 
 START_TEST(stat_counter64_values_above_2_to_the_32)
 {
@@ -1093,6 +1143,7 @@ agent_index_suite(void)
 
 	tcase_add_checked_fixture(next, setup, teardown);
 	tcase_add_test(next, getnext_on_table_oid_gives_first_column_first_row);
+	tcase_add_test(next, class_data_cells);
 	tcase_add_test(next, getnext_before_and_after_the_table);
 	tcase_add_test(next, getnext_past_last_column_is_end);
 	tcase_add_test(next, sign_extended_request_subids_read_as_32_bits);

@@ -73,6 +73,12 @@ walk(const struct dci_registry *where, enum fx_table table,
 		if (found)
 			length = dci_walk_encode_instance(row, encoded);
 		break;
+	case FX_CLASS_DATA:
+		found = dci_walk_class_data(
+		    where, request->subids, request->length, mode, row);
+		if (found)
+			length = dci_walk_encode_class_data(row, encoded);
+		break;
 	case FX_STAT: {
 		struct dci_walk_filter all = {DCI_WALK_ALL_KINDS, false};
 		found = dci_walk_stat(where, request->subids, request->length,
@@ -781,6 +787,7 @@ static const struct {
     {FX_DATUM, false, {0, false}},
     {FX_CLASS, false, {0, false}},
     {FX_SUPPLIER, false, {0, false}},
+    {FX_CLASS_DATA, false, {0, false}},
 };
 
 START_TEST(generated_requests_match_oracle)
@@ -835,6 +842,85 @@ START_TEST(generated_requests_match_oracle)
 	}
 	fx_rows_free(&rows);
 	fx_rows_free(&all);
+}
+END_TEST
+
+/* --- dciClassData: the per-class tables ---------------------------------- */
+
+START_TEST(class_data_full_traversal_in_order)
+{
+	/* netif 3 x name + 3 x rx_bytes + 2 x queue, disk 2 x 2, system 5. */
+	ck_assert_uint_eq(
+	    assert_full_traversal(registry, FX_CLASS_DATA, NULL), 17);
+}
+END_TEST
+
+START_TEST(class_data_order_and_boundaries)
+{
+	/* Classes by their levels: {1,1} before {1,2} before {2} before
+	 * {3,1}, unlike the length-prefixed order of the other tables. */
+	assert_next(FX_CLASS_DATA, NULL, empty_index, INDEX(1, 1, 1, 1, 10));
+	/* Column end: after name of 30 comes rx_bytes of 10. */
+	assert_next(
+	    FX_CLASS_DATA, NULL, INDEX(1, 1, 1, 1, 30), INDEX(1, 1, 1, 2, 10));
+	/* queue is unset for 20: 10, then 30. */
+	assert_next(
+	    FX_CLASS_DATA, NULL, INDEX(1, 1, 1, 5, 10), INDEX(1, 1, 1, 5, 30));
+	/* Table end: after queue of 30, the disk class's first cell. */
+	assert_next(FX_CLASS_DATA, NULL, INDEX(1, 1, 1, 5, 30),
+	    INDEX(1, 2, 1, 3, 1, 7, 8));
+	/* Past the entry (1.1.2) and before it (1.1.0). */
+	assert_next(
+	    FX_CLASS_DATA, NULL, INDEX(1, 1, 2), INDEX(1, 2, 1, 3, 1, 7, 8));
+	assert_next(FX_CLASS_DATA, NULL, INDEX(1, 1, 0), INDEX(1, 1, 1, 1, 10));
+	/* A column between datums, an instance between instances, a
+	 * request longer than a cell. */
+	assert_next(
+	    FX_CLASS_DATA, NULL, INDEX(1, 1, 1, 3), INDEX(1, 1, 1, 5, 10));
+	assert_next(
+	    FX_CLASS_DATA, NULL, INDEX(1, 1, 1, 2, 15), INDEX(1, 1, 1, 2, 20));
+	assert_next(FX_CLASS_DATA, NULL, INDEX(1, 1, 1, 2, 20, 0),
+	    INDEX(1, 1, 1, 2, 30));
+	/* Class end into {2}, whose ST_UNUSED datum 5 has no column. */
+	assert_next(
+	    FX_CLASS_DATA, NULL, INDEX(1, 2, 1, 4, 2, 0, 1), INDEX(2, 1, 1, 0));
+	assert_next(FX_CLASS_DATA, NULL, INDEX(2, 1, 4, 0), INDEX(2, 1, 6, 0));
+	/* {3,1} has no snapshot: after {2} there is nothing. */
+	assert_next(FX_CLASS_DATA, NULL, INDEX(2, 1, 6, 0), empty_index);
+	assert_next(FX_CLASS_DATA, NULL, INDEX(3), empty_index);
+	assert_next(FX_CLASS_DATA, NULL, INDEX(BIG), empty_index);
+	assert_next(FX_CLASS_DATA, NULL, INDEX(1, 1, 1, BIG),
+	    INDEX(1, 2, 1, 3, 1, 7, 8));
+}
+END_TEST
+
+START_TEST(class_data_exact_cells_and_near_misses)
+{
+	struct fx_index answer;
+	struct dci_walk_row row;
+
+	ck_assert(walk(registry, FX_CLASS_DATA, &(struct fx_index){0},
+	              DCI_WALK_EXACT, NULL, &answer, &row) == false);
+	{
+		struct fx_index cell = INDEX(1, 1, 1, 2, 20);
+		ck_assert(walk(registry, FX_CLASS_DATA, &cell, DCI_WALK_EXACT,
+		    NULL, &answer, &row));
+		ck_assert_str_eq(row.datum->info.label, "rx_bytes");
+		ck_assert_uint_eq(row.instance, 1);
+	}
+	{
+		/* Unset value, wrong entry, short, long, unused datum,
+		 * unknown datum, another class's datum. */
+		struct fx_index misses[] = {INDEX(1, 1, 1, 5, 20),
+		    INDEX(1, 1, 2, 2, 20), INDEX(1, 1, 1, 2),
+		    INDEX(1, 1, 1, 2, 20, 0), INDEX(2, 1, 5, 0),
+		    INDEX(1, 1, 1, 9, 20), INDEX(1, 1, 1, 3, 20),
+		    INDEX(1, 2, 1, 3, 1, 7), INDEX(3, 1, 1, 1, 0)};
+		for (size_t i = 0; i < COUNT_OF(misses); i++)
+			ck_assert_msg(!walk(registry, FX_CLASS_DATA, &misses[i],
+			                  DCI_WALK_EXACT, NULL, &answer, &row),
+			    "miss %zu found", i);
+	}
 }
 END_TEST
 
@@ -985,6 +1071,9 @@ walk_suite(void)
 	tcase_add_test(tables, supplier_walk);
 	tcase_add_test(tables, class_without_snapshot_has_class_and_datum_rows);
 	tcase_add_test(tables, empty_snapshot_has_no_instance_or_stat_rows);
+	tcase_add_test(tables, class_data_full_traversal_in_order);
+	tcase_add_test(tables, class_data_order_and_boundaries);
+	tcase_add_test(tables, class_data_exact_cells_and_near_misses);
 	suite_add_tcase(suite, tables);
 
 	tcase_add_checked_fixture(generated, setup, teardown);
