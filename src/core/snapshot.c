@@ -20,6 +20,9 @@ struct dci_snapshot_builder {
 	/* Allocated on the first parent link: most classes have none. */
 	uint32_t *parents;
 	bool *has_parent;
+	/* Where the next datum lookup starts: providers set a row's datums
+	 * in the order of their ids, so the next is usually the one after. */
+	size_t next_datum;
 };
 
 struct dci_snapshot_builder *
@@ -159,7 +162,13 @@ builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
 		    builder->count);
 		return NULL;
 	}
-	*datum = dci_class_find_datum(class, datum_id);
+	if (builder->next_datum < class->datum_count &&
+	    class->datums[builder->next_datum].info.id == datum_id)
+		*datum = &class->datums[builder->next_datum];
+	else
+		*datum = dci_class_find_datum(class, datum_id);
+	if (*datum != NULL)
+		builder->next_datum = (*datum)->index + 1;
 	if (*datum == NULL) {
 		log_reason(why, why_size, "class \"%s\" has no datum %u",
 		    class->label, datum_id);
@@ -354,6 +363,62 @@ dci_snapshot_find(const struct dci_class *class,
 	return -1;
 }
 
+/* A builder array trimmed to `size` bytes; the array itself when realloc
+ * cannot trim it. */
+static void *
+shrink(void *array, size_t size)
+{
+	void *trimmed = realloc(array, size > 0 ? size : 1);
+
+	return trimmed != NULL ? trimmed : array;
+}
+
+/* Gives `next` the builder's ids, values and presence bits in instance id
+ * order. Providers usually add instances in that order already; then the
+ * builder's arrays are taken over (trimmed to size) instead of copied, so
+ * that a refresh holds two copies of a large class, not three. */
+static int
+take_or_sort_rows(struct dci_snapshot_builder *builder,
+    const struct sort_entry *order, struct dci_snapshot *next)
+{
+	const struct dci_class *class = builder->class;
+	size_t count = builder->count, words = class->instance_words;
+	bool in_order = count > 0;
+
+	for (size_t i = 0; i < count && in_order; i++)
+		in_order = order[i].row == i;
+	if (in_order) {
+		next->ids =
+		    shrink(builder->ids, count * words * sizeof(*next->ids));
+		next->values =
+		    shrink(builder->values, count * class->record_size);
+		next->present =
+		    shrink(builder->present, count * class->present_size);
+		builder->ids = NULL;
+		builder->values = NULL;
+		builder->present = NULL;
+		return 0;
+	}
+	next->ids = malloc((count ? count : 1) * words * sizeof(*next->ids));
+	next->values = malloc((count ? count : 1) * class->record_size + 1);
+	next->present = malloc((count ? count : 1) * class->present_size + 1);
+	if (next->ids == NULL || next->values == NULL || next->present == NULL)
+		return -1;
+	for (size_t i = 0; i < count; i++) {
+		size_t row = order[i].row;
+
+		memcpy(next->ids + i * words, order[i].id,
+		    words * sizeof(*next->ids));
+		memcpy(next->values + i * class->record_size,
+		    builder->values + row * class->record_size,
+		    class->record_size);
+		memcpy(next->present + i * class->present_size,
+		    builder->present + row * class->present_size,
+		    class->present_size);
+	}
+	return 0;
+}
+
 /* Computes the derived datums of one instance from its other values; a
  * derived datum with an argument missing, or no defined result, has no
  * value (and so no row). */
@@ -521,7 +586,6 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	order = calloc(count ? count : 1, sizeof(*order));
 	if (next == NULL || order == NULL)
 		goto out_of_memory;
-	next->ids = malloc((count ? count : 1) * words * sizeof(*next->ids));
 	if (builder->parents != NULL) {
 		next->parents = malloc(
 		    (count ? count : 1) * words * sizeof(*next->parents));
@@ -529,10 +593,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 			goto out_of_memory;
 	}
 	next->instances = calloc(count ? count : 1, sizeof(*next->instances));
-	next->values = malloc((count ? count : 1) * class->record_size + 1);
-	next->present = malloc((count ? count : 1) * class->present_size + 1);
-	if (next->ids == NULL || next->instances == NULL ||
-	    next->values == NULL || next->present == NULL)
+	if (next->instances == NULL)
 		goto out_of_memory;
 
 	for (size_t i = 0; i < count; i++)
@@ -558,19 +619,13 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		}
 	}
 
+	if (take_or_sort_rows(builder, order, next) != 0)
+		goto out_of_memory;
 	for (size_t i = 0; i < count; i++) {
 		size_t row = order[i].row;
 		struct dci_instance_state *state = &next->instances[i];
 		long before;
 
-		memcpy(next->ids + i * words, order[i].id,
-		    words * sizeof(*next->ids));
-		memcpy(next->values + i * class->record_size,
-		    builder->values + row * class->record_size,
-		    class->record_size);
-		memcpy(next->present + i * class->present_size,
-		    builder->present + row * class->present_size,
-		    class->present_size);
 		if (class->derived_count > 0)
 			derive_values(class, next, i);
 		state->label = builder->labels[row];
@@ -585,7 +640,8 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		state->discontinuity_milliseconds = now_milliseconds;
 		if (previous == NULL)
 			continue;
-		before = dci_snapshot_find(class, previous, order[i].id);
+		before =
+		    dci_snapshot_find(class, previous, next->ids + i * words);
 		if (before < 0)
 			continue;
 		state->created_milliseconds =
