@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/mib_generator.h"
 #include "agent/options.h"
 #include "config.h"
 #include "core/clock.h"
@@ -66,6 +67,47 @@ realpath_of_new_file(const char *path)
 	return absolute;
 }
 
+/* --mib: loads the providers (their init registers their classes; no
+ * refresh, no agent) and writes the module to stdout. Returns the exit
+ * status. The text is made whole before anything is written, so an error
+ * leaves stdout empty. */
+static int
+mib_write(const struct agent_options *options)
+{
+	struct dci_config *config = NULL;
+	struct dci_registry *registry;
+	struct dci_plugins plugins = {0};
+	char error[2048], *text;
+	int status = 0;
+
+	if (!agent_mib_module_name_valid(
+	        options->mib_module, error, sizeof(error)))
+		fatalx("%s", error);
+	if (dci_config_load(
+	        options->config_file, &config, error, sizeof(error)) != 0)
+		fatalx("%s", error);
+	registry = dci_registry_new();
+	if (registry == NULL)
+		fatalx("out of memory");
+	if (dci_plugins_load(config, PROVIDERDIR, registry, false, &plugins,
+	        error, sizeof(error)) != 0)
+		fatalx("%s", error);
+	text = agent_mib_generate(
+	    registry, options->mib_module, error, sizeof(error));
+	if (text == NULL) {
+		log_warnx("%s: %s", options->config_file, error);
+		status = 1;
+	} else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+		log_warn("cannot write the module to standard output");
+		status = 1;
+	}
+	free(text);
+	dci_plugins_close(&plugins);
+	dci_registry_free(registry);
+	dci_config_free(config);
+	return status;
+}
+
 static const char *
 log_target_choose(
     const struct agent_options *options, const struct dci_config *config)
@@ -93,6 +135,8 @@ main(int argc, char **argv)
 		return parsed > 0 ? 0 : 2;
 	log_set_debug_tokens(options.debug_tokens);
 	log_open("stderr", "dcistatd");
+	if (options.mib_module != NULL)
+		return mib_write(&options);
 
 	if (dci_config_load(
 	        options.config_file, &config, error, sizeof(error)) != 0)

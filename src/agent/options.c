@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "agent/options.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@ agent_options_usage(FILE *out)
 	    "usage: dcistatd [-f] [-t] [-c FILE] [-x AGENTX-SOCKET] [-D "
 	    "TOKENS]\n"
 	    "                [-p PIDFILE] [-L stderr|syslog|FILE]\n"
+	    "       dcistatd --mib MODULE-NAME [-c FILE]\n"
 	    "  -f  stay in the foreground (default: daemonise)\n"
 	    "  -t  check the configuration and its providers, then exit 0 or "
 	    "1\n"
@@ -27,21 +29,36 @@ agent_options_usage(FILE *out)
 	    "name, or all\n"
 	    "  -p  write the daemon's pid to PIDFILE\n"
 	    "  -L  log to stderr, syslog or a file (default: stderr with -f, "
-	    "else syslog)\n",
+	    "else syslog)\n"
+	    "  --mib  write an SMIv2 module MODULE-NAME describing the "
+	    "per-class tables\n"
+	    "         of the providers of FILE to standard output, then "
+	    "exit\n",
 	    SYSCONFDIR);
 }
+
+/* getopt_long's value for --mib: no short option has it. */
+#define AGENT_OPTION_MIB 256
 
 int
 agent_options_parse(int argc, char **argv, struct agent_options *options)
 {
+	static const struct option long_options[] = {
+	    {"mib", required_argument, NULL, AGENT_OPTION_MIB},
+	    {NULL, 0, NULL, 0},
+	};
 	int option;
 
 	*options = (struct agent_options){
 	    .config_file = SYSCONFDIR "/dcistat/dcistatd.yaml",
 	};
 	opterr = 0;
-	while ((option = getopt(argc, argv, "ftc:x:D:p:L:hV")) != -1) {
+	while ((option = getopt_long(
+	            argc, argv, "ftc:x:D:p:L:hV", long_options, NULL)) != -1) {
 		switch (option) {
+		case AGENT_OPTION_MIB:
+			options->mib_module = optarg;
+			break;
 		case 'f':
 			options->foreground = true;
 			break;
@@ -70,7 +87,14 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 			printf("dcistatd %s\n", PACKAGE_VERSION);
 			return 1;
 		default:
-			if (optopt != 0 && optopt != '?')
+			if (optopt == AGENT_OPTION_MIB)
+				fprintf(stderr,
+				    "dcistatd: option --mib needs a value\n");
+			else if (optopt == 0)
+				fprintf(stderr,
+				    "dcistatd: option %s is not known\n",
+				    argv[optind - 1]);
+			else if (optopt != '?')
 				fprintf(stderr, "dcistatd: option -%c %s\n",
 				    optopt,
 				    strchr("cxDpL", optopt) ? "needs a value"
@@ -78,6 +102,11 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 			agent_options_usage(stderr);
 			return -1;
 		}
+	}
+	if (options->mib_module != NULL && options->check_only) {
+		fprintf(stderr, "dcistatd: --mib and -t exclude each other\n");
+		agent_options_usage(stderr);
+		return -1;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "dcistatd: unexpected argument '%s'\n",

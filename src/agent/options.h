@@ -13,10 +13,13 @@ struct agent_options {
 	const char *debug_tokens;  /* -D */
 	const char *pid_file;      /* -p */
 	const char *log_target;    /* -L, overrides the YAML */
+	const char *mib_module;    /* --mib NAME: write the MIB module, exit */
 };
 
 /* Parses argv; on a usage error prints the usage and returns -1; on -h or
- * -V prints and returns 1 (exit 0); otherwise returns 0. */
+ * -V prints and returns 1 (exit 0); otherwise returns 0. --mib takes a
+ * module name (checked later, with the generator's rules) and excludes
+ * -t. */
 int agent_options_parse(int argc, char **argv, struct agent_options *options);
 
 #endif

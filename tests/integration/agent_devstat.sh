@@ -10,7 +10,8 @@
 #     with its sysfs attributes (block size, device type, priority);
 #   - after 16 direct writes of 64 KiB, bytes_written and num_writes moved
 #     by exactly 1 MiB and 16, and equal /proc/diskstats and UCD-DISKIO-MIB
-#     diskIONWrittenX / diskIOWrites for the same device;
+#     diskIONWrittenX / diskIOWrites for the same device, and the per-class
+#     table's dciDevstatBytesWritten.7.N equals them;
 #   - detached and removed, the row goes; created again with the same
 #     major:minor, it comes back with the new device's counters, a new
 #     creation time and its discontinuity time set;
@@ -175,6 +176,17 @@ ucd_agrees() {
 wait_until 15 ucd_agrees ||
     fail "$NAME: UCD-DISKIO-MIB row $(ucd_row) says $(snmp_get "$UCD_WRITTEN_X.$(ucd_row)" "$UCD_WRITES.$(ucd_row)" | tr '\n' ' '), dcistatd $bytes $writes"
 ok "$NAME: equal to UCD-DISKIO-MIB row $(ucd_row): diskIONWrittenX $bytes, diskIOWrites $writes"
+
+# The per-class table (dciClassData.1.2, DCI-DEVSTAT-MIB dciDevstatTable),
+# indexed by (major, minor) without length prefixes, in the same PDU as
+# UCD-DISKIO-MIB and dciStatTable.
+DEVSTAT_TABLE=$DCI_ARC.1.6.1.2.1          # dciDevstatEntry: .datum.major.minor
+read -r cell_bytes ucd_bytes stat_bytes <<<"$(snmp_get \
+    "$DEVSTAT_TABLE.$D_BYTES_WRITTEN.$LOOP_MAJOR.$LOOP" "$UCD_WRITTEN_X.$(ucd_row)" \
+    "$DCI_C64.$ROW.$D_BYTES_WRITTEN" | tr '\n' ' ')"
+[ "$cell_bytes" = "$bytes" ] && [ "$ucd_bytes" = "$bytes" ] && [ "$stat_bytes" = "$bytes" ] ||
+    fail "$NAME: dciDevstatBytesWritten $cell_bytes, diskIONWrittenX $ucd_bytes, dciStatTable $stat_bytes; expected $bytes"
+ok "$NAME: dciDevstatBytesWritten.$LOOP_MAJOR.$LOOP = $cell_bytes = diskIONWrittenX = dciStatTable bytes_written"
 
 # --- the device goes and comes back (seen by a refresh) -----------------------
 

@@ -10,7 +10,11 @@
 #   - dciInstanceLabel and the name datum (dciStatText) equal ifName;
 #   - dciStatCounter64 rx_bytes / tx_bytes equal ifHCInOctets /
 #     ifHCOutOctets, read when stable (two consecutive readings agree);
-#   - rx_bytes of a quiet veth equals its sysfs statistics/rx_bytes.
+#   - rx_bytes of a quiet veth equals its sysfs statistics/rx_bytes;
+#   - the per-class table of netif (dciClassData.1.1, DCI-NETIF-MIB):
+#     dciNetifRxBytes.N equals rx_bytes and ifHCInOctets.N in the same PDU,
+#     and a walk of DCI-NETIF-MIB::dciNetifTable by name (with the
+#     generated module) has a row per ifIndex with dciNetifName = ifName.
 # Then it deletes one pair and adds another: within a bounded time the
 # deleted ifIndexes vanish from dciStatTable, the new ones appear, labelled
 # with their names, and the comparisons hold again. Last, dcistatd must
@@ -47,6 +51,7 @@ DCI_LABEL=$DCI_ARC.1.4.1.2.$NETIF         # dciInstanceLabel.<class>
 DCI_TEXT=$DCI_ARC.1.5.1.3.$NETIF          # dciStatText.<class>
 DCI_C64=$DCI_ARC.1.5.1.4.$NETIF           # dciStatCounter64.<class>
 D_NAME=1 D_RX_BYTES=12 D_TX_BYTES=13
+NETIF_TABLE=$DCI_ARC.1.6.1.1.1           # dciNetifEntry: .datum.ifIndex
 
 sysfs() { # IFNAME FILE -> the file's content, read inside the namespace
 	ns_run cat "/sys/class/net/$1/$2"
@@ -161,7 +166,8 @@ check_counters() {
 	oids=()
 	for i in "${idx[@]}"; do
 		oids+=("$DCI_C64.1.$i.$D_RX_BYTES" "$IFHCIN.$i"
-		    "$DCI_C64.1.$i.$D_TX_BYTES" "$IFHCOUT.$i")
+		    "$DCI_C64.1.$i.$D_TX_BYTES" "$IFHCOUT.$i"
+		    "$NETIF_TABLE.$D_RX_BYTES.$i")
 	done
 	for ((try = 1; try <= 20; try++)); do
 		if current=$(snmp_get "${oids[@]}"); then
@@ -178,13 +184,16 @@ check_counters() {
 	[ -n "$current" ] || fail "cannot read the counters: snmpget failed"
 	for ((k = 0; k < ${#idx[@]}; k++)); do
 		i=${idx[k]}
-		local rx=${values[4 * k]} in=${values[4 * k + 1]}
-		local tx=${values[4 * k + 2]} out=${values[4 * k + 3]}
+		local rx=${values[5 * k]} in=${values[5 * k + 1]}
+		local tx=${values[5 * k + 2]} out=${values[5 * k + 3]}
+		local cell=${values[5 * k + 4]}
 		[ "$rx" = "$in" ] ||
 		    fail "${ifname[$i]} ifIndex $i rx_bytes $rx != ifHCInOctets $in (after $try readings)"
 		[ "$tx" = "$out" ] ||
 		    fail "${ifname[$i]} ifIndex $i tx_bytes $tx != ifHCOutOctets $out (after $try readings)"
-		ok "${ifname[$i]} ifIndex $i rx_bytes $rx = ifHCInOctets $in, tx_bytes $tx = ifHCOutOctets $out"
+		[ "$cell" = "$rx" ] ||
+		    fail "${ifname[$i]} ifIndex $i dciNetifRxBytes $cell != rx_bytes $rx"
+		ok "${ifname[$i]} ifIndex $i rx_bytes $rx = ifHCInOctets $in = dciNetifRxBytes, tx_bytes $tx = ifHCOutOctets $out"
 	done
 	[ "$try" -le 20 ] || fail "counters never stable for two consecutive readings in 20 tries"
 	note "counters stable and equal after $try readings"
@@ -193,10 +202,35 @@ check_counters() {
 counters_match() {
 	local k
 	[ "${#values[@]}" -eq "${#oids[@]}" ] || return 1
-	for ((k = 0; k < ${#values[@]}; k += 2)); do
+	for ((k = 0; k < ${#values[@]}; k += 5)); do
 		[[ ${values[k]} =~ ^[0-9]+$ ]] || return 1
 		[ "${values[k]}" = "${values[k + 1]}" ] || return 1
+		[ "${values[k + 2]}" = "${values[k + 3]}" ] || return 1
+		[ "${values[k]}" = "${values[k + 4]}" ] || return 1
 	done
+}
+
+# The walk of DCI-NETIF-MIB::dciNetifTable by name, with the generated
+# module and the IETF base modules: one dciNetifName per ifIndex of IF-MIB,
+# equal to its ifName, and a dciNetifRxBytes for each.
+check_named_table() {
+	local base out i
+	require_cmd snmpbulkwalk
+	base=$("$top_srcdir/scripts/fetch-base-mibs") || {
+		note "IETF base MIBs unavailable: the walk by name is not checked"
+		return 0
+	}
+	out=$(ns_run snmpbulkwalk "${SNMP_OPTS[@]}" -Cr25 \
+	    -M "${base%$'\n'}:/usr/share/snmp/mibs:$top_srcdir/mibs" \
+	    -m DCI-NETIF-MIB -Oq "$SNMP_TARGET" DCI-NETIF-MIB::dciNetifTable 2>&1) ||
+	    fail "snmpbulkwalk DCI-NETIF-MIB::dciNetifTable: $out"
+	for i in "${!ifname[@]}"; do
+		grep -q -x "DCI-NETIF-MIB::dciNetifName\.$i \"\?${ifname[$i]}\"\?" <<<"$out" ||
+		    fail "dciNetifName.$i is not ${ifname[$i]} in the walk by name: $(grep "dciNetifName\.$i " <<<"$out")"
+		grep -q "^DCI-NETIF-MIB::dciNetifRxBytes\.$i [0-9]" <<<"$out" ||
+		    fail "no dciNetifRxBytes.$i in the walk by name"
+	done
+	ok "snmpbulkwalk DCI-NETIF-MIB::dciNetifTable: $(grep -c . <<<"$out") cells by name, dciNetifName.N = ifName for ifIndexes ${!ifname[*]}"
 }
 
 # rx_bytes of a quiet interface equals sysfs, read between two equal
@@ -243,6 +277,7 @@ SNMP_TARGET=unix:$SNMPD_UNIX
 check_names
 expect_interfaces lo vx0a vx0b vx1a vx1b vx2a vx2b
 check_counters
+check_named_table
 check_sysfs vx0b
 check_sysfs vx2b
 

@@ -1,0 +1,1630 @@
+/*
+ * The MIB generator: see mib_generator.h for what the module says.
+ *
+ * Two passes: the first names everything (descriptors, index columns and
+ * their numbers, arcs) and checks the names, so that an error leaves no
+ * half-written module; the second writes the text into a memory stream.
+ * Everything is taken in the registry's order (classes by id, datums by
+ * id), so equal registries give equal text.
+ */
+#define _GNU_SOURCE
+#include "agent/mib_generator.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/derived.h"
+#include "core/value.h"
+
+/* Index columns take the largest numbers below 2^31 that no datum has:
+ * Net-SNMP's MIB parser reads sub-identifiers of 2^31 and above as
+ * negative numbers. */
+#define MIB_INDEX_COLUMN_TOP 2147483647u
+
+/* Text lines of the module stay within this width. */
+#define MIB_LINE_WIDTH 72
+
+#define MIB_NAME_SIZE (AGENT_MIB_DESCRIPTOR_MAX + 1)
+
+/* What the module imports, beyond what every module imports. */
+enum mib_import {
+	MIB_IMPORT_INTEGER32 = 1u << 0,
+	MIB_IMPORT_UNSIGNED32 = 1u << 1,
+	MIB_IMPORT_GAUGE32 = 1u << 2,
+	MIB_IMPORT_COUNTER32 = 1u << 3,
+	MIB_IMPORT_COUNTER64 = 1u << 4,
+	MIB_IMPORT_IPADDRESS = 1u << 5,
+	MIB_IMPORT_TIMETICKS = 1u << 6,
+	MIB_IMPORT_DISPLAYSTRING = 1u << 7,
+	MIB_IMPORT_MACADDRESS = 1u << 8,
+	MIB_IMPORT_TRUTHVALUE = 1u << 9,
+	MIB_IMPORT_TIMESTAMP = 1u << 10,
+	MIB_IMPORT_HUNDREDTHS = 1u << 11,
+	MIB_DEFINE_GAUGE64 = 1u << 12, /* DciGauge64, and TEXTUAL-CONVENTION */
+};
+
+/* One descriptor of the module and what it names, for clash messages. */
+struct mib_name {
+	char descriptor[MIB_NAME_SIZE];
+	char *owner; /* "class netif datum rx_bytes" */
+};
+
+struct mib_column {
+	uint32_t number;
+	const struct dci_datum *datum; /* NULL: an index column */
+	size_t word;                   /* index column: word of the id, 0.. */
+	size_t level;                  /* index column: its instance level */
+	size_t level_word;             /* index column: word in the level */
+	const char *syntax;            /* in the OBJECT-TYPE */
+	const char *sequence_syntax;   /* in the SEQUENCE */
+	char descriptor[MIB_NAME_SIZE];
+};
+
+struct mib_class {
+	const struct dci_class *class;
+	char id_text[DCI_CLASS_ID_MAX_LEVELS * 11 + 1]; /* "1.1" */
+	char camel[MIB_NAME_SIZE];
+	char table[MIB_NAME_SIZE];
+	char entry[MIB_NAME_SIZE];
+	char type[MIB_NAME_SIZE + 8]; /* "Dci...Entry" */
+	char group[MIB_NAME_SIZE];
+	char table_parent[MIB_NAME_SIZE];
+	struct mib_column *columns; /* datums and index words, by number */
+	size_t column_count;
+	size_t *index; /* positions in columns, in word order */
+	size_t index_count;
+};
+
+/* An OBJECT IDENTIFIER node between dciClassData (or dciClassModules) and
+ * a table (or the module identity). */
+struct mib_arc {
+	char descriptor[MIB_NAME_SIZE];
+	char parent[MIB_NAME_SIZE];
+	uint32_t number;
+};
+
+struct mib_generator {
+	const struct dci_registry *registry;
+	const char *module_name;
+	char identity[MIB_NAME_SIZE];
+	char identity_parent[MIB_NAME_SIZE];
+	uint32_t identity_number;
+	char conformance[MIB_NAME_SIZE];
+	char compliances[MIB_NAME_SIZE];
+	char groups[MIB_NAME_SIZE];
+	char compliance[MIB_NAME_SIZE];
+	struct mib_class *classes; /* the classes described */
+	size_t class_count;
+	const struct dci_class **skipped; /* classes with no served datum */
+	size_t skipped_count;
+	struct mib_arc *arcs;
+	size_t arc_count;
+	struct mib_name *names;
+	size_t name_count;
+	unsigned imports;
+	bool write_failed; /* out of memory while writing */
+	char *error;
+	size_t error_size;
+};
+
+/* --- Small helpers ---------------------------------------------------------
+ * ASCII only, on purpose: the output must not depend on the locale. */
+
+static bool
+ascii_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static bool
+ascii_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool
+ascii_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool
+ascii_alnum(char c)
+{
+	return ascii_upper(c) || ascii_lower(c) || ascii_digit(c);
+}
+
+static char
+ascii_to_upper(char c)
+{
+	return ascii_lower(c) ? (char)(c - 'a' + 'A') : c;
+}
+
+static char
+ascii_to_lower(char c)
+{
+	return ascii_upper(c) ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool
+ascii_equal_ignoring_case(const char *left, const char *right)
+{
+	for (; *left != '\0' && *right != '\0'; left++, right++)
+		if (ascii_to_lower(*left) != ascii_to_lower(*right))
+			return false;
+	return *left == *right;
+}
+
+__attribute__((format(printf, 3, 4))) static void
+reason(char *why, size_t why_size, const char *format, ...)
+{
+	va_list arguments;
+
+	if (why == NULL || why_size == 0)
+		return;
+	va_start(arguments, format);
+	vsnprintf(why, why_size, format, arguments);
+	va_end(arguments);
+}
+
+/* Formats a descriptor into `out` (MIB_NAME_SIZE bytes). Returns 0, or -1
+ * with "<owner>: descriptor ... has N characters, more than 64". */
+__attribute__((format(printf, 5, 6))) static int
+name_format(char *out, const char *owner, char *why, size_t why_size,
+    const char *format, ...)
+{
+	char text[1024];
+	va_list arguments;
+	int length;
+
+	va_start(arguments, format);
+	length = vsnprintf(text, sizeof(text), format, arguments);
+	va_end(arguments);
+	if (length < 0 || (size_t)length > AGENT_MIB_DESCRIPTOR_MAX) {
+		reason(why, why_size,
+		    "%s: descriptor %.*s... has %d characters, more than %u",
+		    owner, AGENT_MIB_DESCRIPTOR_MAX, text, length,
+		    AGENT_MIB_DESCRIPTOR_MAX);
+		return -1;
+	}
+	memcpy(out, text, (size_t)length + 1);
+	return 0;
+}
+
+/* --- Public name functions ----------------------------------------------- */
+
+bool
+agent_mib_module_name_valid(const char *name, char *why, size_t why_size)
+{
+	size_t length;
+
+	if (name == NULL || name[0] == '\0') {
+		reason(why, why_size, "module name is empty");
+		return false;
+	}
+	length = strlen(name);
+	if (length > AGENT_MIB_MODULE_NAME_MAX) {
+		reason(why, why_size,
+		    "module name %.*s... has %zu characters, more than %u",
+		    AGENT_MIB_MODULE_NAME_MAX, name, length,
+		    AGENT_MIB_MODULE_NAME_MAX);
+		return false;
+	}
+	if (!ascii_upper(name[0])) {
+		reason(why, why_size,
+		    "module name %s must start with an upper-case letter",
+		    name);
+		return false;
+	}
+	for (size_t i = 0; i < length; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c == '-' && name[i + 1] == '-') {
+			reason(why, why_size,
+			    "module name %s has two hyphens in a row at %zu "
+			    "(they start an ASN.1 comment)",
+			    name, i + 1);
+			return false;
+		}
+		if (c != '-' && !ascii_alnum((char)c)) {
+			reason(why, why_size,
+			    "module name %s has character 0x%02x at %zu: only "
+			    "letters, digits and hyphens are allowed",
+			    name, c, i + 1);
+			return false;
+		}
+	}
+	if (name[length - 1] == '-') {
+		reason(
+		    why, why_size, "module name %s ends with a hyphen", name);
+		return false;
+	}
+	return true;
+}
+
+size_t
+agent_mib_camel_case(const char *label, char *out, size_t out_size)
+{
+	size_t length = 0;
+	bool word_start = true;
+
+	for (const char *cursor = label; *cursor != '\0'; cursor++) {
+		char c = *cursor;
+
+		if (!ascii_alnum(c)) {
+			word_start = true;
+			continue;
+		}
+		if (word_start)
+			c = ascii_to_upper(c);
+		word_start = false;
+		if (length + 1 < out_size)
+			out[length] = c;
+		length++;
+	}
+	if (out_size > 0)
+		out[length < out_size ? length : out_size - 1] = '\0';
+	return length;
+}
+
+/* CamelCase of a label that must give at least one character. */
+static int
+camel_required(const char *label, char *out, size_t out_size, const char *owner,
+    char *why, size_t why_size)
+{
+	if (agent_mib_camel_case(label, out, out_size) == 0) {
+		reason(why, why_size,
+		    "%s: label \"%s\" has no letter or digit to make a "
+		    "descriptor of",
+		    owner, label);
+		return -1;
+	}
+	return 0;
+}
+
+int
+agent_mib_descriptor(const char *class_label, const char *label,
+    char *descriptor, size_t descriptor_size, char *why, size_t why_size)
+{
+	char class_camel[DCI_LABEL_MAX + 1], label_camel[DCI_LABEL_MAX + 1];
+	char owner[2 * DCI_LABEL_MAX + 32], name[MIB_NAME_SIZE];
+
+	snprintf(owner, sizeof(owner), "class %s datum %s", class_label, label);
+	if (camel_required(class_label, class_camel, sizeof(class_camel), owner,
+	        why, why_size) != 0 ||
+	    camel_required(label, label_camel, sizeof(label_camel), owner, why,
+	        why_size) != 0 ||
+	    name_format(name, owner, why, why_size, "dci%s%s", class_camel,
+	        label_camel) != 0)
+		return -1;
+	snprintf(descriptor, descriptor_size, "%s", name);
+	return 0;
+}
+
+/* --- Pass 1: naming --------------------------------------------------------
+ */
+
+/* Records a descriptor; -1 with both owners named when it equals, or
+ * differs only in case from, one recorded before. */
+__attribute__((format(printf, 3, 4))) static int
+name_add(struct mib_generator *generator, const char *descriptor,
+    const char *owner_format, ...)
+{
+	struct mib_name *grown;
+	char *owner;
+	va_list arguments;
+	int length;
+
+	va_start(arguments, owner_format);
+	length = vasprintf(&owner, owner_format, arguments);
+	va_end(arguments);
+	if (length < 0) {
+		reason(
+		    generator->error, generator->error_size, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < generator->name_count; i++) {
+		const struct mib_name *other = &generator->names[i];
+
+		if (!ascii_equal_ignoring_case(other->descriptor, descriptor))
+			continue;
+		if (strcmp(other->descriptor, descriptor) == 0)
+			reason(generator->error, generator->error_size,
+			    "%s and %s both give the descriptor %s",
+			    other->owner, owner, descriptor);
+		else
+			reason(generator->error, generator->error_size,
+			    "%s and %s give the descriptors %s and %s, which "
+			    "differ only in case",
+			    other->owner, owner, other->descriptor, descriptor);
+		free(owner);
+		return -1;
+	}
+	grown = realloc(generator->names,
+	    (generator->name_count + 1) * sizeof(*generator->names));
+	if (grown == NULL) {
+		free(owner);
+		reason(
+		    generator->error, generator->error_size, "out of memory");
+		return -1;
+	}
+	generator->names = grown;
+	snprintf(generator->names[generator->name_count].descriptor,
+	    MIB_NAME_SIZE, "%s", descriptor);
+	generator->names[generator->name_count++].owner = owner;
+	return 0;
+}
+
+/* The identity descriptor of a module name: the first word in lower case,
+ * the others capitalised, a last word "MIB" kept as it is and "MIB"
+ * appended when there is none: DCI-NETIF-MIB gives dciNetifMIB, ACME-STATS
+ * acmeStatsMIB. */
+static int
+identity_name(struct mib_generator *generator)
+{
+	char text[2 * AGENT_MIB_MODULE_NAME_MAX + 4];
+	const char *name = generator->module_name;
+	const char *last_word = strrchr(name, '-');
+	size_t length = 0;
+	bool word_start = true;
+
+	last_word = last_word != NULL ? last_word + 1 : NULL;
+	for (const char *cursor = name; *cursor != '\0'; cursor++) {
+		if (*cursor == '-') {
+			word_start = true;
+			continue;
+		}
+		if (cursor == last_word && strcmp(last_word, "MIB") == 0)
+			break;
+		text[length++] = cursor == name ? ascii_to_lower(*cursor)
+		                 : word_start   ? ascii_to_upper(*cursor)
+		                                : ascii_to_lower(*cursor);
+		word_start = false;
+	}
+	memcpy(text + length, "MIB", 4);
+	return name_format(generator->identity, "the module identity",
+	    generator->error, generator->error_size, "%s", text);
+}
+
+/* The descriptor word of an instance level type; NULL for a type this
+ * version does not know (the index is then named by its level number). */
+static const char *
+itype_word(enum dci_instance_type itype)
+{
+	switch (itype) {
+	case DCI_ITYPE_SINGLEINST:
+		return "Singleinst";
+	case DCI_ITYPE_PROCESSOR:
+		return "Processor";
+	case DCI_ITYPE_DISKID:
+		return "Diskid";
+	case DCI_ITYPE_BUCKET_NO:
+		return "BucketNo";
+	case DCI_ITYPE_DEVICE:
+		return "Device";
+	case DCI_ITYPE_CHANNEL:
+		return "Channel";
+	case DCI_ITYPE_CONTROLLERID:
+		return "Controllerid";
+	case DCI_ITYPE_IPADDR:
+		return "Ipaddr";
+	case DCI_ITYPE_INTERFACE:
+		return "IfIndex";
+	case DCI_ITYPE_EVENT:
+		return "Event";
+	}
+	return NULL;
+}
+
+/* What an instance level identifies, for the index object's
+ * DESCRIPTION. */
+static const char *
+itype_phrase(enum dci_instance_type itype)
+{
+	switch (itype) {
+	case DCI_ITYPE_SINGLEINST:
+		return "the single instance of the class (UMA_SINGLEINST)";
+	case DCI_ITYPE_PROCESSOR:
+		return "a processor number (UMA_PROCESSOR)";
+	case DCI_ITYPE_DISKID:
+		return "a disk identifier (UMA_DISKID)";
+	case DCI_ITYPE_BUCKET_NO:
+		return "a bucket number (UMA_BUCKET_NO)";
+	case DCI_ITYPE_DEVICE:
+		return "a device number (UMA_DEVICE)";
+	case DCI_ITYPE_CHANNEL:
+		return "a channel number (UMA_CHANNEL)";
+	case DCI_ITYPE_CONTROLLERID:
+		return "a controller identifier (UMA_CONTROLLERID)";
+	case DCI_ITYPE_IPADDR:
+		return "an IP address (UMA_IPADDR)";
+	case DCI_ITYPE_INTERFACE:
+		return "a network interface, by its ifIndex: the value of "
+		       "ifIndex in IF-MIB's ifTable for the same interface";
+	case DCI_ITYPE_EVENT:
+		return "an event counter";
+	}
+	return "an instance level of a type this dcistatd does not name";
+}
+
+static int
+column_compare(const void *left, const void *right)
+{
+	const struct mib_column *a = left, *b = right;
+
+	return a->number < b->number ? -1 : a->number > b->number;
+}
+
+/* The SYNTAX of a datum's column, noting what it imports. NULL for a kind
+ * with no column. */
+static const char *
+datum_syntax(struct mib_generator *generator, const struct dci_datum *datum,
+    char *text, size_t text_size, const char **sequence_syntax)
+{
+	const struct dci_datum_info *info = &datum->info;
+	const char *syntax = NULL;
+	unsigned import = 0;
+
+	switch (datum->kind) {
+	case DCI_KIND_COUNTER64:
+		if (info->semantics == DCI_SEMANTICS_COUNTER) {
+			syntax = "Counter64";
+			import = MIB_IMPORT_COUNTER64;
+		} else {
+			syntax = "DciGauge64";
+			import = MIB_DEFINE_GAUGE64 | MIB_IMPORT_COUNTER64;
+		}
+		break;
+	case DCI_KIND_COUNTER32:
+		syntax = "Counter32";
+		import = MIB_IMPORT_COUNTER32;
+		break;
+	case DCI_KIND_GAUGE32:
+		syntax = "Gauge32";
+		import = MIB_IMPORT_GAUGE32;
+		break;
+	case DCI_KIND_INTEGER32:
+		syntax = "Integer32";
+		import = MIB_IMPORT_INTEGER32;
+		break;
+	case DCI_KIND_STRING:
+		*sequence_syntax = "OCTET STRING";
+		if (info->type == DCI_ST_ADDRESS)
+			snprintf(text, text_size, "OCTET STRING (SIZE (2))");
+		else
+			snprintf(text, text_size,
+			    "OCTET STRING (SIZE (0..%" PRIu32 "))",
+			    info->size > 0 ? info->size - 1 : 0);
+		return text;
+	case DCI_KIND_IPADDRESS:
+		syntax = "IpAddress";
+		import = MIB_IMPORT_IPADDRESS;
+		break;
+	case DCI_KIND_MACADDRESS:
+		syntax = "MacAddress";
+		import = MIB_IMPORT_MACADDRESS;
+		break;
+	case DCI_KIND_TIMETICKS:
+		if (info->type == DCI_ST_TIME &&
+		    info->presentation == DCI_STP_ABSOLUTE) {
+			syntax = "TimeStamp";
+			import = MIB_IMPORT_TIMESTAMP;
+		} else {
+			syntax = "TimeTicks";
+			import = MIB_IMPORT_TIMETICKS;
+		}
+		break;
+	case DCI_KIND_TRUTHVALUE:
+		syntax = "TruthValue";
+		import = MIB_IMPORT_TRUTHVALUE;
+		break;
+	case DCI_KIND_TEXT_ONLY:
+		syntax = "DisplayString";
+		import = MIB_IMPORT_DISPLAYSTRING;
+		break;
+	case DCI_KIND_HUNDREDTHS:
+		syntax = "DciHundredths";
+		import = MIB_IMPORT_HUNDREDTHS;
+		break;
+	case DCI_KIND_NONE:
+	case DCI_KIND_COUNT:
+		return NULL;
+	}
+	if (syntax == NULL)
+		return NULL;
+	generator->imports |= import;
+	*sequence_syntax = syntax;
+	return syntax;
+}
+
+/* Names an OBJECT IDENTIFIER node for each proper prefix of `id`, below
+ * `root` ("dciClassData" or "dciClassModules"), reusing one named before;
+ * the node of the longest prefix (or `root`) goes into `parent`. */
+static int
+arcs_add(struct mib_generator *generator, const char *root, const uint32_t *id,
+    size_t id_length, const char *class_label, char *parent)
+{
+	char descriptor[MIB_NAME_SIZE], owner[DCI_LABEL_MAX + 64];
+	char text[1024];
+	size_t text_length;
+
+	snprintf(parent, MIB_NAME_SIZE, "%s", root);
+	text_length = (size_t)snprintf(text, sizeof(text), "%s", root);
+	for (size_t level = 0; level + 1 < id_length; level++) {
+		struct mib_arc *grown, *arc = NULL;
+
+		text_length += (size_t)snprintf(text + text_length,
+		    sizeof(text) - text_length, "%s%" PRIu32,
+		    level == 0 ? "" : "x", id[level]);
+		snprintf(owner, sizeof(owner), "class %s: the arc %s",
+		    class_label, root);
+		if (name_format(descriptor, owner, generator->error,
+		        generator->error_size, "%s", text) != 0)
+			return -1;
+		for (size_t i = 0; i < generator->arc_count; i++)
+			if (strcmp(generator->arcs[i].descriptor, descriptor) ==
+			    0)
+				arc = &generator->arcs[i];
+		if (arc == NULL) {
+			grown = realloc(generator->arcs,
+			    (generator->arc_count + 1) * sizeof(*grown));
+			if (grown == NULL) {
+				reason(generator->error, generator->error_size,
+				    "out of memory");
+				return -1;
+			}
+			generator->arcs = grown;
+			arc = &generator->arcs[generator->arc_count++];
+			memcpy(arc->descriptor, descriptor, MIB_NAME_SIZE);
+			memcpy(arc->parent, parent, MIB_NAME_SIZE);
+			arc->number = id[level];
+			if (name_add(generator, arc->descriptor,
+			        "the arc %s below %s (class %s)",
+			        arc->descriptor, arc->parent, class_label) != 0)
+				return -1;
+		}
+		memcpy(parent, arc->descriptor, MIB_NAME_SIZE);
+	}
+	return 0;
+}
+
+/* Names the index columns of a class and picks their numbers. */
+static int
+index_columns_plan(struct mib_generator *generator, struct mib_class *plan,
+    struct mib_column *columns, size_t *count)
+{
+	const struct dci_class *class = plan->class;
+	size_t word = 0, first = *count;
+	uint32_t candidate = MIB_INDEX_COLUMN_TOP;
+	uint32_t numbers[DCI_INSTANCE_ID_MAX_WORDS];
+	size_t number_count = 0;
+
+	/* The largest free numbers, then given to the words in ascending
+	 * order so that the SEQUENCE lists the words in order. */
+	while (number_count < class->instance_words && candidate > 0) {
+		if (dci_class_find_datum(class, candidate) == NULL)
+			numbers[number_count++] = candidate;
+		candidate--;
+	}
+	if (number_count < class->instance_words) {
+		reason(generator->error, generator->error_size,
+		    "class %s: no free column number for its index",
+		    class->label);
+		return -1;
+	}
+	for (size_t level = 0; level < class->level_count; level++) {
+		enum dci_instance_type itype = class->levels[level].itype;
+		size_t words = class->levels[level].size / 4;
+		size_t same = 0, occurrence = 0;
+		const char *base = itype_word(itype);
+		char stem[32], suffix[32], owner[DCI_LABEL_MAX + 64];
+
+		for (size_t other = 0; other < class->level_count; other++) {
+			if (class->levels[other].itype != itype)
+				continue;
+			same++;
+			if (other <= level)
+				occurrence = same;
+		}
+		if (base == NULL)
+			snprintf(stem, sizeof(stem), "Level%zu", level + 1);
+		else if (same > 1)
+			snprintf(stem, sizeof(stem), "%s%zu", base, occurrence);
+		else
+			snprintf(stem, sizeof(stem), "%s", base);
+		for (size_t level_word = 0; level_word < words; level_word++) {
+			struct mib_column *column = &columns[(*count)++];
+
+			plan->column_count = *count;
+			*column = (struct mib_column){
+			    .number = numbers[number_count - 1 - word],
+			    .datum = NULL,
+			    .word = word,
+			    .level = level,
+			    .level_word = level_word,
+			    .syntax = "Unsigned32 (0..4294967295)",
+			    .sequence_syntax = "Unsigned32",
+			};
+			if (words > 1) {
+				snprintf(owner, sizeof(owner),
+				    "class %s: the index of word %zu of "
+				    "instance level %zu",
+				    class->label, level_word + 1, level + 1);
+				snprintf(suffix, sizeof(suffix), "Word%zu",
+				    level_word + 1);
+			} else {
+				snprintf(owner, sizeof(owner),
+				    "class %s: the index of instance level %zu",
+				    class->label, level + 1);
+				suffix[0] = '\0';
+			}
+			if (name_format(column->descriptor, owner,
+			        generator->error, generator->error_size,
+			        "dci%s%s%s", plan->camel, stem, suffix) != 0 ||
+			    name_add(generator, column->descriptor, "%s",
+			        owner) != 0)
+				return -1;
+			word++;
+		}
+	}
+	plan->index_count = *count - first;
+	return 0;
+}
+
+/* Plans one class: names, columns, index. Returns 0, 1 when the class has
+ * no datum to serve (left out), or -1. */
+static int
+class_plan(struct mib_generator *generator, const struct dci_class *class,
+    struct mib_class *plan)
+{
+	char owner[DCI_LABEL_MAX + 64], why[512];
+	size_t served = 0, count = 0;
+	struct mib_column *columns;
+
+	for (size_t i = 0; i < class->datum_count; i++)
+		if (class->datums[i].kind != DCI_KIND_NONE)
+			served++;
+	if (served == 0)
+		return 1;
+	if (class->id[class->id_length - 1] == 0) {
+		reason(generator->error, generator->error_size,
+		    "class %s: its id ends in 0, and SMIv2 gives no table a "
+		    "last sub-identifier of 0",
+		    class->label);
+		return -1;
+	}
+	*plan = (struct mib_class){.class = class};
+	dci_class_id_format(class, plan->id_text, sizeof(plan->id_text));
+	snprintf(owner, sizeof(owner), "class %s", class->label);
+	if (camel_required(class->label, plan->camel, sizeof(plan->camel),
+	        owner, generator->error, generator->error_size) != 0 ||
+	    name_format(plan->table, owner, generator->error,
+	        generator->error_size, "dci%sTable", plan->camel) != 0 ||
+	    name_format(plan->entry, owner, generator->error,
+	        generator->error_size, "dci%sEntry", plan->camel) != 0 ||
+	    name_format(plan->group, owner, generator->error,
+	        generator->error_size, "dci%sTableGroup", plan->camel) != 0)
+		return -1;
+	snprintf(plan->type, sizeof(plan->type), "Dci%sEntry", plan->camel);
+	if (name_add(generator, plan->table, "class %s table", class->label) !=
+	        0 ||
+	    name_add(generator, plan->entry, "class %s entry", class->label) !=
+	        0 ||
+	    arcs_add(generator, "dciClassData", class->id, class->id_length,
+	        class->label, plan->table_parent) != 0)
+		return -1;
+
+	columns = calloc(served + class->instance_words, sizeof(*columns));
+	plan->index = calloc(class->instance_words, sizeof(*plan->index));
+	plan->columns = columns;
+	if (columns == NULL || plan->index == NULL) {
+		reason(
+		    generator->error, generator->error_size, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < class->datum_count; i++) {
+		const struct dci_datum *datum = &class->datums[i];
+		struct mib_column *column;
+		char syntax[64];
+		const char *sequence_syntax = NULL, *object_syntax;
+
+		if (datum->kind == DCI_KIND_NONE)
+			continue;
+		column = &columns[count++];
+		plan->column_count = count;
+		object_syntax = datum_syntax(
+		    generator, datum, syntax, sizeof(syntax), &sequence_syntax);
+		if (object_syntax == NULL) {
+			reason(generator->error, generator->error_size,
+			    "class %s datum %s: its kind %s has no SNMP syntax",
+			    class->label, datum->info.label,
+			    dci_value_kind_name(datum->kind));
+			return -1;
+		}
+		/* The syntax text lives as long as the column: copy the
+		 * one made here. */
+		column->syntax =
+		    object_syntax == syntax ? strdup(syntax) : object_syntax;
+		column->sequence_syntax = sequence_syntax;
+		column->number = datum->info.id;
+		column->datum = datum;
+		if (column->syntax == NULL) {
+			reason(generator->error, generator->error_size,
+			    "out of memory");
+			return -1;
+		}
+		if (agent_mib_descriptor(class->label, datum->info.label,
+		        column->descriptor, sizeof(column->descriptor), why,
+		        sizeof(why)) != 0) {
+			reason(
+			    generator->error, generator->error_size, "%s", why);
+			return -1;
+		}
+		if (name_add(generator, column->descriptor, "class %s datum %s",
+		        class->label, datum->info.label) != 0)
+			return -1;
+	}
+	if (index_columns_plan(generator, plan, columns, &count) != 0)
+		return -1;
+	if (name_add(generator, plan->group, "class %s object group",
+	        class->label) != 0)
+		return -1;
+	qsort(columns, count, sizeof(*columns), column_compare);
+	for (size_t i = 0; i < count; i++)
+		if (columns[i].datum == NULL)
+			plan->index[columns[i].word] = i;
+	return 0;
+}
+
+static void
+class_plan_free(struct mib_class *plan)
+{
+	for (size_t i = 0; i < plan->column_count; i++)
+		if (plan->columns[i].datum != NULL &&
+		    plan->columns[i].datum->kind == DCI_KIND_STRING)
+			free((char *)plan->columns[i].syntax);
+	free(plan->columns);
+	free(plan->index);
+}
+
+static int
+plan(struct mib_generator *generator)
+{
+	const struct dci_registry *registry = generator->registry;
+	char why[512];
+
+	if (!agent_mib_module_name_valid(
+	        generator->module_name, why, sizeof(why))) {
+		reason(generator->error, generator->error_size, "%s", why);
+		return -1;
+	}
+	if (registry->class_count == 0) {
+		reason(generator->error, generator->error_size,
+		    "no class to describe: the configuration's providers "
+		    "registered none");
+		return -1;
+	}
+	generator->classes =
+	    calloc(registry->class_count, sizeof(*generator->classes));
+	generator->skipped =
+	    calloc(registry->class_count, sizeof(*generator->skipped));
+	if (generator->classes == NULL || generator->skipped == NULL) {
+		reason(
+		    generator->error, generator->error_size, "out of memory");
+		return -1;
+	}
+	/* Imported descriptors first: a class must not redefine them. */
+	if (name_add(generator, "dciClassData",
+	        "DCI-STATS-MIB's dciClassData") != 0 ||
+	    name_add(generator, "dciClassModules",
+	        "DCI-STATS-MIB's dciClassModules") != 0)
+		return -1;
+	for (size_t i = 0; i < registry->class_count; i++) {
+		struct mib_class *class_plan_slot =
+		    &generator->classes[generator->class_count];
+		int result = class_plan(
+		    generator, registry->classes[i], class_plan_slot);
+
+		if (result < 0) {
+			/* Counted, so that its allocations are freed. */
+			generator->class_count++;
+			return -1;
+		}
+		if (result > 0)
+			generator->skipped[generator->skipped_count++] =
+			    registry->classes[i];
+		else
+			generator->class_count++;
+	}
+	if (generator->class_count == 0) {
+		reason(generator->error, generator->error_size,
+		    "no class to describe: no registered class has a datum "
+		    "SNMP can carry");
+		return -1;
+	}
+	if (identity_name(generator) != 0 ||
+	    name_format(generator->conformance, "the module's conformance",
+	        generator->error, generator->error_size, "%sConformance",
+	        generator->identity) != 0 ||
+	    name_format(generator->compliances, "the module's compliances",
+	        generator->error, generator->error_size, "%sCompliances",
+	        generator->identity) != 0 ||
+	    name_format(generator->groups, "the module's groups",
+	        generator->error, generator->error_size, "%sGroups",
+	        generator->identity) != 0 ||
+	    name_format(generator->compliance, "the module's compliance",
+	        generator->error, generator->error_size, "%sCompliance",
+	        generator->identity) != 0)
+		return -1;
+	if (name_add(generator, generator->identity,
+	        "the module identity of %s", generator->module_name) != 0 ||
+	    name_add(generator, generator->conformance,
+	        "the conformance node of %s", generator->module_name) != 0 ||
+	    name_add(generator, generator->compliances,
+	        "the compliances node of %s", generator->module_name) != 0 ||
+	    name_add(generator, generator->groups, "the groups node of %s",
+	        generator->module_name) != 0 ||
+	    name_add(generator, generator->compliance,
+	        "the compliance statement of %s", generator->module_name) != 0)
+		return -1;
+	{
+		const struct dci_class *first = generator->classes[0].class;
+
+		if (arcs_add(generator, "dciClassModules", first->id,
+		        first->id_length, first->label,
+		        generator->identity_parent) != 0)
+			return -1;
+		generator->identity_number = first->id[first->id_length - 1];
+	}
+	return 0;
+}
+
+/* --- Pass 2: writing -------------------------------------------------------
+ */
+
+/* Writes `text` with what a quoted SMI string cannot hold replaced: '"'
+ * by '\'', other non-printing or non-ASCII characters by a blank. */
+static void
+put_clean(FILE *out, const char *text)
+{
+	for (const char *cursor = text; *cursor != '\0'; cursor++) {
+		unsigned char c = (unsigned char)*cursor;
+
+		if (c == '"')
+			c = '\'';
+		else if (c < 0x20 || c > 0x7e)
+			c = ' ';
+		fputc(c, out);
+	}
+}
+
+/* put_clean, then a full stop unless the text ends a sentence. */
+static void
+put_sentence(FILE *out, const char *text)
+{
+	size_t length = strlen(text);
+
+	while (length > 0 && text[length - 1] == ' ')
+		length--;
+	for (size_t i = 0; i < length; i++) {
+		char one[2] = {text[i], '\0'};
+		put_clean(out, one);
+	}
+	if (length == 0 || strchr(".!?", text[length - 1]) == NULL)
+		fputc('.', out);
+}
+
+/* Writes a quoted string (a DESCRIPTION's) at eight blanks, filled to
+ * MIB_LINE_WIDTH. A newline in `text` separates paragraphs (an empty line
+ * in the string); runs of blanks become one. */
+static void
+put_quoted(FILE *out, const char *text)
+{
+	size_t column = 0;
+	bool line_empty = true;
+	const char *cursor = text;
+
+	fputs("        \"", out);
+	column = 9;
+	while (*cursor != '\0') {
+		size_t length;
+
+		if (*cursor == '\n') {
+			fputs("\n\n         ", out);
+			column = 9;
+			line_empty = true;
+			cursor++;
+			continue;
+		}
+		if (*cursor == ' ') {
+			cursor++;
+			continue;
+		}
+		length = strcspn(cursor, " \n");
+		if (!line_empty && column + 1 + length + 1 > MIB_LINE_WIDTH) {
+			fputs("\n         ", out);
+			column = 9;
+			line_empty = true;
+		}
+		if (!line_empty) {
+			fputc(' ', out);
+			column++;
+		}
+		fwrite(cursor, 1, length, out);
+		column += length;
+		line_empty = false;
+		cursor += length;
+	}
+	fputs("\"\n", out);
+}
+
+/* A comma-separated list of names, wrapped at `indent` blanks. */
+static void
+put_list(FILE *out, const char *const *names, size_t count, size_t indent)
+{
+	size_t column = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		size_t length = strlen(names[i]) + (i + 1 < count ? 1 : 0);
+
+		if (column == 0 || column + 1 + length > MIB_LINE_WIDTH) {
+			if (column != 0)
+				fputc('\n', out);
+			fprintf(out, "%*s", (int)indent, "");
+			column = indent;
+		} else {
+			fputc(' ', out);
+			column++;
+		}
+		fprintf(out, "%s%s", names[i], i + 1 < count ? "," : "");
+		column += length;
+	}
+	fputc('\n', out);
+}
+
+static void
+put_imports(FILE *out, unsigned imports)
+{
+	const char *names[16];
+	size_t count;
+
+	fputs("IMPORTS\n", out);
+	count = 0;
+	names[count++] = "MODULE-IDENTITY";
+	names[count++] = "OBJECT-TYPE";
+	if (imports & MIB_IMPORT_INTEGER32)
+		names[count++] = "Integer32";
+	names[count++] = "Unsigned32"; /* every index */
+	if (imports & MIB_IMPORT_GAUGE32)
+		names[count++] = "Gauge32";
+	if (imports & MIB_IMPORT_COUNTER32)
+		names[count++] = "Counter32";
+	if (imports & MIB_IMPORT_COUNTER64)
+		names[count++] = "Counter64";
+	if (imports & MIB_IMPORT_IPADDRESS)
+		names[count++] = "IpAddress";
+	if (imports & MIB_IMPORT_TIMETICKS)
+		names[count++] = "TimeTicks";
+	put_list(out, names, count, 4);
+	fputs("        FROM SNMPv2-SMI\n", out);
+
+	count = 0;
+	if (imports & MIB_DEFINE_GAUGE64)
+		names[count++] = "TEXTUAL-CONVENTION";
+	if (imports & MIB_IMPORT_DISPLAYSTRING)
+		names[count++] = "DisplayString";
+	if (imports & MIB_IMPORT_MACADDRESS)
+		names[count++] = "MacAddress";
+	if (imports & MIB_IMPORT_TRUTHVALUE)
+		names[count++] = "TruthValue";
+	if (imports & MIB_IMPORT_TIMESTAMP)
+		names[count++] = "TimeStamp";
+	if (count > 0) {
+		put_list(out, names, count, 4);
+		fputs("        FROM SNMPv2-TC\n", out);
+	}
+
+	count = 0;
+	names[count++] = "MODULE-COMPLIANCE";
+	names[count++] = "OBJECT-GROUP";
+	put_list(out, names, count, 4);
+	fputs("        FROM SNMPv2-CONF\n", out);
+
+	count = 0;
+	names[count++] = "dciClassData";
+	names[count++] = "dciClassModules";
+	if (imports & MIB_IMPORT_HUNDREDTHS)
+		names[count++] = "DciHundredths";
+	put_list(out, names, count, 4);
+	fputs("        FROM DCI-STATS-MIB;\n\n", out);
+}
+
+/* What a description function gets: any of these may be NULL when it
+ * does not need them. */
+struct mib_context {
+	bool *failed; /* set when a description could not be made */
+	const struct mib_generator *generator;
+	const struct mib_class *plan;
+	const struct mib_column *column;
+};
+
+/* Writes a DESCRIPTION's text, composed by `describe` into a memory
+ * stream, as a quoted string. */
+static void
+put_description(FILE *out, void (*describe)(FILE *, const struct mib_context *),
+    const struct mib_context *context)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *stream = open_memstream(&text, &size);
+
+	if (stream != NULL) {
+		describe(stream, context);
+		if (fclose(stream) == 0) {
+			put_quoted(out, text);
+			free(text);
+			return;
+		}
+	}
+	free(text);
+	/* Out of memory: the stream `out` cannot tell, so say it. */
+	*context->failed = true;
+}
+
+static void
+describe_module(FILE *stream, const struct mib_context *context)
+{
+	const struct mib_generator *generator = context->generator;
+
+	fprintf(stream,
+	    "The per-class tables that dcistatd serves under dciClassData of "
+	    "DCI-STATS-MIB for the class%s ",
+	    generator->class_count > 1 ? "es" : "");
+	for (size_t i = 0; i < generator->class_count; i++) {
+		const struct mib_class *plan = &generator->classes[i];
+
+		fputs(i == 0                            ? ""
+		      : i + 1 == generator->class_count ? " and "
+		                                        : ", ",
+		    stream);
+		put_clean(stream, plan->class->label);
+		fprintf(stream, " (%s)", plan->id_text);
+	}
+	fputs(": one table per class, one row per instance, one column per "
+	      "datum. The values are those of dciStatTable, typed by "
+	      "column.\n",
+	    stream);
+	if (generator->skipped_count > 0) {
+		fputs("Classes without a datum SNMP can carry have no table: ",
+		    stream);
+		for (size_t i = 0; i < generator->skipped_count; i++) {
+			char id[DCI_CLASS_ID_MAX_LEVELS * 11 + 1];
+
+			dci_class_id_format(
+			    generator->skipped[i], id, sizeof(id));
+			fputs(i == 0 ? "" : ", ", stream);
+			put_clean(stream, generator->skipped[i]->label);
+			fprintf(stream, " (%s)", id);
+		}
+		fputs(".\n", stream);
+	}
+	fprintf(stream,
+	    "Generated by dcistatd's MIB generator from the classes the "
+	    "providers of its configuration registered; regenerate it rather "
+	    "than edit it. The module identity is dciClassModules followed by "
+	    "the class id of the first class (%s).",
+	    generator->classes[0].id_text);
+}
+
+static void
+put_identity(FILE *out, struct mib_generator *generator)
+{
+	struct mib_context context = {
+	    .failed = &generator->write_failed,
+	    .generator = generator,
+	};
+
+	fprintf(out,
+	    "%s MODULE-IDENTITY\n"
+	    "    LAST-UPDATED \"%s\"\n"
+	    "    ORGANIZATION \"dcistat project\"\n"
+	    "    CONTACT-INFO\n",
+	    generator->identity, AGENT_MIB_REVISION);
+	put_quoted(out,
+	    "The dcistat project. This module is generated by dcistatd from "
+	    "what its providers register: report a problem with it to the "
+	    "maintainers of the provider, or of dcistat.");
+	fputs("    DESCRIPTION\n", out);
+	put_description(out, describe_module, &context);
+	fprintf(out,
+	    "    REVISION     \"%s\"\n"
+	    "    DESCRIPTION\n",
+	    AGENT_MIB_REVISION);
+	put_quoted(out, "Generated by dcistatd.");
+	fprintf(out, "    ::= { %s %" PRIu32 " }\n\n",
+	    generator->identity_parent, generator->identity_number);
+}
+
+static void
+put_arcs(FILE *out, const struct mib_generator *generator)
+{
+	for (size_t i = 0; i < generator->arc_count; i++) {
+		const struct mib_arc *arc = &generator->arcs[i];
+
+		fprintf(out, "%s OBJECT IDENTIFIER ::= { %s %" PRIu32 " }\n",
+		    arc->descriptor, arc->parent, arc->number);
+	}
+	fprintf(out,
+	    "%s OBJECT IDENTIFIER ::= { %s 1 }\n"
+	    "%s OBJECT IDENTIFIER ::= { %s 1 }\n"
+	    "%s OBJECT IDENTIFIER ::= { %s 2 }\n\n",
+	    generator->conformance, generator->identity, generator->compliances,
+	    generator->conformance, generator->groups, generator->conformance);
+}
+
+static void
+put_gauge64(FILE *out)
+{
+	fputs("DciGauge64 ::= TEXTUAL-CONVENTION\n"
+	      "    DISPLAY-HINT \"d\"\n"
+	      "    STATUS      current\n"
+	      "    DESCRIPTION\n",
+	    out);
+	put_quoted(out,
+	    "A 64-bit gauge carried as Counter64, as HCNUM-TC's "
+	    "CounterBasedGauge64 is: each value means something on its own, "
+	    "and it goes down as well as up. Defined here because HCNUM-TC "
+	    "is not among the base modules every system has.");
+	fputs("    SYNTAX      Counter64\n\n", out);
+}
+
+/* The label of the datum an argument byte of a derived datum names. */
+static const char *
+derived_argument_label(const struct dci_class *class, uint32_t byte)
+{
+	for (size_t i = 0; i < class->datum_count; i++) {
+		const struct dci_datum *datum = &class->datums[i];
+
+		if (datum->info.type != DCI_ST_DERIVED &&
+		    (datum->info.id & 0xffu) == byte)
+			return datum->info.label;
+	}
+	return "(no such datum)";
+}
+
+static void
+put_derivation(
+    FILE *stream, const struct dci_class *class, const struct dci_datum *datum)
+{
+	enum dci_unit derivation = datum->info.unit;
+	size_t arity = dci_derived_arity(derivation);
+	const char *names[DCI_DERIVED_ARGUMENTS_MAX] = {"", "", ""};
+	const char *formula = NULL;
+
+	for (size_t i = 0; i < arity && i < DCI_DERIVED_ARGUMENTS_MAX; i++)
+		names[i] = derived_argument_label(
+		    class, dci_derived_argument_byte(datum->info.id, i));
+	fputs("Derived by dcistatd from other datums of the same instance "
+	      "at every refresh: ",
+	    stream);
+	put_clean(stream, dci_value_unit_name(derivation));
+	fputs(" of ", stream);
+	for (size_t i = 0; i < arity; i++) {
+		fputs(i == 0 ? "" : i + 1 == arity ? " and " : ", ", stream);
+		put_clean(stream, names[i]);
+	}
+	/* A, B and C stand for the arguments. */
+	switch (derivation) {
+	case DCI_UNIT_DERIVED_SUM2:
+		formula = "A + B";
+		break;
+	case DCI_UNIT_DERIVED_SUM3:
+		formula = "A + B + C";
+		break;
+	case DCI_UNIT_DERIVED_DIFFERENCE:
+		formula = "A - B";
+		break;
+	case DCI_UNIT_DERIVED_AVERAGE:
+		formula = "A / B";
+		break;
+	case DCI_UNIT_DERIVED_PERCENT:
+		formula = "100 * A / (A + B)";
+		break;
+	case DCI_UNIT_DERIVED_PRODUCT:
+		formula = "A * B";
+		break;
+	case DCI_UNIT_DERIVED_VARIANCE:
+		formula = "C / A - (B / A)^2";
+		break;
+	default:
+		break;
+	}
+	if (formula != NULL) {
+		fputs(" (", stream);
+		for (const char *cursor = formula; *cursor != '\0'; cursor++) {
+			if (*cursor >= 'A' && *cursor <= 'C')
+				put_clean(stream, names[*cursor - 'A']);
+			else
+				fputc(*cursor, stream);
+		}
+		fputs(")", stream);
+	}
+	fputs(datum->kind == DCI_KIND_HUNDREDTHS ? ", in hundredths" : "",
+	    stream);
+	fputs(". It has no value while the result is undefined or out of "
+	      "range: a division by zero, an overflow, an argument without "
+	      "a value. ",
+	    stream);
+}
+
+static void
+describe_datum(FILE *stream, const struct mib_context *context)
+{
+	const struct mib_class *plan = context->plan;
+	const struct dci_datum *datum = context->column->datum;
+	const struct dci_datum_info *info = &datum->info;
+	const char *unit = dci_value_unit_name(info->unit);
+
+	if (info->description != NULL && info->description[0] != '\0') {
+		put_sentence(stream, info->description);
+	} else {
+		fputs("The datum ", stream);
+		put_clean(stream, info->label);
+		fputs(".", stream);
+	}
+	fputs("\nDatum ", stream);
+	put_clean(stream, info->label);
+	fprintf(stream, " (dciDatumId %" PRIu32 ") of class ", info->id);
+	put_clean(stream, plan->class->label);
+	if (info->type != DCI_ST_DERIVED && unit[0] != '\0' &&
+	    datum->kind != DCI_KIND_TIMETICKS) {
+		fputs("; units: ", stream);
+		put_clean(stream, unit);
+	}
+	fputs(". ", stream);
+	if (info->type == DCI_ST_DERIVED)
+		put_derivation(stream, plan->class, datum);
+	switch (datum->kind) {
+	case DCI_KIND_TIMETICKS:
+		if (info->type == DCI_ST_TIME &&
+		    info->presentation == DCI_STP_ABSOLUTE)
+			fputs("A moment, served as the value of sysUpTime at "
+			      "that moment: 0 when it was before dcistatd "
+			      "started, or when the datum gives no time. ",
+			    stream);
+		else
+			fputs("A period, in hundredths of a second. ", stream);
+		break;
+	case DCI_KIND_TEXT_ONLY:
+		fputs("A signed 64-bit integer, which SNMP has no type for: "
+		      "served as text, as the datum's presentation renders "
+		      "it. ",
+		    stream);
+		break;
+	case DCI_KIND_STRING:
+		if (info->type == DCI_ST_ADDRESS)
+			fputs("An Econet address: the network number, then "
+			      "the station number. ",
+			    stream);
+		break;
+	case DCI_KIND_COUNTER32:
+		if (info->type == DCI_ST_INTEGER8)
+			fputs("An 8-bit counter: it wraps after 255, not "
+			      "after 4294967295. ",
+			    stream);
+		else if (info->type == DCI_ST_INTEGER16)
+			fputs("A 16-bit counter: it wraps after 65535, not "
+			      "after 4294967295. ",
+			    stream);
+		break;
+	default:
+		break;
+	}
+	switch (info->semantics) {
+	case DCI_SEMANTICS_COUNTER:
+		fputs("A counter: only the difference between two readings "
+		      "means something, and only when dciInstanceDiscontinuity "
+		      "of DCI-STATS-MIB for the instance did not change "
+		      "between them.",
+		    stream);
+		break;
+	case DCI_SEMANTICS_GAUGE:
+		fputs("A gauge: each reading means something on its own.",
+		    stream);
+		break;
+	default:
+		fputs("A discrete value (a state, a name, an address or a "
+		      "time): each reading means something on its own.",
+		    stream);
+		break;
+	}
+}
+
+static void
+describe_index(FILE *stream, const struct mib_context *context)
+{
+	const struct mib_column *column = context->column;
+	const struct dci_class *class = context->plan->class;
+	const struct dci_instance_level *level = &class->levels[column->level];
+
+	fprintf(stream,
+	    "Word %zu of the instance identifier of an instance of "
+	    "class ",
+	    column->word + 1);
+	put_clean(stream, class->label);
+	fprintf(stream, ": instance level %zu, ", column->level + 1);
+	if (level->size > 4)
+		fprintf(stream, "its word %zu of %" PRIu32 ", ",
+		    column->level_word + 1, level->size / 4);
+	fprintf(stream, "%s.\n", itype_phrase(level->itype));
+	fprintf(stream,
+	    "An index only, never served. Its column number is one of the "
+	    "largest below 2^31 that no datum of the class has; it may "
+	    "change when the class gains datums, which changes no object "
+	    "served.");
+}
+
+static void
+describe_table(FILE *stream, const struct mib_context *context)
+{
+	const struct mib_class *plan = context->plan;
+	const struct dci_class *class = plan->class;
+
+	if (class->description != NULL && class->description[0] != '\0') {
+		put_sentence(stream, class->description);
+	} else {
+		fputs("The statistics of class ", stream);
+		put_clean(stream, class->label);
+		fputs(".", stream);
+	}
+	fputs("\nOne row per instance of class ", stream);
+	put_clean(stream, class->label);
+	fprintf(stream, " (class id %s", plan->id_text);
+	if (class->supplier != NULL) {
+		fputs(", supplier ", stream);
+		put_clean(stream, class->supplier->module);
+	}
+	fprintf(stream,
+	    "), as dciInstanceTable of DCI-STATS-MIB lists them, and one "
+	    "column per datum, numbered by its dciDatumId. A column exists in "
+	    "a row only while the supplier gives that datum a value for that "
+	    "instance. Served by dcistatd at dciClassData.%s.",
+	    plan->id_text);
+}
+
+static void
+describe_entry(FILE *stream, const struct mib_context *context)
+{
+	fputs("One instance of class ", stream);
+	put_clean(stream, context->plan->class->label);
+	fputs(". Its index is the instance identifier, one sub-identifier "
+	      "per 4-octet word: the dciInstanceId of the instance without "
+	      "its length prefix.",
+	    stream);
+}
+
+/* INDEX { a, b, c }, wrapped under the first name. */
+static void
+put_index_clause(FILE *out, const struct mib_class *plan)
+{
+	size_t column = 18;
+
+	fputs("    INDEX       { ", out);
+	for (size_t i = 0; i < plan->index_count; i++) {
+		const char *name = plan->columns[plan->index[i]].descriptor;
+		size_t length = strlen(name) + 2; /* "," or " }" */
+
+		if (i > 0 && column + 1 + length > MIB_LINE_WIDTH) {
+			fputs("\n                  ", out);
+			column = 18;
+		} else if (i > 0) {
+			fputc(' ', out);
+			column++;
+		}
+		fprintf(
+		    out, "%s%s", name, i + 1 < plan->index_count ? "," : "");
+		column += length - 1;
+	}
+	fputs(" }\n", out);
+}
+
+static void
+put_class(
+    FILE *out, struct mib_generator *generator, const struct mib_class *plan)
+{
+	const struct dci_class *class = plan->class;
+	struct mib_context context = {
+	    .failed = &generator->write_failed,
+	    .generator = generator,
+	    .plan = plan,
+	};
+	size_t width = 0;
+
+	fprintf(out,
+	    "%s OBJECT-TYPE\n"
+	    "    SYNTAX      SEQUENCE OF %s\n"
+	    "    MAX-ACCESS  not-accessible\n"
+	    "    STATUS      current\n"
+	    "    DESCRIPTION\n",
+	    plan->table, plan->type);
+	put_description(out, describe_table, &context);
+	fprintf(out, "    ::= { %s %" PRIu32 " }\n\n", plan->table_parent,
+	    class->id[class->id_length - 1]);
+
+	fprintf(out,
+	    "%s OBJECT-TYPE\n"
+	    "    SYNTAX      %s\n"
+	    "    MAX-ACCESS  not-accessible\n"
+	    "    STATUS      current\n"
+	    "    DESCRIPTION\n",
+	    plan->entry, plan->type);
+	put_description(out, describe_entry, &context);
+	put_index_clause(out, plan);
+	fprintf(out, "    ::= { %s 1 }\n\n", plan->table);
+
+	for (size_t i = 0; i < plan->column_count; i++) {
+		size_t length = strlen(plan->columns[i].descriptor);
+		if (length > width)
+			width = length;
+	}
+	fprintf(out, "%s ::= SEQUENCE {\n", plan->type);
+	for (size_t i = 0; i < plan->column_count; i++)
+		fprintf(out, "    %-*s  %s%s\n", (int)width,
+		    plan->columns[i].descriptor,
+		    plan->columns[i].sequence_syntax,
+		    i + 1 < plan->column_count ? "," : "");
+	fputs("}\n\n", out);
+
+	for (size_t i = 0; i < plan->column_count; i++) {
+		const struct mib_column *column = &plan->columns[i];
+		const struct dci_datum *datum = column->datum;
+		const char *unit =
+		    datum != NULL ? dci_value_unit_name(datum->info.unit) : "";
+
+		fprintf(out, "%s OBJECT-TYPE\n    SYNTAX      %s\n",
+		    column->descriptor, column->syntax);
+		if (datum != NULL && datum->info.type != DCI_ST_DERIVED &&
+		    datum->kind != DCI_KIND_TIMETICKS && unit[0] != '\0')
+			fprintf(out, "    UNITS       \"%s\"\n", unit);
+		fprintf(out,
+		    "    MAX-ACCESS  %s\n"
+		    "    STATUS      current\n"
+		    "    DESCRIPTION\n",
+		    datum != NULL ? "read-only" : "not-accessible");
+		context.column = column;
+		put_description(out,
+		    datum != NULL ? describe_datum : describe_index, &context);
+		fprintf(out, "    ::= { %s %" PRIu32 " }\n\n", plan->entry,
+		    column->number);
+	}
+}
+
+static void
+describe_group(FILE *stream, const struct mib_context *context)
+{
+	fprintf(stream, "The columns of %s: the datums of class ",
+	    context->plan->table);
+	put_clean(stream, context->plan->class->label);
+	fputs(".", stream);
+}
+
+static void
+put_conformance(FILE *out, struct mib_generator *generator)
+{
+	struct mib_context context = {
+	    .failed = &generator->write_failed,
+	    .generator = generator,
+	};
+	const char **names;
+
+	fprintf(out,
+	    "%s MODULE-COMPLIANCE\n"
+	    "    STATUS      current\n"
+	    "    DESCRIPTION\n",
+	    generator->compliance);
+	put_quoted(out,
+	    "The compliance statement for dcistatd serving the tables of "
+	    "this module. Every object is read-only; a column has a value "
+	    "only in the rows of the instances its supplier gives one.");
+	fputs("    MODULE      -- this module\n"
+	      "        MANDATORY-GROUPS {\n",
+	    out);
+	names = calloc(generator->class_count, sizeof(*names));
+	if (names == NULL) {
+		generator->write_failed = true;
+		return;
+	}
+	for (size_t i = 0; i < generator->class_count; i++)
+		names[i] = generator->classes[i].group;
+	put_list(out, names, generator->class_count, 12);
+	free(names);
+	fprintf(out, "        }\n    ::= { %s 1 }\n\n", generator->compliances);
+
+	for (size_t i = 0; i < generator->class_count; i++) {
+		const struct mib_class *plan = &generator->classes[i];
+		size_t count = 0;
+
+		names = calloc(plan->column_count, sizeof(*names));
+		if (names == NULL) {
+			generator->write_failed = true;
+			return;
+		}
+		for (size_t c = 0; c < plan->column_count; c++)
+			if (plan->columns[c].datum != NULL)
+				names[count++] = plan->columns[c].descriptor;
+		fprintf(
+		    out, "%s OBJECT-GROUP\n    OBJECTS     {\n", plan->group);
+		put_list(out, names, count, 8);
+		free(names);
+		fputs("    }\n"
+		      "    STATUS      current\n"
+		      "    DESCRIPTION\n",
+		    out);
+		context.plan = plan;
+		put_description(out, describe_group, &context);
+		fprintf(
+		    out, "    ::= { %s %zu }\n\n", generator->groups, i + 1);
+	}
+}
+
+static int
+write_module(struct mib_generator *generator, char **text)
+{
+	size_t size = 0;
+	FILE *out = open_memstream(text, &size);
+
+	if (out == NULL)
+		return -1;
+	fprintf(out,
+	    "%s DEFINITIONS ::= BEGIN\n\n"
+	    "-- Generated by dcistatd's MIB generator from the classes the\n"
+	    "-- providers of its configuration registered. Do not edit it:\n"
+	    "-- regenerate it (in the dcistat sources: make mibs).\n\n",
+	    generator->module_name);
+	put_imports(out, generator->imports);
+	put_identity(out, generator);
+	put_arcs(out, generator);
+	if (generator->imports & MIB_DEFINE_GAUGE64)
+		put_gauge64(out);
+	for (size_t i = 0; i < generator->class_count; i++)
+		put_class(out, generator, &generator->classes[i]);
+	put_conformance(out, generator);
+	fputs("END\n", out);
+	if (ferror(out) || generator->write_failed) {
+		fclose(out);
+		return -1;
+	}
+	return fclose(out) == 0 ? 0 : -1;
+}
+
+char *
+agent_mib_generate(const struct dci_registry *registry, const char *module_name,
+    char *error, size_t error_size)
+{
+	struct mib_generator generator = {
+	    .registry = registry,
+	    .module_name = module_name,
+	    .error = error,
+	    .error_size = error_size,
+	};
+	char *text = NULL;
+
+	if (plan(&generator) == 0 && write_module(&generator, &text) != 0) {
+		free(text);
+		text = NULL;
+		reason(error, error_size, "out of memory writing the module");
+	}
+	for (size_t i = 0; i < generator.class_count; i++)
+		class_plan_free(&generator.classes[i]);
+	for (size_t i = 0; i < generator.name_count; i++)
+		free(generator.names[i].owner);
+	free(generator.names);
+	free(generator.classes);
+	free(generator.skipped);
+	free(generator.arcs);
+	return text;
+}
