@@ -14,7 +14,39 @@
 #define AGENT_APPLICATION "dcistatd"
 
 static struct agent_tables agent_tables;
+static bool agent_serving;
 static bool agent_started;
+
+int
+agent_serve(struct dci_registry *registry,
+    agent_before_request_function *before_request)
+{
+	int64_t now = dci_clock_milliseconds();
+
+	if (agent_serving)
+		return 0;
+	agent_tables.registry = registry;
+	/* Where sysUpTime was 0: a subagent has just started, snmpd may have
+	 * run for long; agent_tables_follow_uptime keeps it right. */
+	agent_tables.start_milliseconds =
+	    now - (int64_t)netsnmp_get_agent_uptime() * 10;
+	agent_tables.before_request = before_request;
+	if (agent_tables_register(&agent_tables) != 0) {
+		agent_tables_unregister();
+		return -1;
+	}
+	agent_serving = true;
+	return 0;
+}
+
+void
+agent_unserve(void)
+{
+	if (!agent_serving)
+		return;
+	agent_tables_unregister();
+	agent_serving = false;
+}
 
 int
 agent_start(
@@ -54,9 +86,8 @@ agent_start(
 	    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL,
 	    (int)settings->ping_interval_seconds);
 
-	agent_tables.registry = registry;
-	agent_tables.start_milliseconds = dci_clock_milliseconds();
-	if (agent_tables_register(&agent_tables) != 0) {
+	/* agent_run refreshes before it reads a request. */
+	if (agent_serve(registry, NULL) != 0) {
 		snmp_shutdown(AGENT_APPLICATION);
 		return -1;
 	}
@@ -75,7 +106,7 @@ agent_stop(void)
 {
 	if (!agent_started)
 		return;
-	agent_tables_unregister();
+	agent_unserve();
 	/* Closes the AgentX session, which unregisters our subtrees. */
 	snmp_shutdown(AGENT_APPLICATION);
 	agent_started = false;

@@ -3,6 +3,9 @@
  * given AgentX socket, with the DCI-STATS-MIB tables registered, driven by
  * our own poll loop (agent/event_loop.h). Everything Net-SNMP is confined
  * to src/agent.
+ *
+ * agent_serve is what the subagent shares with the snmpd module
+ * (agent/dlmod.c), which runs inside snmpd's own agent and loop.
  */
 #ifndef DCISTAT_AGENT_AGENT_H
 #define DCISTAT_AGENT_AGENT_H
@@ -14,6 +17,20 @@ struct agent_settings {
 	const char *agentx_socket;      /* NULL: Net-SNMP's default */
 	unsigned ping_interval_seconds; /* reconnect / keep-alive period */
 };
+
+/* Called once per request PDU, before the first of its varbinds that
+ * reaches the tables is answered. */
+typedef void agent_before_request_function(void);
+
+/* Registers the DCI-STATS-MIB tables over `registry` with the Net-SNMP
+ * agent of this process (dcistatd's subagent, or snmpd itself), their
+ * TimeStamps counted from its sysUpTime, with `before_request` (NULL:
+ * none) in front of them. Touches no Net-SNMP setting. Returns 0, or -1
+ * with nothing left registered. */
+int agent_serve(struct dci_registry *registry,
+    agent_before_request_function *before_request);
+/* Unregisters them; nothing when they are not registered. */
+void agent_unserve(void);
 
 /* Initialises Net-SNMP as a subagent and registers the tables. A master
  * that is not there yet is not an error: the subagent retries every ping

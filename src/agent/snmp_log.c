@@ -58,3 +58,9 @@ agent_snmp_log_route(void)
 		debug_register_tokens("agentx");
 	}
 }
+
+void
+agent_snmp_log_sink(int level, const char *message)
+{
+	snmp_log(level, "dcistat: %s\n", message);
+}

@@ -1,8 +1,13 @@
-/* Routes Net-SNMP's own log messages into ours (core/log.h). */
+/* Routes Net-SNMP's own log messages into ours (core/log.h), or, inside
+ * snmpd, ours into Net-SNMP's. */
 #ifndef DCISTAT_AGENT_SNMP_LOG_H
 #define DCISTAT_AGENT_SNMP_LOG_H
 
 /* Call before init_agent so that start-up messages are routed too. */
 void agent_snmp_log_route(void);
+
+/* The reverse, for the snmpd module (agent/dlmod.c), where snmpd owns the
+ * log: one of our messages (level, text without newline) to snmp_log. */
+void agent_snmp_log_sink(int level, const char *message);
 
 #endif

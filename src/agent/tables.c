@@ -636,6 +636,26 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	return AGENT_END_OF_TABLE;
 }
 
+#define BEFORE_REQUEST_MARK "dcistatBeforeRequest"
+
+/* Runs tables->before_request at the first table varbind of a PDU: a mark
+ * in the PDU's request info, freed with it, says it ran. */
+static void
+before_request_once(
+    struct agent_tables *tables, netsnmp_agent_request_info *request_info)
+{
+	netsnmp_data_list *mark;
+
+	if (tables->before_request == NULL ||
+	    netsnmp_agent_get_list_data(request_info, BEFORE_REQUEST_MARK) !=
+	        NULL)
+		return;
+	mark = netsnmp_create_data_list(BEFORE_REQUEST_MARK, tables, NULL);
+	if (mark != NULL)
+		netsnmp_agent_add_list_data(request_info, mark);
+	tables->before_request();
+}
+
 static int
 agent_tables_handle(netsnmp_mib_handler *handler,
     netsnmp_handler_registration *registration,
@@ -645,6 +665,7 @@ agent_tables_handle(netsnmp_mib_handler *handler,
 	unsigned table =
 	    (unsigned)registration->rootoid[registration->rootoid_len - 1];
 
+	before_request_once(tables, request_info);
 	agent_tables_follow_uptime(tables, dci_clock_milliseconds(),
 	    (uint32_t)netsnmp_get_agent_uptime());
 

@@ -21,6 +21,10 @@ struct agent_tables {
 	/* Monotonic time at which the master's sysUpTime was 0, followed at
 	 * each request (agent_tables_follow_uptime). */
 	int64_t start_milliseconds;
+	/* Called once per request PDU, before the first of its varbinds that
+	 * reaches a table is answered (inside snmpd, where there is no loop of
+	 * our own to refresh from); NULL: nothing. */
+	void (*before_request)(void);
 	char text[DCI_STRING_MAX + 64];
 };
 

@@ -13,6 +13,7 @@ enum log_destination { LOG_TO_STDERR, LOG_TO_SYSLOG, LOG_TO_FILE };
 static enum log_destination log_destination = LOG_TO_STDERR;
 static FILE *log_file;
 static char log_tokens[256];
+static void (*log_sink)(int level, const char *message);
 
 static const char *
 log_level_name(int level)
@@ -68,6 +69,12 @@ log_close(void)
 }
 
 void
+log_set_sink(void (*sink)(int level, const char *message))
+{
+	log_sink = sink;
+}
+
+void
 log_set_debug_tokens(const char *tokens)
 {
 	if (tokens == NULL) {
@@ -97,7 +104,9 @@ log_vmessage(int level, const char *format, va_list arguments)
 	int saved_errno = errno;
 
 	vsnprintf(line, sizeof(line), format, arguments);
-	if (log_destination == LOG_TO_SYSLOG) {
+	if (log_sink != NULL) {
+		log_sink(level, line);
+	} else if (log_destination == LOG_TO_SYSLOG) {
 		syslog(level, "%s", line);
 	} else {
 		FILE *out = log_destination == LOG_TO_FILE ? log_file : stderr;

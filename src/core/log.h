@@ -18,6 +18,11 @@
 int log_open(const char *target, const char *program_name);
 void log_close(void);
 
+/* Hands each message (syslog level, text without newline) to `sink`
+ * instead of the log_open target: the log of a host that loaded us, such
+ * as snmpd's (agent/dlmod.c). NULL returns to the log_open target. */
+void log_set_sink(void (*sink)(int level, const char *message));
+
 /* Comma-separated subsystem tokens ("agent,netsnmp", "all"); NULL clears. */
 void log_set_debug_tokens(const char *tokens);
 bool log_debug_enabled(const char *token);

@@ -295,6 +295,13 @@ _snmpd_answers() {
 # udp:127.0.0.1:$SNMPD_PORT (picked once, kept across restarts) and on the
 # Unix socket $SNMPD_UNIX, with AgentX socket $SNMPD_AGENTX; waits until it
 # answers. Sets SNMPD_PID and, unless already set, SNMP_TARGET (UDP).
+# SNMPD_EXTRA_CONF: lines appended to its snmpd.conf; SNMPD_ENV: NAME=VALUE
+# words set in its environment. It logs to $SNMPD_LOG, its stderr goes to
+# $SNMPD_STDERR_LOG.
+SNMPD_EXTRA_CONF=
+SNMPD_ENV=()
+SNMPD_LOG=
+SNMPD_STDERR_LOG=
 start_snmpd() {
 	local conf=$TMP_DIR/snmpd.conf log
 	command -v snmpd >/dev/null 2>&1 || skip "snmpd not found (apt-get install snmpd)"
@@ -309,6 +316,7 @@ access unixgroup "" any noauth exact all none none
 dontLogTCPWrappersConnects yes
 interface_fadeout 0
 EOF
+	[ -z "$SNMPD_EXTRA_CONF" ] || printf '%s\n' "$SNMPD_EXTRA_CONF" >>"$conf"
 	_lib_set_ns_prefix
 	for _ in 1 2 3 4 5; do
 		if [ -z "$SNMPD_PORT" ]; then
@@ -318,9 +326,12 @@ EOF
 		SNMP_TARGET=${SNMP_TARGET:-udp:127.0.0.1:$SNMPD_PORT}
 		_snmpd_runs=$((_snmpd_runs + 1))
 		log=$TMP_DIR/snmpd.$_snmpd_runs.log
-		"${_lib_ns_prefix[@]}" snmpd -f -Lf "$log" -C -c "$conf" \
-		    -p "$TMP_DIR/snmpd.pid" "udp:127.0.0.1:$SNMPD_PORT" \
-		    "unix:$SNMPD_UNIX" </dev/null >"${log%.log}.stderr.log" 2>&1 &
+		# shellcheck disable=SC2034 # read by the tests
+		SNMPD_LOG=$log SNMPD_STDERR_LOG=${log%.log}.stderr.log
+		"${_lib_ns_prefix[@]}" env "${SNMPD_ENV[@]}" snmpd -f -Lf "$log" \
+		    -C -c "$conf" -p "$TMP_DIR/snmpd.pid" \
+		    "udp:127.0.0.1:$SNMPD_PORT" "unix:$SNMPD_UNIX" \
+		    </dev/null >"$SNMPD_STDERR_LOG" 2>&1 &
 		SNMPD_PID=$!
 		_lib_pids+=("$SNMPD_PID")
 		if wait_until 10 _snmpd_answers; then
