@@ -94,7 +94,11 @@ agent_run(struct dci_plugins *plugins)
 		return -1;
 	netsnmp_large_fd_set_init(&readable, FD_SETSIZE);
 	for (;;) {
-		struct timeval timeout = {0, 0}, *wait = &timeout;
+		/* snmp_select_info2 only shortens the timeout it is given (to
+		 * the next alarm or retransmission); a zero start would make
+		 * every select return at once and the loop spin. Start long,
+		 * as snmpd does. */
+		struct timeval timeout = {3600, 0}, *wait = &timeout;
 		int highest = 0, block = 0, count;
 
 		NETSNMP_LARGE_FD_ZERO(&readable);
