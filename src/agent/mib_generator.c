@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/derived.h"
+#include "core/log.h"
 #include "core/value.h"
 
 /* Index columns take the largest numbers below 2^31 that no datum has:
@@ -159,18 +160,6 @@ ascii_equal_ignoring_case(const char *left, const char *right)
 	return *left == *right;
 }
 
-__attribute__((format(printf, 3, 4))) static void
-reason(char *why, size_t why_size, const char *format, ...)
-{
-	va_list arguments;
-
-	if (why == NULL || why_size == 0)
-		return;
-	va_start(arguments, format);
-	vsnprintf(why, why_size, format, arguments);
-	va_end(arguments);
-}
-
 /* Formats a descriptor into `out` (MIB_NAME_SIZE bytes). Returns 0, or -1
  * with "<owner>: descriptor ... has N characters, more than 64". */
 __attribute__((format(printf, 5, 6))) static int
@@ -185,7 +174,7 @@ name_format(char *out, const char *owner, char *why, size_t why_size,
 	length = vsnprintf(text, sizeof(text), format, arguments);
 	va_end(arguments);
 	if (length < 0 || (size_t)length > AGENT_MIB_DESCRIPTOR_MAX) {
-		reason(why, why_size,
+		log_reason(why, why_size,
 		    "%s: descriptor %.*s... has %d characters, more than %u",
 		    owner, AGENT_MIB_DESCRIPTOR_MAX, text, length,
 		    AGENT_MIB_DESCRIPTOR_MAX);
@@ -203,19 +192,19 @@ agent_mib_module_name_valid(const char *name, char *why, size_t why_size)
 	size_t length;
 
 	if (name == NULL || name[0] == '\0') {
-		reason(why, why_size, "module name is empty");
+		log_reason(why, why_size, "module name is empty");
 		return false;
 	}
 	length = strlen(name);
 	if (length > AGENT_MIB_MODULE_NAME_MAX) {
-		reason(why, why_size,
+		log_reason(why, why_size,
 		    "module name %.*s... has %zu characters, more than %u",
 		    AGENT_MIB_MODULE_NAME_MAX, name, length,
 		    AGENT_MIB_MODULE_NAME_MAX);
 		return false;
 	}
 	if (!ascii_upper(name[0])) {
-		reason(why, why_size,
+		log_reason(why, why_size,
 		    "module name %s must start with an upper-case letter",
 		    name);
 		return false;
@@ -224,14 +213,14 @@ agent_mib_module_name_valid(const char *name, char *why, size_t why_size)
 		unsigned char c = (unsigned char)name[i];
 
 		if (c == '-' && name[i + 1] == '-') {
-			reason(why, why_size,
+			log_reason(why, why_size,
 			    "module name %s has two hyphens in a row at %zu "
 			    "(they start an ASN.1 comment)",
 			    name, i + 1);
 			return false;
 		}
 		if (c != '-' && !ascii_alnum((char)c)) {
-			reason(why, why_size,
+			log_reason(why, why_size,
 			    "module name %s has character 0x%02x at %zu: only "
 			    "letters, digits and hyphens are allowed",
 			    name, c, i + 1);
@@ -239,7 +228,7 @@ agent_mib_module_name_valid(const char *name, char *why, size_t why_size)
 		}
 	}
 	if (name[length - 1] == '-') {
-		reason(
+		log_reason(
 		    why, why_size, "module name %s ends with a hyphen", name);
 		return false;
 	}
@@ -277,7 +266,7 @@ camel_required(const char *label, char *out, size_t out_size, const char *owner,
     char *why, size_t why_size)
 {
 	if (agent_mib_camel_case(label, out, out_size) == 0) {
-		reason(why, why_size,
+		log_reason(why, why_size,
 		    "%s: label \"%s\" has no letter or digit to make a "
 		    "descriptor of",
 		    owner, label);
@@ -323,7 +312,7 @@ name_add(struct mib_generator *generator, const char *descriptor,
 	length = vasprintf(&owner, owner_format, arguments);
 	va_end(arguments);
 	if (length < 0) {
-		reason(
+		log_reason(
 		    generator->error, generator->error_size, "out of memory");
 		return -1;
 	}
@@ -333,11 +322,11 @@ name_add(struct mib_generator *generator, const char *descriptor,
 		if (!ascii_equal_ignoring_case(other->descriptor, descriptor))
 			continue;
 		if (strcmp(other->descriptor, descriptor) == 0)
-			reason(generator->error, generator->error_size,
+			log_reason(generator->error, generator->error_size,
 			    "%s and %s both give the descriptor %s",
 			    other->owner, owner, descriptor);
 		else
-			reason(generator->error, generator->error_size,
+			log_reason(generator->error, generator->error_size,
 			    "%s and %s give the descriptors %s and %s, which "
 			    "differ only in case",
 			    other->owner, owner, other->descriptor, descriptor);
@@ -348,7 +337,7 @@ name_add(struct mib_generator *generator, const char *descriptor,
 	    (generator->name_count + 1) * sizeof(*generator->names));
 	if (grown == NULL) {
 		free(owner);
-		reason(
+		log_reason(
 		    generator->error, generator->error_size, "out of memory");
 		return -1;
 	}
@@ -573,8 +562,8 @@ arcs_add(struct mib_generator *generator, const char *root, const uint32_t *id,
 			grown = realloc(generator->arcs,
 			    (generator->arc_count + 1) * sizeof(*grown));
 			if (grown == NULL) {
-				reason(generator->error, generator->error_size,
-				    "out of memory");
+				log_reason(generator->error,
+				    generator->error_size, "out of memory");
 				return -1;
 			}
 			generator->arcs = grown;
@@ -611,7 +600,7 @@ index_columns_plan(struct mib_generator *generator, struct mib_class *plan,
 		candidate--;
 	}
 	if (number_count < class->instance_words) {
-		reason(generator->error, generator->error_size,
+		log_reason(generator->error, generator->error_size,
 		    "class %s: no free column number for its index",
 		    class->label);
 		return -1;
@@ -691,7 +680,7 @@ class_plan(struct mib_generator *generator, const struct dci_class *class,
 	if (served == 0)
 		return 1;
 	if (class->id[class->id_length - 1] == 0) {
-		reason(generator->error, generator->error_size,
+		log_reason(generator->error, generator->error_size,
 		    "class %s: its id ends in 0, and SMIv2 gives no table a "
 		    "last sub-identifier of 0",
 		    class->label);
@@ -722,7 +711,7 @@ class_plan(struct mib_generator *generator, const struct dci_class *class,
 	plan->index = calloc(class->instance_words, sizeof(*plan->index));
 	plan->columns = columns;
 	if (columns == NULL || plan->index == NULL) {
-		reason(
+		log_reason(
 		    generator->error, generator->error_size, "out of memory");
 		return -1;
 	}
@@ -739,7 +728,7 @@ class_plan(struct mib_generator *generator, const struct dci_class *class,
 		object_syntax = datum_syntax(
 		    generator, datum, syntax, sizeof(syntax), &sequence_syntax);
 		if (object_syntax == NULL) {
-			reason(generator->error, generator->error_size,
+			log_reason(generator->error, generator->error_size,
 			    "class %s datum %s: its kind %s has no SNMP syntax",
 			    class->label, datum->info.label,
 			    dci_value_kind_name(datum->kind));
@@ -753,14 +742,14 @@ class_plan(struct mib_generator *generator, const struct dci_class *class,
 		column->number = datum->info.id;
 		column->datum = datum;
 		if (column->syntax == NULL) {
-			reason(generator->error, generator->error_size,
+			log_reason(generator->error, generator->error_size,
 			    "out of memory");
 			return -1;
 		}
 		if (agent_mib_descriptor(class->label, datum->info.label,
 		        column->descriptor, sizeof(column->descriptor), why,
 		        sizeof(why)) != 0) {
-			reason(
+			log_reason(
 			    generator->error, generator->error_size, "%s", why);
 			return -1;
 		}
@@ -799,11 +788,11 @@ plan(struct mib_generator *generator)
 
 	if (!agent_mib_module_name_valid(
 	        generator->module_name, why, sizeof(why))) {
-		reason(generator->error, generator->error_size, "%s", why);
+		log_reason(generator->error, generator->error_size, "%s", why);
 		return -1;
 	}
 	if (registry->class_count == 0) {
-		reason(generator->error, generator->error_size,
+		log_reason(generator->error, generator->error_size,
 		    "no class to describe: the configuration's providers "
 		    "registered none");
 		return -1;
@@ -813,7 +802,7 @@ plan(struct mib_generator *generator)
 	generator->skipped =
 	    calloc(registry->class_count, sizeof(*generator->skipped));
 	if (generator->classes == NULL || generator->skipped == NULL) {
-		reason(
+		log_reason(
 		    generator->error, generator->error_size, "out of memory");
 		return -1;
 	}
@@ -841,7 +830,7 @@ plan(struct mib_generator *generator)
 			generator->class_count++;
 	}
 	if (generator->class_count == 0) {
-		reason(generator->error, generator->error_size,
+		log_reason(generator->error, generator->error_size,
 		    "no class to describe: no registered class has a datum "
 		    "SNMP can carry");
 		return -1;
@@ -1616,7 +1605,8 @@ agent_mib_generate(const struct dci_registry *registry, const char *module_name,
 	if (plan(&generator) == 0 && write_module(&generator, &text) != 0) {
 		free(text);
 		text = NULL;
-		reason(error, error_size, "out of memory writing the module");
+		log_reason(
+		    error, error_size, "out of memory writing the module");
 	}
 	for (size_t i = 0; i < generator.class_count; i++)
 		class_plan_free(&generator.classes[i]);
