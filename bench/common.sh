@@ -37,7 +37,9 @@ if [ -n "$BENCH_CPUS" ]; then
 	command -v taskset >/dev/null 2>&1 || die "taskset not found (util-linux); or set BENCH_CPUS="
 	taskset -pc "$BENCH_CPUS" $$ >/dev/null || die "cannot pin to CPU(s) $BENCH_CPUS"
 fi
-bench_cpus() { [ -n "$BENCH_CPUS" ] && echo "all processes on CPU $BENCH_CPUS" || echo "not pinned"; }
+bench_cpus() {
+	if [ -n "$BENCH_CPUS" ]; then echo "all processes on CPU $BENCH_CPUS"; else echo "not pinned"; fi
+}
 
 # --- the build ----------------------------------------------------------------
 
@@ -214,6 +216,7 @@ start_dcistatd() {
 
 # build_bulkwalk: compiles bench/bulkwalk.c into $TMP; sets BULKWALK.
 build_bulkwalk() {
+	# shellcheck disable=SC2015 # die is the else
 	command -v cc >/dev/null 2>&1 && command -v net-snmp-config >/dev/null 2>&1 ||
 	    die "cc and net-snmp-config are needed to build bench/bulkwalk.c (apt-get install gcc libsnmp-dev)"
 	BULKWALK=$TMP/bulkwalk
@@ -253,8 +256,8 @@ print_header() {
 # or CPU_SOURCE=stat.
 CLK_TCK=$(getconf CLK_TCK)
 cpu_ns() {
-	local a b stat rest
-	if [ "${CPU_SOURCE:-schedstat}" != stat ] && read -r a b <"/proc/$1/schedstat" 2>/dev/null; then
+	local a stat rest
+	if [ "${CPU_SOURCE:-schedstat}" != stat ] && read -r a _ <"/proc/$1/schedstat" 2>/dev/null; then
 		printf '%s\n' "$a"
 		return
 	fi
@@ -278,9 +281,11 @@ rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 # now_us: microseconds (EPOCHREALTIME).
 now_us() { local t=$EPOCHREALTIME; t=${t/[.,]/}; printf '%s\n' "$((10#$t))"; }
 
-# median NUMBER...: the median (mean of the middle two for an even count).
+# median [NUMBER...]: the median of the arguments, or of the lines of the
+# standard input when there are none (mean of the middle two for an even
+# count).
 median() {
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+	if [ $# -gt 0 ]; then printf '%s\n' "$@"; else cat; fi | sort -g | awk '{ v[NR] = $1 } END {
 		if (NR == 0) { print "nan"; exit }
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
