@@ -467,8 +467,7 @@ devstat_init(struct dci_host *host, void **context_pointer)
 
 	supplier = dci_supplier_register(host, &devstat_supplier);
 	if (supplier == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot register supplier devstat");
-		return -1;
+		return -1; /* the host has logged why */
 	}
 	class_info = (struct dci_class_info){
 	    .id = devstat_class_id,
@@ -483,8 +482,7 @@ devstat_init(struct dci_host *host, void **context_pointer)
 	};
 	context->class_handle = dci_class_register(host, supplier, &class_info);
 	if (context->class_handle == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot register class devstat");
-		return -1;
+		return -1; /* the host has logged why */
 	}
 	return 0;
 }

@@ -245,8 +245,7 @@ evcnt_init(struct dci_host *host, void **context_pointer)
 
 	supplier = dci_supplier_register(host, &evcnt_supplier);
 	if (supplier == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot register supplier evcnt");
-		return -1;
+		return -1; /* the host has logged why */
 	}
 	class_info = (struct dci_class_info){
 	    .id = evcnt_class_id,
@@ -261,8 +260,7 @@ evcnt_init(struct dci_host *host, void **context_pointer)
 	};
 	context->class_handle = dci_class_register(host, supplier, &class_info);
 	if (context->class_handle == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot register class evcnt");
-		return -1;
+		return -1; /* the host has logged why */
 	}
 	return 0;
 }

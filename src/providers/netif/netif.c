@@ -450,8 +450,7 @@ netif_init(struct dci_host *host, void **context_pointer)
 
 	supplier = dci_supplier_register(host, &netif_supplier);
 	if (supplier == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot register supplier netif");
-		return -1;
+		return -1; /* the host has logged why */
 	}
 
 	memcpy(datums, netif_fixed_datums, sizeof netif_fixed_datums);
@@ -480,8 +479,7 @@ netif_init(struct dci_host *host, void **context_pointer)
 	};
 	context->class_handle = dci_class_register(host, supplier, &class_info);
 	if (context->class_handle == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot register class netif");
-		return -1;
+		return -1; /* the host has logged why */
 	}
 	return 0;
 }
