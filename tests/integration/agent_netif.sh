@@ -15,10 +15,14 @@
 #     dciNetifRxBytes.N equals rx_bytes and ifHCInOctets.N in the same PDU,
 #     and a walk of DCI-NETIF-MIB::dciNetifTable by name (with the
 #     generated module) has a row per ifIndex with dciNetifName = ifName.
-# Then it deletes one pair and adds another: within a bounded time the
-# deleted ifIndexes vanish from dciStatTable, the new ones appear, labelled
-# with their names, and the comparisons hold again. Last, dcistatd must
-# exit 0 on SIGTERM with no sanitizer report.
+# Refreshes take counters alone while links stand still: dcistatd's debug
+# log shows counters dumps, and the counters above were read from them.
+# Then one interface is taken down, renamed and given another MTU: its
+# rows follow (name, oper_up false, mtu) and a link dump is logged after
+# the change. Then it deletes one pair and adds another: within a bounded
+# time the deleted ifIndexes vanish from dciStatTable, the new ones appear,
+# labelled with their names, and the comparisons hold again. Last, dcistatd
+# must exit 0 on SIGTERM with no sanitizer report.
 #
 # The comparisons read over snmpd's Unix-socket transport: SNMP over UDP
 # to 127.0.0.1 would move lo's counters with every request. Readiness is
@@ -50,7 +54,7 @@ NETIF=2.1.1                               # class 1.1, length-prefixed
 DCI_LABEL=$DCI_ARC.1.4.1.2.$NETIF         # dciInstanceLabel.<class>
 DCI_TEXT=$DCI_ARC.1.5.1.3.$NETIF          # dciStatText.<class>
 DCI_C64=$DCI_ARC.1.5.1.4.$NETIF           # dciStatCounter64.<class>
-D_NAME=1 D_RX_BYTES=12 D_TX_BYTES=13
+D_NAME=1 D_MTU=3 D_OPER_UP=4 D_RX_BYTES=12 D_TX_BYTES=13
 NETIF_TABLE=$DCI_ARC.1.6.1.1.1           # dciNetifEntry: .datum.ifIndex
 
 sysfs() { # IFNAME FILE -> the file's content, read inside the namespace
@@ -269,7 +273,7 @@ note "namespace $NETNS: lo and veth pairs vx0a/vx0b, vx1a/vx1b, vx2a/vx2b with t
 start_snmpd
 config=$TMP_DIR/dcistatd.yaml
 write_config "$config" 1 0.2
-start_dcistatd "$config"
+start_dcistatd "$config" -D netif
 wait_dcistatd_ready 10
 ok "dcistatd serves dciSupplierTable over udp:127.0.0.1:$SNMPD_PORT in $NETNS"
 
@@ -280,6 +284,54 @@ check_counters
 check_named_table
 check_sysfs vx0b
 check_sysfs vx2b
+
+# --- counters alone while links stand still ---------------------------------------
+
+refreshes() { # KIND: "counters" or "link": refreshes of that kind logged
+	grep -c "netif: refresh: $1 dump" "$DCISTATD_LOG"
+}
+counters_dumps=$(refreshes counters)
+link_dumps=$(refreshes link)
+[ "$counters_dumps" -gt 0 ] ||
+    fail "no refresh took counters alone ($link_dumps link dumps): see $DCISTATD_LOG"
+ok "refreshes so far: $counters_dumps counters dumps, $link_dumps link dumps"
+send 10 9 444
+check_sysfs vx0b
+[ "$(refreshes link)" = "$link_dumps" ] ||
+    fail "a link dump was logged although no link changed"
+ok "new traffic on vx0b served from counters dumps alone"
+
+# --- a link changes: down, renamed, another MTU -----------------------------------
+
+index=$(sysfs vx2b ifindex)
+ip -n "$NETNS" link set vx2b down &&
+    ip -n "$NETNS" link set vx2b name vx2r &&
+    ip -n "$NETNS" link set vx2r mtu 1400 || fail "cannot change vx2b"
+link_changed() {
+	[ "$(snmp_get "$DCI_TEXT.1.$index.$D_NAME" "$DCI_TEXT.1.$index.$D_OPER_UP" \
+	    "$DCI_TEXT.1.$index.$D_MTU" | tr '\n' ' ')" = "vx2r false 1400 " ]
+}
+t0=$(now_ms)
+wait_until 10 link_changed ||
+    fail "ifIndex $index: name/oper_up/mtu are '$(snmp_get "$DCI_TEXT.1.$index.$D_NAME" \
+        "$DCI_TEXT.1.$index.$D_OPER_UP" "$DCI_TEXT.1.$index.$D_MTU" | tr '\n' ' ')' 10 s after the change, not 'vx2r false 1400'"
+[ "$(sysfs vx2r mtu)" = 1400 ] && [ "$(sysfs vx2r operstate)" = down ] ||
+    fail "sysfs disagrees with the change made"
+[ "$(refreshes link)" -gt "$link_dumps" ] ||
+    fail "the change was served without a link dump being logged"
+ok "ifIndex $index renamed vx2r, down, mtu 1400: served within $(($(now_ms) - t0)) ms, after a link dump"
+# Back as it was: snmpd's IF-MIB keeps the first name it saw of an
+# interface, and the checks below compare names with it.
+ip -n "$NETNS" link set vx2r name vx2b &&
+    ip -n "$NETNS" link set vx2b mtu 1500 &&
+    ip -n "$NETNS" link set vx2b up || fail "cannot restore vx2b"
+link_restored() {
+	link_up vx2b && [ "$(snmp_get "$DCI_TEXT.1.$index.$D_NAME" \
+	    "$DCI_TEXT.1.$index.$D_OPER_UP" "$DCI_TEXT.1.$index.$D_MTU" |
+	    tr '\n' ' ')" = "vx2b true 1500 " ]
+}
+wait_until 10 link_restored || fail "ifIndex $index not served as vx2b, up, mtu 1500 10 s after restoring it"
+ok "ifIndex $index back to vx2b, up, mtu 1500"
 
 # --- interfaces come and go -------------------------------------------------------
 

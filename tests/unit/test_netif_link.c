@@ -1,16 +1,21 @@
 /*
  * Unit tests of the netif provider's rtnetlink part: parsing of synthetic
- * RTM_NEWLINK messages, handling of dump datagrams, and one real dump.
+ * RTM_NEWLINK and RTM_NEWSTATS messages, handling of dump datagrams, real
+ * link and counters dumps, and link notifications in a network namespace
+ * of the test's own.
  *
  * Every message is handed to the parser in a heap block of exactly
  * nlmsg_len bytes, so AddressSanitizer catches any read past the message.
  */
 #define _GNU_SOURCE
 
-#include "providers/netif/netif_link.h"
+#include "providers/netif/netif_netlink.h"
 
 #include <check.h>
 #include <errno.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +40,8 @@ netif_test_message(struct netif_test_builder *builder)
 }
 
 /* Starts a new message after the previous ones (call with a zeroed builder
- * for the first). Link messages get an ifinfomsg. */
+ * for the first). Link messages get an ifinfomsg, counters messages an
+ * if_stats_msg. */
 static void
 netif_test_start(struct netif_test_builder *builder, uint16_t type,
     uint16_t flags, uint32_t sequence, int index, unsigned link_flags)
@@ -55,6 +61,15 @@ netif_test_start(struct netif_test_builder *builder, uint16_t type,
 		information->ifi_index = index;
 		information->ifi_flags = link_flags;
 		header->nlmsg_len = NLMSG_LENGTH(sizeof *information);
+	} else if (type == RTM_NEWSTATS) {
+		struct if_stats_msg *statistics = NLMSG_DATA(header);
+
+		memset(statistics, 0, sizeof *statistics);
+		statistics->family = AF_UNSPEC;
+		statistics->ifindex = (uint32_t)index;
+		statistics->filter_mask =
+		    IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64);
+		header->nlmsg_len = NLMSG_LENGTH(sizeof *statistics);
 	}
 	builder->length = builder->message_at + NLMSG_ALIGN(header->nlmsg_len);
 }
@@ -127,10 +142,30 @@ netif_test_parse(
 	return result;
 }
 
+/* Parses the current message as counters from an exact-size heap copy. */
+static int
+netif_test_parse_stats(
+    const struct netif_test_builder *builder, struct netif_link_stats *stats)
+{
+	const struct nlmsghdr *header =
+	    (const struct nlmsghdr *)(const void *)(builder->buffer +
+	                                            builder->message_at);
+	size_t length = header->nlmsg_len;
+	void *copy = malloc(length);
+	int result;
+
+	ck_assert_ptr_ne(copy, NULL);
+	memcpy(copy, header, length);
+	errno = 0;
+	result = netif_stats_parse(copy, stats);
+	free(copy);
+	return result;
+}
+
 /* Handles the whole datagram from an exact-size heap copy. */
 static int
-netif_test_datagram(const struct netif_test_builder *builder,
-    struct netif_link_dump_state *state)
+netif_test_datagram(
+    const struct netif_test_builder *builder, struct netif_dump_state *state)
 {
 	void *copy = malloc(builder->length);
 	int result;
@@ -138,7 +173,7 @@ netif_test_datagram(const struct netif_test_builder *builder,
 	ck_assert_ptr_ne(copy, NULL);
 	memcpy(copy, builder->buffer, builder->length);
 	errno = 0;
-	result = netif_link_dump_datagram(state, copy, builder->length);
+	result = netif_dump_datagram(state, copy, builder->length);
 	free(copy);
 	return result;
 }
@@ -614,14 +649,27 @@ netif_test_record(const struct netif_link *link, void *context)
 	return seen->stop_after != 0 && seen->count >= seen->stop_after;
 }
 
+/* A dump's message callback that parses links and records them, as
+ * netif_link_dump does with its link callback. */
+static int
+netif_test_link_message(const struct nlmsghdr *message, void *context)
+{
+	struct netif_link link;
+	int result = netif_link_parse(message, &link);
+
+	if (result <= 0)
+		return result;
+	return netif_test_record(&link, context) != 0;
+}
+
 /* A datagram of several parts: a stale reply, two links, DONE. */
 START_TEST(test_datagram_multipart)
 {
 	struct netif_test_builder builder;
 	struct netif_test_seen seen = {.count = 0};
-	struct netif_link_dump_state state = {
+	struct netif_dump_state state = {
 	    .sequence = 42,
-	    .each = netif_test_record,
+	    .each = netif_test_link_message,
 	    .context = &seen,
 	};
 	int zero = 0;
@@ -657,9 +705,9 @@ START_TEST(test_datagram_errors)
 {
 	struct netif_test_builder builder;
 	struct netif_test_seen seen = {.count = 0};
-	struct netif_link_dump_state state = {
+	struct netif_dump_state state = {
 	    .sequence = 7,
-	    .each = netif_test_record,
+	    .each = netif_test_link_message,
 	    .context = &seen,
 	};
 	struct nlmsgerr error;
@@ -698,7 +746,7 @@ START_TEST(test_datagram_errors)
 	/* A message longer than the datagram. */
 	memset(&state, 0, sizeof state);
 	state.sequence = 7;
-	state.each = netif_test_record;
+	state.each = netif_test_link_message;
 	state.context = &seen;
 	netif_test_minimal(&builder, 2, "eth0");
 	netif_test_message(&builder)->nlmsg_len += 64;
@@ -717,9 +765,9 @@ START_TEST(test_datagram_interrupted_and_stopped)
 {
 	struct netif_test_builder builder;
 	struct netif_test_seen seen = {.stop_after = 1};
-	struct netif_link_dump_state state = {
+	struct netif_dump_state state = {
 	    .sequence = 3,
-	    .each = netif_test_record,
+	    .each = netif_test_link_message,
 	    .context = &seen,
 	};
 
@@ -789,7 +837,7 @@ START_TEST(test_dump_real)
 	before =
 	    netif_test_read_number("/sys/class/net/lo/statistics/rx_bytes");
 	ck_assert_msg(before >= 0, "cannot read lo rx_bytes from sysfs");
-	descriptor = netif_link_open();
+	descriptor = netif_netlink_open();
 	ck_assert_msg(descriptor >= 0, "netif_link_open: %s", strerror(errno));
 
 	memset(&result, 0, sizeof result);
@@ -816,7 +864,7 @@ START_TEST(test_dump_stopped_then_again)
 	struct netif_test_loopback result;
 	int descriptor;
 
-	descriptor = netif_link_open();
+	descriptor = netif_netlink_open();
 	ck_assert_int_ge(descriptor, 0);
 	ck_assert_int_eq(
 	    netif_link_dump(descriptor, 5, netif_test_record, &seen), -1);
@@ -832,12 +880,268 @@ START_TEST(test_dump_stopped_then_again)
 }
 END_TEST
 
+/* A counters message: ifIndex, the 64-bit counters, nothing else. */
+START_TEST(test_stats_parse)
+{
+	struct netif_test_builder builder;
+	struct netif_link_stats parsed;
+	struct rtnl_link_stats64 stats;
+	uint64_t extra[2] = {1, 2};
+
+	memset(&stats, 0xee, sizeof stats); /* fields past ours: ignored */
+	NETIF_TEST_FILL_STATS(stats, NETIF_TEST_VALUE64);
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWSTATS, NLM_F_MULTI, 1, 7, 0);
+	/* Another statistics attribute first: skipped. */
+	netif_test_attribute(&builder, IFLA_STATS_LINK_XSTATS | NLA_F_NESTED,
+	    extra, sizeof extra);
+	netif_test_attribute(
+	    &builder, IFLA_STATS_LINK_64, &stats, sizeof stats);
+
+	memset(&parsed, 0x55, sizeof parsed);
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), 1);
+	ck_assert_uint_eq(parsed.index, 7);
+	ck_assert_uint_eq(parsed.counter_count, NETIF_COUNTER_COUNT);
+	NETIF_TEST_CHECK_STATS(parsed, stats);
+
+	/* 23 counters (Linux before 4.6): the 24th is 0, not left over. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWSTATS, NLM_F_MULTI, 1, 8, 0);
+	netif_test_attribute(
+	    &builder, IFLA_STATS_LINK_64, &stats, 23 * sizeof(uint64_t));
+	memset(&parsed, 0x55, sizeof parsed);
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), 1);
+	ck_assert_uint_eq(parsed.index, 8);
+	ck_assert_uint_eq(parsed.counter_count, 23);
+	ck_assert_uint_eq(
+	    parsed.counters[NETIF_COUNTER_TX_COMPRESSED], stats.tx_compressed);
+	ck_assert_uint_eq(parsed.counters[NETIF_COUNTER_RX_NOHANDLER], 0);
+
+	/* Not a counters message. */
+	netif_test_minimal(&builder, 2, "eth0");
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), 0);
+}
+END_TEST
+
+START_TEST(test_stats_parse_malformed)
+{
+	struct netif_test_builder builder;
+	struct netif_link_stats parsed;
+	struct rtnl_link_stats64 stats;
+
+	memset(&stats, 0, sizeof stats);
+
+	/* Too few counters. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWSTATS, NLM_F_MULTI, 1, 7, 0);
+	netif_test_attribute(
+	    &builder, IFLA_STATS_LINK_64, &stats, 22 * sizeof(uint64_t));
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* No counters at all. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWSTATS, NLM_F_MULTI, 1, 7, 0);
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* ifIndex 0, and one past INT32_MAX. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWSTATS, NLM_F_MULTI, 1, 0, 0);
+	netif_test_attribute(
+	    &builder, IFLA_STATS_LINK_64, &stats, sizeof stats);
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+	((struct if_stats_msg *)NLMSG_DATA(netif_test_message(&builder)))
+	    ->ifindex = (uint32_t)INT32_MAX + 1u;
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* An attribute running past the message. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWSTATS, NLM_F_MULTI, 1, 7, 0);
+	netif_test_attribute(
+	    &builder, IFLA_STATS_LINK_64, &stats, sizeof stats);
+	netif_test_message(&builder)->nlmsg_len -= 8;
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* Shorter than its if_stats_msg. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWSTATS, NLM_F_MULTI, 1, 7, 0);
+	netif_test_message(&builder)->nlmsg_len = NLMSG_LENGTH(4);
+	ck_assert_int_eq(netif_test_parse_stats(&builder, &parsed), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+}
+END_TEST
+
+struct netif_test_counted {
+	uint32_t indexes[64];
+	size_t count;
+	uint64_t loopback_rx_bytes;
+	bool loopback_found;
+};
+
+static int
+netif_test_count_link(const struct netif_link *link, void *context)
+{
+	struct netif_test_counted *counted = context;
+
+	if (counted->count < 64)
+		counted->indexes[counted->count] = link->index;
+	counted->count++;
+	return 0;
+}
+
+static int
+netif_test_count_stats(const struct netif_link_stats *stats, void *context)
+{
+	struct netif_test_counted *counted = context;
+
+	if (counted->count < 64)
+		counted->indexes[counted->count] = stats->index;
+	counted->count++;
+	if (stats->index == 1) {
+		counted->loopback_found = true;
+		counted->loopback_rx_bytes =
+		    stats->counters[NETIF_COUNTER_RX_BYTES];
+	}
+	return 0;
+}
+
+static int
+netif_test_compare_index(const void *left, const void *right)
+{
+	uint32_t a = *(const uint32_t *)left, b = *(const uint32_t *)right;
+
+	return (a > b) - (a < b);
+}
+
+/* A counters dump names the links a link dump names, and lo's counters
+ * are at least what sysfs said before. */
+START_TEST(test_stats_dump_real)
+{
+	struct netif_test_counted links, stats;
+	long long before;
+	int descriptor;
+
+	before =
+	    netif_test_read_number("/sys/class/net/lo/statistics/rx_bytes");
+	ck_assert_msg(before >= 0, "cannot read lo rx_bytes from sysfs");
+	descriptor = netif_netlink_open();
+	ck_assert_msg(
+	    descriptor >= 0, "netif_netlink_open: %s", strerror(errno));
+
+	memset(&links, 0, sizeof links);
+	memset(&stats, 0, sizeof stats);
+	ck_assert_msg(
+	    netif_link_dump(descriptor, 10, netif_test_count_link, &links) == 0,
+	    "link dump: %s", strerror(errno));
+	ck_assert_msg(netif_stats_dump(
+	                  descriptor, 11, netif_test_count_stats, &stats) == 0,
+	    "counters dump: %s", strerror(errno));
+	ck_assert_uint_ge(links.count, 1);
+	ck_assert_uint_le(links.count, 64);
+	ck_assert_uint_eq(stats.count, links.count);
+	qsort(links.indexes, links.count, sizeof links.indexes[0],
+	    netif_test_compare_index);
+	qsort(stats.indexes, stats.count, sizeof stats.indexes[0],
+	    netif_test_compare_index);
+	ck_assert_mem_eq(links.indexes, stats.indexes,
+	    links.count * sizeof links.indexes[0]);
+	ck_assert(stats.loopback_found);
+	ck_assert_uint_ge(stats.loopback_rx_bytes, (uint64_t)before);
+	close(descriptor);
+}
+END_TEST
+
+/* Sets or clears IFF_UP on lo of the test's namespace. */
+static void
+netif_test_loopback_up(int descriptor, bool up)
+{
+	struct ifreq request;
+
+	memset(&request, 0, sizeof request);
+	strcpy(request.ifr_name, "lo");
+	ck_assert_int_eq(ioctl(descriptor, SIOCGIFFLAGS, &request), 0);
+	if (up)
+		request.ifr_flags |= IFF_UP;
+	else
+		request.ifr_flags &= ~IFF_UP;
+	ck_assert_int_eq(ioctl(descriptor, SIOCSIFFLAGS, &request), 0);
+}
+
+/* Enters a network namespace of this (forked) test process alone, where
+ * nothing but the test changes links. Returns false when not allowed. */
+static bool
+netif_test_private_namespace(void)
+{
+	if (unshare(CLONE_NEWNET) == 0)
+		return true;
+	fprintf(stderr,
+	    "# cannot unshare a network namespace (%s): the "
+	    "notification tests need root\n",
+	    strerror(errno));
+	return false;
+}
+
+/* Each link change is notified; a drained monitor says nothing. */
+START_TEST(test_monitor_notifies)
+{
+	int monitor, control;
+
+	if (!netif_test_private_namespace())
+		return;
+	monitor = netif_monitor_open();
+	ck_assert_msg(monitor >= 0, "netif_monitor_open: %s", strerror(errno));
+	control = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ge(control, 0);
+
+	ck_assert_int_eq(netif_monitor_drain(monitor), 0);
+	netif_test_loopback_up(control, true);
+	ck_assert_int_eq(netif_monitor_drain(monitor), 1);
+	ck_assert_int_eq(netif_monitor_drain(monitor), 0);
+	netif_test_loopback_up(control, false);
+	netif_test_loopback_up(control, true);
+	ck_assert_int_eq(netif_monitor_drain(monitor), 1);
+	ck_assert_int_eq(netif_monitor_drain(monitor), 0);
+	close(control);
+	close(monitor);
+}
+END_TEST
+
+/* Notifications lost to a full queue still read as a change, once. */
+START_TEST(test_monitor_overflow)
+{
+	int monitor, control, size = 1;
+
+	if (!netif_test_private_namespace())
+		return;
+	monitor = netif_monitor_open();
+	ck_assert_int_ge(monitor, 0);
+	/* The kernel raises this to its minimum, far below 100 messages. */
+	ck_assert_int_eq(
+	    setsockopt(monitor, SOL_SOCKET, SO_RCVBUF, &size, sizeof size), 0);
+	control = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ge(control, 0);
+	for (int i = 0; i < 50; i++) {
+		netif_test_loopback_up(control, true);
+		netif_test_loopback_up(control, false);
+	}
+	ck_assert_int_eq(netif_monitor_drain(monitor), 1);
+	ck_assert_int_eq(netif_monitor_drain(monitor), 0);
+	close(control);
+	close(monitor);
+}
+END_TEST
+
 static Suite *
 netif_test_suite(void)
 {
 	Suite *suite = suite_create("netif_link");
 	TCase *parse = tcase_create("parse");
 	TCase *dump = tcase_create("dump");
+	TCase *monitor = tcase_create("monitor");
 
 	tcase_add_test(parse, test_parse_fields);
 	tcase_add_test(parse, test_parse_defaults);
@@ -852,6 +1156,8 @@ netif_test_suite(void)
 	tcase_add_test(parse, test_parse_not_link);
 	tcase_add_test(parse, test_is_up);
 	tcase_add_test(parse, test_counter_names);
+	tcase_add_test(parse, test_stats_parse);
+	tcase_add_test(parse, test_stats_parse_malformed);
 	suite_add_tcase(suite, parse);
 
 	tcase_add_test(dump, test_datagram_multipart);
@@ -859,7 +1165,12 @@ netif_test_suite(void)
 	tcase_add_test(dump, test_datagram_interrupted_and_stopped);
 	tcase_add_test(dump, test_dump_real);
 	tcase_add_test(dump, test_dump_stopped_then_again);
+	tcase_add_test(dump, test_stats_dump_real);
 	suite_add_tcase(suite, dump);
+
+	tcase_add_test(monitor, test_monitor_notifies);
+	tcase_add_test(monitor, test_monitor_overflow);
+	suite_add_tcase(suite, monitor);
 	return suite;
 }
 

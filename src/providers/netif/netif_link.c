@@ -1,32 +1,17 @@
 /*
- * netif_link: one rtnetlink RTM_GETLINK dump gives every interface with all
- * its counters, so a refresh costs a few system calls however many
- * interfaces and counters there are, instead of one file read per counter
- * per interface under /sys/class/net.
+ * netif_link: the rtnetlink messages that describe a link (RTM_NEWLINK) and
+ * its counters (RTM_NEWSTATS), parsed without trusting a byte of them.
  */
 #define _GNU_SOURCE
 
 #include "netif_link.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include <linux/if.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
-
-/* Seconds a receive may wait for the kernel before the dump fails. The
- * kernel answers at once; this only bounds a pathological stall of the
- * daemon's main thread. */
-#define NETIF_RECEIVE_TIMEOUT_SECONDS 5
-/* First receive buffer; grown when a datagram is larger. The kernel sizes
- * dump datagrams to at most 32 KiB unless a single message is larger. */
-#define NETIF_RECEIVE_BUFFER_SIZE 32768u
 
 #define NETIF_MESSAGE_HEADER_LENGTH                                            \
 	((size_t)NLMSG_ALIGN(sizeof(struct nlmsghdr)))
@@ -75,12 +60,33 @@ netif_malformed(void)
 	return -1;
 }
 
+/*
+ * Stores a struct rtnl_link_stats64 payload (IFLA_STATS64,
+ * IFLA_STATS_LINK_64) in counters, zeroing those the kernel did not send;
+ * counters newer kernels append past NETIF_COUNTER_COUNT are ignored.
+ * Returns 0, or -1 when the payload is shorter than any kernel sends.
+ */
+static int
+netif_store_counters64(uint64_t counters[NETIF_COUNTER_COUNT], size_t *count,
+    const unsigned char *payload, size_t length)
+{
+	if (length < NETIF_COUNTER_MINIMUM * sizeof(uint64_t))
+		return -1;
+	*count = length / sizeof(uint64_t);
+	if (*count > NETIF_COUNTER_COUNT)
+		*count = NETIF_COUNTER_COUNT;
+	memset(counters, 0, NETIF_COUNTER_COUNT * sizeof counters[0]);
+	memcpy(counters, payload, *count * sizeof(uint64_t));
+	return 0;
+}
+
 /* Stores one attribute's payload in link. Returns 0, or -1 when the payload
  * is too short (or too long) for its type. */
 static int
-netif_parse_attribute(struct netif_link *link, unsigned type,
-    const unsigned char *payload, size_t length)
+netif_parse_link_attribute(
+    void *target, unsigned type, const unsigned char *payload, size_t length)
 {
+	struct netif_link *link = target;
 	size_t count;
 
 	switch (type) {
@@ -92,14 +98,9 @@ netif_parse_attribute(struct netif_link *link, unsigned type,
 		link->name[count] = '\0';
 		break;
 	case IFLA_STATS64:
-		if (length < NETIF_COUNTER_MINIMUM * sizeof(uint64_t))
+		if (netif_store_counters64(link->counters, &link->counter_count,
+		        payload, length) != 0)
 			return -1;
-		count = length / sizeof(uint64_t);
-		if (count > NETIF_COUNTER_COUNT)
-			count = NETIF_COUNTER_COUNT;
-		memset(link->counters, 0, sizeof link->counters);
-		memcpy(link->counters, payload, count * sizeof(uint64_t));
-		link->counter_count = count;
 		link->counter_bits = 64;
 		break;
 	case IFLA_STATS:
@@ -151,12 +152,46 @@ netif_parse_attribute(struct netif_link *link, unsigned type,
 	return 0;
 }
 
+typedef int (*netif_attribute_store)(
+    void *target, unsigned type, const unsigned char *payload, size_t length);
+
+/*
+ * Hands each attribute of message, from offset (past the family header)
+ * to nlmsg_len, to store. Returns 0, or -1 with errno EBADMSG when an
+ * attribute overruns the message or store refuses its payload.
+ */
+static int
+netif_parse_attributes(const struct nlmsghdr *message, size_t offset,
+    netif_attribute_store store, void *target)
+{
+	const unsigned char *bytes = (const unsigned char *)message;
+	size_t length = message->nlmsg_len;
+
+	while (offset < length) {
+		struct rtattr attribute;
+
+		if (length - offset < sizeof attribute)
+			return netif_malformed();
+		memcpy(&attribute, bytes + offset, sizeof attribute);
+		if (attribute.rta_len < NETIF_ATTRIBUTE_HEADER_LENGTH ||
+		    attribute.rta_len > length - offset)
+			return netif_malformed();
+		if (store(target,
+		        (unsigned)(attribute.rta_type & NLA_TYPE_MASK),
+		        bytes + offset + NETIF_ATTRIBUTE_HEADER_LENGTH,
+		        attribute.rta_len - NETIF_ATTRIBUTE_HEADER_LENGTH) != 0)
+			return netif_malformed();
+		/* The last attribute's padding may lie past the message. */
+		offset += RTA_ALIGN(attribute.rta_len);
+	}
+	return 0;
+}
+
 int
 netif_link_parse(const struct nlmsghdr *message, struct netif_link *link)
 {
 	const unsigned char *bytes = (const unsigned char *)message;
 	size_t length = message->nlmsg_len;
-	size_t offset;
 	struct ifinfomsg information;
 
 	if (length < NETIF_MESSAGE_HEADER_LENGTH)
@@ -176,24 +211,10 @@ netif_link_parse(const struct nlmsghdr *message, struct netif_link *link)
 	link->flags = information.ifi_flags;
 	link->operstate = IF_OPER_UNKNOWN;
 
-	offset = NETIF_MESSAGE_HEADER_LENGTH + NLMSG_ALIGN(sizeof information);
-	while (offset < length) {
-		struct rtattr attribute;
-
-		if (length - offset < sizeof attribute)
-			return netif_malformed();
-		memcpy(&attribute, bytes + offset, sizeof attribute);
-		if (attribute.rta_len < NETIF_ATTRIBUTE_HEADER_LENGTH ||
-		    attribute.rta_len > length - offset)
-			return netif_malformed();
-		if (netif_parse_attribute(link,
-		        (unsigned)(attribute.rta_type & NLA_TYPE_MASK),
-		        bytes + offset + NETIF_ATTRIBUTE_HEADER_LENGTH,
-		        attribute.rta_len - NETIF_ATTRIBUTE_HEADER_LENGTH) != 0)
-			return netif_malformed();
-		/* The last attribute's padding may lie past the message. */
-		offset += RTA_ALIGN(attribute.rta_len);
-	}
+	if (netif_parse_attributes(message,
+	        NETIF_MESSAGE_HEADER_LENGTH + NLMSG_ALIGN(sizeof information),
+	        netif_parse_link_attribute, link) != 0)
+		return -1;
 	if (link->name[0] == '\0')
 		return netif_malformed();
 	return 1;
@@ -210,237 +231,45 @@ netif_link_is_up(const struct netif_link *link)
 	       (link->flags & up_running) == up_running;
 }
 
-int
-netif_link_open(void)
-{
-	struct timeval timeout = {.tv_sec = NETIF_RECEIVE_TIMEOUT_SECONDS};
-	int descriptor;
-
-	descriptor = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (descriptor < 0)
-		return -1;
-	if (setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout,
-	        sizeof timeout) != 0) {
-		int saved = errno;
-
-		close(descriptor);
-		errno = saved;
-		return -1;
-	}
-	return descriptor;
-}
-
-/* Converts a kernel error (a negated errno) to an errno value. */
 static int
-netif_kernel_error(int error)
+netif_parse_stats_attribute(
+    void *target, unsigned type, const unsigned char *payload, size_t length)
 {
-	if (error < 0 && error > -4096)
-		return -error;
-	return EPROTO;
+	struct netif_link_stats *stats = target;
+
+	if (type != IFLA_STATS_LINK_64)
+		return 0;
+	return netif_store_counters64(
+	    stats->counters, &stats->counter_count, payload, length);
 }
 
 int
-netif_link_dump_datagram(
-    struct netif_link_dump_state *state, const void *datagram, size_t length)
+netif_stats_parse(
+    const struct nlmsghdr *message, struct netif_link_stats *stats)
 {
-	const unsigned char *bytes = datagram;
-	size_t offset = 0;
+	size_t length = message->nlmsg_len;
+	struct if_stats_msg header;
 
-	while (offset < length && !state->done) {
-		const struct nlmsghdr *message;
-		struct netif_link link;
-		int error;
+	if (length < NETIF_MESSAGE_HEADER_LENGTH)
+		return netif_malformed();
+	if (message->nlmsg_type != RTM_NEWSTATS)
+		return 0;
+	if (length < NETIF_MESSAGE_HEADER_LENGTH + sizeof header)
+		return netif_malformed();
+	memcpy(&header,
+	    (const unsigned char *)message + NETIF_MESSAGE_HEADER_LENGTH,
+	    sizeof header);
+	if (header.ifindex == 0 || header.ifindex > INT32_MAX)
+		return netif_malformed();
 
-		if (length - offset < NETIF_MESSAGE_HEADER_LENGTH)
-			return netif_malformed();
-		message =
-		    (const struct nlmsghdr *)(const void *)(bytes + offset);
-		if (message->nlmsg_len < NETIF_MESSAGE_HEADER_LENGTH ||
-		    message->nlmsg_len > length - offset)
-			return netif_malformed();
-		offset += NLMSG_ALIGN(message->nlmsg_len);
-
-		/* Left over from an earlier dump that was given up. */
-		if (message->nlmsg_seq != state->sequence)
-			continue;
-		if (message->nlmsg_flags & NLM_F_DUMP_INTR)
-			state->interrupted = true;
-
-		switch (message->nlmsg_type) {
-		case NLMSG_NOOP:
-			break;
-		case NLMSG_DONE:
-			state->done = true;
-			/* Since Linux 4.x DONE carries the dump's result. */
-			if (message->nlmsg_len >= NLMSG_LENGTH(sizeof error)) {
-				memcpy(
-				    &error, NLMSG_DATA(message), sizeof error);
-				if (error < 0) {
-					errno = netif_kernel_error(error);
-					return -1;
-				}
-			}
-			break;
-		case NLMSG_ERROR:
-			if (message->nlmsg_len < NLMSG_LENGTH(sizeof error))
-				return netif_malformed();
-			memcpy(&error, NLMSG_DATA(message), sizeof error);
-			if (error == 0)
-				break; /* an acknowledgement */
-			errno = netif_kernel_error(error);
-			return -1;
-		default:
-			if (state->stopped)
-				break;
-			switch (netif_link_parse(message, &link)) {
-			case -1:
-				return -1;
-			case 0:
-				break;
-			default:
-				if (state->each(&link, state->context) != 0)
-					state->stopped = true;
-				break;
-			}
-			break;
-		}
-	}
-	return 0;
-}
-
-static int
-netif_send_request(int descriptor, uint32_t sequence)
-{
-	struct {
-		struct nlmsghdr header;
-		struct ifinfomsg information;
-	} request;
-	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
-	ssize_t sent;
-
-	memset(&request, 0, sizeof request);
-	request.header.nlmsg_len = NLMSG_LENGTH(sizeof request.information);
-	request.header.nlmsg_type = RTM_GETLINK;
-	request.header.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	request.header.nlmsg_seq = sequence;
-	request.information.ifi_family = AF_UNSPEC;
-	do
-		sent = sendto(descriptor, &request, request.header.nlmsg_len, 0,
-		    (const struct sockaddr *)&kernel, sizeof kernel);
-	while (sent < 0 && errno == EINTR);
-	if (sent < 0)
+	memset(stats, 0, sizeof *stats);
+	stats->index = header.ifindex;
+	if (netif_parse_attributes(message,
+	        NETIF_MESSAGE_HEADER_LENGTH + NLMSG_ALIGN(sizeof header),
+	        netif_parse_stats_attribute, stats) != 0)
 		return -1;
-	if ((size_t)sent != request.header.nlmsg_len) {
-		errno = EIO;
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Receives one datagram into *buffer, first growing it to the datagram's
- * size (learned with MSG_PEEK | MSG_TRUNC), so nothing is ever cut off.
- * Sets *from_kernel when the sender is the kernel (port 0). Returns the
- * datagram's length, or -1 with errno.
- */
-static ssize_t
-netif_receive(
-    int descriptor, unsigned char **buffer, size_t *capacity, bool *from_kernel)
-{
-	for (;;) {
-		struct sockaddr_nl sender;
-		struct iovec vector = {
-		    .iov_base = *buffer, .iov_len = *capacity};
-		struct msghdr header = {
-		    .msg_name = &sender,
-		    .msg_namelen = sizeof sender,
-		    .msg_iov = &vector,
-		    .msg_iovlen = 1,
-		};
-		ssize_t length;
-
-		length = recvmsg(descriptor, &header, MSG_PEEK | MSG_TRUNC);
-		if (length < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if ((size_t)length > *capacity) {
-			size_t size = ((size_t)length + 4095u) & ~(size_t)4095u;
-			unsigned char *larger = realloc(*buffer, size);
-
-			if (larger == NULL)
-				return -1;
-			*buffer = larger;
-			*capacity = size;
-			continue; /* peek again into the larger buffer */
-		}
-
-		vector.iov_base = *buffer;
-		vector.iov_len = *capacity;
-		header.msg_namelen = sizeof sender;
-		do
-			length = recvmsg(descriptor, &header, 0);
-		while (length < 0 && errno == EINTR);
-		if (length < 0)
-			return -1;
-		if (header.msg_flags & MSG_TRUNC) {
-			errno = EMSGSIZE;
-			return -1;
-		}
-		*from_kernel = header.msg_namelen >= sizeof sender &&
-		               sender.nl_family == AF_NETLINK &&
-		               sender.nl_pid == 0;
-		return length;
-	}
-}
-
-int
-netif_link_dump(
-    int descriptor, uint32_t sequence, netif_link_each each, void *context)
-{
-	struct netif_link_dump_state state = {
-	    .sequence = sequence,
-	    .each = each,
-	    .context = context,
-	};
-	size_t capacity = NETIF_RECEIVE_BUFFER_SIZE;
-	unsigned char *buffer;
-	int saved;
-
-	if (netif_send_request(descriptor, sequence) != 0)
-		return -1;
-	buffer = malloc(capacity);
-	if (buffer == NULL)
-		return -1;
-	while (!state.done) {
-		bool from_kernel = false;
-		ssize_t length;
-
-		length =
-		    netif_receive(descriptor, &buffer, &capacity, &from_kernel);
-		if (length < 0)
-			goto failed;
-		if (!from_kernel)
-			continue;
-		if (netif_link_dump_datagram(&state, buffer, (size_t)length) !=
-		    0)
-			goto failed;
-	}
-	free(buffer);
-	if (state.stopped) {
-		errno = ECANCELED;
-		return -1;
-	}
-	if (state.interrupted) {
-		errno = EINTR;
-		return -1;
-	}
-	return 0;
-
-failed:
-	saved = errno;
-	free(buffer);
-	errno = saved;
-	return -1;
+	/* Asked for by the dump's filter; a reply without it is no answer. */
+	if (stats->counter_count == 0)
+		return netif_malformed();
+	return 1;
 }

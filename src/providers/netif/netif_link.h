@@ -1,6 +1,6 @@
 /*
- * netif_link: read Linux network interfaces (links) and their counters with
- * one rtnetlink RTM_GETLINK dump, and parse RTM_NEWLINK messages.
+ * netif_link: what the kernel says of a network interface (link) and of its
+ * counters, parsed from RTM_NEWLINK and RTM_NEWSTATS messages.
  *
  * This part of the netif provider knows nothing of dcistat's provider ABI, so
  * the unit tests can feed it synthetic netlink messages. Everything here
@@ -107,65 +107,25 @@ int netif_link_parse(const struct nlmsghdr *message, struct netif_link *link);
  */
 bool netif_link_is_up(const struct netif_link *link);
 
-/*
- * Opens a NETLINK_ROUTE socket for netif_link_dump (close-on-exec, with a
- * receive timeout so a silent kernel cannot block the caller for ever).
- * Returns the descriptor, or -1 with errno.
- */
-int netif_link_open(void);
-
-/*
- * Called once per link of a dump. The link is valid only during the call.
- * Returns 0 to go on, anything else to stop.
- */
-typedef int (*netif_link_each)(const struct netif_link *link, void *context);
-
-/*
- * Dumps every link (RTM_GETLINK, NLM_F_DUMP) through the NETLINK_ROUTE
- * socket descriptor (from netif_link_open), tagging the request with
- * sequence, and calls each for every link in the kernel's order. Replies
- * with another sequence number (left over from an earlier, failed dump) and
- * datagrams not from the kernel are skipped.
- *
- * Returns 0 when the dump completed. Otherwise -1 with errno:
- *   the kernel's error   NLMSG_ERROR, or NLMSG_DONE carrying an error
- *   EBADMSG              a malformed message (see netif_link_parse)
- *   EINTR                the kernel flagged the dump NLM_F_DUMP_INTR: links
- *                        changed during it, so a link may be missing or
- *                        repeated; every link was still passed to each,
- *                        and the socket is ready for a new dump
- *   ECANCELED            each returned non-zero; the rest of the dump was
- *                        read and discarded, so the socket is ready
- *   EAGAIN, ...          the socket failed or timed out
- * After a failure other than EINTR or ECANCELED the socket may still hold
- * part of the dump: a new dump on it skips that by sequence number, but
- * closing and reopening the socket is the safe course.
- */
-int netif_link_dump(
-    int descriptor, uint32_t sequence, netif_link_each each, void *context);
-
-/*
- * The part of netif_link_dump that handles one received datagram, exposed
- * for the unit tests. Start with the state zeroed but for sequence, each
- * and context; feed datagrams until done is set or -1 is returned.
- */
-struct netif_link_dump_state {
-	uint32_t sequence;
-	netif_link_each each;
-	void *context;
-	bool done;        /* NLMSG_DONE for our sequence seen */
-	bool interrupted; /* some reply had NLM_F_DUMP_INTR */
-	bool stopped;     /* each returned non-zero; later links skipped */
+/* The counters of one link as one RTM_NEWSTATS message carries them. */
+struct netif_link_stats {
+	uint32_t index; /* ifIndex, > 0 */
+	/* IFLA_STATS_LINK_64; the first counter_count entries are valid
+	 * (NETIF_COUNTER_MINIMUM or more), the others 0. */
+	uint64_t counters[NETIF_COUNTER_COUNT];
+	size_t counter_count;
 };
 
 /*
- * Handles the netlink messages of one datagram of length bytes (aligned as
- * recvmsg buffers are). Returns 0, or -1 with errno set as for
- * netif_link_dump (the kernel's error, EBADMSG); stopped and interrupted
- * are reported through the state, not here.
+ * Parses one netlink message, under the same guarantees as
+ * netif_link_parse. Returns 1 and fills *stats for an RTM_NEWSTATS message;
+ * 0 for any other message type; -1 with errno EBADMSG when the message is
+ * malformed: shorter than its if_stats_msg, an ifIndex of 0 or above
+ * INT32_MAX, an attribute that overruns the message, no IFLA_STATS_LINK_64
+ * or one too short for the counters every kernel sends.
  */
-int netif_link_dump_datagram(
-    struct netif_link_dump_state *state, const void *datagram, size_t length);
+int netif_stats_parse(
+    const struct nlmsghdr *message, struct netif_link_stats *stats);
 
 #pragma GCC visibility pop
 

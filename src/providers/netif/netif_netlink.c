@@ -1,0 +1,404 @@
+/*
+ * netif_netlink: the rtnetlink conversations of the netif provider. A dump
+ * of every link (RTM_GETLINK) or of every link's counters (RTM_GETSTATS)
+ * costs a few system calls however many interfaces there are; a socket
+ * subscribed to link notifications tells whether the links themselves
+ * changed since it was last drained.
+ */
+#define _GNU_SOURCE
+
+#include "netif_netlink.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+/* Seconds a receive may wait for the kernel before the dump fails. The
+ * kernel answers at once; this only bounds a pathological stall of the
+ * daemon's main thread. */
+#define NETIF_RECEIVE_TIMEOUT_SECONDS 5
+/* First receive buffer; grown when a datagram is larger. The kernel sizes
+ * dump datagrams to at most 32 KiB unless a single message is larger. */
+#define NETIF_RECEIVE_BUFFER_SIZE 32768u
+
+#define NETIF_MESSAGE_HEADER_LENGTH                                            \
+	((size_t)NLMSG_ALIGN(sizeof(struct nlmsghdr)))
+
+static int
+netif_malformed(void)
+{
+	errno = EBADMSG;
+	return -1;
+}
+
+int
+netif_netlink_open(void)
+{
+	struct timeval timeout = {.tv_sec = NETIF_RECEIVE_TIMEOUT_SECONDS};
+	int descriptor;
+
+	descriptor = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (descriptor < 0)
+		return -1;
+	if (setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout,
+	        sizeof timeout) != 0) {
+		int saved = errno;
+
+		close(descriptor);
+		errno = saved;
+		return -1;
+	}
+	return descriptor;
+}
+
+/* Converts a kernel error (a negated errno) to an errno value. */
+static int
+netif_kernel_error(int error)
+{
+	if (error < 0 && error > -4096)
+		return -error;
+	return EPROTO;
+}
+
+int
+netif_dump_datagram(
+    struct netif_dump_state *state, const void *datagram, size_t length)
+{
+	const unsigned char *bytes = datagram;
+	size_t offset = 0;
+
+	while (offset < length && !state->done) {
+		const struct nlmsghdr *message;
+		int error;
+
+		if (length - offset < NETIF_MESSAGE_HEADER_LENGTH)
+			return netif_malformed();
+		message =
+		    (const struct nlmsghdr *)(const void *)(bytes + offset);
+		if (message->nlmsg_len < NETIF_MESSAGE_HEADER_LENGTH ||
+		    message->nlmsg_len > length - offset)
+			return netif_malformed();
+		offset += NLMSG_ALIGN(message->nlmsg_len);
+
+		/* Left over from an earlier dump that was given up. */
+		if (message->nlmsg_seq != state->sequence)
+			continue;
+		if (message->nlmsg_flags & NLM_F_DUMP_INTR)
+			state->interrupted = true;
+
+		switch (message->nlmsg_type) {
+		case NLMSG_NOOP:
+			break;
+		case NLMSG_DONE:
+			state->done = true;
+			/* Since Linux 4.x DONE carries the dump's result. */
+			if (message->nlmsg_len >= NLMSG_LENGTH(sizeof error)) {
+				memcpy(
+				    &error, NLMSG_DATA(message), sizeof error);
+				if (error < 0) {
+					errno = netif_kernel_error(error);
+					return -1;
+				}
+			}
+			break;
+		case NLMSG_ERROR:
+			if (message->nlmsg_len < NLMSG_LENGTH(sizeof error))
+				return netif_malformed();
+			memcpy(&error, NLMSG_DATA(message), sizeof error);
+			if (error == 0)
+				break; /* an acknowledgement */
+			errno = netif_kernel_error(error);
+			return -1;
+		default:
+			if (state->stopped)
+				break;
+			error = state->each(message, state->context);
+			if (error < 0)
+				return -1;
+			if (error > 0)
+				state->stopped = true;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Sends a dump request: header, then the family header of length bytes. */
+static int
+netif_send_request(int descriptor, uint32_t sequence, uint16_t type,
+    const void *family_header, size_t length)
+{
+	struct {
+		struct nlmsghdr header;
+		unsigned char family_header[32];
+	} request;
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+	ssize_t sent;
+
+	memset(&request, 0, sizeof request);
+	request.header.nlmsg_len = NLMSG_LENGTH(length);
+	request.header.nlmsg_type = type;
+	request.header.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	request.header.nlmsg_seq = sequence;
+	memcpy(request.family_header, family_header, length);
+	do
+		sent = sendto(descriptor, &request, request.header.nlmsg_len, 0,
+		    (const struct sockaddr *)&kernel, sizeof kernel);
+	while (sent < 0 && errno == EINTR);
+	if (sent < 0)
+		return -1;
+	if ((size_t)sent != request.header.nlmsg_len) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Receives one datagram into *buffer, first growing it to the datagram's
+ * size (learned with MSG_PEEK | MSG_TRUNC), so nothing is ever cut off.
+ * Sets *from_kernel when the sender is the kernel (port 0). Returns the
+ * datagram's length, or -1 with errno.
+ */
+static ssize_t
+netif_receive(
+    int descriptor, unsigned char **buffer, size_t *capacity, bool *from_kernel)
+{
+	for (;;) {
+		struct sockaddr_nl sender;
+		struct iovec vector = {
+		    .iov_base = *buffer, .iov_len = *capacity};
+		struct msghdr header = {
+		    .msg_name = &sender,
+		    .msg_namelen = sizeof sender,
+		    .msg_iov = &vector,
+		    .msg_iovlen = 1,
+		};
+		ssize_t length;
+
+		length = recvmsg(descriptor, &header, MSG_PEEK | MSG_TRUNC);
+		if (length < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if ((size_t)length > *capacity) {
+			size_t size = ((size_t)length + 4095u) & ~(size_t)4095u;
+			unsigned char *larger = realloc(*buffer, size);
+
+			if (larger == NULL)
+				return -1;
+			*buffer = larger;
+			*capacity = size;
+			continue; /* peek again into the larger buffer */
+		}
+
+		vector.iov_base = *buffer;
+		vector.iov_len = *capacity;
+		header.msg_namelen = sizeof sender;
+		do
+			length = recvmsg(descriptor, &header, 0);
+		while (length < 0 && errno == EINTR);
+		if (length < 0)
+			return -1;
+		if (header.msg_flags & MSG_TRUNC) {
+			errno = EMSGSIZE;
+			return -1;
+		}
+		*from_kernel = header.msg_namelen >= sizeof sender &&
+		               sender.nl_family == AF_NETLINK &&
+		               sender.nl_pid == 0;
+		return length;
+	}
+}
+
+/*
+ * Sends a dump request of type with its family header and reads the whole
+ * answer, handing each message of the dump to each (see netif_dump_state).
+ * Returns as netif_link_dump does.
+ */
+static int
+netif_dump(int descriptor, uint32_t sequence, uint16_t type,
+    const void *family_header, size_t length, netif_message_each each,
+    void *context)
+{
+	struct netif_dump_state state = {
+	    .sequence = sequence,
+	    .each = each,
+	    .context = context,
+	};
+	size_t capacity = NETIF_RECEIVE_BUFFER_SIZE;
+	unsigned char *buffer;
+	int saved;
+
+	if (netif_send_request(
+	        descriptor, sequence, type, family_header, length) != 0)
+		return -1;
+	buffer = malloc(capacity);
+	if (buffer == NULL)
+		return -1;
+	while (!state.done) {
+		bool from_kernel = false;
+		ssize_t received;
+
+		received =
+		    netif_receive(descriptor, &buffer, &capacity, &from_kernel);
+		if (received < 0)
+			goto failed;
+		if (!from_kernel)
+			continue;
+		if (netif_dump_datagram(&state, buffer, (size_t)received) != 0)
+			goto failed;
+	}
+	free(buffer);
+	if (state.stopped) {
+		errno = ECANCELED;
+		return -1;
+	}
+	if (state.interrupted) {
+		errno = EINTR;
+		return -1;
+	}
+	return 0;
+
+failed:
+	saved = errno;
+	free(buffer);
+	errno = saved;
+	return -1;
+}
+
+/* The user's callback of a link or stats dump, and its context. */
+struct netif_dump_callback {
+	union {
+		netif_link_each link;
+		netif_stats_each stats;
+	} each;
+	void *context;
+};
+
+static int
+netif_each_link_message(const struct nlmsghdr *message, void *opaque)
+{
+	const struct netif_dump_callback *callback = opaque;
+	struct netif_link link;
+
+	switch (netif_link_parse(message, &link)) {
+	case -1:
+		return -1;
+	case 0:
+		return 0;
+	default:
+		return callback->each.link(&link, callback->context) != 0;
+	}
+}
+
+int
+netif_link_dump(
+    int descriptor, uint32_t sequence, netif_link_each each, void *context)
+{
+	struct netif_dump_callback callback = {
+	    .each.link = each, .context = context};
+	struct ifinfomsg information = {.ifi_family = AF_UNSPEC};
+
+	return netif_dump(descriptor, sequence, RTM_GETLINK, &information,
+	    sizeof information, netif_each_link_message, &callback);
+}
+
+static int
+netif_each_stats_message(const struct nlmsghdr *message, void *opaque)
+{
+	const struct netif_dump_callback *callback = opaque;
+	struct netif_link_stats stats;
+
+	switch (netif_stats_parse(message, &stats)) {
+	case -1:
+		return -1;
+	case 0:
+		return 0;
+	default:
+		return callback->each.stats(&stats, callback->context) != 0;
+	}
+}
+
+int
+netif_stats_dump(
+    int descriptor, uint32_t sequence, netif_stats_each each, void *context)
+{
+	struct netif_dump_callback callback = {
+	    .each.stats = each, .context = context};
+	struct if_stats_msg filter = {
+	    .family = AF_UNSPEC,
+	    .filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64),
+	};
+
+	return netif_dump(descriptor, sequence, RTM_GETSTATS, &filter,
+	    sizeof filter, netif_each_stats_message, &callback);
+}
+
+int
+netif_monitor_open(void)
+{
+	struct sockaddr_nl local = {
+	    .nl_family = AF_NETLINK,
+	    .nl_groups = 1u << (RTNLGRP_LINK - 1),
+	};
+	int descriptor;
+
+	descriptor = socket(
+	    AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	if (descriptor < 0)
+		return -1;
+	if (bind(descriptor, (const struct sockaddr *)&local, sizeof local) !=
+	    0) {
+		int saved = errno;
+
+		close(descriptor);
+		errno = saved;
+		return -1;
+	}
+	return descriptor;
+}
+
+int
+netif_monitor_drain(int descriptor)
+{
+	unsigned char byte;
+	int changed = 0;
+
+	for (;;) {
+		/* The content does not matter, only that there was some:
+		 * MSG_TRUNC discards each notification whole. */
+		ssize_t length = recv(
+		    descriptor, &byte, sizeof byte, MSG_DONTWAIT | MSG_TRUNC);
+
+		if (length >= 0) {
+			changed = 1;
+			continue;
+		}
+		switch (errno) {
+		case EINTR:
+			continue;
+		case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+		case EWOULDBLOCK:
+#endif
+			return changed;
+		case ENOBUFS:
+			/* Notifications were lost: anything may have
+			 * changed. The error is reported once; go on
+			 * draining what is queued after it. */
+			changed = 1;
+			continue;
+		default:
+			return -1;
+		}
+	}
+}
