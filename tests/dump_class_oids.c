@@ -72,8 +72,8 @@ main(int argc, char **argv)
 	}
 	registry = dci_registry_new();
 	if (registry == NULL ||
-	    dci_plugins_load(config, "/nonexistent", registry, false, &plugins,
-	        error, sizeof(error)) != 0) {
+	    dci_plugins_load(config, "/nonexistent", registry, &plugins, error,
+	        sizeof(error)) != 0) {
 		fprintf(stderr, "dump_class_oids: %s\n",
 		    registry == NULL ? "out of memory" : error);
 		dci_registry_free(registry);

@@ -140,7 +140,7 @@ embedded_load(
 		return 0;
 	}
 	if (dci_plugins_load(embedded.config, PROVIDERDIR, embedded.registry,
-	        false, &embedded.plugins, error, sizeof(error)) != 0) {
+	        &embedded.plugins, error, sizeof(error)) != 0) {
 		log_message(LOG_ERR, "%s; not serving DCI-STATS-MIB", error);
 		embedded_unload();
 		return 0;

@@ -89,8 +89,8 @@ mib_write(const struct agent_options *options)
 	registry = dci_registry_new();
 	if (registry == NULL)
 		fatalx("out of memory");
-	if (dci_plugins_load(config, PROVIDERDIR, registry, false, &plugins,
-	        error, sizeof(error)) != 0)
+	if (dci_plugins_load(config, PROVIDERDIR, registry, &plugins, error,
+	        sizeof(error)) != 0)
 		fatalx("%s", error);
 	text = agent_mib_generate(
 	    registry, options->mib_module, error, sizeof(error));
@@ -144,8 +144,8 @@ main(int argc, char **argv)
 	registry = dci_registry_new();
 	if (registry == NULL)
 		fatalx("out of memory");
-	if (dci_plugins_load(config, PROVIDERDIR, registry, options.check_only,
-	        &plugins, error, sizeof(error)) != 0)
+	if (dci_plugins_load(config, PROVIDERDIR, registry, &plugins, error,
+	        sizeof(error)) != 0)
 		fatalx("%s", error);
 	if (options.check_only) {
 		printf("%s: configuration OK (%zu provider%s)\n",

@@ -299,8 +299,7 @@ derived_classes_registered(const struct dci_config *config,
 int
 dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
-    bool check_only, struct dci_plugins *plugins, char *error,
-    size_t error_size)
+    struct dci_plugins *plugins, char *error, size_t error_size)
 {
 	const char *plugin_dir = config->plugin_dir != NULL
 	                             ? config->plugin_dir
@@ -332,16 +331,14 @@ dci_plugins_load(const struct dci_config *config,
 		plugins->items[plugins->count++] = plugin;
 		plugin->derived = config->derived;
 		plugin->derived_count = config->derived_count;
-		if (check_only ? dci_plugin_check_options(
-		                     plugin, provider, error, error_size) != 0
-		               : dci_plugin_start(plugin, registry, provider,
-		                     error, error_size) != 0) {
+		if (dci_plugin_start(
+		        plugin, registry, provider, error, error_size) != 0) {
 			dci_plugins_close(plugins);
 			return -1;
 		}
 	}
-	if (!check_only && derived_classes_registered(
-	                       config, registry, error, error_size) != 0) {
+	if (derived_classes_registered(config, registry, error, error_size) !=
+	    0) {
 		dci_plugins_close(plugins);
 		return -1;
 	}

@@ -72,13 +72,13 @@ bool dci_plugin_refresh_if_due(struct dci_plugin *plugin, int64_t now);
 /* Calls fini (if init ran) and unloads. */
 void dci_plugin_close(struct dci_plugin *plugin);
 
-/* Opens and starts every provider of the configuration, in order; with
- * check_only, opens them and checks their options without starting them.
- * On error returns -1 with the message in `error`, nothing left loaded. */
+/* Opens and starts (init) every provider of the configuration, in order,
+ * then checks that every class the configuration derives metrics for was
+ * registered. On error returns -1 with the message in `error`, nothing left
+ * loaded. */
 int dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
-    bool check_only, struct dci_plugins *plugins, char *error,
-    size_t error_size);
+    struct dci_plugins *plugins, char *error, size_t error_size);
 /* Refreshes every plug-in that is due; returns how many ran. */
 size_t dci_plugins_refresh_due(struct dci_plugins *plugins, int64_t now);
 /* Forces a refresh of every plug-in now (start-up). */

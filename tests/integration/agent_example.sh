@@ -126,24 +126,27 @@ ok "examples/example.yaml.in passes dcistatd -t with plugin-dir set to the build
 # --- bad options: refused at start, with their position --------------------
 
 # expect_refused YAML-OPTIONS TEXT: dcistatd -f with the example and these
-# options exits 1 before serving, and its log holds TEXT.
+# options exits 1 before serving, and its log holds TEXT; so does the check
+# of the same file with dcistatd -t.
 expect_refused() {
-	local config=$TMP_DIR/refused.yaml status
+	local config=$TMP_DIR/refused.yaml status mode
 	write_agent_config "$config" 1
 	cat >>"$config" <<EOF
   - module: $EXAMPLE_SO
     options:
 $1
 EOF
-	timeout 20 "$DCISTATD" -f -c "$config" -L stderr </dev/null \
-	    >"$TMP_DIR/refused.log" 2>&1
-	status=$?
-	check_sanitizer_log "$TMP_DIR/refused.log" "dcistatd with bad options"
-	if [ "$status" -ne 1 ] || ! grep -F -q -- "$2" "$TMP_DIR/refused.log"; then
-		sed 's/^/#   /' "$TMP_DIR/refused.log"
-		fail "options '$1': exit $status, expected 1 with '$2'"
-	fi
-	ok "refused: $(grep -F -- "$2" "$TMP_DIR/refused.log" | sed "s|$TMP_DIR/||")"
+	for mode in -f -t; do
+		timeout 20 "$DCISTATD" "$mode" -c "$config" -L stderr </dev/null \
+		    >"$TMP_DIR/refused.log" 2>&1
+		status=$?
+		check_sanitizer_log "$TMP_DIR/refused.log" "dcistatd $mode with bad options"
+		if [ "$status" -ne 1 ] || ! grep -F -q -- "$2" "$TMP_DIR/refused.log"; then
+			sed 's/^/#   /' "$TMP_DIR/refused.log"
+			fail "dcistatd $mode, options '$1': exit $status, expected 1 with '$2'"
+		fi
+	done
+	ok "refused at start and by -t: $(grep -F -- "$2" "$TMP_DIR/refused.log" | sed "s|$TMP_DIR/||")"
 }
 expect_refused "      instances: 0" \
     "refused.yaml:7:7: provider example: option 'instances': expected a whole number from 1 to 10000000, found \"0\""

@@ -28,7 +28,7 @@ struct loaded {
 /* Parses `providers_yaml` (the providers: section) with the test plug-in
  * directory and loads it. */
 static struct loaded
-load(const char *providers_yaml, bool check_only)
+load(const char *providers_yaml)
 {
 	struct loaded loaded = {0};
 	char *text;
@@ -44,7 +44,7 @@ load(const char *providers_yaml, bool check_only)
 	free(text);
 	loaded.registry = dci_registry_new();
 	loaded.result = dci_plugins_load(loaded.config, "/nonexistent",
-	    loaded.registry, check_only, &loaded.plugins, error, sizeof(error));
+	    loaded.registry, &loaded.plugins, error, sizeof(error));
 	return loaded;
 }
 
@@ -117,8 +117,7 @@ END_TEST
 START_TEST(good_provider_registers_and_refreshes)
 {
 	struct loaded loaded = load(
-	    "  - module: good_provider\n    options:\n      instances: 4\n",
-	    false);
+	    "  - module: good_provider\n    options:\n      instances: 4\n");
 	const struct dci_class *class;
 
 	ck_assert_msg(loaded.result == 0, "%s", error);
@@ -145,7 +144,7 @@ END_TEST
 START_TEST(refresh_runs_only_when_due)
 {
 	struct loaded loaded =
-	    load("  - module: good_provider\n    refresh: 0.5\n", false);
+	    load("  - module: good_provider\n    refresh: 0.5\n");
 	const struct dci_class *class;
 
 	ck_assert_msg(loaded.result == 0, "%s", error);
@@ -166,8 +165,7 @@ END_TEST
 START_TEST(failed_refresh_keeps_snapshot_and_backs_off)
 {
 	struct loaded loaded = load("  - module: good_provider\n    options:\n "
-	                            "     fail_refresh: yes\n",
-	    false);
+	                            "     fail_refresh: yes\n");
 	struct dci_plugin *plugin;
 	const struct dci_class *class;
 
@@ -206,9 +204,8 @@ END_TEST
 
 START_TEST(unknown_option_names_position)
 {
-	struct loaded loaded =
-	    load("  - module: good_provider\n    options:\n      colour: red\n",
-	        false);
+	struct loaded loaded = load(
+	    "  - module: good_provider\n    options:\n      colour: red\n");
 
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
@@ -222,8 +219,7 @@ END_TEST
 START_TEST(failed_init_is_an_error)
 {
 	struct loaded loaded = load(
-	    "  - module: good_provider\n    options:\n      instances: lots\n",
-	    false);
+	    "  - module: good_provider\n    options:\n      instances: lots\n");
 
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
@@ -246,7 +242,7 @@ START_TEST(boolean_option_and_parents_reach_the_snapshot)
 	                     "      parents: %s\n",
 	                     spellings[_i]),
 	    0);
-	loaded = load(yaml, false);
+	loaded = load(yaml);
 	free(yaml);
 	ck_assert_msg(loaded.result == 0, "%s", error);
 	class = loaded.registry->classes[0];
@@ -266,8 +262,7 @@ END_TEST
 START_TEST(boolean_option_false_and_bad_value)
 {
 	struct loaded loaded = load(
-	    "  - module: good_provider\n    options:\n      parents: off\n",
-	    false);
+	    "  - module: good_provider\n    options:\n      parents: off\n");
 	const struct dci_class *class;
 
 	ck_assert_msg(loaded.result == 0, "%s", error);
@@ -278,8 +273,7 @@ START_TEST(boolean_option_false_and_bad_value)
 	unload(&loaded);
 
 	loaded = load(
-	    "  - module: good_provider\n    options:\n      parents: maybe\n",
-	    false);
+	    "  - module: good_provider\n    options:\n      parents: maybe\n");
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_uint_eq(loaded.plugins.count, 0);
 	unload(&loaded);
@@ -290,8 +284,7 @@ START_TEST(invalid_values_are_absent)
 {
 	struct loaded loaded =
 	    load("  - module: good_provider\n    options:\n"
-	         "      instances: 4\n      invalid_even: yes\n",
-	        false);
+	         "      instances: 4\n      invalid_even: yes\n");
 	const struct dci_class *class;
 	const struct dci_datum *count;
 
@@ -309,21 +302,9 @@ START_TEST(invalid_values_are_absent)
 }
 END_TEST
 
-START_TEST(check_only_does_not_initialise)
-{
-	struct loaded loaded = load("  - module: good_provider\n", true);
-
-	ck_assert_int_eq(loaded.result, 0);
-	ck_assert_uint_eq(loaded.plugins.count, 1);
-	ck_assert_uint_eq(loaded.registry->supplier_count, 0);
-	ck_assert_uint_eq(loaded.registry->class_count, 0);
-	unload(&loaded);
-}
-END_TEST
-
 START_TEST(unknown_module_in_config_names_position)
 {
-	struct loaded loaded = load("  - module: nosuch\n", false);
+	struct loaded loaded = load("  - module: nosuch\n");
 
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
@@ -354,7 +335,6 @@ main(void)
 	tcase_add_test(cases, boolean_option_false_and_bad_value);
 	tcase_add_test(cases, invalid_values_are_absent);
 	tcase_add_test(cases, failed_init_is_an_error);
-	tcase_add_test(cases, check_only_does_not_initialise);
 	tcase_add_test(cases, unknown_module_in_config_names_position);
 	suite_add_tcase(suite, cases);
 	runner = srunner_create(suite);

@@ -481,7 +481,7 @@ START_TEST(example_module_matches_expected)
 	ck_assert_msg(dci_config_parse(yaml, strlen(yaml), "t.yaml", &config,
 	                  error, sizeof(error)) == 0,
 	    "config: %s", error);
-	ck_assert_msg(dci_plugins_load(config, "/nonexistent", registry, false,
+	ck_assert_msg(dci_plugins_load(config, "/nonexistent", registry,
 	                  &plugins, error, sizeof(error)) == 0,
 	    "load: %s", error);
 	ck_assert_uint_eq(registry->class_count, 1);
