@@ -25,75 +25,24 @@ set -u
 shopt -s extglob
 
 here=$(cd "${0%/*}" 2>/dev/null && pwd) || here=.
-top_srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-netsnmp_mibs=/usr/share/snmp/mibs
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
+
 dump=$top_builddir/tests/dump_class_oids
 generate=$top_srcdir/scripts/generate-mib
-# PROVIDER:MODULE:DIRECTORY of the committed module (relative to top_srcdir);
-# the same list as GENERATED_MIBS in Makefile.am.
-modules="netif:DCI-NETIF-MIB:mibs devstat:DCI-DEVSTAT-MIB:mibs
-evcnt:DCI-EVCNT-MIB:mibs example:DCI-EXAMPLE-MIB:tests/unit/expected"
+# PROVIDER:MODULE:DIRECTORY of each committed module (DIRECTORY relative to
+# top_srcdir), from GENERATED_MIBS in Makefile.am, which `make mibs` reads.
+modules=$(sed -n -E '/^GENERATED_MIBS =/,/[^\\]$/p' "$top_srcdir/Makefile.am" |
+    tr -s ' \t\\' '\n' | sed -n -E 's|^([a-z]+):(.+)/([A-Z0-9-]+)$|\1:\3:\2|p')
+[ -n "$modules" ] || { echo "FAIL: no GENERATED_MIBS in $top_srcdir/Makefile.am"; exit 1; }
 
-failures=0
-fail() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
-skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
-
-for tool in smilint snmptranslate; do
-	command -v "$tool" >/dev/null 2>&1 ||
-	    skip "$tool not found (Debian: apt-get install smitools snmp)"
-done
 [ -x "$dump" ] || { printf 'FAIL: %s not built (make check builds it)\n' "$dump"; exit 1; }
-
-base=$("$top_srcdir/scripts/fetch-base-mibs") ||
-    skip "IETF base MIBs unavailable (scripts/fetch-base-mibs failed)"
-base=${base%$'\n'}
-[ -d "$base" ] || skip "fetch-base-mibs printed no directory"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/check_generated_mibs.XXXXXX") || exit 1
-trap 'rm -rf -- "$tmp"' EXIT
-mkdir "$tmp/gen"
 # The tools read the generated modules, not the committed ones: the source
 # tree's mibs/ directory is not in their path, only DCI-STATS-MIB from it.
+mib_setup check_generated_mibs
+mkdir "$tmp/gen"
 cp "$top_srcdir/mibs/DCI-STATS-MIB.txt" "$tmp/gen/" || exit 1
-
-# Isolate the tools as tests/mib/check_mib.sh does.
-mibpath=$tmp/gen:$base:$netsnmp_mibs
-unset MIBS MIBDIRS
-export HOME=$tmp SNMPCONFPATH=$tmp SNMP_PERSISTENT_DIR=$tmp/persist
-
-# Net-SNMP's MIB parser reads a sub-identifier of 2^31 or more as a negative
-# number and prints it sign-extended to 64 bits (2^64 - 2^32 + n); the
-# module is right, so undo that before comparing. Bash's integers are
-# signed 64-bit: split the 20 digits in two halves of 10.
-normalise_oid() {
-	local out= part high low
-	local IFS=.
-	for part in ${1#.}; do
-		if [ ${#part} -eq 20 ]; then
-			high=$((10#${part:0:10} - 1844674406))
-			low=$((10#${part:10} - 9414584320))
-			part=$((high * 10000000000 + low))
-		fi
-		out=$out.$part
-	done
-	printf '%s\n' "$out"
-}
-
-translate() { # MODULE NAME -> numeric OID on stdout; status 0 if resolved
-	local out
-	out=$(snmptranslate -M "$mibpath" -m "$1" -On "$1::$2" 2>"$tmp/translate.err") || return 1
-	out=${out%%$'\n'*}
-	case $out in
-	.[0-9]*) normalise_oid "$out" ;;
-	*) return 1 ;;
-	esac
-}
-
-access_of() { # MODULE NAME -> MAX-ACCESS
-	snmptranslate -M "$mibpath" -m "$1" -Td "$1::$2" 2>/dev/null |
-	    sed -n -E 's/^[[:space:]]*MAX-ACCESS[[:space:]]+([a-z-]+).*/\1/p'
-}
+mibpath=$tmp/gen:$mibpath
 
 for entry in $modules; do
 	IFS=: read -r provider module directory <<<"$entry"
@@ -179,9 +128,4 @@ for entry in $modules; do
 	unset served
 done
 
-if [ $failures -ne 0 ]; then
-	echo "$failures check(s) failed"
-	exit 1
-fi
-echo "all generated MIB checks passed"
-exit 0
+mib_finish "generated MIB"

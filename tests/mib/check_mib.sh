@@ -19,46 +19,15 @@ fi
 set -u
 
 here=$(cd "${0%/*}" 2>/dev/null && pwd) || here=.
-top_srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
+
 module=DCI-STATS-MIB
 mibfile=$top_srcdir/mibs/$module.txt
-netsnmp_mibs=/usr/share/snmp/mibs
 dump=${DUMP_AGENT_OIDS:-$top_builddir/tests/dump_agent_oids}
 
-failures=0
-fail() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
-skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
-
-for tool in smilint snmptranslate; do
-	command -v "$tool" >/dev/null 2>&1 ||
-	    skip "$tool not found (Debian: apt-get install smitools snmp)"
-done
 [ -r "$mibfile" ] || { printf 'FAIL: %s not readable\n' "$mibfile"; exit 1; }
-
-base=$("$top_srcdir/scripts/fetch-base-mibs") ||
-    skip "IETF base MIBs unavailable (scripts/fetch-base-mibs failed)"
-base=${base%$'\n'}
-[ -d "$base" ] || skip "fetch-base-mibs printed no directory"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/check_mib.XXXXXX") || exit 1
-trap 'rm -rf -- "$tmp"' EXIT
-
-# Isolate the tools from the user's and the system's configuration: no
-# ~/.smirc or ~/.snmp/snmp.conf, no MIBS/MIBDIRS, no writes to /var/lib/snmp.
-mibpath=$base:$netsnmp_mibs:$top_srcdir/mibs
-unset MIBS MIBDIRS
-export HOME=$tmp SNMPCONFPATH=$tmp SNMP_PERSISTENT_DIR=$tmp/persist
-
-translate() { # NAME -> numeric OID on stdout; status 0 if resolved
-	local out
-	out=$(snmptranslate -M "$mibpath" -m "$module" -On "$module::$1" 2>"$tmp/translate.err") || return 1
-	out=${out%%$'\n'*}
-	case $out in
-	.[0-9]*) printf '%s\n' "$out" ;;
-	*) return 1 ;;
-	esac
-}
+mib_setup check_mib "$top_srcdir/mibs"
 
 # --- 1. smilint ---------------------------------------------------------------
 #
@@ -103,7 +72,7 @@ for name in "${names[@]}"; do
 		fail "$name is defined twice in $mibfile"
 		continue
 	fi
-	if oid=$(translate "$name"); then
+	if oid=$(translate "$module" "$name"); then
 		mib_oid[$name]=$oid
 		resolved=$((resolved + 1))
 	else
@@ -117,8 +86,7 @@ echo "checked ${#names[@]} objects defined in the MIB: $resolved resolve with sn
 accessible=()
 while read -r name kind; do
 	[ "$kind" = OBJECT-TYPE ] || continue
-	access=$(snmptranslate -M "$mibpath" -m "$module" -Td "$module::$name" 2>/dev/null |
-	    sed -n -E 's/^[[:space:]]*MAX-ACCESS[[:space:]]+([a-z-]+).*/\1/p')
+	access=$(access_of "$module" "$name")
 	if [ -z "$access" ]; then
 		fail "no MAX-ACCESS found for OBJECT-TYPE $name"
 	elif [ "$access" != not-accessible ]; then
@@ -154,7 +122,7 @@ else
 		dumped[$name]=$oid
 		if [ -n "${mib_oid[$name]+x}" ]; then
 			want=${mib_oid[$name]}
-		elif ! want=$(translate "$name"); then
+		elif ! want=$(translate "$module" "$name"); then
 			fail "agent serves $name ($oid), which $module does not define"
 			continue
 		fi
@@ -182,9 +150,4 @@ else
 	fi
 fi
 
-if [ $failures -ne 0 ]; then
-	echo "$failures check(s) failed"
-	exit 1
-fi
-echo "all MIB checks passed"
-exit 0
+mib_finish MIB
