@@ -45,7 +45,7 @@ enum mib_import {
 	MIB_IMPORT_TRUTHVALUE = 1u << 9,
 	MIB_IMPORT_TIMESTAMP = 1u << 10,
 	MIB_IMPORT_HUNDREDTHS = 1u << 11,
-	MIB_DEFINE_GAUGE64 = 1u << 12, /* DciGauge64, and TEXTUAL-CONVENTION */
+	MIB_IMPORT_GAUGE64 = 1u << 12,
 };
 
 /* One descriptor of the module and what it names, for clash messages. */
@@ -465,7 +465,7 @@ datum_syntax(struct mib_generator *generator, const struct dci_datum *datum,
 			import = MIB_IMPORT_COUNTER64;
 		} else {
 			syntax = "DciGauge64";
-			import = MIB_DEFINE_GAUGE64 | MIB_IMPORT_COUNTER64;
+			import = MIB_IMPORT_GAUGE64;
 		}
 		break;
 	case DCI_KIND_COUNTER32:
@@ -1002,8 +1002,6 @@ put_imports(FILE *out, unsigned imports)
 	fputs("        FROM SNMPv2-SMI\n", out);
 
 	count = 0;
-	if (imports & MIB_DEFINE_GAUGE64)
-		names[count++] = "TEXTUAL-CONVENTION";
 	if (imports & MIB_IMPORT_DISPLAYSTRING)
 		names[count++] = "DisplayString";
 	if (imports & MIB_IMPORT_MACADDRESS)
@@ -1026,6 +1024,8 @@ put_imports(FILE *out, unsigned imports)
 	count = 0;
 	names[count++] = "dciClassData";
 	names[count++] = "dciClassModules";
+	if (imports & MIB_IMPORT_GAUGE64)
+		names[count++] = "DciGauge64";
 	if (imports & MIB_IMPORT_HUNDREDTHS)
 		names[count++] = "DciHundredths";
 	put_list(out, names, count, 4);
@@ -1153,22 +1153,6 @@ put_arcs(FILE *out, const struct mib_generator *generator)
 	    "%s OBJECT IDENTIFIER ::= { %s 2 }\n\n",
 	    generator->conformance, generator->identity, generator->compliances,
 	    generator->conformance, generator->groups, generator->conformance);
-}
-
-static void
-put_gauge64(FILE *out)
-{
-	fputs("DciGauge64 ::= TEXTUAL-CONVENTION\n"
-	      "    DISPLAY-HINT \"d\"\n"
-	      "    STATUS      current\n"
-	      "    DESCRIPTION\n",
-	    out);
-	put_quoted(out,
-	    "A 64-bit gauge carried as Counter64, as HCNUM-TC's "
-	    "CounterBasedGauge64 is: each value means something on its own, "
-	    "and it goes down as well as up. Defined here because HCNUM-TC "
-	    "is not among the base modules every system has.");
-	fputs("    SYNTAX      Counter64\n\n", out);
 }
 
 /* The label of the datum an argument byte of a derived datum names. */
@@ -1577,8 +1561,6 @@ write_module(struct mib_generator *generator, char **text)
 	put_imports(out, generator->imports);
 	put_identity(out, generator);
 	put_arcs(out, generator);
-	if (generator->imports & MIB_DEFINE_GAUGE64)
-		put_gauge64(out);
 	for (size_t i = 0; i < generator->class_count; i++)
 		put_class(out, generator, &generator->classes[i]);
 	put_conformance(out, generator);
