@@ -635,19 +635,15 @@ read_options(struct parse_state *state, const yaml_node_t *node,
 	return 0;
 }
 
+/* read_sequence's entry_reader for a providers entry. */
 static int
-read_provider(struct parse_state *state, const yaml_node_t *node,
-    struct dci_config_provider *provider)
+read_provider(struct parse_state *state, const yaml_node_t *node, void *entry)
 {
+	struct dci_config_provider *provider = entry;
 	const yaml_node_pair_t *pair;
 
-	if (node->type != YAML_MAPPING_NODE) {
-		struct description found = describe(node);
-
-		return report(state, &node->start_mark,
-		    "expected a mapping for a provider entry, found %s%s%s",
-		    found.quote, found.text, found.quote);
-	}
+	provider->refresh_milliseconds =
+	    DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS;
 	provider->position = position_of(state, node);
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
@@ -676,38 +672,6 @@ read_provider(struct parse_state *state, const yaml_node_t *node,
 	if (provider->module == NULL)
 		return report(state, &node->start_mark,
 		    "missing required key 'module' in provider entry");
-	return 0;
-}
-
-static int
-read_providers(
-    struct parse_state *state, const yaml_node_t *node, const char *key)
-{
-	struct dci_config *config = state->config;
-	const yaml_node_item_t *item;
-	size_t count;
-
-	if (is_null(node))
-		return 0;
-	if (node->type != YAML_SEQUENCE_NODE)
-		return report_expected(state, node, "a sequence", key);
-	count = (size_t)(node->data.sequence.items.top -
-	                 node->data.sequence.items.start);
-	if (count == 0)
-		return 0;
-	config->providers = calloc(count, sizeof *config->providers);
-	if (config->providers == NULL)
-		return out_of_memory(state);
-	for (item = node->data.sequence.items.start;
-	     item < node->data.sequence.items.top; item++) {
-		struct dci_config_provider *provider =
-		    &config->providers[config->provider_count++];
-
-		provider->refresh_milliseconds =
-		    DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS;
-		if (read_provider(state, node_at(state, *item), provider) != 0)
-			return -1;
-	}
 	return 0;
 }
 
@@ -809,21 +773,16 @@ read_arguments(struct parse_state *state, const yaml_node_t *node,
 	return 0;
 }
 
+/* read_sequence's entry_reader for a derived entry. */
 static int
-read_derived_entry(struct parse_state *state, const yaml_node_t *node,
-    struct dci_config_derived *derived)
+read_derived_entry(
+    struct parse_state *state, const yaml_node_t *node, void *entry)
 {
+	struct dci_config_derived *derived = entry;
 	const yaml_node_pair_t *pair;
 	const yaml_node_t *arguments = NULL;
 	bool seen[COUNT_OF(derived_keys)] = {false};
 
-	if (node->type != YAML_MAPPING_NODE) {
-		struct description found = describe(node);
-
-		return report(state, &node->start_mark,
-		    "expected a mapping for a derived entry, found %s%s%s",
-		    found.quote, found.text, found.quote);
-	}
 	derived->position = position_of(state, node);
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
@@ -877,32 +836,49 @@ read_derived_entry(struct parse_state *state, const yaml_node_t *node,
 	return 0;
 }
 
+/* Fills one zeroed entry of a sequence from its mapping node. */
+typedef int (*entry_reader)(
+    struct parse_state *state, const yaml_node_t *node, void *entry);
+
+/*
+ * Reads the value of key, a sequence of mappings (null or empty: none),
+ * into a new array of zeroed entries of size bytes, each filled by
+ * read_entry; what, "provider" or "derived", names an entry in messages.
+ * *items and *count hold the array and the entries begun so far even on
+ * failure, so the configuration's free sees every one.
+ */
 static int
-read_derived(
-    struct parse_state *state, const yaml_node_t *node, const char *key)
+read_sequence(struct parse_state *state, const yaml_node_t *node,
+    const char *key, const char *what, size_t size, entry_reader read_entry,
+    void **items, size_t *count)
 {
-	struct dci_config *config = state->config;
 	const yaml_node_item_t *item;
-	size_t count;
+	size_t total;
 
 	if (is_null(node))
 		return 0;
 	if (node->type != YAML_SEQUENCE_NODE)
 		return report_expected(state, node, "a sequence", key);
-	count = (size_t)(node->data.sequence.items.top -
+	total = (size_t)(node->data.sequence.items.top -
 	                 node->data.sequence.items.start);
-	if (count == 0)
+	if (total == 0)
 		return 0;
-	config->derived = calloc(count, sizeof *config->derived);
-	if (config->derived == NULL)
+	*items = calloc(total, size);
+	if (*items == NULL)
 		return out_of_memory(state);
 	for (item = node->data.sequence.items.start;
 	     item < node->data.sequence.items.top; item++) {
-		struct dci_config_derived *derived =
-		    &config->derived[config->derived_count++];
+		const yaml_node_t *entry = node_at(state, *item);
 
-		if (read_derived_entry(state, node_at(state, *item), derived) !=
-		    0)
+		if (entry->type != YAML_MAPPING_NODE) {
+			struct description found = describe(entry);
+
+			return report(state, &entry->start_mark,
+			    "expected a mapping for a %s entry, found %s%s%s",
+			    what, found.quote, found.text, found.quote);
+		}
+		if (read_entry(
+		        state, entry, (char *)*items + (*count)++ * size) != 0)
 			return -1;
 	}
 	return 0;
@@ -911,6 +887,7 @@ read_derived(
 static int
 read_root(struct parse_state *state, const yaml_node_t *root)
 {
+	struct dci_config *config = state->config;
 	const yaml_node_pair_t *pair;
 
 	/* An explicit but empty document ("---" alone). */
@@ -927,6 +904,7 @@ read_root(struct parse_state *state, const yaml_node_t *root)
 	     pair < root->data.mapping.pairs.top; pair++) {
 		const yaml_node_t *value = node_at(state, pair->value);
 		const char *name = NULL;
+		void *items = NULL;
 		size_t index;
 		int result = -1;
 
@@ -938,10 +916,16 @@ read_root(struct parse_state *state, const yaml_node_t *root)
 			result = read_agent(state, value, name);
 			break;
 		case TOP_PROVIDERS:
-			result = read_providers(state, value, name);
+			result = read_sequence(state, value, name, "provider",
+			    sizeof *config->providers, read_provider, &items,
+			    &config->provider_count);
+			config->providers = items;
 			break;
 		case TOP_DERIVED:
-			result = read_derived(state, value, name);
+			result = read_sequence(state, value, name, "derived",
+			    sizeof *config->derived, read_derived_entry, &items,
+			    &config->derived_count);
+			config->derived = items;
 			break;
 		}
 		if (result != 0)

@@ -534,6 +534,9 @@ static const struct {
 	const char *error;
 } bad_configs[] = {
     {"derived: 3\n", "bad.yaml:1:10: expected a sequence for 'derived'"},
+    {"derived:\n  - [1.2, a]\n",
+        "bad.yaml:2:5: expected a mapping for a derived entry, found a "
+        "sequence"},
     {"derived:\n  - class: 1.x\n    label: a\n    id: 1\n    metric: sum2\n"
      "    arguments: [b, c]\n",
         "bad.yaml:2:12: expected a class id such as 1.2"},
