@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 
 #include "providers/evcnt/evcnt_event.h"
+#include "providers/evcnt/evcnt_widen.h"
 #include "providers/evcnt/proc_interrupts.h"
 
 #include <check.h>
@@ -1315,6 +1316,151 @@ START_TEST(test_event_repeats)
 }
 END_TEST
 
+/* --- 32-bit counts extended to 64 bits -------------------------------- */
+
+/* One refresh: text as /proc/interrupts, then the counts extended. */
+static void
+evcnt_test_refresh(struct evcnt_events *events,
+    struct proc_interrupts_table *table, struct evcnt_widener *widener,
+    const char *text)
+{
+	evcnt_events_clear(events);
+	evcnt_test_add(events, table, text, EVCNT_FILE_INTERRUPTS);
+	ck_assert_int_eq(evcnt_widen(widener, events), 0);
+}
+
+/* The served count of a line's column, as its child carries it. */
+static uint64_t
+evcnt_test_child_count(
+    const struct evcnt_events *events, const char *label, size_t column)
+{
+	const struct evcnt_line *line = evcnt_test_line(events, label);
+	struct evcnt_child child;
+
+	ck_assert_uint_lt(column, line->cpu_count);
+	evcnt_line_child(line, column, &child);
+	return child.count;
+}
+
+#define EVCNT_TEST_ACPI "IO-APIC 24 5-edge ACPI:Ged"
+#define EVCNT_TEST_TIMER "IO-APIC 30 2-edge timer"
+#define EVCNT_TEST_LOC "LOC Local timer interrupts"
+
+/* Wraps are extended, a restart is not, new and returning counts start at
+ * the kernel's value, totals add the extended counts. */
+START_TEST(test_widen_refreshes)
+{
+	static const uint64_t two32 = UINT64_C(1) << 32;
+	struct proc_interrupts_table table = {0};
+	struct evcnt_events events;
+	struct evcnt_widener widener = {0};
+
+	evcnt_events_init(&events, NULL);
+
+	evcnt_test_refresh(&events, &table, &widener,
+	    "           CPU0       CPU1\n"
+	    " 24: 4294967290        100  IO-APIC 5-edge ACPI:Ged\n"
+	    " 30:         50         60  IO-APIC 2-edge timer\n"
+	    "LOC: 2147483000          7  Local timer interrupts\n"
+	    "ERR: 4294967295\n");
+	ck_assert_uint_eq(
+	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0), 4294967290u);
+	ck_assert_uint_eq(
+	    evcnt_test_line(&events, EVCNT_TEST_ACPI)->total, 4294967390u);
+	ck_assert_uint_eq(
+	    evcnt_test_line(&events, "ERR ERR")->total, 4294967295u);
+
+	/* 24 CPU0 wrapped (forward 11); LOC CPU0 fell by 2147482000, less
+	 * than 2^31: it started over; ERR wrapped (forward 4); 30 is gone. */
+	evcnt_test_refresh(&events, &table, &widener,
+	    "           CPU0       CPU1\n"
+	    " 24:          5        150  IO-APIC 5-edge ACPI:Ged\n"
+	    "LOC:       1000          8  Local timer interrupts\n"
+	    "ERR:          3\n");
+	ck_assert_uint_eq(events.count, 3);
+	ck_assert_uint_eq(
+	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0), two32 + 5);
+	ck_assert_uint_eq(
+	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 1), 150);
+	ck_assert_uint_eq(
+	    evcnt_test_line(&events, EVCNT_TEST_ACPI)->total, two32 + 155);
+	ck_assert_uint_eq(
+	    evcnt_test_child_count(&events, EVCNT_TEST_LOC, 0), 1000);
+	ck_assert_uint_eq(
+	    evcnt_test_line(&events, EVCNT_TEST_LOC)->total, 1008);
+	ck_assert_uint_eq(
+	    evcnt_test_line(&events, "ERR ERR")->total, two32 + 3);
+
+	/* CPU2 comes online; 30 is back: both start at the kernel's value. */
+	evcnt_test_refresh(&events, &table, &widener,
+	    "           CPU0       CPU1       CPU2\n"
+	    " 24:         10        150          7  IO-APIC 5-edge ACPI:Ged\n"
+	    " 30:          1          2          3  IO-APIC 2-edge timer\n"
+	    "LOC:       1001          9          4  Local timer interrupts\n"
+	    "ERR:          3\n");
+	ck_assert_uint_eq(
+	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0), two32 + 10);
+	ck_assert_uint_eq(
+	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 2), 7);
+	ck_assert_uint_eq(
+	    evcnt_test_line(&events, EVCNT_TEST_ACPI)->total, two32 + 167);
+	ck_assert_uint_eq(
+	    evcnt_test_child_count(&events, EVCNT_TEST_TIMER, 1), 2);
+	ck_assert_uint_eq(evcnt_test_line(&events, EVCNT_TEST_TIMER)->total, 6);
+	ck_assert_uint_eq(
+	    evcnt_test_line(&events, EVCNT_TEST_LOC)->total, 1014);
+
+	/* Up by almost 2^32 in one step, then a second wrap. */
+	evcnt_test_refresh(&events, &table, &widener,
+	    "           CPU0       CPU1       CPU2\n"
+	    " 24: 4294967000        150          7  IO-APIC 5-edge ACPI:Ged\n"
+	    "ERR:          3\n");
+	ck_assert_uint_eq(evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0),
+	    two32 + 4294967000u);
+	evcnt_test_refresh(&events, &table, &widener,
+	    "           CPU0       CPU1       CPU2\n"
+	    " 24:        100        150          7  IO-APIC 5-edge ACPI:Ged\n"
+	    "ERR:          3\n");
+	ck_assert_uint_eq(evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0),
+	    2 * two32 + 100);
+	ck_assert_uint_eq(
+	    evcnt_test_line(&events, EVCNT_TEST_ACPI)->total, 2 * two32 + 257);
+
+	evcnt_widener_free(&widener);
+	evcnt_events_free(&events);
+	proc_interrupts_free(&table);
+}
+END_TEST
+
+/* A count wider than 32 bits (a kernel that some day keeps 64) is taken
+ * as it is: up by the difference, and any decrease is a restart. */
+START_TEST(test_widen_wide_counts)
+{
+	struct proc_interrupts_table table = {0};
+	struct evcnt_events events;
+	struct evcnt_widener widener = {0};
+
+	evcnt_events_init(&events, NULL);
+	evcnt_test_refresh(&events, &table, &widener,
+	    "           CPU0\n"
+	    "LOC: 10000000000  Local timer interrupts\n");
+	evcnt_test_refresh(&events, &table, &widener,
+	    "           CPU0\n"
+	    "LOC: 10000000500  Local timer interrupts\n");
+	ck_assert_uint_eq(evcnt_test_child_count(&events, EVCNT_TEST_LOC, 0),
+	    UINT64_C(10000000500));
+	evcnt_test_refresh(&events, &table, &widener,
+	    "           CPU0\n"
+	    "LOC:         20  Local timer interrupts\n");
+	ck_assert_uint_eq(
+	    evcnt_test_child_count(&events, EVCNT_TEST_LOC, 0), 20);
+
+	evcnt_widener_free(&widener);
+	evcnt_events_free(&events);
+	proc_interrupts_free(&table);
+}
+END_TEST
+
 static Suite *
 evcnt_test_suite(void)
 {
@@ -1348,6 +1494,8 @@ evcnt_test_suite(void)
 	tcase_add_test(events, test_event_fnv_collision);
 	tcase_add_test(events, test_keys_direct);
 	tcase_add_test(events, test_event_repeats);
+	tcase_add_test(events, test_widen_refreshes);
+	tcase_add_test(events, test_widen_wide_counts);
 	suite_add_tcase(suite, events);
 	return suite;
 }

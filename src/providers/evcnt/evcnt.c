@@ -25,10 +25,13 @@
  *
  * Each refresh reads each file once into a buffer kept between refreshes,
  * parses it and serves everything it shows: CPUs going offline or online
- * and interrupt lines coming and going simply change the instances. Counts
- * can go backwards: a total loses the counts of a CPU that goes offline,
- * and the kernel keeps per-CPU counts in 32 bits, so they wrap. The host
- * flags any decrease of a counter as a discontinuity; nothing to do here.
+ * and interrupt lines coming and going simply change the instances. The
+ * kernel keeps its counts in 32 bits; they are served extended to 64 bits
+ * from one refresh to the next (evcnt_widen.h), and a total is the sum of
+ * its extended per-CPU counts. Counts can still go backwards: a total
+ * loses the counts of a CPU that goes offline, and a line freed and
+ * requested again starts over. The host flags any decrease of a counter as
+ * a discontinuity; nothing to do here.
  * A malformed line is skipped and logged once, until a refresh finds it
  * gone.
  *
@@ -49,6 +52,7 @@
 #include <dcistat/provider.h>
 
 #include "evcnt_event.h"
+#include "evcnt_widen.h"
 #include "proc_interrupts.h"
 #include "providers/common/file_buffer.h"
 #include "providers/common/patterns.h"
@@ -187,6 +191,7 @@ struct evcnt_context {
 	struct provider_file_buffer buffers[EVCNT_FILE_COUNT];
 	struct proc_interrupts_table tables[EVCNT_FILE_COUNT];
 	struct evcnt_events events;
+	struct evcnt_widener widener; /* the counts of the last refresh */
 	/* Malformed lines, each logged once while it stays malformed. */
 	struct provider_warnings warnings;
 	enum evcnt_file parsing; /* the file the warnings are about */
@@ -403,6 +408,12 @@ evcnt_refresh(struct dci_host *host, void *opaque)
 	result = evcnt_collect_file(context, EVCNT_FILE_INTERRUPTS);
 	if (result == 0 && context->softirqs)
 		result = evcnt_collect_file(context, EVCNT_FILE_SOFTIRQS);
+	if (result == 0 &&
+	    evcnt_widen(&context->widener, &context->events) != 0) {
+		dci_log(context->host, DCI_LOG_ERR,
+		    "cannot extend the counts to 64 bits: %s", strerror(errno));
+		result = -1;
+	}
 	if (result == 0)
 		result = evcnt_publish(context);
 
@@ -424,6 +435,7 @@ evcnt_fini(struct dci_host *host, void *opaque)
 		proc_interrupts_free(&context->tables[i]);
 	}
 	evcnt_events_free(&context->events);
+	evcnt_widener_free(&context->widener);
 	provider_warnings_free(&context->warnings);
 	free(context);
 }
