@@ -10,6 +10,8 @@
 #ifndef DCISTAT_AGENT_AGENT_H
 #define DCISTAT_AGENT_AGENT_H
 
+#include <stdbool.h>
+
 #include "core/loader.h"
 #include "core/registry.h"
 
@@ -42,6 +44,17 @@ int agent_start(
  * whose snapshot is older than their refresh period are refreshed. Returns
  * 0 on a clean stop, -1 if the loop failed. */
 int agent_run(struct dci_plugins *plugins);
+
+/* The AgentX socket while its Get and GetNext requests are answered in
+ * place, else -1. */
+int agent_direct_socket(void);
+/* A request has been handed to Net-SNMP's agent (whose callback pipes
+ * then carry it and its response) since the last agent_indirect_idle: the
+ * loop must wait on all of Net-SNMP's descriptors. */
+bool agent_indirect_pending(void);
+/* The loop waited on all descriptors and none but the AgentX socket was
+ * ready: Net-SNMP's callback pipes are idle. */
+void agent_indirect_idle(void);
 
 /* Unregisters from the master and shuts Net-SNMP down. */
 void agent_stop(void);

@@ -10,7 +10,10 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 #include <net-snmp/library/large_fd_set.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -84,10 +87,31 @@ signals_take(void)
 	return stop;
 }
 
+/* poll's timeout for snmp_select_info2's, rounded up to a millisecond. */
+static int
+timeout_milliseconds(const struct timeval *timeout)
+{
+	long long milliseconds =
+	    (long long)timeout->tv_sec * 1000 + (timeout->tv_usec + 999) / 1000;
+
+	if (milliseconds < 0)
+		return 0;
+	return milliseconds > INT_MAX ? INT_MAX : (int)milliseconds;
+}
+
+/*
+ * One poll per wake-up. Net-SNMP says which descriptors it reads through
+ * snmp_select_info2's fd_set; poll waits on those and the signal pipe (a
+ * select over the whole set costs the kernel more per call, and a walk
+ * through the master is one wake-up per varbind), and snmp_read2 is given
+ * a set holding only the descriptors that are ready.
+ */
 int
 agent_run(struct dci_plugins *plugins)
 {
 	netsnmp_large_fd_set readable;
+	struct pollfd *polled = NULL;
+	size_t polled_size = 0;
 	int result = 0;
 
 	if (signals_install() != 0)
@@ -96,38 +120,72 @@ agent_run(struct dci_plugins *plugins)
 	for (;;) {
 		/* snmp_select_info2 only shortens the timeout it is given (to
 		 * the next alarm or retransmission); a zero start would make
-		 * every select return at once and the loop spin. Start long,
+		 * every poll return at once and the loop spin. Start long,
 		 * as snmpd does. */
-		struct timeval timeout = {3600, 0}, *wait = &timeout;
-		int highest = 0, block = 0, count;
+		struct timeval timeout = {3600, 0};
+		int highest = 0, block = 0, count, ready = 0, others = 0;
+		int direct = agent_direct_socket();
+		bool quiet;
+		nfds_t used = 0;
 
 		NETSNMP_LARGE_FD_ZERO(&readable);
 		snmp_select_info2(&highest, &readable, &timeout, &block);
-		if (block)
-			wait = NULL; /* no timer pending: sleep until input */
-		NETSNMP_LARGE_FD_SET(signal_pipe[0], &readable);
-		if (signal_pipe[0] >= highest)
-			highest = signal_pipe[0] + 1;
+		if ((size_t)highest + 1 > polled_size) {
+			struct pollfd *grown = realloc(
+			    polled, ((size_t)highest + 1) * sizeof(*polled));
+			if (grown == NULL) {
+				log_warn("agent: poll set");
+				result = -1;
+				break;
+			}
+			polled = grown;
+			polled_size = (size_t)highest + 1;
+		}
+		polled[used++] = (struct pollfd){signal_pipe[0], POLLIN, 0};
+		/* While the master's requests are answered in place and
+		 * Net-SNMP's callback pipes are idle, wait on the AgentX
+		 * socket alone: each idle descriptor costs poll a wait-queue
+		 * entry per call. */
+		quiet = direct >= 0 && direct < highest &&
+		        !agent_indirect_pending() &&
+		        NETSNMP_LARGE_FD_ISSET(direct, &readable);
+		if (quiet) {
+			polled[used++] = (struct pollfd){direct, POLLIN, 0};
+		} else {
+			for (int fd = 0; fd < highest; fd++)
+				if (fd != signal_pipe[0] &&
+				    NETSNMP_LARGE_FD_ISSET(fd, &readable))
+					polled[used++] =
+					    (struct pollfd){fd, POLLIN, 0};
+		}
 
-		count = netsnmp_large_fd_set_select(
-		    highest, &readable, NULL, NULL, wait);
+		/* block: no timer pending, sleep until input */
+		count = poll(
+		    polled, used, block ? -1 : timeout_milliseconds(&timeout));
 		if (count < 0) {
 			if (errno == EINTR)
 				continue;
-			log_warn("agent: select");
+			log_warn("agent: poll");
 			result = -1;
 			break;
 		}
-		if (count > 0 &&
-		    NETSNMP_LARGE_FD_ISSET(signal_pipe[0], &readable)) {
-			NETSNMP_LARGE_FD_CLR(signal_pipe[0], &readable);
-			count--;
-			if (signals_take()) {
-				log_info("agent: stopping on signal");
-				break;
+		if (polled[0].revents != 0 && signals_take()) {
+			log_info("agent: stopping on signal");
+			break;
+		}
+		NETSNMP_LARGE_FD_ZERO(&readable);
+		for (nfds_t i = 1; i < used; i++) {
+			/* Hang-ups and errors too: Net-SNMP's read sees the
+			 * closed connection and reconnects. */
+			if (polled[i].revents != 0) {
+				NETSNMP_LARGE_FD_SET(polled[i].fd, &readable);
+				ready++;
+				others += polled[i].fd != direct;
 			}
 		}
-		if (count > 0) {
+		if (!quiet && others == 0)
+			agent_indirect_idle();
+		if (ready > 0) {
 			/* Lazy refresh: only when a request is waiting, and
 			 * before it is read, so handlers see whole
 			 * snapshots and never read a file. */
@@ -140,6 +198,7 @@ agent_run(struct dci_plugins *plugins)
 		run_alarms();
 		netsnmp_check_outstanding_agent_requests();
 	}
+	free(polled);
 	netsnmp_large_fd_set_cleanup(&readable);
 	signals_remove();
 	return result;

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <net-snmp/agent/null.h>
+
 #include "agent/mib_oids.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -636,6 +638,122 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	return AGENT_END_OF_TABLE;
 }
 
+/* --- AgentX requests answered in place ----------------------------------- */
+
+/* The tables in OID order: dciSupplierTable .. dciStatTable, then
+ * dciClassData. */
+#define FIRST_TABLE AGENT_TABLE_SUPPLIER
+#define LAST_TABLE AGENT_CLASS_DATA
+#define TABLE_SUBID (AGENT_MIB_ARC_LENGTH + 1) /* .1.<table> */
+
+/* The table a name lies under, or 0. */
+static unsigned
+table_of(const oid *name, size_t length)
+{
+	oid prefix[ENTRY_PREFIX_LENGTH];
+
+	if (length <= TABLE_SUBID)
+		return 0;
+	entry_prefix(FIRST_TABLE, prefix);
+	if (snmp_oid_compare(name, TABLE_SUBID, prefix, TABLE_SUBID) != 0 ||
+	    name[TABLE_SUBID] < FIRST_TABLE || name[TABLE_SUBID] > LAST_TABLE)
+		return 0;
+	return (unsigned)name[TABLE_SUBID];
+}
+
+/* The first table a GETNEXT from `name` can find anything in; past
+ * LAST_TABLE when there is none. */
+static unsigned
+first_table_after(const oid *name, size_t length)
+{
+	oid prefix[ENTRY_PREFIX_LENGTH];
+	size_t compared = length < TABLE_SUBID ? length : TABLE_SUBID;
+	int order;
+
+	entry_prefix(FIRST_TABLE, prefix);
+	order = snmp_oid_compare(name, compared, prefix, compared);
+	if (order < 0 || length <= TABLE_SUBID)
+		return order > 0 ? LAST_TABLE + 1 : FIRST_TABLE;
+	if (name[TABLE_SUBID] < FIRST_TABLE)
+		return FIRST_TABLE;
+	return name[TABLE_SUBID] > LAST_TABLE ? LAST_TABLE + 1
+	                                      : (unsigned)name[TABLE_SUBID];
+}
+
+static void
+answer_get(struct agent_tables *tables, netsnmp_variable_list *varbind)
+{
+	unsigned table = table_of(varbind->name, varbind->name_length);
+	enum agent_answer answer =
+	    table == 0 ? AGENT_NO_SUCH_OBJECT
+	               : agent_tables_answer(tables, table, false, varbind);
+
+	if (answer == AGENT_NO_SUCH_OBJECT)
+		snmp_set_var_typed_value(varbind, SNMP_NOSUCHOBJECT, NULL, 0);
+	else if (answer == AGENT_NO_SUCH_INSTANCE)
+		snmp_set_var_typed_value(varbind, SNMP_NOSUCHINSTANCE, NULL, 0);
+}
+
+/* An AgentX GetNext SearchRange: the varbind's name is the start, its
+ * value the end (0.0: none), its type says whether the start itself is
+ * included (RFC 2741, 5.2). The answer must lie before the end; else the
+ * varbind is the start with endOfMibView, as Net-SNMP's subagent does. */
+static void
+answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind)
+{
+	static const oid null_oid[] = {0, 0};
+	oid start[MAX_OID_LEN], end[MAX_OID_LEN];
+	size_t start_length = varbind->name_length, end_length = 0;
+	bool inclusive = varbind->type == ASN_PRIV_INCL_RANGE;
+	bool found = false;
+
+	memcpy(start, varbind->name, start_length * sizeof(oid));
+	if ((varbind->type == ASN_PRIV_INCL_RANGE ||
+	        varbind->type == ASN_PRIV_EXCL_RANGE) &&
+	    varbind->val.objid != NULL) {
+		end_length = varbind->val_len / sizeof(oid);
+		if (end_length > MAX_OID_LEN)
+			end_length = MAX_OID_LEN;
+		memcpy(end, varbind->val.objid, end_length * sizeof(oid));
+		if (snmp_oid_compare(end, end_length, null_oid, 2) == 0)
+			end_length = 0;
+	}
+	if (inclusive) {
+		unsigned table = table_of(start, start_length);
+		found = table != 0 && agent_tables_answer(tables, table, false,
+		                          varbind) == AGENT_ANSWERED;
+	}
+	for (unsigned table = first_table_after(start, start_length);
+	     !found && table <= LAST_TABLE; table++)
+		found = agent_tables_answer(tables, table, true, varbind) ==
+		        AGENT_ANSWERED;
+	if (found && end_length > 0 &&
+	    snmp_oid_compare(
+	        varbind->name, varbind->name_length, end, end_length) >= 0)
+		found = false;
+	if (!found) {
+		snmp_set_var_objid(varbind, start, start_length);
+		snmp_set_var_typed_value(varbind, SNMP_ENDOFMIBVIEW, NULL, 0);
+	}
+}
+
+void
+agent_tables_answer_agentx(
+    struct agent_tables *tables, bool next, netsnmp_variable_list *varbinds)
+{
+	if (tables->before_request != NULL)
+		tables->before_request();
+	agent_tables_follow_uptime(tables, dci_clock_milliseconds(),
+	    (uint32_t)netsnmp_get_agent_uptime());
+	for (netsnmp_variable_list *varbind = varbinds; varbind != NULL;
+	     varbind = varbind->next_variable) {
+		if (next)
+			answer_getnext(tables, varbind);
+		else
+			answer_get(tables, varbind);
+	}
+}
+
 #define BEFORE_REQUEST_MARK "dcistatBeforeRequest"
 
 /* Runs tables->before_request at the first table varbind of a PDU: a mark
@@ -738,6 +856,47 @@ agent_tables_register(struct agent_tables *tables)
 		log_debug("agent", "registered %s", names[table]);
 	}
 	return 0;
+}
+
+/* A registration's handler chain ends in ours, or is Net-SNMP's null
+ * handler (the placeholders of the roots 0, 1 and 2, which answer nothing
+ * in any case). */
+static bool
+registration_ours(const netsnmp_handler_registration *registration, bool *null)
+{
+	const netsnmp_mib_handler *handler =
+	    registration != NULL ? registration->handler : NULL;
+
+	if (handler == NULL)
+		return false;
+	if (handler->access_method == netsnmp_null_handler &&
+	    handler->next == NULL) {
+		*null = true;
+		return true;
+	}
+	while (handler->next != NULL)
+		handler = handler->next;
+	*null = false;
+	return handler->access_method == agent_tables_handle;
+}
+
+bool
+agent_tables_alone(void)
+{
+	unsigned ours = 0;
+
+	for (netsnmp_subtree *subtree = netsnmp_subtree_find_first("");
+	     subtree != NULL; subtree = subtree->next) {
+		for (netsnmp_subtree *child = subtree; child != NULL;
+		     child = child->children) {
+			bool null;
+
+			if (!registration_ours(child->reginfo, &null))
+				return false;
+			ours += !null;
+		}
+	}
+	return ours > 0;
 }
 
 void

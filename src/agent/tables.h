@@ -41,6 +41,20 @@ enum agent_answer {
 enum agent_answer agent_tables_answer(struct agent_tables *tables,
     unsigned table, bool next, netsnmp_variable_list *varbind);
 
+/* Answers the varbinds of one AgentX Get (next false) or GetNext PDU in
+ * place, as the registered handlers would through Net-SNMP's agent: GET
+ * exceptions noSuchObject / noSuchInstance; a GetNext varbind is a
+ * SearchRange (start name, end in the value, ASN_PRIV_INCL_RANGE or
+ * ASN_PRIV_EXCL_RANGE) and becomes the next name and value across all
+ * the tables, or the start with endOfMibView. */
+void agent_tables_answer_agentx(
+    struct agent_tables *tables, bool next, netsnmp_variable_list *varbinds);
+
+/* True when the default context of this process's Net-SNMP registry holds
+ * our table handlers and nothing else, so that every request the master
+ * sends can be answered by agent_tables_answer_agentx. */
+bool agent_tables_alone(void);
+
 /* Registers one handler per table with the agent. Returns 0 or -1. */
 int agent_tables_register(struct agent_tables *tables);
 void agent_tables_unregister(void);

@@ -15,6 +15,8 @@
 #     dciNetifRxBytes.N equals rx_bytes and ifHCInOctets.N in the same PDU,
 #     and a walk of DCI-NETIF-MIB::dciNetifTable by name (with the
 #     generated module) has a row per ifIndex with dciNetifName = ifName.
+# Requests from the master are answered in place (dcistatd's debug log
+# says so), so every comparison here goes through that path.
 # Refreshes take counters alone while links stand still: dcistatd's debug
 # log shows counters dumps, and the counters above were read from them.
 # Then one interface is taken down, renamed and given another MTU: its
@@ -273,8 +275,12 @@ note "namespace $NETNS: lo and veth pairs vx0a/vx0b, vx1a/vx1b, vx2a/vx2b with t
 start_snmpd
 config=$TMP_DIR/dcistatd.yaml
 write_config "$config" 1 0.2
-start_dcistatd "$config" -D netif
+start_dcistatd "$config" -D netif,agent
 wait_dcistatd_ready 10
+# Only dcistat's tables are registered: the master's Get and GetNext are
+# answered where they are read, not through Net-SNMP's internal agent.
+grep -q "AgentX requests answered in place" "$DCISTATD_LOG" ||
+    fail "dcistatd did not take the master's requests in place: see $DCISTATD_LOG"
 ok "dcistatd serves dciSupplierTable over udp:127.0.0.1:$SNMPD_PORT in $NETNS"
 
 SNMP_TARGET=unix:$SNMPD_UNIX

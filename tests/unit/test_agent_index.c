@@ -1132,6 +1132,156 @@ START_TEST(timestamps_before_start_are_zero)
 }
 END_TEST
 
+/* --- AgentX requests answered in place ---------------------------------- */
+
+/* An AgentX GetNext SearchRange: start, end (empty: none), include. */
+static netsnmp_variable_list *
+search_range(const struct name *start, const struct name *end, bool include)
+{
+	static const oid null_end[] = {0, 0};
+	netsnmp_variable_list *varbind = varbind_for(start);
+
+	if (end != NULL)
+		snmp_set_var_typed_value(varbind,
+		    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE,
+		    end->subids, end->length * sizeof(oid));
+	else
+		snmp_set_var_typed_value(varbind,
+		    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE,
+		    null_end, sizeof(null_end));
+	return varbind;
+}
+
+/* What one table's own GETNEXT (or GET) answers from name: the oracle the
+ * in-place answers must agree with. */
+static struct name
+table_answer(unsigned table, bool next, struct name request)
+{
+	netsnmp_variable_list *varbind = varbind_for(&request);
+	struct name answer;
+
+	ck_assert_int_eq(
+	    agent_tables_answer(tables, table, next, varbind), AGENT_ANSWERED);
+	memcpy(
+	    answer.subids, varbind->name, varbind->name_length * sizeof(oid));
+	answer.length = varbind->name_length;
+	snmp_free_varbind(varbind);
+	return answer;
+}
+
+static void
+assert_end_of_view(
+    const netsnmp_variable_list *varbind, const struct name *start)
+{
+	assert_name(varbind, start);
+	ck_assert_int_eq(varbind->type, SNMP_ENDOFMIBVIEW);
+}
+
+/* From before the arc, between tables and past the last column: the next
+ * cell across all the tables, as each table's own GETNEXT finds it. */
+START_TEST(agentx_getnext_crosses_tables)
+{
+	struct name arc_only = {.length = ARC_LENGTH - 1};
+	struct name past_supplier = COLUMN(AGENT_TABLE_SUPPLIER, 99);
+	struct name past_all = TABLE(AGENT_CLASS_DATA + 1);
+	struct name first = table_answer(
+	    AGENT_TABLE_SUPPLIER, true, TABLE(AGENT_TABLE_SUPPLIER));
+	struct name first_class =
+	    table_answer(AGENT_TABLE_CLASS, true, TABLE(AGENT_TABLE_CLASS));
+	netsnmp_variable_list *varbind;
+
+	memcpy(arc_only.subids, arc, arc_only.length * sizeof(oid));
+	varbind = search_range(&arc_only, NULL, false);
+	agent_tables_answer_agentx(tables, true, varbind);
+	assert_name(varbind, &first);
+	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
+	snmp_free_varbind(varbind);
+
+	varbind = search_range(&past_supplier, NULL, false);
+	agent_tables_answer_agentx(tables, true, varbind);
+	assert_name(varbind, &first_class);
+	snmp_free_varbind(varbind);
+
+	varbind = search_range(&past_all, NULL, false);
+	agent_tables_answer_agentx(tables, true, varbind);
+	assert_end_of_view(varbind, &past_all);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+/* include: the start itself when it is a cell; exclude: the cell after it;
+ * an end at or before the answer: endOfMibView with the start. */
+START_TEST(agentx_getnext_honours_the_range)
+{
+	struct name first = table_answer(
+	    AGENT_TABLE_SUPPLIER, true, TABLE(AGENT_TABLE_SUPPLIER));
+	struct name second = table_answer(AGENT_TABLE_SUPPLIER, true, first);
+	struct name end_at_class = TABLE(AGENT_TABLE_CLASS);
+	netsnmp_variable_list *varbind;
+
+	varbind = search_range(&first, NULL, true);
+	agent_tables_answer_agentx(tables, true, varbind);
+	assert_name(varbind, &first);
+	snmp_free_varbind(varbind);
+
+	varbind = search_range(&first, NULL, false);
+	agent_tables_answer_agentx(tables, true, varbind);
+	assert_name(varbind, &second);
+	snmp_free_varbind(varbind);
+
+	/* The end is exclusive: an answer equal to it is out of range. */
+	varbind = search_range(&first, &second, false);
+	agent_tables_answer_agentx(tables, true, varbind);
+	assert_end_of_view(varbind, &first);
+	snmp_free_varbind(varbind);
+
+	/* Within the range. */
+	varbind = search_range(&first, &end_at_class, false);
+	agent_tables_answer_agentx(tables, true, varbind);
+	assert_name(varbind, &second);
+	snmp_free_varbind(varbind);
+
+	/* An end before the next table keeps the walk out of it. */
+	{
+		struct name past_supplier = COLUMN(AGENT_TABLE_SUPPLIER, 99);
+
+		varbind = search_range(&past_supplier, &end_at_class, false);
+		agent_tables_answer_agentx(tables, true, varbind);
+		assert_end_of_view(varbind, &past_supplier);
+		snmp_free_varbind(varbind);
+	}
+}
+END_TEST
+
+/* Several varbinds in one Get: a cell, a missing row, a name under no
+ * table, each answered as a registered handler would. */
+START_TEST(agentx_get_answers_each_varbind)
+{
+	struct name cell = table_answer(
+	    AGENT_TABLE_SUPPLIER, true, TABLE(AGENT_TABLE_SUPPLIER));
+	struct name missing = NAME(AGENT_TABLE_SUPPLIER, 2, 4000);
+	struct name outside = TABLE(AGENT_CLASS_DATA + 1);
+	netsnmp_variable_list *list = NULL;
+
+	ck_assert_ptr_nonnull(snmp_varlist_add_variable(
+	    &list, cell.subids, cell.length, ASN_NULL, NULL, 0));
+	ck_assert_ptr_nonnull(snmp_varlist_add_variable(
+	    &list, missing.subids, missing.length, ASN_NULL, NULL, 0));
+	ck_assert_ptr_nonnull(snmp_varlist_add_variable(
+	    &list, outside.subids, outside.length, ASN_NULL, NULL, 0));
+	agent_tables_answer_agentx(tables, false, list);
+
+	assert_name(list, &cell);
+	ck_assert_int_eq(list->type, ASN_OCTET_STR);
+	assert_name(list->next_variable, &missing);
+	ck_assert_int_eq(list->next_variable->type, SNMP_NOSUCHINSTANCE);
+	assert_name(list->next_variable->next_variable, &outside);
+	ck_assert_int_eq(
+	    list->next_variable->next_variable->type, SNMP_NOSUCHOBJECT);
+	snmp_free_varbind(list);
+}
+END_TEST
+
 static Suite *
 agent_index_suite(void)
 {
@@ -1150,6 +1300,9 @@ agent_index_suite(void)
 	tcase_add_test(next, uptime_jitter_leaves_timestamps_alone);
 	tcase_add_test(next, getnext_on_column_zero_gives_first_column);
 	tcase_add_test(next, getnext_moves_to_next_column_after_last_row);
+	tcase_add_test(next, agentx_getnext_crosses_tables);
+	tcase_add_test(next, agentx_getnext_honours_the_range);
+	tcase_add_test(next, agentx_get_answers_each_varbind);
 	suite_add_tcase(suite, next);
 
 	tcase_add_checked_fixture(walks, setup, teardown);
