@@ -122,42 +122,43 @@ netif_test_u32(
 	netif_test_attribute(builder, type, &value, sizeof value);
 }
 
-/* Parses the current message from an exact-size heap copy. */
+/* The current message in a heap block of exactly its nlmsg_len bytes, so
+ * AddressSanitizer catches a read past it; errno is cleared for the
+ * parser. The caller frees it. */
+static struct nlmsghdr *
+netif_test_copy(const struct netif_test_builder *builder)
+{
+	const struct nlmsghdr *header =
+	    (const struct nlmsghdr *)(const void *)(builder->buffer +
+	                                            builder->message_at);
+	struct nlmsghdr *copy = malloc(header->nlmsg_len);
+
+	ck_assert_ptr_ne(copy, NULL);
+	memcpy(copy, header, header->nlmsg_len);
+	errno = 0;
+	return copy;
+}
+
+/* Parses the current message as a link. */
 static int
 netif_test_parse(
     const struct netif_test_builder *builder, struct netif_link *link)
 {
-	const struct nlmsghdr *header =
-	    (const struct nlmsghdr *)(const void *)(builder->buffer +
-	                                            builder->message_at);
-	size_t length = header->nlmsg_len;
-	void *copy = malloc(length);
-	int result;
+	struct nlmsghdr *copy = netif_test_copy(builder);
+	int result = netif_link_parse(copy, link);
 
-	ck_assert_ptr_ne(copy, NULL);
-	memcpy(copy, header, length);
-	errno = 0;
-	result = netif_link_parse(copy, link);
 	free(copy);
 	return result;
 }
 
-/* Parses the current message as counters from an exact-size heap copy. */
+/* Parses the current message as counters. */
 static int
 netif_test_parse_stats(
     const struct netif_test_builder *builder, struct netif_link_stats *stats)
 {
-	const struct nlmsghdr *header =
-	    (const struct nlmsghdr *)(const void *)(builder->buffer +
-	                                            builder->message_at);
-	size_t length = header->nlmsg_len;
-	void *copy = malloc(length);
-	int result;
+	struct nlmsghdr *copy = netif_test_copy(builder);
+	int result = netif_stats_parse(copy, stats);
 
-	ck_assert_ptr_ne(copy, NULL);
-	memcpy(copy, header, length);
-	errno = 0;
-	result = netif_stats_parse(copy, stats);
 	free(copy);
 	return result;
 }
