@@ -775,6 +775,9 @@ netif_refresh(struct dci_host *host, void *opaque)
 		return -1;
 	if (!netif_update_counters(context)) {
 		dci_log(host, DCI_LOG_DEBUG, "refresh: link dump");
+		/* A failed counters dump reopens the socket, which may fail. */
+		if (context->socket < 0 && netif_reopen(context) != 0)
+			return -1;
 		if (netif_collect(context) != 0)
 			return -1;
 	} else {

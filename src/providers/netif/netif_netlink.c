@@ -142,6 +142,10 @@ netif_send_request(int descriptor, uint32_t sequence, uint16_t type,
 	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
 	ssize_t sent;
 
+	if (length > sizeof request.family_header) {
+		errno = EINVAL;
+		return -1;
+	}
 	memset(&request, 0, sizeof request);
 	request.header.nlmsg_len = NLMSG_LENGTH(length);
 	request.header.nlmsg_type = type;
