@@ -25,15 +25,13 @@ int
 agent_serve(struct dci_registry *registry,
     agent_before_request_function *before_request)
 {
-	int64_t now = dci_clock_milliseconds();
-
 	if (agent_serving)
 		return 0;
 	agent_tables.registry = registry;
 	/* Where sysUpTime was 0: a subagent has just started, snmpd may have
-	 * run for long; agent_tables_follow_uptime keeps it right. */
-	agent_tables.start_milliseconds =
-	    now - (int64_t)netsnmp_get_agent_uptime() * 10;
+	 * run for long; a subagent's master tells its own later, and
+	 * agent_tables_sync_uptime follows. */
+	agent_tables_find_start(&agent_tables);
 	agent_tables.before_request = before_request;
 	if (agent_tables_register(&agent_tables) != 0) {
 		agent_tables_unregister();

@@ -29,14 +29,51 @@ struct table_shape {
 
 void
 agent_tables_follow_uptime(struct agent_tables *tables,
-    int64_t now_milliseconds, uint32_t uptime_centiseconds)
+    int64_t now_milliseconds_up, uint32_t uptime_centiseconds)
 {
-	int64_t start = now_milliseconds - (int64_t)uptime_centiseconds * 10;
-	int64_t offset = start - tables->start_milliseconds;
+	int64_t bound = now_milliseconds_up - (int64_t)uptime_centiseconds * 10;
 
-	if (offset > AGENT_UPTIME_TOLERANCE_MILLISECONDS ||
-	    offset < -AGENT_UPTIME_TOLERANCE_MILLISECONDS)
-		tables->start_milliseconds = start;
+	if (bound < tables->start_milliseconds ||
+	    bound - tables->start_milliseconds >
+	        AGENT_UPTIME_TOLERANCE_MILLISECONDS)
+		tables->start_milliseconds = bound;
+}
+
+void
+agent_tables_sync_uptime(struct agent_tables *tables)
+{
+	uint32_t uptime = (uint32_t)netsnmp_get_agent_uptime();
+
+	agent_tables_follow_uptime(tables, dci_clock_milliseconds_up(), uptime);
+}
+
+void
+agent_tables_find_start(struct agent_tables *tables)
+{
+	int64_t before = dci_clock_milliseconds();
+	/* No close pair by then (a loaded machine, or a clock that does not
+	 * move as Net-SNMP's does): the last bound is still one. */
+	int64_t give_up = before + 50;
+	uint32_t uptime = (uint32_t)netsnmp_get_agent_uptime();
+	int64_t after = dci_clock_milliseconds_up();
+
+	for (;;) {
+		int64_t previous_before = before;
+		uint32_t previous = uptime;
+
+		before = dci_clock_milliseconds();
+		uptime = (uint32_t)netsnmp_get_agent_uptime();
+		after = dci_clock_milliseconds_up();
+		/* The tick fell between the two readings: when they are close
+		 * (not split by preemption), the bound is within that gap. */
+		if (uptime != previous &&
+		    after - previous_before <=
+		        AGENT_START_PRECISION_MILLISECONDS)
+			break;
+		if (after >= give_up)
+			break;
+	}
+	tables->start_milliseconds = after - (int64_t)uptime * 10;
 }
 
 uint32_t
@@ -743,8 +780,7 @@ agent_tables_answer_agentx(
 {
 	if (tables->before_request != NULL)
 		tables->before_request();
-	agent_tables_follow_uptime(tables, dci_clock_milliseconds(),
-	    (uint32_t)netsnmp_get_agent_uptime());
+	agent_tables_sync_uptime(tables);
 	for (netsnmp_variable_list *varbind = varbinds; varbind != NULL;
 	     varbind = varbind->next_variable) {
 		if (next)
@@ -784,8 +820,7 @@ agent_tables_handle(netsnmp_mib_handler *handler,
 	    (unsigned)registration->rootoid[registration->rootoid_len - 1];
 
 	before_request_once(tables, request_info);
-	agent_tables_follow_uptime(tables, dci_clock_milliseconds(),
-	    (uint32_t)netsnmp_get_agent_uptime());
+	agent_tables_sync_uptime(tables);
 
 	for (netsnmp_request_info *request = requests; request != NULL;
 	     request = request->next) {

@@ -11,3 +11,12 @@ dci_clock_milliseconds(void)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
+
+int64_t
+dci_clock_milliseconds_up(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000 + (now.tv_nsec + 999999) / 1000000;
+}

@@ -7,4 +7,8 @@
 
 int64_t dci_clock_milliseconds(void);
 
+/* The same clock rounded up to the millisecond: a bound from above for the
+ * moment it is read. */
+int64_t dci_clock_milliseconds_up(void);
+
 #endif

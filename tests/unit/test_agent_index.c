@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "agent/mib_oids.h"
+#include "core/clock.h"
 #include "fixtures.h"
 
 #define START_MILLISECONDS 1000
@@ -1104,18 +1105,53 @@ START_TEST(uptime_jitter_leaves_timestamps_alone)
 	int64_t start = tables->start_milliseconds;
 	uint32_t ticks = (uint32_t)((FX_COMMIT_MILLISECONDS - start) / 10);
 
-	/* The same moment seen through a 10 ms grain: no change. */
+	/* The same moment seen through a 10 ms grain: bounds above the start
+	 * change nothing. */
 	agent_tables_follow_uptime(tables, start + 12345, 1234);
 	agent_tables_follow_uptime(tables, start + 12349, 1234);
 	agent_tables_follow_uptime(tables, start + 12340, 1234);
 	ck_assert_int_eq(tables->start_milliseconds, start);
 	ck_assert_uint_eq(
 	    agent_tables_timestamp(tables, FX_COMMIT_MILLISECONDS), ticks);
+	/* A tighter bound: sysUpTime ticked 3 ms earlier than the start
+	 * said, so an event 13 ms after the start is 1 tick old, not 0. */
+	agent_tables_follow_uptime(tables, start + 12337, 1234);
+	ck_assert_int_eq(tables->start_milliseconds, start - 3);
+	ck_assert_uint_eq(agent_tables_timestamp(tables, start + 8), 1);
+	agent_tables_follow_uptime(tables, start + 12349, 1234);
+	ck_assert_int_eq(tables->start_milliseconds, start - 3);
 	/* The master restarted 60 s later: its sysUpTime is small again. */
 	agent_tables_follow_uptime(tables, start + 60000, 150);
 	ck_assert_int_eq(tables->start_milliseconds, start + 58500);
 	ck_assert_uint_eq(agent_tables_timestamp(tables, start + 61000), 250);
+	/* A master that has run longer (a subagent's first sync): earlier. */
+	agent_tables_follow_uptime(tables, start + 60000, 600000);
+	ck_assert_int_eq(tables->start_milliseconds, start + 60000 - 6000000);
 	tables->start_milliseconds = start;
+}
+END_TEST
+
+START_TEST(start_found_within_its_precision)
+{
+	int64_t saved = tables->start_milliseconds;
+	int64_t before, after;
+	uint32_t uptime;
+
+	/* A TimeStamp of a moment before a sysUpTime reading is never above
+	 * it; one of a moment the start's precision after it, never below. */
+	agent_tables_find_start(tables);
+	for (int i = 0; i < 1000; i++) {
+		before = dci_clock_milliseconds();
+		uptime = (uint32_t)netsnmp_get_agent_uptime();
+		after = dci_clock_milliseconds_up();
+		ck_assert_uint_le(
+		    agent_tables_timestamp(tables, before), uptime);
+		ck_assert_uint_ge(
+		    agent_tables_timestamp(
+		        tables, after + AGENT_START_PRECISION_MILLISECONDS),
+		    uptime);
+	}
+	tables->start_milliseconds = saved;
 }
 END_TEST
 
@@ -1298,6 +1334,7 @@ agent_index_suite(void)
 	tcase_add_test(next, getnext_past_last_column_is_end);
 	tcase_add_test(next, sign_extended_request_subids_read_as_32_bits);
 	tcase_add_test(next, uptime_jitter_leaves_timestamps_alone);
+	tcase_add_test(next, start_found_within_its_precision);
 	tcase_add_test(next, getnext_on_column_zero_gives_first_column);
 	tcase_add_test(next, getnext_moves_to_next_column_after_last_row);
 	tcase_add_test(next, agentx_getnext_crosses_tables);
