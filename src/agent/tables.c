@@ -588,7 +588,10 @@ class_data_answer(
 			return AGENT_NO_SUCH_OBJECT;
 		if (!dci_walk_class_data(tables->registry, index, index_length,
 		        DCI_WALK_EXACT, &row))
-			return AGENT_NO_SUCH_INSTANCE;
+			return dci_walk_class_data_column(
+			           tables->registry, index, index_length)
+			           ? AGENT_NO_SUCH_INSTANCE
+			           : AGENT_NO_SUCH_OBJECT;
 	} else {
 		if (order > 0)
 			return AGENT_END_OF_TABLE;

@@ -464,6 +464,20 @@ first_instance_with(const struct dci_class *class,
 	return false;
 }
 
+/* The datum whose column of the class's table `request` (after the class's
+ * levels) starts with: [1, datum id, ...]; NULL when that is no column. */
+static const struct dci_datum *
+class_data_column(const struct dci_class *class, const struct request *request)
+{
+	const struct dci_datum *datum;
+
+	if (request->length < 2 || request->subids[0] != 1 ||
+	    request->subids[1] > UINT32_MAX)
+		return NULL;
+	datum = dci_class_find_datum(class, (uint32_t)request->subids[1]);
+	return datum != NULL && datum_in_column(datum, NULL) ? datum : NULL;
+}
+
 static bool
 class_data_exact(const struct dci_class *class, const struct request *request,
     struct dci_walk_row *row)
@@ -473,11 +487,10 @@ class_data_exact(const struct dci_class *class, const struct request *request,
 	struct request rest;
 	long instance;
 
-	if (snapshot == NULL || request->length != 2 + class->instance_words ||
-	    request->subids[0] != 1 || request->subids[1] > UINT32_MAX)
+	if (snapshot == NULL || request->length != 2 + class->instance_words)
 		return false;
-	datum = dci_class_find_datum(class, (uint32_t)request->subids[1]);
-	if (datum == NULL || !datum_in_column(datum, NULL))
+	datum = class_data_column(class, request);
+	if (datum == NULL)
 		return false;
 	rest = request_rest(request, 2);
 	instance = (long)instance_lower_bound_in(class, &rest, false, NULL);
@@ -490,6 +503,24 @@ class_data_exact(const struct dci_class *class, const struct request *request,
 	*row = (struct dci_walk_row){
 	    .class = class, .instance = (size_t)instance, .datum = datum};
 	return true;
+}
+
+bool
+dci_walk_class_data_column(
+    const struct dci_registry *registry, const uint64_t *index, size_t length)
+{
+	struct request request = {index, length};
+	bool descend;
+	size_t position =
+	    class_by_levels_lower_bound(registry, &request, &descend);
+	const struct dci_class *class;
+	struct request rest;
+
+	if (!descend)
+		return false;
+	class = registry->classes_by_levels[position];
+	rest = request_rest(&request, class->id_length);
+	return class_data_column(class, &rest) != NULL;
 }
 
 bool

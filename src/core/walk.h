@@ -76,6 +76,12 @@ bool dci_walk_class_data(const struct dci_registry *registry,
     const uint64_t *index, size_t length, enum dci_walk_mode mode,
     struct dci_walk_row *row);
 
+/* True when `index` starts with a column of a class's table (the class's
+ * levels, 1, the datum id), whether or not an instance follows: a GET that
+ * names no cell is then noSuchInstance, not noSuchObject. */
+bool dci_walk_class_data_column(
+    const struct dci_registry *registry, const uint64_t *index, size_t length);
+
 /* Writes a row's index (encoding above) into `index`, which has room for
  * DCI_WALK_INDEX_MAX sub-identifiers; returns the count. */
 size_t dci_walk_encode_class(const struct dci_class *class, uint32_t *index);

@@ -243,9 +243,9 @@ START_TEST(getnext_before_and_after_the_table)
 	    ask(0, true, TABLE(AGENT_TABLE_STAT), AGENT_END_OF_TABLE));
 	snmp_free_varbind(ask(AGENT_CLASS_DATA + 1, false,
 	    NAME(AGENT_CLASS_DATA + 1, 1, 1), AGENT_NO_SUCH_OBJECT));
-	/* In dciClassData, a name that is no cell. */
+	/* In dciClassData, a class's levels alone name no column. */
 	snmp_free_varbind(ask(AGENT_CLASS_DATA, false,
-	    NAME(AGENT_CLASS_DATA, 1, 1), AGENT_NO_SUCH_INSTANCE));
+	    NAME(AGENT_CLASS_DATA, 1, 1), AGENT_NO_SUCH_OBJECT));
 }
 END_TEST
 
@@ -654,8 +654,18 @@ START_TEST(class_data_cells)
 	/* Absent cells and objects. */
 	snmp_free_varbind(ask(AGENT_CLASS_DATA, false, CELL(1, 1, 1, 5, 20),
 	    AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(
+	    AGENT_CLASS_DATA, false, CELL(1, 1, 1, 2), AGENT_NO_SUCH_INSTANCE));
 	snmp_free_varbind(ask(AGENT_CLASS_DATA, false, TABLE(AGENT_CLASS_DATA),
 	    AGENT_NO_SUCH_OBJECT));
+	/* A datum the class does not have, or has without a column (datum 5
+	 * of class 2 is ST_UNUSED), and a class there is not: no object. */
+	snmp_free_varbind(ask(AGENT_CLASS_DATA, false, CELL(1, 1, 1, 9, 20),
+	    AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(
+	    AGENT_CLASS_DATA, false, CELL(2, 1, 5, 0), AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(
+	    AGENT_CLASS_DATA, false, CELL(7, 1, 1, 0), AGENT_NO_SUCH_OBJECT));
 	/* After the last cell (system elapsed) and after the subtree. */
 	snmp_free_varbind(
 	    ask(AGENT_CLASS_DATA, true, CELL(2, 1, 6, 0), AGENT_END_OF_TABLE));

@@ -916,10 +916,20 @@ START_TEST(class_data_exact_cells_and_near_misses)
 		    INDEX(1, 1, 1, 2, 20, 0), INDEX(2, 1, 5, 0),
 		    INDEX(1, 1, 1, 9, 20), INDEX(1, 1, 1, 3, 20),
 		    INDEX(1, 2, 1, 3, 1, 7), INDEX(3, 1, 1, 1, 0)};
-		for (size_t i = 0; i < COUNT_OF(misses); i++)
+		/* Which name a column of its class's table: a GET of it
+		 * is noSuchInstance, of the others noSuchObject. */
+		static const bool column[] = {
+		    true, false, true, true, false, false, false, true, true};
+		for (size_t i = 0; i < COUNT_OF(misses); i++) {
 			ck_assert_msg(!walk(registry, FX_CLASS_DATA, &misses[i],
 			                  DCI_WALK_EXACT, NULL, &answer, &row),
 			    "miss %zu found", i);
+			ck_assert_msg(dci_walk_class_data_column(registry,
+			                  misses[i].subids,
+			                  misses[i].length) == column[i],
+			    "miss %zu: column is %d", i, column[i]);
+		}
+		ck_assert(!dci_walk_class_data_column(registry, NULL, 0));
 	}
 }
 END_TEST
