@@ -300,6 +300,7 @@ struct dci_host_operations {
 	    struct dci_host *host, const char *key, int default_value);
 	int (*batch_set_invalid)(
 	    struct dci_batch *batch, long row, uint32_t datum_id);
+	int (*option_present)(struct dci_host *host, const char *key);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -478,6 +479,19 @@ static inline const char *
 dci_option_item(struct dci_host *host, const char *key, size_t index)
 {
 	return host->operations->option_item(host, key, index);
+}
+
+/* 1 when the key is in the provider's `options`, even with an empty list
+ * (`exclude: []`), which dci_option_count cannot tell from an absent key; 0
+ * when it is not. A host older than this call answers whether the key has
+ * an item. */
+static inline int
+dci_option_present(struct dci_host *host, const char *key)
+{
+	if (host->operations->size <=
+	    offsetof(struct dci_host_operations, option_present))
+		return host->operations->option_count(host, key) > 0;
+	return host->operations->option_present(host, key);
 }
 
 /* A yes/no option: YAML's true/false, yes/no or on/off (any case). Returns

@@ -438,6 +438,12 @@ host_option_error(struct dci_host *host, const char *key, const char *message)
 	    option->position.column, plugin->name, key, message ? message : "");
 }
 
+static int
+host_option_present(struct dci_host *host, const char *key)
+{
+	return option_find(host, key) != NULL;
+}
+
 /* YAML 1.1's spellings of a boolean, which is what people write. */
 static int
 host_option_boolean(struct dci_host *host, const char *key, int default_value)
@@ -497,4 +503,5 @@ const struct dci_host_operations dci_host_operations = {
     .batch_instance_parent = host_batch_instance_parent,
     .option_boolean = host_option_boolean,
     .batch_set_invalid = host_batch_set_invalid,
+    .option_present = host_option_present,
 };

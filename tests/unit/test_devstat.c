@@ -1197,6 +1197,9 @@ struct test_host {
 	size_t include_count;
 	const char *const *exclude;
 	size_t exclude_count;
+	/* Given with no item: `exclude: []`. */
+	bool include_empty;
+	bool exclude_empty;
 	unsigned option_errors;
 	char error_key[32];
 	char error_message[128];
@@ -1219,6 +1222,18 @@ test_host_option_count(struct dci_host *host, const char *key)
 	if (strcmp(key, "exclude") == 0)
 		return test->exclude_count;
 	return 0;
+}
+
+static int
+test_host_option_present(struct dci_host *host, const char *key)
+{
+	struct test_host *test = test_host_of(host);
+
+	if (strcmp(key, "include") == 0 && test->include_empty)
+		return 1;
+	if (strcmp(key, "exclude") == 0 && test->exclude_empty)
+		return 1;
+	return test_host_option_count(host, key) > 0;
 }
 
 static const char *
@@ -1258,6 +1273,17 @@ test_host_log(struct dci_host *host, enum dci_log_level level,
 static const struct dci_host_operations test_host_operations = {
     .abi_version = DCI_PROVIDER_ABI_VERSION,
     .size = sizeof(struct dci_host_operations),
+    .option_count = test_host_option_count,
+    .option_item = test_host_option_item,
+    .option_error = test_host_option_error,
+    .log = test_host_log,
+    .option_present = test_host_option_present,
+};
+
+/* A host of ABI 1 before option_present was appended. */
+static const struct dci_host_operations test_older_host_operations = {
+    .abi_version = DCI_PROVIDER_ABI_VERSION,
+    .size = offsetof(struct dci_host_operations, option_present),
     .option_count = test_host_option_count,
     .option_item = test_host_option_item,
     .option_error = test_host_option_error,
@@ -1354,6 +1380,49 @@ START_TEST(test_common_patterns_given)
 	ck_assert(!provider_patterns_admit(&patterns, "nvme0n1p1"));
 	ck_assert(provider_patterns_match(exclude, 2, "sdb"));
 	ck_assert(!provider_patterns_match(exclude, 0, "sdb"));
+	provider_patterns_free(&patterns);
+	ck_assert_uint_eq(test.option_errors + test.logs, 0);
+}
+END_TEST
+
+START_TEST(test_common_patterns_empty_lists)
+{
+	struct test_host test;
+	struct provider_patterns patterns = {0};
+
+	/* exclude: [] replaces the default with nothing: loop0 is served. */
+	test_host_init(&test);
+	test.exclude_empty = true;
+	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
+	                     test_default_exclude, TEST_DEFAULT_COUNT),
+	    0);
+	ck_assert_uint_eq(patterns.include_count, 0);
+	ck_assert_uint_eq(patterns.exclude_count, 0);
+	ck_assert(provider_patterns_admit(&patterns, "loop0"));
+	ck_assert(provider_patterns_admit(&patterns, "zram0"));
+	provider_patterns_free(&patterns);
+
+	/* include: [] too: it includes everything, as an absent include. */
+	test.exclude_empty = false;
+	test.include_empty = true;
+	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
+	                     test_default_exclude, TEST_DEFAULT_COUNT),
+	    0);
+	ck_assert_uint_eq(patterns.exclude_count, 0);
+	ck_assert(provider_patterns_admit(&patterns, "ram15"));
+	ck_assert(provider_patterns_admit(&patterns, "sda"));
+	provider_patterns_free(&patterns);
+
+	/* A host that predates dci_option_present cannot tell an empty
+	 * list from no key: the default applies. */
+	test.include_empty = false;
+	test.exclude_empty = true;
+	test.host.operations = &test_older_host_operations;
+	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
+	                     test_default_exclude, TEST_DEFAULT_COUNT),
+	    0);
+	ck_assert_uint_eq(patterns.exclude_count, TEST_DEFAULT_COUNT);
+	ck_assert(!provider_patterns_admit(&patterns, "loop0"));
 	provider_patterns_free(&patterns);
 	ck_assert_uint_eq(test.option_errors + test.logs, 0);
 }
@@ -1588,6 +1657,7 @@ devstat_test_suite(void)
 	tcase_add_test(common, test_common_grow);
 	tcase_add_test(common, test_common_patterns_default);
 	tcase_add_test(common, test_common_patterns_given);
+	tcase_add_test(common, test_common_patterns_empty_lists);
 	tcase_add_test(common, test_common_patterns_bad);
 	tcase_add_test(common, test_common_file_read);
 	tcase_add_test(common, test_common_clock);

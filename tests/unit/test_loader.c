@@ -280,6 +280,26 @@ START_TEST(boolean_option_false_and_bad_value)
 }
 END_TEST
 
+START_TEST(empty_list_option_is_present)
+{
+	struct loaded loaded =
+	    load("  - module: good_provider\n    options:\n"
+	         "      instances: 2\n      fail_refresh: []\n");
+	struct dci_host *host;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	host = &loaded.plugins.items[0]->host;
+	/* Given as an empty list: present, with no item and no string. */
+	ck_assert_int_eq(dci_option_present(host, "fail_refresh"), 1);
+	ck_assert_uint_eq(dci_option_count(host, "fail_refresh"), 0);
+	ck_assert_ptr_null(dci_option_string(host, "fail_refresh"));
+	ck_assert_int_eq(dci_option_present(host, "instances"), 1);
+	ck_assert_int_eq(dci_option_present(host, "parents"), 0);
+	ck_assert_int_eq(dci_option_present(host, "no such key"), 0);
+	unload(&loaded);
+}
+END_TEST
+
 START_TEST(invalid_values_are_absent)
 {
 	struct loaded loaded =
@@ -333,6 +353,7 @@ main(void)
 	tcase_add_loop_test(
 	    cases, boolean_option_and_parents_reach_the_snapshot, 0, 3);
 	tcase_add_test(cases, boolean_option_false_and_bad_value);
+	tcase_add_test(cases, empty_list_option_is_present);
 	tcase_add_test(cases, invalid_values_are_absent);
 	tcase_add_test(cases, failed_init_is_an_error);
 	tcase_add_test(cases, unknown_module_in_config_names_position);

@@ -54,8 +54,9 @@ provider_patterns_read(struct dci_host *host,
 	    provider_patterns_read_key(host, "exclude", &patterns->exclude,
 	        &patterns->exclude_count) != 0)
 		return -1;
-	if (patterns->include_count > 0 || patterns->exclude_count > 0 ||
-	    default_count == 0)
+	/* Either key, even an empty list, says what to serve. */
+	if (dci_option_present(host, "include") ||
+	    dci_option_present(host, "exclude") || default_count == 0)
 		return 0;
 	patterns->exclude = calloc(default_count, sizeof *patterns->exclude);
 	if (patterns->exclude == NULL) {

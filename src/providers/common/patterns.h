@@ -34,10 +34,10 @@ struct provider_patterns {
 
 /*
  * Reads the options include and exclude, each a non-empty shell pattern or
- * a list of them, into patterns (zeroed). When neither is given, exclude
- * is the default_count patterns of default_exclude, which must outlive
- * patterns (NULL and 0: exclude nothing); giving either replaces that
- * default.
+ * a list of them, into patterns (zeroed). When neither key is given,
+ * exclude is the default_count patterns of default_exclude, which must
+ * outlive patterns (NULL and 0: exclude nothing); giving either replaces
+ * that default, even as an empty list (`exclude: []` serves everything).
  *
  * Returns 0, or -1 after reporting the problem through the host: an empty
  * or missing pattern with dci_option_error ("expected a non-empty shell

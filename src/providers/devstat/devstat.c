@@ -51,7 +51,7 @@
  * and no exclude pattern matches. Without either, exclude is loop*, ram*,
  * zram*, which are not disks (as snmpd's diskio_exclude_loop and
  * diskio_exclude_ram leave them out of UCD-DISKIO-MIB); giving
- * either replaces that default (include: "*" serves every device).
+ * either replaces that default (exclude: [] serves every device).
  * partitions (boolean, default no): serve partitions too, not only whole
  * disks (as iostat shows by default). A device is a partition when sysfs
  * says so (/sys/class/block/NAME/partition).
