@@ -27,16 +27,18 @@ struct table_shape {
 	    const struct dci_walk_row *row, netsnmp_variable_list *varbind);
 };
 
-void
+bool
 agent_tables_follow_uptime(struct agent_tables *tables,
     int64_t now_milliseconds_up, uint32_t uptime_centiseconds)
 {
 	int64_t bound = now_milliseconds_up - (int64_t)uptime_centiseconds * 10;
+	int64_t offset = bound - tables->start_milliseconds;
 
-	if (bound < tables->start_milliseconds ||
-	    bound - tables->start_milliseconds >
-	        AGENT_UPTIME_TOLERANCE_MILLISECONDS)
-		tables->start_milliseconds = bound;
+	if (offset <= AGENT_UPTIME_TOLERANCE_MILLISECONDS &&
+	    offset >= -AGENT_UPTIME_TOLERANCE_MILLISECONDS)
+		return false;
+	tables->start_milliseconds = bound;
+	return true;
 }
 
 void
@@ -44,7 +46,9 @@ agent_tables_sync_uptime(struct agent_tables *tables)
 {
 	uint32_t uptime = (uint32_t)netsnmp_get_agent_uptime();
 
-	agent_tables_follow_uptime(tables, dci_clock_milliseconds_up(), uptime);
+	if (agent_tables_follow_uptime(
+	        tables, dci_clock_milliseconds_up(), uptime))
+		agent_tables_find_start(tables);
 }
 
 void

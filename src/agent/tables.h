@@ -59,32 +59,34 @@ bool agent_tables_alone(void);
 int agent_tables_register(struct agent_tables *tables);
 void agent_tables_unregister(void);
 
-/* Keeps start_milliseconds on the moment the master's sysUpTime was 0,
- * which Net-SNMP's AgentX client tracks as its agent uptime (in snmpd, the
- * moment snmpd started). An uptime reading u, truncated to centiseconds,
- * followed by a clock reading now rounded up to the millisecond, bounds that
- * moment from above by now - 10 u. start_milliseconds keeps the least bound
- * seen: a TimeStamp is then never later than a sysUpTime read after its
- * event, and one TimeStamp never reads differently in two requests as the
- * bounds jitter with the 10 ms grain. It moves up only for a bound more
- * than AGENT_UPTIME_TOLERANCE_MILLISECONDS above it: a master that
- * restarted. */
+/* start_milliseconds is the moment the master's sysUpTime was 0, which
+ * Net-SNMP's AgentX client tracks as its agent uptime (in snmpd: the moment
+ * snmpd started). An uptime reading u, truncated to centiseconds, then a
+ * clock reading now rounded up to the millisecond bound that moment from
+ * above by now - 10 u, and from below by 10 ms less.
+ *
+ * agent_tables_find_start sets it once, to at most
+ * AGENT_START_PRECISION_MILLISECONDS after that moment and never before: a
+ * TimeStamp is then never later than a sysUpTime read after its event, and
+ * behind it only for an event within that precision after a tick. It waits,
+ * spinning, for Net-SNMP's uptime to tick between two close readings (10 ms,
+ * 50 at most on a loaded machine).
+ *
+ * agent_tables_follow_uptime then leaves it alone while the bounds stay
+ * within AGENT_UPTIME_TOLERANCE_MILLISECONDS of it, so that one TimeStamp
+ * never reads differently in two requests as the bounds jitter with the
+ * 10 ms grain; past that (a master that restarted, or a subagent's first
+ * synchronisation with its master) it takes the bound and returns true, and
+ * agent_tables_sync_uptime, which reads the uptime and then the clock at
+ * each request, finds the start again. A subagent's Net-SNMP learns the
+ * master's sysUpTime in centiseconds, so its TimeStamps may read one tick
+ * behind the master's sysUpTime; never ahead of it. */
 #define AGENT_UPTIME_TOLERANCE_MILLISECONDS 100
-void agent_tables_follow_uptime(struct agent_tables *tables,
-    int64_t now_milliseconds_up, uint32_t uptime_centiseconds);
-
-/* agent_tables_follow_uptime with Net-SNMP's uptime and the clock, read in
- * that order. Called at each request. */
-void agent_tables_sync_uptime(struct agent_tables *tables);
-
-/* Sets start_milliseconds to at most AGENT_START_PRECISION_MILLISECONDS
- * after the moment sysUpTime was 0, never before it: waits, spinning, for
- * Net-SNMP's uptime to tick between two close readings (10 ms, 50 at most
- * on a loaded machine), when the bound of agent_tables_follow_uptime is
- * tight. Called once when the tables are registered, so that TimeStamps
- * agree with sysUpTime from the first request on. */
 #define AGENT_START_PRECISION_MILLISECONDS 2
 void agent_tables_find_start(struct agent_tables *tables);
+bool agent_tables_follow_uptime(struct agent_tables *tables,
+    int64_t now_milliseconds_up, uint32_t uptime_centiseconds);
+void agent_tables_sync_uptime(struct agent_tables *tables);
 
 /* sysUpTime-relative centiseconds of a monotonic millisecond stamp; 0 for
  * stamps before the agent started (a TimeStamp's convention). */
