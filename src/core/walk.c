@@ -505,22 +505,33 @@ class_data_exact(const struct dci_class *class, const struct request *request,
 	return true;
 }
 
+/* The class whose levels `request` starts with, and in *rest what follows
+ * them; NULL when there is none. */
+static const struct dci_class *
+class_data_owner(const struct dci_registry *registry,
+    const struct request *request, struct request *rest)
+{
+	bool descend;
+	size_t position =
+	    class_by_levels_lower_bound(registry, request, &descend);
+	const struct dci_class *class;
+
+	if (!descend)
+		return NULL;
+	class = registry->classes_by_levels[position];
+	*rest = request_rest(request, class->id_length);
+	return class;
+}
+
 bool
 dci_walk_class_data_column(
     const struct dci_registry *registry, const uint64_t *index, size_t length)
 {
-	struct request request = {index, length};
-	bool descend;
-	size_t position =
-	    class_by_levels_lower_bound(registry, &request, &descend);
-	const struct dci_class *class;
-	struct request rest;
+	struct request request = {index, length}, rest;
+	const struct dci_class *class =
+	    class_data_owner(registry, &request, &rest);
 
-	if (!descend)
-		return false;
-	class = registry->classes_by_levels[position];
-	rest = request_rest(&request, class->id_length);
-	return class_data_column(class, &rest) != NULL;
+	return class != NULL && class_data_column(class, &rest) != NULL;
 }
 
 bool
@@ -529,18 +540,15 @@ dci_walk_class_data(const struct dci_registry *registry, const uint64_t *index,
 {
 	struct request request = {index, length};
 	bool descend;
-	size_t position =
-	    class_by_levels_lower_bound(registry, &request, &descend);
+	size_t position;
 
 	if (mode == DCI_WALK_EXACT) {
-		const struct dci_class *class;
 		struct request rest;
-		if (!descend)
-			return false;
-		class = registry->classes_by_levels[position];
-		rest = request_rest(&request, class->id_length);
-		return class_data_exact(class, &rest, row);
+		const struct dci_class *class =
+		    class_data_owner(registry, &request, &rest);
+		return class != NULL && class_data_exact(class, &rest, row);
 	}
+	position = class_by_levels_lower_bound(registry, &request, &descend);
 	for (; position < registry->class_count; position++, descend = false) {
 		const struct dci_class *class =
 		    registry->classes_by_levels[position];

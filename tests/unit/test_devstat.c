@@ -1402,7 +1402,8 @@ START_TEST(test_common_patterns_empty_lists)
 	ck_assert(provider_patterns_admit(&patterns, "zram0"));
 	provider_patterns_free(&patterns);
 
-	/* include: [] too: it includes everything, as an absent include. */
+	/* include: [] replaces the default too, and, empty, admits every
+	 * name as an absent include does. */
 	test.exclude_empty = false;
 	test.include_empty = true;
 	ck_assert_int_eq(provider_patterns_read(&test.host, &patterns,
