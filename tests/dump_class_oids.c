@@ -14,7 +14,7 @@
 #include "agent/mib_generator.h"
 #include "agent/mib_oids.h"
 #include "core/config.h"
-#include "core/loader.h"
+#include "core/lifecycle.h"
 #include "core/registry.h"
 
 static void
@@ -56,9 +56,8 @@ print_object(const struct dci_class *class, const char *label, int depth,
 int
 main(int argc, char **argv)
 {
-	struct dci_config *config = NULL;
-	struct dci_registry *registry;
-	struct dci_plugins plugins = {0};
+	struct dci_lifecycle lifecycle;
+	const struct dci_registry *registry;
 	char error[2048];
 	int status = 0;
 
@@ -66,20 +65,12 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: dump_class_oids CONFIG\n");
 		return 2;
 	}
-	if (dci_config_load(argv[1], &config, error, sizeof(error)) != 0) {
+	if (dci_lifecycle_load(&lifecycle, argv[1], "/nonexistent",
+	        DCI_LOAD_STRICT, error, sizeof(error)) != 0) {
 		fprintf(stderr, "dump_class_oids: %s\n", error);
 		return 1;
 	}
-	registry = dci_registry_new();
-	if (registry == NULL ||
-	    dci_plugins_load(config, "/nonexistent", registry, &plugins, error,
-	        sizeof(error)) != 0) {
-		fprintf(stderr, "dump_class_oids: %s\n",
-		    registry == NULL ? "out of memory" : error);
-		dci_registry_free(registry);
-		dci_config_free(config);
-		return 1;
-	}
+	registry = lifecycle.registry;
 	for (size_t c = 0; c < registry->class_count && status == 0; c++) {
 		const struct dci_class *class = registry->classes[c];
 		size_t served = 0;
@@ -101,8 +92,6 @@ main(int argc, char **argv)
 				status = 1;
 		}
 	}
-	dci_plugins_close(&plugins);
-	dci_registry_free(registry);
-	dci_config_free(config);
+	dci_lifecycle_unload(&lifecycle);
 	return status;
 }

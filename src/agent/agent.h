@@ -40,10 +40,19 @@ void agent_unserve(void);
 int agent_start(
     const struct agent_settings *settings, struct dci_registry *registry);
 
-/* Runs until SIGTERM or SIGINT; before each request is read, providers
- * whose snapshot is older than their refresh period are refreshed. Returns
- * 0 on a clean stop, -1 if the loop failed. */
-int agent_run(struct dci_plugins *plugins);
+/* What the subagent's loop drives besides Net-SNMP. */
+struct agent_loop {
+	/* Refreshed, retried and aged on their schedule (loader.h): the loop
+	 * wakes at dci_plugins_deadline and before reading each request. */
+	struct dci_plugins *plugins;
+	/* Called on SIGHUP, between requests. */
+	void (*reload)(void *context);
+	void *context;
+};
+
+/* Runs until SIGTERM or SIGINT. Returns 0 on a clean stop, -1 if the loop
+ * failed. */
+int agent_run(const struct agent_loop *loop);
 
 /* The AgentX socket while its Get and GetNext requests are answered in
  * place, else -1. */

@@ -13,22 +13,31 @@
  * init_dcistat registers the configuration tokens, read after it returns
  * (so they must follow the dlmod line), and loads nothing: the providers
  * are loaded once snmpd has read all of its configuration
- * (SNMP_CALLBACK_POST_READ_CONFIG). A configuration that cannot be read or
- * a provider that cannot be loaded is logged and leaves the tables
- * unregistered; snmpd carries on.
+ * (SNMP_CALLBACK_POST_READ_CONFIG), by the same lifecycle as dcistatd's. A
+ * configuration that cannot be read is logged and leaves the tables
+ * unregistered; a provider that fails to load is shown failed and retried,
+ * and the others are served; snmpd carries on.
+ *
+ * Reload. The module pins itself in memory (RTLD_NODELETE), so that the
+ * unload and load of a SIGHUP keep its state: the configuration is then
+ * reloaded as dcistatd's SIGHUP does (core/lifecycle.h), a bad file keeps
+ * the running one, and unchanged providers keep their snapshots and
+ * times. A reading of snmpd.conf without our dlmod line unloads the
+ * providers.
  *
  * snmpd owns the process: its Net-SNMP settings, its logging (ours goes to
- * snmp_log) and its loop. With no loop of its own to refresh in, the module
- * refreshes the providers that are due once per request PDU, before the
- * PDU's first varbind of ours is answered (agent_serve's before_request):
- * every value in one PDU, GETBULK repetitions included, comes from the same
- * snapshots, a value is never older than its provider's refresh period, and
- * an idle snmpd does no work for dcistat.
+ * snmp_log) and its loop. Providers are refreshed on their schedule from a
+ * Net-SNMP alarm set to the next deadline, and also once per request PDU
+ * when due, before the PDU's first varbind of ours is answered
+ * (agent_serve's before_request): every value in one PDU, GETBULK
+ * repetitions included, comes from the same snapshots.
  */
 #define _GNU_SOURCE
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
+#include <dlfcn.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +45,7 @@
 #include "agent/snmp_log.h"
 #include "core/clock.h"
 #include "core/config.h"
-#include "core/loader.h"
+#include "core/lifecycle.h"
 #include "core/log.h"
 #include "core/registry.h"
 
@@ -57,9 +66,15 @@ void deinit_dcistat(void);
 
 static struct {
 	char *config_path; /* from dcistatConfig; NULL: the default */
-	struct dci_config *config;
-	struct dci_registry *registry;
-	struct dci_plugins plugins;
+	bool loaded;       /* lifecycle holds a configuration */
+	struct dci_lifecycle lifecycle;
+	unsigned alarm; /* the refresh alarm, 0: none */
+	/* The module stays mapped across snmpd's unload and load. */
+	bool pinned;
+	/* init_dcistat ran since snmpd last finished reading its
+	 * configuration: the dlmod line is still there. */
+	bool initialised;
+	bool callback_registered;
 } embedded;
 
 static void
@@ -99,87 +114,195 @@ debug_free(void)
 	log_set_debug_tokens(NULL);
 }
 
+static void embedded_schedule(void);
+
+/* The refresh alarm: what is due runs, then the alarm is set again for
+ * the next deadline. */
+static void
+embedded_alarm(unsigned int number, void *argument)
+{
+	embedded.alarm = 0;
+	dci_plugins_run_due(
+	    &embedded.lifecycle.plugins, dci_clock_milliseconds());
+	embedded_schedule();
+}
+
+static void
+embedded_schedule(void)
+{
+	int64_t deadline, wait;
+	struct timeval delay;
+
+	if (embedded.alarm != 0)
+		snmp_alarm_unregister(embedded.alarm);
+	embedded.alarm = 0;
+	if (!embedded.loaded)
+		return;
+	deadline = dci_plugins_deadline(&embedded.lifecycle.plugins);
+	if (deadline == INT64_MAX)
+		return;
+	wait = deadline - dci_clock_milliseconds();
+	if (wait < 1)
+		wait = 1;
+	delay.tv_sec = (time_t)(wait / 1000);
+	delay.tv_usec = (suseconds_t)(wait % 1000) * 1000;
+	embedded.alarm =
+	    snmp_alarm_register_hr(delay, 0, embedded_alarm, NULL);
+	if (embedded.alarm == 0)
+		log_warnx("cannot set the refresh alarm; refreshing on "
+		          "requests only");
+}
+
 /* Before each request PDU (agent_serve): refresh what is due. */
 static void
 embedded_refresh(void)
 {
-	dci_plugins_refresh_due(&embedded.plugins, dci_clock_milliseconds());
+	if (dci_plugins_run_due(&embedded.lifecycle.plugins,
+	        dci_clock_milliseconds()) > 0)
+		embedded_schedule();
 }
 
 static void
 embedded_unload(void)
 {
 	agent_unserve();
-	dci_plugins_close(&embedded.plugins);
-	dci_registry_free(embedded.registry);
-	embedded.registry = NULL;
-	dci_config_free(embedded.config);
-	embedded.config = NULL;
+	if (embedded.alarm != 0)
+		snmp_alarm_unregister(embedded.alarm);
+	embedded.alarm = 0;
+	if (embedded.loaded)
+		dci_lifecycle_unload(&embedded.lifecycle);
+	embedded.loaded = false;
 }
 
-/* SNMP_CALLBACK_POST_READ_CONFIG: snmpd has read snmpd.conf. */
+/* Loads the configuration, or reloads it when one from the same file is
+ * running. False: nothing to serve. */
+static bool
+embedded_load_configuration(const char *path)
+{
+	struct dci_lifecycle_changes changes;
+	char error[2048];
+
+	if (embedded.loaded &&
+	    strcmp(embedded.lifecycle.config_path, path) == 0) {
+		if (dci_lifecycle_reload(&embedded.lifecycle, &changes, error,
+		        sizeof(error)) != 0) {
+			log_message(LOG_ERR,
+			    "reload refused, the running configuration is "
+			    "kept: %s",
+			    error);
+			return true;
+		}
+		log_info("reloaded %s: %zu provider%s unchanged, %zu added, "
+		         "%zu removed, %zu restarted",
+		    path, changes.unchanged, changes.unchanged == 1 ? "" : "s",
+		    changes.added, changes.removed, changes.restarted);
+		return true;
+	}
+	embedded_unload();
+	if (dci_lifecycle_load(&embedded.lifecycle, path, PROVIDERDIR,
+	        DCI_LOAD_TOLERANT, error, sizeof(error)) != 0) {
+		log_message(LOG_ERR, "%s; not serving DCI-STATS-MIB", error);
+		return false;
+	}
+	embedded.loaded = true;
+	dci_plugins_refresh_all(
+	    &embedded.lifecycle.plugins, dci_clock_milliseconds());
+	log_info("serving DCI-STATS-MIB from %s (%zu provider%s)", path,
+	    embedded.lifecycle.plugins.count,
+	    embedded.lifecycle.plugins.count == 1 ? "" : "s");
+	return true;
+}
+
+/* SNMP_CALLBACK_POST_READ_CONFIG: snmpd has read snmpd.conf. Registered
+ * once and kept while the module is pinned, so that it also sees a
+ * reading that no longer loads the module. */
 static int
 embedded_load(
     int major, int minor, void *server_argument, void *client_argument)
 {
 	const char *path = embedded.config_path != NULL ? embedded.config_path
 	                                                : DLMOD_DEFAULT_CONFIG;
-	char error[2048];
 
-	embedded_unload(); /* from an earlier reading, if any */
-	if (dci_config_load(path, &embedded.config, error, sizeof(error)) !=
-	    0) {
-		log_message(LOG_ERR, "%s; not serving DCI-STATS-MIB", error);
-		return 0;
-	}
-	embedded.registry = dci_registry_new();
-	if (embedded.registry == NULL) {
-		log_message(
-		    LOG_ERR, "out of memory; not serving DCI-STATS-MIB");
+	if (!embedded.initialised) {
+		/* The dlmod line is gone: stop the providers. */
+		if (embedded.loaded)
+			log_info("stopped serving DCI-STATS-MIB");
 		embedded_unload();
 		return 0;
 	}
-	if (dci_plugins_load(embedded.config, PROVIDERDIR, embedded.registry,
-	        &embedded.plugins, error, sizeof(error)) != 0) {
-		log_message(LOG_ERR, "%s; not serving DCI-STATS-MIB", error);
+	embedded.initialised = false;
+	agent_unserve();
+	if (!embedded_load_configuration(path)) {
 		embedded_unload();
 		return 0;
 	}
-	dci_plugins_refresh_all(&embedded.plugins, dci_clock_milliseconds());
-	if (agent_serve(embedded.registry, embedded_refresh) != 0) {
+	if (agent_serve(embedded.lifecycle.registry, embedded_refresh) != 0) {
 		log_message(
 		    LOG_ERR, "cannot register the DCI-STATS-MIB tables");
 		embedded_unload();
 		return 0;
 	}
-	log_info("serving DCI-STATS-MIB from %s (%zu provider%s)", path,
-	    embedded.plugins.count, embedded.plugins.count == 1 ? "" : "s");
+	embedded_schedule();
 	return 0;
+}
+
+/* Keeps this module mapped after snmpd's dlclose, so that its state
+ * survives the unload and load of a SIGHUP. */
+static void
+embedded_pin(void)
+{
+	Dl_info information;
+
+	if (embedded.pinned)
+		return;
+	if (dladdr((void *)init_dcistat, &information) != 0 &&
+	    information.dli_fname != NULL &&
+	    dlopen(information.dli_fname,
+	        RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) != NULL)
+		embedded.pinned = true;
+	else
+		log_warnx("cannot keep the module loaded across SIGHUP (%s); "
+		          "a reload starts every provider anew",
+		    dlerror());
 }
 
 void
 init_dcistat(void)
 {
 	log_set_sink(agent_snmp_log_sink);
+	embedded_pin();
+	embedded.initialised = true;
 	register_app_config_handler(DLMOD_CONFIG_TOKEN, config_path_parse,
 	    config_path_free, "FILE (default " DLMOD_DEFAULT_CONFIG ")");
 	register_app_config_handler(
 	    DLMOD_DEBUG_TOKEN, debug_parse, debug_free, "TOKEN[,TOKEN...]");
-	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
-	    SNMP_CALLBACK_POST_READ_CONFIG, embedded_load, NULL);
+	if (!embedded.callback_registered)
+		snmp_register_callback(SNMP_CALLBACK_LIBRARY,
+		    SNMP_CALLBACK_POST_READ_CONFIG, embedded_load, NULL);
+	embedded.callback_registered = true;
 }
 
 void
 deinit_dcistat(void)
 {
-	if (embedded.registry != NULL)
-		log_info("stopped serving DCI-STATS-MIB");
-	embedded_unload();
-	snmp_unregister_callback(SNMP_CALLBACK_LIBRARY,
-	    SNMP_CALLBACK_POST_READ_CONFIG, embedded_load, NULL, 1);
+	/* Nothing is answered until the next reading of the configuration,
+	 * which reloads (pinned) or loads anew. */
+	agent_unserve();
+	if (embedded.alarm != 0)
+		snmp_alarm_unregister(embedded.alarm);
+	embedded.alarm = 0;
+	if (!embedded.pinned) {
+		if (embedded.loaded)
+			log_info("stopped serving DCI-STATS-MIB");
+		embedded_unload();
+		snmp_unregister_callback(SNMP_CALLBACK_LIBRARY,
+		    SNMP_CALLBACK_POST_READ_CONFIG, embedded_load, NULL, 1);
+		embedded.callback_registered = false;
+	}
 	unregister_app_config_handler(DLMOD_CONFIG_TOKEN);
 	unregister_app_config_handler(DLMOD_DEBUG_TOKEN);
 	config_path_free();
 	debug_free();
-	log_set_sink(NULL);
+	if (!embedded.pinned)
+		log_set_sink(NULL);
 }

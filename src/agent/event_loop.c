@@ -66,23 +66,26 @@ signals_remove(void)
 	signal_pipe[0] = signal_pipe[1] = -1;
 }
 
-/* Drains the pipe; true when a stop was asked for. */
+/* Drains the pipe; true when a stop was asked for. Several SIGHUPs
+ * pending are one reload. */
 static bool
-signals_take(void)
+signals_take(const struct agent_loop *loop)
 {
 	unsigned char numbers[64];
 	ssize_t count;
-	bool stop = false;
+	bool stop = false, reload = false;
 
 	while ((count = read(signal_pipe[0], numbers, sizeof(numbers))) > 0) {
 		for (ssize_t i = 0; i < count; i++) {
 			if (numbers[i] == SIGHUP)
-				log_notice("agent: SIGHUP: configuration "
-				           "reload is not supported yet; "
-				           "restart dcistatd to apply changes");
+				reload = true;
 			else
 				stop = true;
 		}
+	}
+	if (reload && !stop && loop->reload != NULL) {
+		log_info("agent: SIGHUP: reloading the configuration");
+		loop->reload(loop->context);
 	}
 	return stop;
 }
@@ -99,6 +102,24 @@ timeout_milliseconds(const struct timeval *timeout)
 	return milliseconds > INT_MAX ? INT_MAX : (int)milliseconds;
 }
 
+/* The poll timeout: Net-SNMP's (block: none) or the plug-ins' next
+ * deadline, whichever is sooner; -1 waits for input alone. */
+static int
+wait_milliseconds(const struct agent_loop *loop, int block,
+    const struct timeval *timeout, int64_t now)
+{
+	int64_t deadline = dci_plugins_deadline(loop->plugins);
+	int wait = block ? -1 : timeout_milliseconds(timeout);
+
+	if (deadline == INT64_MAX)
+		return wait;
+	if (deadline <= now)
+		return 0;
+	if (wait < 0 || deadline - now < wait)
+		return deadline - now > INT_MAX ? INT_MAX : (int)(deadline - now);
+	return wait;
+}
+
 /*
  * One poll per wake-up. Net-SNMP says which descriptors it reads through
  * snmp_select_info2's fd_set; poll waits on those and the signal pipe (a
@@ -107,7 +128,7 @@ timeout_milliseconds(const struct timeval *timeout)
  * a set holding only the descriptors that are ready.
  */
 int
-agent_run(struct dci_plugins *plugins)
+agent_run(const struct agent_loop *loop)
 {
 	netsnmp_large_fd_set readable;
 	struct pollfd *polled = NULL;
@@ -159,9 +180,11 @@ agent_run(struct dci_plugins *plugins)
 					    (struct pollfd){fd, POLLIN, 0};
 		}
 
-		/* block: no timer pending, sleep until input */
-		count = poll(
-		    polled, used, block ? -1 : timeout_milliseconds(&timeout));
+		/* Woken by input, Net-SNMP's next timer or the plug-ins'
+		 * next refresh, retry or staleness deadline. */
+		count = poll(polled, used,
+		    wait_milliseconds(
+		        loop, block, &timeout, dci_clock_milliseconds()));
 		if (count < 0) {
 			if (errno == EINTR)
 				continue;
@@ -169,7 +192,7 @@ agent_run(struct dci_plugins *plugins)
 			result = -1;
 			break;
 		}
-		if (polled[0].revents != 0 && signals_take()) {
+		if (polled[0].revents != 0 && signals_take(loop)) {
 			log_info("agent: stopping on signal");
 			break;
 		}
@@ -185,16 +208,14 @@ agent_run(struct dci_plugins *plugins)
 		}
 		if (!quiet && others == 0)
 			agent_indirect_idle();
-		if (ready > 0) {
-			/* Lazy refresh: only when a request is waiting, and
-			 * before it is read, so handlers see whole
-			 * snapshots and never read a file. */
-			dci_plugins_refresh_due(
-			    plugins, dci_clock_milliseconds());
+		/* On schedule, and before a request is read: handlers see
+		 * whole snapshots, never older than their period, and never
+		 * read a file. */
+		dci_plugins_run_due(loop->plugins, dci_clock_milliseconds());
+		if (ready > 0)
 			snmp_read2(&readable);
-		} else if (count == 0) {
+		else if (count == 0)
 			snmp_timeout();
-		}
 		run_alarms();
 		netsnmp_check_outstanding_agent_requests();
 	}

@@ -16,7 +16,7 @@
 #include "config.h"
 #include "core/clock.h"
 #include "core/config.h"
-#include "core/loader.h"
+#include "core/lifecycle.h"
 #include "core/log.h"
 #include "core/registry.h"
 
@@ -38,6 +38,14 @@ pid_file_write(const char *path)
 		fatal("cannot write pid file %s", path);
 	}
 	close(file);
+}
+
+static bool
+texts_same(const char *left, const char *right)
+{
+	if (left == NULL || right == NULL)
+		return left == right;
+	return strcmp(left, right) == 0;
 }
 
 /* The absolute path of a file that may not exist yet: its directory's real
@@ -74,26 +82,18 @@ realpath_of_new_file(const char *path)
 static int
 mib_write(const struct agent_options *options)
 {
-	struct dci_config *config = NULL;
-	struct dci_registry *registry;
-	struct dci_plugins plugins = {0};
+	struct dci_lifecycle lifecycle;
 	char error[2048], *text;
 	int status = 0;
 
 	if (!agent_mib_module_name_valid(
 	        options->mib_module, error, sizeof(error)))
 		fatalx("%s", error);
-	if (dci_config_load(
-	        options->config_file, &config, error, sizeof(error)) != 0)
-		fatalx("%s", error);
-	registry = dci_registry_new();
-	if (registry == NULL)
-		fatalx("out of memory");
-	if (dci_plugins_load(config, PROVIDERDIR, registry, &plugins, error,
-	        sizeof(error)) != 0)
+	if (dci_lifecycle_load(&lifecycle, options->config_file, PROVIDERDIR,
+	        DCI_LOAD_STRICT, error, sizeof(error)) != 0)
 		fatalx("%s", error);
 	text = agent_mib_generate(
-	    registry, options->mib_module, error, sizeof(error));
+	    lifecycle.registry, options->mib_module, error, sizeof(error));
 	if (text == NULL) {
 		log_warnx("%s: %s", options->config_file, error);
 		status = 1;
@@ -102,9 +102,7 @@ mib_write(const struct agent_options *options)
 		status = 1;
 	}
 	free(text);
-	dci_plugins_close(&plugins);
-	dci_registry_free(registry);
-	dci_config_free(config);
+	dci_lifecycle_unload(&lifecycle);
 	return status;
 }
 
@@ -119,14 +117,55 @@ log_target_choose(
 	return options->foreground ? "stderr" : "syslog";
 }
 
+/* What SIGHUP reloads: the lifecycle, and the log reopened (logrotate). */
+struct daemon_state {
+	const struct agent_options *options;
+	struct dci_lifecycle lifecycle;
+	struct agent_settings settings;
+};
+
+static void
+daemon_reload(void *context)
+{
+	struct daemon_state *state = context;
+	const struct dci_config *before = state->lifecycle.config;
+	struct dci_lifecycle_changes changes;
+	int64_t started = dci_clock_milliseconds();
+	const char *target;
+	char error[2048];
+
+	if (dci_lifecycle_reload(
+	        &state->lifecycle, &changes, error, sizeof(error)) != 0) {
+		log_warnx("reload refused, the running configuration is kept: "
+		          "%s",
+		    error);
+		return;
+	}
+	target = log_target_choose(state->options, state->lifecycle.config);
+	if (log_open(target, "dcistatd") != 0) {
+		log_open("syslog", "dcistatd");
+		log_warn("cannot open log %s; logging to syslog", target);
+	}
+	if (!texts_same(before->agentx_socket,
+	        state->lifecycle.config->agentx_socket) ||
+	    before->ping_interval_seconds !=
+	        state->lifecycle.config->ping_interval_seconds)
+		log_notice("agentx-socket and ping-interval changes take effect "
+		           "at the next start");
+	log_info("reloaded %s in %lld ms: %zu provider%s unchanged, %zu "
+	         "added, %zu removed, %zu restarted",
+	    state->lifecycle.config_path,
+	    (long long)(dci_clock_milliseconds() - started), changes.unchanged,
+	    changes.unchanged == 1 ? "" : "s", changes.added, changes.removed,
+	    changes.restarted);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct agent_options options;
-	struct dci_config *config = NULL;
-	struct dci_registry *registry;
-	struct dci_plugins plugins = {0};
-	struct agent_settings settings;
+	struct daemon_state state = {0};
+	struct agent_loop loop;
 	char error[2048], *pid_file = NULL;
 	int parsed, result;
 
@@ -138,28 +177,26 @@ main(int argc, char **argv)
 	if (options.mib_module != NULL)
 		return mib_write(&options);
 
-	if (dci_config_load(
-	        options.config_file, &config, error, sizeof(error)) != 0)
-		fatalx("%s", error);
-	registry = dci_registry_new();
-	if (registry == NULL)
-		fatalx("out of memory");
-	if (dci_plugins_load(config, PROVIDERDIR, registry, &plugins, error,
-	        sizeof(error)) != 0)
+	/* -t is strict: any provider that would fail fails the check. A
+	 * daemon serves what works and retries the rest. */
+	if (dci_lifecycle_load(&state.lifecycle, options.config_file,
+	        PROVIDERDIR,
+	        options.check_only ? DCI_LOAD_STRICT : DCI_LOAD_TOLERANT,
+	        error, sizeof(error)) != 0)
 		fatalx("%s", error);
 	if (options.check_only) {
+		size_t count = state.lifecycle.config->provider_count;
 		printf("%s: configuration OK (%zu provider%s)\n",
-		    options.config_file, config->provider_count,
-		    config->provider_count == 1 ? "" : "s");
-		dci_plugins_close(&plugins);
-		dci_registry_free(registry);
-		dci_config_free(config);
+		    options.config_file, count, count == 1 ? "" : "s");
+		dci_lifecycle_unload(&state.lifecycle);
 		return 0;
 	}
+	state.options = &options;
 
-	if (log_open(log_target_choose(&options, config), "dcistatd") != 0)
-		fatal(
-		    "cannot open log %s", log_target_choose(&options, config));
+	if (log_open(log_target_choose(&options, state.lifecycle.config),
+	        "dcistatd") != 0)
+		fatal("cannot open log %s",
+		    log_target_choose(&options, state.lifecycle.config));
 	/* daemon() changes to /: keep a relative pid file where it was
 	 * meant. */
 	if (options.pid_file != NULL && options.pid_file[0] != '/') {
@@ -173,20 +210,25 @@ main(int argc, char **argv)
 	if (options.pid_file != NULL)
 		pid_file_write(options.pid_file);
 
-	dci_plugins_refresh_all(&plugins, dci_clock_milliseconds());
-	settings.agentx_socket = options.agentx_socket != NULL
-	                             ? options.agentx_socket
-	                             : config->agentx_socket;
-	settings.ping_interval_seconds = config->ping_interval_seconds;
-	if (agent_start(&settings, registry) != 0)
+	dci_plugins_refresh_all(
+	    &state.lifecycle.plugins, dci_clock_milliseconds());
+	state.settings.agentx_socket = options.agentx_socket != NULL
+	                                   ? options.agentx_socket
+	                                   : state.lifecycle.config->agentx_socket;
+	state.settings.ping_interval_seconds =
+	    state.lifecycle.config->ping_interval_seconds;
+	if (agent_start(&state.settings, state.lifecycle.registry) != 0)
 		fatalx("cannot start the AgentX subagent");
 
-	result = agent_run(&plugins);
+	loop = (struct agent_loop){
+	    .plugins = &state.lifecycle.plugins,
+	    .reload = daemon_reload,
+	    .context = &state,
+	};
+	result = agent_run(&loop);
 
 	agent_stop();
-	dci_plugins_close(&plugins);
-	dci_registry_free(registry);
-	dci_config_free(config);
+	dci_lifecycle_unload(&state.lifecycle);
 	if (options.pid_file != NULL)
 		unlink(options.pid_file);
 	log_info("stopped");

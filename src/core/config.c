@@ -77,8 +77,14 @@ static const char *const agent_keys[] = {
 static const struct key_set agent_key_set = {
     "in agent", agent_keys, COUNT_OF(agent_keys)};
 
-enum provider_key { PROVIDER_MODULE, PROVIDER_REFRESH, PROVIDER_OPTIONS };
-static const char *const provider_keys[] = {"module", "refresh", "options"};
+enum provider_key {
+	PROVIDER_MODULE,
+	PROVIDER_REFRESH,
+	PROVIDER_STALE_PERIODS,
+	PROVIDER_OPTIONS
+};
+static const char *const provider_keys[] = {
+    "module", "refresh", "stale-periods", "options"};
 static const struct key_set provider_key_set = {
     "in provider entry", provider_keys, COUNT_OF(provider_keys)};
 
@@ -548,6 +554,24 @@ read_refresh(struct parse_state *state, const yaml_node_t *node,
 }
 
 static int
+read_stale_periods(struct parse_state *state, const yaml_node_t *node,
+    const char *key, struct dci_config_provider *provider)
+{
+	static const char expectation[] =
+	    "a whole number of refresh periods from 2 to 1000";
+	const char *text = NULL;
+	unsigned long periods;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (!parse_whole_number(&text, 1000, &periods) || *text != '\0' ||
+	    periods < 2 || periods > 1000)
+		return report_expected(state, node, expectation, key);
+	provider->stale_periods = (unsigned)periods;
+	return 0;
+}
+
+static int
 report_option_value(
     struct parse_state *state, const yaml_node_t *node, const char *key)
 {
@@ -644,6 +668,7 @@ read_provider(struct parse_state *state, const yaml_node_t *node, void *entry)
 
 	provider->refresh_milliseconds =
 	    DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS;
+	provider->stale_periods = DCI_CONFIG_DEFAULT_STALE_PERIODS;
 	provider->position = position_of(state, node);
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
@@ -661,6 +686,9 @@ read_provider(struct parse_state *state, const yaml_node_t *node, void *entry)
 			break;
 		case PROVIDER_REFRESH:
 			result = read_refresh(state, value, name, provider);
+			break;
+		case PROVIDER_STALE_PERIODS:
+			result = read_stale_periods(state, value, name, provider);
 			break;
 		case PROVIDER_OPTIONS:
 			result = read_options(state, value, name, provider);

@@ -21,6 +21,7 @@
 
 #define DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS 5u
 #define DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS 1000u
+#define DCI_CONFIG_DEFAULT_STALE_PERIODS 3u
 
 struct dci_config_position {
 	const char *file; /* points at dci_config.file */
@@ -46,6 +47,9 @@ struct dci_config_provider {
 	struct dci_config_position position;        /* of the sequence item */
 	struct dci_config_position module_position; /* of the module value */
 	unsigned refresh_milliseconds;     /* from `refresh`, default 1000 */
+	/* From `stale-periods`, default 3: a class whose snapshot is older
+	 * than this many refresh periods has its rows withdrawn. */
+	unsigned stale_periods;
 	struct dci_config_option *options; /* in file order, keys unique */
 	size_t option_count;
 };

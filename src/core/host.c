@@ -52,6 +52,7 @@ host_supplier_register(
 		return NULL;
 	}
 	supplier->discontinuity_milliseconds = dci_clock_milliseconds();
+	supplier->owner = plugin;
 	grown = realloc(
 	    plugin->suppliers, (plugin->supplier_count + 1) * sizeof(*grown));
 	if (grown == NULL) {
@@ -356,8 +357,13 @@ host_batch_commit(struct dci_batch *public)
 		          "this refresh, those rows are absent; first: %s",
 		    batch->plugin->name, batch->class->label, batch->refusals,
 		    batch->refusals == 1 ? "" : "s", batch->first_refusal);
+	/* Taken at the time the refresh was due to run, the time the
+	 * schedule and the staleness limit count from. */
 	result = dci_snapshot_commit(batch->builder, batch->class,
-	    dci_clock_milliseconds(), why, sizeof(why));
+	    batch->plugin->refresh_milliseconds_at != 0
+	        ? batch->plugin->refresh_milliseconds_at
+	        : dci_clock_milliseconds(),
+	    why, sizeof(why));
 	if (result != 0 || why[0] != '\0')
 		log_warnx("provider %s: %s", batch->plugin->name, why);
 	batch_forget(batch);
@@ -475,7 +481,10 @@ host_log(struct dci_host *host, enum dci_log_level level, const char *format,
 	char message[1536];
 	int priority = (int)level;
 
-	if (level == DCI_LOG_DEBUG && !log_debug_enabled(plugin->name))
+	/* A provider failing again as it did before repeats itself: its
+	 * messages are then debug messages (loader.h, quiet). */
+	if ((level == DCI_LOG_DEBUG || plugin->quiet) &&
+	    !log_debug_enabled(plugin->name))
 		return;
 	if (priority < LOG_ERR || priority > LOG_DEBUG)
 		priority = LOG_ERR;

@@ -9,10 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/clock.h"
 #include "core/host.h"
 #include "core/log.h"
+#include "core/snapshot.h"
 
-#define LOADER_BACKOFF_MAX_MILLISECONDS 60000
 
 static char *
 plugin_path(const char *module, const char *plugin_dir)
@@ -26,50 +27,32 @@ plugin_path(const char *module, const char *plugin_dir)
 	return path;
 }
 
-struct dci_plugin *
-dci_plugin_open(
-    const char *module, const char *plugin_dir, char *error, size_t error_size)
+/* Opens plugin->path and checks its entry symbol; on failure nothing is
+ * left loaded and `error` names the file. */
+static int
+plugin_library_open(struct dci_plugin *plugin, char *error, size_t error_size)
 {
-	struct dci_plugin *plugin;
 	struct stat status;
 	void *symbol;
 
-	if (strchr(module, '/') != NULL && module[0] != '/') {
-		log_reason(error, error_size,
-		    "%s: provider module must be a name or an absolute path",
-		    module);
-		return NULL;
-	}
-	plugin = calloc(1, sizeof(*plugin));
-	if (plugin == NULL) {
-		log_reason(error, error_size, "out of memory");
-		return NULL;
-	}
-	plugin->host.operations = &dci_host_operations;
-	plugin->path = plugin_path(module, plugin_dir);
-	plugin->name = strdup(module);
-	if (plugin->path == NULL || plugin->name == NULL) {
-		log_reason(error, error_size, "out of memory");
-		goto failed;
-	}
 	/* dlopen's own message for a missing file is vague; say it plainly. */
 	if (stat(plugin->path, &status) != 0) {
 		log_reason(error, error_size, "%s: provider \"%s\": %s",
-		    plugin->path, module, strerror(errno));
-		goto failed;
+		    plugin->path, plugin->module, strerror(errno));
+		return -1;
 	}
 	if (!S_ISREG(status.st_mode)) {
 		log_reason(error, error_size,
 		    "%s: provider \"%s\": not a regular file", plugin->path,
-		    module);
-		goto failed;
+		    plugin->module);
+		return -1;
 	}
 	dlerror();
 	plugin->library = dlopen(plugin->path, RTLD_NOW | RTLD_LOCAL);
 	if (plugin->library == NULL) {
 		log_reason(error, error_size, "%s: cannot load provider: %s",
 		    plugin->path, dlerror());
-		goto failed;
+		return -1;
 	}
 	symbol = dlsym(plugin->library, DCI_PROVIDER_ENTRY_SYMBOL);
 	if (symbol == NULL) {
@@ -102,12 +85,56 @@ dci_plugin_open(
 		free(plugin->name);
 		plugin->name = name;
 	}
-	return plugin;
+	return 0;
 
 failed:
 	plugin->entry = NULL;
-	dci_plugin_close(plugin);
-	return NULL;
+	dlclose(plugin->library);
+	plugin->library = NULL;
+	return -1;
+}
+
+static struct dci_plugin *
+plugin_allocate(const char *module, const char *plugin_dir)
+{
+	struct dci_plugin *plugin = calloc(1, sizeof(*plugin));
+
+	if (plugin == NULL)
+		return NULL;
+	plugin->host.operations = &dci_host_operations;
+	plugin->module = strdup(module);
+	plugin->name = strdup(module);
+	plugin->path = plugin_path(module, plugin_dir);
+	if (plugin->module == NULL || plugin->name == NULL ||
+	    plugin->path == NULL) {
+		dci_plugin_close(plugin);
+		return NULL;
+	}
+	return plugin;
+}
+
+struct dci_plugin *
+dci_plugin_open(
+    const char *module, const char *plugin_dir, char *error, size_t error_size)
+{
+	struct dci_plugin *plugin;
+
+	if (strchr(module, '/') != NULL && module[0] != '/') {
+		log_reason(error, error_size,
+		    "%s: provider module must be a name or an absolute path",
+		    module);
+		return NULL;
+	}
+	plugin = plugin_allocate(module, plugin_dir);
+	if (plugin == NULL) {
+		log_reason(error, error_size, "out of memory");
+		return NULL;
+	}
+	if (plugin_library_open(plugin, error, error_size) != 0) {
+		dci_plugin_close(plugin);
+		return NULL;
+	}
+	return plugin;
 }
 
 static bool
@@ -163,85 +190,281 @@ dci_plugin_check_options(const struct dci_plugin *plugin,
 	return 0;
 }
 
-int
-dci_plugin_start(struct dci_plugin *plugin, struct dci_registry *registry,
-    const struct dci_config_provider *config, char *error, size_t error_size)
+/* What a failed start leaves: nothing of the provider loaded or
+ * registered, a failed supplier row with the reason, and a retry after a
+ * back-off. */
+static void
+plugin_fail_start(struct dci_plugin *plugin, int64_t now, const char *reason)
 {
+	int64_t delay = DCI_PLUGIN_RETRY_FIRST_MILLISECONDS;
+	bool same = plugin->state == DCI_PLUGIN_FAILED &&
+	            strcmp(plugin->failure, reason) == 0;
+
+	dci_plugin_stop(plugin);
+	plugin->state = DCI_PLUGIN_FAILED;
+	snprintf(plugin->failure, sizeof(plugin->failure), "%s", reason);
+	plugin->consecutive_failures++;
+	for (unsigned i = 1; i < plugin->consecutive_failures &&
+	                     delay < DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
+	     i++)
+		delay *= 2;
+	if (delay > DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS)
+		delay = DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
+	plugin->next_refresh_milliseconds = now + delay;
+	if (dci_registry_add_failed_supplier(
+	        plugin->registry, plugin->module, reason, plugin) == NULL)
+		log_warnx("provider %s: cannot show it failed: out of memory",
+		    plugin->module);
+	/* The first failure is the caller's to report (a strict load
+	 * refuses, a tolerant one logs); a retry's only when it is news. */
+	if (same)
+		log_debug(plugin->module,
+		    "provider %s: still failing (%u tries); next try in %lld "
+		    "ms",
+		    plugin->module, plugin->consecutive_failures,
+		    (long long)delay);
+	else if (plugin->consecutive_failures > 1)
+		log_warnx("%s; next try in %lld ms", reason, (long long)delay);
+	/* The same failure again is not news: the provider's own messages
+	 * go to debug until something changes. */
+	plugin->quiet = true;
+}
+
+struct dci_plugin *
+dci_plugin_new(const struct dci_config *config, size_t index,
+    const char *default_plugin_dir, struct dci_registry *registry)
+{
+	const struct dci_config_provider *provider = &config->providers[index];
+	struct dci_plugin *plugin = plugin_allocate(provider->module,
+	    config->plugin_dir != NULL ? config->plugin_dir
+	                               : default_plugin_dir);
+
+	if (plugin == NULL)
+		return NULL;
+	plugin->config = provider;
+	plugin->source = config;
+	plugin->derived = config->derived;
+	plugin->derived_count = config->derived_count;
 	plugin->registry = registry;
-	plugin->config = config;
-	plugin->refresh_milliseconds =
-	    config != NULL ? config->refresh_milliseconds : 1000;
-	if (dci_plugin_check_options(plugin, config, error, error_size) != 0)
-		return -1;
+	plugin->refresh_milliseconds = provider->refresh_milliseconds;
+	plugin->stale_periods = provider->stale_periods;
+	plugin->state = DCI_PLUGIN_STOPPED;
+	return plugin;
+}
+
+int
+dci_plugin_start(
+    struct dci_plugin *plugin, int64_t now, char *error, size_t error_size)
+{
+	const struct dci_config_provider *config = plugin->config;
+	char reason[1024];
+
+	/* A failed row from an earlier try goes; init registers anew. */
+	dci_plugin_stop(plugin);
+	if (plugin_library_open(plugin, reason, sizeof(reason)) != 0 ||
+	    dci_plugin_check_options(plugin, config, reason, sizeof(reason)) !=
+	        0)
+		goto failed;
+	plugin->initialised = true;
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
 		dci_host_abort_open_batches(plugin);
-		log_reason(error, error_size,
-		    "%s: provider %s failed to initialise (see the messages "
-		    "above)",
-		    plugin->path, plugin->name);
-		/* fini is still called: init may have built part of its
-		 * context. */
-		plugin->initialised = true;
-		return -1;
+		snprintf(reason, sizeof(reason),
+		    "%s: provider %s failed to initialise%s", plugin->path,
+		    plugin->name,
+		    plugin->quiet ? "" : " (see the messages above)");
+		goto failed;
 	}
-	plugin->initialised = true;
+	if (plugin->state == DCI_PLUGIN_FAILED)
+		log_notice("provider %s: started after %u failed tr%s",
+		    plugin->name, plugin->consecutive_failures,
+		    plugin->consecutive_failures == 1 ? "y" : "ies");
+	plugin->state = DCI_PLUGIN_RUNNING;
+	plugin->quiet = false;
+	plugin->failure[0] = '\0';
+	plugin->consecutive_failures = 0;
+	plugin->slow = false;
+	plugin->next_refresh_milliseconds = now;
 	return 0;
+
+failed:
+	/* Positions name the line an operator fixes; an unknown option
+	 * already has its own. */
+	if (strncmp(reason, config->module_position.file,
+	        strlen(config->module_position.file)) == 0)
+		log_reason(error, error_size, "%s", reason);
+	else
+		log_reason(error, error_size, "%s:%u:%u: %s",
+		    config->module_position.file, config->module_position.line,
+		    config->module_position.column, reason);
+	plugin_fail_start(plugin, now, error_size > 0 ? error : reason);
+	return -1;
 }
 
 static void
-suppliers_mark(
-    struct dci_plugin *plugin, enum dci_supplier_status status, int64_t now)
+suppliers_mark(struct dci_plugin *plugin, enum dci_supplier_status status,
+    int64_t now, const char *failure)
 {
 	for (size_t i = 0; i < plugin->supplier_count; i++) {
-		plugin->suppliers[i]->status = status;
+		struct dci_supplier *supplier = plugin->suppliers[i];
+		supplier->status = status;
+		snprintf(supplier->failure, sizeof(supplier->failure), "%s",
+		    failure);
 		if (status == DCI_SUPPLIER_RUNNING)
-			plugin->suppliers[i]->last_refresh_milliseconds = now;
+			supplier->last_refresh_milliseconds = now;
 	}
+}
+
+/* A refresh that takes longer than its period cannot keep its schedule:
+ * said once when it starts and once when it stops. */
+static void
+refresh_duration_check(struct dci_plugin *plugin, int64_t duration)
+{
+	bool slow = duration > (int64_t)plugin->refresh_milliseconds;
+
+	if (slow && !plugin->slow)
+		log_warnx("provider %s: refresh took %lld ms, longer than its "
+		          "period of %u ms",
+		    plugin->name, (long long)duration,
+		    plugin->refresh_milliseconds);
+	else if (!slow && plugin->slow)
+		log_notice("provider %s: refresh within its period again "
+		           "(%lld ms)",
+		    plugin->name, (long long)duration);
+	plugin->slow = slow;
 }
 
 static void
 plugin_refresh(struct dci_plugin *plugin, int64_t now)
 {
+	int64_t started = dci_clock_milliseconds(), delay;
 	int result;
 
+	plugin->refresh_milliseconds_at = now;
 	result = plugin->entry->refresh(&plugin->host, plugin->context);
+	plugin->refresh_milliseconds_at = 0;
 	dci_host_abort_open_batches(plugin);
+	refresh_duration_check(plugin, dci_clock_milliseconds() - started);
 	if (result == 0) {
 		if (plugin->consecutive_failures > 0)
 			log_notice("provider %s: refresh works again after %u "
 			           "failures",
 			    plugin->name, plugin->consecutive_failures);
 		plugin->consecutive_failures = 0;
-		suppliers_mark(plugin, DCI_SUPPLIER_RUNNING, now);
+		plugin->quiet = false;
+		suppliers_mark(plugin, DCI_SUPPLIER_RUNNING, now, "");
 		plugin->next_refresh_milliseconds =
 		    now + plugin->refresh_milliseconds;
 		return;
 	}
 	plugin->consecutive_failures++;
-	suppliers_mark(plugin, DCI_SUPPLIER_FAILED, now);
-	{
-		int64_t delay = plugin->refresh_milliseconds;
-		for (unsigned i = 1; i < plugin->consecutive_failures &&
-		                     delay < LOADER_BACKOFF_MAX_MILLISECONDS;
-		     i++)
-			delay *= 2;
-		if (delay > LOADER_BACKOFF_MAX_MILLISECONDS)
-			delay = LOADER_BACKOFF_MAX_MILLISECONDS;
-		plugin->next_refresh_milliseconds = now + delay;
-		log_warnx("provider %s: refresh failed (%u in a row); serving "
-		          "the previous snapshot, next try in %lld ms",
+	suppliers_mark(plugin, DCI_SUPPLIER_FAILED, now, "refresh failed");
+	delay = plugin->refresh_milliseconds;
+	for (unsigned i = 1; i < plugin->consecutive_failures &&
+	                     delay < DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
+	     i++)
+		delay *= 2;
+	if (delay > DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS)
+		delay = DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
+	plugin->next_refresh_milliseconds = now + delay;
+	if (plugin->quiet)
+		log_debug(plugin->name,
+		    "provider %s: refresh failed (%u in a row); next try in "
+		    "%lld ms",
 		    plugin->name, plugin->consecutive_failures,
 		    (long long)delay);
+	else
+		log_warnx("provider %s: refresh failed; serving the previous "
+		          "snapshot until it is stale, next try in %lld ms",
+		    plugin->name, (long long)delay);
+	plugin->quiet = true;
+}
+
+static int64_t
+plugin_stale_milliseconds(const struct dci_plugin *plugin)
+{
+	return (int64_t)plugin->refresh_milliseconds * plugin->stale_periods;
+}
+
+/* Withdraws the snapshots of the plug-in's classes that are older than
+ * its staleness limit: absent rows rather than frozen numbers. */
+static void
+plugin_withdraw_stale(struct dci_plugin *plugin, int64_t now)
+{
+	int64_t limit = plugin_stale_milliseconds(plugin);
+
+	for (size_t i = 0; i < plugin->registry->class_count; i++) {
+		struct dci_class *class = plugin->registry->classes[i];
+		if (class->owner != plugin || class->snapshot == NULL ||
+		    now - class->snapshot->taken_milliseconds < limit)
+			continue;
+		log_warnx("provider %s: class %s not refreshed for %lld ms; "
+		          "its rows are withdrawn until it is",
+		    plugin->name, class->label,
+		    (long long)(now - class->snapshot->taken_milliseconds));
+		dci_class_withdraw_snapshot(class);
 	}
 }
 
 bool
-dci_plugin_refresh_if_due(struct dci_plugin *plugin, int64_t now)
+dci_plugin_run_due(struct dci_plugin *plugin, int64_t now)
 {
-	if (!plugin->initialised || now < plugin->next_refresh_milliseconds)
-		return false;
-	plugin_refresh(plugin, now);
-	return true;
+	bool ran = false;
+	char error[1024];
+
+	if (plugin->state == DCI_PLUGIN_FAILED &&
+	    now >= plugin->next_refresh_milliseconds) {
+		ran = true;
+		if (dci_plugin_start(plugin, now, error, sizeof(error)) != 0)
+			return true;
+	}
+	if (plugin->state != DCI_PLUGIN_RUNNING)
+		return ran;
+	if (now >= plugin->next_refresh_milliseconds) {
+		plugin_refresh(plugin, now);
+		ran = true;
+	}
+	plugin_withdraw_stale(plugin, now);
+	return ran;
+}
+
+int64_t
+dci_plugin_deadline(const struct dci_plugin *plugin)
+{
+	int64_t deadline = plugin->next_refresh_milliseconds;
+	int64_t limit = plugin_stale_milliseconds(plugin);
+
+	if (plugin->state == DCI_PLUGIN_STOPPED)
+		return INT64_MAX;
+	if (plugin->state == DCI_PLUGIN_FAILED)
+		return deadline;
+	for (size_t i = 0; i < plugin->registry->class_count; i++) {
+		const struct dci_class *class = plugin->registry->classes[i];
+		if (class->owner == plugin && class->snapshot != NULL &&
+		    class->snapshot->taken_milliseconds + limit < deadline)
+			deadline = class->snapshot->taken_milliseconds + limit;
+	}
+	return deadline;
+}
+
+void
+dci_plugin_stop(struct dci_plugin *plugin)
+{
+	if (plugin->initialised && plugin->entry != NULL &&
+	    plugin->entry->fini != NULL)
+		plugin->entry->fini(&plugin->host, plugin->context);
+	plugin->initialised = false;
+	plugin->context = NULL;
+	if (plugin->entry != NULL)
+		dci_host_abort_open_batches(plugin);
+	if (plugin->registry != NULL)
+		dci_registry_withdraw_owner(plugin->registry, plugin);
+	plugin->supplier_count = 0;
+	if (plugin->library != NULL)
+		dlclose(plugin->library);
+	plugin->library = NULL;
+	plugin->entry = NULL;
+	if (plugin->state == DCI_PLUGIN_RUNNING)
+		plugin->state = DCI_PLUGIN_STOPPED;
 }
 
 void
@@ -249,24 +472,19 @@ dci_plugin_close(struct dci_plugin *plugin)
 {
 	if (plugin == NULL)
 		return;
-	if (plugin->initialised && plugin->entry != NULL &&
-	    plugin->entry->fini != NULL)
-		plugin->entry->fini(&plugin->host, plugin->context);
-	if (plugin->entry != NULL)
-		dci_host_abort_open_batches(plugin);
-	if (plugin->library != NULL)
-		dlclose(plugin->library);
+	dci_plugin_stop(plugin);
 	free(plugin->open_batches);
 	free(plugin->suppliers);
 	free(plugin->path);
+	free(plugin->module);
 	free(plugin->name);
 	free(plugin);
 }
 
 /* A derived metric declared for a class that no provider registered is a
  * configuration error (a mistyped class id), not something to ignore. */
-static int
-derived_classes_registered(const struct dci_config *config,
+int
+dci_plugins_check_derived(const struct dci_config *config,
     const struct dci_registry *registry, char *error, size_t error_size)
 {
 	for (size_t i = 0; i < config->derived_count; i++) {
@@ -299,11 +517,11 @@ derived_classes_registered(const struct dci_config *config,
 int
 dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
-    struct dci_plugins *plugins, char *error, size_t error_size)
+    enum dci_load_mode mode, struct dci_plugins *plugins, char *error,
+    size_t error_size)
 {
-	const char *plugin_dir = config->plugin_dir != NULL
-	                             ? config->plugin_dir
-	                             : default_plugin_dir;
+	int64_t now = dci_clock_milliseconds();
+	bool failed = false;
 	char reason[1024];
 
 	plugins->items =
@@ -315,52 +533,72 @@ dci_plugins_load(const struct dci_config *config,
 		return -1;
 	}
 	for (size_t i = 0; i < config->provider_count; i++) {
-		const struct dci_config_provider *provider =
-		    &config->providers[i];
-		struct dci_plugin *plugin = dci_plugin_open(
-		    provider->module, plugin_dir, reason, sizeof(reason));
+		struct dci_plugin *plugin =
+		    dci_plugin_new(config, i, default_plugin_dir, registry);
 
 		if (plugin == NULL) {
-			log_reason(error, error_size, "%s:%u:%u: %s",
-			    provider->module_position.file,
-			    provider->module_position.line,
-			    provider->module_position.column, reason);
+			log_reason(error, error_size, "out of memory");
 			dci_plugins_close(plugins);
 			return -1;
 		}
 		plugins->items[plugins->count++] = plugin;
-		plugin->derived = config->derived;
-		plugin->derived_count = config->derived_count;
-		if (dci_plugin_start(
-		        plugin, registry, provider, error, error_size) != 0) {
+		if (dci_plugin_start(plugin, now, reason, sizeof(reason)) ==
+		    0)
+			continue;
+		if (mode == DCI_LOAD_STRICT) {
+			log_reason(error, error_size, "%s", reason);
 			dci_plugins_close(plugins);
 			return -1;
 		}
+		log_warnx("%s; retrying with back-off", reason);
+		failed = true;
 	}
-	if (derived_classes_registered(config, registry, error, error_size) !=
-	    0) {
-		dci_plugins_close(plugins);
-		return -1;
+	if (dci_plugins_check_derived(config, registry, reason,
+	        sizeof(reason)) != 0) {
+		if (mode == DCI_LOAD_STRICT) {
+			log_reason(error, error_size, "%s", reason);
+			dci_plugins_close(plugins);
+			return -1;
+		}
+		/* A failed provider's classes are missing until it starts. */
+		if (!failed)
+			log_warnx("%s", reason);
 	}
 	return 0;
 }
 
 size_t
-dci_plugins_refresh_due(struct dci_plugins *plugins, int64_t now)
+dci_plugins_run_due(struct dci_plugins *plugins, int64_t now)
 {
-	size_t refreshed = 0;
+	size_t ran = 0;
 
 	for (size_t i = 0; i < plugins->count; i++)
-		refreshed += dci_plugin_refresh_if_due(plugins->items[i], now);
-	return refreshed;
+		ran += dci_plugin_run_due(plugins->items[i], now);
+	return ran;
+}
+
+int64_t
+dci_plugins_deadline(const struct dci_plugins *plugins)
+{
+	int64_t deadline = INT64_MAX;
+
+	for (size_t i = 0; i < plugins->count; i++) {
+		int64_t next = dci_plugin_deadline(plugins->items[i]);
+		if (next < deadline)
+			deadline = next;
+	}
+	return deadline;
 }
 
 void
 dci_plugins_refresh_all(struct dci_plugins *plugins, int64_t now)
 {
 	for (size_t i = 0; i < plugins->count; i++) {
-		plugins->items[i]->next_refresh_milliseconds = now;
-		dci_plugin_refresh_if_due(plugins->items[i], now);
+		struct dci_plugin *plugin = plugins->items[i];
+		if (plugin->state != DCI_PLUGIN_RUNNING)
+			continue;
+		plugin->next_refresh_milliseconds = now;
+		dci_plugin_run_due(plugin, now);
 	}
 }
 

@@ -1,12 +1,16 @@
 /*
  * Plug-ins: loading provider shared objects, starting them with their YAML
- * options, and refreshing their snapshots when due.
+ * options, refreshing their snapshots on their schedule, retrying those
+ * that failed, and withdrawing snapshots that went stale.
  *
  * A module named in the configuration is either a plain name, looked up as
  * PLUGIN_DIR/NAME.so, or an absolute path. The file is opened with
  * dlopen(RTLD_NOW | RTLD_LOCAL) so that an unresolved symbol fails at load
  * time, not at the first refresh; its entry symbol's ABI version must equal
  * DCI_PROVIDER_ABI_VERSION.
+ *
+ * Times are dci_clock_milliseconds() values, passed in so that the rules
+ * can be tested without waiting.
  */
 #ifndef DCISTAT_LOADER_H
 #define DCISTAT_LOADER_H
@@ -19,13 +23,28 @@
 #include "core/config.h"
 #include "core/registry.h"
 
+/* The longest wait between two tries of a provider that fails. */
+#define DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS 60000
+/* The first wait after a provider failed to load or to initialise. */
+#define DCI_PLUGIN_RETRY_FIRST_MILLISECONDS 1000
+
+enum dci_plugin_state {
+	DCI_PLUGIN_STOPPED, /* not started, or stopped */
+	DCI_PLUGIN_RUNNING, /* initialised; refreshed on its schedule */
+	DCI_PLUGIN_FAILED,  /* failed to load or to initialise; retried */
+};
+
 struct dci_plugin {
 	struct dci_host host; /* first: what the provider is handed */
 	char *name;           /* the provider's name, for messages */
+	char *module;         /* as configured: a name or a path */
 	char *path;           /* the file loaded */
 	void *library;
 	const struct dci_provider *entry;
+	/* Its entry in the configuration it was started from, which outlives
+	 * it: options handed to the provider point into it. */
 	const struct dci_config_provider *config;
+	const struct dci_config *source;
 	/* The configuration's top-level `derived` list: added to the classes
 	 * this provider registers. */
 	const struct dci_config_derived *derived;
@@ -33,9 +52,22 @@ struct dci_plugin {
 	struct dci_registry *registry;
 	void *context;
 	bool initialised;
+	enum dci_plugin_state state;
+	/* While it keeps failing in the same way: its own messages and ours
+	 * are logged at debug level, so that a retry every minute does not
+	 * fill the log; a change of state is always logged. */
+	bool quiet;
+	char failure[1024]; /* why it failed, "" while running */
 	unsigned refresh_milliseconds;
-	int64_t next_refresh_milliseconds; /* due when now >= this */
+	unsigned stale_periods;
+	/* Running: its next refresh is due when now >= this. Failed: its next
+	 * try to load and initialise. */
+	int64_t next_refresh_milliseconds;
+	/* The `now` of the refresh running, 0 outside one: its snapshots'
+	 * time. */
+	int64_t refresh_milliseconds_at;
 	unsigned consecutive_failures;
+	bool slow; /* its last refresh took longer than its period */
 	struct dci_supplier **suppliers;
 	size_t supplier_count;
 	struct dci_batch **open_batches; /* begun and not yet committed */
@@ -45,6 +77,16 @@ struct dci_plugin {
 struct dci_plugins {
 	struct dci_plugin **items;
 	size_t count;
+};
+
+enum dci_load_mode {
+	/* Any provider that fails to load or to initialise, and any derived
+	 * metric of a class nobody registered, fails the whole load (`-t`,
+	 * --mib). */
+	DCI_LOAD_STRICT,
+	/* Those are logged, shown failed and retried; the rest is served
+	 * (the daemon and the snmpd module). */
+	DCI_LOAD_TOLERANT,
 };
 
 /* Resolves and opens one plug-in file and checks its entry symbol. Returns
@@ -57,32 +99,62 @@ struct dci_plugin *dci_plugin_open(
 int dci_plugin_check_options(const struct dci_plugin *plugin,
     const struct dci_config_provider *config, char *error, size_t error_size);
 
-/* Checks the configured options against the provider's option keys and
- * calls its init. Returns 0, or -1 with the reason (file:line:column for an
- * unknown option) in `error`; the provider's own messages are logged. */
-int dci_plugin_start(struct dci_plugin *plugin, struct dci_registry *registry,
-    const struct dci_config_provider *config, char *error, size_t error_size);
+/* A plug-in for entry `index` of `config`'s providers, not yet started;
+ * NULL: out of memory. */
+struct dci_plugin *dci_plugin_new(const struct dci_config *config,
+    size_t index, const char *default_plugin_dir,
+    struct dci_registry *registry);
 
-/* Calls the provider's refresh if its snapshot is older than its refresh
- * period (or it is in back-off and the back-off has passed). A failure is
- * logged, marks its suppliers failed, keeps the previous snapshots and
- * doubles the retry delay up to a minute. Returns true if refresh ran. */
-bool dci_plugin_refresh_if_due(struct dci_plugin *plugin, int64_t now);
+/* Loads the file, checks the options and calls init. Returns 0 (running,
+ * due for a refresh at once), or -1 with "FILE:LINE:COLUMN: reason" in
+ * `error`: the plug-in is then failed, unloaded, shown as a failed supplier
+ * and due for another try after a back-off. */
+int dci_plugin_start(
+    struct dci_plugin *plugin, int64_t now, char *error, size_t error_size);
 
-/* Calls fini (if init ran) and unloads. */
+/* Calls fini (if init ran), unloads, and removes what the provider
+ * registered from the registry. */
+void dci_plugin_stop(struct dci_plugin *plugin);
+
+/* Stops and frees. */
 void dci_plugin_close(struct dci_plugin *plugin);
 
-/* Opens and starts (init) every provider of the configuration, in order,
- * then checks that every class the configuration derives metrics for was
- * registered. On error returns -1 with the message in `error`, nothing left
- * loaded. */
+/* Does what is due at `now`: the refresh of a running plug-in whose period
+ * has passed (a failure is logged, marks its suppliers failed, keeps the
+ * snapshots and doubles the wait up to a minute), another try of a failed
+ * one, and the withdrawal of its snapshots older than stale_periods
+ * refresh periods. Returns true if a refresh or a start ran. */
+bool dci_plugin_run_due(struct dci_plugin *plugin, int64_t now);
+
+/* When dci_plugin_run_due next has something to do; INT64_MAX: never. */
+int64_t dci_plugin_deadline(const struct dci_plugin *plugin);
+
+/*
+ * Creates and starts a plug-in for every provider of the configuration, in
+ * order, then checks that every class the configuration derives metrics
+ * for was registered. Strict: on the first error returns -1 with the
+ * message in `error`, nothing left loaded. Tolerant: failures are logged
+ * with their position and the plug-ins kept, failed; returns 0 (-1 only
+ * when out of memory).
+ */
 int dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
-    struct dci_plugins *plugins, char *error, size_t error_size);
-/* Refreshes every plug-in that is due; returns how many ran. */
-size_t dci_plugins_refresh_due(struct dci_plugins *plugins, int64_t now);
-/* Forces a refresh of every plug-in now (start-up). */
+    enum dci_load_mode mode, struct dci_plugins *plugins, char *error,
+    size_t error_size);
+
+/* Checks that every class `config` derives metrics for is registered;
+ * -1 with "FILE:LINE:COLUMN: ..." otherwise. */
+int dci_plugins_check_derived(const struct dci_config *config,
+    const struct dci_registry *registry, char *error, size_t error_size);
+
+/* dci_plugin_run_due for every plug-in; returns how many refreshed or
+ * started. */
+size_t dci_plugins_run_due(struct dci_plugins *plugins, int64_t now);
+/* The earliest dci_plugin_deadline; INT64_MAX: none. */
+int64_t dci_plugins_deadline(const struct dci_plugins *plugins);
+/* Refreshes every running plug-in now (start-up, reload). */
 void dci_plugins_refresh_all(struct dci_plugins *plugins, int64_t now);
+/* Closes every plug-in, in reverse order of loading. */
 void dci_plugins_close(struct dci_plugins *plugins);
 
 #endif

@@ -32,8 +32,8 @@ class_free(struct dci_class *class)
 {
 	if (class == NULL)
 		return;
-	if (class->snapshot != NULL)
-		dci_snapshot_free(class->snapshot);
+	dci_snapshot_free(class->snapshot);
+	dci_snapshot_free(class->stale_snapshot);
 	for (size_t i = 0; i < class->datum_count; i++) {
 		free((char *)class->datums[i].info.label);
 		free((char *)class->datums[i].info.description);
@@ -119,14 +119,82 @@ copy_text(const char *text)
 	return strdup(text != NULL ? text : "");
 }
 
+/* DCI4 recommends the time of initialisation as the reset stamp. */
+static void
+supplier_stamp_reset(struct dci_supplier *supplier)
+{
+	struct timespec now;
+	uint64_t stamp;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	stamp = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	for (int i = 0; i < 8; i++)
+		supplier->reset[i] = (unsigned char)(stamp >> (56 - 8 * i));
+}
+
+static struct dci_supplier *
+supplier_find(const struct dci_registry *registry, const char *module)
+{
+	for (size_t i = 0; i < registry->supplier_count; i++) {
+		if (strcmp(registry->suppliers[i]->module, module) == 0)
+			return registry->suppliers[i];
+	}
+	return NULL;
+}
+
+/* A new supplier entry at the next index, or the withdrawn one of the same
+ * module, with its texts replaced. NULL: out of memory. */
+static struct dci_supplier *
+supplier_take(struct dci_registry *registry, struct dci_supplier *withdrawn,
+    const char *module, const char *title, const char *description,
+    const char *provider_name)
+{
+	struct dci_supplier *supplier = withdrawn, **grown;
+	char *texts[4] = {copy_text(module), copy_text(title),
+	    copy_text(description), copy_text(provider_name)};
+
+	if (texts[0] == NULL || texts[1] == NULL || texts[2] == NULL ||
+	    texts[3] == NULL)
+		goto out_of_memory;
+	if (supplier == NULL) {
+		grown = realloc(registry->suppliers,
+		    (registry->supplier_count + 1) * sizeof(*grown));
+		if (grown == NULL)
+			goto out_of_memory;
+		registry->suppliers = grown;
+		supplier = calloc(1, sizeof(*supplier));
+		if (supplier == NULL)
+			goto out_of_memory;
+		supplier->index = (uint32_t)registry->supplier_count + 1;
+		registry->suppliers[registry->supplier_count++] = supplier;
+	} else {
+		free(supplier->module);
+		free(supplier->title);
+		free(supplier->description);
+		free(supplier->provider_name);
+		supplier->last_refresh_milliseconds = 0;
+	}
+	supplier->module = texts[0];
+	supplier->title = texts[1];
+	supplier->description = texts[2];
+	supplier->provider_name = texts[3];
+	supplier->withdrawn = false;
+	supplier->failure[0] = '\0';
+	return supplier;
+
+out_of_memory:
+	for (size_t i = 0; i < 4; i++)
+		free(texts[i]);
+	return NULL;
+}
+
 struct dci_supplier *
 dci_registry_add_supplier(struct dci_registry *registry,
     const struct dci_supplier_info *info, const char *provider_name, char *why,
     size_t why_size)
 {
 	char label_why[256];
-	struct dci_supplier *supplier, **grown;
-	struct timespec now;
+	struct dci_supplier *supplier, *existing;
 
 	if (info == NULL || info->module == NULL) {
 		log_reason(why, why_size, "supplier has no module name");
@@ -137,47 +205,98 @@ dci_registry_add_supplier(struct dci_registry *registry,
 		log_reason(why, why_size, "supplier module: %s", label_why);
 		return NULL;
 	}
-	for (size_t i = 0; i < registry->supplier_count; i++) {
-		if (strcmp(registry->suppliers[i]->module, info->module) == 0) {
-			log_reason(why, why_size,
-			    "supplier \"%s\" already registered", info->module);
-			return NULL;
-		}
+	existing = supplier_find(registry, info->module);
+	if (existing != NULL && !existing->withdrawn) {
+		log_reason(why, why_size, "supplier \"%s\" already registered",
+		    info->module);
+		return NULL;
 	}
-	grown = realloc(registry->suppliers,
-	    (registry->supplier_count + 1) * sizeof(*grown));
-	if (grown == NULL)
-		goto out_of_memory;
-	registry->suppliers = grown;
-	supplier = calloc(1, sizeof(*supplier));
-	if (supplier == NULL)
-		goto out_of_memory;
-	supplier->module = copy_text(info->module);
-	supplier->title = copy_text(info->title);
-	supplier->description = copy_text(info->description);
-	supplier->provider_name = copy_text(provider_name);
-	if (supplier->module == NULL || supplier->title == NULL ||
-	    supplier->description == NULL || supplier->provider_name == NULL) {
-		supplier_free(supplier);
-		goto out_of_memory;
+	supplier = supplier_take(registry, existing, info->module, info->title,
+	    info->description, provider_name);
+	if (supplier == NULL) {
+		log_reason(why, why_size, "out of memory");
+		return NULL;
 	}
 	supplier->type = info->type;
 	supplier->version = info->version;
 	supplier->status = DCI_SUPPLIER_RUNNING;
-	/* DCI4 recommends the time of initialisation as the reset stamp. */
-	clock_gettime(CLOCK_REALTIME, &now);
-	for (int i = 0; i < 8; i++) {
-		uint64_t stamp =
-		    (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-		supplier->reset[i] = (unsigned char)(stamp >> (56 - 8 * i));
-	}
-	supplier->index = (uint32_t)registry->supplier_count + 1;
-	registry->suppliers[registry->supplier_count++] = supplier;
+	supplier_stamp_reset(supplier);
 	return supplier;
+}
 
-out_of_memory:
-	log_reason(why, why_size, "out of memory");
-	return NULL;
+struct dci_supplier *
+dci_registry_add_failed_supplier(struct dci_registry *registry,
+    const char *module, const char *reason, void *owner)
+{
+	struct dci_supplier *existing = supplier_find(registry, module);
+	struct dci_supplier *supplier;
+
+	if (existing != NULL && !existing->withdrawn) {
+		if (existing->owner != owner)
+			return NULL;
+		supplier = existing;
+	} else {
+		supplier = supplier_take(
+		    registry, existing, module, "", "", module);
+		if (supplier == NULL)
+			return NULL;
+		supplier->type = 0;
+		supplier->version = 0;
+		supplier_stamp_reset(supplier);
+	}
+	supplier->owner = owner;
+	supplier->status = DCI_SUPPLIER_FAILED;
+	snprintf(supplier->failure, sizeof(supplier->failure), "%s",
+	    reason != NULL ? reason : "");
+	return supplier;
+}
+
+static void
+classes_remove(struct dci_class **classes, size_t count, struct dci_class *gone)
+{
+	for (size_t i = 0; i < count; i++) {
+		if (classes[i] == gone) {
+			memmove(classes + i, classes + i + 1,
+			    (count - i - 1) * sizeof(*classes));
+			return;
+		}
+	}
+}
+
+void
+dci_registry_withdraw_owner(struct dci_registry *registry, void *owner)
+{
+	size_t i = 0;
+
+	while (i < registry->class_count) {
+		struct dci_class *class = registry->classes[i];
+		if (class->owner != owner) {
+			i++;
+			continue;
+		}
+		classes_remove(registry->classes, registry->class_count, class);
+		classes_remove(
+		    registry->classes_by_levels, registry->class_count, class);
+		registry->class_count--;
+		class_free(class);
+	}
+	for (i = 0; i < registry->supplier_count; i++) {
+		struct dci_supplier *supplier = registry->suppliers[i];
+		if (supplier->owner == owner && !supplier->withdrawn) {
+			supplier->withdrawn = true;
+			supplier->owner = NULL;
+		}
+	}
+}
+
+void
+dci_class_withdraw_snapshot(struct dci_class *class)
+{
+	if (class->snapshot == NULL)
+		return;
+	dci_snapshot_free(class->stale_snapshot);
+	class->stale_snapshot = class->snapshot;
+	class->snapshot = NULL;
 }
 
 int

@@ -36,6 +36,14 @@ struct dci_supplier {
 	    discontinuity_milliseconds;    /* monotonic, when (re)initialised */
 	int64_t last_refresh_milliseconds; /* 0: never */
 	char *provider_name;
+	/* Why the supplier is failed (status DCI_SUPPLIER_FAILED), else "". */
+	char failure[512];
+	/* The plug-in that registered it; NULL once it is withdrawn. */
+	void *owner;
+	/* Its provider was unloaded or is being restarted: the supplier has
+	 * no row. It keeps its index for a supplier of the same module that
+	 * registers later, as DCI-STATS-MIB's dciSupplierIndex promises. */
+	bool withdrawn;
 };
 
 struct dci_datum {
@@ -69,7 +77,11 @@ struct dci_class {
 	bool has_counters;
 	size_t derived_count; /* datums of type DCI_ST_DERIVED */
 	struct dci_snapshot *snapshot; /* NULL until the first commit */
-	void *owner;                   /* the plug-in that registered it */
+	/* The last snapshot while it is withdrawn as stale (snapshot is then
+	 * NULL): the next commit carries its creation times over and marks
+	 * every instance discontinuous. */
+	struct dci_snapshot *stale_snapshot;
+	void *owner; /* the plug-in that registered it */
 };
 
 struct dci_registry {
@@ -86,10 +98,29 @@ struct dci_registry {
 struct dci_registry *dci_registry_new(void);
 void dci_registry_free(struct dci_registry *registry);
 
-/* Returns the new supplier, or NULL with the broken rule in `why`. */
+/* Returns the new supplier, or NULL with the broken rule in `why`. A
+ * withdrawn supplier of the same module is taken over with its index, a new
+ * reset stamp and status running. */
 struct dci_supplier *dci_registry_add_supplier(struct dci_registry *registry,
     const struct dci_supplier_info *info, const char *provider_name, char *why,
     size_t why_size);
+
+/* The row of a provider that failed to load or to initialise: a supplier
+ * named after the provider as configured (`module` need not be a valid
+ * label: it may be a path), status failed, `reason` as its failure, owned
+ * by `owner`. Reuses a withdrawn supplier of that name. NULL: out of
+ * memory. */
+struct dci_supplier *dci_registry_add_failed_supplier(
+    struct dci_registry *registry, const char *module, const char *reason,
+    void *owner);
+
+/* Removes every class `owner` registered (their rows go with them) and
+ * withdraws its suppliers. */
+void dci_registry_withdraw_owner(struct dci_registry *registry, void *owner);
+
+/* Puts the class's snapshot aside as stale: its rows are absent until the
+ * next commit. */
+void dci_class_withdraw_snapshot(struct dci_class *class);
 
 /* Validates and adds a class; returns it, or NULL with the broken rule in
  * `why` (the message names the class and, where one is at fault, the

@@ -578,7 +578,13 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
     size_t why_size)
 {
-	struct dci_snapshot *next = NULL, *previous = class->snapshot;
+	/* After a withdrawal as stale, the withdrawn snapshot is the previous
+	 * one: instances keep their creation times, and every one is
+	 * discontinuous since its values stopped being served. */
+	bool resumed = class->snapshot == NULL && class->stale_snapshot != NULL;
+	struct dci_snapshot *next = NULL,
+	                    *previous = resumed ? class->stale_snapshot
+	                                        : class->snapshot;
 	struct sort_entry *order = NULL;
 	size_t count = builder->count, words = class->instance_words;
 
@@ -648,7 +654,9 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		    previous->instances[before].created_milliseconds;
 		state->discontinuity_milliseconds =
 		    previous->instances[before].discontinuity_milliseconds;
-		if (class->has_counters &&
+		if (resumed)
+			state->discontinuity_milliseconds = now_milliseconds;
+		else if (class->has_counters &&
 		    counter_went_backwards(
 		        class, previous, (size_t)before, next, i))
 			state->discontinuity_milliseconds = now_milliseconds;
@@ -661,8 +669,9 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	    resolve_parents(class, next, why, why_size) != 0)
 		goto out_of_memory;
 	class->snapshot = next;
-	if (previous != NULL)
-		dci_snapshot_free(previous);
+	dci_snapshot_free(previous);
+	if (resumed)
+		class->stale_snapshot = NULL;
 	free(order);
 	dci_snapshot_builder_free(builder);
 	return 0;

@@ -169,12 +169,17 @@ dci_walk_supplier(const struct dci_registry *registry, const uint64_t *index,
 
 	if (mode == DCI_WALK_EXACT) {
 		if (length != 1 || index[0] == 0 ||
-		    index[0] > registry->supplier_count)
+		    index[0] > registry->supplier_count ||
+		    registry->suppliers[index[0] - 1]->withdrawn)
 			return false;
 		position = index[0] - 1;
 	} else {
-		/* Suppliers are numbered 1..n without gaps. */
+		/* Suppliers are numbered 1..n; withdrawn ones have no row
+		 * (there are few: one per provider unloaded). */
 		position = length == 0 ? 0 : index[0];
+		while (position < registry->supplier_count &&
+		       registry->suppliers[position]->withdrawn)
+			position++;
 		if (position >= registry->supplier_count)
 			return false;
 	}

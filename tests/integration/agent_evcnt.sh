@@ -125,11 +125,11 @@ wait_dcistatd_ready 10
 ok "dcistatd serves the evcnt supplier over udp:127.0.0.1:$SNMPD_PORT"
 SNMP_TARGET=unix:$SNMPD_UNIX
 
-# A refresh period with no request, so that the walk's first request
-# refreshes after the first reading of the files.
-sleep "$REFRESH.2"
+# Refreshes run on their schedule: one period after the first reading, the
+# snapshot served was taken after it, and before the second reading.
 read_proc /proc/interrupts 1 before
 read_proc /proc/softirqs 3 before
+sleep "$REFRESH.2"
 walk=$(snmp_walk "$DCI_C64") || fail "cannot walk dciStatCounter64 of class evcnt"
 read_proc /proc/interrupts 1 after
 read_proc /proc/softirqs 3 after

@@ -123,30 +123,45 @@ run_dcistatd "$TMP_DIR/out" "$TMP_DIR/err" -t -c "$shipped"
 }
 ok "examples/example.yaml.in passes dcistatd -t with plugin-dir set to the build tree"
 
-# --- bad options: refused at start, with their position --------------------
+# --- bad options: refused by -t, with their position; failed at start ------
 
-# expect_refused YAML-OPTIONS TEXT: dcistatd -f with the example and these
-# options exits 1 before serving, and its log holds TEXT; so does the check
-# of the same file with dcistatd -t.
+# expect_refused YAML-OPTIONS TEXT: dcistatd -t with the example and these
+# options exits 1 and says TEXT; dcistatd -f logs TEXT and keeps running
+# (the provider is shown failed and retried; the others would be served).
 expect_refused() {
-	local config=$TMP_DIR/refused.yaml status mode
+	local config=$TMP_DIR/refused.yaml status pid
 	write_agent_config "$config" 1
 	cat >>"$config" <<EOF
   - module: $EXAMPLE_SO
     options:
 $1
 EOF
-	for mode in -f -t; do
-		timeout 20 "$DCISTATD" "$mode" -c "$config" -L stderr </dev/null \
-		    >"$TMP_DIR/refused.log" 2>&1
-		status=$?
-		check_sanitizer_log "$TMP_DIR/refused.log" "dcistatd $mode with bad options"
-		if [ "$status" -ne 1 ] || ! grep -F -q -- "$2" "$TMP_DIR/refused.log"; then
-			sed 's/^/#   /' "$TMP_DIR/refused.log"
-			fail "dcistatd $mode, options '$1': exit $status, expected 1 with '$2'"
-		fi
+	timeout 20 "$DCISTATD" -t -c "$config" -L stderr </dev/null \
+	    >"$TMP_DIR/refused.log" 2>&1
+	status=$?
+	check_sanitizer_log "$TMP_DIR/refused.log" "dcistatd -t with bad options"
+	if [ "$status" -ne 1 ] || ! grep -F -q -- "$2" "$TMP_DIR/refused.log"; then
+		sed 's/^/#   /' "$TMP_DIR/refused.log"
+		fail "dcistatd -t, options '$1': exit $status, expected 1 with '$2'"
+	fi
+	"$DCISTATD" -f -c "$config" -L stderr </dev/null >"$TMP_DIR/failed.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		grep -F -q -- "$2" "$TMP_DIR/failed.log" && break
+		sleep 0.1
 	done
-	ok "refused at start and by -t: $(grep -F -- "$2" "$TMP_DIR/refused.log" | sed "s|$TMP_DIR/||")"
+	if ! kill -0 "$pid" 2>/dev/null || ! grep -F -q -- "$2" "$TMP_DIR/failed.log"; then
+		sed 's/^/#   /' "$TMP_DIR/failed.log"
+		fail "dcistatd -f, options '$1': expected it running, having logged '$2'"
+	fi
+	# 143: the SIGTERM came before the loop's handler was installed.
+	kill -TERM "$pid"
+	wait "$pid"
+	status=$?
+	[ "$status" -eq 0 ] || [ "$status" -eq 143 ] ||
+	    fail "dcistatd -f, options '$1': exit status $status after SIGTERM"
+	check_sanitizer_log "$TMP_DIR/failed.log" "dcistatd -f with bad options"
+	ok "refused by -t, failed and retried at start: $(grep -F -- "$2" "$TMP_DIR/refused.log" | sed "s|$TMP_DIR/||")"
 }
 expect_refused "      instances: 0" \
     "refused.yaml:7:7: provider example: option 'instances': expected a whole number from 1 to 10000000, found \"0\""

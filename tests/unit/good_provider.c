@@ -3,10 +3,15 @@
  * 100 * id + the refresh number, a `fail_refresh` option that makes
  * every refresh after the first fail, and a `parents` yes/no option that
  * makes instance 1 the parent of every other, and an `invalid_even` yes/no
- * option that marks the counter of even instances invalid. */
+ * option that marks the counter of even instances invalid. Two options
+ * make failures come and go from outside, for the lifecycle tests: with
+ * `init_needs: PATH` init fails while PATH does not exist, and with
+ * `refresh_fails_while: PATH` a refresh fails while PATH exists. */
 #include <dcistat/provider.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 struct good_context {
 	struct dci_class *class;
@@ -15,10 +20,12 @@ struct good_context {
 	int fail_refresh;
 	int parents;
 	int invalid_even;
+	char refresh_fails_while[256];
 };
 
 static const char *const good_option_keys[] = {
-    "instances", "fail_refresh", "parents", "invalid_even", NULL};
+    "instances", "fail_refresh", "parents", "invalid_even", "init_needs",
+    "refresh_fails_while", NULL};
 
 static int
 good_init(struct dci_host *host, void **context_out)
@@ -77,6 +84,15 @@ good_init(struct dci_host *host, void **context_out)
 		context->instances = (unsigned)value;
 	}
 	context->fail_refresh = dci_option_string(host, "fail_refresh") != NULL;
+	text = dci_option_string(host, "init_needs");
+	if (text != NULL && access(text, F_OK) != 0) {
+		dci_log(host, DCI_LOG_ERR, "%s is missing", text);
+		return -1;
+	}
+	text = dci_option_string(host, "refresh_fails_while");
+	if (text != NULL)
+		snprintf(context->refresh_fails_while,
+		    sizeof(context->refresh_fails_while), "%s", text);
 	context->parents = dci_option_boolean(host, "parents", 0);
 	context->invalid_even = dci_option_boolean(host, "invalid_even", 0);
 	if (context->parents < 0 || context->invalid_even < 0)
@@ -95,6 +111,12 @@ good_refresh(struct dci_host *host, void *opaque)
 	struct dci_batch *batch;
 
 	context->refreshes++;
+	if (context->refresh_fails_while[0] != '\0' &&
+	    access(context->refresh_fails_while, F_OK) == 0) {
+		dci_log(host, DCI_LOG_WARNING, "%s exists",
+		    context->refresh_fails_while);
+		return -1;
+	}
 	if (context->fail_refresh && context->refreshes > 1) {
 		dci_log(host, DCI_LOG_WARNING, "refresh %u fails on purpose",
 		    context->refreshes);

@@ -416,7 +416,7 @@ START_TEST(test_unknown_key_provider)
 {
 	ASSERT_ERROR("providers:\n  - module: netif\n    interval: 1\n",
 	    "t.yaml:3:5: unknown key 'interval' in provider entry: expected "
-	    "one of module, refresh, options");
+	    "one of module, refresh, stale-periods, options");
 }
 END_TEST
 

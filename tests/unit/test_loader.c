@@ -44,7 +44,8 @@ load(const char *providers_yaml)
 	free(text);
 	loaded.registry = dci_registry_new();
 	loaded.result = dci_plugins_load(loaded.config, "/nonexistent",
-	    loaded.registry, &loaded.plugins, error, sizeof(error));
+	    loaded.registry, DCI_LOAD_STRICT, &loaded.plugins, error,
+	    sizeof(error));
 	return loaded;
 }
 
@@ -151,12 +152,12 @@ START_TEST(refresh_runs_only_when_due)
 	class = loaded.registry->classes[0];
 	dci_plugins_refresh_all(&loaded.plugins, 10000);
 	ck_assert_uint_eq(counter_of(class, 1), 101);
-	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 10499), 0);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 10499), 0);
 	ck_assert_uint_eq(counter_of(class, 1), 101);
-	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 10500), 1);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 10500), 1);
 	ck_assert_uint_eq(counter_of(class, 1), 102);
-	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 10999), 0);
-	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 11000), 1);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 10999), 0);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 11000), 1);
 	ck_assert_uint_eq(counter_of(class, 3), 303);
 	unload(&loaded);
 }
@@ -177,15 +178,15 @@ START_TEST(failed_refresh_keeps_snapshot_and_backs_off)
 
 	/* Second refresh fails: previous snapshot served, supplier failed,
 	 * retried after one period, then two, four... */
-	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 6000), 1);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 6000), 1);
 	ck_assert_int_eq(
 	    loaded.registry->suppliers[0]->status, DCI_SUPPLIER_FAILED);
 	ck_assert_uint_eq(counter_of(class, 1), 101);
 	ck_assert_uint_eq(plugin->consecutive_failures, 1);
 	ck_assert_int_eq(plugin->next_refresh_milliseconds, 7000);
-	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 7000), 1);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 7000), 1);
 	ck_assert_int_eq(plugin->next_refresh_milliseconds, 9000);
-	ck_assert_uint_eq(dci_plugins_refresh_due(&loaded.plugins, 9000), 1);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 9000), 1);
 	ck_assert_int_eq(plugin->next_refresh_milliseconds, 13000);
 	/* The delay doubles up to a minute and stays there. */
 	{
@@ -193,7 +194,7 @@ START_TEST(failed_refresh_keeps_snapshot_and_backs_off)
 		while (plugin->consecutive_failures < 12) {
 			now = plugin->next_refresh_milliseconds;
 			ck_assert_uint_eq(
-			    dci_plugins_refresh_due(&loaded.plugins, now), 1);
+			    dci_plugins_run_due(&loaded.plugins, now), 1);
 		}
 		ck_assert_int_eq(
 		    plugin->next_refresh_milliseconds - now, 60000);
@@ -210,7 +211,8 @@ START_TEST(unknown_option_names_position)
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
 	    "t.yaml:6:7: unknown option 'colour' for provider good: expected "
-	    "one of instances, fail_refresh, parents, invalid_even");
+	    "one of instances, fail_refresh, parents, invalid_even, "
+	    "init_needs, refresh_fails_while");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }
@@ -223,8 +225,9 @@ START_TEST(failed_init_is_an_error)
 
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
-	    TEST_PROVIDER_DIR "/good_provider.so: provider good failed to "
-	                      "initialise (see the messages above)");
+	    "t.yaml:4:13: " TEST_PROVIDER_DIR
+	    "/good_provider.so: provider good failed to initialise (see the "
+	    "messages above)");
 	ck_assert_uint_eq(loaded.plugins.count, 0);
 	unload(&loaded);
 }

@@ -482,7 +482,7 @@ START_TEST(example_module_matches_expected)
 	                  error, sizeof(error)) == 0,
 	    "config: %s", error);
 	ck_assert_msg(dci_plugins_load(config, "/nonexistent", registry,
-	                  &plugins, error, sizeof(error)) == 0,
+	                  DCI_LOAD_STRICT, &plugins, error, sizeof(error)) == 0,
 	    "load: %s", error);
 	ck_assert_uint_eq(registry->class_count, 1);
 

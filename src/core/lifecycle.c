@@ -1,0 +1,312 @@
+#define _GNU_SOURCE
+#include "core/lifecycle.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+
+static bool
+texts_equal(const char *left, const char *right)
+{
+	if (left == NULL || right == NULL)
+		return left == right;
+	return strcmp(left, right) == 0;
+}
+
+static bool
+options_equal(const struct dci_config_option *left,
+    const struct dci_config_option *right)
+{
+	if (strcmp(left->key, right->key) != 0 ||
+	    left->is_sequence != right->is_sequence ||
+	    left->value_count != right->value_count)
+		return false;
+	for (size_t i = 0; i < left->value_count; i++)
+		if (strcmp(left->values[i], right->values[i]) != 0)
+			return false;
+	return true;
+}
+
+/* Two provider entries that start the same provider the same way. */
+static bool
+providers_equal(const struct dci_config_provider *left,
+    const struct dci_config_provider *right)
+{
+	if (strcmp(left->module, right->module) != 0 ||
+	    left->refresh_milliseconds != right->refresh_milliseconds ||
+	    left->stale_periods != right->stale_periods ||
+	    left->option_count != right->option_count)
+		return false;
+	for (size_t i = 0; i < left->option_count; i++)
+		if (!options_equal(&left->options[i], &right->options[i]))
+			return false;
+	return true;
+}
+
+static bool
+derived_equal(const struct dci_config_derived *left,
+    const struct dci_config_derived *right)
+{
+	if (dci_class_id_compare(left->class_id, left->class_id_length,
+	        right->class_id, right->class_id_length) != 0 ||
+	    strcmp(left->label, right->label) != 0 ||
+	    !texts_equal(left->description, right->description) ||
+	    left->id != right->id || left->derivation != right->derivation ||
+	    left->argument_count != right->argument_count)
+		return false;
+	for (size_t i = 0; i < left->argument_count; i++)
+		if (strcmp(left->arguments[i], right->arguments[i]) != 0)
+			return false;
+	return true;
+}
+
+/* Whether `class` gains, loses or changes a derived metric between the
+ * two configurations. */
+static bool
+class_derived_changed(const struct dci_class *class,
+    const struct dci_config *before, const struct dci_config *after)
+{
+	const struct dci_config_derived *mine[2][64];
+	size_t count[2] = {0, 0};
+	const struct dci_config *configs[2] = {before, after};
+
+	for (size_t c = 0; c < 2; c++) {
+		for (size_t i = 0; i < configs[c]->derived_count; i++) {
+			const struct dci_config_derived *derived =
+			    &configs[c]->derived[i];
+			if (dci_class_id_compare(class->id, class->id_length,
+			        derived->class_id,
+			        derived->class_id_length) != 0)
+				continue;
+			/* More than fit here: call it changed. */
+			if (count[c] == sizeof(mine[c]) / sizeof(mine[c][0]))
+				return true;
+			mine[c][count[c]++] = derived;
+		}
+	}
+	if (count[0] != count[1])
+		return true;
+	for (size_t i = 0; i < count[0]; i++)
+		if (!derived_equal(mine[0][i], mine[1][i]))
+			return true;
+	return false;
+}
+
+static const char *
+plugin_dir_of(const struct dci_config *config, const char *default_dir)
+{
+	return config->plugin_dir != NULL ? config->plugin_dir : default_dir;
+}
+
+/* Whether a running plug-in can carry on under the new configuration's
+ * entry `entry`: same entry, same file, same derived metrics. */
+static bool
+plugin_kept(const struct dci_plugin *plugin,
+    const struct dci_config_provider *entry, const struct dci_config *after,
+    const char *default_dir)
+{
+	const struct dci_registry *registry = plugin->registry;
+
+	if (plugin->state != DCI_PLUGIN_RUNNING ||
+	    !providers_equal(plugin->config, entry))
+		return false;
+	if (strchr(entry->module, '/') == NULL &&
+	    strcmp(plugin_dir_of(plugin->source, default_dir),
+	        plugin_dir_of(after, default_dir)) != 0)
+		return false;
+	for (size_t i = 0; i < registry->class_count; i++) {
+		const struct dci_class *class = registry->classes[i];
+		if (class->owner == plugin &&
+		    class_derived_changed(class, plugin->source, after))
+			return false;
+	}
+	return true;
+}
+
+static bool
+config_referenced(
+    const struct dci_lifecycle *lifecycle, const struct dci_config *config)
+{
+	for (size_t i = 0; i < lifecycle->plugins.count; i++)
+		if (lifecycle->plugins.items[i]->source == config)
+			return true;
+	return false;
+}
+
+/* Frees the retired configurations no plug-in refers to any more. */
+static void
+retired_collect(struct dci_lifecycle *lifecycle)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < lifecycle->retired_count; i++) {
+		struct dci_config *config = lifecycle->retired[i];
+		if (config_referenced(lifecycle, config))
+			lifecycle->retired[kept++] = config;
+		else
+			dci_config_free(config);
+	}
+	lifecycle->retired_count = kept;
+}
+
+int
+dci_lifecycle_load(struct dci_lifecycle *lifecycle,
+    const char *config_path, const char *default_plugin_dir,
+    enum dci_load_mode mode, char *error, size_t error_size)
+{
+	memset(lifecycle, 0, sizeof(*lifecycle));
+	lifecycle->config_path = strdup(config_path);
+	lifecycle->default_plugin_dir = strdup(default_plugin_dir);
+	lifecycle->registry = dci_registry_new();
+	if (lifecycle->config_path == NULL ||
+	    lifecycle->default_plugin_dir == NULL ||
+	    lifecycle->registry == NULL) {
+		log_reason(error, error_size, "out of memory");
+		goto failed;
+	}
+	if (dci_config_load(config_path, &lifecycle->config, error,
+	        error_size) != 0)
+		goto failed;
+	if (lifecycle->config->provider_count == 0)
+		log_warnx("%s: no providers configured: nothing to serve",
+		    config_path);
+	if (dci_plugins_load(lifecycle->config, default_plugin_dir,
+	        lifecycle->registry, mode, &lifecycle->plugins, error,
+	        error_size) != 0)
+		goto failed;
+	return 0;
+
+failed:
+	dci_lifecycle_unload(lifecycle);
+	return -1;
+}
+
+int
+dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
+    struct dci_lifecycle_changes *changes, char *error, size_t error_size)
+{
+	struct dci_lifecycle_changes counted = {0};
+	struct dci_config *after = NULL;
+	struct dci_plugins *plugins = &lifecycle->plugins;
+	struct dci_plugin **next;
+	struct dci_config **retired_grown;
+	bool *taken, *claimed;
+	int64_t now;
+	char reason[1024];
+
+	if (dci_config_load(lifecycle->config_path, &after, error,
+	        error_size) != 0)
+		return -1;
+	next = calloc(after->provider_count ? after->provider_count : 1,
+	    sizeof(*next));
+	taken = calloc(plugins->count ? plugins->count : 1, sizeof(*taken));
+	claimed = calloc(
+	    after->provider_count ? after->provider_count : 1, sizeof(*claimed));
+	retired_grown = realloc(lifecycle->retired,
+	    (lifecycle->retired_count + 1) * sizeof(*retired_grown));
+	if (retired_grown != NULL)
+		lifecycle->retired = retired_grown;
+	if (next == NULL || taken == NULL || claimed == NULL ||
+	    retired_grown == NULL) {
+		log_reason(error, error_size, "%s: out of memory",
+		    lifecycle->config_path);
+		free(next);
+		free(taken);
+		free(claimed);
+		dci_config_free(after);
+		return -1;
+	}
+
+	/* Entries that keep their plug-in, matched in order so that a
+	 * module named twice keeps each of its plug-ins. */
+	for (size_t i = 0; i < after->provider_count; i++) {
+		for (size_t p = 0; p < plugins->count && next[i] == NULL;
+		     p++) {
+			if (taken[p] ||
+			    !plugin_kept(plugins->items[p],
+			        &after->providers[i], after,
+			        lifecycle->default_plugin_dir))
+				continue;
+			taken[p] = true;
+			next[i] = plugins->items[p];
+			counted.unchanged++;
+		}
+	}
+	/* The others stop first, so that a class moving from one provider
+	 * to another finds its id free. */
+	for (size_t p = 0; p < plugins->count; p++) {
+		bool restarted = false;
+		if (taken[p])
+			continue;
+		/* Counted as restarted when an entry of the same module
+		 * takes its place. */
+		for (size_t i = 0; i < after->provider_count && !restarted;
+		     i++) {
+			restarted = next[i] == NULL && !claimed[i] &&
+			            strcmp(after->providers[i].module,
+			                plugins->items[p]->module) == 0;
+			claimed[i] = claimed[i] || restarted;
+		}
+		if (restarted)
+			counted.restarted++;
+		else
+			counted.removed++;
+		dci_plugin_close(plugins->items[p]);
+	}
+	now = dci_clock_milliseconds();
+	for (size_t i = 0; i < after->provider_count; i++) {
+		if (next[i] != NULL)
+			continue;
+		next[i] = dci_plugin_new(after, i,
+		    lifecycle->default_plugin_dir, lifecycle->registry);
+		if (next[i] == NULL) {
+			log_warnx("%s: provider %s: out of memory",
+			    lifecycle->config_path, after->providers[i].module);
+			continue;
+		}
+		if (dci_plugin_start(next[i], now, reason, sizeof(reason)) != 0)
+			log_warnx("%s; retrying with back-off", reason);
+	}
+	/* Entries that could not even be allocated are dropped. */
+	{
+		size_t kept = 0;
+		for (size_t i = 0; i < after->provider_count; i++)
+			if (next[i] != NULL)
+				next[kept++] = next[i];
+		free(plugins->items);
+		plugins->items = next;
+		plugins->count = kept;
+	}
+	counted.added = after->provider_count - counted.unchanged -
+	                counted.restarted;
+	free(taken);
+	free(claimed);
+
+	lifecycle->retired[lifecycle->retired_count++] = lifecycle->config;
+	lifecycle->config = after;
+	retired_collect(lifecycle);
+	if (dci_plugins_check_derived(after, lifecycle->registry, reason,
+	        sizeof(reason)) != 0)
+		log_warnx("%s", reason);
+	dci_plugins_run_due(plugins, dci_clock_milliseconds());
+	if (changes != NULL)
+		*changes = counted;
+	return 0;
+}
+
+void
+dci_lifecycle_unload(struct dci_lifecycle *lifecycle)
+{
+	dci_plugins_close(&lifecycle->plugins);
+	dci_registry_free(lifecycle->registry);
+	dci_config_free(lifecycle->config);
+	for (size_t i = 0; i < lifecycle->retired_count; i++)
+		dci_config_free(lifecycle->retired[i]);
+	free(lifecycle->retired);
+	free(lifecycle->config_path);
+	free(lifecycle->default_plugin_dir);
+	memset(lifecycle, 0, sizeof(*lifecycle));
+}

@@ -1,0 +1,384 @@
+/* The lifecycle: tolerant and strict loads, failed providers shown and
+ * retried with back-off until they start, reload as a difference (kept,
+ * added, removed, restarted; a bad file changes nothing), and stale
+ * snapshots withdrawn and resumed with a discontinuity. Uses the test
+ * plug-ins built next to this test and the example provider. */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/lifecycle.h"
+#include "core/snapshot.h"
+
+#ifndef TEST_PROVIDER_DIR
+#error "TEST_PROVIDER_DIR must name the directory of the test plug-ins"
+#endif
+#ifndef TEST_EXAMPLE_PROVIDER
+#error "TEST_EXAMPLE_PROVIDER must name the example provider"
+#endif
+
+static char error[2048];
+static char directory[] = "/tmp/dcistat-lifecycle.XXXXXX";
+static char config_path[256], marker_path[256];
+
+static void
+setup(void)
+{
+	strcpy(directory, "/tmp/dcistat-lifecycle.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(directory));
+	snprintf(config_path, sizeof(config_path), "%s/dcistatd.yaml",
+	    directory);
+	snprintf(marker_path, sizeof(marker_path), "%s/marker", directory);
+}
+
+static void
+teardown(void)
+{
+	unlink(marker_path);
+	unlink(config_path);
+	rmdir(directory);
+}
+
+/* Writes the configuration: the plug-in directory, then `providers`. */
+static void
+config_write(const char *providers)
+{
+	FILE *file = fopen(config_path, "w");
+
+	ck_assert_ptr_nonnull(file);
+	fprintf(file, "agent:\n  plugin-dir: %s\nproviders:\n%s",
+	    TEST_PROVIDER_DIR, providers);
+	ck_assert_int_eq(fclose(file), 0);
+}
+
+static void
+marker_set(bool present)
+{
+	if (present) {
+		FILE *file = fopen(marker_path, "w");
+		ck_assert_ptr_nonnull(file);
+		fclose(file);
+	} else {
+		unlink(marker_path);
+	}
+}
+
+static struct dci_class *
+class_find(const struct dci_lifecycle *lifecycle, uint32_t first)
+{
+	for (size_t i = 0; i < lifecycle->registry->class_count; i++)
+		if (lifecycle->registry->classes[i]->id[0] == first)
+			return lifecycle->registry->classes[i];
+	return NULL;
+}
+
+/* The supplier row with this module, or NULL (withdrawn rows are none). */
+static const struct dci_supplier *
+supplier_find(const struct dci_lifecycle *lifecycle, const char *module)
+{
+	for (size_t i = 0; i < lifecycle->registry->supplier_count; i++) {
+		const struct dci_supplier *supplier =
+		    lifecycle->registry->suppliers[i];
+		if (!supplier->withdrawn && strcmp(supplier->module, module) == 0)
+			return supplier;
+	}
+	return NULL;
+}
+
+START_TEST(tolerant_load_serves_the_others_and_shows_the_failure)
+{
+	struct dci_lifecycle lifecycle;
+	const struct dci_supplier *failed;
+
+	config_write("  - module: nosuch\n  - module: good_provider\n");
+	ck_assert_msg(dci_lifecycle_load(&lifecycle, config_path, "/unused",
+	                  DCI_LOAD_TOLERANT, error, sizeof(error)) == 0,
+	    "%s", error);
+	ck_assert_uint_eq(lifecycle.plugins.count, 2);
+	ck_assert_int_eq(lifecycle.plugins.items[0]->state, DCI_PLUGIN_FAILED);
+	ck_assert_int_eq(lifecycle.plugins.items[1]->state, DCI_PLUGIN_RUNNING);
+	ck_assert_ptr_nonnull(class_find(&lifecycle, 9));
+	failed = supplier_find(&lifecycle, "nosuch");
+	ck_assert_ptr_nonnull(failed);
+	ck_assert_int_eq(failed->status, DCI_SUPPLIER_FAILED);
+	ck_assert_uint_eq(failed->index, 1);
+	ck_assert_msg(strstr(failed->failure, "dcistatd.yaml:4:13: ") != NULL &&
+	                  strstr(failed->failure, "/nosuch.so") != NULL,
+	    "failure: %s", failed->failure);
+	ck_assert_int_eq(supplier_find(&lifecycle, "good")->status,
+	    DCI_SUPPLIER_RUNNING);
+	dci_lifecycle_unload(&lifecycle);
+}
+END_TEST
+
+START_TEST(strict_load_refuses_a_failed_provider)
+{
+	struct dci_lifecycle lifecycle;
+
+	config_write("  - module: good_provider\n  - module: nosuch\n");
+	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
+	                     DCI_LOAD_STRICT, error, sizeof(error)),
+	    -1);
+	ck_assert_msg(strstr(error, "dcistatd.yaml:5:13: ") == error + strlen(directory) + 1,
+	    "error: %s", error);
+	ck_assert_ptr_null(lifecycle.registry);
+}
+END_TEST
+
+START_TEST(failed_start_is_retried_with_back_off_until_it_works)
+{
+	struct dci_lifecycle lifecycle;
+	struct dci_plugin *plugin;
+	const struct dci_supplier *row;
+	uint32_t failed_index;
+	int64_t now, expected_delay = DCI_PLUGIN_RETRY_FIRST_MILLISECONDS;
+	char providers[512];
+
+	snprintf(providers, sizeof(providers),
+	    "  - module: good_provider\n    options:\n      init_needs: %s\n",
+	    marker_path);
+	config_write(providers);
+	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
+	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
+	    0);
+	plugin = lifecycle.plugins.items[0];
+	ck_assert_int_eq(plugin->state, DCI_PLUGIN_FAILED);
+	ck_assert_ptr_null(class_find(&lifecycle, 9));
+	row = supplier_find(&lifecycle, "good_provider");
+	ck_assert_ptr_nonnull(row);
+	failed_index = row->index;
+	ck_assert_msg(strstr(row->failure, "failed to initialise") != NULL,
+	    "%s", row->failure);
+
+	/* Each failed try doubles the wait, up to the bound. */
+	now = plugin->next_refresh_milliseconds;
+	for (unsigned tries = 2; tries <= 10; tries++) {
+		ck_assert_int_eq(dci_plugins_deadline(&lifecycle.plugins), now);
+		ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, now - 1), 0);
+		ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, now), 1);
+		ck_assert_int_eq(plugin->state, DCI_PLUGIN_FAILED);
+		ck_assert_uint_eq(plugin->consecutive_failures, tries);
+		expected_delay *= 2;
+		if (expected_delay > DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS)
+			expected_delay = DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
+		ck_assert_int_eq(
+		    plugin->next_refresh_milliseconds, now + expected_delay);
+		now = plugin->next_refresh_milliseconds;
+		/* One row all along, with the same index. */
+		ck_assert_uint_eq(
+		    supplier_find(&lifecycle, "good_provider")->index,
+		    failed_index);
+	}
+	ck_assert_int_eq(expected_delay, DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS);
+
+	/* The cause goes: the next try starts it and refreshes it. */
+	marker_set(true);
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, now), 1);
+	ck_assert_int_eq(plugin->state, DCI_PLUGIN_RUNNING);
+	ck_assert_str_eq(plugin->failure, "");
+	ck_assert_ptr_null(supplier_find(&lifecycle, "good_provider"));
+	ck_assert_int_eq(supplier_find(&lifecycle, "good")->status,
+	    DCI_SUPPLIER_RUNNING);
+	ck_assert_ptr_nonnull(class_find(&lifecycle, 9));
+	ck_assert_ptr_nonnull(class_find(&lifecycle, 9)->snapshot);
+	ck_assert_uint_eq(class_find(&lifecycle, 9)->snapshot->count, 3);
+	dci_lifecycle_unload(&lifecycle);
+}
+END_TEST
+
+START_TEST(stale_snapshot_is_withdrawn_and_resumes_discontinuous)
+{
+	struct dci_lifecycle lifecycle;
+	struct dci_plugin *plugin;
+	struct dci_class *class;
+	int64_t start, created;
+	char providers[512];
+
+	snprintf(providers, sizeof(providers),
+	    "  - module: good_provider\n    refresh: 1\n    stale-periods: 3\n"
+	    "    options:\n      refresh_fails_while: %s\n",
+	    marker_path);
+	config_write(providers);
+	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
+	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
+	    0);
+	plugin = lifecycle.plugins.items[0];
+	class = class_find(&lifecycle, 9);
+	start = plugin->next_refresh_milliseconds;
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start), 1);
+	ck_assert_ptr_nonnull(class->snapshot);
+	created = class->snapshot->instances[0].created_milliseconds;
+	ck_assert_int_eq(created, start);
+	/* Due again one period later; stale three periods after the last
+	 * snapshot. */
+	ck_assert_int_eq(dci_plugins_deadline(&lifecycle.plugins), start + 1000);
+
+	marker_set(true);
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start + 1000), 1);
+	ck_assert_int_eq(supplier_find(&lifecycle, "good")->status,
+	    DCI_SUPPLIER_FAILED);
+	/* Still served while younger than three periods; retried after one
+	 * period, then two. */
+	ck_assert_ptr_nonnull(class->snapshot);
+	ck_assert_int_eq(dci_plugins_deadline(&lifecycle.plugins), start + 2000);
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start + 2000), 1);
+	ck_assert_ptr_nonnull(class->snapshot);
+	ck_assert_int_eq(plugin->next_refresh_milliseconds, start + 4000);
+	ck_assert_int_eq(dci_plugins_deadline(&lifecycle.plugins), start + 3000);
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start + 2999), 0);
+	ck_assert_ptr_nonnull(class->snapshot);
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start + 3000), 0);
+	ck_assert_ptr_null(class->snapshot);
+	ck_assert_ptr_nonnull(class->stale_snapshot);
+
+	/* Back: the rows return, created when first seen, discontinuous
+	 * now. */
+	marker_set(false);
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins,
+	                      plugin->next_refresh_milliseconds),
+	    1);
+	ck_assert_ptr_nonnull(class->snapshot);
+	ck_assert_ptr_null(class->stale_snapshot);
+	ck_assert_uint_eq(class->snapshot->count, 3);
+	ck_assert_int_eq(class->snapshot->instances[0].created_milliseconds, created);
+	ck_assert_int_eq(class->snapshot->instances[0].discontinuity_milliseconds,
+	    class->snapshot->taken_milliseconds);
+	ck_assert_int_gt(class->snapshot->taken_milliseconds, start + 3000);
+	dci_lifecycle_unload(&lifecycle);
+}
+END_TEST
+
+START_TEST(reload_applies_the_difference)
+{
+	struct dci_lifecycle lifecycle;
+	struct dci_lifecycle_changes changes;
+	struct dci_plugin *good;
+	struct dci_class *class;
+	const struct dci_snapshot *snapshot;
+	uint32_t good_index;
+	int64_t created;
+
+	config_write("  - module: good_provider\n  - module: nosuch\n");
+	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
+	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
+	    0);
+	dci_plugins_refresh_all(&lifecycle.plugins, dci_clock_milliseconds());
+	good = lifecycle.plugins.items[0];
+	class = class_find(&lifecycle, 9);
+	snapshot = class->snapshot;
+	created = snapshot->instances[0].created_milliseconds;
+	good_index = supplier_find(&lifecycle, "good")->index;
+
+	/* Unchanged good, nosuch removed, the example added. */
+	config_write("  - module: good_provider\n"
+	             "  - module: " TEST_EXAMPLE_PROVIDER "\n");
+	ck_assert_msg(dci_lifecycle_reload(&lifecycle, &changes, error,
+	                  sizeof(error)) == 0,
+	    "%s", error);
+	ck_assert_uint_eq(changes.unchanged, 1);
+	ck_assert_uint_eq(changes.added, 1);
+	ck_assert_uint_eq(changes.removed, 1);
+	ck_assert_uint_eq(changes.restarted, 0);
+	ck_assert_uint_eq(lifecycle.plugins.count, 2);
+	ck_assert_ptr_eq(lifecycle.plugins.items[0], good);
+	ck_assert_ptr_eq(class_find(&lifecycle, 9), class);
+	ck_assert_ptr_eq(class->snapshot, snapshot);
+	ck_assert_ptr_null(supplier_find(&lifecycle, "nosuch"));
+	ck_assert_ptr_nonnull(supplier_find(&lifecycle, "example"));
+	ck_assert_ptr_nonnull(class_find(&lifecycle, 2));
+	ck_assert_ptr_nonnull(class_find(&lifecycle, 2)->snapshot);
+
+	/* A bad file changes nothing. */
+	config_write("  - module: good_provider\n    refresh: never\n");
+	ck_assert_int_eq(
+	    dci_lifecycle_reload(&lifecycle, &changes, error, sizeof(error)),
+	    -1);
+	ck_assert_msg(strstr(error, "dcistatd.yaml:5:14: ") != NULL, "%s", error);
+	ck_assert_uint_eq(lifecycle.plugins.count, 2);
+	ck_assert_ptr_eq(class->snapshot, snapshot);
+
+	/* Changed options restart the provider: same supplier index, new
+	 * instances, the example removed. */
+	config_write("  - module: good_provider\n    options:\n"
+	             "      instances: 5\n");
+	ck_assert_int_eq(
+	    dci_lifecycle_reload(&lifecycle, &changes, error, sizeof(error)),
+	    0);
+	ck_assert_uint_eq(changes.unchanged, 0);
+	ck_assert_uint_eq(changes.restarted, 1);
+	ck_assert_uint_eq(changes.removed, 1);
+	ck_assert_uint_eq(changes.added, 0);
+	ck_assert_ptr_null(class_find(&lifecycle, 2));
+	ck_assert_ptr_null(supplier_find(&lifecycle, "example"));
+	ck_assert_uint_eq(supplier_find(&lifecycle, "good")->index, good_index);
+	class = class_find(&lifecycle, 9);
+	ck_assert_ptr_nonnull(class->snapshot);
+	ck_assert_uint_eq(class->snapshot->count, 5);
+	ck_assert_int_ge(class->snapshot->instances[0].created_milliseconds,
+	    created);
+	dci_lifecycle_unload(&lifecycle);
+}
+END_TEST
+
+START_TEST(reload_of_derived_metrics_restarts_their_class)
+{
+	struct dci_lifecycle lifecycle;
+	struct dci_lifecycle_changes changes;
+	struct dci_class *class;
+
+	config_write("  - module: good_provider\n");
+	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
+	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
+	    0);
+	ck_assert_uint_eq(class_find(&lifecycle, 9)->datum_count, 2);
+	config_write("  - module: good_provider\nderived:\n"
+	             "  - {class: 9.1, label: twice, id: 7, metric: sum2, "
+	             "arguments: [count, count]}\n");
+	ck_assert_int_eq(
+	    dci_lifecycle_reload(&lifecycle, &changes, error, sizeof(error)),
+	    0);
+	ck_assert_uint_eq(changes.restarted, 1);
+	class = class_find(&lifecycle, 9);
+	ck_assert_uint_eq(class->datum_count, 3);
+	/* The same again: nothing to do. */
+	ck_assert_int_eq(
+	    dci_lifecycle_reload(&lifecycle, &changes, error, sizeof(error)),
+	    0);
+	ck_assert_uint_eq(changes.unchanged, 1);
+	ck_assert_ptr_eq(class_find(&lifecycle, 9), class);
+	dci_lifecycle_unload(&lifecycle);
+}
+END_TEST
+
+static Suite *
+lifecycle_suite(void)
+{
+	Suite *suite = suite_create("lifecycle");
+	TCase *tcase = tcase_create("lifecycle");
+
+	tcase_add_checked_fixture(tcase, setup, teardown);
+	tcase_add_test(tcase, tolerant_load_serves_the_others_and_shows_the_failure);
+	tcase_add_test(tcase, strict_load_refuses_a_failed_provider);
+	tcase_add_test(tcase, failed_start_is_retried_with_back_off_until_it_works);
+	tcase_add_test(tcase, stale_snapshot_is_withdrawn_and_resumes_discontinuous);
+	tcase_add_test(tcase, reload_applies_the_difference);
+	tcase_add_test(tcase, reload_of_derived_metrics_restarts_their_class);
+	suite_add_tcase(suite, tcase);
+	return suite;
+}
+
+int
+main(void)
+{
+	SRunner *runner = srunner_create(lifecycle_suite());
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
