@@ -28,6 +28,7 @@ const struct agent_mib_object agent_mib_objects[] = {
         AGENT_SUPPLIER_DISCONTINUITY),
     COLUMN("dciSupplierLastRefresh", AGENT_TABLE_SUPPLIER,
         AGENT_SUPPLIER_LAST_REFRESH),
+    COLUMN("dciSupplierFailure", AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_FAILURE),
     TABLE("dciClassTable", AGENT_TABLE_CLASS),
     ENTRY("dciClassEntry", AGENT_TABLE_CLASS),
     COLUMN("dciClassLabel", AGENT_TABLE_CLASS, AGENT_CLASS_LABEL),

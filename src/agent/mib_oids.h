@@ -33,6 +33,7 @@ enum agent_supplier_column {
 	AGENT_SUPPLIER_STATUS,
 	AGENT_SUPPLIER_DISCONTINUITY,
 	AGENT_SUPPLIER_LAST_REFRESH,
+	AGENT_SUPPLIER_FAILURE,
 };
 
 enum agent_class_column {

@@ -183,6 +183,9 @@ supplier_value(struct agent_tables *tables, unsigned column,
 		        : agent_tables_timestamp(
 		              tables, supplier->last_refresh_milliseconds));
 		break;
+	case AGENT_SUPPLIER_FAILURE:
+		set_string(varbind, supplier->failure);
+		break;
 	}
 }
 
@@ -491,7 +494,7 @@ stat_value(struct agent_tables *tables, unsigned column,
 
 static const struct table_shape table_shapes[] = {
     [AGENT_TABLE_SUPPLIER] = {AGENT_SUPPLIER_MODULE,
-        AGENT_SUPPLIER_LAST_REFRESH, supplier_find, supplier_encode,
+        AGENT_SUPPLIER_FAILURE, supplier_find, supplier_encode,
         supplier_value},
     [AGENT_TABLE_CLASS] = {AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
         class_find, class_encode, class_value},
