@@ -77,6 +77,14 @@ agent_unserve(void)
 #define AGENTX_FLAGS 0x1f
 #define AGENTX_FLAG_NON_DEFAULT_CONTEXT 0x08
 
+/* The open session to the master (SNMPD_CALLBACK_INDEX_START until
+ * SNMPD_CALLBACK_INDEX_STOP), or NULL. */
+static netsnmp_session *agentx_session;
+/* How long agent_stop waits for each answer of the master to the
+ * unregistrations and the close: a master that stopped answering must not
+ * hold a SIGTERM for the session's full timeouts and retries. */
+#define AGENT_STOP_TIMEOUT_MICROSECONDS 100000
+
 static snmp_callback agentx_net_snmp_callback;
 /* The AgentX socket while agentx_direct answers on it, else -1. */
 static int agentx_direct_socket = -1;
@@ -164,6 +172,7 @@ agentx_session_opened(
 	netsnmp_session *session = server_argument;
 	netsnmp_transport *transport;
 
+	agentx_session = session;
 	/* Only our tables registered: every Get and GetNext of the master can
 	 * be answered without Net-SNMP's agent. */
 	if (session == NULL || session->callback == agentx_direct ||
@@ -180,6 +189,15 @@ agentx_session_opened(
 		transport->f_recv = agentx_recv;
 	agentx_direct_socket = transport != NULL ? transport->sock : -1;
 	log_debug("agent", "AgentX requests answered in place");
+	return 0;
+}
+
+/* SNMPD_CALLBACK_INDEX_STOP: the session to the master is closed. */
+static int
+agentx_session_closed(
+    int major, int minor, void *server_argument, void *client_argument)
+{
+	agentx_session = NULL;
 	return 0;
 }
 
@@ -228,6 +246,8 @@ agent_start(
 	}
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
 	    SNMPD_CALLBACK_INDEX_START, agentx_session_opened, NULL);
+	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
+	    SNMPD_CALLBACK_INDEX_STOP, agentx_session_closed, NULL);
 	init_snmp(AGENT_APPLICATION);
 	agent_started = true;
 	log_info("agent: AgentX subagent started (master socket %s, ping "
@@ -243,6 +263,10 @@ agent_stop(void)
 {
 	if (!agent_started)
 		return;
+	if (agentx_session != NULL) {
+		agentx_session->timeout = AGENT_STOP_TIMEOUT_MICROSECONDS;
+		agentx_session->retries = 0;
+	}
 	agent_unserve();
 	/* Closes the AgentX session, which unregisters our subtrees. */
 	snmp_shutdown(AGENT_APPLICATION);
