@@ -234,8 +234,8 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_signed(&datum->info, value, slot, why, why_size) !=
-	    0)
+	if (dci_value_encode_signed(
+	        &datum->info, value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -256,8 +256,8 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
 		log_reason(why, why_size, "NULL value of %zu bytes", length);
 		return refuse(datum, why, why_size);
 	}
-	if (dci_value_encode_bytes(
-	        &datum->info, bytes, length, slot, why, why_size) != 0)
+	if (dci_value_encode_bytes(&datum->info, bytes, length,
+	        slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -477,8 +477,50 @@ derive_values(
 	}
 }
 
-/* A counter that went backwards between two snapshots means the thing it
- * counts was reset or replaced: IF-MIB's ifCounterDiscontinuityTime. */
+/* Whether a counter's step from `before` to `after` between two snapshots
+ * is a discontinuity (IF-MIB's ifCounterDiscontinuityTime): the thing it
+ * counts was reset or replaced.
+ *
+ * An unsigned counter of N bits (32 or 64, as served) wraps to 0 after
+ * 2^N - 1, and a manager reads its growth as the
+ * difference modulo 2^N (RFC 2578), so a decrease is not in itself a
+ * discontinuity. Whether it is a wrap or a reset cannot be read from two
+ * values; the rule is serial number arithmetic (RFC 1982): a wrap when the
+ * forward distance, (after - before) modulo 2^N, is less than half the
+ * range (2^(N-1)), that is when the value fell by more than half the
+ * range; a discontinuity otherwise. A counter read at least twice per
+ * wrap, as a manager must read a Counter32 anyway, advances by less than
+ * half its range between two readings, so its wraps are never flagged;
+ * 1000 -> 5 is a reset. The rule is wrong only for a reset from above half
+ * the range to below the old value minus half (3,000,000,000 -> 5 in 32
+ * bits): taken as a wrap, the manager sees the same modular difference it
+ * would compute without the flag. A 64-bit counter never gets near half
+ * its range in practice, so every reset of one is flagged; a sum of 32-bit
+ * counters (a derived datum) that falls when one of them wraps is
+ * flagged too, since the sum does not wrap at its own width.
+ *
+ * A signed counter has no defined wrap: any decrease is a discontinuity. */
+static bool
+counter_step_discontinuous(const struct dci_datum *datum,
+    const struct dci_value *before, const struct dci_value *after)
+{
+	unsigned bits = 8 * datum->info.size;
+	uint64_t forward;
+
+	if ((datum->info.format & DCI_SIF_UNSIGNED) == 0)
+		return after->signed_number < before->signed_number;
+	if (after->number >= before->number)
+		return false;
+	if (bits == 0 || bits > 64)
+		return true;
+	forward = after->number - before->number;
+	if (bits < 64)
+		forward &= (UINT64_C(1) << bits) - 1;
+	return forward >= UINT64_C(1) << (bits - 1);
+}
+
+/* Whether any counter of the instance took a step that is a discontinuity
+ * (counter_step_discontinuous) between two snapshots. */
 static bool
 counter_went_backwards(const struct dci_class *class,
     const struct dci_snapshot *previous, size_t previous_row,
@@ -498,9 +540,7 @@ counter_went_backwards(const struct dci_class *class,
 		    &before);
 		dci_value_decode(&datum->info,
 		    dci_snapshot_slot(class, next, next_row, datum), &after);
-		if ((datum->info.format & DCI_SIF_UNSIGNED) != 0
-		        ? after.number < before.number
-		        : after.signed_number < before.signed_number)
+		if (counter_step_discontinuous(datum, &before, &after))
 			return true;
 	}
 	return false;

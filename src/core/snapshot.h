@@ -21,8 +21,8 @@
 struct dci_instance_state {
 	char *label;
 	int64_t created_milliseconds; /* when first seen */
-	int64_t
-	    discontinuity_milliseconds; /* creation, or a counter went back */
+	/* Creation, or a counter that went back other than by a wrap. */
+	int64_t discontinuity_milliseconds;
 	bool has_parent; /* its parent's id is in snapshot->parents */
 };
 
@@ -67,11 +67,12 @@ int dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder,
 
 /* Sorts the builder into a snapshot and swaps it in as class->snapshot,
  * carrying creation times over from the previous snapshot and marking a
- * discontinuity where a counter went backwards. A parent link to an instance
- * missing from the batch, to the instance itself, or closing a cycle is
- * dropped: the commit succeeds and `why` says what was dropped (it is
- * empty otherwise). Frees the builder in every case. Returns 0, or -1
- * (duplicate instance id) with the previous snapshot kept. */
+ * discontinuity where a counter went backwards other than by a wrap at its full
+ * width (see snapshot.c's counter_step_discontinuous for the rule). A parent
+ * link to an instance missing from the batch, to the instance itself, or
+ * closing a cycle is dropped: the commit succeeds and `why` says what was
+ * dropped (it is empty otherwise). Frees the builder in every case. Returns 0,
+ * or -1 (duplicate instance id) with the previous snapshot kept. */
 int dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
     size_t why_size);
