@@ -185,6 +185,15 @@ dci_plugin_start(struct dci_plugin *plugin, struct dci_registry *registry,
 		return -1;
 	}
 	plugin->initialised = true;
+	if (plugin->refresh_limit_milliseconds != 0 &&
+	    plugin->refresh_milliseconds > plugin->refresh_limit_milliseconds) {
+		log_info("provider %s: refresh every %u ms, not %u: its "
+		         "counters' widening tolerates no longer",
+		    plugin->name, plugin->refresh_limit_milliseconds,
+		    plugin->refresh_milliseconds);
+		plugin->refresh_milliseconds =
+		    plugin->refresh_limit_milliseconds;
+	}
 	return 0;
 }
 

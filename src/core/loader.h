@@ -34,7 +34,10 @@ struct dci_plugin {
 	void *context;
 	bool initialised;
 	unsigned refresh_milliseconds;
-	int64_t next_refresh_milliseconds; /* due when now >= this */
+	/* The longest period the provider's widening tolerates
+	 * (dci_refresh_limit); refresh_milliseconds never exceeds it. */
+	unsigned refresh_limit_milliseconds; /* 0: none declared */
+	int64_t next_refresh_milliseconds;   /* due when now >= this */
 	unsigned consecutive_failures;
 	struct dci_supplier **suppliers;
 	size_t supplier_count;

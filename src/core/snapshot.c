@@ -20,6 +20,8 @@ struct dci_snapshot_builder {
 	/* Allocated on the first parent link: most classes have none. */
 	uint32_t *parents;
 	bool *has_parent;
+	/* Allocated on the first declared discontinuity: rare. */
+	bool *discontinuous;
 	/* Where the next datum lookup starts: providers set a row's datums
 	 * in the order of their ids, so the next is usually the one after. */
 	size_t next_datum;
@@ -48,6 +50,7 @@ dci_snapshot_builder_free(struct dci_snapshot_builder *builder)
 	free(builder->present);
 	free(builder->parents);
 	free(builder->has_parent);
+	free(builder->discontinuous);
 	free(builder);
 }
 
@@ -100,6 +103,13 @@ builder_grow(struct dci_snapshot_builder *builder)
 	if (builder->parents != NULL &&
 	    builder_grow_parents(builder, capacity) != 0)
 		return -1;
+	if (builder->discontinuous != NULL) {
+		bool *discontinuous = realloc(
+		    builder->discontinuous, capacity * sizeof(*discontinuous));
+		if (discontinuous == NULL)
+			return -1;
+		builder->discontinuous = discontinuous;
+	}
 	builder->capacity = capacity;
 	return 0;
 }
@@ -145,6 +155,8 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	    class->present_size);
 	if (builder->has_parent != NULL)
 		builder->has_parent[row] = false;
+	if (builder->discontinuous != NULL)
+		builder->discontinuous[row] = false;
 	builder->count++;
 	return (long)row;
 }
@@ -313,6 +325,28 @@ dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder, long row,
 	memcpy(builder->parents + (size_t)row * words, parent_id,
 	    words * sizeof(*parent_id));
 	builder->has_parent[row] = true;
+	return 0;
+}
+
+int
+dci_snapshot_builder_set_discontinuity(
+    struct dci_snapshot_builder *builder, long row, char *why, size_t why_size)
+{
+	if (row < 0 || (size_t)row >= builder->count) {
+		log_reason(why, why_size,
+		    "discontinuity of row %ld: no such row (%zu instances)",
+		    row, builder->count);
+		return -1;
+	}
+	if (builder->discontinuous == NULL) {
+		builder->discontinuous =
+		    calloc(builder->capacity, sizeof(*builder->discontinuous));
+		if (builder->discontinuous == NULL) {
+			log_reason(why, why_size, "out of memory");
+			return -1;
+		}
+	}
+	builder->discontinuous[row] = true;
 	return 0;
 }
 
@@ -664,8 +698,13 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	for (size_t i = 0; i < count; i++) {
 		size_t row = order[i].row;
 		struct dci_instance_state *state = &next->instances[i];
-		long before;
+		bool restarted = builder->discontinuous != NULL &&
+		                 builder->discontinuous[row];
+		long before = -1;
 
+		if (previous != NULL)
+			before = dci_snapshot_find(
+			    class, previous, next->ids + i * words);
 		if (class->derived_count > 0)
 			derive_values(class, next, i);
 		state->label = builder->labels[row];
@@ -678,19 +717,15 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		}
 		state->created_milliseconds = now_milliseconds;
 		state->discontinuity_milliseconds = now_milliseconds;
-		if (previous == NULL)
-			continue;
-		before =
-		    dci_snapshot_find(class, previous, next->ids + i * words);
 		if (before < 0)
 			continue;
 		state->created_milliseconds =
 		    previous->instances[before].created_milliseconds;
 		state->discontinuity_milliseconds =
 		    previous->instances[before].discontinuity_milliseconds;
-		if (class->has_counters &&
-		    counter_went_backwards(
-		        class, previous, (size_t)before, next, i))
+		if (restarted || (class->has_counters &&
+		                     counter_went_backwards(class, previous,
+		                         (size_t)before, next, i)))
 			state->discontinuity_milliseconds = now_milliseconds;
 	}
 	next->count = count;

@@ -21,7 +21,8 @@
 struct dci_instance_state {
 	char *label;
 	int64_t created_milliseconds; /* when first seen */
-	/* Creation, or a counter that went back other than by a wrap. */
+	/* Creation, a counter that went back other than by a wrap, or one
+	 * the provider declared. */
 	int64_t discontinuity_milliseconds;
 	bool has_parent; /* its parent's id is in snapshot->parents */
 };
@@ -65,14 +66,21 @@ int dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder,
     long row, const uint32_t *parent_id, size_t parent_words, char *why,
     size_t why_size);
 
+/* Declares that the counters of `row` are discontinuous (the provider's
+ * dci_batch_set_discontinuity): at commit its discontinuity time becomes
+ * the commit's. */
+int dci_snapshot_builder_set_discontinuity(
+    struct dci_snapshot_builder *builder, long row, char *why, size_t why_size);
+
 /* Sorts the builder into a snapshot and swaps it in as class->snapshot,
  * carrying creation times over from the previous snapshot and marking a
- * discontinuity where a counter went backwards other than by a wrap at its full
- * width (see snapshot.c's counter_step_discontinuous for the rule). A parent
- * link to an instance missing from the batch, to the instance itself, or
- * closing a cycle is dropped: the commit succeeds and `why` says what was
- * dropped (it is empty otherwise). Frees the builder in every case. Returns 0,
- * or -1 (duplicate instance id) with the previous snapshot kept. */
+ * discontinuity where the provider declared one or a counter went
+ * backwards other than by a wrap at its full width (see snapshot.c's
+ * counter_step_discontinuous for the rule). A parent link to an instance
+ * missing from the batch, to the instance itself, or closing a cycle is
+ * dropped: the commit succeeds and `why` says what was dropped (it is
+ * empty otherwise). Frees the builder in every case. Returns 0, or -1
+ * (duplicate instance id) with the previous snapshot kept. */
 int dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
     size_t why_size);

@@ -1,5 +1,6 @@
 /* Counter semantics at commit (core/snapshot.c): a wrap at a counter's full
- * width is not a discontinuity, a reset is. */
+ * width is not a discontinuity, a reset is; a declared discontinuity sets
+ * the time. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -142,6 +143,67 @@ START_TEST(counter64_wrap_at_full_width_is_no_discontinuity)
 }
 END_TEST
 
+START_TEST(declared_discontinuity_without_a_decrease)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = counters_class(registry);
+	struct dci_snapshot_builder *builder;
+	const uint64_t values[] = {100, 100};
+	char why[512];
+	long row;
+
+	commit_values(class, DATUM_COUNT64, values, COUNT_OF(values), 1000);
+	builder = dci_snapshot_builder_new(class);
+	for (uint32_t id = 1; id <= 2; id++) {
+		row = fx_add(builder, &id, 1, "unit");
+		fx_set_unsigned(builder, row, DATUM_COUNT64, 200);
+	}
+	ck_assert_int_eq(dci_snapshot_builder_set_discontinuity(
+	                     builder, 1, why, sizeof(why)),
+	    0);
+	ck_assert_int_eq(dci_snapshot_builder_set_discontinuity(
+	                     builder, 2, why, sizeof(why)),
+	    -1);
+	ck_assert_str_eq(
+	    why, "discontinuity of row 2: no such row (2 instances)");
+	ck_assert_int_eq(dci_snapshot_builder_set_discontinuity(
+	                     builder, -1, why, sizeof(why)),
+	    -1);
+	fx_commit(builder, class, 2000);
+	ck_assert_int_eq(discontinuity(class, 1), 1000);
+	ck_assert_int_eq(discontinuity(class, 2), 2000);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(declarations_survive_builder_growth)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = counters_class(registry);
+	struct dci_snapshot_builder *builder;
+	const uint32_t count = 300; /* past the builder's first capacity */
+
+	builder = dci_snapshot_builder_new(class);
+	for (uint32_t id = 1; id <= count; id++)
+		fx_add(builder, &id, 1, "unit");
+	fx_commit(builder, class, 1000);
+	builder = dci_snapshot_builder_new(class);
+	for (uint32_t id = 1; id <= count; id++) {
+		long row = fx_add(builder, &id, 1, "unit");
+		/* The first declaration allocates; later rows grow it. */
+		if (id % 100 == 1)
+			ck_assert_int_eq(dci_snapshot_builder_set_discontinuity(
+			                     builder, row, NULL, 0),
+			    0);
+	}
+	fx_commit(builder, class, 2000);
+	for (uint32_t id = 1; id <= count; id++)
+		ck_assert_int_eq(
+		    discontinuity(class, id), id % 100 == 1 ? 2000 : 1000);
+	dci_registry_free(registry);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -152,6 +214,8 @@ main(void)
 
 	tcase_add_test(cases, counter32_wrap_at_full_width_is_no_discontinuity);
 	tcase_add_test(cases, counter64_wrap_at_full_width_is_no_discontinuity);
+	tcase_add_test(cases, declared_discontinuity_without_a_decrease);
+	tcase_add_test(cases, declarations_survive_builder_growth);
 	suite_add_tcase(suite, cases);
 	runner = srunner_create(suite);
 	srunner_run_all(runner, CK_NORMAL);
