@@ -124,7 +124,11 @@ enum dci_type {
  * than half the range (it fell by more than half), and a reset otherwise,
  * which sets the instance's discontinuity time (dciStatDiscontinuity, as
  * IF-MIB's ifCounterDiscontinuityTime). A signed counter's every decrease
- * is a reset. A provider that knows a count started
+ * is a reset. An unsigned 8- or 16-bit counter is served as a 32-bit one
+ * (ST_INTEGER32, size 4 in dciDatumTable): the provider sets its 8 or 16
+ * bits and the host extends them across refreshes, adding how far each
+ * value went forward modulo 2^8 or 2^16, which is right while it wraps at
+ * most once between two refreshes. A provider that knows a count started
  * over (a device replaced under the same id) says so with
  * dci_batch_set_discontinuity; one that widens counters itself declares
  * how long it can go between refreshes with dci_refresh_limit. */
@@ -460,9 +464,10 @@ dci_batch_set_invalid(struct dci_batch *batch, long row, uint32_t datum_id)
  * last refresh although its id is the same: a disk replaced under the same
  * major:minor, a CPU taken offline and back, a count the provider knows
  * was started over. At commit the instance's discontinuity time becomes
- * now (as when a counter goes back, see enum dci_semantics). Returns 0, or -1
- * for an unknown row or a host older than this call (which sets the time only
- * when a counter goes back). */
+ * now (as when a counter goes back, see enum dci_semantics) and the host's
+ * widening of its 8- and 16-bit counters starts again from the values set
+ * in this batch. Returns 0, or -1 for an unknown row or a host older than
+ * this call (which sets the time only when a counter goes back). */
 static inline int
 dci_batch_set_discontinuity(struct dci_batch *batch, long row)
 {

@@ -219,18 +219,34 @@ refuse(const struct dci_datum *datum, char *why, size_t why_size)
 	return -1;
 }
 
+/* The description a setter encodes with: the provider's, which differs
+ * from the served one for a counter the host widens (struct dci_datum's
+ * provided_size). The builder holds what the provider gave; commit turns
+ * it into what is served. */
+static const struct dci_datum_info *
+provided_info(const struct dci_datum *datum, struct dci_datum_info *copy)
+{
+	if (datum->provided_size == 0)
+		return &datum->info;
+	*copy = datum->info;
+	copy->type = datum->provided_type;
+	copy->size = datum->provided_size;
+	return copy;
+}
+
 int
 dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
 {
 	const struct dci_datum *datum;
+	struct dci_datum_info copy;
 	unsigned char *slot =
 	    builder_slot(builder, row, datum_id, &datum, why, why_size);
 
 	if (slot == NULL)
 		return -1;
 	if (dci_value_encode_unsigned(
-	        &datum->info, value, slot, why, why_size) != 0)
+	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -241,13 +257,14 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, int64_t value, char *why, size_t why_size)
 {
 	const struct dci_datum *datum;
+	struct dci_datum_info copy;
 	unsigned char *slot =
 	    builder_slot(builder, row, datum_id, &datum, why, why_size);
 
 	if (slot == NULL)
 		return -1;
 	if (dci_value_encode_signed(
-	        &datum->info, value, slot, why, why_size) != 0)
+	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -259,6 +276,7 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
     size_t why_size)
 {
 	const struct dci_datum *datum;
+	struct dci_datum_info copy;
 	unsigned char *slot =
 	    builder_slot(builder, row, datum_id, &datum, why, why_size);
 
@@ -268,7 +286,7 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
 		log_reason(why, why_size, "NULL value of %zu bytes", length);
 		return refuse(datum, why, why_size);
 	}
-	if (dci_value_encode_bytes(&datum->info, bytes, length,
+	if (dci_value_encode_bytes(provided_info(datum, &copy), bytes, length,
 	        slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
@@ -511,12 +529,57 @@ derive_values(
 	}
 }
 
+/* Serves every widened counter of instance `row` of `next` in 32 bits
+ * (struct dci_datum's provided_size): its slot holds the provider's 8 or
+ * 16 bits and gets the previous snapshot's served value plus how far the
+ * provider's count went forward modulo 2^(8 * provided_size), modulo
+ * 2^32. A served value is always congruent to the provider's modulo the
+ * provider's width, so the previous snapshot is all the state this needs;
+ * it is exact while the provider's count wraps at most once between two
+ * commits. A value with no previous one (a new instance, a datum absent
+ * last time) or of an instance the provider declared discontinuous
+ * starts at the provider's value. */
+static void
+widen_values(const struct dci_class *class, const struct dci_snapshot *previous,
+    long previous_row, bool restarted, struct dci_snapshot *next, size_t row)
+{
+	for (size_t d = 0; d < class->datum_count; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+		struct dci_datum_info copy;
+		struct dci_value raw, before;
+		unsigned char *slot;
+		uint64_t served, mask;
+
+		if (datum->provided_size == 0 ||
+		    !dci_snapshot_present(class, next, row, datum))
+			continue;
+		slot = next->values + row * class->record_size + datum->offset;
+		dci_value_decode(provided_info(datum, &copy), slot, &raw);
+		served = raw.number;
+		if (previous_row >= 0 && !restarted &&
+		    dci_snapshot_present(
+		        class, previous, (size_t)previous_row, datum)) {
+			dci_value_decode(&datum->info,
+			    dci_snapshot_slot(
+			        class, previous, (size_t)previous_row, datum),
+			    &before);
+			mask = (UINT64_C(1) << (8 * datum->provided_size)) - 1;
+			served =
+			    (uint32_t)(before.number +
+			               ((raw.number - before.number) & mask));
+		}
+		/* Fits 32 bits: cannot be refused. */
+		(void)dci_value_encode_unsigned(
+		    &datum->info, served, slot, NULL, 0);
+	}
+}
+
 /* Whether a counter's step from `before` to `after` between two snapshots
  * is a discontinuity (IF-MIB's ifCounterDiscontinuityTime): the thing it
  * counts was reset or replaced.
  *
- * An unsigned counter of N bits (32 or 64, as served) wraps to 0 after
- * 2^N - 1, and a manager reads its growth as the
+ * An unsigned counter of N bits (32 or 64, as served: widened ones are 32)
+ * wraps to 0 after 2^N - 1, and a manager reads its growth as the
  * difference modulo 2^N (RFC 2578), so a decrease is not in itself a
  * discontinuity. Whether it is a wrap or a reset cannot be read from two
  * values; the rule is serial number arithmetic (RFC 1982): a wrap when the
@@ -705,6 +768,10 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		if (previous != NULL)
 			before = dci_snapshot_find(
 			    class, previous, next->ids + i * words);
+		/* Widened first: derived datums take served values. */
+		if (class->widened_count > 0)
+			widen_values(
+			    class, previous, before, restarted, next, i);
 		if (class->derived_count > 0)
 			derive_values(class, next, i);
 		state->label = builder->labels[row];

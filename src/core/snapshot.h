@@ -68,13 +68,15 @@ int dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder,
 
 /* Declares that the counters of `row` are discontinuous (the provider's
  * dci_batch_set_discontinuity): at commit its discontinuity time becomes
- * the commit's. */
+ * the commit's and its widened counters start again from the provider's
+ * values. */
 int dci_snapshot_builder_set_discontinuity(
     struct dci_snapshot_builder *builder, long row, char *why, size_t why_size);
 
 /* Sorts the builder into a snapshot and swaps it in as class->snapshot,
- * carrying creation times over from the previous snapshot and marking a
- * discontinuity where the provider declared one or a counter went
+ * carrying creation times over from the previous snapshot, widening 8- and
+ * 16-bit counters to 32 bits (struct dci_datum's provided_size) and
+ * marking a discontinuity where the provider declared one or a counter went
  * backwards other than by a wrap at its full width (see snapshot.c's
  * counter_step_discontinuous for the rule). A parent link to an instance
  * missing from the batch, to the instance itself, or closing a cycle is

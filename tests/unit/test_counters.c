@@ -1,6 +1,7 @@
 /* Counter semantics at commit (core/snapshot.c): a wrap at a counter's full
- * width is not a discontinuity, a reset is; a declared discontinuity sets
- * the time. */
+ * width is not a discontinuity, a reset is; 8- and 16-bit counters are
+ * served widened to 32 bits across snapshots; a declared discontinuity
+ * sets the time and restarts the widening. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -143,6 +144,177 @@ START_TEST(counter64_wrap_at_full_width_is_no_discontinuity)
 }
 END_TEST
 
+START_TEST(small_unsigned_counters_registered_as_32_bits)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = counters_class(registry);
+	const struct dci_datum *count8 =
+	    dci_class_find_datum(class, DATUM_COUNT8);
+	const struct dci_datum *count16 =
+	    dci_class_find_datum(class, DATUM_COUNT16);
+	const struct dci_datum *gauge8 =
+	    dci_class_find_datum(class, DATUM_GAUGE8);
+	const struct dci_datum *signed8 =
+	    dci_class_find_datum(class, DATUM_SIGNED8);
+
+	/* Served: a 32-bit counter; set: the provider's 8 or 16 bits. */
+	ck_assert_int_eq(count8->info.type, DCI_ST_INTEGER32);
+	ck_assert_uint_eq(count8->info.size, 4);
+	ck_assert_int_eq(count8->kind, DCI_KIND_COUNTER32);
+	ck_assert_int_eq(count8->provided_type, DCI_ST_INTEGER8);
+	ck_assert_uint_eq(count8->provided_size, 1);
+	ck_assert_int_eq(count16->info.type, DCI_ST_INTEGER32);
+	ck_assert_uint_eq(
+	    count16->info.format, DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN);
+	ck_assert_uint_eq(count16->provided_size, 2);
+	ck_assert_uint_eq(class->widened_count, 2);
+	/* A gauge and a signed counter stay as declared. */
+	ck_assert_int_eq(gauge8->info.type, DCI_ST_INTEGER8);
+	ck_assert_uint_eq(gauge8->provided_size, 0);
+	ck_assert_int_eq(signed8->info.type, DCI_ST_INTEGER8);
+	ck_assert_uint_eq(signed8->provided_size, 0);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(small_counter_values_checked_at_their_own_width)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = counters_class(registry);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	long row = fx_add(builder, (const uint32_t[]){1}, 1, "unit");
+	char why[512];
+
+	ck_assert_int_eq(dci_snapshot_builder_set_unsigned(
+	                     builder, row, DATUM_COUNT8, 256, why, sizeof(why)),
+	    -1);
+	ck_assert_int_eq(
+	    dci_snapshot_builder_set_bytes(builder, row, DATUM_COUNT16,
+	        "\x01\x02\x03\x04", 4, why, sizeof(why)),
+	    -1);
+	/* 0x0102 big-endian. */
+	fx_set_bytes(builder, row, DATUM_COUNT16, "\x01\x02", 2);
+	fx_set_unsigned(builder, row, DATUM_COUNT8, 255);
+	fx_commit(builder, class, 1000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 0x0102);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 255);
+	dci_registry_free(registry);
+}
+END_TEST
+
+/* Commits instance 1 with count8 and count16 (and a declared discontinuity
+ * when asked), at `now`. */
+static void
+commit_small(struct dci_class *class, uint64_t count8, uint64_t count16,
+    bool declared, int64_t now)
+{
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	long row = fx_add(builder, (const uint32_t[]){1}, 1, "unit");
+	char why[512] = "";
+
+	fx_set_unsigned(builder, row, DATUM_COUNT8, count8);
+	fx_set_unsigned(builder, row, DATUM_COUNT16, count16);
+	if (declared)
+		ck_assert_msg(dci_snapshot_builder_set_discontinuity(
+		                  builder, row, why, sizeof(why)) == 0,
+		    "%s", why);
+	fx_commit(builder, class, now);
+}
+
+START_TEST(small_counters_widened_across_commits)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = counters_class(registry);
+	const struct dci_datum *count8 =
+	    dci_class_find_datum(class, DATUM_COUNT8);
+	char text[32];
+
+	/* A new instance starts at the provider's values. */
+	commit_small(class, 250, 65530, false, 1000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 250);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 65530);
+	/* Both wrap: 250 -> 4 is 10 more, 65530 -> 20 is 26 more. */
+	commit_small(class, 4, 20, false, 2000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 260);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 65556);
+	/* Grows without a wrap, then wraps again. */
+	commit_small(class, 200, 40000, false, 3000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 456);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 105536);
+	commit_small(class, 100, 39999, false, 4000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 612);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 105535 + 65536);
+	/* None of that was a discontinuity; the sum of the two takes the
+	 * widened values; the text is the widened value too. */
+	ck_assert_int_eq(discontinuity(class, 1), 1000);
+	ck_assert_uint_eq(served(class, 1, DATUM_SUM), 612 + 105535 + 65536);
+	dci_value_render(&count8->info,
+	    dci_snapshot_slot(class, class->snapshot, 0, count8), text,
+	    sizeof(text));
+	ck_assert_str_eq(text, "612");
+
+	/* Declared discontinuous: the time is set and widening starts
+	 * again from the provider's values, then goes on from there. */
+	commit_small(class, 7, 3, true, 5000);
+	ck_assert_int_eq(discontinuity(class, 1), 5000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 7);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 3);
+	commit_small(class, 1, 5, false, 6000);
+	ck_assert_int_eq(discontinuity(class, 1), 5000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 257);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 5);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(widened_counter_wraps_at_2_to_the_32)
+{
+	/* Without the sum: a sum of counters that falls by 2^32 when one of
+	 * them wraps is a discontinuity of the sum, and so of the instance. */
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = counters_class_with(registry, false);
+	const struct dci_datum *count8 =
+	    dci_class_find_datum(class, DATUM_COUNT8);
+	unsigned char *slot;
+
+	commit_small(class, 250, 0, false, 1000);
+	/* Stand for a counter that has grown for long: 2^32 - 6, which is
+	 * 250 modulo 2^8, as every served value is to the provider's. */
+	slot = (unsigned char *)dci_snapshot_slot(
+	    class, class->snapshot, 0, count8);
+	ck_assert_int_eq(dci_value_encode_unsigned(
+	                     &count8->info, UINT32_MAX - 5, slot, NULL, 0),
+	    0);
+	commit_small(class, 4, 0, false, 2000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 4);
+	ck_assert_int_eq(discontinuity(class, 1), 1000);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(widening_starts_at_the_value_when_it_had_none)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = counters_class(registry);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	long row;
+
+	/* Instance 1 without count8, then with it. */
+	row = fx_add(builder, (const uint32_t[]){1}, 1, "unit");
+	fx_set_unsigned(builder, row, DATUM_COUNT16, 9);
+	fx_commit(builder, class, 1000);
+	commit_small(class, 200, 10, false, 2000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 200);
+	/* Gone, then back: a new instance, widened from its value again. */
+	builder = dci_snapshot_builder_new(class);
+	fx_commit(builder, class, 3000);
+	commit_small(class, 3, 11, false, 4000);
+	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 3);
+	ck_assert_int_eq(discontinuity(class, 1), 4000);
+	dci_registry_free(registry);
+}
+END_TEST
+
 START_TEST(declared_discontinuity_without_a_decrease)
 {
 	struct dci_registry *registry = dci_registry_new();
@@ -214,6 +386,11 @@ main(void)
 
 	tcase_add_test(cases, counter32_wrap_at_full_width_is_no_discontinuity);
 	tcase_add_test(cases, counter64_wrap_at_full_width_is_no_discontinuity);
+	tcase_add_test(cases, small_unsigned_counters_registered_as_32_bits);
+	tcase_add_test(cases, small_counter_values_checked_at_their_own_width);
+	tcase_add_test(cases, small_counters_widened_across_commits);
+	tcase_add_test(cases, widened_counter_wraps_at_2_to_the_32);
+	tcase_add_test(cases, widening_starts_at_the_value_when_it_had_none);
 	tcase_add_test(cases, declared_discontinuity_without_a_decrease);
 	tcase_add_test(cases, declarations_survive_builder_growth);
 	suite_add_tcase(suite, cases);
