@@ -116,10 +116,24 @@ enum dci_type {
 #define DCI_SV_VOLATILE 2u
 
 /* What a value means over time; decides Counter vs Gauge in SNMP and whether
- * a decrease is a discontinuity. */
+ * a decrease is a discontinuity.
+ *
+ * Counters. An unsigned counter wraps at its full width, as SNMP's
+ * Counter32 and Counter64 do, and the host tells a wrap from a reset: a
+ * decrease is a wrap when the value went forward, modulo 2^bits, by less
+ * than half the range (it fell by more than half), and a reset otherwise,
+ * which sets the instance's discontinuity time (dciStatDiscontinuity, as
+ * IF-MIB's ifCounterDiscontinuityTime). A signed counter's every decrease
+ * is a reset. An unsigned 8- or 16-bit counter is served as a 32-bit one
+ * (ST_INTEGER32, size 4 in dciDatumTable): the provider sets its 8 or 16
+ * bits and the host extends them across refreshes, adding how far each
+ * value went forward modulo 2^8 or 2^16, which is right while it wraps at
+ * most once between two refreshes. A provider that knows a count started
+ * over (a device replaced under the same id) says so with
+ * dci_batch_set_discontinuity; one that widens counters itself declares
+ * how long it can go between refreshes with dci_refresh_limit. */
 enum dci_semantics {
-	DCI_SEMANTICS_COUNTER =
-	    1, /* only grows; wraps or resets are discontinuities */
+	DCI_SEMANTICS_COUNTER = 1,  /* only grows, wrapping at its width */
 	DCI_SEMANTICS_GAUGE = 2,    /* goes up and down */
 	DCI_SEMANTICS_DISCRETE = 3, /* a state, name, address or time */
 };
@@ -301,6 +315,8 @@ struct dci_host_operations {
 	int (*batch_set_invalid)(
 	    struct dci_batch *batch, long row, uint32_t datum_id);
 	int (*option_present)(struct dci_host *host, const char *key);
+	int (*batch_set_discontinuity)(struct dci_batch *batch, long row);
+	int (*refresh_limit)(struct dci_host *host, unsigned milliseconds);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -444,6 +460,23 @@ dci_batch_set_invalid(struct dci_batch *batch, long row, uint32_t datum_id)
 	return batch->operations->batch_set_invalid(batch, row, datum_id);
 }
 
+/* Declares that the counters of instance `row` are discontinuous since the
+ * last refresh although its id is the same: a disk replaced under the same
+ * major:minor, a CPU taken offline and back, a count the provider knows
+ * was started over. At commit the instance's discontinuity time becomes
+ * now (as when a counter goes back, see enum dci_semantics) and the host's
+ * widening of its 8- and 16-bit counters starts again from the values set
+ * in this batch. Returns 0, or -1 for an unknown row or a host older than
+ * this call (which sets the time only when a counter goes back). */
+static inline int
+dci_batch_set_discontinuity(struct dci_batch *batch, long row)
+{
+	if (batch->operations->size <=
+	    offsetof(struct dci_host_operations, batch_set_discontinuity))
+		return -1;
+	return batch->operations->batch_set_discontinuity(batch, row);
+}
+
 /* Validates, sorts and swaps the batch in; the batch is gone afterwards
  * whatever the result. Returns 0 or -1. */
 static inline int
@@ -456,6 +489,25 @@ static inline void
 dci_batch_abort(struct dci_batch *batch)
 {
 	batch->operations->batch_abort(batch);
+}
+
+/* --- Refresh period (from init) --- */
+
+/* Declares the longest interval between two refreshes this provider
+ * tolerates, in milliseconds (> 0): a provider that extends 32-bit kernel
+ * counters to 64 bits across refreshes misreads a count that wraps more
+ * than once between two of them, so it states the interval in which its
+ * fastest counter cannot. The host never lets the refresh period exceed
+ * it: a longer configured `refresh` is lowered to it (and logged). Called
+ * more than once, the smallest limit holds. Returns 0, or -1 for 0, for a
+ * call outside init, or on a host older than this call. */
+static inline int
+dci_refresh_limit(struct dci_host *host, unsigned milliseconds)
+{
+	if (host->operations->size <=
+	    offsetof(struct dci_host_operations, refresh_limit))
+		return -1;
+	return host->operations->refresh_limit(host, milliseconds);
 }
 
 /* --- Options (any callback) ---

@@ -1285,14 +1285,14 @@ describe_datum(FILE *stream, const struct mib_context *context)
 			    stream);
 		break;
 	case DCI_KIND_COUNTER32:
-		if (info->type == DCI_ST_INTEGER8)
-			fputs("An 8-bit counter: it wraps after 255, not "
-			      "after 4294967295. ",
-			    stream);
-		else if (info->type == DCI_ST_INTEGER16)
-			fputs("A 16-bit counter: it wraps after 65535, not "
-			      "after 4294967295. ",
-			    stream);
+		/* The registry serves these as 32-bit counters. */
+		if (datum->provided_size != 0)
+			fprintf(stream,
+			    "The provider counts in %u bits; dcistatd extends "
+			    "the count to 32 bits from one refresh to the "
+			    "next, so it wraps after 4294967295 as a "
+			    "Counter32 does. ",
+			    8 * datum->provided_size);
 		break;
 	default:
 		break;

@@ -346,6 +346,19 @@ host_batch_instance_parent(struct dci_batch *public, long row,
 }
 
 static int
+host_batch_set_discontinuity(struct dci_batch *public, long row)
+{
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+
+	if (dci_snapshot_builder_set_discontinuity(
+	        batch->builder, row, why, sizeof(why)) == 0)
+		return 0;
+	batch_refused(batch, "discontinuity", why);
+	return -1;
+}
+
+static int
 host_batch_commit(struct dci_batch *public)
 {
 	struct host_batch *batch = batch_of(public);
@@ -450,6 +463,31 @@ host_option_present(struct dci_host *host, const char *key)
 	return option_find(host, key) != NULL;
 }
 
+/* Only from init: the loader applies the limit to the refresh period when
+ * init returns, and a limit that arrived later would be a promise the
+ * period already broke. */
+static int
+host_refresh_limit(struct dci_host *host, unsigned milliseconds)
+{
+	struct dci_plugin *plugin = plugin_of(host);
+
+	if (plugin->state == DCI_PLUGIN_RUNNING) {
+		log_warnx("provider %s: refresh limit refused: declared after "
+		          "init",
+		    plugin->name);
+		return -1;
+	}
+	if (milliseconds == 0) {
+		log_warnx(
+		    "provider %s: refresh limit refused: 0 ms", plugin->name);
+		return -1;
+	}
+	if (plugin->refresh_limit_milliseconds == 0 ||
+	    milliseconds < plugin->refresh_limit_milliseconds)
+		plugin->refresh_limit_milliseconds = milliseconds;
+	return 0;
+}
+
 /* YAML 1.1's spellings of a boolean, which is what people write. */
 static int
 host_option_boolean(struct dci_host *host, const char *key, int default_value)
@@ -513,4 +551,6 @@ const struct dci_host_operations dci_host_operations = {
     .option_boolean = host_option_boolean,
     .batch_set_invalid = host_batch_set_invalid,
     .option_present = host_option_present,
+    .batch_set_discontinuity = host_batch_set_discontinuity,
+    .refresh_limit = host_refresh_limit,
 };

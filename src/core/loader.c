@@ -259,8 +259,11 @@ dci_plugin_start(
 	const struct dci_config_provider *config = plugin->config;
 	char reason[1024];
 
-	/* A failed row from an earlier try goes; init registers anew. */
+	/* A failed row from an earlier try goes; init registers anew and may
+	 * declare its refresh limit anew. */
 	dci_plugin_stop(plugin);
+	plugin->refresh_milliseconds = config->refresh_milliseconds;
+	plugin->refresh_limit_milliseconds = 0;
 	if (plugin_library_open(plugin, reason, sizeof(reason)) != 0 ||
 	    dci_plugin_check_options(plugin, config, reason, sizeof(reason)) !=
 	        0)
@@ -283,6 +286,15 @@ dci_plugin_start(
 	plugin->failure[0] = '\0';
 	plugin->consecutive_failures = 0;
 	plugin->slow = false;
+	if (plugin->refresh_limit_milliseconds != 0 &&
+	    plugin->refresh_milliseconds > plugin->refresh_limit_milliseconds) {
+		log_info("provider %s: refresh every %u ms, not %u: its "
+		         "counters' widening tolerates no longer",
+		    plugin->name, plugin->refresh_limit_milliseconds,
+		    plugin->refresh_milliseconds);
+		plugin->refresh_milliseconds =
+		    plugin->refresh_limit_milliseconds;
+	}
 	plugin->next_refresh_milliseconds = now;
 	return 0;
 

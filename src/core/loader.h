@@ -59,6 +59,9 @@ struct dci_plugin {
 	bool quiet;
 	char failure[1024]; /* why it failed, "" while running */
 	unsigned refresh_milliseconds;
+	/* The longest period the provider's widening tolerates
+	 * (dci_refresh_limit); refresh_milliseconds never exceeds it. */
+	unsigned refresh_limit_milliseconds; /* 0: none declared */
 	unsigned stale_periods;
 	/* Running: its next refresh is due when now >= this. Failed: its next
 	 * try to load and initialise. */

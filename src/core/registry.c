@@ -569,6 +569,18 @@ derived_resolve(
 	return dci_value_check_datum(&derived->info, why, why_size) == 0;
 }
 
+/* An unsigned 8- or 16-bit counter: served as a 32-bit counter the host
+ * widens (struct dci_datum's provided_size). A signed counter is served
+ * as Integer32, which has no wrap to extend. */
+static bool
+datum_widened(const struct dci_datum_info *info)
+{
+	return (info->type == DCI_ST_INTEGER8 ||
+	           info->type == DCI_ST_INTEGER16) &&
+	       (info->format & DCI_SIF_UNSIGNED) != 0 &&
+	       info->semantics == DCI_SEMANTICS_COUNTER;
+}
+
 static int
 datums_copy(struct dci_class *class, const struct dci_class_info *info,
     const char *name, char *why, size_t why_size)
@@ -623,6 +635,14 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 			    "class %s: datum %u (\"%s\"): %s", name, source->id,
 			    source->label, datum_why);
 			return -1;
+		}
+		if (datum_widened(&datum->info)) {
+			datum->provided_type = datum->info.type;
+			datum->provided_size = datum->info.size;
+			datum->info.type = DCI_ST_INTEGER32;
+			datum->info.size =
+			    dci_value_natural_size(DCI_ST_INTEGER32, 0);
+			class->widened_count++;
 		}
 		datum->info.label = strdup(source->label);
 		datum->info.description = copy_text(source->description);

@@ -56,6 +56,13 @@ struct dci_datum {
 	 * which wraps modulo 2^64 as a counter does. */
 	uint32_t arguments[3];
 	bool wraps;
+	/* What the provider sets, when it differs from what is served: an
+	 * unsigned 8- or 16-bit counter is served as a 32-bit one (info says
+	 * ST_INTEGER32, 4 bytes) that the host widens across snapshots, so
+	 * that it wraps at 2^32 as a Counter32 must (RFC 2578), not at 2^8
+	 * or 2^16. provided_size is 0 for every other datum. */
+	enum dci_type provided_type;
+	uint32_t provided_size;
 };
 
 struct dci_snapshot;
@@ -75,6 +82,8 @@ struct dci_class {
 	size_t present_size; /* bytes of one instance's presence bitmap */
 	uint32_t kind_mask;  /* 1 << kind for every kind among its datums */
 	bool has_counters;
+	/* Datums with a provided_size: counters the host widens. */
+	size_t widened_count;
 	size_t derived_count; /* datums of type DCI_ST_DERIVED */
 	struct dci_snapshot *snapshot; /* NULL until the first commit */
 	/* The last snapshot while it is withdrawn as stale (snapshot is then

@@ -20,6 +20,8 @@ struct dci_snapshot_builder {
 	/* Allocated on the first parent link: most classes have none. */
 	uint32_t *parents;
 	bool *has_parent;
+	/* Allocated on the first declared discontinuity: rare. */
+	bool *discontinuous;
 	/* Where the next datum lookup starts: providers set a row's datums
 	 * in the order of their ids, so the next is usually the one after. */
 	size_t next_datum;
@@ -48,6 +50,7 @@ dci_snapshot_builder_free(struct dci_snapshot_builder *builder)
 	free(builder->present);
 	free(builder->parents);
 	free(builder->has_parent);
+	free(builder->discontinuous);
 	free(builder);
 }
 
@@ -100,6 +103,13 @@ builder_grow(struct dci_snapshot_builder *builder)
 	if (builder->parents != NULL &&
 	    builder_grow_parents(builder, capacity) != 0)
 		return -1;
+	if (builder->discontinuous != NULL) {
+		bool *discontinuous = realloc(
+		    builder->discontinuous, capacity * sizeof(*discontinuous));
+		if (discontinuous == NULL)
+			return -1;
+		builder->discontinuous = discontinuous;
+	}
 	builder->capacity = capacity;
 	return 0;
 }
@@ -145,6 +155,8 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	    class->present_size);
 	if (builder->has_parent != NULL)
 		builder->has_parent[row] = false;
+	if (builder->discontinuous != NULL)
+		builder->discontinuous[row] = false;
 	builder->count++;
 	return (long)row;
 }
@@ -207,18 +219,34 @@ refuse(const struct dci_datum *datum, char *why, size_t why_size)
 	return -1;
 }
 
+/* The description a setter encodes with: the provider's, which differs
+ * from the served one for a counter the host widens (struct dci_datum's
+ * provided_size). The builder holds what the provider gave; commit turns
+ * it into what is served. */
+static const struct dci_datum_info *
+provided_info(const struct dci_datum *datum, struct dci_datum_info *copy)
+{
+	if (datum->provided_size == 0)
+		return &datum->info;
+	*copy = datum->info;
+	copy->type = datum->provided_type;
+	copy->size = datum->provided_size;
+	return copy;
+}
+
 int
 dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
 {
 	const struct dci_datum *datum;
+	struct dci_datum_info copy;
 	unsigned char *slot =
 	    builder_slot(builder, row, datum_id, &datum, why, why_size);
 
 	if (slot == NULL)
 		return -1;
 	if (dci_value_encode_unsigned(
-	        &datum->info, value, slot, why, why_size) != 0)
+	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -229,13 +257,14 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, int64_t value, char *why, size_t why_size)
 {
 	const struct dci_datum *datum;
+	struct dci_datum_info copy;
 	unsigned char *slot =
 	    builder_slot(builder, row, datum_id, &datum, why, why_size);
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_signed(&datum->info, value, slot, why, why_size) !=
-	    0)
+	if (dci_value_encode_signed(
+	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -247,6 +276,7 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
     size_t why_size)
 {
 	const struct dci_datum *datum;
+	struct dci_datum_info copy;
 	unsigned char *slot =
 	    builder_slot(builder, row, datum_id, &datum, why, why_size);
 
@@ -256,8 +286,8 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
 		log_reason(why, why_size, "NULL value of %zu bytes", length);
 		return refuse(datum, why, why_size);
 	}
-	if (dci_value_encode_bytes(
-	        &datum->info, bytes, length, slot, why, why_size) != 0)
+	if (dci_value_encode_bytes(provided_info(datum, &copy), bytes, length,
+	        slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -313,6 +343,28 @@ dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder, long row,
 	memcpy(builder->parents + (size_t)row * words, parent_id,
 	    words * sizeof(*parent_id));
 	builder->has_parent[row] = true;
+	return 0;
+}
+
+int
+dci_snapshot_builder_set_discontinuity(
+    struct dci_snapshot_builder *builder, long row, char *why, size_t why_size)
+{
+	if (row < 0 || (size_t)row >= builder->count) {
+		log_reason(why, why_size,
+		    "discontinuity of row %ld: no such row (%zu instances)",
+		    row, builder->count);
+		return -1;
+	}
+	if (builder->discontinuous == NULL) {
+		builder->discontinuous =
+		    calloc(builder->capacity, sizeof(*builder->discontinuous));
+		if (builder->discontinuous == NULL) {
+			log_reason(why, why_size, "out of memory");
+			return -1;
+		}
+	}
+	builder->discontinuous[row] = true;
 	return 0;
 }
 
@@ -477,8 +529,95 @@ derive_values(
 	}
 }
 
-/* A counter that went backwards between two snapshots means the thing it
- * counts was reset or replaced: IF-MIB's ifCounterDiscontinuityTime. */
+/* Serves every widened counter of instance `row` of `next` in 32 bits
+ * (struct dci_datum's provided_size): its slot holds the provider's 8 or
+ * 16 bits and gets the previous snapshot's served value plus how far the
+ * provider's count went forward modulo 2^(8 * provided_size), modulo
+ * 2^32. A served value is always congruent to the provider's modulo the
+ * provider's width, so the previous snapshot is all the state this needs;
+ * it is exact while the provider's count wraps at most once between two
+ * commits. A value with no previous one (a new instance, a datum absent
+ * last time) or of an instance the provider declared discontinuous
+ * starts at the provider's value. */
+static void
+widen_values(const struct dci_class *class, const struct dci_snapshot *previous,
+    long previous_row, bool restarted, struct dci_snapshot *next, size_t row)
+{
+	for (size_t d = 0; d < class->datum_count; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+		struct dci_datum_info copy;
+		struct dci_value raw, before;
+		unsigned char *slot;
+		uint64_t served, mask;
+
+		if (datum->provided_size == 0 ||
+		    !dci_snapshot_present(class, next, row, datum))
+			continue;
+		slot = next->values + row * class->record_size + datum->offset;
+		dci_value_decode(provided_info(datum, &copy), slot, &raw);
+		served = raw.number;
+		if (previous_row >= 0 && !restarted &&
+		    dci_snapshot_present(
+		        class, previous, (size_t)previous_row, datum)) {
+			dci_value_decode(&datum->info,
+			    dci_snapshot_slot(
+			        class, previous, (size_t)previous_row, datum),
+			    &before);
+			mask = (UINT64_C(1) << (8 * datum->provided_size)) - 1;
+			served =
+			    (uint32_t)(before.number +
+			               ((raw.number - before.number) & mask));
+		}
+		/* Fits 32 bits: cannot be refused. */
+		(void)dci_value_encode_unsigned(
+		    &datum->info, served, slot, NULL, 0);
+	}
+}
+
+/* Whether a counter's step from `before` to `after` between two snapshots
+ * is a discontinuity (IF-MIB's ifCounterDiscontinuityTime): the thing it
+ * counts was reset or replaced.
+ *
+ * An unsigned counter of N bits (32 or 64, as served: widened ones are 32)
+ * wraps to 0 after 2^N - 1, and a manager reads its growth as the
+ * difference modulo 2^N (RFC 2578), so a decrease is not in itself a
+ * discontinuity. Whether it is a wrap or a reset cannot be read from two
+ * values; the rule is serial number arithmetic (RFC 1982): a wrap when the
+ * forward distance, (after - before) modulo 2^N, is less than half the
+ * range (2^(N-1)), that is when the value fell by more than half the
+ * range; a discontinuity otherwise. A counter read at least twice per
+ * wrap, as a manager must read a Counter32 anyway, advances by less than
+ * half its range between two readings, so its wraps are never flagged;
+ * 1000 -> 5 is a reset. The rule is wrong only for a reset from above half
+ * the range to below the old value minus half (3,000,000,000 -> 5 in 32
+ * bits): taken as a wrap, the manager sees the same modular difference it
+ * would compute without the flag. A 64-bit counter never gets near half
+ * its range in practice, so every reset of one is flagged; a sum of 32-bit
+ * counters (a derived datum) that falls when one of them wraps is
+ * flagged too, since the sum does not wrap at its own width.
+ *
+ * A signed counter has no defined wrap: any decrease is a discontinuity. */
+static bool
+counter_step_discontinuous(const struct dci_datum *datum,
+    const struct dci_value *before, const struct dci_value *after)
+{
+	unsigned bits = 8 * datum->info.size;
+	uint64_t forward;
+
+	if ((datum->info.format & DCI_SIF_UNSIGNED) == 0)
+		return after->signed_number < before->signed_number;
+	if (after->number >= before->number)
+		return false;
+	if (bits == 0 || bits > 64)
+		return true;
+	forward = after->number - before->number;
+	if (bits < 64)
+		forward &= (UINT64_C(1) << bits) - 1;
+	return forward >= UINT64_C(1) << (bits - 1);
+}
+
+/* Whether any counter of the instance took a step that is a discontinuity
+ * (counter_step_discontinuous) between two snapshots. */
 static bool
 counter_went_backwards(const struct dci_class *class,
     const struct dci_snapshot *previous, size_t previous_row,
@@ -498,9 +637,7 @@ counter_went_backwards(const struct dci_class *class,
 		    &before);
 		dci_value_decode(&datum->info,
 		    dci_snapshot_slot(class, next, next_row, datum), &after);
-		if ((datum->info.format & DCI_SIF_UNSIGNED) != 0
-		        ? after.number < before.number
-		        : after.signed_number < before.signed_number)
+		if (counter_step_discontinuous(datum, &before, &after))
 			return true;
 	}
 	return false;
@@ -630,8 +767,17 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	for (size_t i = 0; i < count; i++) {
 		size_t row = order[i].row;
 		struct dci_instance_state *state = &next->instances[i];
-		long before;
+		bool restarted = builder->discontinuous != NULL &&
+		                 builder->discontinuous[row];
+		long before = -1;
 
+		if (previous != NULL)
+			before = dci_snapshot_find(
+			    class, previous, next->ids + i * words);
+		/* Widened first: derived datums take served values. */
+		if (class->widened_count > 0)
+			widen_values(
+			    class, previous, before, restarted, next, i);
 		if (class->derived_count > 0)
 			derive_values(class, next, i);
 		state->label = builder->labels[row];
@@ -644,21 +790,16 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		}
 		state->created_milliseconds = now_milliseconds;
 		state->discontinuity_milliseconds = now_milliseconds;
-		if (previous == NULL)
-			continue;
-		before =
-		    dci_snapshot_find(class, previous, next->ids + i * words);
 		if (before < 0)
 			continue;
 		state->created_milliseconds =
 		    previous->instances[before].created_milliseconds;
 		state->discontinuity_milliseconds =
 		    previous->instances[before].discontinuity_milliseconds;
-		if (resumed)
-			state->discontinuity_milliseconds = now_milliseconds;
-		else if (class->has_counters &&
-		    counter_went_backwards(
-		        class, previous, (size_t)before, next, i))
+		if (resumed || restarted ||
+		    (class->has_counters &&
+		        counter_went_backwards(
+		            class, previous, (size_t)before, next, i)))
 			state->discontinuity_milliseconds = now_milliseconds;
 	}
 	next->count = count;

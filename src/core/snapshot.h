@@ -21,8 +21,9 @@
 struct dci_instance_state {
 	char *label;
 	int64_t created_milliseconds; /* when first seen */
-	int64_t
-	    discontinuity_milliseconds; /* creation, or a counter went back */
+	/* Creation, a counter that went back other than by a wrap, or one
+	 * the provider declared. */
+	int64_t discontinuity_milliseconds;
 	bool has_parent; /* its parent's id is in snapshot->parents */
 };
 
@@ -65,9 +66,19 @@ int dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder,
     long row, const uint32_t *parent_id, size_t parent_words, char *why,
     size_t why_size);
 
+/* Declares that the counters of `row` are discontinuous (the provider's
+ * dci_batch_set_discontinuity): at commit its discontinuity time becomes
+ * the commit's and its widened counters start again from the provider's
+ * values. */
+int dci_snapshot_builder_set_discontinuity(
+    struct dci_snapshot_builder *builder, long row, char *why, size_t why_size);
+
 /* Sorts the builder into a snapshot and swaps it in as class->snapshot,
- * carrying creation times over from the previous snapshot and marking a
- * discontinuity where a counter went backwards. A parent link to an instance
+ * carrying creation times over from the previous snapshot, widening 8- and
+ * 16-bit counters to 32 bits (struct dci_datum's provided_size) and
+ * marking a discontinuity where the provider declared one or a counter went
+ * backwards other than by a wrap at its full width (see snapshot.c's
+ * counter_step_discontinuous for the rule). A parent link to an instance
  * missing from the batch, to the instance itself, or closing a cycle is
  * dropped: the commit succeeds and `why` says what was dropped (it is
  * empty otherwise). Frees the builder in every case. Returns 0, or -1

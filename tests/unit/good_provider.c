@@ -2,8 +2,11 @@
  * string, `instances` instances (option, default 3) whose counter is
  * 100 * id + the refresh number, a `fail_refresh` option that makes
  * every refresh after the first fail, and a `parents` yes/no option that
- * makes instance 1 the parent of every other, and an `invalid_even` yes/no
- * option that marks the counter of even instances invalid. Two options
+ * makes instance 1 the parent of every other, an `invalid_even` yes/no
+ * option that marks the counter of even instances invalid, a
+ * `refresh_limit` option (milliseconds) passed to dci_refresh_limit in
+ * init, and a `discontinuous` option (an instance id) that declares that
+ * instance discontinuous in every refresh after the first. Two options
  * make failures come and go from outside, for the lifecycle tests: with
  * `init_needs: PATH` init fails while PATH does not exist, and with
  * `refresh_fails_while: PATH` a refresh fails while PATH exists. */
@@ -20,12 +23,34 @@ struct good_context {
 	int fail_refresh;
 	int parents;
 	int invalid_even;
+	unsigned long discontinuous; /* 0: none */
 	char refresh_fails_while[256];
 };
 
-static const char *const good_option_keys[] = {
-    "instances", "fail_refresh", "parents", "invalid_even", "init_needs",
+static const char *const good_option_keys[] = {"instances", "fail_refresh",
+    "parents", "invalid_even", "refresh_limit", "discontinuous", "init_needs",
     "refresh_fails_while", NULL};
+
+/* A whole number option from 0 to maximum: 0 (and *value untouched) when
+ * absent, -1 after reporting a bad one. */
+static int
+good_number_option(struct dci_host *host, const char *key,
+    unsigned long maximum, unsigned long *value)
+{
+	const char *text = dci_option_string(host, key);
+	char *end;
+	unsigned long number;
+
+	if (text == NULL)
+		return 0;
+	number = strtoul(text, &end, 10);
+	if (*end != '\0' || number > maximum) {
+		dci_option_error(host, key, "expected a number in range");
+		return -1;
+	}
+	*value = number;
+	return 0;
+}
 
 static int
 good_init(struct dci_host *host, void **context_out)
@@ -66,23 +91,22 @@ good_init(struct dci_host *host, void **context_out)
 	};
 	struct good_context *context = calloc(1, sizeof(*context));
 	struct dci_supplier *supplier;
+	unsigned long instances = 3, refresh_limit = 0;
 	const char *text;
 
 	if (context == NULL)
 		return -1;
 	*context_out = context;
-	context->instances = 3;
-	text = dci_option_string(host, "instances");
-	if (text != NULL) {
-		char *end;
-		unsigned long value = strtoul(text, &end, 10);
-		if (*end != '\0' || value > 1000000) {
-			dci_option_error(host, "instances",
-			    "expected a number from 0 to 1000000");
-			return -1;
-		}
-		context->instances = (unsigned)value;
-	}
+	if (good_number_option(host, "instances", 1000000, &instances) != 0 ||
+	    good_number_option(
+	        host, "refresh_limit", UINT32_MAX, &refresh_limit) != 0 ||
+	    good_number_option(host, "discontinuous", UINT32_MAX,
+	        &context->discontinuous) != 0)
+		return -1;
+	context->instances = (unsigned)instances;
+	if (dci_option_present(host, "refresh_limit") &&
+	    dci_refresh_limit(host, (unsigned)refresh_limit) != 0)
+		return -1;
 	context->fail_refresh = dci_option_string(host, "fail_refresh") != NULL;
 	text = dci_option_string(host, "init_needs");
 	if (text != NULL && access(text, F_OK) != 0) {
@@ -139,7 +163,9 @@ good_refresh(struct dci_host *host, void *opaque)
 		        dci_batch_instance_parent(
 		            batch, row, (const uint32_t[]){1}, 1) != 0) ||
 		    (context->invalid_even && id % 2 == 0 &&
-		        dci_batch_set_invalid(batch, row, 1) != 0)) {
+		        dci_batch_set_invalid(batch, row, 1) != 0) ||
+		    (context->refreshes > 1 && id == context->discontinuous &&
+		        dci_batch_set_discontinuity(batch, row) != 0)) {
 			dci_batch_abort(batch);
 			return -1;
 		}

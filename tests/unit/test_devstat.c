@@ -657,6 +657,7 @@ START_TEST(test_table_reset)
 	ck_assert_uint_eq(device->values[DISKSTATS_WRITE_MS], 3);
 	ck_assert_uint_eq(device->raw[DISKSTATS_WRITE_MS], 3);
 	ck_assert_uint_eq(device->created, 10);
+	ck_assert(device->restarted);
 	ck_assert_uint_eq(admit.calls, 1);
 
 	/* And go on from there. */
@@ -665,6 +666,7 @@ START_TEST(test_table_reset)
 	    devstat_table_update(&table, &entry, 1, 40, test_admit, &admit), 0);
 	ck_assert_uint_eq(
 	    test_find(&table, 7, 200)->values[DISKSTATS_WRITE_MS], 13);
+	ck_assert(!test_find(&table, 7, 200)->restarted);
 
 	/* A 32-bit millisecond field going down is a wrap, not a reset. */
 	entry.fields[DISKSTATS_WRITE_MS] = 12;
@@ -672,6 +674,7 @@ START_TEST(test_table_reset)
 	    devstat_table_update(&table, &entry, 1, 50, test_admit, &admit), 0);
 	ck_assert_uint_eq(test_find(&table, 7, 200)->values[DISKSTATS_WRITE_MS],
 	    UINT64_C(4294967308));
+	ck_assert(!test_find(&table, 7, 200)->restarted);
 	devstat_table_free(&table);
 }
 END_TEST

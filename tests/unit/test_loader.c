@@ -3,11 +3,14 @@
  * to this test (good_provider, bad_abi_provider, no_entry_provider). */
 #define _GNU_SOURCE
 #include <check.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/config.h"
+#include "core/host.h"
 #include "core/loader.h"
 #include "core/registry.h"
 #include "core/snapshot.h"
@@ -212,7 +215,7 @@ START_TEST(unknown_option_names_position)
 	ck_assert_str_eq(error,
 	    "t.yaml:6:7: unknown option 'colour' for provider good: expected "
 	    "one of instances, fail_refresh, parents, invalid_even, "
-	    "init_needs, refresh_fails_while");
+	    "refresh_limit, discontinuous, init_needs, refresh_fails_while");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }
@@ -325,6 +328,115 @@ START_TEST(invalid_values_are_absent)
 }
 END_TEST
 
+START_TEST(refresh_limit_lowers_the_period)
+{
+	struct loaded loaded =
+	    load("  - module: good_provider\n    refresh: 2\n    options:\n"
+	         "      refresh_limit: 750\n");
+	struct dci_plugin *plugin;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	plugin = loaded.plugins.items[0];
+	ck_assert_uint_eq(plugin->refresh_limit_milliseconds, 750);
+	ck_assert_uint_eq(plugin->refresh_milliseconds, 750);
+	dci_plugins_refresh_all(&loaded.plugins, 10000);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 10749), 0);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 10750), 1);
+	/* After init the period is settled: a late limit is refused. */
+	ck_assert_int_eq(dci_refresh_limit(&plugin->host, 10), -1);
+	ck_assert_uint_eq(plugin->refresh_limit_milliseconds, 750);
+	ck_assert_uint_eq(plugin->refresh_milliseconds, 750);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(refresh_limit_above_the_period_keeps_it)
+{
+	struct loaded loaded =
+	    load("  - module: good_provider\n    refresh: 0.5\n    options:\n"
+	         "      refresh_limit: 60000\n");
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	ck_assert_uint_eq(
+	    loaded.plugins.items[0]->refresh_limit_milliseconds, 60000);
+	ck_assert_uint_eq(loaded.plugins.items[0]->refresh_milliseconds, 500);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(refresh_limit_of_zero_refused)
+{
+	/* good_provider fails its init when dci_refresh_limit does. */
+	struct loaded loaded = load("  - module: good_provider\n    options:\n "
+	                            "     refresh_limit: 0\n");
+
+	ck_assert_int_eq(loaded.result, -1);
+	unload(&loaded);
+}
+END_TEST
+
+START_TEST(declared_discontinuity_sets_the_time)
+{
+	struct loaded loaded = load("  - module: good_provider\n    options:\n "
+	                            "     discontinuous: 2\n");
+	const struct dci_class *class;
+	const struct dci_instance_state *states;
+	int64_t first;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	class = loaded.registry->classes[0];
+	dci_plugins_refresh_all(&loaded.plugins, 1000);
+	states = class->snapshot->instances;
+	first = states[1].discontinuity_milliseconds;
+	ck_assert_int_eq(first, states[1].created_milliseconds);
+	/* The host stamps commits with its clock: let it move. */
+	usleep(20000);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 2000), 1);
+	states = class->snapshot->instances;
+	/* Its counter grew (101 -> 102), yet instance 2 is declared
+	 * discontinuous; instances 1 and 3 are not. */
+	ck_assert_uint_eq(counter_of(class, 2), 202);
+	ck_assert_int_gt(states[1].discontinuity_milliseconds, first);
+	ck_assert_int_eq(states[1].created_milliseconds, first);
+	ck_assert_int_eq(states[0].discontinuity_milliseconds,
+	    states[0].created_milliseconds);
+	ck_assert_int_eq(states[2].discontinuity_milliseconds,
+	    states[2].created_milliseconds);
+	unload(&loaded);
+}
+END_TEST
+
+static int
+stub_batch_set_discontinuity(struct dci_batch *batch, long row)
+{
+	(void)batch;
+	return row == 5 ? 0 : -1;
+}
+
+START_TEST(appended_calls_refused_by_an_older_host)
+{
+	struct dci_host_operations older = dci_host_operations;
+	struct dci_host host = {&older};
+	struct dci_batch batch = {&older};
+
+	ck_assert_uint_eq(
+	    dci_host_operations.size, sizeof(struct dci_host_operations));
+	/* A host from before both calls: the wrappers answer -1 without
+	 * reading past the table's size. */
+	older.size =
+	    offsetof(struct dci_host_operations, batch_set_discontinuity);
+	older.batch_set_discontinuity = NULL;
+	older.refresh_limit = NULL;
+	ck_assert_int_eq(dci_batch_set_discontinuity(&batch, 5), -1);
+	ck_assert_int_eq(dci_refresh_limit(&host, 1000), -1);
+	/* One that has the first only. */
+	older.size = offsetof(struct dci_host_operations, refresh_limit);
+	older.batch_set_discontinuity = stub_batch_set_discontinuity;
+	ck_assert_int_eq(dci_batch_set_discontinuity(&batch, 5), 0);
+	ck_assert_int_eq(dci_refresh_limit(&host, 1000), -1);
+}
+END_TEST
+
 START_TEST(unknown_module_in_config_names_position)
 {
 	struct loaded loaded = load("  - module: nosuch\n");
@@ -360,6 +472,11 @@ main(void)
 	tcase_add_test(cases, invalid_values_are_absent);
 	tcase_add_test(cases, failed_init_is_an_error);
 	tcase_add_test(cases, unknown_module_in_config_names_position);
+	tcase_add_test(cases, refresh_limit_lowers_the_period);
+	tcase_add_test(cases, refresh_limit_above_the_period_keeps_it);
+	tcase_add_test(cases, refresh_limit_of_zero_refused);
+	tcase_add_test(cases, declared_discontinuity_sets_the_time);
+	tcase_add_test(cases, appended_calls_refused_by_an_older_host);
 	suite_add_tcase(suite, cases);
 	runner = srunner_create(suite);
 	srunner_run_all(runner, CK_NORMAL);

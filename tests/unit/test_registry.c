@@ -1361,8 +1361,10 @@ START_TEST(counter_going_backwards_marks_discontinuity)
 	const struct dci_snapshot *snapshot;
 	long row;
 
-	/* 1: counter64 grows; 2: counter64 goes back; 3: counter32 goes back;
-	 * 4: only the gauge goes down; 5: counter unset before, set now. */
+	/* 1: counter64 grows; 2: counter64 goes back; 3: counter32 goes back
+	 * by less than half its range (a reset, not a wrap: see
+	 * test_counters); 4: only the gauge goes down; 5: counter unset
+	 * before, set now. */
 	for (uint32_t id = 1; id <= 5; id++) {
 		row = fx_add(builder, &id, 1, "x");
 		if (id != 5)
@@ -1378,7 +1380,8 @@ START_TEST(counter_going_backwards_marks_discontinuity)
 		fx_set_unsigned(builder, row, 2,
 		    id == 2 ? UINT64_C(4999999999) : UINT64_C(5000000001));
 		fx_set_unsigned(builder, row, 5, id == 4 ? 1 : 50);
-		fx_set_unsigned(builder, row, 6, id == 3 ? 5u : 4000000000u);
+		fx_set_unsigned(
+		    builder, row, 6, id == 3 ? 3000000000u : 4000000000u);
 	}
 	fx_commit(builder, class, 2000);
 	snapshot = class->snapshot;

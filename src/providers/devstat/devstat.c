@@ -32,16 +32,19 @@
  * could not be read.
  *
  * The kernel's millisecond counters are 32 bits wide and wrap every 2^32
- * ms (49.7 days) of accumulated time; they are served extended to 64 bits,
- * which is exact as long as no counter wraps twice between two refreshes.
- * A counter that does loses 2^32 per extra wrap: busy_time after 49.7 days
- * without a refresh, and the durations and busy_time_weighted, which add
- * up to one ms per request in flight per ms, sooner (1.6 days at a steady
- * 32 requests in flight). Refreshes happen when someone asks. On 32-bit
- * kernels the request and sector counters are 32 bits wide too and their
- * wraps look like resets. When a device's counters go down it was detached
- * and attached again between two refreshes: its values start again from
- * the kernel's (the host marks the discontinuity). A device that left
+ * ms of accumulated time; they are served extended to 64 bits, which is
+ * exact as long as no counter grows by 2^32 or more between two refreshes
+ * (one that does loses 2^32 per extra wrap). busy_time grows by at most
+ * one ms per ms, but the durations and busy_time_weighted add one ms per
+ * request in flight per ms, so init declares a refresh limit
+ * (dci_refresh_limit) of 2^32 ms divided by DEVSTAT_IN_FLIGHT_MAX, and the
+ * host refreshes at least that often. On 32-bit kernels the request and
+ * sector counters are 32 bits wide too and their wraps look like resets.
+ * When a device's counters go down it was detached and attached again
+ * between two refreshes: its values start again from the kernel's and the
+ * refresh declares the instance discontinuous
+ * (dci_batch_set_discontinuity), which sets its discontinuity time
+ * whichever of its counters went down. A device that left
  * /proc/diskstats and came back, or a device number that now has another
  * name, is a new device: a new creation time, sysfs read again.
  *
@@ -77,6 +80,15 @@
 /* A /proc/diskstats larger than this is refused rather than read on and
  * on: thousands of times the size of a large machine's. */
 #define DEVSTAT_DISKSTATS_MAX (64u * 1024u * 1024u)
+/* More requests in flight on one device than its durations could count
+ * at once: a bound well above the block layer's queue depths (requests
+ * per hardware queue times hardware queues) of real devices. The summed
+ * millisecond counters grow by at most this much per ms. */
+#define DEVSTAT_IN_FLIGHT_MAX 65536u
+/* The longest interval between refreshes in which no millisecond counter
+ * can grow by 2^32 (see the top of this file). */
+#define DEVSTAT_REFRESH_LIMIT_MILLISECONDS                                     \
+	((unsigned)((UINT64_C(1) << 32) / DEVSTAT_IN_FLIGHT_MAX))
 
 enum devstat_datum_id {
 	DEVSTAT_DATUM_BYTES_READ = 1,
@@ -413,6 +425,10 @@ devstat_publish(struct dci_host *host, struct devstat_context *context)
 		row = dci_batch_instance(batch, id, 2, device->name);
 		if (row < 0)
 			continue; /* the host logged why; serve the others */
+		/* An older host flags the restart only where a counter
+		 * went down; nothing more to do then. */
+		if (device->restarted)
+			(void)dci_batch_set_discontinuity(batch, row);
 		if (devstat_set_row(batch, row, device) != 0) {
 			dci_batch_abort(batch);
 			return -1; /* the host logged why */
@@ -484,6 +500,9 @@ devstat_init(struct dci_host *host, void **context_pointer)
 	if (context->class_handle == NULL) {
 		return -1; /* the host has logged why */
 	}
+	/* A host older than this call refreshes on its configured period
+	 * alone; the widening is then as good as that period. */
+	(void)dci_refresh_limit(host, DEVSTAT_REFRESH_LIMIT_MILLISECONDS);
 	return 0;
 }
 

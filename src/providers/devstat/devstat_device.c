@@ -390,7 +390,8 @@ devstat_table_update(struct devstat_table *table,
 		if (known != NULL && strcmp(known->name, entry->name) == 0) {
 			*device = *known;
 			/* Reset: start again from the kernel's values. */
-			if (devstat_went_back(known, entry))
+			device->restarted = devstat_went_back(known, entry);
+			if (device->restarted)
 				device->present = 0;
 		} else {
 			memset(device, 0, sizeof *device);

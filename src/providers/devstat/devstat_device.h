@@ -119,6 +119,9 @@ struct devstat_device {
 	uint64_t values[DISKSTATS_FIELD_COUNT];
 	uint32_t present;
 	uint64_t raw[DISKSTATS_FIELD_COUNT]; /* as last read */
+	/* Its counters went down in the last update: detached and attached
+	 * again, its values started again from the kernel's. */
+	bool restarted;
 };
 
 /* The devices of the last update, sorted by (major, minor). Start zeroed;
@@ -159,7 +162,8 @@ typedef bool (*devstat_table_admit)(
  * concurrent requests). When one of a known device's
  * DISKSTATS_COUNTER_FIELDS went down, the device was detached and attached
  * again between two updates: its values start again from the kernel's, as
- * a new device's, but it keeps its creation time and admit's answer.
+ * a new device's, but it keeps its creation time and admit's answer, and
+ * restarted is set until the next update.
  *
  * Returns 0, or -1 with errno ENOMEM and the table as it was (admit was
  * not called).

@@ -27,11 +27,14 @@
  * parses it and serves everything it shows: CPUs going offline or online
  * and interrupt lines coming and going simply change the instances. The
  * kernel keeps its counts in 32 bits; they are served extended to 64 bits
- * from one refresh to the next (evcnt_widen.h), and a total is the sum of
- * its extended per-CPU counts. Counts can still go backwards: a total
- * loses the counts of a CPU that goes offline, and a line freed and
- * requested again starts over. The host flags any decrease of a counter as
- * a discontinuity; nothing to do here.
+ * from one refresh to the next (evcnt_widen.h), which misreads a count
+ * that moves by 2^31 or more between two refreshes, so init declares a
+ * refresh limit (dci_refresh_limit) in which none can at
+ * EVCNT_EVENTS_PER_SECOND_MAX. A total is the sum of its extended per-CPU
+ * counts. Counts can still go backwards: a total loses the counts of a CPU
+ * that goes offline, and a line freed and requested again starts over.
+ * The host flags such a decrease of a 64-bit counter as a discontinuity;
+ * nothing to do here.
  * A malformed line is skipped and logged once, until a refresh finds it
  * gone.
  *
@@ -182,6 +185,15 @@ static const struct dci_datum_info evcnt_datums[] = {
     },
 };
 
+/* More events per second than one count (one line on one CPU) can take:
+ * the kernel spends well over 200 ns on each interrupt or softirq run, so
+ * one CPU cannot reach this rate on one line. */
+#define EVCNT_EVENTS_PER_SECOND_MAX (UINT64_C(1) << 22)
+/* The longest interval between refreshes in which no count moves by 2^31,
+ * the most evcnt_widen tells from a restart. */
+#define EVCNT_REFRESH_LIMIT_MILLISECONDS                                       \
+	((unsigned)((UINT64_C(1) << 31) * 1000 / EVCNT_EVENTS_PER_SECOND_MAX))
+
 struct evcnt_context {
 	struct dci_host *host;
 	struct dci_class *class_handle;
@@ -267,6 +279,9 @@ evcnt_init(struct dci_host *host, void **context_pointer)
 	if (context->class_handle == NULL) {
 		return -1; /* the host has logged why */
 	}
+	/* A host older than this call refreshes on its configured period
+	 * alone; the widening is then as good as that period. */
+	(void)dci_refresh_limit(host, EVCNT_REFRESH_LIMIT_MILLISECONDS);
 	return 0;
 }
 

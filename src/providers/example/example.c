@@ -72,7 +72,8 @@
  * ("0x" and lowercase digits of the value as an unsigned of its width),
  * decimal, or dotted (each octet in decimal, most significant first).
  * Columns: signed 8/16/32 dciStatInteger32; unsigned 8/16/32 dciStatGauge32,
- * or dciStatCounter32 when the semantics is counter; unsigned 64
+ * or dciStatCounter32 when the semantics is counter (dcistatd extends an 8-
+ * or 16-bit counter to 32 bits across refreshes); unsigned 64
  * dciStatCounter64 (gauges too, as CounterBasedGauge64 does); signed 64 has
  * no SNMP type and is served as dciStatText only.
  * Format: s/u signed/unsigned, le/be byte order; c marks a counter (the
