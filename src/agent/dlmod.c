@@ -75,7 +75,8 @@ static struct {
 	 * configuration: the dlmod line is still there. */
 	bool initialised;
 	bool callback_registered;
-} embedded;
+	int notify_fd; /* registered with snmpd's loop, or -1 */
+} embedded = {.notify_fd = -1};
 
 static void
 config_path_parse(const char *token, char *line)
@@ -116,12 +117,43 @@ debug_free(void)
 
 static void embedded_schedule(void);
 
+/* A refresh thread finished: install its snapshots, set the alarm. */
+static void
+embedded_notified(int fd, void *argument)
+{
+	dci_plugins_drain_notifications(&embedded.lifecycle.plugins);
+	dci_plugins_run_due(
+	    &embedded.lifecycle.plugins, dci_clock_milliseconds());
+	embedded_schedule();
+}
+
+/* Refresh threads start from snmpd's loop, never at its reading of the
+ * configuration: snmpd may fork after that, and threads do not survive a
+ * fork. */
+static void
+embedded_use_threads(void)
+{
+	int fd;
+
+	if (!embedded.loaded || embedded.notify_fd >= 0 ||
+	    dci_plugins_use_threads(&embedded.lifecycle.plugins) != 0)
+		return;
+	fd = dci_plugins_notify_fd(&embedded.lifecycle.plugins);
+	if (register_readfd(fd, embedded_notified, NULL) != 0) {
+		log_warnx("cannot watch the refresh notifications; refreshes "
+		          "are installed on the next alarm or request");
+		return;
+	}
+	embedded.notify_fd = fd;
+}
+
 /* The refresh alarm: what is due runs, then the alarm is set again for
  * the next deadline. */
 static void
 embedded_alarm(unsigned int number, void *argument)
 {
 	embedded.alarm = 0;
+	embedded_use_threads();
 	dci_plugins_run_due(
 	    &embedded.lifecycle.plugins, dci_clock_milliseconds());
 	embedded_schedule();
@@ -157,6 +189,7 @@ embedded_schedule(void)
 static void
 embedded_refresh(void)
 {
+	embedded_use_threads();
 	if (dci_plugins_run_due(&embedded.lifecycle.plugins,
 	        dci_clock_milliseconds()) > 0)
 		embedded_schedule();
@@ -169,6 +202,9 @@ embedded_unload(void)
 	if (embedded.alarm != 0)
 		snmp_alarm_unregister(embedded.alarm);
 	embedded.alarm = 0;
+	if (embedded.notify_fd >= 0)
+		unregister_readfd(embedded.notify_fd);
+	embedded.notify_fd = -1;
 	if (embedded.loaded)
 		dci_lifecycle_unload(&embedded.lifecycle);
 	embedded.loaded = false;

@@ -146,23 +146,29 @@ agent_run(const struct agent_loop *loop)
 		struct timeval timeout = {3600, 0};
 		int highest = 0, block = 0, count, ready = 0, others = 0;
 		int direct = agent_direct_socket();
+		int notify = dci_plugins_notify_fd(loop->plugins);
 		bool quiet;
-		nfds_t used = 0;
+		nfds_t used = 0, first_other;
 
 		NETSNMP_LARGE_FD_ZERO(&readable);
 		snmp_select_info2(&highest, &readable, &timeout, &block);
-		if ((size_t)highest + 1 > polled_size) {
+		/* Each of Net-SNMP's descriptors, the signal pipe and the
+		 * refresh notifications. */
+		if ((size_t)highest + 2 > polled_size) {
 			struct pollfd *grown = realloc(
-			    polled, ((size_t)highest + 1) * sizeof(*polled));
+			    polled, ((size_t)highest + 2) * sizeof(*polled));
 			if (grown == NULL) {
 				log_warn("agent: poll set");
 				result = -1;
 				break;
 			}
 			polled = grown;
-			polled_size = (size_t)highest + 1;
+			polled_size = (size_t)highest + 2;
 		}
 		polled[used++] = (struct pollfd){signal_pipe[0], POLLIN, 0};
+		/* Refresh threads say here that a refresh ended. */
+		if (notify >= 0)
+			polled[used++] = (struct pollfd){notify, POLLIN, 0};
 		/* While the master's requests are answered in place and
 		 * Net-SNMP's callback pipes are idle, wait on the AgentX
 		 * socket alone: each idle descriptor costs poll a wait-queue
@@ -174,7 +180,7 @@ agent_run(const struct agent_loop *loop)
 			polled[used++] = (struct pollfd){direct, POLLIN, 0};
 		} else {
 			for (int fd = 0; fd < highest; fd++)
-				if (fd != signal_pipe[0] &&
+				if (fd != signal_pipe[0] && fd != notify &&
 				    NETSNMP_LARGE_FD_ISSET(fd, &readable))
 					polled[used++] =
 					    (struct pollfd){fd, POLLIN, 0};
@@ -196,8 +202,14 @@ agent_run(const struct agent_loop *loop)
 			log_info("agent: stopping on signal");
 			break;
 		}
+		first_other = 1;
+		if (notify >= 0) {
+			if (polled[1].revents != 0)
+				dci_plugins_drain_notifications(loop->plugins);
+			first_other = 2;
+		}
 		NETSNMP_LARGE_FD_ZERO(&readable);
-		for (nfds_t i = 1; i < used; i++) {
+		for (nfds_t i = first_other; i < used; i++) {
 			/* Hang-ups and errors too: Net-SNMP's read sees the
 			 * closed connection and reconnects. */
 			if (polled[i].revents != 0) {

@@ -210,6 +210,8 @@ main(int argc, char **argv)
 	if (options.pid_file != NULL)
 		pid_file_write(options.pid_file);
 
+	/* After daemon(): threads do not survive a fork. */
+	dci_plugins_use_threads(&state.lifecycle.plugins);
 	dci_plugins_refresh_all(
 	    &state.lifecycle.plugins, dci_clock_milliseconds());
 	state.settings.agentx_socket = options.agentx_socket != NULL

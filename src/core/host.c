@@ -44,6 +44,12 @@ host_supplier_register(
 	struct dci_supplier *supplier, **grown;
 	char why[512];
 
+	if (plugin->on_refresher) {
+		log_warnx("provider %s: supplier refused: registered in refresh, "
+		          "not in init",
+		    plugin->name);
+		return NULL;
+	}
 	supplier = dci_registry_add_supplier(
 	    plugin->registry, info, plugin->name, why, sizeof(why));
 	if (supplier == NULL) {
@@ -172,6 +178,12 @@ host_class_register(struct dci_host *host, struct dci_supplier *supplier,
 	struct dci_datum_info *datums = NULL;
 	char why[512];
 
+	if (plugin->on_refresher) {
+		log_warnx("provider %s: class refused: registered in refresh, "
+		          "not in init",
+		    plugin->name);
+		return NULL;
+	}
 	if (supplier == NULL || !supplier_owned(plugin, supplier)) {
 		log_warnx("provider %s: class refused: supplier handle is not "
 		          "one this provider registered",
@@ -358,6 +370,38 @@ host_batch_set_discontinuity(struct dci_batch *public, long row)
 	return -1;
 }
 
+/* On a refresh thread: the batch is sealed there (its duplicate ids
+ * refused at once) and queued for the main thread, which installs it
+ * when the refresh returns (loader.h). */
+static int
+batch_queue(struct host_batch *batch)
+{
+	struct dci_plugin *plugin = batch->plugin;
+	char why[512];
+
+	if (dci_snapshot_builder_seal(batch->builder, why, sizeof(why)) != 0) {
+		log_warnx("provider %s: %s", plugin->name, why);
+		return -1;
+	}
+	if (plugin->pending_count == plugin->pending_capacity) {
+		size_t capacity =
+		    plugin->pending_capacity ? 2 * plugin->pending_capacity : 4;
+		struct dci_pending_commit *grown = realloc(
+		    plugin->pending, capacity * sizeof(*grown));
+		if (grown == NULL) {
+			log_warnx("provider %s: class \"%s\": out of memory",
+			    plugin->name, batch->class->label);
+			return -1;
+		}
+		plugin->pending = grown;
+		plugin->pending_capacity = capacity;
+	}
+	plugin->pending[plugin->pending_count++] =
+	    (struct dci_pending_commit){batch->class, batch->builder};
+	batch->builder = NULL;
+	return 0;
+}
+
 static int
 host_batch_commit(struct dci_batch *public)
 {
@@ -370,6 +414,12 @@ host_batch_commit(struct dci_batch *public)
 		          "this refresh, those rows are absent; first: %s",
 		    batch->plugin->name, batch->class->label, batch->refusals,
 		    batch->refusals == 1 ? "" : "s", batch->first_refusal);
+	if (batch->plugin->on_refresher) {
+		result = batch_queue(batch);
+		dci_snapshot_builder_free(batch->builder);
+		batch_forget(batch);
+		return result;
+	}
 	/* Taken at the time the refresh was due to run, the time the
 	 * schedule and the staleness limit count from. */
 	result = dci_snapshot_commit(batch->builder, batch->class,

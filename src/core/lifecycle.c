@@ -261,7 +261,8 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 		if (next[i] != NULL)
 			continue;
 		next[i] = dci_plugin_new(after, i,
-		    lifecycle->default_plugin_dir, lifecycle->registry);
+		    lifecycle->default_plugin_dir, lifecycle->registry,
+		    dci_plugins_notify_write_fd(plugins));
 		if (next[i] == NULL) {
 			log_warnx("%s: provider %s: out of memory",
 			    lifecycle->config_path, after->providers[i].module);

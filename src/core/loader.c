@@ -3,6 +3,9 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +105,9 @@ plugin_allocate(const char *module, const char *plugin_dir)
 	if (plugin == NULL)
 		return NULL;
 	plugin->host.operations = &dci_host_operations;
+	plugin->notify_fd = -1;
+	pthread_mutex_init(&plugin->refresher_lock, NULL);
+	pthread_cond_init(&plugin->refresher_wake, NULL);
 	plugin->module = strdup(module);
 	plugin->name = strdup(module);
 	plugin->path = plugin_path(module, plugin_dir);
@@ -190,6 +196,95 @@ dci_plugin_check_options(const struct dci_plugin *plugin,
 	return 0;
 }
 
+/* The refresher: one provider's refreshes, one at a time, when asked. */
+static void *
+plugin_refresher(void *argument)
+{
+	struct dci_plugin *plugin = argument;
+
+	log_defer_this_thread();
+	pthread_mutex_lock(&plugin->refresher_lock);
+	for (;;) {
+		int64_t started;
+		int result;
+
+		while (!plugin->refresh_requested &&
+		       !plugin->refresher_stopping)
+			pthread_cond_wait(
+			    &plugin->refresher_wake, &plugin->refresher_lock);
+		if (plugin->refresher_stopping)
+			break;
+		plugin->refresh_requested = false;
+		pthread_mutex_unlock(&plugin->refresher_lock);
+
+		started = dci_clock_milliseconds();
+		plugin->on_refresher = true;
+		result = plugin->entry->refresh(&plugin->host, plugin->context);
+		plugin->on_refresher = false;
+
+		pthread_mutex_lock(&plugin->refresher_lock);
+		plugin->refresh_result = result;
+		plugin->refresh_duration_milliseconds =
+		    dci_clock_milliseconds() - started;
+		plugin->refresh_finished = true;
+		/* A full pipe already holds a wake-up for the loop. */
+		if (write(plugin->notify_fd, "r", 1) < 0) {
+		}
+	}
+	pthread_mutex_unlock(&plugin->refresher_lock);
+	return NULL;
+}
+
+/* Starts the refresher of a plug-in that refreshes on its own thread; with
+ * every signal blocked there, so that they reach the main loop. A refresher
+ * that cannot be started leaves refreshes inline, said once. */
+static void
+plugin_refresher_start(struct dci_plugin *plugin)
+{
+	sigset_t all, previous;
+	int error;
+
+	if (plugin->notify_fd < 0 || plugin->refresher_running)
+		return;
+	plugin->refresh_requested = false;
+	plugin->refresh_finished = false;
+	plugin->refresher_stopping = false;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &previous);
+	error = pthread_create(
+	    &plugin->refresher, NULL, plugin_refresher, plugin);
+	pthread_sigmask(SIG_SETMASK, &previous, NULL);
+	if (error != 0) {
+		log_warnx("provider %s: cannot start its refresh thread (%s); "
+		          "refreshing it on the main thread",
+		    plugin->name, strerror(error));
+		return;
+	}
+	plugin->refresher_running = true;
+}
+
+/* Stops the refresher, waiting for a refresh in flight to return; what it
+ * committed is dropped. */
+static void
+plugin_refresher_stop(struct dci_plugin *plugin)
+{
+	if (!plugin->refresher_running)
+		return;
+	pthread_mutex_lock(&plugin->refresher_lock);
+	plugin->refresher_stopping = true;
+	pthread_cond_signal(&plugin->refresher_wake);
+	pthread_mutex_unlock(&plugin->refresher_lock);
+	pthread_join(plugin->refresher, NULL);
+	log_flush_deferred();
+	plugin->refresher_running = false;
+	plugin->refresh_in_flight = false;
+	plugin->refresh_finished = false;
+	for (size_t i = 0; i < plugin->pending_count; i++)
+		dci_snapshot_builder_free(plugin->pending[i].builder);
+	plugin->pending_count = 0;
+	plugin->refresh_milliseconds_at = 0;
+}
+
 /* What a failed start leaves: nothing of the provider loaded or
  * registered, a failed supplier row with the reason, and a retry after a
  * back-off. */
@@ -232,7 +327,8 @@ plugin_fail_start(struct dci_plugin *plugin, int64_t now, const char *reason)
 
 struct dci_plugin *
 dci_plugin_new(const struct dci_config *config, size_t index,
-    const char *default_plugin_dir, struct dci_registry *registry)
+    const char *default_plugin_dir, struct dci_registry *registry,
+    int notify_fd)
 {
 	const struct dci_config_provider *provider = &config->providers[index];
 	struct dci_plugin *plugin = plugin_allocate(provider->module,
@@ -249,6 +345,7 @@ dci_plugin_new(const struct dci_config *config, size_t index,
 	plugin->refresh_milliseconds = provider->refresh_milliseconds;
 	plugin->stale_periods = provider->stale_periods;
 	plugin->state = DCI_PLUGIN_STOPPED;
+	plugin->notify_fd = notify_fd;
 	return plugin;
 }
 
@@ -296,6 +393,7 @@ dci_plugin_start(
 		    plugin->refresh_limit_milliseconds;
 	}
 	plugin->next_refresh_milliseconds = now;
+	plugin_refresher_start(plugin);
 	return 0;
 
 failed:
@@ -345,17 +443,26 @@ refresh_duration_check(struct dci_plugin *plugin, int64_t duration)
 	plugin->slow = slow;
 }
 
+/* What a refresh leaves once it returned, on the main thread: its batches
+ * installed (those it committed on its thread), the others aborted, its
+ * suppliers' status, and the time of the next refresh. */
 static void
-plugin_refresh(struct dci_plugin *plugin, int64_t now)
+plugin_refresh_finish(struct dci_plugin *plugin, int result, int64_t duration)
 {
-	int64_t started = dci_clock_milliseconds(), delay;
-	int result;
+	int64_t now = plugin->refresh_milliseconds_at, delay;
+	char why[512];
 
-	plugin->refresh_milliseconds_at = now;
-	result = plugin->entry->refresh(&plugin->host, plugin->context);
+	for (size_t i = 0; i < plugin->pending_count; i++) {
+		struct dci_pending_commit *pending = &plugin->pending[i];
+		if (dci_snapshot_commit(pending->builder, pending->class, now,
+		        why, sizeof(why)) != 0 ||
+		    why[0] != '\0')
+			log_warnx("provider %s: %s", plugin->name, why);
+	}
+	plugin->pending_count = 0;
 	plugin->refresh_milliseconds_at = 0;
 	dci_host_abort_open_batches(plugin);
-	refresh_duration_check(plugin, dci_clock_milliseconds() - started);
+	refresh_duration_check(plugin, duration);
 	if (result == 0) {
 		if (plugin->consecutive_failures > 0)
 			log_notice("provider %s: refresh works again after %u "
@@ -389,6 +496,54 @@ plugin_refresh(struct dci_plugin *plugin, int64_t now)
 		          "snapshot until it is stale, next try in %lld ms",
 		    plugin->name, (long long)delay);
 	plugin->quiet = true;
+}
+
+/* Starts a refresh: handed to the refresher, or run here. */
+static void
+plugin_refresh_begin(struct dci_plugin *plugin, int64_t now)
+{
+	int64_t started;
+	int result;
+
+	plugin->refresh_milliseconds_at = now;
+	if (plugin->refresher_running) {
+		pthread_mutex_lock(&plugin->refresher_lock);
+		plugin->refresh_requested = true;
+		pthread_cond_signal(&plugin->refresher_wake);
+		pthread_mutex_unlock(&plugin->refresher_lock);
+		plugin->refresh_in_flight = true;
+		return;
+	}
+	started = dci_clock_milliseconds();
+	result = plugin->entry->refresh(&plugin->host, plugin->context);
+	plugin_refresh_finish(
+	    plugin, result, dci_clock_milliseconds() - started);
+}
+
+/* Installs a refresh that ended on the refresher; false while it runs. */
+static bool
+plugin_refresh_collect(struct dci_plugin *plugin)
+{
+	bool finished;
+	int result = 0;
+	int64_t duration = 0;
+
+	if (!plugin->refresh_in_flight)
+		return false;
+	pthread_mutex_lock(&plugin->refresher_lock);
+	finished = plugin->refresh_finished;
+	if (finished) {
+		plugin->refresh_finished = false;
+		result = plugin->refresh_result;
+		duration = plugin->refresh_duration_milliseconds;
+	}
+	pthread_mutex_unlock(&plugin->refresher_lock);
+	log_flush_deferred();
+	if (!finished)
+		return false;
+	plugin->refresh_in_flight = false;
+	plugin_refresh_finish(plugin, result, duration);
+	return true;
 }
 
 static int64_t
@@ -431,8 +586,10 @@ dci_plugin_run_due(struct dci_plugin *plugin, int64_t now)
 	}
 	if (plugin->state != DCI_PLUGIN_RUNNING)
 		return ran;
-	if (now >= plugin->next_refresh_milliseconds) {
-		plugin_refresh(plugin, now);
+	ran = plugin_refresh_collect(plugin) || ran;
+	if (!plugin->refresh_in_flight &&
+	    now >= plugin->next_refresh_milliseconds) {
+		plugin_refresh_begin(plugin, now);
 		ran = true;
 	}
 	plugin_withdraw_stale(plugin, now);
@@ -449,6 +606,10 @@ dci_plugin_deadline(const struct dci_plugin *plugin)
 		return INT64_MAX;
 	if (plugin->state == DCI_PLUGIN_FAILED)
 		return deadline;
+	/* A refresh in flight says when it ends, on the notification
+	 * pipe; only staleness has a deadline meanwhile. */
+	if (plugin->refresh_in_flight)
+		deadline = INT64_MAX;
 	for (size_t i = 0; i < plugin->registry->class_count; i++) {
 		const struct dci_class *class = plugin->registry->classes[i];
 		if (class->owner == plugin && class->snapshot != NULL &&
@@ -461,6 +622,8 @@ dci_plugin_deadline(const struct dci_plugin *plugin)
 void
 dci_plugin_stop(struct dci_plugin *plugin)
 {
+	/* fini never runs beside a refresh. */
+	plugin_refresher_stop(plugin);
 	if (plugin->initialised && plugin->entry != NULL &&
 	    plugin->entry->fini != NULL)
 		plugin->entry->fini(&plugin->host, plugin->context);
@@ -485,6 +648,9 @@ dci_plugin_close(struct dci_plugin *plugin)
 	if (plugin == NULL)
 		return;
 	dci_plugin_stop(plugin);
+	pthread_mutex_destroy(&plugin->refresher_lock);
+	pthread_cond_destroy(&plugin->refresher_wake);
+	free(plugin->pending);
 	free(plugin->open_batches);
 	free(plugin->suppliers);
 	free(plugin->path);
@@ -527,6 +693,49 @@ dci_plugins_check_derived(const struct dci_config *config,
 }
 
 int
+dci_plugins_use_threads(struct dci_plugins *plugins)
+{
+	if (plugins->threaded)
+		return 0;
+	if (pipe2(plugins->notify_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+		log_warn("cannot create the refresh notification pipe; "
+		         "refreshing every provider on the main thread");
+		return -1;
+	}
+	plugins->threaded = true;
+	for (size_t i = 0; i < plugins->count; i++) {
+		struct dci_plugin *plugin = plugins->items[i];
+		plugin->notify_fd = plugins->notify_pipe[1];
+		if (plugin->state == DCI_PLUGIN_RUNNING)
+			plugin_refresher_start(plugin);
+	}
+	return 0;
+}
+
+int
+dci_plugins_notify_fd(const struct dci_plugins *plugins)
+{
+	return plugins->threaded ? plugins->notify_pipe[0] : -1;
+}
+
+int
+dci_plugins_notify_write_fd(const struct dci_plugins *plugins)
+{
+	return plugins->threaded ? plugins->notify_pipe[1] : -1;
+}
+
+void
+dci_plugins_drain_notifications(struct dci_plugins *plugins)
+{
+	char bytes[64];
+
+	if (!plugins->threaded)
+		return;
+	while (read(plugins->notify_pipe[0], bytes, sizeof(bytes)) > 0) {
+	}
+}
+
+int
 dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
     enum dci_load_mode mode, struct dci_plugins *plugins, char *error,
@@ -545,8 +754,9 @@ dci_plugins_load(const struct dci_config *config,
 		return -1;
 	}
 	for (size_t i = 0; i < config->provider_count; i++) {
-		struct dci_plugin *plugin =
-		    dci_plugin_new(config, i, default_plugin_dir, registry);
+		struct dci_plugin *plugin = dci_plugin_new(config, i,
+		    default_plugin_dir, registry,
+		    dci_plugins_notify_write_fd(plugins));
 
 		if (plugin == NULL) {
 			log_reason(error, error_size, "out of memory");
@@ -622,4 +832,9 @@ dci_plugins_close(struct dci_plugins *plugins)
 		dci_plugin_close(plugins->items[--plugins->count]);
 	free(plugins->items);
 	plugins->items = NULL;
+	if (plugins->threaded) {
+		close(plugins->notify_pipe[0]);
+		close(plugins->notify_pipe[1]);
+		plugins->threaded = false;
+	}
 }

@@ -16,6 +16,7 @@
 #define DCISTAT_LOADER_H
 
 #include <dcistat/provider.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,14 @@ enum dci_plugin_state {
 	DCI_PLUGIN_STOPPED, /* not started, or stopped */
 	DCI_PLUGIN_RUNNING, /* initialised; refreshed on its schedule */
 	DCI_PLUGIN_FAILED,  /* failed to load or to initialise; retried */
+};
+
+struct dci_snapshot_builder;
+
+/* A batch committed on a refresh thread, installed by the main thread. */
+struct dci_pending_commit {
+	struct dci_class *class;
+	struct dci_snapshot_builder *builder;
 };
 
 struct dci_plugin {
@@ -75,11 +84,41 @@ struct dci_plugin {
 	size_t supplier_count;
 	struct dci_batch **open_batches; /* begun and not yet committed */
 	size_t open_batch_count;
+
+	/*
+	 * Refresh on a thread of its own (notify_fd >= 0), so that a provider
+	 * that blocks stalls nothing but itself: the main thread asks for a
+	 * refresh, the refresher runs the provider's refresh, which commits
+	 * into `pending` (sealed builders, touching nothing shared), writes a
+	 * byte to notify_fd, and the main thread installs the snapshots. The
+	 * fields under refresher_lock are marked; refresh_in_flight and the
+	 * rest belong to the main thread.
+	 */
+	int notify_fd; /* -1: refresh runs on the calling thread */
+	pthread_t refresher;
+	bool refresher_running;
+	pthread_mutex_t refresher_lock;
+	pthread_cond_t refresher_wake;
+	bool refresh_requested;  /* refresher_lock */
+	bool refresh_finished;   /* refresher_lock */
+	bool refresher_stopping; /* refresher_lock */
+	int refresh_result;      /* refresher_lock, with refresh_finished */
+	int64_t refresh_duration_milliseconds; /* likewise */
+	bool refresh_in_flight; /* asked for and not yet installed */
+	bool on_refresher;      /* the refresher is in the provider's refresh */
+	struct dci_pending_commit *pending;
+	size_t pending_count;
+	size_t pending_capacity;
 };
 
 struct dci_plugins {
 	struct dci_plugin **items;
 	size_t count;
+	/* After dci_plugins_use_threads: each running plug-in refreshes on a
+	 * thread of its own and writes a byte to notify_pipe[1] when a
+	 * refresh ends. */
+	bool threaded;
+	int notify_pipe[2];
 };
 
 enum dci_load_mode {
@@ -102,11 +141,12 @@ struct dci_plugin *dci_plugin_open(
 int dci_plugin_check_options(const struct dci_plugin *plugin,
     const struct dci_config_provider *config, char *error, size_t error_size);
 
-/* A plug-in for entry `index` of `config`'s providers, not yet started;
- * NULL: out of memory. */
+/* A plug-in for entry `index` of `config`'s providers, not yet started,
+ * refreshing on a thread of its own once started if notify_fd >= 0 (the
+ * write end of dci_plugins' pipe); NULL: out of memory. */
 struct dci_plugin *dci_plugin_new(const struct dci_config *config,
     size_t index, const char *default_plugin_dir,
-    struct dci_registry *registry);
+    struct dci_registry *registry, int notify_fd);
 
 /* Loads the file, checks the options and calls init. Returns 0 (running,
  * due for a refresh at once), or -1 with "FILE:LINE:COLUMN: reason" in
@@ -115,22 +155,43 @@ struct dci_plugin *dci_plugin_new(const struct dci_config *config,
 int dci_plugin_start(
     struct dci_plugin *plugin, int64_t now, char *error, size_t error_size);
 
-/* Calls fini (if init ran), unloads, and removes what the provider
- * registered from the registry. */
+/* Waits for a refresh in flight to return, calls fini (if init ran),
+ * unloads, and removes what the provider registered from the registry. */
 void dci_plugin_stop(struct dci_plugin *plugin);
 
 /* Stops and frees. */
 void dci_plugin_close(struct dci_plugin *plugin);
 
-/* Does what is due at `now`: the refresh of a running plug-in whose period
- * has passed (a failure is logged, marks its suppliers failed, keeps the
- * snapshots and doubles the wait up to a minute), another try of a failed
- * one, and the withdrawal of its snapshots older than stale_periods
- * refresh periods. Returns true if a refresh or a start ran. */
+/* Does what is due at `now`: the installation of a refresh that ended on
+ * its thread, the refresh of a running plug-in whose period has passed
+ * (started on its thread, or run here; a failure is logged, marks its
+ * suppliers failed, keeps the snapshots and doubles the wait up to a
+ * minute), another try of a failed one, and the withdrawal of its
+ * snapshots older than stale_periods refresh periods. Returns true if a
+ * refresh or a start ran or ended. */
 bool dci_plugin_run_due(struct dci_plugin *plugin, int64_t now);
 
 /* When dci_plugin_run_due next has something to do; INT64_MAX: never. */
 int64_t dci_plugin_deadline(const struct dci_plugin *plugin);
+
+/*
+ * From now on, each plug-in refreshes on a thread of its own, so that one
+ * that blocks delays no other and no request (the daemon and the snmpd
+ * module): dci_plugins_notify_fd becomes readable when a refresh ends, and
+ * dci_plugins_run_due installs its snapshots. Call it once the process is
+ * what it stays (after daemon(), after snmpd forked): threads do not
+ * survive a fork. Without it refreshes run on the thread that calls
+ * dci_plugins_run_due (tests, -t, --mib). Returns 0, or -1 (refreshes stay
+ * inline; logged).
+ */
+int dci_plugins_use_threads(struct dci_plugins *plugins);
+/* The descriptor that becomes readable when a refresh thread finishes, or
+ * -1 when refreshes run inline. */
+int dci_plugins_notify_fd(const struct dci_plugins *plugins);
+/* Its write end, for dci_plugin_new; -1 likewise. */
+int dci_plugins_notify_write_fd(const struct dci_plugins *plugins);
+/* Empties the notifications read so far (before dci_plugins_run_due). */
+void dci_plugins_drain_notifications(struct dci_plugins *plugins);
 
 /*
  * Creates and starts a plug-in for every provider of the configuration, in
@@ -157,7 +218,8 @@ size_t dci_plugins_run_due(struct dci_plugins *plugins, int64_t now);
 int64_t dci_plugins_deadline(const struct dci_plugins *plugins);
 /* Refreshes every running plug-in now (start-up, reload). */
 void dci_plugins_refresh_all(struct dci_plugins *plugins, int64_t now);
-/* Closes every plug-in, in reverse order of loading. */
+/* Closes every plug-in, in reverse order of loading, and the notification
+ * pipe. */
 void dci_plugins_close(struct dci_plugins *plugins);
 
 #endif

@@ -2,6 +2,7 @@
 #include "core/log.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,72 @@ log_debug_enabled(const char *token)
 	return strstr(log_tokens, needle) != NULL;
 }
 
+/*
+ * Messages of a refresh thread wait in a queue for the main thread
+ * (log_flush_deferred): the sinks (stdio, syslog, snmpd's snmp_log) then
+ * only ever run on the main thread, and the log file can be reopened
+ * under them without a lock.
+ */
+#define LOG_DEFERRED_MAX 256
+static _Thread_local bool log_deferring;
+static pthread_mutex_t log_deferred_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	int level;
+	char *line;
+} log_deferred[LOG_DEFERRED_MAX];
+static size_t log_deferred_count;
+static size_t log_deferred_dropped;
+
+void
+log_defer_this_thread(void)
+{
+	log_deferring = true;
+}
+
+static void
+log_defer(int level, const char *line)
+{
+	char *copy = strdup(line);
+
+	pthread_mutex_lock(&log_deferred_lock);
+	if (copy == NULL || log_deferred_count == LOG_DEFERRED_MAX) {
+		log_deferred_dropped++;
+		free(copy);
+	} else {
+		log_deferred[log_deferred_count].level = level;
+		log_deferred[log_deferred_count++].line = copy;
+	}
+	pthread_mutex_unlock(&log_deferred_lock);
+}
+
+static void log_emit(int level, const char *line);
+
+void
+log_flush_deferred(void)
+{
+	size_t count, dropped;
+
+	pthread_mutex_lock(&log_deferred_lock);
+	count = log_deferred_count;
+	dropped = log_deferred_dropped;
+	log_deferred_count = 0;
+	log_deferred_dropped = 0;
+	pthread_mutex_unlock(&log_deferred_lock);
+	/* Only the main thread flushes, and refresh threads only append: the
+	 * first `count` entries are stable once taken. */
+	for (size_t i = 0; i < count; i++) {
+		log_emit(log_deferred[i].level, log_deferred[i].line);
+		free(log_deferred[i].line);
+		log_deferred[i].line = NULL;
+	}
+	if (dropped > 0) {
+		char line[96];
+		snprintf(line, sizeof(line),
+		    "%zu messages of refresh threads dropped", dropped);
+		log_emit(LOG_WARNING, line);
+	}
+}
+
 void
 log_vmessage(int level, const char *format, va_list arguments)
 {
@@ -104,6 +171,16 @@ log_vmessage(int level, const char *format, va_list arguments)
 	int saved_errno = errno;
 
 	vsnprintf(line, sizeof(line), format, arguments);
+	if (log_deferring)
+		log_defer(level, line);
+	else
+		log_emit(level, line);
+	errno = saved_errno;
+}
+
+static void
+log_emit(int level, const char *line)
+{
 	if (log_sink != NULL) {
 		log_sink(level, line);
 	} else if (log_destination == LOG_TO_SYSLOG) {
@@ -120,7 +197,6 @@ log_vmessage(int level, const char *format, va_list arguments)
 		}
 		fprintf(out, "%s: %s\n", log_level_name(level), line);
 	}
-	errno = saved_errno;
 }
 
 void

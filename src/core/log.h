@@ -2,7 +2,9 @@
  * Logging for dcistatd and its libraries, after OpenBSD's log.c: one target
  * (stderr, syslog or a file), log_warn appends strerror(errno), log_warnx
  * does not, log_debug prints only for subsystem tokens enabled with -D.
- * Called from the main thread only.
+ * Called from the main thread, and from a provider's refresh thread once
+ * it called log_defer_this_thread: its messages wait for the main
+ * thread's log_flush_deferred.
  */
 #ifndef DCISTAT_LOG_H
 #define DCISTAT_LOG_H
@@ -37,6 +39,12 @@ void log_warnx(const char *format, ...) LOG_FORMAT(1, 2);
 void log_notice(const char *format, ...) LOG_FORMAT(1, 2);
 void log_info(const char *format, ...) LOG_FORMAT(1, 2);
 void log_debug(const char *token, const char *format, ...) LOG_FORMAT(2, 3);
+
+/* The calling thread's messages are queued (a bounded queue: past it
+ * they are counted as dropped) until the main thread flushes them. */
+void log_defer_this_thread(void);
+/* Main thread: writes the queued messages, in order. */
+void log_flush_deferred(void);
 
 /* Formats a refusal reason into a caller's buffer (NULL or size 0: none).
  * Validation code returns its reasons this way so that the caller can

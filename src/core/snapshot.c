@@ -9,6 +9,8 @@
 #include "core/derived.h"
 #include "core/log.h"
 
+struct sort_entry;
+
 struct dci_snapshot_builder {
 	const struct dci_class *class;
 	size_t count;
@@ -25,6 +27,8 @@ struct dci_snapshot_builder {
 	/* Where the next datum lookup starts: providers set a row's datums
 	 * in the order of their ids, so the next is usually the one after. */
 	size_t next_datum;
+	/* Set by dci_snapshot_builder_seal: the rows in instance id order. */
+	struct sort_entry *order;
 };
 
 struct dci_snapshot_builder *
@@ -51,6 +55,7 @@ dci_snapshot_builder_free(struct dci_snapshot_builder *builder)
 	free(builder->parents);
 	free(builder->has_parent);
 	free(builder->discontinuous);
+	free(builder->order);
 	free(builder);
 }
 
@@ -711,34 +716,20 @@ resolve_parents(const struct dci_class *class, struct dci_snapshot *snapshot,
 }
 
 int
-dci_snapshot_commit(struct dci_snapshot_builder *builder,
-    struct dci_class *class, int64_t now_milliseconds, char *why,
-    size_t why_size)
+dci_snapshot_builder_seal(
+    struct dci_snapshot_builder *builder, char *why, size_t why_size)
 {
-	/* After a withdrawal as stale, the withdrawn snapshot is the previous
-	 * one: instances keep their creation times, and every one is
-	 * discontinuous since its values stopped being served. */
-	bool resumed = class->snapshot == NULL && class->stale_snapshot != NULL;
-	struct dci_snapshot *next = NULL,
-	                    *previous = resumed ? class->stale_snapshot
-	                                        : class->snapshot;
-	struct sort_entry *order = NULL;
+	const struct dci_class *class = builder->class;
 	size_t count = builder->count, words = class->instance_words;
+	struct sort_entry *order;
 
-	next = calloc(1, sizeof(*next));
+	if (builder->order != NULL)
+		return 0;
 	order = calloc(count ? count : 1, sizeof(*order));
-	if (next == NULL || order == NULL)
-		goto out_of_memory;
-	if (builder->parents != NULL) {
-		next->parents = malloc(
-		    (count ? count : 1) * words * sizeof(*next->parents));
-		if (next->parents == NULL)
-			goto out_of_memory;
+	if (order == NULL) {
+		log_reason(why, why_size, "out of memory");
+		return -1;
 	}
-	next->instances = calloc(count ? count : 1, sizeof(*next->instances));
-	if (next->instances == NULL)
-		goto out_of_memory;
-
 	for (size_t i = 0; i < count; i++)
 		order[i] =
 		    (struct sort_entry){builder->ids + i * words, i, words};
@@ -758,9 +749,44 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 			    class->label, id_text,
 			    builder->labels[order[i - 1].row],
 			    builder->labels[order[i].row]);
-			goto refused;
+			free(order);
+			return -1;
 		}
 	}
+	builder->order = order;
+	return 0;
+}
+
+int
+dci_snapshot_commit(struct dci_snapshot_builder *builder,
+    struct dci_class *class, int64_t now_milliseconds, char *why,
+    size_t why_size)
+{
+	/* After a withdrawal as stale, the withdrawn snapshot is the previous
+	 * one: instances keep their creation times, and every one is
+	 * discontinuous since its values stopped being served. */
+	bool resumed = class->snapshot == NULL && class->stale_snapshot != NULL;
+	struct dci_snapshot *next = NULL,
+	                    *previous = resumed ? class->stale_snapshot
+	                                        : class->snapshot;
+	struct sort_entry *order = NULL;
+	size_t count = builder->count, words = class->instance_words;
+
+	if (dci_snapshot_builder_seal(builder, why, why_size) != 0)
+		goto refused;
+	order = builder->order;
+	next = calloc(1, sizeof(*next));
+	if (next == NULL)
+		goto out_of_memory;
+	if (builder->parents != NULL) {
+		next->parents = malloc(
+		    (count ? count : 1) * words * sizeof(*next->parents));
+		if (next->parents == NULL)
+			goto out_of_memory;
+	}
+	next->instances = calloc(count ? count : 1, sizeof(*next->instances));
+	if (next->instances == NULL)
+		goto out_of_memory;
 
 	if (take_or_sort_rows(builder, order, next) != 0)
 		goto out_of_memory;
@@ -813,7 +839,6 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	dci_snapshot_free(previous);
 	if (resumed)
 		class->stale_snapshot = NULL;
-	free(order);
 	dci_snapshot_builder_free(builder);
 	return 0;
 
@@ -824,7 +849,6 @@ refused:
 		next->count = count;
 		dci_snapshot_free(next);
 	}
-	free(order);
 	dci_snapshot_builder_free(builder);
 	return -1;
 }

@@ -73,6 +73,13 @@ int dci_snapshot_builder_set_parent(struct dci_snapshot_builder *builder,
 int dci_snapshot_builder_set_discontinuity(
     struct dci_snapshot_builder *builder, long row, char *why, size_t why_size);
 
+/* Sorts the builder's rows by instance id and checks that no id is there
+ * twice; -1 with the two labels in `why` otherwise. Touches nothing but
+ * the builder, so a refresh thread may call it; dci_snapshot_commit seals
+ * a builder not yet sealed. */
+int dci_snapshot_builder_seal(
+    struct dci_snapshot_builder *builder, char *why, size_t why_size);
+
 /* Sorts the builder into a snapshot and swaps it in as class->snapshot,
  * carrying creation times over from the previous snapshot, widening 8- and
  * 16-bit counters to 32 bits (struct dci_datum's provided_size) and
