@@ -18,6 +18,9 @@
 #     dciSupplierDiscontinuity, class 9.1 is gone, class 2.1 served;
 #   - SIGHUP with a broken file: refused with FILE:LINE:COLUMN in the log,
 #     netif still served;
+#   - a refresh that blocks for longer than the master's AgentX timeout:
+#     every netif GET meanwhile is answered, the session is kept, the
+#     blocked provider's rows are withdrawn, and back once it returns;
 #   - SIGTERM while the master is stopped (SIGSTOP): dcistatd exits 0
 #     promptly (time printed; the bound asserted is generous, for
 #     sanitizer builds).
@@ -43,6 +46,10 @@ GOOD_1=2.9.1.1.1          # class 9.1, instance 1
 EXAMPLE_1=2.2.1.1.1       # class 2.1, instance 1
 NEEDED=$TMP_DIR/needed
 BROKEN=$TMP_DIR/broken
+SLOW=$TMP_DIR/slow
+# Longer than the master's AgentX timeout (5 s), which dropped subagents
+# whose refresh blocked the request path.
+SLOW_SECONDS=8
 
 # supplier_index MODULE: the dciSupplierIndex of the row of MODULE.
 supplier_index() {
@@ -145,6 +152,32 @@ grep -F -q "dcistatd.yaml:3:14: " "$DCISTATD_LOG" || fail "the refusal does not 
 snmp_get "$STAT_C64.$NETIF_LO.12" >/dev/null || fail "netif no longer served after a refused reload"
 example_served || fail "the example no longer served after a refused reload"
 ok "broken file refused: $(grep -o 'reload refused.*' "$DCISTATD_LOG" | sed "s|$TMP_DIR/||"); still serving"
+
+# --- a refresh that blocks beside netif ---------------------------------------------
+
+write_config "$config" 1 0.2
+cat >>"$config" <<END
+  - module: $GOOD_SO
+    refresh: 0.5
+    options:
+      refresh_sleeps_while: $SLOW
+END
+kill -HUP "$DCISTATD_PID"
+wait_until 10 good_served || fail "the provider added by SIGHUP is not served within 10 s"
+touch "$SLOW"
+blocked=$(now_ms)
+gets=0 failures=0
+while (($(now_ms) - blocked < SLOW_SECONDS * 1000)); do
+	snmp_get "$STAT_C64.$NETIF_LO.12" >/dev/null || failures=$((failures + 1))
+	gets=$((gets + 1))
+	sleep 0.25
+done
+withdrawn || fail "rows of a provider blocked for $SLOW_SECONDS s still served"
+rm -f "$SLOW"
+wait_until 10 good_served || fail "rows not back within 10 s of the refresh unblocking"
+((failures == 0)) || fail "$failures of $gets netif GETs failed while another provider's refresh blocked"
+! grep -q "disconnected" "$DCISTATD_LOG" || fail "the master dropped the session: $(grep disconnected "$DCISTATD_LOG")"
+ok "a refresh blocked for $SLOW_SECONDS s: $gets netif GETs answered, none failed, session kept, its rows withdrawn then back"
 
 # --- SIGTERM with the master stopped ----------------------------------------------
 

@@ -9,7 +9,9 @@
  * instance discontinuous in every refresh after the first. Two options
  * make failures come and go from outside, for the lifecycle tests: with
  * `init_needs: PATH` init fails while PATH does not exist, and with
- * `refresh_fails_while: PATH` a refresh fails while PATH exists. */
+ * `refresh_fails_while: PATH` a refresh fails while PATH exists; with
+ * `refresh_sleeps_while: PATH` a refresh blocks while PATH exists (at most
+ * a minute), as a provider stuck on a slow device would. */
 #include <dcistat/provider.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +27,12 @@ struct good_context {
 	int invalid_even;
 	unsigned long discontinuous; /* 0: none */
 	char refresh_fails_while[256];
+	char refresh_sleeps_while[256];
 };
 
 static const char *const good_option_keys[] = {"instances", "fail_refresh",
     "parents", "invalid_even", "refresh_limit", "discontinuous", "init_needs",
-    "refresh_fails_while", NULL};
+    "refresh_fails_while", "refresh_sleeps_while", NULL};
 
 /* A whole number option from 0 to maximum: 0 (and *value untouched) when
  * absent, -1 after reporting a bad one. */
@@ -117,6 +120,10 @@ good_init(struct dci_host *host, void **context_out)
 	if (text != NULL)
 		snprintf(context->refresh_fails_while,
 		    sizeof(context->refresh_fails_while), "%s", text);
+	text = dci_option_string(host, "refresh_sleeps_while");
+	if (text != NULL)
+		snprintf(context->refresh_sleeps_while,
+		    sizeof(context->refresh_sleeps_while), "%s", text);
 	context->parents = dci_option_boolean(host, "parents", 0);
 	context->invalid_even = dci_option_boolean(host, "invalid_even", 0);
 	if (context->parents < 0 || context->invalid_even < 0)
@@ -135,6 +142,11 @@ good_refresh(struct dci_host *host, void *opaque)
 	struct dci_batch *batch;
 
 	context->refreshes++;
+	for (int waited = 0; context->refresh_sleeps_while[0] != '\0' &&
+	                     access(context->refresh_sleeps_while, F_OK) == 0 &&
+	                     waited < 6000;
+	     waited++)
+		usleep(10000);
 	if (context->refresh_fails_while[0] != '\0' &&
 	    access(context->refresh_fails_while, F_OK) == 0) {
 		dci_log(host, DCI_LOG_WARNING, "%s exists",

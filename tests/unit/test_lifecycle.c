@@ -5,6 +5,7 @@
  * plug-ins built next to this test and the example provider. */
 #define _GNU_SOURCE
 #include <check.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,6 +371,105 @@ START_TEST(reload_of_derived_metrics_restarts_their_class)
 }
 END_TEST
 
+/* Waits (bounded) for a refresh thread to say it finished. */
+static void
+notification_wait(struct dci_plugins *plugins)
+{
+	struct pollfd polled = {dci_plugins_notify_fd(plugins), POLLIN, 0};
+
+	ck_assert_int_ge(polled.fd, 0);
+	ck_assert_int_eq(poll(&polled, 1, 10000), 1);
+	dci_plugins_drain_notifications(plugins);
+}
+
+START_TEST(a_blocked_refresh_delays_no_other_provider)
+{
+	struct dci_lifecycle lifecycle;
+	struct dci_plugin *slow, *example;
+	struct dci_class *slow_class, *example_class;
+	const struct dci_snapshot *first;
+	int64_t now;
+	char providers[512];
+
+	snprintf(providers, sizeof(providers),
+	    "  - module: good_provider\n    options:\n"
+	    "      refresh_sleeps_while: %s\n"
+	    "  - module: " TEST_EXAMPLE_PROVIDER "\n",
+	    marker_path);
+	config_write(providers);
+	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
+	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
+	    0);
+	ck_assert_int_eq(dci_plugins_use_threads(&lifecycle.plugins), 0);
+	slow = lifecycle.plugins.items[0];
+	example = lifecycle.plugins.items[1];
+	ck_assert(slow->refresher_running && example->refresher_running);
+	slow_class = class_find(&lifecycle, 9);
+	example_class = class_find(&lifecycle, 2);
+
+	/* The slow provider blocks; the example's refresh ends and is
+	 * installed meanwhile, and so is its next one. */
+	marker_set(true);
+	now = dci_clock_milliseconds();
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, now), 2);
+	ck_assert(slow->refresh_in_flight && example->refresh_in_flight);
+	ck_assert_ptr_null(example_class->snapshot);
+	while (example->refresh_in_flight) {
+		notification_wait(&lifecycle.plugins);
+		dci_plugins_run_due(&lifecycle.plugins, now);
+	}
+	ck_assert_ptr_nonnull(example_class->snapshot);
+	first = example_class->snapshot;
+	now += example->refresh_milliseconds;
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, now), 1);
+	while (example->refresh_in_flight) {
+		notification_wait(&lifecycle.plugins);
+		dci_plugins_run_due(&lifecycle.plugins, now);
+	}
+	ck_assert_ptr_ne(example_class->snapshot, first);
+	ck_assert(slow->refresh_in_flight);
+	ck_assert_ptr_null(slow_class->snapshot);
+	/* While in flight only staleness has a deadline: no busy loop. */
+	ck_assert_int_eq(dci_plugin_deadline(slow), INT64_MAX);
+
+	/* Unblocked: its snapshot is installed at the next run. */
+	marker_set(false);
+	while (slow->refresh_in_flight) {
+		notification_wait(&lifecycle.plugins);
+		dci_plugins_run_due(&lifecycle.plugins, now);
+	}
+	ck_assert_ptr_nonnull(slow_class->snapshot);
+	ck_assert_uint_eq(slow_class->snapshot->count, 3);
+	ck_assert_int_eq(supplier_find(&lifecycle, "good")->status,
+	    DCI_SUPPLIER_RUNNING);
+	dci_lifecycle_unload(&lifecycle);
+}
+END_TEST
+
+START_TEST(stop_waits_for_the_refresh_in_flight)
+{
+	struct dci_lifecycle lifecycle;
+	char providers[512];
+
+	snprintf(providers, sizeof(providers),
+	    "  - module: good_provider\n    options:\n"
+	    "      refresh_sleeps_while: %s\n",
+	    marker_path);
+	config_write(providers);
+	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
+	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
+	    0);
+	ck_assert_int_eq(dci_plugins_use_threads(&lifecycle.plugins), 0);
+	marker_set(true);
+	dci_plugins_run_due(&lifecycle.plugins, dci_clock_milliseconds());
+	ck_assert(lifecycle.plugins.items[0]->refresh_in_flight);
+	/* Unblocks it from another thread a little later; the unload (fini,
+	 * dlclose) must not run beside the refresh. */
+	marker_set(false);
+	dci_lifecycle_unload(&lifecycle);
+}
+END_TEST
+
 static Suite *
 lifecycle_suite(void)
 {
@@ -383,6 +483,8 @@ lifecycle_suite(void)
 	tcase_add_test(tcase, stale_snapshot_is_withdrawn_and_resumes_discontinuous);
 	tcase_add_test(tcase, reload_applies_the_difference);
 	tcase_add_test(tcase, reload_of_derived_metrics_restarts_their_class);
+	tcase_add_test(tcase, a_blocked_refresh_delays_no_other_provider);
+	tcase_add_test(tcase, stop_waits_for_the_refresh_in_flight);
 	suite_add_tcase(suite, tcase);
 	return suite;
 }
