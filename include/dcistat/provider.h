@@ -15,20 +15,31 @@
  *   datum     one statistic of a class (id 1..2^32-2) with a DCI4 type,
  *             format, presentation, size, volatility, a unit and semantics.
  *
- * Threads and call order. dcistatd calls every callback from its main thread,
- * never concurrently, and the host functions below may be called only from
- * inside those callbacks, on that thread.
+ * Threads and call order. A provider's callbacks never run concurrently
+ * with each other. init and fini run on the host's main thread; refresh
+ * runs on a thread the host keeps for this provider alone (dcistatd and
+ * the snmpd module; -t, --mib and tests call it on the main thread), so a
+ * refresh that blocks delays no other provider and no request. The host
+ * functions below may be called only from inside those callbacks, on the
+ * thread that runs them; state a provider shares between init, refresh and
+ * fini needs no lock, but nothing it starts may call the host on its own.
  *
  * - init: once, after the plug-in is loaded and its options are checked.
- *   Registers suppliers and classes; may read options; returns 0 or -1.
+ *   Registers suppliers and classes; may read options and declare a
+ *   refresh limit; returns 0 or -1 (the provider is then shown failed and
+ *   init is tried again later, with back-off, after fini).
  *
- * - refresh: whenever the provider's snapshot is older than its refresh
- *   period (YAML `refresh`, default 1 s) and a request arrives. For each of
- *   its classes it opens a batch, adds every current instance with its
- *   values, and commits. Returns 0, or -1 to keep the previous snapshot (the
- *   failure is logged and retried with back-off).
+ * - refresh: every refresh period (YAML `refresh`, default 1 s), whether
+ *   or not requests arrive. For each of its classes it opens a batch, adds
+ *   every current instance with its values, and commits; the snapshots
+ *   become visible together when refresh returns. Returns 0, or -1 to keep
+ *   the previous snapshot (the failure is logged and retried with
+ *   back-off; a class not refreshed for `stale-periods` periods has its
+ *   rows withdrawn). Registering from refresh is refused.
  *
- * - fini: once before the plug-in is unloaded, also after a failed init.
+ * - fini: once before the plug-in is unloaded (after a reload that removes
+ *   or changes it, at stop), also after a failed init; never while a
+ *   refresh runs.
  *
  * Memory. Every structure and string passed to the host is copied before the
  * call returns; the provider keeps ownership of what it passes. Handles the
