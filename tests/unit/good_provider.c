@@ -12,6 +12,7 @@
  * `refresh_fails_while: PATH` a refresh fails while PATH exists; with
  * `refresh_sleeps_while: PATH` a refresh blocks while PATH exists (at most
  * a minute), as a provider stuck on a slow device would. */
+#define _GNU_SOURCE
 #include <dcistat/provider.h>
 #include <stdio.h>
 #include <stdlib.h>
