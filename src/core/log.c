@@ -75,27 +75,33 @@ log_set_sink(void (*sink)(int level, const char *message))
 	log_sink = sink;
 }
 
+/* Refresh threads ask while snmpd's configuration may set them anew. */
+static pthread_mutex_t log_tokens_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void
 log_set_debug_tokens(const char *tokens)
 {
-	if (tokens == NULL) {
+	pthread_mutex_lock(&log_tokens_lock);
+	if (tokens == NULL)
 		log_tokens[0] = '\0';
-		return;
-	}
-	snprintf(log_tokens, sizeof(log_tokens), ",%s,", tokens);
+	else
+		snprintf(log_tokens, sizeof(log_tokens), ",%s,", tokens);
+	pthread_mutex_unlock(&log_tokens_lock);
 }
 
 bool
 log_debug_enabled(const char *token)
 {
 	char needle[64];
+	bool enabled;
 
-	if (log_tokens[0] == '\0')
-		return false;
-	if (strstr(log_tokens, ",all,") != NULL)
-		return true;
 	snprintf(needle, sizeof(needle), ",%s,", token);
-	return strstr(log_tokens, needle) != NULL;
+	pthread_mutex_lock(&log_tokens_lock);
+	enabled = log_tokens[0] != '\0' &&
+	          (strstr(log_tokens, ",all,") != NULL ||
+	              strstr(log_tokens, needle) != NULL);
+	pthread_mutex_unlock(&log_tokens_lock);
+	return enabled;
 }
 
 /*
