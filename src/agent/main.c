@@ -128,7 +128,12 @@ static void
 daemon_reload(void *context)
 {
 	struct daemon_state *state = context;
-	const struct dci_config *before = state->lifecycle.config;
+	const struct dci_config *after;
+	/* The running configuration is freed by a reload that succeeds. */
+	char *socket_before = state->lifecycle.config->agentx_socket != NULL
+	                          ? strdup(state->lifecycle.config->agentx_socket)
+	                          : NULL;
+	unsigned ping_before = state->lifecycle.config->ping_interval_seconds;
 	struct dci_lifecycle_changes changes;
 	int64_t started = dci_clock_milliseconds();
 	const char *target;
@@ -139,19 +144,20 @@ daemon_reload(void *context)
 		log_warnx("reload refused, the running configuration is kept: "
 		          "%s",
 		    error);
+		free(socket_before);
 		return;
 	}
+	after = state->lifecycle.config;
 	target = log_target_choose(state->options, state->lifecycle.config);
 	if (log_open(target, "dcistatd") != 0) {
 		log_open("syslog", "dcistatd");
 		log_warn("cannot open log %s; logging to syslog", target);
 	}
-	if (!texts_same(before->agentx_socket,
-	        state->lifecycle.config->agentx_socket) ||
-	    before->ping_interval_seconds !=
-	        state->lifecycle.config->ping_interval_seconds)
+	if (!texts_same(socket_before, after->agentx_socket) ||
+	    ping_before != after->ping_interval_seconds)
 		log_notice("agentx-socket and ping-interval changes take effect "
 		           "at the next start");
+	free(socket_before);
 	log_info("reloaded %s in %lld ms: %zu provider%s unchanged, %zu "
 	         "added, %zu removed, %zu restarted",
 	    state->lifecycle.config_path,
