@@ -22,6 +22,16 @@
 #define DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS 5u
 #define DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS 1000u
 
+/*
+ * Bounds on the input, so that no file can keep the reader busy or exhaust
+ * memory. The schema nests a handful of levels; a collection nested deeper
+ * than DCI_CONFIG_NESTING_MAX is refused at its position. dci_config_load
+ * refuses a file longer than DCI_CONFIG_FILE_MAX_BYTES; dci_config_parse
+ * takes any length (its time is bounded by the nesting limit).
+ */
+#define DCI_CONFIG_NESTING_MAX 64u
+#define DCI_CONFIG_FILE_MAX_BYTES (1024u * 1024u)
+
 struct dci_config_position {
 	const char *file; /* points at dci_config.file */
 	unsigned line;    /* 1-based */
