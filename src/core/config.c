@@ -18,6 +18,7 @@
 #include "core/config.h"
 
 #include "core/derived.h"
+#include "core/log.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -1200,6 +1201,10 @@ dci_config_load(const char *path, struct dci_config **config, char *error,
 	result =
 	    dci_config_parse(text, length, path, config, error, error_size);
 	free(text);
+	if (result == 0 && (*config)->provider_count == 0)
+		log_warnx("%s: no provider is configured: the agent serves "
+		          "no statistics",
+		    path);
 	return result;
 }
 

@@ -95,7 +95,9 @@ struct dci_config {
  * "FILE:LINE:COLUMN: message" into error (NUL-terminated, truncated to
  * error_size) and sets *config to NULL. Errors without a position (the file
  * cannot be opened or read, out of memory) are written as "FILE: message".
- * error may be NULL when error_size is 0. Returns 0 on success.
+ * error may be NULL when error_size is 0. Returns 0 on success. A
+ * configuration that loads no provider (no `providers`, or an empty list) is
+ * valid: the agent then serves empty tables, so it is logged as a warning.
  */
 int dci_config_load(const char *path, struct dci_config **config, char *error,
     size_t error_size);

@@ -852,6 +852,27 @@ START_TEST(test_load_size_limit)
 }
 END_TEST
 
+/* No provider is a valid configuration (dci_config_load logs a warning). */
+START_TEST(test_load_no_provider)
+{
+	static const char *const texts[] = {
+	    "agent:\n  log: syslog\n", "providers: []\n", "providers:\n"};
+	char path[64];
+	char error[ERROR_SIZE];
+
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		struct dci_config *config = NULL;
+
+		write_temporary(path, texts[i]);
+		ck_assert_int_eq(
+		    dci_config_load(path, &config, error, sizeof error), 0);
+		ck_assert_uint_eq(config->provider_count, 0);
+		dci_config_free(config);
+		unlink(path);
+	}
+}
+END_TEST
+
 static Suite *
 config_suite(void)
 {
@@ -905,6 +926,7 @@ config_suite(void)
 	tcase_add_test(files, test_load_directory);
 	tcase_add_test(files, test_load_file);
 	tcase_add_test(files, test_load_size_limit);
+	tcase_add_test(files, test_load_no_provider);
 	suite_add_tcase(suite, files);
 	return suite;
 }
