@@ -366,8 +366,9 @@ dci_batch_begin(struct dci_host *host, struct dci_class *class_handle)
  * characters): it is served escaped as printable ASCII of at most
  * DCI_LABEL_MAX characters (a backslash doubled, any byte outside
  * 0x20..0x7e as a backslash, 'x' and two hex digits, a longer label cut
- * with a hash to stay distinct). A refused instance or value is logged and
- * left out; the batch stays usable and commits the rest. Two instances with one id refuse the commit. */
+ * with a hash to stay distinct). A refused instance or value is left out
+ * and logged in the refresh it first appears; the batch stays usable and
+ * commits the rest. Two instances with one id refuse the commit. */
 static inline long
 dci_batch_instance(struct dci_batch *batch, const uint32_t *id, size_t id_words,
     const char *label)

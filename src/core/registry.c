@@ -39,6 +39,7 @@ class_free(struct dci_class *class)
 		free((char *)class->datums[i].info.description);
 	}
 	free(class->datums);
+	free(class->refusal_hashes);
 	free(class->levels);
 	free(class->label);
 	free(class->description);

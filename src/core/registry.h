@@ -69,6 +69,10 @@ struct dci_class {
 	bool has_counters;
 	size_t derived_count; /* datums of type DCI_ST_DERIVED */
 	struct dci_snapshot *snapshot; /* NULL until the first commit */
+	/* Hashes of the calls refused in the batch last committed, sorted:
+	 * the host logs a refusal in the refresh it first appears (host.c). */
+	uint64_t *refusal_hashes;
+	size_t refusal_hash_count;
 	void *owner;                   /* the plug-in that registered it */
 };
 

@@ -149,6 +149,15 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	return (long)row;
 }
 
+const uint32_t *
+dci_snapshot_builder_row_id(
+    const struct dci_snapshot_builder *builder, long row)
+{
+	if (row < 0 || (size_t)row >= builder->count)
+		return NULL;
+	return builder->ids + (size_t)row * builder->class->instance_words;
+}
+
 /* Finds the slot for a setter; NULL (and `why`) for a bad row or datum. */
 static unsigned char *
 builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
