@@ -388,12 +388,14 @@ dci_batch_begin(struct dci_host *host, struct dci_class *class_handle)
 }
 
 /* Adds an instance; returns its row number for the setters, or -1 (wrong
- * id length for the class, or a label that is empty, longer than
- * DCI_LABEL_MAX or not printable ASCII; UMA's reserved characters are
- * allowed in instance labels, which name real objects such as "eth0.100").
- * A refused instance or value is logged and left out; the batch stays
- * usable and commits the rest. Two instances with one id refuse the
- * commit. */
+ * id length for the class, or an empty label). The label may hold any
+ * bytes, as the names of real objects do ("eth0.100", UTF-8, control
+ * characters): it is served escaped as printable ASCII of at most
+ * DCI_LABEL_MAX characters (a backslash doubled, any byte outside
+ * 0x20..0x7e as a backslash, 'x' and two hex digits, a longer label cut
+ * with a hash to stay distinct). A refused instance or value is left out
+ * and logged in the refresh it first appears; the batch stays usable and
+ * commits the rest. Two instances with one id refuse the commit. */
 static inline long
 dci_batch_instance(struct dci_batch *batch, const uint32_t *id, size_t id_words,
     const char *label)

@@ -5,12 +5,20 @@
  * message always names the earliest problem in the file. The document is
  * walked only along the schema (at most five levels deep), which keeps the
  * walk finite even when an alias makes a node contain itself.
+ *
+ * Before the document is built, one pass of libyaml's event API checks the
+ * syntax of the whole stream and its nesting depth: libyaml's scanner and
+ * composer take time quadratic in the depth of flow collections, so a file
+ * of nothing but '[' would otherwise keep the reader busy for hours. The
+ * pass stops at the first collection past DCI_CONFIG_NESTING_MAX, having
+ * scanned little more than that collection's opening.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "core/config.h"
 
 #include "core/derived.h"
+#include "core/log.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -27,9 +35,6 @@
 #define REFRESH_MAX_SECONDS (REFRESH_MAX_MILLISECONDS / 1000u)
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
-
-/* A configuration file is small; the limit only stops runaway reads. */
-#define FILE_MAX_BYTES (16u * 1024u * 1024u)
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(format_index, first_argument)                              \
@@ -1011,6 +1016,55 @@ report_syntax_error(struct parse_state *state, const yaml_parser_t *parser)
 	return report(state, &mark, "YAML syntax error: %s", problem);
 }
 
+/*
+ * Parses the whole stream as events, refusing a collection nested deeper than
+ * DCI_CONFIG_NESTING_MAX at its start. Aliases add no depth: an alias event
+ * is a leaf, and the schema walk never follows one further than the schema.
+ * A syntax error is the one yaml_parser_load would report, found first here.
+ */
+static int
+check_nesting(struct parse_state *state)
+{
+	yaml_parser_t parser;
+	unsigned depth = 0;
+	int result = 0;
+	bool done = false;
+
+	if (!yaml_parser_initialize(&parser))
+		return out_of_memory(state);
+	yaml_parser_set_input_string(
+	    &parser, (const unsigned char *)state->text, state->length);
+	while (!done && result == 0) {
+		yaml_event_t event;
+
+		if (!yaml_parser_parse(&parser, &event)) {
+			result = report_syntax_error(state, &parser);
+			break;
+		}
+		switch (event.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > DCI_CONFIG_NESTING_MAX)
+				result = report(state, &event.start_mark,
+				    "nesting deeper than %u levels",
+				    DCI_CONFIG_NESTING_MAX);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&event);
+	}
+	yaml_parser_delete(&parser);
+	return result;
+}
+
 static int
 read_stream(struct parse_state *state, yaml_parser_t *parser)
 {
@@ -1072,6 +1126,10 @@ dci_config_parse(const char *text, size_t length, const char *name,
 		return -1;
 	}
 
+	if (check_nesting(&state) != 0) {
+		dci_config_free(state.config);
+		return -1;
+	}
 	if (!yaml_parser_initialize(&parser)) {
 		dci_config_free(state.config);
 		return out_of_memory(&state);
@@ -1088,10 +1146,16 @@ dci_config_parse(const char *text, size_t length, const char *name,
 	return 0;
 }
 
-/* Reads the whole file so that reader errors can be placed by offset. */
+/*
+ * Reads the whole file so that reader errors can be placed by offset. A file
+ * longer than DCI_CONFIG_FILE_MAX_BYTES is refused once that much and one
+ * byte more are read: a configuration is a few kilobytes, and a larger file
+ * is a mistake (or a device) that must not exhaust memory.
+ */
 static int
 read_file(struct parse_state *state, FILE *stream, char **text, size_t *length)
 {
+	const size_t limit = DCI_CONFIG_FILE_MAX_BYTES + 1;
 	char *buffer = NULL;
 	size_t capacity = 0;
 	size_t used = 0;
@@ -1099,16 +1163,18 @@ read_file(struct parse_state *state, FILE *stream, char **text, size_t *length)
 	for (;;) {
 		size_t got;
 
+		if (used == limit) {
+			free(buffer);
+			return report(state, NULL,
+			    "cannot read: larger than %u bytes",
+			    DCI_CONFIG_FILE_MAX_BYTES);
+		}
 		if (used == capacity) {
 			size_t grown = capacity == 0 ? 4096 : capacity * 2;
 			char *larger;
 
-			if (capacity >= FILE_MAX_BYTES) {
-				free(buffer);
-				return report(state, NULL,
-				    "cannot read: larger than %u bytes",
-				    FILE_MAX_BYTES);
-			}
+			if (grown > limit)
+				grown = limit;
 			larger = realloc(buffer, grown);
 			if (larger == NULL) {
 				free(buffer);
@@ -1163,6 +1229,10 @@ dci_config_load(const char *path, struct dci_config **config, char *error,
 	result =
 	    dci_config_parse(text, length, path, config, error, error_size);
 	free(text);
+	if (result == 0 && (*config)->provider_count == 0)
+		log_warnx("%s: no provider is configured: the agent serves "
+		          "no statistics",
+		    path);
 	return result;
 }
 

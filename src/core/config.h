@@ -23,6 +23,16 @@
 #define DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS 1000u
 #define DCI_CONFIG_DEFAULT_STALE_PERIODS 3u
 
+/*
+ * Bounds on the input, so that no file can keep the reader busy or exhaust
+ * memory. The schema nests a handful of levels; a collection nested deeper
+ * than DCI_CONFIG_NESTING_MAX is refused at its position. dci_config_load
+ * refuses a file longer than DCI_CONFIG_FILE_MAX_BYTES; dci_config_parse
+ * takes any length (its time is bounded by the nesting limit).
+ */
+#define DCI_CONFIG_NESTING_MAX 64u
+#define DCI_CONFIG_FILE_MAX_BYTES (1024u * 1024u)
+
 struct dci_config_position {
 	const char *file; /* points at dci_config.file */
 	unsigned line;    /* 1-based */
@@ -89,7 +99,9 @@ struct dci_config {
  * "FILE:LINE:COLUMN: message" into error (NUL-terminated, truncated to
  * error_size) and sets *config to NULL. Errors without a position (the file
  * cannot be opened or read, out of memory) are written as "FILE: message".
- * error may be NULL when error_size is 0. Returns 0 on success.
+ * error may be NULL when error_size is 0. Returns 0 on success. A
+ * configuration that loads no provider (no `providers`, or an empty list) is
+ * valid: the agent then serves empty tables, so it is logged as a warning.
  */
 int dci_config_load(const char *path, struct dci_config **config, char *error,
     size_t error_size);

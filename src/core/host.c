@@ -19,8 +19,13 @@ struct host_batch {
 	struct dci_plugin *plugin;
 	struct dci_class *class;
 	struct dci_snapshot_builder *builder;
-	unsigned refusals; /* calls refused in this batch */
-	char first_refusal[1024];
+	unsigned refusals;     /* calls refused in this batch */
+	unsigned new_refusals; /* of those, not refused in the last commit */
+	char first_new_refusal[1024];
+	/* Hashes of this batch's refusals, the class's set after commit. */
+	uint64_t *refusal_hashes;
+	size_t refusal_hash_count;
+	size_t refusal_hash_capacity;
 };
 
 static struct dci_plugin *
@@ -259,19 +264,117 @@ batch_forget(struct host_batch *batch)
 			break;
 		}
 	}
+	free(batch->refusal_hashes);
 	free(batch);
 }
 
-/* A refused instance or value leaves just that row out: the rest of the
- * snapshot is still right, and an absent row is never a wrong one. One
- * message per batch, at commit, keeps a persistent fault from flooding the
- * log every refresh. */
-static void
-batch_refused(struct host_batch *batch, const char *what, const char *why)
+/* 64-bit FNV-1a of a refusal's key: what recognises it again. */
+static uint64_t
+refusal_hash(const char *key)
 {
-	if (batch->refusals++ == 0)
-		snprintf(batch->first_refusal, sizeof(batch->first_refusal),
-		    "%s refused: %s", what, why);
+	uint64_t hash = 14695981039346656037u;
+
+	for (; *key != '\0'; key++) {
+		hash ^= (unsigned char)*key;
+		hash *= 1099511628211u;
+	}
+	return hash;
+}
+
+static int
+hash_compare(const void *left, const void *right)
+{
+	uint64_t a = *(const uint64_t *)left, b = *(const uint64_t *)right;
+
+	return (a > b) - (a < b);
+}
+
+/* "instance 1.2", or "instance" for an id not of the class's length:
+ * providers call with any id. */
+static void
+describe_instance(const struct dci_class *class, const uint32_t *id,
+    size_t id_words, char *text, size_t size)
+{
+	size_t used = (size_t)snprintf(text, size, "instance");
+
+	if (id == NULL || id_words != class->instance_words)
+		return;
+	for (size_t i = 0; i < id_words && used < size; i++)
+		used += (size_t)snprintf(text + used, size - used, "%c%u",
+		    i == 0 ? ' ' : '.', (unsigned)id[i]);
+}
+
+/*
+ * A refused instance or value leaves just that row out: the rest of the
+ * snapshot is still right, and an absent row is never a wrong one. A
+ * refusal names its instance and is logged, at commit, in the refresh it
+ * first appears: one refused again in the next refresh is only counted, so
+ * a persistent fault is logged once rather than every refresh, and again
+ * once it has gone and come back. A value refusal is known again by its
+ * instance and datum (datum_id, not 0), whatever the value; any other by its
+ * instance and reason.
+ */
+static void
+batch_refused(struct host_batch *batch, const char *what, const char *subject,
+    uint32_t datum_id, const char *why)
+{
+	const struct dci_class *class = batch->class;
+	char message[sizeof(batch->first_new_refusal)];
+	uint64_t hash;
+
+	if (datum_id != 0)
+		snprintf(message, sizeof(message), "%s%s datum %u", what,
+		    subject, (unsigned)datum_id);
+	else
+		snprintf(
+		    message, sizeof(message), "%s%s: %s", what, subject, why);
+	hash = refusal_hash(message);
+	snprintf(
+	    message, sizeof(message), "%s%s refused: %s", what, subject, why);
+	batch->refusals++;
+	if (class->refusal_hash_count == 0 ||
+	    bsearch(&hash, class->refusal_hashes, class->refusal_hash_count,
+	        sizeof(hash), hash_compare) == NULL) {
+		if (batch->new_refusals++ == 0)
+			snprintf(batch->first_new_refusal,
+			    sizeof(batch->first_new_refusal), "%s", message);
+	}
+	if (batch->refusal_hash_count == batch->refusal_hash_capacity) {
+		size_t capacity = batch->refusal_hash_capacity
+		                      ? batch->refusal_hash_capacity * 2
+		                      : 16;
+		uint64_t *grown =
+		    realloc(batch->refusal_hashes, capacity * sizeof(*grown));
+
+		/* Out of memory: this refusal is logged again next time. */
+		if (grown == NULL)
+			return;
+		batch->refusal_hashes = grown;
+		batch->refusal_hash_capacity = capacity;
+	}
+	batch->refusal_hashes[batch->refusal_hash_count++] = hash;
+}
+
+/* Makes the batch's refusals the class's: sorted, each once. */
+static void
+batch_keep_refusals(struct host_batch *batch)
+{
+	struct dci_class *class = batch->class;
+	size_t kept = 0;
+
+	if (batch->refusal_hash_count > 0)
+		qsort(batch->refusal_hashes, batch->refusal_hash_count,
+		    sizeof(*batch->refusal_hashes), hash_compare);
+	for (size_t i = 0; i < batch->refusal_hash_count; i++)
+		if (kept == 0 ||
+		    batch->refusal_hashes[kept - 1] != batch->refusal_hashes[i])
+			batch->refusal_hashes[kept++] =
+			    batch->refusal_hashes[i];
+	free(class->refusal_hashes);
+	class->refusal_hashes = batch->refusal_hashes;
+	class->refusal_hash_count = kept;
+	batch->refusal_hashes = NULL;
+	batch->refusal_hash_count = batch->refusal_hash_capacity = 0;
 }
 
 static long
@@ -283,9 +386,30 @@ host_batch_instance(struct dci_batch *public, const uint32_t *id,
 	long row = dci_snapshot_builder_add(
 	    batch->builder, id, id_words, label, why, sizeof(why));
 
-	if (row < 0)
-		batch_refused(batch, "instance", why);
+	if (row < 0) {
+		char subject[192];
+
+		describe_instance(
+		    batch->class, id, id_words, subject, sizeof(subject));
+		batch_refused(batch, "", subject, 0, why);
+	}
 	return row;
+}
+
+/* A setter's refusal, naming the row's instance; datum_id 0: none. */
+static void
+batch_refused_row(struct host_batch *batch, const char *what, long row,
+    uint32_t datum_id, const char *why)
+{
+	const uint32_t *id = dci_snapshot_builder_row_id(batch->builder, row);
+	char subject[192];
+
+	if (id != NULL)
+		describe_instance(batch->class, id,
+		    batch->class->instance_words, subject, sizeof(subject));
+	else
+		snprintf(subject, sizeof(subject), "row %ld", row);
+	batch_refused(batch, what, subject, datum_id, why);
 }
 
 static int
@@ -298,7 +422,7 @@ host_batch_set_unsigned(
 	if (dci_snapshot_builder_set_unsigned(
 	        batch->builder, row, datum_id, value, why, sizeof(why)) == 0)
 		return 0;
-	batch_refused(batch, "value", why);
+	batch_refused_row(batch, "value of ", row, datum_id, why);
 	return -1;
 }
 
@@ -312,7 +436,7 @@ host_batch_set_signed(
 	if (dci_snapshot_builder_set_signed(
 	        batch->builder, row, datum_id, value, why, sizeof(why)) == 0)
 		return 0;
-	batch_refused(batch, "value", why);
+	batch_refused_row(batch, "value of ", row, datum_id, why);
 	return -1;
 }
 
@@ -326,7 +450,7 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 	if (dci_snapshot_builder_set_bytes(batch->builder, row, datum_id, bytes,
 	        length, why, sizeof(why)) == 0)
 		return 0;
-	batch_refused(batch, "value", why);
+	batch_refused_row(batch, "value of ", row, datum_id, why);
 	return -1;
 }
 
@@ -339,7 +463,7 @@ host_batch_set_invalid(struct dci_batch *public, long row, uint32_t datum_id)
 	if (dci_snapshot_builder_set_invalid(
 	        batch->builder, row, datum_id, why, sizeof(why)) == 0)
 		return 0;
-	batch_refused(batch, "invalid mark", why);
+	batch_refused_row(batch, "invalid mark of ", row, datum_id, why);
 	return -1;
 }
 
@@ -353,7 +477,7 @@ host_batch_instance_parent(struct dci_batch *public, long row,
 	if (dci_snapshot_builder_set_parent(batch->builder, row, parent_id,
 	        parent_words, why, sizeof(why)) == 0)
 		return 0;
-	batch_refused(batch, "parent", why);
+	batch_refused_row(batch, "parent of ", row, 0, why);
 	return -1;
 }
 
@@ -366,7 +490,7 @@ host_batch_set_discontinuity(struct dci_batch *public, long row)
 	if (dci_snapshot_builder_set_discontinuity(
 	        batch->builder, row, why, sizeof(why)) == 0)
 		return 0;
-	batch_refused(batch, "discontinuity", why);
+	batch_refused_row(batch, "discontinuity of ", row, 0, why);
 	return -1;
 }
 
@@ -409,11 +533,14 @@ host_batch_commit(struct dci_batch *public)
 	char why[512];
 	int result;
 
-	if (batch->refusals > 0)
+	if (batch->new_refusals > 0)
 		log_warnx("provider %s: class \"%s\": %u call%s refused in "
-		          "this refresh, those rows are absent; first: %s",
+		          "this refresh (%u not refused in the last), those "
+		          "rows are absent; first new: %s",
 		    batch->plugin->name, batch->class->label, batch->refusals,
-		    batch->refusals == 1 ? "" : "s", batch->first_refusal);
+		    batch->refusals == 1 ? "" : "s", batch->new_refusals,
+		    batch->first_new_refusal);
+	batch_keep_refusals(batch);
 	if (batch->plugin->on_refresher) {
 		result = batch_queue(batch);
 		dci_snapshot_builder_free(batch->builder);

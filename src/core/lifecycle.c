@@ -170,9 +170,6 @@ dci_lifecycle_load(struct dci_lifecycle *lifecycle,
 	if (dci_config_load(config_path, &lifecycle->config, error,
 	        error_size) != 0)
 		goto failed;
-	if (lifecycle->config->provider_count == 0)
-		log_warnx("%s: no providers configured: nothing to serve",
-		    config_path);
 	if (dci_plugins_load(lifecycle->config, default_plugin_dir,
 	        lifecycle->registry, mode, &lifecycle->plugins, error,
 	        error_size) != 0)

@@ -39,6 +39,7 @@ class_free(struct dci_class *class)
 		free((char *)class->datums[i].info.description);
 	}
 	free(class->datums);
+	free(class->refusal_hashes);
 	free(class->levels);
 	free(class->label);
 	free(class->description);
@@ -107,10 +108,68 @@ dci_registry_label_valid(const char *label, char *why, size_t why_size)
 	return label_valid(label, reserved_label_characters, why, why_size);
 }
 
-bool
-dci_registry_instance_label_valid(const char *label, char *why, size_t why_size)
+/* The "\~HHHHHHHH" that ends a label cut to fit. */
+#define INSTANCE_LABEL_CUT_MARK_LENGTH 10u
+
+/* 32-bit FNV-1a: enough to tell apart labels that share a long prefix. */
+static uint32_t
+label_hash(const unsigned char *label)
 {
-	return label_valid(label, NULL, why, why_size);
+	uint32_t hash = 2166136261u;
+
+	for (; *label != '\0'; label++) {
+		hash ^= *label;
+		hash *= 16777619u;
+	}
+	return hash;
+}
+
+bool
+dci_registry_instance_label_escape(const char *label,
+    char escaped[DCI_INSTANCE_LABEL_SIZE], char *why, size_t why_size)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *cursor = (const unsigned char *)label;
+	/* Where the label may end if it has to be cut, and the length then. */
+	size_t used = 0, cut_used = 0;
+
+	escaped[0] = '\0';
+	if (label == NULL || label[0] == '\0') {
+		log_reason(why, why_size, "empty label");
+		return false;
+	}
+	for (; *cursor != '\0'; cursor++) {
+		unsigned char c = *cursor;
+		char piece[4];
+		size_t length;
+
+		if (c == '\\') {
+			piece[0] = piece[1] = '\\';
+			length = 2;
+		} else if (c >= 0x20 && c <= 0x7e) {
+			piece[0] = (char)c;
+			length = 1;
+		} else {
+			piece[0] = '\\';
+			piece[1] = 'x';
+			piece[2] = hex[c >> 4];
+			piece[3] = hex[c & 0xf];
+			length = 4;
+		}
+		if (used + length > DCI_LABEL_MAX)
+			break;
+		memcpy(escaped + used, piece, length);
+		used += length;
+		if (used <= DCI_LABEL_MAX - INSTANCE_LABEL_CUT_MARK_LENGTH)
+			cut_used = used;
+	}
+	if (*cursor != '\0')
+		snprintf(escaped + cut_used, DCI_INSTANCE_LABEL_SIZE - cut_used,
+		    "\\~%08x",
+		    (unsigned)label_hash((const unsigned char *)label));
+	else
+		escaped[used] = '\0';
+	return true;
 }
 
 static char *

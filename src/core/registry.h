@@ -90,6 +90,11 @@ struct dci_class {
 	 * NULL): the next commit carries its creation times over and marks
 	 * every instance discontinuous. */
 	struct dci_snapshot *stale_snapshot;
+	/* Hashes of the calls refused in the batch last committed, sorted:
+	 * the host logs a refusal in the refresh it first appears (host.c).
+	 * Touched only by the thread that refreshes the class. */
+	uint64_t *refusal_hashes;
+	size_t refusal_hash_count;
 	void *owner; /* the plug-in that registered it */
 };
 
@@ -147,11 +152,26 @@ struct dci_class *dci_registry_add_class(struct dci_registry *registry,
     struct dci_supplier *supplier, const struct dci_class_info *info,
     void *owner, char *why, size_t why_size);
 
-/* Checks an instance label: 1..DCI_LABEL_MAX printable ASCII characters.
- * UMA's reserved characters are allowed: instance labels are the names of
- * real objects (a VLAN interface "eth0.100"), not the provider's choice. */
-bool dci_registry_instance_label_valid(
-    const char *label, char *why, size_t why_size);
+/*
+ * An instance label as served: printable ASCII of 1..DCI_LABEL_MAX
+ * characters. Instance labels name real objects (an interface named by its
+ * administrator: "eth0.100", UTF-8, control characters), so any non-empty
+ * string is accepted and escaped by one rule (written here as served):
+ *   - bytes 0x20..0x7e stand for themselves, UMA's reserved characters
+ *     included, except the backslash, which becomes "\\";
+ *   - every other byte becomes "\xHH" (two lowercase hex digits), so the
+ *     UTF-8 "d\xc3\xa9v0" stands for "dév0", byte by byte;
+ *   - when the result would be longer than DCI_LABEL_MAX, it keeps as many
+ *     whole characters and escapes as leave room for "\~HHHHHHHH": the
+ *     marker and 8 hex digits of a 32-bit FNV-1a hash of the whole label.
+ * The rule is reversible up to the cut, and "\~" arises from nothing else,
+ * so distinct labels stay distinct (cut ones unless their hashes collide).
+ * Writes the label into `escaped` (DCI_INSTANCE_LABEL_SIZE bytes) and
+ * returns true, or false with the reason in `why` for NULL or "".
+ */
+#define DCI_INSTANCE_LABEL_SIZE (DCI_LABEL_MAX + 1)
+bool dci_registry_instance_label_escape(const char *label,
+    char escaped[DCI_INSTANCE_LABEL_SIZE], char *why, size_t why_size);
 
 /* Checks a class, datum or supplier label against UMA's reserved
  * characters. */

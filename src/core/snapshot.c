@@ -125,7 +125,7 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
     size_t why_size)
 {
 	const struct dci_class *class = builder->class;
-	char label_why[256];
+	char label_why[256], label_escaped[DCI_INSTANCE_LABEL_SIZE];
 	size_t row = builder->count;
 
 	if (id == NULL || id_words != class->instance_words) {
@@ -136,18 +136,18 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 		    class->instance_words);
 		return -1;
 	}
-	/* Instance labels name real objects ("eth0.100"), so UMA's reserved
-	 * characters are allowed here; only printable text is required. */
-	if (!dci_registry_instance_label_valid(
-	        label, label_why, sizeof(label_why))) {
-		log_reason(why, why_size, "instance: %s", label_why);
+	/* Instance labels name real objects ("eth0.100", any bytes an
+	 * administrator chose): served escaped rather than left out. */
+	if (!dci_registry_instance_label_escape(
+	        label, label_escaped, label_why, sizeof(label_why))) {
+		log_reason(why, why_size, "%s", label_why);
 		return -1;
 	}
 	if (row == builder->capacity && builder_grow(builder) != 0) {
 		log_reason(why, why_size, "out of memory");
 		return -1;
 	}
-	builder->labels[row] = strdup(label);
+	builder->labels[row] = strdup(label_escaped);
 	if (builder->labels[row] == NULL) {
 		log_reason(why, why_size, "out of memory");
 		return -1;
@@ -164,6 +164,15 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 		builder->discontinuous[row] = false;
 	builder->count++;
 	return (long)row;
+}
+
+const uint32_t *
+dci_snapshot_builder_row_id(
+    const struct dci_snapshot_builder *builder, long row)
+{
+	if (row < 0 || (size_t)row >= builder->count)
+		return NULL;
+	return builder->ids + (size_t)row * builder->class->instance_words;
 }
 
 /* Finds the slot for a setter; NULL (and `why`) for a bad row or datum. */

@@ -48,6 +48,10 @@ long dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
     const uint32_t *id, size_t id_words, const char *label, char *why,
     size_t why_size);
 
+/* The instance id of `row`, or NULL when the builder has no such row. */
+const uint32_t *dci_snapshot_builder_row_id(
+    const struct dci_snapshot_builder *builder, long row);
+
 int dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size);
 int dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder,

@@ -606,6 +606,96 @@ START_TEST(test_alias_errors)
 }
 END_TEST
 
+/* Parses `length` bytes of `text` as "t.yaml", requires failure and checks
+ * the message. */
+static void
+assert_error_of_length(const char *text, size_t length, const char *expected)
+{
+	struct dci_config *config = (struct dci_config *)&config;
+	char error[ERROR_SIZE];
+
+	ck_assert_int_eq(dci_config_parse(text, length, "t.yaml", &config,
+	                     error, sizeof error),
+	    -1);
+	ck_assert_ptr_null(config);
+	ck_assert_str_eq(error, expected);
+}
+
+START_TEST(test_nesting_limit)
+{
+	char text[4096];
+	char expected[128];
+	size_t used = 0;
+
+	/* Flow collections: refused at the first one past the limit. */
+	memset(text, '[', DCI_CONFIG_NESTING_MAX + 1);
+	snprintf(expected, sizeof expected,
+	    "t.yaml:1:%u: nesting deeper than %u levels",
+	    DCI_CONFIG_NESTING_MAX + 1, DCI_CONFIG_NESTING_MAX);
+	assert_error_of_length(text, DCI_CONFIG_NESTING_MAX + 1, expected);
+
+	/* Block collections count alike, the top-level mapping included:
+	 * "a:" on line N opens the mapping of level N. */
+	for (unsigned level = 0; level <= DCI_CONFIG_NESTING_MAX; level++) {
+		ck_assert_uint_lt(used + level + 4, sizeof text);
+		used += (size_t)snprintf(
+		    text + used, sizeof text - used, "%*sa:\n", (int)level, "");
+	}
+	snprintf(expected, sizeof expected,
+	    "t.yaml:%u:%u: nesting deeper than %u levels",
+	    DCI_CONFIG_NESTING_MAX + 1, DCI_CONFIG_NESTING_MAX + 1,
+	    DCI_CONFIG_NESTING_MAX);
+	assert_error_of_length(text, used, expected);
+
+	/* Mixed: an option's value in flow sequences, under four block
+	 * levels (top, providers, the entry, options): the 61st '['. */
+	ASSERT_ERROR("providers:\n"
+	             "  - module: netif\n"
+	             "    options:\n"
+	             "      exclude: "
+	             "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	             "[[[[[[[[[\n",
+	    "t.yaml:4:76: nesting deeper than 64 levels");
+}
+END_TEST
+
+/* Exactly the limit is still read (and then refused by the schema). */
+START_TEST(test_nesting_at_limit)
+{
+	char text[2 * DCI_CONFIG_NESTING_MAX + 16];
+	size_t used = 0;
+
+	memcpy(text, "agent: ", 7);
+	used = 7;
+	memset(text + used, '[', DCI_CONFIG_NESTING_MAX - 1);
+	used += DCI_CONFIG_NESTING_MAX - 1;
+	memset(text + used, ']', DCI_CONFIG_NESTING_MAX - 1);
+	used += DCI_CONFIG_NESTING_MAX - 1;
+	assert_error_of_length(text, used,
+	    "t.yaml:1:8: expected a mapping for 'agent', found a sequence");
+}
+END_TEST
+
+/* 16 MiB of '[' (libyaml alone would take hours) is refused at once; the
+ * check runs before the document is built. */
+START_TEST(test_nesting_huge)
+{
+	const size_t length = 16u * 1024u * 1024u;
+	char *text = malloc(length);
+	char expected[128];
+
+	ck_assert_ptr_nonnull(text);
+	memset(text, '[', length);
+	snprintf(expected, sizeof expected,
+	    "t.yaml:1:%u: nesting deeper than %u levels",
+	    DCI_CONFIG_NESTING_MAX + 1, DCI_CONFIG_NESTING_MAX);
+	assert_error_of_length(text, length, expected);
+	memset(text, '{', length);
+	assert_error_of_length(text, length, expected);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_second_document)
 {
 	ASSERT_ERROR("agent: {}\n---\nproviders: []\n",
@@ -725,6 +815,64 @@ START_TEST(test_load_file)
 }
 END_TEST
 
+/* A file of DCI_CONFIG_FILE_MAX_BYTES is read; one byte more is refused. */
+START_TEST(test_load_size_limit)
+{
+	char path[64];
+	char expected[256];
+	char error[ERROR_SIZE];
+	struct dci_config *config = NULL;
+	size_t length = DCI_CONFIG_FILE_MAX_BYTES;
+	char *text = malloc(length + 2);
+
+	ck_assert_ptr_nonnull(text);
+	/* A comment as long as the limit allows, then one byte more. */
+	memset(text, ' ', length + 1);
+	text[0] = '#';
+	text[length - 1] = '\n';
+	text[length] = '\0';
+	write_temporary(path, text);
+	ck_assert_int_eq(
+	    dci_config_load(path, &config, error, sizeof error), 0);
+	dci_config_free(config);
+	unlink(path);
+
+	text[length] = '\n';
+	text[length + 1] = '\0';
+	write_temporary(path, text);
+	ck_assert_int_eq(
+	    dci_config_load(path, &config, error, sizeof error), -1);
+	ck_assert_ptr_null(config);
+	snprintf(expected, sizeof expected,
+	    "%s: cannot read: larger than %u bytes", path,
+	    DCI_CONFIG_FILE_MAX_BYTES);
+	ck_assert_str_eq(error, expected);
+	unlink(path);
+	free(text);
+}
+END_TEST
+
+/* No provider is a valid configuration (dci_config_load logs a warning). */
+START_TEST(test_load_no_provider)
+{
+	static const char *const texts[] = {
+	    "agent:\n  log: syslog\n", "providers: []\n", "providers:\n"};
+	char path[64];
+	char error[ERROR_SIZE];
+
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		struct dci_config *config = NULL;
+
+		write_temporary(path, texts[i]);
+		ck_assert_int_eq(
+		    dci_config_load(path, &config, error, sizeof error), 0);
+		ck_assert_uint_eq(config->provider_count, 0);
+		dci_config_free(config);
+		unlink(path);
+	}
+}
+END_TEST
+
 static Suite *
 config_suite(void)
 {
@@ -767,6 +915,9 @@ config_suite(void)
 	tcase_add_test(invalid, test_encoding_error);
 	tcase_add_test(invalid, test_nul_in_value);
 	tcase_add_test(invalid, test_alias_errors);
+	tcase_add_test(invalid, test_nesting_limit);
+	tcase_add_test(invalid, test_nesting_at_limit);
+	tcase_add_test(invalid, test_nesting_huge);
 	tcase_add_test(invalid, test_second_document);
 	tcase_add_test(invalid, test_error_truncated);
 	suite_add_tcase(suite, invalid);
@@ -774,6 +925,8 @@ config_suite(void)
 	tcase_add_test(files, test_load_missing_file);
 	tcase_add_test(files, test_load_directory);
 	tcase_add_test(files, test_load_file);
+	tcase_add_test(files, test_load_size_limit);
+	tcase_add_test(files, test_load_no_provider);
 	suite_add_tcase(suite, files);
 	return suite;
 }

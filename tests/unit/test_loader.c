@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "core/host.h"
 #include "core/loader.h"
+#include "core/log.h"
 #include "core/registry.h"
 #include "core/snapshot.h"
 
@@ -450,6 +451,96 @@ START_TEST(unknown_module_in_config_names_position)
 }
 END_TEST
 
+/* Warnings logged through log_set_sink, for the refusal test. */
+static char logged[8][1024];
+static size_t logged_count;
+
+static void
+log_capture(int level, const char *message)
+{
+	(void)level;
+	if (logged_count < sizeof(logged) / sizeof(logged[0]))
+		snprintf(
+		    logged[logged_count], sizeof(logged[0]), "%s", message);
+	logged_count++;
+}
+
+/* One refresh of the good provider's class by hand: instances 1 and 3 (when
+ * asked) with an empty label, which is refused, and instance 2 with a
+ * value for a datum the class lacks; `refuse` false commits a clean batch.
+ * Returns how many warnings the commit logged. */
+static size_t
+refresh_with_refusals(
+    struct dci_plugin *plugin, struct dci_class *class, bool refuse, bool third)
+{
+	const struct dci_host_operations *operations = plugin->host.operations;
+	struct dci_batch *batch = operations->batch_begin(&plugin->host, class);
+	static const uint32_t ids[] = {1, 2, 3, 4};
+	/* Another value each time: a value refusal is known by its datum. */
+	static uint64_t value;
+	long row;
+
+	ck_assert_ptr_nonnull(batch);
+	logged_count = 0;
+	if (refuse) {
+		ck_assert_int_eq(
+		    operations->batch_instance(batch, &ids[0], 1, ""), -1);
+		row = operations->batch_instance(batch, &ids[1], 1, "two");
+		ck_assert_int_ge(row, 0);
+		ck_assert_int_eq(
+		    operations->batch_set_unsigned(batch, row, 999, value++),
+		    -1);
+		if (third)
+			ck_assert_int_eq(
+			    operations->batch_instance(batch, &ids[2], 1, ""),
+			    -1);
+	}
+	/* A label of any bytes is served, escaped. */
+	ck_assert_int_ge(
+	    operations->batch_instance(batch, &ids[3], 1, "d\xc3\xa9v\t0"), 0);
+	ck_assert_int_eq(operations->batch_commit(batch), 0);
+	ck_assert_str_eq(
+	    class->snapshot->instances[class->snapshot->count - 1].label,
+	    "d\\xc3\\xa9v\\x090");
+	return logged_count;
+}
+
+/* A refusal is logged in the refresh it first appears, not every refresh. */
+START_TEST(refusal_logged_once_per_instance)
+{
+	struct loaded loaded = load("  - module: good_provider\n");
+	struct dci_plugin *plugin;
+	struct dci_class *class;
+
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	plugin = loaded.plugins.items[0];
+	class = loaded.registry->classes[0];
+	log_set_sink(log_capture);
+
+	ck_assert_uint_eq(refresh_with_refusals(plugin, class, true, false), 1);
+	ck_assert_str_eq(logged[0],
+	    "provider good: class \"good\": 2 calls refused in this refresh "
+	    "(2 not refused in the last), those rows are absent; first new: "
+	    "instance 1 refused: empty label");
+	/* The same refusals again: counted, not logged. */
+	ck_assert_uint_eq(refresh_with_refusals(plugin, class, true, false), 0);
+	ck_assert_uint_eq(refresh_with_refusals(plugin, class, true, false), 0);
+	/* A new instance refused: that one is logged. */
+	ck_assert_uint_eq(refresh_with_refusals(plugin, class, true, true), 1);
+	ck_assert_str_eq(logged[0],
+	    "provider good: class \"good\": 3 calls refused in this refresh "
+	    "(1 not refused in the last), those rows are absent; first new: "
+	    "instance 3 refused: empty label");
+	/* Gone, then back: logged again. */
+	ck_assert_uint_eq(
+	    refresh_with_refusals(plugin, class, false, false), 0);
+	ck_assert_uint_eq(refresh_with_refusals(plugin, class, true, false), 1);
+
+	log_set_sink(NULL);
+	unload(&loaded);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -478,6 +569,7 @@ main(void)
 	tcase_add_test(cases, refresh_limit_of_zero_refused);
 	tcase_add_test(cases, declared_discontinuity_sets_the_time);
 	tcase_add_test(cases, appended_calls_refused_by_an_older_host);
+	tcase_add_test(cases, refusal_logged_once_per_instance);
 	suite_add_tcase(suite, cases);
 	runner = srunner_create(suite);
 	srunner_run_all(runner, CK_NORMAL);

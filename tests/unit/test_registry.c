@@ -1060,20 +1060,14 @@ START_TEST(builder_add_refuses_bad_id_and_label)
 	ck_assert_str_eq(why,
 	    "instance id has 0 words, class \"netif\" has 1 (its instance "
 	    "levels)");
-	/* Instance labels must be printable and non-empty, but may hold
-	 * UMA-reserved characters: they name real objects ("eth0.100"). */
-	ck_assert_int_eq(dci_snapshot_builder_add(
-	                     builder, id, 1, "eth\t0", why, sizeof(why)),
-	    -1);
-	ck_assert_str_eq(why,
-	    "instance: label \"eth\t0\" has non-printing character 0x09 at 4");
+	/* Instance labels must be non-empty; any other bytes are escaped. */
 	ck_assert_int_eq(
 	    dci_snapshot_builder_add(builder, id, 1, "", why, sizeof(why)), -1);
-	ck_assert_str_eq(why, "instance: empty label");
+	ck_assert_str_eq(why, "empty label");
 	ck_assert_int_eq(
 	    dci_snapshot_builder_add(builder, id, 1, NULL, why, sizeof(why)),
 	    -1);
-	ck_assert_str_eq(why, "instance: empty label");
+	ck_assert_str_eq(why, "empty label");
 	/* The refusals took no row: the first good instance is row 0. */
 	ck_assert_int_eq(dci_snapshot_builder_add(
 	                     builder, id, 1, "eth0.100", why, sizeof(why)),
@@ -1088,6 +1082,110 @@ START_TEST(builder_add_refuses_bad_id_and_label)
 	dci_registry_free(registry);
 }
 
+/* The escape rule of registry.h, one case per kind of byte. */
+static const struct {
+	const char *label;
+	const char *served;
+} escape_cases[] = {
+    {"eth0", "eth0"},
+    {"d\xc3\xa9v0", "d\\xc3\\xa9v0"}, /* UTF-8 "dév0" */
+    {"eth\t0", "eth\\x090"},
+    {"new\nline", "new\\x0aline"},
+    {"back\\slash", "back\\\\slash"},
+    {"\\x41", "\\\\x41"}, /* not the escape of "A" */
+    {"\x01\x7f\xff", "\\x01\\x7f\\xff"},
+};
+
+START_TEST(instance_label_escaped)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class = snapshot_class(registry);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	char escaped[DCI_INSTANCE_LABEL_SIZE], why[WHY_SIZE] = "";
+	uint32_t id = 1;
+
+	ck_assert(dci_registry_instance_label_escape(
+	    escape_cases[_i].label, escaped, why, sizeof(why)));
+	ck_assert_str_eq(escaped, escape_cases[_i].served);
+	/* The builder serves the escaped label. */
+	ck_assert_int_eq(dci_snapshot_builder_add(builder, &id, 1,
+	                     escape_cases[_i].label, why, sizeof(why)),
+	    0);
+	fx_commit(builder, class, 100);
+	ck_assert_str_eq(
+	    class->snapshot->instances[0].label, escape_cases[_i].served);
+	dci_registry_free(registry);
+}
+END_TEST
+
+/* Checks the form of a label cut to fit: printable, at most DCI_LABEL_MAX,
+ * ending in "\~" and 8 hex digits, no escape split. */
+static void
+assert_cut_label(const char *escaped)
+{
+	size_t length = strlen(escaped);
+
+	ck_assert_uint_le(length, DCI_LABEL_MAX);
+	ck_assert_uint_ge(length, 10);
+	for (size_t i = 0; i < length; i++)
+		ck_assert(escaped[i] >= 0x20 && escaped[i] <= 0x7e);
+	ck_assert(escaped[length - 10] == '\\' && escaped[length - 9] == '~');
+	for (size_t i = length - 8; i < length; i++)
+		ck_assert(strchr("0123456789abcdef", escaped[i]) != NULL);
+	/* Every backslash before the mark starts a whole escape. */
+	for (size_t i = 0; i < length - 10; i++) {
+		if (escaped[i] != '\\')
+			continue;
+		ck_assert(escaped[i + 1] == '\\' || escaped[i + 1] == 'x');
+		ck_assert_uint_le(
+		    i + (escaped[i + 1] == '\\' ? 2 : 4), length - 10);
+		i += escaped[i + 1] == '\\' ? 1 : 3;
+	}
+}
+
+START_TEST(instance_label_cut_to_fit)
+{
+	char label[DCI_LABEL_MAX + 64];
+	char escaped[DCI_INSTANCE_LABEL_SIZE], other[DCI_INSTANCE_LABEL_SIZE];
+
+	/* DCI_LABEL_MAX printable bytes fit as they are; one more is cut. */
+	memset(label, 'a', DCI_LABEL_MAX);
+	label[DCI_LABEL_MAX] = '\0';
+	ck_assert(dci_registry_instance_label_escape(label, escaped, NULL, 0));
+	ck_assert_str_eq(escaped, label);
+	label[DCI_LABEL_MAX] = 'a';
+	label[DCI_LABEL_MAX + 1] = '\0';
+	ck_assert(dci_registry_instance_label_escape(label, escaped, NULL, 0));
+	assert_cut_label(escaped);
+	ck_assert_uint_eq(strlen(escaped), DCI_LABEL_MAX);
+	ck_assert(strncmp(escaped, label, DCI_LABEL_MAX - 10) == 0);
+
+	/* Labels that differ only after the cut stay distinct. */
+	label[DCI_LABEL_MAX] = 'b';
+	ck_assert(dci_registry_instance_label_escape(label, other, NULL, 0));
+	assert_cut_label(other);
+	ck_assert_str_ne(escaped, other);
+
+	/* Escapes are never split: 63 UTF-8 "é" are 504 characters escaped. */
+	for (size_t i = 0; i < 126; i += 2) {
+		label[i] = (char)0xc3;
+		label[i + 1] = (char)0xa9;
+	}
+	label[126] = '\0';
+	ck_assert(dci_registry_instance_label_escape(label, escaped, NULL, 0));
+	assert_cut_label(escaped);
+	ck_assert_uint_eq(strlen(escaped), 244 + 10);
+
+	/* Backslashes (2 characters each), misaligned by one 'a'. */
+	label[0] = 'a';
+	memset(label + 1, '\\', DCI_LABEL_MAX);
+	label[DCI_LABEL_MAX + 1] = '\0';
+	ck_assert(dci_registry_instance_label_escape(label, escaped, NULL, 0));
+	assert_cut_label(escaped);
+	ck_assert_uint_eq(strlen(escaped), 245 + 10);
+}
+END_TEST
+
 static const char instance_label_characters[] = "!@#$%^&*()[]{}|,.'\"`:; ~";
 
 START_TEST(instance_label_may_hold_reserved_characters)
@@ -1096,13 +1194,15 @@ START_TEST(instance_label_may_hold_reserved_characters)
 	struct dci_class *class = snapshot_class(registry);
 	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
 	char label[5], why[WHY_SIZE] = "";
+	char escaped[DCI_INSTANCE_LABEL_SIZE];
 	uint32_t id = 1;
 
 	label_with(label, instance_label_characters[_i]);
 	ck_assert_msg(dci_snapshot_builder_add(
 	                  builder, &id, 1, label, why, sizeof(why)) == 0,
 	    "instance label \"%s\" refused: %s", label, why);
-	ck_assert(dci_registry_instance_label_valid(label, NULL, 0));
+	ck_assert(dci_registry_instance_label_escape(label, escaped, NULL, 0));
+	ck_assert_str_eq(escaped, label);
 	ck_assert(!dci_registry_label_valid(label, NULL, 0) ||
 	          instance_label_characters[_i] == ' ' ||
 	          instance_label_characters[_i] == '~');
@@ -1591,6 +1691,9 @@ registry_suite(void)
 	suite_add_tcase(suite, accepted);
 
 	tcase_add_test(snapshots, builder_add_refuses_bad_id_and_label);
+	tcase_add_loop_test(snapshots, instance_label_escaped, 0,
+	    (int)(sizeof(escape_cases) / sizeof(escape_cases[0])));
+	tcase_add_test(snapshots, instance_label_cut_to_fit);
 	tcase_add_loop_test(snapshots,
 	    instance_label_may_hold_reserved_characters, 0,
 	    (int)strlen(instance_label_characters));
