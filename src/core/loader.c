@@ -371,7 +371,7 @@ dci_plugin_start(
 		snprintf(reason, sizeof(reason),
 		    "%s: provider %s failed to initialise%s", plugin->path,
 		    plugin->name,
-		    plugin->quiet ? "" : " (see the messages above)");
+		    plugin->quiet ? "" : " (its messages are in the log)");
 		goto failed;
 	}
 	if (plugin->state == DCI_PLUGIN_FAILED)
