@@ -383,15 +383,22 @@ providers:
 EOF
 }
 
-# start_dcistatd CONFIG [ARG...]: starts dcistatd -f (in $NETIF if set),
-# logging to stderr into $DCISTATD_LOG. Does not wait.
+# DCISTATD_WRAPPER: words start_dcistatd puts before dcistatd's own, a
+# command that sets something up and then execs the rest in place (so
+# $DCISTATD_PID stays dcistatd's), e.g. unshare into a mount namespace.
+DCISTATD_WRAPPER=()
+
+# start_dcistatd CONFIG [ARG...]: starts dcistatd -f (in $NETNS if set,
+# through $DCISTATD_WRAPPER if set), logging to stderr into $DCISTATD_LOG.
+# Does not wait.
 start_dcistatd() {
 	local config=$1
 	shift
 	_lib_set_ns_prefix
 	_dcistatd_runs=$((_dcistatd_runs + 1))
 	DCISTATD_LOG=$TMP_DIR/dcistatd.$_dcistatd_runs.log
-	"${_lib_ns_prefix[@]}" "$DCISTATD" -f -c "$config" -L stderr "$@" \
+	"${_lib_ns_prefix[@]}" "${DCISTATD_WRAPPER[@]}" \
+	    "$DCISTATD" -f -c "$config" -L stderr "$@" \
 	    </dev/null >"$DCISTATD_LOG" 2>&1 &
 	DCISTATD_PID=$!
 	_lib_pids+=("$DCISTATD_PID")

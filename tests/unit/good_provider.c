@@ -1,19 +1,25 @@
-/* A provider for the loader tests: one class {9, 1} with a counter and a
- * string, `instances` instances (option, default 3) whose counter is
- * 100 * id + the refresh number, a `fail_refresh` option that makes
- * every refresh after the first fail, and a `parents` yes/no option that
- * makes instance 1 the parent of every other, an `invalid_even` yes/no
- * option that marks the counter of even instances invalid, a
- * `refresh_limit` option (milliseconds) passed to dci_refresh_limit in
- * init, and a `discontinuous` option (an instance id) that declares that
+/* A provider for the loader tests: one class {9, 1} with a counter, a
+ * string and a 32-bit counter, `instances` instances (option, default 3)
+ * whose counter is 100 * id + the refresh number, a `fail_refresh` option
+ * that makes every refresh after the first fail, and a `parents` yes/no
+ * option that makes instance 1 the parent of every other, an
+ * `invalid_even` yes/no option that marks the counter of even instances
+ * invalid, a `refresh_limit` option (milliseconds) passed to dci_refresh_limit
+ * in init, and a `discontinuous` option (an instance id) that declares that
  * instance discontinuous in every refresh after the first. Two options
  * make failures come and go from outside, for the lifecycle tests: with
  * `init_needs: PATH` init fails while PATH does not exist, and with
  * `refresh_fails_while: PATH` a refresh fails while PATH exists; with
  * `refresh_sleeps_while: PATH` a refresh blocks while PATH exists (at most
- * a minute), as a provider stuck on a slow device would. */
+ * a minute), as a provider stuck on a slow device would. With
+ * `count32_file: PATH` every instance's count32 (datum 3, a 32-bit unsigned
+ * counter) is the number PATH holds, read at each refresh, so a test can
+ * make a Counter32 wrap at 2^32 or start over; a refresh fails while PATH
+ * cannot be read or holds anything but a number below 2^32 (replace it by
+ * a rename, never in place). Without the option count32 has no value. */
 #define _GNU_SOURCE
 #include <dcistat/provider.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +35,12 @@ struct good_context {
 	unsigned long discontinuous; /* 0: none */
 	char refresh_fails_while[256];
 	char refresh_sleeps_while[256];
+	char count32_file[256]; /* empty: count32 has no value */
 };
 
 static const char *const good_option_keys[] = {"instances", "fail_refresh",
     "parents", "invalid_even", "refresh_limit", "discontinuous", "init_needs",
-    "refresh_fails_while", "refresh_sleeps_while", NULL};
+    "refresh_fails_while", "refresh_sleeps_while", "count32_file", NULL};
 
 /* A whole number option from 0 to maximum: 0 (and *value untouched) when
  * absent, -1 after reporting a bad one. */
@@ -78,6 +85,14 @@ good_init(struct dci_host *host, void **context_out)
 	        .size = 16,
 	        .volatility = DCI_SV_STATIC,
 	        .semantics = DCI_SEMANTICS_DISCRETE},
+	    {.id = 3,
+	        .label = "count32",
+	        .type = DCI_ST_INTEGER32,
+	        .format = DCI_SIF_UNSIGNED,
+	        .presentation = DCI_SIP_DECIMAL,
+	        .volatility = DCI_SV_VOLATILE,
+	        .unit = DCI_UNIT_EVENTS,
+	        .semantics = DCI_SEMANTICS_COUNTER},
 	};
 	static const struct dci_supplier_info supplier_info = {
 	    .module = "good",
@@ -91,7 +106,7 @@ good_init(struct dci_host *host, void **context_out)
 	    .levels = levels,
 	    .level_count = 1,
 	    .datums = datums,
-	    .datum_count = 2,
+	    .datum_count = 3,
 	};
 	struct good_context *context = calloc(1, sizeof(*context));
 	struct dci_supplier *supplier;
@@ -125,6 +140,10 @@ good_init(struct dci_host *host, void **context_out)
 	if (text != NULL)
 		snprintf(context->refresh_sleeps_while,
 		    sizeof(context->refresh_sleeps_while), "%s", text);
+	text = dci_option_string(host, "count32_file");
+	if (text != NULL)
+		snprintf(context->count32_file, sizeof(context->count32_file),
+		    "%s", text);
 	context->parents = dci_option_boolean(host, "parents", 0);
 	context->invalid_even = dci_option_boolean(host, "invalid_even", 0);
 	if (context->parents < 0 || context->invalid_even < 0)
@@ -136,11 +155,45 @@ good_init(struct dci_host *host, void **context_out)
 	return context->class == NULL ? -1 : 0;
 }
 
+/* The number in the count32 file: 0, or -1 after logging why not. Read
+ * whole at each refresh, so the test's rename of a new file is seen at the
+ * next one. */
+static int
+good_read_count32(struct dci_host *host, const char *path, uint32_t *value)
+{
+	char text[32];
+	char *end;
+	unsigned long long number;
+	size_t length;
+	FILE *file = fopen(path, "r");
+
+	if (file == NULL) {
+		dci_log(host, DCI_LOG_WARNING, "cannot open %s", path);
+		return -1;
+	}
+	length = fread(text, 1, sizeof(text) - 1, file);
+	fclose(file);
+	text[length] = '\0';
+	errno = 0;
+	number = strtoull(text, &end, 10);
+	while (*end == '\n' || *end == ' ')
+		end++;
+	if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 ||
+	    number > UINT32_MAX) {
+		dci_log(host, DCI_LOG_WARNING,
+		    "%s: expected a number below 2^32", path);
+		return -1;
+	}
+	*value = (uint32_t)number;
+	return 0;
+}
+
 static int
 good_refresh(struct dci_host *host, void *opaque)
 {
 	struct good_context *context = opaque;
 	struct dci_batch *batch;
+	uint32_t count32 = 0;
 
 	context->refreshes++;
 	for (int waited = 0; context->refresh_sleeps_while[0] != '\0' &&
@@ -159,6 +212,9 @@ good_refresh(struct dci_host *host, void *opaque)
 		    context->refreshes);
 		return -1;
 	}
+	if (context->count32_file[0] != '\0' &&
+	    good_read_count32(host, context->count32_file, &count32) != 0)
+		return -1;
 	batch = dci_batch_begin(host, context->class);
 	if (batch == NULL)
 		return -1;
@@ -172,6 +228,8 @@ good_refresh(struct dci_host *host, void *opaque)
 		    dci_batch_set_unsigned(
 		        batch, row, 1, 100u * id + context->refreshes) != 0 ||
 		    dci_batch_set_string(batch, row, 2, name) != 0 ||
+		    (context->count32_file[0] != '\0' &&
+		        dci_batch_set_unsigned(batch, row, 3, count32) != 0) ||
 		    (context->parents && id > 1 &&
 		        dci_batch_instance_parent(
 		            batch, row, (const uint32_t[]){1}, 1) != 0) ||

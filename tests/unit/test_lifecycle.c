@@ -351,7 +351,7 @@ START_TEST(reload_of_derived_metrics_restarts_their_class)
 	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
 	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
 	    0);
-	ck_assert_uint_eq(class_find(&lifecycle, 9)->datum_count, 2);
+	ck_assert_uint_eq(class_find(&lifecycle, 9)->datum_count, 3);
 	config_write("  - module: good_provider\nderived:\n"
 	             "  - {class: 9.1, label: twice, id: 7, metric: sum2, "
 	             "arguments: [count, count]}\n");
@@ -360,7 +360,7 @@ START_TEST(reload_of_derived_metrics_restarts_their_class)
 	    0);
 	ck_assert_uint_eq(changes.restarted, 1);
 	class = class_find(&lifecycle, 9);
-	ck_assert_uint_eq(class->datum_count, 3);
+	ck_assert_uint_eq(class->datum_count, 4);
 	/* The same again: nothing to do. */
 	ck_assert_int_eq(
 	    dci_lifecycle_reload(&lifecycle, &changes, error, sizeof(error)),
