@@ -178,8 +178,7 @@ embedded_schedule(void)
 		wait = 1;
 	delay.tv_sec = (time_t)(wait / 1000);
 	delay.tv_usec = (suseconds_t)(wait % 1000) * 1000;
-	embedded.alarm =
-	    snmp_alarm_register_hr(delay, 0, embedded_alarm, NULL);
+	embedded.alarm = snmp_alarm_register_hr(delay, 0, embedded_alarm, NULL);
 	if (embedded.alarm == 0)
 		log_warnx("cannot set the refresh alarm; refreshing on "
 		          "requests only");
@@ -190,8 +189,8 @@ static void
 embedded_refresh(void)
 {
 	embedded_use_threads();
-	if (dci_plugins_run_due(&embedded.lifecycle.plugins,
-	        dci_clock_milliseconds()) > 0)
+	if (dci_plugins_run_due(
+	        &embedded.lifecycle.plugins, dci_clock_milliseconds()) > 0)
 		embedded_schedule();
 }
 

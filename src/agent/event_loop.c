@@ -116,7 +116,8 @@ wait_milliseconds(const struct agent_loop *loop, int block,
 	if (deadline <= now)
 		return 0;
 	if (wait < 0 || deadline - now < wait)
-		return deadline - now > INT_MAX ? INT_MAX : (int)(deadline - now);
+		return deadline - now > INT_MAX ? INT_MAX
+		                                : (int)(deadline - now);
 	return wait;
 }
 

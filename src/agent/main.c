@@ -130,9 +130,10 @@ daemon_reload(void *context)
 	struct daemon_state *state = context;
 	const struct dci_config *after;
 	/* The running configuration is freed by a reload that succeeds. */
-	char *socket_before = state->lifecycle.config->agentx_socket != NULL
-	                          ? strdup(state->lifecycle.config->agentx_socket)
-	                          : NULL;
+	char *socket_before =
+	    state->lifecycle.config->agentx_socket != NULL
+	        ? strdup(state->lifecycle.config->agentx_socket)
+	        : NULL;
 	unsigned ping_before = state->lifecycle.config->ping_interval_seconds;
 	struct dci_lifecycle_changes changes;
 	int64_t started = dci_clock_milliseconds();
@@ -155,8 +156,9 @@ daemon_reload(void *context)
 	}
 	if (!texts_same(socket_before, after->agentx_socket) ||
 	    ping_before != after->ping_interval_seconds)
-		log_notice("agentx-socket and ping-interval changes take effect "
-		           "at the next start");
+		log_notice(
+		    "agentx-socket and ping-interval changes take effect "
+		    "at the next start");
 	free(socket_before);
 	log_info("reloaded %s in %lld ms: %zu provider%s unchanged, %zu "
 	         "added, %zu removed, %zu restarted",
@@ -187,8 +189,8 @@ main(int argc, char **argv)
 	 * daemon serves what works and retries the rest. */
 	if (dci_lifecycle_load(&state.lifecycle, options.config_file,
 	        PROVIDERDIR,
-	        options.check_only ? DCI_LOAD_STRICT : DCI_LOAD_TOLERANT,
-	        error, sizeof(error)) != 0)
+	        options.check_only ? DCI_LOAD_STRICT : DCI_LOAD_TOLERANT, error,
+	        sizeof(error)) != 0)
 		fatalx("%s", error);
 	if (options.check_only) {
 		size_t count = state.lifecycle.config->provider_count;
@@ -220,9 +222,10 @@ main(int argc, char **argv)
 	dci_plugins_use_threads(&state.lifecycle.plugins);
 	dci_plugins_refresh_all(
 	    &state.lifecycle.plugins, dci_clock_milliseconds());
-	state.settings.agentx_socket = options.agentx_socket != NULL
-	                                   ? options.agentx_socket
-	                                   : state.lifecycle.config->agentx_socket;
+	state.settings.agentx_socket =
+	    options.agentx_socket != NULL
+	        ? options.agentx_socket
+	        : state.lifecycle.config->agentx_socket;
 	state.settings.ping_interval_seconds =
 	    state.lifecycle.config->ping_interval_seconds;
 	if (agent_start(&state.settings, state.lifecycle.registry) != 0)

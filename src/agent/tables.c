@@ -493,9 +493,8 @@ stat_value(struct agent_tables *tables, unsigned column,
 }
 
 static const struct table_shape table_shapes[] = {
-    [AGENT_TABLE_SUPPLIER] = {AGENT_SUPPLIER_MODULE,
-        AGENT_SUPPLIER_FAILURE, supplier_find, supplier_encode,
-        supplier_value},
+    [AGENT_TABLE_SUPPLIER] = {AGENT_SUPPLIER_MODULE, AGENT_SUPPLIER_FAILURE,
+        supplier_find, supplier_encode, supplier_value},
     [AGENT_TABLE_CLASS] = {AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
         class_find, class_encode, class_value},
     [AGENT_TABLE_DATUM] = {AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,

@@ -693,7 +693,8 @@ read_provider(struct parse_state *state, const yaml_node_t *node, void *entry)
 			result = read_refresh(state, value, name, provider);
 			break;
 		case PROVIDER_STALE_PERIODS:
-			result = read_stale_periods(state, value, name, provider);
+			result =
+			    read_stale_periods(state, value, name, provider);
 			break;
 		case PROVIDER_OPTIONS:
 			result = read_options(state, value, name, provider);

@@ -50,8 +50,9 @@ host_supplier_register(
 	char why[512];
 
 	if (plugin->on_refresher) {
-		log_warnx("provider %s: supplier refused: registered in refresh, "
-		          "not in init",
+		log_warnx(
+		    "provider %s: supplier refused: registered in refresh, "
+		    "not in init",
 		    plugin->name);
 		return NULL;
 	}
@@ -510,8 +511,8 @@ batch_queue(struct host_batch *batch)
 	if (plugin->pending_count == plugin->pending_capacity) {
 		size_t capacity =
 		    plugin->pending_capacity ? 2 * plugin->pending_capacity : 4;
-		struct dci_pending_commit *grown = realloc(
-		    plugin->pending, capacity * sizeof(*grown));
+		struct dci_pending_commit *grown =
+		    realloc(plugin->pending, capacity * sizeof(*grown));
 		if (grown == NULL) {
 			log_warnx("provider %s: class \"%s\": out of memory",
 			    plugin->name, batch->class->label);

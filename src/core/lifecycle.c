@@ -17,8 +17,8 @@ texts_equal(const char *left, const char *right)
 }
 
 static bool
-options_equal(const struct dci_config_option *left,
-    const struct dci_config_option *right)
+options_equal(
+    const struct dci_config_option *left, const struct dci_config_option *right)
 {
 	if (strcmp(left->key, right->key) != 0 ||
 	    left->is_sequence != right->is_sequence ||
@@ -153,9 +153,9 @@ retired_collect(struct dci_lifecycle *lifecycle)
 }
 
 int
-dci_lifecycle_load(struct dci_lifecycle *lifecycle,
-    const char *config_path, const char *default_plugin_dir,
-    enum dci_load_mode mode, char *error, size_t error_size)
+dci_lifecycle_load(struct dci_lifecycle *lifecycle, const char *config_path,
+    const char *default_plugin_dir, enum dci_load_mode mode, char *error,
+    size_t error_size)
 {
 	memset(lifecycle, 0, sizeof(*lifecycle));
 	lifecycle->config_path = strdup(config_path);
@@ -167,8 +167,8 @@ dci_lifecycle_load(struct dci_lifecycle *lifecycle,
 		log_reason(error, error_size, "out of memory");
 		goto failed;
 	}
-	if (dci_config_load(config_path, &lifecycle->config, error,
-	        error_size) != 0)
+	if (dci_config_load(
+	        config_path, &lifecycle->config, error, error_size) != 0)
 		goto failed;
 	if (dci_plugins_load(lifecycle->config, default_plugin_dir,
 	        lifecycle->registry, mode, &lifecycle->plugins, error,
@@ -194,14 +194,14 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	int64_t now;
 	char reason[1024];
 
-	if (dci_config_load(lifecycle->config_path, &after, error,
-	        error_size) != 0)
+	if (dci_config_load(
+	        lifecycle->config_path, &after, error, error_size) != 0)
 		return -1;
-	next = calloc(after->provider_count ? after->provider_count : 1,
-	    sizeof(*next));
+	next = calloc(
+	    after->provider_count ? after->provider_count : 1, sizeof(*next));
 	taken = calloc(plugins->count ? plugins->count : 1, sizeof(*taken));
-	claimed = calloc(
-	    after->provider_count ? after->provider_count : 1, sizeof(*claimed));
+	claimed = calloc(after->provider_count ? after->provider_count : 1,
+	    sizeof(*claimed));
 	retired_grown = realloc(lifecycle->retired,
 	    (lifecycle->retired_count + 1) * sizeof(*retired_grown));
 	if (retired_grown != NULL)
@@ -220,12 +220,10 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	/* Entries that keep their plug-in, matched in order so that a
 	 * module named twice keeps each of its plug-ins. */
 	for (size_t i = 0; i < after->provider_count; i++) {
-		for (size_t p = 0; p < plugins->count && next[i] == NULL;
-		     p++) {
-			if (taken[p] ||
-			    !plugin_kept(plugins->items[p],
-			        &after->providers[i], after,
-			        lifecycle->default_plugin_dir))
+		for (size_t p = 0; p < plugins->count && next[i] == NULL; p++) {
+			if (taken[p] || !plugin_kept(plugins->items[p],
+			                    &after->providers[i], after,
+			                    lifecycle->default_plugin_dir))
 				continue;
 			taken[p] = true;
 			next[i] = plugins->items[p];
@@ -278,16 +276,16 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 		plugins->items = next;
 		plugins->count = kept;
 	}
-	counted.added = after->provider_count - counted.unchanged -
-	                counted.restarted;
+	counted.added =
+	    after->provider_count - counted.unchanged - counted.restarted;
 	free(taken);
 	free(claimed);
 
 	lifecycle->retired[lifecycle->retired_count++] = lifecycle->config;
 	lifecycle->config = after;
 	retired_collect(lifecycle);
-	if (dci_plugins_check_derived(after, lifecycle->registry, reason,
-	        sizeof(reason)) != 0)
+	if (dci_plugins_check_derived(
+	        after, lifecycle->registry, reason, sizeof(reason)) != 0)
 		log_warnx("%s", reason);
 	dci_plugins_run_due(plugins, dci_clock_milliseconds());
 	if (changes != NULL)

@@ -46,9 +46,9 @@ struct dci_lifecycle_changes {
  * Returns 0, or -1 with "FILE:LINE:COLUMN: message" in `error` and
  * nothing left loaded.
  */
-int dci_lifecycle_load(struct dci_lifecycle *lifecycle,
-    const char *config_path, const char *default_plugin_dir,
-    enum dci_load_mode mode, char *error, size_t error_size);
+int dci_lifecycle_load(struct dci_lifecycle *lifecycle, const char *config_path,
+    const char *default_plugin_dir, enum dci_load_mode mode, char *error,
+    size_t error_size);
 
 /*
  * Reads the configuration file again and applies the difference (above).

@@ -17,7 +17,6 @@
 #include "core/log.h"
 #include "core/snapshot.h"
 
-
 static char *
 plugin_path(const char *module, const char *plugin_dir)
 {
@@ -208,8 +207,8 @@ plugin_refresher(void *argument)
 		int64_t started;
 		int result;
 
-		while (!plugin->refresh_requested &&
-		       !plugin->refresher_stopping)
+		while (
+		    !plugin->refresh_requested && !plugin->refresher_stopping)
 			pthread_cond_wait(
 			    &plugin->refresher_wake, &plugin->refresher_lock);
 		if (plugin->refresher_stopping)
@@ -251,8 +250,8 @@ plugin_refresher_start(struct dci_plugin *plugin)
 	plugin->refresher_stopping = false;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &previous);
-	error = pthread_create(
-	    &plugin->refresher, NULL, plugin_refresher, plugin);
+	error =
+	    pthread_create(&plugin->refresher, NULL, plugin_refresher, plugin);
 	pthread_sigmask(SIG_SETMASK, &previous, NULL);
 	if (error != 0) {
 		log_warnx("provider %s: cannot start its refresh thread (%s); "
@@ -331,9 +330,9 @@ dci_plugin_new(const struct dci_config *config, size_t index,
     int notify_fd)
 {
 	const struct dci_config_provider *provider = &config->providers[index];
-	struct dci_plugin *plugin = plugin_allocate(provider->module,
-	    config->plugin_dir != NULL ? config->plugin_dir
-	                               : default_plugin_dir);
+	struct dci_plugin *plugin = plugin_allocate(
+	    provider->module, config->plugin_dir != NULL ? config->plugin_dir
+	                                                 : default_plugin_dir);
 
 	if (plugin == NULL)
 		return NULL;
@@ -754,9 +753,9 @@ dci_plugins_load(const struct dci_config *config,
 		return -1;
 	}
 	for (size_t i = 0; i < config->provider_count; i++) {
-		struct dci_plugin *plugin = dci_plugin_new(config, i,
-		    default_plugin_dir, registry,
-		    dci_plugins_notify_write_fd(plugins));
+		struct dci_plugin *plugin =
+		    dci_plugin_new(config, i, default_plugin_dir, registry,
+		        dci_plugins_notify_write_fd(plugins));
 
 		if (plugin == NULL) {
 			log_reason(error, error_size, "out of memory");
@@ -764,8 +763,7 @@ dci_plugins_load(const struct dci_config *config,
 			return -1;
 		}
 		plugins->items[plugins->count++] = plugin;
-		if (dci_plugin_start(plugin, now, reason, sizeof(reason)) ==
-		    0)
+		if (dci_plugin_start(plugin, now, reason, sizeof(reason)) == 0)
 			continue;
 		if (mode == DCI_LOAD_STRICT) {
 			log_reason(error, error_size, "%s", reason);
@@ -775,8 +773,8 @@ dci_plugins_load(const struct dci_config *config,
 		log_warnx("%s; retrying with back-off", reason);
 		failed = true;
 	}
-	if (dci_plugins_check_derived(config, registry, reason,
-	        sizeof(reason)) != 0) {
+	if (dci_plugins_check_derived(
+	        config, registry, reason, sizeof(reason)) != 0) {
 		if (mode == DCI_LOAD_STRICT) {
 			log_reason(error, error_size, "%s", reason);
 			dci_plugins_close(plugins);

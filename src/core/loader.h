@@ -144,9 +144,9 @@ int dci_plugin_check_options(const struct dci_plugin *plugin,
 /* A plug-in for entry `index` of `config`'s providers, not yet started,
  * refreshing on a thread of its own once started if notify_fd >= 0 (the
  * write end of dci_plugins' pipe); NULL: out of memory. */
-struct dci_plugin *dci_plugin_new(const struct dci_config *config,
-    size_t index, const char *default_plugin_dir,
-    struct dci_registry *registry, int notify_fd);
+struct dci_plugin *dci_plugin_new(const struct dci_config *config, size_t index,
+    const char *default_plugin_dir, struct dci_registry *registry,
+    int notify_fd);
 
 /* Loads the file, checks the options and calls init. Returns 0 (running,
  * due for a refresh at once), or -1 with "FILE:LINE:COLUMN: reason" in

@@ -97,9 +97,9 @@ log_debug_enabled(const char *token)
 
 	snprintf(needle, sizeof(needle), ",%s,", token);
 	pthread_mutex_lock(&log_tokens_lock);
-	enabled = log_tokens[0] != '\0' &&
-	          (strstr(log_tokens, ",all,") != NULL ||
-	              strstr(log_tokens, needle) != NULL);
+	enabled =
+	    log_tokens[0] != '\0' && (strstr(log_tokens, ",all,") != NULL ||
+	                                 strstr(log_tokens, needle) != NULL);
 	pthread_mutex_unlock(&log_tokens_lock);
 	return enabled;
 }

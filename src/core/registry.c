@@ -295,8 +295,8 @@ dci_registry_add_failed_supplier(struct dci_registry *registry,
 			return NULL;
 		supplier = existing;
 	} else {
-		supplier = supplier_take(
-		    registry, existing, module, "", "", module);
+		supplier =
+		    supplier_take(registry, existing, module, "", "", module);
 		if (supplier == NULL)
 			return NULL;
 		supplier->type = 0;

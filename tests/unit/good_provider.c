@@ -196,9 +196,9 @@ good_refresh(struct dci_host *host, void *opaque)
 	uint32_t count32 = 0;
 
 	context->refreshes++;
-	for (int waited = 0; context->refresh_sleeps_while[0] != '\0' &&
-	                     access(context->refresh_sleeps_while, F_OK) == 0 &&
-	                     waited < 6000;
+	for (int waited = 0;
+	     context->refresh_sleeps_while[0] != '\0' &&
+	     access(context->refresh_sleeps_while, F_OK) == 0 && waited < 6000;
 	     waited++)
 		usleep(10000);
 	if (context->refresh_fails_while[0] != '\0' &&

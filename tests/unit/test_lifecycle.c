@@ -32,8 +32,8 @@ setup(void)
 {
 	strcpy(directory, "/tmp/dcistat-lifecycle.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(directory));
-	snprintf(config_path, sizeof(config_path), "%s/dcistatd.yaml",
-	    directory);
+	snprintf(
+	    config_path, sizeof(config_path), "%s/dcistatd.yaml", directory);
 	snprintf(marker_path, sizeof(marker_path), "%s/marker", directory);
 }
 
@@ -85,7 +85,8 @@ supplier_find(const struct dci_lifecycle *lifecycle, const char *module)
 	for (size_t i = 0; i < lifecycle->registry->supplier_count; i++) {
 		const struct dci_supplier *supplier =
 		    lifecycle->registry->suppliers[i];
-		if (!supplier->withdrawn && strcmp(supplier->module, module) == 0)
+		if (!supplier->withdrawn &&
+		    strcmp(supplier->module, module) == 0)
 			return supplier;
 	}
 	return NULL;
@@ -111,8 +112,8 @@ START_TEST(tolerant_load_serves_the_others_and_shows_the_failure)
 	ck_assert_msg(strstr(failed->failure, "dcistatd.yaml:4:13: ") != NULL &&
 	                  strstr(failed->failure, "/nosuch.so") != NULL,
 	    "failure: %s", failed->failure);
-	ck_assert_int_eq(supplier_find(&lifecycle, "good")->status,
-	    DCI_SUPPLIER_RUNNING);
+	ck_assert_int_eq(
+	    supplier_find(&lifecycle, "good")->status, DCI_SUPPLIER_RUNNING);
 	dci_lifecycle_unload(&lifecycle);
 }
 END_TEST
@@ -125,7 +126,8 @@ START_TEST(strict_load_refuses_a_failed_provider)
 	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
 	                     DCI_LOAD_STRICT, error, sizeof(error)),
 	    -1);
-	ck_assert_msg(strstr(error, "dcistatd.yaml:5:13: ") == error + strlen(directory) + 1,
+	ck_assert_msg(strstr(error, "dcistatd.yaml:5:13: ") ==
+	                  error + strlen(directory) + 1,
 	    "error: %s", error);
 	ck_assert_ptr_null(lifecycle.registry);
 }
@@ -160,8 +162,10 @@ START_TEST(failed_start_is_retried_with_back_off_until_it_works)
 	now = plugin->next_refresh_milliseconds;
 	for (unsigned tries = 2; tries <= 10; tries++) {
 		ck_assert_int_eq(dci_plugins_deadline(&lifecycle.plugins), now);
-		ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, now - 1), 0);
-		ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, now), 1);
+		ck_assert_uint_eq(
+		    dci_plugins_run_due(&lifecycle.plugins, now - 1), 0);
+		ck_assert_uint_eq(
+		    dci_plugins_run_due(&lifecycle.plugins, now), 1);
 		ck_assert_int_eq(plugin->state, DCI_PLUGIN_FAILED);
 		ck_assert_uint_eq(plugin->consecutive_failures, tries);
 		expected_delay *= 2;
@@ -183,8 +187,8 @@ START_TEST(failed_start_is_retried_with_back_off_until_it_works)
 	ck_assert_int_eq(plugin->state, DCI_PLUGIN_RUNNING);
 	ck_assert_str_eq(plugin->failure, "");
 	ck_assert_ptr_null(supplier_find(&lifecycle, "good_provider"));
-	ck_assert_int_eq(supplier_find(&lifecycle, "good")->status,
-	    DCI_SUPPLIER_RUNNING);
+	ck_assert_int_eq(
+	    supplier_find(&lifecycle, "good")->status, DCI_SUPPLIER_RUNNING);
 	ck_assert_ptr_nonnull(class_find(&lifecycle, 9));
 	ck_assert_ptr_nonnull(class_find(&lifecycle, 9)->snapshot);
 	ck_assert_uint_eq(class_find(&lifecycle, 9)->snapshot->count, 3);
@@ -217,23 +221,30 @@ START_TEST(stale_snapshot_is_withdrawn_and_resumes_discontinuous)
 	ck_assert_int_eq(created, start);
 	/* Due again one period later; stale three periods after the last
 	 * snapshot. */
-	ck_assert_int_eq(dci_plugins_deadline(&lifecycle.plugins), start + 1000);
+	ck_assert_int_eq(
+	    dci_plugins_deadline(&lifecycle.plugins), start + 1000);
 
 	marker_set(true);
-	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start + 1000), 1);
-	ck_assert_int_eq(supplier_find(&lifecycle, "good")->status,
-	    DCI_SUPPLIER_FAILED);
+	ck_assert_uint_eq(
+	    dci_plugins_run_due(&lifecycle.plugins, start + 1000), 1);
+	ck_assert_int_eq(
+	    supplier_find(&lifecycle, "good")->status, DCI_SUPPLIER_FAILED);
 	/* Still served while younger than three periods; retried after one
 	 * period, then two. */
 	ck_assert_ptr_nonnull(class->snapshot);
-	ck_assert_int_eq(dci_plugins_deadline(&lifecycle.plugins), start + 2000);
-	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start + 2000), 1);
+	ck_assert_int_eq(
+	    dci_plugins_deadline(&lifecycle.plugins), start + 2000);
+	ck_assert_uint_eq(
+	    dci_plugins_run_due(&lifecycle.plugins, start + 2000), 1);
 	ck_assert_ptr_nonnull(class->snapshot);
 	ck_assert_int_eq(plugin->next_refresh_milliseconds, start + 4000);
-	ck_assert_int_eq(dci_plugins_deadline(&lifecycle.plugins), start + 3000);
-	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start + 2999), 0);
+	ck_assert_int_eq(
+	    dci_plugins_deadline(&lifecycle.plugins), start + 3000);
+	ck_assert_uint_eq(
+	    dci_plugins_run_due(&lifecycle.plugins, start + 2999), 0);
 	ck_assert_ptr_nonnull(class->snapshot);
-	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, start + 3000), 0);
+	ck_assert_uint_eq(
+	    dci_plugins_run_due(&lifecycle.plugins, start + 3000), 0);
 	ck_assert_ptr_null(class->snapshot);
 	ck_assert_ptr_nonnull(class->stale_snapshot);
 
@@ -246,8 +257,10 @@ START_TEST(stale_snapshot_is_withdrawn_and_resumes_discontinuous)
 	ck_assert_ptr_nonnull(class->snapshot);
 	ck_assert_ptr_null(class->stale_snapshot);
 	ck_assert_uint_eq(class->snapshot->count, 3);
-	ck_assert_int_eq(class->snapshot->instances[0].created_milliseconds, created);
-	ck_assert_int_eq(class->snapshot->instances[0].discontinuity_milliseconds,
+	ck_assert_int_eq(
+	    class->snapshot->instances[0].created_milliseconds, created);
+	ck_assert_int_eq(
+	    class->snapshot->instances[0].discontinuity_milliseconds,
 	    class->snapshot->taken_milliseconds);
 	ck_assert_int_gt(class->snapshot->taken_milliseconds, start + 3000);
 	dci_lifecycle_unload(&lifecycle);
@@ -278,8 +291,8 @@ START_TEST(reload_applies_the_difference)
 	/* Unchanged good, nosuch removed, the example added. */
 	config_write("  - module: good_provider\n"
 	             "  - module: " TEST_EXAMPLE_PROVIDER "\n");
-	ck_assert_msg(dci_lifecycle_reload(&lifecycle, &changes, error,
-	                  sizeof(error)) == 0,
+	ck_assert_msg(dci_lifecycle_reload(
+	                  &lifecycle, &changes, error, sizeof(error)) == 0,
 	    "%s", error);
 	ck_assert_uint_eq(changes.unchanged, 1);
 	ck_assert_uint_eq(changes.added, 1);
@@ -295,16 +308,16 @@ START_TEST(reload_applies_the_difference)
 	{
 		struct dci_walk_row row;
 		uint64_t index = 1;
-		ck_assert(dci_walk_supplier(lifecycle.registry, &index, 1,
-		    DCI_WALK_NEXT, &row));
+		ck_assert(dci_walk_supplier(
+		    lifecycle.registry, &index, 1, DCI_WALK_NEXT, &row));
 		ck_assert_uint_eq(row.supplier->index, 3);
 		ck_assert_str_eq(row.supplier->module, "example");
 		index = 2;
-		ck_assert(!dci_walk_supplier(lifecycle.registry, &index, 1,
-		    DCI_WALK_EXACT, &row));
+		ck_assert(!dci_walk_supplier(
+		    lifecycle.registry, &index, 1, DCI_WALK_EXACT, &row));
 		index = 3;
-		ck_assert(!dci_walk_supplier(lifecycle.registry, &index, 1,
-		    DCI_WALK_NEXT, &row));
+		ck_assert(!dci_walk_supplier(
+		    lifecycle.registry, &index, 1, DCI_WALK_NEXT, &row));
 	}
 	ck_assert_ptr_nonnull(class_find(&lifecycle, 2));
 	ck_assert_ptr_nonnull(class_find(&lifecycle, 2)->snapshot);
@@ -314,7 +327,8 @@ START_TEST(reload_applies_the_difference)
 	ck_assert_int_eq(
 	    dci_lifecycle_reload(&lifecycle, &changes, error, sizeof(error)),
 	    -1);
-	ck_assert_msg(strstr(error, "dcistatd.yaml:5:14: ") != NULL, "%s", error);
+	ck_assert_msg(
+	    strstr(error, "dcistatd.yaml:5:14: ") != NULL, "%s", error);
 	ck_assert_uint_eq(lifecycle.plugins.count, 2);
 	ck_assert_ptr_eq(class->snapshot, snapshot);
 
@@ -335,8 +349,8 @@ START_TEST(reload_applies_the_difference)
 	class = class_find(&lifecycle, 9);
 	ck_assert_ptr_nonnull(class->snapshot);
 	ck_assert_uint_eq(class->snapshot->count, 5);
-	ck_assert_int_ge(class->snapshot->instances[0].created_milliseconds,
-	    created);
+	ck_assert_int_ge(
+	    class->snapshot->instances[0].created_milliseconds, created);
 	dci_lifecycle_unload(&lifecycle);
 }
 END_TEST
@@ -440,8 +454,8 @@ START_TEST(a_blocked_refresh_delays_no_other_provider)
 	}
 	ck_assert_ptr_nonnull(slow_class->snapshot);
 	ck_assert_uint_eq(slow_class->snapshot->count, 3);
-	ck_assert_int_eq(supplier_find(&lifecycle, "good")->status,
-	    DCI_SUPPLIER_RUNNING);
+	ck_assert_int_eq(
+	    supplier_find(&lifecycle, "good")->status, DCI_SUPPLIER_RUNNING);
 	dci_lifecycle_unload(&lifecycle);
 }
 END_TEST
@@ -477,10 +491,13 @@ lifecycle_suite(void)
 	TCase *tcase = tcase_create("lifecycle");
 
 	tcase_add_checked_fixture(tcase, setup, teardown);
-	tcase_add_test(tcase, tolerant_load_serves_the_others_and_shows_the_failure);
+	tcase_add_test(
+	    tcase, tolerant_load_serves_the_others_and_shows_the_failure);
 	tcase_add_test(tcase, strict_load_refuses_a_failed_provider);
-	tcase_add_test(tcase, failed_start_is_retried_with_back_off_until_it_works);
-	tcase_add_test(tcase, stale_snapshot_is_withdrawn_and_resumes_discontinuous);
+	tcase_add_test(
+	    tcase, failed_start_is_retried_with_back_off_until_it_works);
+	tcase_add_test(
+	    tcase, stale_snapshot_is_withdrawn_and_resumes_discontinuous);
 	tcase_add_test(tcase, reload_applies_the_difference);
 	tcase_add_test(tcase, reload_of_derived_metrics_restarts_their_class);
 	tcase_add_test(tcase, a_blocked_refresh_delays_no_other_provider);

@@ -47,9 +47,9 @@ load(const char *providers_yaml)
 	    "config: %s", error);
 	free(text);
 	loaded.registry = dci_registry_new();
-	loaded.result = dci_plugins_load(loaded.config, "/nonexistent",
-	    loaded.registry, DCI_LOAD_STRICT, &loaded.plugins, error,
-	    sizeof(error));
+	loaded.result =
+	    dci_plugins_load(loaded.config, "/nonexistent", loaded.registry,
+	        DCI_LOAD_STRICT, &loaded.plugins, error, sizeof(error));
 	return loaded;
 }
 
