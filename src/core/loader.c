@@ -284,6 +284,21 @@ plugin_refresher_stop(struct dci_plugin *plugin)
 	plugin->refresh_milliseconds_at = 0;
 }
 
+/* The wait before the next try after `failures` failures in a row: `first`,
+ * doubled for each further one, at most a minute. */
+static int64_t
+backoff_milliseconds(int64_t first, unsigned failures)
+{
+	int64_t delay = first;
+
+	for (unsigned i = 1;
+	     i < failures && delay < DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS; i++)
+		delay *= 2;
+	return delay > DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS
+	           ? DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS
+	           : delay;
+}
+
 /* What a failed start leaves: nothing of the provider loaded or
  * registered, a failed supplier row with the reason, and a retry after a
  * back-off. */
@@ -298,12 +313,7 @@ plugin_fail_start(struct dci_plugin *plugin, int64_t now, const char *reason)
 	plugin->state = DCI_PLUGIN_FAILED;
 	snprintf(plugin->failure, sizeof(plugin->failure), "%s", reason);
 	plugin->consecutive_failures++;
-	for (unsigned i = 1; i < plugin->consecutive_failures &&
-	                     delay < DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
-	     i++)
-		delay *= 2;
-	if (delay > DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS)
-		delay = DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
+	delay = backoff_milliseconds(delay, plugin->consecutive_failures);
 	plugin->next_refresh_milliseconds = now + delay;
 	if (dci_registry_add_failed_supplier(
 	        plugin->registry, plugin->module, reason, plugin) == NULL)
@@ -476,13 +486,8 @@ plugin_refresh_finish(struct dci_plugin *plugin, int result, int64_t duration)
 	}
 	plugin->consecutive_failures++;
 	suppliers_mark(plugin, DCI_SUPPLIER_FAILED, now, "refresh failed");
-	delay = plugin->refresh_milliseconds;
-	for (unsigned i = 1; i < plugin->consecutive_failures &&
-	                     delay < DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
-	     i++)
-		delay *= 2;
-	if (delay > DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS)
-		delay = DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS;
+	delay = backoff_milliseconds(
+	    plugin->refresh_milliseconds, plugin->consecutive_failures);
 	plugin->next_refresh_milliseconds = now + delay;
 	if (plugin->quiet)
 		log_debug(plugin->name,
