@@ -69,6 +69,15 @@ marker_set(bool present)
 	}
 }
 
+/* Loads the written configuration as a serving daemon does. */
+static void
+load_tolerant(struct dci_lifecycle *lifecycle)
+{
+	ck_assert_msg(dci_lifecycle_load(lifecycle, config_path, "/unused",
+	                  DCI_LOAD_TOLERANT, error, sizeof(error)) == 0,
+	    "%s", error);
+}
+
 static struct dci_class *
 class_find(const struct dci_lifecycle *lifecycle, uint32_t first)
 {
@@ -98,9 +107,7 @@ START_TEST(tolerant_load_serves_the_others_and_shows_the_failure)
 	const struct dci_supplier *failed;
 
 	config_write("  - module: nosuch\n  - module: good_provider\n");
-	ck_assert_msg(dci_lifecycle_load(&lifecycle, config_path, "/unused",
-	                  DCI_LOAD_TOLERANT, error, sizeof(error)) == 0,
-	    "%s", error);
+	load_tolerant(&lifecycle);
 	ck_assert_uint_eq(lifecycle.plugins.count, 2);
 	ck_assert_int_eq(lifecycle.plugins.items[0]->state, DCI_PLUGIN_FAILED);
 	ck_assert_int_eq(lifecycle.plugins.items[1]->state, DCI_PLUGIN_RUNNING);
@@ -146,9 +153,7 @@ START_TEST(failed_start_is_retried_with_back_off_until_it_works)
 	    "  - module: good_provider\n    options:\n      init_needs: %s\n",
 	    marker_path);
 	config_write(providers);
-	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
-	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
-	    0);
+	load_tolerant(&lifecycle);
 	plugin = lifecycle.plugins.items[0];
 	ck_assert_int_eq(plugin->state, DCI_PLUGIN_FAILED);
 	ck_assert_ptr_null(class_find(&lifecycle, 9));
@@ -209,9 +214,7 @@ START_TEST(stale_snapshot_is_withdrawn_and_resumes_discontinuous)
 	    "    options:\n      refresh_fails_while: %s\n",
 	    marker_path);
 	config_write(providers);
-	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
-	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
-	    0);
+	load_tolerant(&lifecycle);
 	plugin = lifecycle.plugins.items[0];
 	class = class_find(&lifecycle, 9);
 	start = plugin->next_refresh_milliseconds;
@@ -278,9 +281,7 @@ START_TEST(reload_applies_the_difference)
 	int64_t created;
 
 	config_write("  - module: good_provider\n  - module: nosuch\n");
-	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
-	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
-	    0);
+	load_tolerant(&lifecycle);
 	dci_plugins_refresh_all(&lifecycle.plugins, dci_clock_milliseconds());
 	good = lifecycle.plugins.items[0];
 	class = class_find(&lifecycle, 9);
@@ -362,9 +363,7 @@ START_TEST(reload_of_derived_metrics_restarts_their_class)
 	struct dci_class *class;
 
 	config_write("  - module: good_provider\n");
-	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
-	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
-	    0);
+	load_tolerant(&lifecycle);
 	ck_assert_uint_eq(class_find(&lifecycle, 9)->datum_count, 3);
 	config_write("  - module: good_provider\nderived:\n"
 	             "  - {class: 9.1, label: twice, id: 7, metric: sum2, "
@@ -411,9 +410,7 @@ START_TEST(a_blocked_refresh_delays_no_other_provider)
 	    "  - module: " TEST_EXAMPLE_PROVIDER "\n",
 	    marker_path);
 	config_write(providers);
-	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
-	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
-	    0);
+	load_tolerant(&lifecycle);
 	ck_assert_int_eq(dci_plugins_use_threads(&lifecycle.plugins), 0);
 	slow = lifecycle.plugins.items[0];
 	example = lifecycle.plugins.items[1];
@@ -470,9 +467,7 @@ START_TEST(stop_waits_for_the_refresh_in_flight)
 	    "      refresh_sleeps_while: %s\n",
 	    marker_path);
 	config_write(providers);
-	ck_assert_int_eq(dci_lifecycle_load(&lifecycle, config_path, "/unused",
-	                     DCI_LOAD_TOLERANT, error, sizeof(error)),
-	    0);
+	load_tolerant(&lifecycle);
 	ck_assert_int_eq(dci_plugins_use_threads(&lifecycle.plugins), 0);
 	marker_set(true);
 	dci_plugins_run_due(&lifecycle.plugins, dci_clock_milliseconds());
