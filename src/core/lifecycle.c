@@ -63,36 +63,42 @@ derived_equal(const struct dci_config_derived *left,
 	return true;
 }
 
+/* The next derived metric of `config` for `class` from position `*at`
+ * on, or NULL; *at moves past it. */
+static const struct dci_config_derived *
+derived_next(
+    const struct dci_config *config, const struct dci_class *class, size_t *at)
+{
+	for (; *at < config->derived_count; (*at)++) {
+		const struct dci_config_derived *derived =
+		    &config->derived[*at];
+		if (dci_class_id_compare(class->id, class->id_length,
+		        derived->class_id, derived->class_id_length) == 0) {
+			(*at)++;
+			return derived;
+		}
+	}
+	return NULL;
+}
+
 /* Whether `class` gains, loses or changes a derived metric between the
- * two configurations. */
+ * two configurations: its entries, in order, differ. */
 static bool
 class_derived_changed(const struct dci_class *class,
     const struct dci_config *before, const struct dci_config *after)
 {
-	const struct dci_config_derived *mine[2][64];
-	size_t count[2] = {0, 0};
-	const struct dci_config *configs[2] = {before, after};
+	size_t at_before = 0, at_after = 0;
 
-	for (size_t c = 0; c < 2; c++) {
-		for (size_t i = 0; i < configs[c]->derived_count; i++) {
-			const struct dci_config_derived *derived =
-			    &configs[c]->derived[i];
-			if (dci_class_id_compare(class->id, class->id_length,
-			        derived->class_id,
-			        derived->class_id_length) != 0)
-				continue;
-			/* More than fit here: call it changed. */
-			if (count[c] == sizeof(mine[c]) / sizeof(mine[c][0]))
-				return true;
-			mine[c][count[c]++] = derived;
-		}
-	}
-	if (count[0] != count[1])
-		return true;
-	for (size_t i = 0; i < count[0]; i++)
-		if (!derived_equal(mine[0][i], mine[1][i]))
+	for (;;) {
+		const struct dci_config_derived *old =
+		    derived_next(before, class, &at_before);
+		const struct dci_config_derived *new =
+		    derived_next(after, class, &at_after);
+		if (old == NULL || new == NULL)
+			return old != new;
+		if (!derived_equal(old, new))
 			return true;
-	return false;
+	}
 }
 
 static const char *
@@ -186,7 +192,8 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
     struct dci_lifecycle_changes *changes, char *error, size_t error_size)
 {
 	struct dci_lifecycle_changes counted = {0};
-	struct dci_config *after = NULL;
+	struct dci_config *after = NULL, *before = lifecycle->config;
+	int64_t started = dci_clock_milliseconds();
 	struct dci_plugins *plugins = &lifecycle->plugins;
 	struct dci_plugin **next;
 	struct dci_config **retired_grown;
@@ -195,8 +202,12 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	char reason[1024];
 
 	if (dci_config_load(
-	        lifecycle->config_path, &after, error, error_size) != 0)
+	        lifecycle->config_path, &after, error, error_size) != 0) {
+		log_warnx("reload refused, the running configuration is kept: "
+		          "%s",
+		    error_size > 0 ? error : "");
 		return -1;
+	}
 	next = calloc(
 	    after->provider_count ? after->provider_count : 1, sizeof(*next));
 	taken = calloc(plugins->count ? plugins->count : 1, sizeof(*taken));
@@ -281,13 +292,23 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	free(taken);
 	free(claimed);
 
-	lifecycle->retired[lifecycle->retired_count++] = lifecycle->config;
+	counted.agent_changed =
+	    !texts_equal(before->agentx_socket, after->agentx_socket) ||
+	    before->ping_interval_seconds != after->ping_interval_seconds ||
+	    !texts_equal(before->log_target, after->log_target);
+	lifecycle->retired[lifecycle->retired_count++] = before;
 	lifecycle->config = after;
 	retired_collect(lifecycle);
 	if (dci_plugins_check_derived(
 	        after, lifecycle->registry, reason, sizeof(reason)) != 0)
 		log_warnx("%s", reason);
 	dci_plugins_run_due(plugins, dci_clock_milliseconds());
+	log_info("reloaded %s in %lld ms: %zu provider%s unchanged, %zu added, "
+	         "%zu removed, %zu restarted",
+	    lifecycle->config_path,
+	    (long long)(dci_clock_milliseconds() - started), counted.unchanged,
+	    counted.unchanged == 1 ? "" : "s", counted.added, counted.removed,
+	    counted.restarted);
 	if (changes != NULL)
 		*changes = counted;
 	return 0;

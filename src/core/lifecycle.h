@@ -16,6 +16,7 @@
 #ifndef DCISTAT_CORE_LIFECYCLE_H
 #define DCISTAT_CORE_LIFECYCLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,10 @@ struct dci_lifecycle {
 /* What a reload did, for its log line and the tests. */
 struct dci_lifecycle_changes {
 	size_t unchanged, added, removed, restarted;
+	/* The agent section's socket, ping interval or log differ: the
+	 * caller applies what it can (the log) and says what waits for a
+	 * restart. */
+	bool agent_changed;
 };
 
 /*
@@ -53,8 +58,9 @@ int dci_lifecycle_load(struct dci_lifecycle *lifecycle, const char *config_path,
 /*
  * Reads the configuration file again and applies the difference (above).
  * Returns 0 with `changes` filled (may be NULL), or -1 with the error in
- * `error` and the running configuration untouched. Providers started
- * are refreshed at once, so their rows are there when it returns.
+ * `error` and the running configuration untouched; either way the outcome
+ * is logged. Providers started are refreshed at once (inline, or their
+ * refresh begun on their threads).
  */
 int dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
     struct dci_lifecycle_changes *changes, char *error, size_t error_size);

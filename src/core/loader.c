@@ -317,7 +317,8 @@ plugin_fail_start(struct dci_plugin *plugin, int64_t now, const char *reason)
 	plugin->next_refresh_milliseconds = now + delay;
 	if (dci_registry_add_failed_supplier(
 	        plugin->registry, plugin->module, reason, plugin) == NULL)
-		log_warnx("provider %s: cannot show it failed: out of memory",
+		log_warnx("provider %s: no failed row: out of memory, or a "
+		          "running supplier has that name",
 		    plugin->module);
 	/* The first failure is the caller's to report (a strict load
 	 * refuses, a tolerant one logs); a retry's only when it is news. */
@@ -377,10 +378,12 @@ dci_plugin_start(
 	plugin->initialised = true;
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
 		dci_host_abort_open_batches(plugin);
+		/* The same words every time, so that a retry failing alike
+		 * is known as such (plugin_fail_start). */
 		snprintf(reason, sizeof(reason),
-		    "%s: provider %s failed to initialise%s", plugin->path,
-		    plugin->name,
-		    plugin->quiet ? "" : " (its messages are in the log)");
+		    "%s: provider %s failed to initialise (its messages are "
+		    "in the log)",
+		    plugin->path, plugin->name);
 		goto failed;
 	}
 	if (plugin->state == DCI_PLUGIN_FAILED)

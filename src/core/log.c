@@ -113,10 +113,11 @@ log_debug_enabled(const char *token)
 #define LOG_DEFERRED_MAX 256
 static _Thread_local bool log_deferring;
 static pthread_mutex_t log_deferred_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
+struct deferred_message {
 	int level;
 	char *line;
-} log_deferred[LOG_DEFERRED_MAX];
+};
+static struct deferred_message log_deferred[LOG_DEFERRED_MAX];
 static size_t log_deferred_count;
 static size_t log_deferred_dropped;
 
@@ -147,20 +148,21 @@ static void log_emit(int level, const char *line);
 void
 log_flush_deferred(void)
 {
+	struct deferred_message taken[LOG_DEFERRED_MAX];
 	size_t count, dropped;
 
+	/* Taken whole under the lock: a refresh thread may append again
+	 * while they are written. */
 	pthread_mutex_lock(&log_deferred_lock);
 	count = log_deferred_count;
 	dropped = log_deferred_dropped;
+	memcpy(taken, log_deferred, count * sizeof(*taken));
 	log_deferred_count = 0;
 	log_deferred_dropped = 0;
 	pthread_mutex_unlock(&log_deferred_lock);
-	/* Only the main thread flushes, and refresh threads only append: the
-	 * first `count` entries are stable once taken. */
 	for (size_t i = 0; i < count; i++) {
-		log_emit(log_deferred[i].level, log_deferred[i].line);
-		free(log_deferred[i].line);
-		log_deferred[i].line = NULL;
+		log_emit(taken[i].level, taken[i].line);
+		free(taken[i].line);
 	}
 	if (dropped > 0) {
 		char line[96];

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,7 @@ START_TEST(failed_start_is_retried_with_back_off_until_it_works)
 	struct dci_plugin *plugin;
 	const struct dci_supplier *row;
 	uint32_t failed_index;
+	char first_failure[sizeof(((struct dci_plugin *)0)->failure)];
 	int64_t now, expected_delay = DCI_PLUGIN_RETRY_FIRST_MILLISECONDS;
 	char providers[512];
 
@@ -160,6 +162,7 @@ START_TEST(failed_start_is_retried_with_back_off_until_it_works)
 	row = supplier_find(&lifecycle, "good_provider");
 	ck_assert_ptr_nonnull(row);
 	failed_index = row->index;
+	snprintf(first_failure, sizeof(first_failure), "%s", plugin->failure);
 	ck_assert_msg(strstr(row->failure, "failed to initialise") != NULL,
 	    "%s", row->failure);
 
@@ -179,10 +182,12 @@ START_TEST(failed_start_is_retried_with_back_off_until_it_works)
 		ck_assert_int_eq(
 		    plugin->next_refresh_milliseconds, now + expected_delay);
 		now = plugin->next_refresh_milliseconds;
-		/* One row all along, with the same index. */
+		/* One row all along, with the same index; the same failure
+		 * in the same words, so it is not logged as news. */
 		ck_assert_uint_eq(
 		    supplier_find(&lifecycle, "good_provider")->index,
 		    failed_index);
+		ck_assert_str_eq(plugin->failure, first_failure);
 	}
 	ck_assert_int_eq(expected_delay, DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS);
 
@@ -457,9 +462,20 @@ START_TEST(a_blocked_refresh_delays_no_other_provider)
 }
 END_TEST
 
+/* Removes the marker after a while, from another thread. */
+static void *
+marker_remove_later(void *argument)
+{
+	(void)argument;
+	usleep(200000);
+	marker_set(false);
+	return NULL;
+}
+
 START_TEST(stop_waits_for_the_refresh_in_flight)
 {
 	struct dci_lifecycle lifecycle;
+	pthread_t remover;
 	char providers[512];
 
 	snprintf(providers, sizeof(providers),
@@ -472,10 +488,13 @@ START_TEST(stop_waits_for_the_refresh_in_flight)
 	marker_set(true);
 	dci_plugins_run_due(&lifecycle.plugins, dci_clock_milliseconds());
 	ck_assert(lifecycle.plugins.items[0]->refresh_in_flight);
-	/* Unblocks it from another thread a little later; the unload (fini,
-	 * dlclose) must not run beside the refresh. */
-	marker_set(false);
+	/* The refresh blocks until the marker goes; the unload (fini,
+	 * dlclose) must wait for it rather than run beside it. */
+	ck_assert_int_eq(
+	    pthread_create(&remover, NULL, marker_remove_later, NULL), 0);
 	dci_lifecycle_unload(&lifecycle);
+	ck_assert_int_ne(access(marker_path, F_OK), 0);
+	pthread_join(remover, NULL);
 }
 END_TEST
 
