@@ -488,8 +488,18 @@ START_TEST(stop_waits_for_the_refresh_in_flight)
 	marker_set(true);
 	dci_plugins_run_due(&lifecycle.plugins, dci_clock_milliseconds());
 	ck_assert(lifecycle.plugins.items[0]->refresh_in_flight);
-	/* The refresh blocks until the marker goes; the unload (fini,
-	 * dlclose) must wait for it rather than run beside it. */
+	/* A refresh asked for and not begun is simply dropped at stop: wait
+	 * until the provider is inside it. */
+	for (int waited = 0;
+	     waited < 500 &&
+	     !__atomic_load_n(
+	         &lifecycle.plugins.items[0]->on_refresher, __ATOMIC_ACQUIRE);
+	     waited++)
+		usleep(10000);
+	ck_assert(__atomic_load_n(
+	    &lifecycle.plugins.items[0]->on_refresher, __ATOMIC_ACQUIRE));
+	/* It blocks until the marker goes; the unload (fini, dlclose) must
+	 * wait for it rather than run beside it. */
 	ck_assert_int_eq(
 	    pthread_create(&remover, NULL, marker_remove_later, NULL), 0);
 	dci_lifecycle_unload(&lifecycle);
