@@ -35,7 +35,10 @@
  *   become visible together when refresh returns. Returns 0, or -1 to keep
  *   the previous snapshot (the failure is logged and retried with
  *   back-off; a class not refreshed for `stale-periods` periods has its
- *   rows withdrawn). Registering from refresh is refused.
+ *   rows withdrawn). A provider whose suppliers come and go (one that
+ *   serves other processes) may register and withdraw suppliers and
+ *   classes from refresh too (dci_supplier_withdraw): a host older than
+ *   that call refuses registration there.
  *
  * - fini: once before the plug-in is unloaded (after a reload that removes
  *   or changes it, at stop), also after a failed init; never while a
@@ -328,6 +331,8 @@ struct dci_host_operations {
 	int (*option_present)(struct dci_host *host, const char *key);
 	int (*batch_set_discontinuity)(struct dci_batch *batch, long row);
 	int (*refresh_limit)(struct dci_host *host, unsigned milliseconds);
+	int (*supplier_withdraw)(
+	    struct dci_host *host, struct dci_supplier *supplier);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -502,6 +507,30 @@ static inline void
 dci_batch_abort(struct dci_batch *batch)
 {
 	batch->operations->batch_abort(batch);
+}
+
+/* --- Suppliers that come and go (from init or refresh) --- */
+
+/* Withdraws a supplier this provider registered, with every class
+ * registered under it: their rows go at once, batches of those classes
+ * committed earlier in this refresh are discarded, and the handles are
+ * invalid when the call returns. The supplier's index stays reserved for
+ * the next supplier of the same module, which gets a new reset stamp
+ * (DCI4: a new initialisation), so a gatherer sees a restart, not a
+ * continuation. Registration from refresh (dci_supplier_register,
+ * dci_class_register) is accepted by the hosts that have this call, so a
+ * provider serving other processes registers a supplier when one appears
+ * and withdraws it when it goes. From refresh, the host performs both on
+ * its main thread while refresh waits: they cost a thread round trip, not
+ * a per-refresh price. Returns 0, or -1 for a handle this provider does
+ * not own or a host older than this call. */
+static inline int
+dci_supplier_withdraw(struct dci_host *host, struct dci_supplier *supplier)
+{
+	if (host->operations->size <=
+	    offsetof(struct dci_host_operations, supplier_withdraw))
+		return -1;
+	return host->operations->supplier_withdraw(host, supplier);
 }
 
 /* --- Refresh period (from init) --- */
