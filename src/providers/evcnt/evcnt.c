@@ -55,6 +55,7 @@
 #include <dcistat/provider.h>
 
 #include "evcnt_event.h"
+#include "models/evcnt_model.h"
 #include "evcnt_widen.h"
 #include "proc_interrupts.h"
 #include "providers/common/file_buffer.h"
@@ -66,20 +67,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum evcnt_datum_id {
-	EVCNT_DATUM_COUNT = 1,
-	EVCNT_DATUM_TYPE = 2,
-	EVCNT_DATUM_GROUP = 3,
-	EVCNT_DATUM_NAME = 4,
-	EVCNT_DATUM_CPU = 5,
-	EVCNT_DATUM_IRQ = 6,
-};
+
 
 #define EVCNT_FILE_COUNT 2
 /* A file larger than this is refused rather than read on and on. */
 #define EVCNT_FILE_MAX (64u * 1024u * 1024u)
 
 _Static_assert(EVCNT_STRING_SIZE == DCI_LABEL_MAX + 1, "label size");
+_Static_assert(EVCNT_STRING_SIZE == EVCNT_MODEL_STRING_SIZE, "model size");
 _Static_assert(EVCNT_ID_WORDS <= DCI_INSTANCE_ID_MAX_WORDS, "id size");
 
 static const char *const evcnt_paths[EVCNT_FILE_COUNT] = {
@@ -107,83 +102,6 @@ _Static_assert(
     sizeof evcnt_levels / sizeof evcnt_levels[0] == 2 && EVCNT_ID_WORDS == 3,
     "instance levels and id words");
 
-static const struct dci_datum_info evcnt_datums[] = {
-    {
-        .id = EVCNT_DATUM_COUNT,
-        .label = "count",
-        .type = DCI_ST_INTEGER64,
-        .format = DCI_SIF_UNSIGNED,
-        .presentation = DCI_SIP_DECIMAL,
-        .size = 0,
-        .volatility = DCI_SV_VOLATILE,
-        .unit = DCI_UNIT_EVENTS,
-        .semantics = DCI_SEMANTICS_COUNTER,
-        .description = "Events counted: the sum over the CPUs for a total, "
-                       "one CPU's for a per-CPU count",
-    },
-    {
-        .id = EVCNT_DATUM_TYPE,
-        .label = "type",
-        .type = DCI_ST_INTEGER32,
-        .format = DCI_SIF_UNSIGNED,
-        .presentation = DCI_SIP_DECIMAL,
-        .size = 0,
-        .volatility = DCI_SV_STATIC,
-        .unit = DCI_UNIT_NONE,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "evcnt(9) counter type: 0 miscellaneous (softirqs), "
-                       "1 interrupt",
-    },
-    {
-        .id = EVCNT_DATUM_GROUP,
-        .label = "group",
-        .type = DCI_ST_STRING,
-        .format = DCI_SSF_ZEROTERM,
-        .presentation = DCI_SSP_LITERAL,
-        .size = EVCNT_STRING_SIZE,
-        .volatility = DCI_SV_STATIC,
-        .unit = DCI_UNIT_NONE,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "evcnt(9) group: the interrupt chip, the row's key "
-                       "(LOC, NMI), or softirq",
-    },
-    {
-        .id = EVCNT_DATUM_NAME,
-        .label = "name",
-        .type = DCI_ST_STRING,
-        .format = DCI_SSF_ZEROTERM,
-        .presentation = DCI_SSP_LITERAL,
-        .size = EVCNT_STRING_SIZE,
-        .volatility = DCI_SV_STATIC,
-        .unit = DCI_UNIT_NONE,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "evcnt(9) name of the event within its group",
-    },
-    {
-        .id = EVCNT_DATUM_CPU,
-        .label = "cpu",
-        .type = DCI_ST_INTEGER32,
-        .format = DCI_SIF_UNSIGNED,
-        .presentation = DCI_SIP_DECIMAL,
-        .size = 0,
-        .volatility = DCI_SV_STATIC,
-        .unit = DCI_UNIT_NONE,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "CPU number of a per-CPU count (absent on totals)",
-    },
-    {
-        .id = EVCNT_DATUM_IRQ,
-        .label = "irq",
-        .type = DCI_ST_INTEGER32,
-        .format = DCI_SIF_UNSIGNED,
-        .presentation = DCI_SIP_DECIMAL,
-        .size = 0,
-        .volatility = DCI_SV_STATIC,
-        .unit = DCI_UNIT_NONE,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "IRQ number of a numbered interrupt line",
-    },
-};
 
 /* More events per second than one count (one line on one CPU) can take:
  * the kernel spends well over 200 ns on each interrupt or softirq run, so
@@ -272,8 +190,8 @@ evcnt_init(struct dci_host *host, void **context_pointer)
 	                   "softirqs, a total per line and its per-CPU counts",
 	    .levels = evcnt_levels,
 	    .level_count = sizeof evcnt_levels / sizeof evcnt_levels[0],
-	    .datums = evcnt_datums,
-	    .datum_count = sizeof evcnt_datums / sizeof evcnt_datums[0],
+	    .datums = evcnt_model_datums,
+	    .datum_count = EVCNT_MODEL_DATUM_COUNT,
 	};
 	context->class_handle = dci_class_register(host, supplier, &class_info);
 	if (context->class_handle == NULL) {

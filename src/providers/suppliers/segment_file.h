@@ -1,0 +1,68 @@
+/*
+ * segment_file: a supplier segment as a file of the run directory: opened
+ * without following links, its owner and size checked, mapped read-only,
+ * its owner's liveness judged, and reads of it guarded against the file
+ * being cut short under them (a mapping past the end of a file raises
+ * SIGBUS; the guard turns that into a refusal of that segment).
+ */
+#ifndef SUPPLIERS_SEGMENT_FILE_H
+#define SUPPLIERS_SEGMENT_FILE_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#pragma GCC visibility push(hidden)
+
+/* Who may supply: a segment's owner must be root, dcistatd's own user, one
+ * of `uids` or a member (primary group) of one of `gids`. */
+struct segment_owners {
+	uid_t *uids;
+	size_t uid_count;
+	gid_t *gids;
+	size_t gid_count;
+};
+
+struct segment_file {
+	int descriptor;
+	const unsigned char *base;
+	size_t size;
+	dev_t device;
+	ino_t inode;
+};
+
+/* Opens `name` in directory `directory_descriptor` and maps it; -1 with
+ * the reason in `why` (not a regular file, owner not allowed, size
+ * outside [minimum, maximum]). */
+int segment_file_open(int directory_descriptor, const char *name,
+    const struct segment_owners *owners, size_t minimum, size_t maximum,
+    struct segment_file *file, char *why, size_t why_size);
+void segment_file_close(struct segment_file *file);
+
+/* Whether the process `pid` that started at `start` (clock ticks since
+ * boot, /proc/PID/stat field 22; 0: unknown) still runs. */
+bool segment_owner_alive(uint32_t pid, uint64_t start);
+
+/*
+ * The guard. Reads of mapped segments happen between segment_guard_arm,
+ * which returns 0, and segment_guard_disarm; a SIGBUS in between returns
+ * from segment_guard_arm a second time, with 1. segment_guard_install
+ * once (it keeps any previous handler for faults outside a guard) and
+ * segment_guard_thread on the reading thread (the host blocks signals on
+ * its refresh threads; a synchronous SIGBUS there would kill the
+ * process).
+ */
+int segment_guard_install(void);
+void segment_guard_uninstall(void);
+void segment_guard_thread(void);
+extern _Thread_local sigjmp_buf segment_guard_jump;
+extern _Thread_local volatile sig_atomic_t segment_guard_armed;
+#define segment_guard_arm()                                                    \
+	(segment_guard_armed = 1, sigsetjmp(segment_guard_jump, 1))
+#define segment_guard_disarm() (segment_guard_armed = 0)
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,227 @@
+/*
+ * libdcistat-supplier: evcnt(9) event counters. Each counter is an
+ * instance of the supplier's evcnt class (relative id {1}), identified by
+ * the serial number of its attachment, labelled "GROUP NAME", with the
+ * datums of the evcnt model (count, type, group, name) and its parent as
+ * dciInstanceParent. The count is kept per thread and summed by the
+ * reader, so increments from any number of threads are exact.
+ */
+#define _GNU_SOURCE
+
+#include "models/evcnt_model.h"
+#include "supplier/supplier_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An application's group or name; shorter than the kernel's, since each
+ * string takes its words in every region of the segment. */
+#define SUPPLIER_EVCNT_STRING_SIZE 64u
+
+struct dcistat_evcnt {
+	struct dcistat_supplier *supplier; /* first: the update path's */
+	struct dcistat_instance *instance;
+	struct dcistat_evcnt *parent;
+	unsigned children;
+	uint32_t count_word; /* absolute word of its count in a region */
+	struct dcistat_evcnt *next;
+};
+
+static const uint32_t evcnt_relative_id[] = {1};
+
+static struct dcistat_class *
+evcnt_class(struct dcistat_supplier *supplier)
+{
+	static const struct dci_instance_level levels[] = {
+	    {.itype = DCI_ITYPE_EVENT, .size = 4},
+	};
+	struct dci_datum_info datums[4];
+	unsigned char combines[4] = {DCISTAT_COMBINE_SUM,
+	    DCISTAT_COMBINE_SHARED, DCISTAT_COMBINE_STRING,
+	    DCISTAT_COMBINE_STRING};
+	struct dci_class_info info = {.id = evcnt_relative_id,
+	    .id_length = 1,
+	    .label = "evcnt",
+	    .description = "Event counters (evcnt(9)) of the application",
+	    .levels = levels,
+	    .level_count = 1,
+	    .datums = datums,
+	    .datum_count = 4};
+
+	if (supplier->evcnt_class != NULL)
+		return supplier->evcnt_class;
+	/* count, type, group, name: the model's first four. */
+	memcpy(datums, evcnt_model_datums, sizeof(datums));
+	datums[0].description = "Events counted";
+	datums[1].description = "evcnt(9) counter type: 0 miscellaneous, "
+	                        "1 interrupt, 2 trap";
+	datums[2].size = SUPPLIER_EVCNT_STRING_SIZE;
+	datums[3].size = SUPPLIER_EVCNT_STRING_SIZE;
+	supplier->evcnt_class = dcistat_class_add_locked(
+	    supplier, evcnt_relative_id, 1, &info, combines, NULL);
+	return supplier->evcnt_class;
+}
+
+static void
+shared_string(uint64_t *shared, uint32_t word, const char *text)
+{
+	uint64_t packed[SUPPLIER_EVCNT_STRING_SIZE / 8];
+
+	memset(packed, 0, sizeof(packed));
+	dcistat_copy_text((char *)packed, sizeof(packed), text);
+	for (size_t w = 0; w < sizeof(packed) / 8; w++)
+		__atomic_store_n(&shared[word + w], packed[w], __ATOMIC_RELAXED);
+}
+
+static bool
+attached(struct dcistat_supplier *supplier, struct dcistat_evcnt *counter)
+{
+	for (struct dcistat_evcnt *c = supplier->evcnt_list; c != NULL;
+	     c = c->next) {
+		if (c == counter)
+			return true;
+	}
+	return false;
+}
+
+__attribute__((visibility("default"))) struct dcistat_evcnt *
+dcistat_evcnt_attach(struct dcistat_supplier *supplier,
+    enum dcistat_evcnt_type type, struct dcistat_evcnt *parent,
+    const char *group, const char *name)
+{
+	struct dcistat_evcnt *counter = NULL;
+	struct dcistat_class *class_handle;
+	char label[DCISTAT_SEGMENT_INSTANCE_LABEL_SIZE];
+	uint32_t serial, block, words;
+	uint64_t *shared;
+
+	if (supplier == NULL || group == NULL || name == NULL ||
+	    group[0] == '\0' || name[0] == '\0') {
+		dcistat_fail(EINVAL, "evcnt: a counter needs a group and a name");
+		return NULL;
+	}
+	if (strlen(group) >= SUPPLIER_EVCNT_STRING_SIZE ||
+	    strlen(name) >= SUPPLIER_EVCNT_STRING_SIZE) {
+		dcistat_fail(EINVAL, "evcnt \"%s %s\": group and name take at "
+		                     "most %u bytes each",
+		    group, name, SUPPLIER_EVCNT_STRING_SIZE - 1);
+		return NULL;
+	}
+	if ((unsigned)type > DCISTAT_EVCNT_TYPE_TRAP) {
+		dcistat_fail(EINVAL, "evcnt \"%s %s\": type %u", group, name,
+		    (unsigned)type);
+		return NULL;
+	}
+	pthread_mutex_lock(&supplier->lock);
+	if (parent != NULL && !attached(supplier, parent)) {
+		dcistat_fail(EINVAL,
+		    "evcnt \"%s %s\": its parent is not attached", group, name);
+		goto out;
+	}
+	class_handle = evcnt_class(supplier);
+	if (class_handle == NULL)
+		goto out;
+	counter = calloc(1, sizeof(*counter));
+	if (counter == NULL) {
+		dcistat_fail(ENOMEM, "out of memory");
+		goto out;
+	}
+	words = 1 + class_handle->value_words;
+	block = dcistat_block_allocate(supplier, words);
+	if (block == 0)
+		goto failed;
+	shared = dcistat_shared_region(supplier);
+	__atomic_store_n(&shared[block + 1 + class_handle->datum_words[1]],
+	    (uint64_t)type, __ATOMIC_RELAXED);
+	shared_string(shared, block + 1 + class_handle->datum_words[2], group);
+	shared_string(shared, block + 1 + class_handle->datum_words[3], name);
+	serial = ++supplier->next_evcnt_serial;
+	snprintf(label, sizeof(label), "%s %s", group, name);
+	counter->instance = dcistat_instance_publish(class_handle, block,
+	    words, block + 1, &serial, 1, label,
+	    parent != NULL ? parent->instance->index + 1 : 0);
+	if (counter->instance == NULL) {
+		dcistat_block_free(supplier, block, words);
+		goto failed;
+	}
+	counter->instance->owns_block = true;
+	counter->count_word = block + 1 + class_handle->datum_words[0];
+	counter->parent = parent;
+	counter->supplier = supplier;
+	if (parent != NULL)
+		parent->children++;
+	counter->next = supplier->evcnt_list;
+	supplier->evcnt_list = counter;
+	goto out;
+
+failed:
+	free(counter);
+	counter = NULL;
+out:
+	pthread_mutex_unlock(&supplier->lock);
+	return counter;
+}
+
+__attribute__((visibility("default"))) int
+dcistat_evcnt_detach(struct dcistat_evcnt *counter)
+{
+	struct dcistat_supplier *supplier;
+	struct dcistat_evcnt **link;
+
+	if (counter == NULL)
+		return dcistat_fail(EINVAL, "evcnt: no counter");
+	supplier = counter->instance->class_handle->supplier;
+	pthread_mutex_lock(&supplier->lock);
+	if (counter->children > 0) {
+		pthread_mutex_unlock(&supplier->lock);
+		return dcistat_fail(EBUSY,
+		    "evcnt: %u counters attached under this one are to be "
+		    "detached first",
+		    counter->children);
+	}
+	for (link = &supplier->evcnt_list; *link != NULL;
+	     link = &(*link)->next) {
+		if (*link == counter) {
+			*link = counter->next;
+			break;
+		}
+	}
+	if (counter->parent != NULL)
+		counter->parent->children--;
+	dcistat_instance_unpublish(counter->instance);
+	pthread_mutex_unlock(&supplier->lock);
+	free(counter);
+	return 0;
+}
+
+__attribute__((visibility("default"))) void
+dcistat_evcnt_add(struct dcistat_evcnt *counter, uint64_t amount)
+{
+	struct dcistat_supplier *supplier = counter->supplier;
+	uint64_t *region = dcistat_thread_region(supplier);
+
+	if (__builtin_expect(region != NULL, 1))
+		dcistat_add(&region[counter->count_word], amount, true);
+	else
+		dcistat_add(&dcistat_shared_region(supplier)[counter->count_word],
+		    amount, false);
+}
+
+__attribute__((visibility("default"))) void
+dcistat_evcnt_increment(struct dcistat_evcnt *counter)
+{
+	dcistat_evcnt_add(counter, 1);
+}
+
+void
+dcistat_evcnt_free_all(struct dcistat_supplier *supplier)
+{
+	while (supplier->evcnt_list != NULL) {
+		struct dcistat_evcnt *counter = supplier->evcnt_list;
+		supplier->evcnt_list = counter->next;
+		free(counter->instance);
+		free(counter);
+	}
+}

@@ -1,0 +1,185 @@
+/*
+ * What the parts of libdcistat-supplier share: the handles behind the
+ * opaque types of supplier.h, the segment writer's allocation functions
+ * (under the supplier's lock) and the update primitives (no lock).
+ */
+#ifndef DCISTAT_SUPPLIER_INTERNAL_H
+#define DCISTAT_SUPPLIER_INTERNAL_H
+
+#include <dcistat/supplier.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "supplier/segment.h"
+
+#pragma GCC visibility push(hidden)
+
+struct dcistat_class {
+	struct dcistat_supplier *supplier;
+	uint32_t index; /* in the segment's class table */
+	uint32_t datum_first;
+	uint32_t datum_count;
+	uint32_t value_words; /* of one instance */
+	uint32_t id_words;    /* of one instance id */
+	/* Per datum, in the order of the class info: its word, combine and
+	 * signedness, copied from the segment so the update path reads
+	 * nothing the reader could see change. */
+	uint32_t *datum_ids;
+	uint32_t *datum_words;
+	unsigned char *datum_combines;
+	struct dcistat_class *next;
+};
+
+struct dcistat_instance {
+	struct dcistat_class *class_handle;
+	uint32_t index;  /* in the segment's instance table */
+	uint32_t block;  /* word offset of its block in every region */
+	uint32_t values; /* word offset of its values in every region */
+	uint32_t block_words;
+	bool owns_block; /* false: it shares a block another instance frees */
+};
+
+struct dcistat_supplier {
+	pthread_mutex_t lock;
+	char *path;
+	int descriptor;
+	unsigned char *base;
+	size_t size;
+	struct dcistat_segment_header *header;
+	struct dcistat_segment_class *classes;
+	struct dcistat_segment_datum *datums;
+	struct dcistat_segment_instance *instances;
+	uint64_t *regions;
+	uint32_t region_words;
+	uint32_t thread_regions;
+	uint32_t block_next; /* first word never allocated */
+	/* Freed blocks, reused by size; freed instance records. */
+	struct dcistat_free_block *free_blocks;
+	size_t free_block_count;
+	size_t free_block_capacity;
+	uint32_t *free_instances;
+	size_t free_instance_count;
+	struct dcistat_class *class_list;
+	struct dcistat_class *evcnt_class;
+	struct dcistat_class *devstat_class;
+	uint32_t next_evcnt_serial;
+	struct dcistat_evcnt *evcnt_list;
+	struct dcistat_devstat *devstat_list;
+	struct dcistat_template *template_list;
+	struct dcistat_supplier *next_open; /* the process's open suppliers */
+};
+
+struct dcistat_free_block {
+	uint32_t block;
+	uint32_t words;
+};
+
+/* Sets this thread's error and errno; returns -1. */
+int dcistat_fail(int error_number, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Under the supplier's lock. */
+struct dcistat_class *dcistat_class_add_locked(
+    struct dcistat_supplier *supplier, const uint32_t *relative_id,
+    size_t id_length, const struct dci_class_info *info,
+    const unsigned char *combines, const uint32_t *divisors);
+/* A block of `words` words (a sequence word included) in every region,
+ * zeroed; 0 when the regions are full (block 0 is never allocated: word 0
+ * of each region is unused). */
+uint32_t dcistat_block_allocate(struct dcistat_supplier *supplier,
+    uint32_t words);
+void dcistat_block_free(
+    struct dcistat_supplier *supplier, uint32_t block, uint32_t words);
+/* Publishes an instance of `class_handle` whose values start at word
+ * `values` of block `block`; NULL when the instance table is full. */
+struct dcistat_instance *dcistat_instance_publish(
+    struct dcistat_class *class_handle, uint32_t block, uint32_t block_words,
+    uint32_t values, const uint32_t *id, size_t id_words, const char *label,
+    uint32_t parent_index_plus_one);
+void dcistat_instance_unpublish(struct dcistat_instance *instance);
+
+/* Each model frees its handles when the supplier closes. */
+void dcistat_evcnt_free_all(struct dcistat_supplier *supplier);
+void dcistat_devstat_free_all(struct dcistat_supplier *supplier);
+void dcistat_templates_free_all(struct dcistat_supplier *supplier);
+
+/* Copies at most size - 1 bytes and a NUL. */
+void dcistat_copy_text(char *to, size_t size, const char *from);
+
+/* --- The update path: no lock, no system call, no allocation --- */
+
+/* This thread's region in `supplier`, or NULL when it has none (more
+ * threads than thread regions): it then updates the shared region with
+ * atomic read-modify-writes. */
+uint64_t *dcistat_thread_region(struct dcistat_supplier *supplier);
+
+static inline uint64_t *
+dcistat_shared_region(const struct dcistat_supplier *supplier)
+{
+	return supplier->regions +
+	       (size_t)supplier->thread_regions * supplier->region_words;
+}
+
+/* Opens a multi-word update of `block` in `region` (a thread's own, with
+ * plain stores, or the shared one, atomically); close it with
+ * dcistat_block_end. */
+static inline void
+dcistat_block_begin(uint64_t *block_word, bool own_region)
+{
+	uint32_t *sequence = (uint32_t *)block_word;
+	if (own_region) {
+		__atomic_store_n(&sequence[0],
+		    __atomic_load_n(&sequence[0], __ATOMIC_RELAXED) + 1,
+		    __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	} else {
+		__atomic_fetch_add(&sequence[0], 1, __ATOMIC_ACQ_REL);
+	}
+}
+
+static inline void
+dcistat_block_end(uint64_t *block_word, bool own_region)
+{
+	uint32_t *sequence = (uint32_t *)block_word;
+	if (own_region)
+		__atomic_store_n(&sequence[1],
+		    __atomic_load_n(&sequence[0], __ATOMIC_RELAXED),
+		    __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_add(&sequence[1], 1, __ATOMIC_RELEASE);
+}
+
+/* word += amount in a region: plain in a thread's own, atomic in the
+ * shared one. */
+static inline void
+dcistat_add(uint64_t *word, uint64_t amount, bool own_region)
+{
+	if (own_region)
+		__atomic_store_n(word,
+		    __atomic_load_n(word, __ATOMIC_RELAXED) + amount,
+		    __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_add(word, amount, __ATOMIC_RELAXED);
+}
+
+/* word = max(word, encoded): plain in a thread's own, a compare and swap
+ * loop in the shared one. */
+static inline void
+dcistat_raise(uint64_t *word, uint64_t encoded, bool own_region)
+{
+	uint64_t current = __atomic_load_n(word, __ATOMIC_RELAXED);
+	if (own_region) {
+		if (encoded > current)
+			__atomic_store_n(word, encoded, __ATOMIC_RELAXED);
+		return;
+	}
+	while (encoded > current &&
+	       !__atomic_compare_exchange_n(word, &current, encoded, true,
+	           __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+#pragma GCC visibility pop
+
+#endif
