@@ -9,6 +9,7 @@
 #define SUPPLIERS_SEGMENT_FILE_H
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,22 +47,24 @@ void segment_file_close(struct segment_file *file);
 bool segment_owner_alive(uint32_t pid, uint64_t start);
 
 /*
- * The guard. Reads of mapped segments happen between segment_guard_arm,
- * which returns 0, and segment_guard_disarm; a SIGBUS in between returns
- * from segment_guard_arm a second time, with 1. segment_guard_install
- * once (it keeps any previous handler for faults outside a guard) and
- * segment_guard_thread on the reading thread (the host blocks signals on
- * its refresh threads; a synchronous SIGBUS there would kill the
- * process).
+ * The guard. Reads of mapped segments happen with segment_guard_armed set,
+ * after a sigsetjmp(segment_guard_jump, 0) that returned 0, as
+ *     segment_guard_armed = 1;
+ *     if (sigsetjmp(segment_guard_jump, 0) == 0) { read; disarm }
+ *     else { the file was cut short }
+ * (C allows sigsetjmp only as such a controlling expression). A SIGBUS
+ * while armed returns from sigsetjmp a second time, with 1. The handler
+ * runs with SA_NODEFER, so no signal mask needs restoring.
+ * segment_guard_install once (it keeps any previous handler for faults
+ * outside a guard), segment_guard_thread on the reading thread (the host
+ * blocks signals on its refresh threads; a synchronous SIGBUS there would
+ * kill the process).
  */
 int segment_guard_install(void);
 void segment_guard_uninstall(void);
 void segment_guard_thread(void);
 extern _Thread_local sigjmp_buf segment_guard_jump;
 extern _Thread_local volatile sig_atomic_t segment_guard_armed;
-#define segment_guard_arm()                                                    \
-	(segment_guard_armed = 1, sigsetjmp(segment_guard_jump, 1))
-#define segment_guard_disarm() (segment_guard_armed = 0)
 
 #pragma GCC visibility pop
 
