@@ -364,7 +364,8 @@ struct dci_provider {
 	__attribute__((visibility("default")))                                 \
 	const struct dci_provider dci_provider_entry
 
-/* --- Registration (from init) --- */
+/* --- Registration (from init; from refresh too, see "Suppliers that come
+ * and go" below) --- */
 
 static inline struct dci_supplier *
 dci_supplier_register(

@@ -41,21 +41,31 @@ batch_of(struct dci_batch *batch)
 	return (struct host_batch *)batch;
 }
 
-static struct dci_supplier *
-host_supplier_register(
-    struct dci_host *host, const struct dci_supplier_info *info)
+/* False for a batch of a class withdrawn since it was begun (batch_orphan):
+ * the call is refused without a word, the commit says why. */
+static bool
+batch_usable(const struct host_batch *batch)
 {
-	struct dci_plugin *plugin = plugin_of(host);
+	return batch->class != NULL;
+}
+
+/* The array grows first, so that a supplier the registry accepted is
+ * always the plug-in's to mark, withdraw and stop. */
+static struct dci_supplier *
+supplier_register_perform(
+    struct dci_plugin *plugin, const struct dci_supplier_info *info)
+{
 	struct dci_supplier *supplier, **grown;
 	char why[512];
 
-	if (plugin->on_refresher) {
-		log_warnx(
-		    "provider %s: supplier refused: registered in refresh, "
-		    "not in init",
+	grown = realloc(
+	    plugin->suppliers, (plugin->supplier_count + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		log_warnx("provider %s: supplier refused: out of memory",
 		    plugin->name);
 		return NULL;
 	}
+	plugin->suppliers = grown;
 	supplier = dci_registry_add_supplier(
 	    plugin->registry, info, plugin->name, why, sizeof(why));
 	if (supplier == NULL) {
@@ -65,13 +75,6 @@ host_supplier_register(
 	}
 	supplier->discontinuity_milliseconds = dci_clock_milliseconds();
 	supplier->owner = plugin;
-	grown = realloc(
-	    plugin->suppliers, (plugin->supplier_count + 1) * sizeof(*grown));
-	if (grown == NULL) {
-		log_warnx("provider %s: out of memory", plugin->name);
-		return NULL;
-	}
-	plugin->suppliers = grown;
 	plugin->suppliers[plugin->supplier_count++] = supplier;
 	return supplier;
 }
@@ -175,21 +178,14 @@ class_with_configured_derived(const struct dci_plugin *plugin,
 }
 
 static struct dci_class *
-host_class_register(struct dci_host *host, struct dci_supplier *supplier,
+class_register_perform(struct dci_plugin *plugin, struct dci_supplier *supplier,
     const struct dci_class_info *info)
 {
-	struct dci_plugin *plugin = plugin_of(host);
 	struct dci_class *class = NULL;
 	struct dci_class_info extended;
 	struct dci_datum_info *datums = NULL;
 	char why[512];
 
-	if (plugin->on_refresher) {
-		log_warnx("provider %s: class refused: registered in refresh, "
-		          "not in init",
-		    plugin->name);
-		return NULL;
-	}
 	if (supplier == NULL || !supplier_owned(plugin, supplier)) {
 		log_warnx("provider %s: class refused: supplier handle is not "
 		          "one this provider registered",
@@ -210,6 +206,171 @@ host_class_register(struct dci_host *host, struct dci_supplier *supplier,
 		return NULL;
 	}
 	return class;
+}
+
+/* Batches of `supplier`'s classes committed earlier in this refresh on the
+ * refresher and not yet installed: discarded with their classes, whose
+ * rows are to go at once, not come back when the refresh returns. */
+static void
+pending_commits_drop(
+    struct dci_plugin *plugin, const struct dci_supplier *supplier)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < plugin->pending_count; i++) {
+		struct dci_pending_commit *pending = &plugin->pending[i];
+		if (pending->class->supplier == supplier)
+			dci_snapshot_builder_free(pending->builder);
+		else
+			plugin->pending[kept++] = *pending;
+	}
+	plugin->pending_count = kept;
+}
+
+/* A batch whose class was withdrawn while it was open: its builder goes
+ * with the class, and every later call on it is refused (batch_usable)
+ * until the provider commits or aborts it, which frees it. */
+static void
+batch_orphan(struct host_batch *batch)
+{
+	dci_snapshot_builder_free(batch->builder);
+	batch->builder = NULL;
+	batch->class = NULL;
+}
+
+/* Open batches of `supplier`'s classes lose their class; the provider
+ * still owns the handles until it commits or aborts them (provider.h). */
+static void
+open_batches_orphan(
+    struct dci_plugin *plugin, const struct dci_supplier *supplier)
+{
+	for (size_t i = 0; i < plugin->open_batch_count; i++) {
+		struct host_batch *batch =
+		    (struct host_batch *)plugin->open_batches[i];
+		if (batch->class != NULL && batch->class->supplier == supplier)
+			batch_orphan(batch);
+	}
+}
+
+/* Withdraws a supplier of the plug-in with its classes: what refers to
+ * those classes goes first (queued commits, open batches), while the
+ * class pointers are still valid, then the registry frees them. */
+static int
+supplier_withdraw_perform(
+    struct dci_plugin *plugin, struct dci_supplier *supplier)
+{
+	size_t position = 0;
+
+	while (position < plugin->supplier_count &&
+	       plugin->suppliers[position] != supplier)
+		position++;
+	if (supplier == NULL || position == plugin->supplier_count) {
+		log_warnx("provider %s: withdrawal refused: supplier handle "
+		          "is not one this provider registered (or it was "
+		          "withdrawn already)",
+		    plugin->name);
+		return -1;
+	}
+	pending_commits_drop(plugin, supplier);
+	open_batches_orphan(plugin, supplier);
+	log_debug(plugin->name, "provider %s: supplier %s (index %u) withdrawn",
+	    plugin->name, supplier->module, (unsigned)supplier->index);
+	dci_registry_withdraw_supplier(plugin->registry, supplier);
+	/* Kept in the order of registration. */
+	memmove(&plugin->suppliers[position], &plugin->suppliers[position + 1],
+	    (plugin->supplier_count - position - 1) *
+	        sizeof(*plugin->suppliers));
+	plugin->supplier_count--;
+	return 0;
+}
+
+void
+dci_host_request_perform(
+    struct dci_plugin *plugin, struct dci_host_request *request)
+{
+	switch (request->kind) {
+	case DCI_HOST_REQUEST_SUPPLIER_REGISTER:
+		request->supplier =
+		    supplier_register_perform(plugin, request->supplier_info);
+		break;
+	case DCI_HOST_REQUEST_CLASS_REGISTER:
+		request->class = class_register_perform(
+		    plugin, request->supplier, request->class_info);
+		break;
+	case DCI_HOST_REQUEST_SUPPLIER_WITHDRAW:
+		request->result =
+		    supplier_withdraw_perform(plugin, request->supplier);
+		break;
+	}
+}
+
+void
+dci_host_request_refuse(struct dci_plugin *plugin,
+    struct dci_host_request *request, const char *why)
+{
+	static const char *const what[] = {
+	    [DCI_HOST_REQUEST_SUPPLIER_REGISTER] = "supplier",
+	    [DCI_HOST_REQUEST_CLASS_REGISTER] = "class",
+	    [DCI_HOST_REQUEST_SUPPLIER_WITHDRAW] = "withdrawal",
+	};
+
+	log_warnx("provider %s: %s refused: %s", plugin->name,
+	    what[request->kind], why);
+	if (request->kind == DCI_HOST_REQUEST_SUPPLIER_REGISTER)
+		request->supplier = NULL;
+	request->class = NULL;
+	request->result = -1;
+}
+
+/* Where a request is performed: a refresh on its refresher hands it to
+ * the main thread and waits; init, fini and a refresh on the main thread
+ * perform it here. */
+static void
+host_request(struct dci_plugin *plugin, struct dci_host_request *request)
+{
+	if (plugin->on_refresher)
+		dci_plugin_request_on_main_thread(plugin, request);
+	else
+		dci_host_request_perform(plugin, request);
+}
+
+static struct dci_supplier *
+host_supplier_register(
+    struct dci_host *host, const struct dci_supplier_info *info)
+{
+	struct dci_host_request request = {
+	    .kind = DCI_HOST_REQUEST_SUPPLIER_REGISTER,
+	    .supplier_info = info,
+	};
+
+	host_request(plugin_of(host), &request);
+	return request.supplier;
+}
+
+static struct dci_class *
+host_class_register(struct dci_host *host, struct dci_supplier *supplier,
+    const struct dci_class_info *info)
+{
+	struct dci_host_request request = {
+	    .kind = DCI_HOST_REQUEST_CLASS_REGISTER,
+	    .supplier = supplier,
+	    .class_info = info,
+	};
+
+	host_request(plugin_of(host), &request);
+	return request.class;
+}
+
+static int
+host_supplier_withdraw(struct dci_host *host, struct dci_supplier *supplier)
+{
+	struct dci_host_request request = {
+	    .kind = DCI_HOST_REQUEST_SUPPLIER_WITHDRAW,
+	    .supplier = supplier,
+	};
+
+	host_request(plugin_of(host), &request);
+	return request.result;
 }
 
 static bool
@@ -384,9 +545,12 @@ host_batch_instance(struct dci_batch *public, const uint32_t *id,
 {
 	struct host_batch *batch = batch_of(public);
 	char why[512];
-	long row = dci_snapshot_builder_add(
-	    batch->builder, id, id_words, label, why, sizeof(why));
+	long row;
 
+	if (!batch_usable(batch))
+		return -1;
+	row = dci_snapshot_builder_add(
+	    batch->builder, id, id_words, label, why, sizeof(why));
 	if (row < 0) {
 		char subject[192];
 
@@ -420,6 +584,8 @@ host_batch_set_unsigned(
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
+	if (!batch_usable(batch))
+		return -1;
 	if (dci_snapshot_builder_set_unsigned(
 	        batch->builder, row, datum_id, value, why, sizeof(why)) == 0)
 		return 0;
@@ -434,6 +600,8 @@ host_batch_set_signed(
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
+	if (!batch_usable(batch))
+		return -1;
 	if (dci_snapshot_builder_set_signed(
 	        batch->builder, row, datum_id, value, why, sizeof(why)) == 0)
 		return 0;
@@ -448,6 +616,8 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
+	if (!batch_usable(batch))
+		return -1;
 	if (dci_snapshot_builder_set_bytes(batch->builder, row, datum_id, bytes,
 	        length, why, sizeof(why)) == 0)
 		return 0;
@@ -461,6 +631,8 @@ host_batch_set_invalid(struct dci_batch *public, long row, uint32_t datum_id)
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
+	if (!batch_usable(batch))
+		return -1;
 	if (dci_snapshot_builder_set_invalid(
 	        batch->builder, row, datum_id, why, sizeof(why)) == 0)
 		return 0;
@@ -475,6 +647,8 @@ host_batch_instance_parent(struct dci_batch *public, long row,
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
+	if (!batch_usable(batch))
+		return -1;
 	if (dci_snapshot_builder_set_parent(batch->builder, row, parent_id,
 	        parent_words, why, sizeof(why)) == 0)
 		return 0;
@@ -488,6 +662,8 @@ host_batch_set_discontinuity(struct dci_batch *public, long row)
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
+	if (!batch_usable(batch))
+		return -1;
 	if (dci_snapshot_builder_set_discontinuity(
 	        batch->builder, row, why, sizeof(why)) == 0)
 		return 0;
@@ -534,6 +710,13 @@ host_batch_commit(struct dci_batch *public)
 	char why[512];
 	int result;
 
+	if (!batch_usable(batch)) {
+		log_warnx("provider %s: batch refused: its class was withdrawn "
+		          "while it was open",
+		    batch->plugin->name);
+		batch_forget(batch);
+		return -1;
+	}
 	if (batch->new_refusals > 0)
 		log_warnx("provider %s: class \"%s\": %u call%s refused in "
 		          "this refresh (%u not refused in the last), those "
@@ -731,4 +914,5 @@ const struct dci_host_operations dci_host_operations = {
     .option_present = host_option_present,
     .batch_set_discontinuity = host_batch_set_discontinuity,
     .refresh_limit = host_refresh_limit,
+    .supplier_withdraw = host_supplier_withdraw,
 };

@@ -137,7 +137,8 @@ config_referenced(
     const struct dci_lifecycle *lifecycle, const struct dci_config *config)
 {
 	for (size_t i = 0; i < lifecycle->plugins.count; i++)
-		if (lifecycle->plugins.items[i]->source == config)
+		if (lifecycle->plugins.items[i]->source == config ||
+		    lifecycle->plugins.items[i]->derived_source == config)
 			return true;
 	return false;
 }
@@ -240,6 +241,16 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 			next[i] = plugins->items[p];
 			counted.unchanged++;
 		}
+	}
+	/* A kept plug-in's classes have the same derived metrics in both
+	 * configurations (plugin_kept); a class it registers from now on,
+	 * from a refresh, gets the new configuration's. */
+	for (size_t i = 0; i < after->provider_count; i++) {
+		if (next[i] == NULL)
+			continue;
+		next[i]->derived = after->derived;
+		next[i]->derived_count = after->derived_count;
+		next[i]->derived_source = after;
 	}
 	/* The others stop first, so that a class moving from one provider
 	 * to another finds its id free. */

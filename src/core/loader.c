@@ -217,9 +217,12 @@ plugin_refresher(void *argument)
 		pthread_mutex_unlock(&plugin->refresher_lock);
 
 		started = dci_clock_milliseconds();
-		plugin->on_refresher = true;
+		/* Atomic: the tests read it from the main thread to know
+		 * that the provider is inside its refresh. */
+		__atomic_store_n(&plugin->on_refresher, true, __ATOMIC_RELEASE);
 		result = plugin->entry->refresh(&plugin->host, plugin->context);
-		plugin->on_refresher = false;
+		__atomic_store_n(
+		    &plugin->on_refresher, false, __ATOMIC_RELEASE);
 
 		pthread_mutex_lock(&plugin->refresher_lock);
 		plugin->refresh_result = result;
@@ -262,8 +265,59 @@ plugin_refresher_start(struct dci_plugin *plugin)
 	plugin->refresher_running = true;
 }
 
+void
+dci_plugin_request_on_main_thread(
+    struct dci_plugin *plugin, struct dci_host_request *request)
+{
+	pthread_mutex_lock(&plugin->refresher_lock);
+	if (plugin->refresher_stopping) {
+		pthread_mutex_unlock(&plugin->refresher_lock);
+		dci_host_request_refuse(
+		    plugin, request, "the provider is being stopped");
+		return;
+	}
+	request->answered = false;
+	plugin->request = request;
+	/* A full pipe already holds a wake-up for the loop. */
+	if (write(plugin->notify_fd, "q", 1) < 0) {
+	}
+	while (!request->answered)
+		pthread_cond_wait(
+		    &plugin->refresher_wake, &plugin->refresher_lock);
+	pthread_mutex_unlock(&plugin->refresher_lock);
+}
+
+/* Main thread: answers the request the refresher waits on, if any, by
+ * performing it, or by refusing it at stop. The registry changes outside
+ * the lock: the refresher waits until `answered`. */
+static void
+plugin_request_answer(struct dci_plugin *plugin, bool refuse)
+{
+	struct dci_host_request *request;
+
+	pthread_mutex_lock(&plugin->refresher_lock);
+	request = plugin->request;
+	plugin->request = NULL;
+	pthread_mutex_unlock(&plugin->refresher_lock);
+	if (request == NULL)
+		return;
+	/* The refresh's messages so far come before the request's. */
+	log_flush_deferred();
+	if (refuse)
+		dci_host_request_refuse(
+		    plugin, request, "the provider is being stopped");
+	else
+		dci_host_request_perform(plugin, request);
+	pthread_mutex_lock(&plugin->refresher_lock);
+	request->answered = true;
+	pthread_cond_signal(&plugin->refresher_wake);
+	pthread_mutex_unlock(&plugin->refresher_lock);
+}
+
 /* Stops the refresher, waiting for a refresh in flight to return; what it
- * committed is dropped. */
+ * committed is dropped. A refresh waiting for a registration is answered
+ * with a refusal, and, refresher_stopping being set under the same lock,
+ * no other request follows; so the join cannot wait for the main thread. */
 static void
 plugin_refresher_stop(struct dci_plugin *plugin)
 {
@@ -273,6 +327,7 @@ plugin_refresher_stop(struct dci_plugin *plugin)
 	plugin->refresher_stopping = true;
 	pthread_cond_signal(&plugin->refresher_wake);
 	pthread_mutex_unlock(&plugin->refresher_lock);
+	plugin_request_answer(plugin, true);
 	pthread_join(plugin->refresher, NULL);
 	log_flush_deferred();
 	plugin->refresher_running = false;
@@ -351,6 +406,7 @@ dci_plugin_new(const struct dci_config *config, size_t index,
 	plugin->source = config;
 	plugin->derived = config->derived;
 	plugin->derived_count = config->derived_count;
+	plugin->derived_source = config;
 	plugin->registry = registry;
 	plugin->refresh_milliseconds = provider->refresh_milliseconds;
 	plugin->stale_periods = provider->stale_periods;
@@ -527,7 +583,8 @@ plugin_refresh_begin(struct dci_plugin *plugin, int64_t now)
 	    plugin, result, dci_clock_milliseconds() - started);
 }
 
-/* Installs a refresh that ended on the refresher; false while it runs. */
+/* Answers the request a refresh on the refresher waits for, and installs
+ * a refresh that ended there; false while it runs. */
 static bool
 plugin_refresh_collect(struct dci_plugin *plugin)
 {
@@ -537,6 +594,7 @@ plugin_refresh_collect(struct dci_plugin *plugin)
 
 	if (!plugin->refresh_in_flight)
 		return false;
+	plugin_request_answer(plugin, false);
 	pthread_mutex_lock(&plugin->refresher_lock);
 	finished = plugin->refresh_finished;
 	if (finished) {

@@ -36,6 +36,7 @@ enum dci_plugin_state {
 };
 
 struct dci_snapshot_builder;
+struct dci_host_request;
 
 /* A batch committed on a refresh thread, installed by the main thread. */
 struct dci_pending_commit {
@@ -55,9 +56,14 @@ struct dci_plugin {
 	const struct dci_config_provider *config;
 	const struct dci_config *source;
 	/* The configuration's top-level `derived` list: added to the classes
-	 * this provider registers. */
+	 * this provider registers. A reload that keeps the plug-in hands it
+	 * the new list (its registered classes' entries are the same, or it
+	 * would be restarted), so that a class registered later, from a
+	 * refresh, gets the running configuration's; derived_source is the
+	 * configuration the list belongs to, which must outlive it. */
 	const struct dci_config_derived *derived;
 	size_t derived_count;
+	const struct dci_config *derived_source;
 	struct dci_registry *registry;
 	void *context;
 	bool initialised;
@@ -93,6 +99,18 @@ struct dci_plugin {
 	 * byte to notify_fd, and the main thread installs the snapshots. The
 	 * fields under refresher_lock are marked; refresh_in_flight and the
 	 * rest belong to the main thread.
+	 *
+	 * A registration or withdrawal asked for by that refresh changes the
+	 * registry, which is the main thread's: the refresher posts it in
+	 * `request`, writes a byte to notify_fd and waits on refresher_wake
+	 * (the refresher is that condition's only waiter) until the main
+	 * thread, at its next dci_plugin_run_due, performed it and set
+	 * request->answered. While it waits the refresher touches nothing,
+	 * so the main thread may change what it shares with the refresh:
+	 * the suppliers, open batches and `pending`. At stop the main thread
+	 * refuses the request instead (the provider's registrations are
+	 * withdrawn a moment later anyway), and once refresher_stopping is
+	 * set no request is posted: each is refused on the refresher.
 	 */
 	int notify_fd; /* -1: refresh runs on the calling thread */
 	pthread_t refresher;
@@ -106,6 +124,7 @@ struct dci_plugin {
 	int64_t refresh_duration_milliseconds; /* likewise */
 	bool refresh_in_flight; /* asked for and not yet installed */
 	bool on_refresher;      /* the refresher is in the provider's refresh */
+	struct dci_host_request *request; /* refresher_lock; NULL: none */
 	struct dci_pending_commit *pending;
 	size_t pending_count;
 	size_t pending_capacity;
@@ -155,15 +174,25 @@ struct dci_plugin *dci_plugin_new(const struct dci_config *config, size_t index,
 int dci_plugin_start(
     struct dci_plugin *plugin, int64_t now, char *error, size_t error_size);
 
-/* Waits for a refresh in flight to return, calls fini (if init ran),
- * unloads, and removes what the provider registered from the registry. */
+/* Waits for a refresh in flight to return (refusing the registration or
+ * withdrawal it may be waiting for, so that it can), calls fini (if init
+ * ran), unloads, and removes what the provider registered from the
+ * registry. */
 void dci_plugin_stop(struct dci_plugin *plugin);
 
 /* Stops and frees. */
 void dci_plugin_close(struct dci_plugin *plugin);
 
-/* Does what is due at `now`: the installation of a refresh that ended on
- * its thread, the refresh of a running plug-in whose period has passed
+/* On the refresher, from the provider's refresh: has the main thread
+ * perform `request` (dci_host_request_perform, host.h) and returns when it
+ * did, with its results filled; refused (logged) when the plug-in is
+ * being stopped. The protocol is described at struct dci_plugin. */
+void dci_plugin_request_on_main_thread(
+    struct dci_plugin *plugin, struct dci_host_request *request);
+
+/* Does what is due at `now`: the registration or withdrawal a refresh on
+ * its thread waits for, the installation of a refresh that ended there,
+ * the refresh of a running plug-in whose period has passed
  * (started on its thread, or run here; a failure is logged, marks its
  * suppliers failed, keeps the snapshots and doubles the wait up to a
  * minute), another try of a failed one, and the withdrawal of its

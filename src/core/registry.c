@@ -322,14 +322,37 @@ classes_remove(struct dci_class **classes, size_t count, struct dci_class *gone)
 	}
 }
 
-void
-dci_registry_withdraw_owner(struct dci_registry *registry, void *owner)
+/* What a withdrawal takes: the classes and suppliers of `supplier` alone
+ * when it is not NULL (a provider withdrawing one of its suppliers), else
+ * everything `owner` registered (a provider unloaded or restarted). */
+static bool
+class_withdrawn_with(const struct dci_class *class, const void *owner,
+    const struct dci_supplier *supplier)
+{
+	return supplier != NULL ? class->supplier == supplier
+	                        : class->owner == owner;
+}
+
+static bool
+supplier_withdrawn_with(const struct dci_supplier *candidate, const void *owner,
+    const struct dci_supplier *supplier)
+{
+	return supplier != NULL ? candidate == supplier
+	                        : candidate->owner == owner;
+}
+
+/* One withdrawal for both cases: the classes are removed and freed (their
+ * rows go with them); the suppliers stay in the array, marked withdrawn,
+ * so that their indexes remain reserved for their modules. */
+static void
+registry_withdraw(struct dci_registry *registry, const void *owner,
+    const struct dci_supplier *supplier)
 {
 	size_t i = 0;
 
 	while (i < registry->class_count) {
 		struct dci_class *class = registry->classes[i];
-		if (class->owner != owner) {
+		if (!class_withdrawn_with(class, owner, supplier)) {
 			i++;
 			continue;
 		}
@@ -340,12 +363,27 @@ dci_registry_withdraw_owner(struct dci_registry *registry, void *owner)
 		class_free(class);
 	}
 	for (i = 0; i < registry->supplier_count; i++) {
-		struct dci_supplier *supplier = registry->suppliers[i];
-		if (supplier->owner == owner && !supplier->withdrawn) {
-			supplier->withdrawn = true;
-			supplier->owner = NULL;
+		struct dci_supplier *candidate = registry->suppliers[i];
+		if (!candidate->withdrawn &&
+		    supplier_withdrawn_with(candidate, owner, supplier)) {
+			candidate->withdrawn = true;
+			candidate->owner = NULL;
 		}
 	}
+}
+
+void
+dci_registry_withdraw_owner(struct dci_registry *registry, void *owner)
+{
+	registry_withdraw(registry, owner, NULL);
+}
+
+void
+dci_registry_withdraw_supplier(
+    struct dci_registry *registry, struct dci_supplier *supplier)
+{
+	if (supplier != NULL)
+		registry_withdraw(registry, NULL, supplier);
 }
 
 void

@@ -132,6 +132,14 @@ struct dci_supplier *dci_registry_add_failed_supplier(
  * withdraws its suppliers. */
 void dci_registry_withdraw_owner(struct dci_registry *registry, void *owner);
 
+/* Removes every class registered under `supplier` (their rows go with
+ * them; the handles are freed) and withdraws the supplier: its row goes,
+ * and its index waits for the next supplier of its module, which
+ * dci_registry_add_supplier gives a new reset stamp. For a provider whose
+ * suppliers come and go; the caller checks that it owns `supplier`. */
+void dci_registry_withdraw_supplier(
+    struct dci_registry *registry, struct dci_supplier *supplier);
+
 /* Puts the class's snapshot aside as stale: its rows are absent until the
  * next commit. */
 void dci_class_withdraw_snapshot(struct dci_class *class);

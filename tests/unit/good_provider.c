@@ -16,7 +16,17 @@
  * counter) is the number PATH holds, read at each refresh, so a test can
  * make a Counter32 wrap at 2^32 or start over; a refresh fails while PATH
  * cannot be read or holds anything but a number below 2^32 (replace it by
- * a rename, never in place). Without the option count32 has no value. */
+ * a rename, never in place). Without the option count32 has no value.
+ * With `dynamic_supplier_file: PATH` the provider's suppliers come and go
+ * from refresh, as a provider serving other processes' do: while PATH
+ * exists and holds a number N, each refresh registers supplier "dynamic"
+ * with class {9, 2} "dynamic" (datum 1, a counter) if it is not
+ * registered, and commits N instances; "N gone" commits them, begins
+ * another batch and withdraws the supplier in the same refresh; once PATH
+ * is absent the supplier is withdrawn. Each withdrawal also checks the
+ * host's refusals (the same handle again, the open batch of the withdrawn
+ * class): a refresh fails when one is missing, or when a registration or
+ * withdrawal is refused. */
 #define _GNU_SOURCE
 #include <dcistat/provider.h>
 #include <errno.h>
@@ -35,12 +45,16 @@ struct good_context {
 	unsigned long discontinuous; /* 0: none */
 	char refresh_fails_while[256];
 	char refresh_sleeps_while[256];
-	char count32_file[256]; /* empty: count32 has no value */
+	char count32_file[256];                /* empty: count32 has no value */
+	char dynamic_supplier_file[256];       /* empty: no dynamic supplier */
+	struct dci_supplier *dynamic_supplier; /* NULL: not registered */
+	struct dci_class *dynamic_class;
 };
 
 static const char *const good_option_keys[] = {"instances", "fail_refresh",
     "parents", "invalid_even", "refresh_limit", "discontinuous", "init_needs",
-    "refresh_fails_while", "refresh_sleeps_while", "count32_file", NULL};
+    "refresh_fails_while", "refresh_sleeps_while", "count32_file",
+    "dynamic_supplier_file", NULL};
 
 /* A whole number option from 0 to maximum: 0 (and *value untouched) when
  * absent, -1 after reporting a bad one. */
@@ -144,6 +158,10 @@ good_init(struct dci_host *host, void **context_out)
 	if (text != NULL)
 		snprintf(context->count32_file, sizeof(context->count32_file),
 		    "%s", text);
+	text = dci_option_string(host, "dynamic_supplier_file");
+	if (text != NULL)
+		snprintf(context->dynamic_supplier_file,
+		    sizeof(context->dynamic_supplier_file), "%s", text);
 	context->parents = dci_option_boolean(host, "parents", 0);
 	context->invalid_even = dci_option_boolean(host, "invalid_even", 0);
 	if (context->parents < 0 || context->invalid_even < 0)
@@ -186,6 +204,118 @@ good_read_count32(struct dci_host *host, const char *path, uint32_t *value)
 	}
 	*value = (uint32_t)number;
 	return 0;
+}
+
+/* Registers the dynamic supplier and its class; 0 or -1. */
+static int
+good_dynamic_register(struct dci_host *host, struct good_context *context)
+{
+	static const uint32_t class_id[] = {9, 2};
+	static const struct dci_instance_level levels[] = {
+	    {DCI_ITYPE_DEVICE, 4},
+	};
+	static const struct dci_datum_info datums[] = {
+	    {.id = 1,
+	        .label = "count",
+	        .type = DCI_ST_INTEGER64,
+	        .format = DCI_SIF_UNSIGNED,
+	        .presentation = DCI_SIP_DECIMAL,
+	        .volatility = DCI_SV_VOLATILE,
+	        .unit = DCI_UNIT_EVENTS,
+	        .semantics = DCI_SEMANTICS_COUNTER},
+	};
+	static const struct dci_supplier_info supplier_info = {
+	    .module = "dynamic",
+	    .title = "Dynamic test supplier",
+	    .version = 1,
+	};
+	static const struct dci_class_info class_info = {
+	    .id = class_id,
+	    .id_length = 2,
+	    .label = "dynamic",
+	    .levels = levels,
+	    .level_count = 1,
+	    .datums = datums,
+	    .datum_count = 1,
+	};
+
+	context->dynamic_supplier = dci_supplier_register(host, &supplier_info);
+	if (context->dynamic_supplier == NULL)
+		return -1;
+	context->dynamic_class =
+	    dci_class_register(host, context->dynamic_supplier, &class_info);
+	return context->dynamic_class == NULL ? -1 : 0;
+}
+
+/* Withdraws the dynamic supplier, checking that the host then refuses its
+ * handle and `open_batch` (NULL: none) of its class; 0 or -1. */
+static int
+good_dynamic_withdraw(struct dci_host *host, struct good_context *context,
+    struct dci_batch *open_batch)
+{
+	struct dci_supplier *withdrawn = context->dynamic_supplier;
+	const uint32_t id = 1;
+	int result = 0;
+
+	context->dynamic_supplier = NULL;
+	context->dynamic_class = NULL;
+	if (dci_supplier_withdraw(host, withdrawn) != 0)
+		return -1;
+	if (dci_supplier_withdraw(host, withdrawn) != -1) {
+		dci_log(host, DCI_LOG_ERR, "withdrawn twice");
+		result = -1;
+	}
+	if (open_batch != NULL &&
+	    (dci_batch_instance(open_batch, &id, 1, "late") != -1 ||
+	        dci_batch_commit(open_batch) != -1)) {
+		dci_log(host, DCI_LOG_ERR, "batch of a withdrawn class served");
+		result = -1;
+	}
+	return result;
+}
+
+/* The dynamic supplier's part of a refresh (see the top); 0 or -1. */
+static int
+good_dynamic_refresh(struct dci_host *host, struct good_context *context)
+{
+	FILE *file = fopen(context->dynamic_supplier_file, "r");
+	unsigned instances = 0;
+	char gone[8] = "";
+	struct dci_batch *batch;
+
+	if (file == NULL)
+		return context->dynamic_supplier == NULL
+		           ? 0
+		           : good_dynamic_withdraw(host, context, NULL);
+	if (fscanf(file, "%u %7s", &instances, gone) < 1)
+		instances = 0;
+	fclose(file);
+	if (context->dynamic_supplier == NULL &&
+	    good_dynamic_register(host, context) != 0)
+		return -1;
+	batch = dci_batch_begin(host, context->dynamic_class);
+	if (batch == NULL)
+		return -1;
+	for (uint32_t id = 1; id <= instances; id++) {
+		char name[16];
+		long row;
+
+		snprintf(name, sizeof(name), "dynamic%u", id);
+		row = dci_batch_instance(batch, &id, 1, name);
+		if (row < 0 || dci_batch_set_unsigned(batch, row, 1,
+		                   1000u * id + context->refreshes) != 0) {
+			dci_batch_abort(batch);
+			return -1;
+		}
+	}
+	if (dci_batch_commit(batch) != 0)
+		return -1;
+	if (strcmp(gone, "gone") != 0)
+		return 0;
+	batch = dci_batch_begin(host, context->dynamic_class);
+	if (batch == NULL)
+		return -1;
+	return good_dynamic_withdraw(host, context, batch);
 }
 
 static int
@@ -241,7 +371,11 @@ good_refresh(struct dci_host *host, void *opaque)
 			return -1;
 		}
 	}
-	return dci_batch_commit(batch);
+	if (dci_batch_commit(batch) != 0)
+		return -1;
+	return context->dynamic_supplier_file[0] != '\0'
+	           ? good_dynamic_refresh(host, context)
+	           : 0;
 }
 
 static void
