@@ -195,10 +195,27 @@ _lib_alive "$DCISTATD_PID" || fail "dcistatd died"
     fail "the application is no longer served after the bad segments"
 ok "a segment cut short while mapped refused (SIGBUS guarded); the application still served"
 
+# A second process with the same module: refused while the first runs,
+# served once it has gone.
+first_pid=$APP_PID
+start_app 3
+wait_until 10 grep -q 'supplier "example_app" refused: already served' "$DCISTATD_LOG" ||
+    fail "a second example_app was not refused (log: $(tail -n 5 "$DCISTATD_LOG"))"
+ok "a second process with module example_app refused while the first runs"
+kill -TERM "$first_pid"
+wait "$first_pid" || fail "the example exited with an error on SIGTERM"
+grep -q "its application closed it\|its file was removed" "$DCISTATD_LOG" ||
+    wait_until 10 grep -q "its application closed it\|its file was removed" "$DCISTATD_LOG" ||
+    fail "no log line for the closed supplier"
+second=$(sed -n 's/^segment //p' "$APP_OUT")
+wait_until 10 grep -q "${second##*/}: supplier \"example_app\" (pid $APP_PID) served" "$DCISTATD_LOG" ||
+    fail "the second example_app was not served once the first closed"
+[ "$(served_count "$EVCNT" "example requests" 1)" = "$(counted evcnt count)" ] ||
+    fail "the second example_app's count is not what it counted"
+ok "once the first closed its supplier, the second is served with its own counts"
+
 kill -TERM "$APP_PID"
 wait "$APP_PID" || fail "the example exited with an error on SIGTERM"
 wait_until 10 evcnt_gone || fail "the application's rows remain after it closed its supplier"
-grep -q "its application closed it\|its file was removed" "$DCISTATD_LOG" ||
-    fail "no log line for the closed supplier"
 ok "an application that closes its supplier: its rows go"
 stop_dcistatd

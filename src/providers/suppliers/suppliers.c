@@ -83,6 +83,9 @@ struct refused_file {
 	off_t size;
 	struct timespec modified;
 	bool seen;
+	/* Refused because its module is served from another file: tried
+	 * again at every scan (the other may go), without logging again. */
+	bool collision;
 };
 
 struct suppliers_context {
@@ -276,7 +279,8 @@ segment_free(struct suppliers_context *context, struct served_segment *segment)
 }
 
 static void
-refuse_file(struct suppliers_context *context, const struct stat *status)
+refuse_file(struct suppliers_context *context, const struct stat *status,
+    bool collision)
 {
 	struct refused_file *grown = realloc(context->refused,
 	    (context->refused_count + 1) * sizeof(*grown));
@@ -289,7 +293,8 @@ refuse_file(struct suppliers_context *context, const struct stat *status)
 	        .inode = status->st_ino,
 	        .size = status->st_size,
 	        .modified = status->st_mtim,
-	        .seen = true};
+	        .seen = true,
+	        .collision = collision};
 }
 
 static struct refused_file *
@@ -329,12 +334,32 @@ served_by_module(struct suppliers_context *context, const char *module)
 	return NULL;
 }
 
-/* Opens, validates and registers a new segment; logs and remembers a
- * refusal. */
-static void
-segment_add(struct suppliers_context *context, int directory_descriptor,
-    const char *name, const struct stat *status)
+/* Validates the header of a segment just mapped, under the guard. */
+static int
+view_open_guarded(struct served_segment *segment, char *why, size_t why_size)
 {
+	int result = -1;
+
+	segment_guard_armed = 1;
+	if (sigsetjmp(segment_guard_jump, 0) == 0) {
+		result = segment_view_open(segment->file.base,
+		    segment->file.size, &segment->view, why, why_size);
+		segment_guard_armed = 0;
+	} else {
+		snprintf(why, why_size, "cut short while it was read");
+	}
+	return result;
+}
+
+/* Opens, validates and registers a new segment; logs and remembers a
+ * refusal (`retrying`: one already logged, whose module was taken).
+ * Returns true when it is served. */
+static bool
+segment_add(struct suppliers_context *context, int directory_descriptor,
+    const char *name, const struct stat *status, bool retrying)
+{
+	bool collision = false;
+
 	struct served_segment *segment = calloc(1, sizeof(*segment));
 	struct served_segment **grown;
 	struct dci_supplier_info info;
@@ -342,24 +367,15 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 
 	if (segment == NULL || (segment->name = strdup(name)) == NULL) {
 		free(segment);
-		return;
+		return false;
 	}
 	if (segment_file_open(directory_descriptor, name, &context->owners,
 	        sizeof(struct dcistat_segment_header),
 	        context->max_segment_size, &segment->file, why,
 	        sizeof(why)) != 0)
 		goto refused;
-	segment_guard_armed = 1;
-	if (sigsetjmp(segment_guard_jump, 0) == 0) {
-		int result = segment_view_open(segment->file.base,
-		    segment->file.size, &segment->view, why, sizeof(why));
-		segment_guard_armed = 0;
-		if (result != 0)
-			goto refused;
-	} else {
-		snprintf(why, sizeof(why), "cut short while it was read");
+	if (view_open_guarded(segment, why, sizeof(why)) != 0)
 		goto refused;
-	}
 	if (!segment_owner_alive(segment->view.pid,
 	        segment->view.process_start)) {
 		/* Left behind by a process that died: cleaned up. */
@@ -370,7 +386,7 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 		segment_file_close(&segment->file);
 		free(segment->name);
 		free(segment);
-		return;
+		return false;
 	}
 	grown = realloc(context->segments,
 	    (context->segment_count + 1) * sizeof(*grown));
@@ -384,8 +400,15 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 	    .description = segment->view.description,
 	    .type = segment->view.supplier_type,
 	    .version = segment->view.supplier_version};
+	if (retrying && served_by_module(context, segment->view.module)) {
+		segment_file_close(&segment->file);
+		free(segment->name);
+		free(segment);
+		return false;
+	}
 	segment->supplier = dci_supplier_register(context->host, &info);
 	if (segment->supplier == NULL) {
+		collision = true;
 		const struct served_segment *other =
 		    served_by_module(context, segment->view.module);
 		snprintf(why, sizeof(why),
@@ -404,15 +427,18 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 	dci_log(context->host, DCI_LOG_INFO,
 	    "%s/%s: supplier \"%s\" (pid %u) served", context->directory,
 	    name, segment->view.module, segment->view.pid);
-	return;
+	return true;
 
 refused:
-	dci_log(context->host, DCI_LOG_WARNING, "%s/%s refused: %s",
-	    context->directory, name, why);
-	refuse_file(context, status);
+	if (!retrying) {
+		dci_log(context->host, DCI_LOG_WARNING, "%s/%s refused: %s",
+		    context->directory, name, why);
+		refuse_file(context, status, collision);
+	}
 	segment_file_close(&segment->file);
 	free(segment->name);
 	free(segment);
+	return false;
 }
 
 static bool
@@ -457,6 +483,11 @@ directory_scan(struct suppliers_context *context)
 		}
 		if ((refused = refused_find(context, &status)) != NULL) {
 			refused->seen = true;
+			if (refused->collision &&
+			    context->segment_count < context->max_segments &&
+			    segment_add(context, descriptor, entry->d_name,
+			        &status, true))
+				refused->seen = false; /* served now */
 			continue;
 		}
 		if (context->segment_count >= context->max_segments) {
@@ -468,7 +499,7 @@ directory_scan(struct suppliers_context *context)
 			context->over_limit_logged = true;
 			continue;
 		}
-		segment_add(context, descriptor, entry->d_name, &status);
+		segment_add(context, descriptor, entry->d_name, &status, false);
 	}
 	closedir(directory);
 	/* A refused file that went away is forgotten. */
@@ -583,17 +614,29 @@ classes_update(struct suppliers_context *context,
 
 	if (count <= segment->class_count)
 		return;
-	if (segment->classes == NULL) {
-		segment->classes = calloc(segment->view.class_capacity,
-		    sizeof(*segment->classes));
-		segment->handles = calloc(segment->view.class_capacity,
-		    sizeof(*segment->handles));
-		segment->batches = calloc(segment->view.class_capacity,
-		    sizeof(*segment->batches));
-		if (segment->classes == NULL || segment->handles == NULL ||
-		    segment->batches == NULL) {
-			segment_forget_classes(segment);
+	/* Grown to what the writer published, not to its capacity: a
+	 * segment's claims cost memory only once they are true. */
+	{
+		struct segment_class *classes =
+		    realloc(segment->classes, count * sizeof(*classes));
+		struct dci_class **handles;
+		struct dci_batch **batches;
+
+		if (classes == NULL)
 			return;
+		segment->classes = classes;
+		handles = realloc(segment->handles, count * sizeof(*handles));
+		if (handles == NULL)
+			return;
+		segment->handles = handles;
+		batches = realloc(segment->batches, count * sizeof(*batches));
+		if (batches == NULL)
+			return;
+		segment->batches = batches;
+		for (uint32_t c = segment->class_count; c < count; c++) {
+			memset(&classes[c], 0, sizeof(classes[c]));
+			handles[c] = NULL;
+			batches[c] = NULL;
 		}
 	}
 	for (uint32_t c = segment->class_count; c < count; c++) {
@@ -871,7 +914,7 @@ suppliers_refresh(struct dci_host *host, void *context_pointer)
 			continue;
 		}
 		if (fstat(segment->file.descriptor, &status) == 0)
-			refuse_file(context, &status);
+			refuse_file(context, &status, false);
 		segment_free(context, segment);
 		context->segments[i] =
 		    context->segments[--context->segment_count];
