@@ -58,10 +58,16 @@ dcistat_instance_add(struct dcistat_class *class_handle, const uint32_t *id,
 	if (block != 0) {
 		instance = dcistat_instance_publish(class_handle, block, words,
 		    block + 1, id, id_words, label, 0);
-		if (instance == NULL)
+		if (instance == NULL) {
 			dcistat_block_free(supplier, block, words);
-		else
+		} else {
 			instance->owns_block = true;
+			instance->listed_next = supplier->generic_instances;
+			if (supplier->generic_instances != NULL)
+				supplier->generic_instances->listed_previous =
+				    instance;
+			supplier->generic_instances = instance;
+		}
 	}
 	pthread_mutex_unlock(&supplier->lock);
 	return instance;
@@ -76,6 +82,13 @@ dcistat_instance_remove(struct dcistat_instance *instance)
 		return dcistat_fail(EINVAL, "no instance");
 	supplier = instance->class_handle->supplier;
 	pthread_mutex_lock(&supplier->lock);
+	if (instance->listed_previous != NULL)
+		instance->listed_previous->listed_next = instance->listed_next;
+	else
+		supplier->generic_instances = instance->listed_next;
+	if (instance->listed_next != NULL)
+		instance->listed_next->listed_previous =
+		    instance->listed_previous;
 	dcistat_instance_unpublish(instance);
 	pthread_mutex_unlock(&supplier->lock);
 	return 0;

@@ -289,6 +289,7 @@ dcistat_supplier_open(const struct dci_supplier_info *info, uint32_t number,
 	uint32_t classes, datums, instances;
 	size_t class_offset, datum_offset, instance_offset, region_offset;
 	const char *directory = directory_of(options);
+	char *hidden = NULL;
 	int saved;
 
 	if (check_info(info, number) != 0)
@@ -334,11 +335,21 @@ dcistat_supplier_open(const struct dci_supplier_info *info, uint32_t number,
 		free(supplier);
 		return NULL;
 	}
-	supplier->descriptor = open(supplier->path,
+	/* Written under a hidden name and renamed into place, so that the
+	 * reader never sees a segment without its header. */
+	if (asprintf(&hidden, "%s/.%s.%ld.new", directory, info->module,
+	        (long)getpid()) < 0) {
+		dcistat_fail(ENOMEM, "out of memory");
+		free(supplier->path);
+		free(supplier);
+		return NULL;
+	}
+	unlink(hidden); /* left by a process of the same pid that died */
+	supplier->descriptor = open(hidden,
 	    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
 	if (supplier->descriptor < 0) {
 		saved = errno;
-		dcistat_fail(saved, "%s: %s", supplier->path, strerror(saved));
+		dcistat_fail(saved, "%s: %s", hidden, strerror(saved));
 		goto failed;
 	}
 	/* The file is sized at once: the reader refuses a segment whose size
@@ -367,6 +378,14 @@ dcistat_supplier_open(const struct dci_supplier_info *info, uint32_t number,
 	supplier->block_next = 1;
 	pthread_mutex_init(&supplier->lock, NULL);
 	header_fill(supplier, info, number, classes, datums, instances);
+	if (rename(hidden, supplier->path) != 0) {
+		saved = errno;
+		dcistat_fail(saved, "%s: %s", supplier->path, strerror(saved));
+		munmap(supplier->base, supplier->size);
+		pthread_mutex_destroy(&supplier->lock);
+		goto failed_unlink;
+	}
+	free(hidden);
 	pthread_mutex_lock(&process_lock);
 	regions_in_use_raise(supplier, thread_numbers_high);
 	supplier->next_open = open_suppliers;
@@ -375,8 +394,9 @@ dcistat_supplier_open(const struct dci_supplier_info *info, uint32_t number,
 	return supplier;
 
 failed_unlink:
-	unlink(supplier->path);
+	unlink(hidden);
 failed:
+	free(hidden);
 	if (supplier->descriptor >= 0)
 		close(supplier->descriptor);
 	free(supplier->path);
@@ -407,6 +427,11 @@ dcistat_supplier_close(struct dcistat_supplier *supplier)
 	dcistat_evcnt_free_all(supplier);
 	dcistat_devstat_free_all(supplier);
 	dcistat_templates_free_all(supplier);
+	while (supplier->generic_instances != NULL) {
+		struct dcistat_instance *instance = supplier->generic_instances;
+		supplier->generic_instances = instance->listed_next;
+		free(instance);
+	}
 	while (supplier->class_list != NULL) {
 		struct dcistat_class *class_handle = supplier->class_list;
 		supplier->class_list = class_handle->next;

@@ -38,6 +38,10 @@ struct dcistat_instance {
 	uint32_t values; /* word offset of its values in every region */
 	uint32_t block_words;
 	bool owns_block; /* false: it shares a block another instance frees */
+	/* Generic instances (dcistat_instance_add) are listed, so that
+	 * closing the supplier frees those the application did not remove. */
+	struct dcistat_instance *listed_next;
+	struct dcistat_instance *listed_previous;
 };
 
 struct dcistat_supplier {
@@ -61,6 +65,7 @@ struct dcistat_supplier {
 	uint32_t *free_instances;
 	size_t free_instance_count;
 	struct dcistat_class *class_list;
+	struct dcistat_instance *generic_instances;
 	struct dcistat_class *evcnt_class;
 	struct dcistat_class *devstat_class;
 	uint32_t next_evcnt_serial;

@@ -199,7 +199,7 @@ ok "a segment cut short while mapped refused (SIGBUS guarded); the application s
 # served once it has gone.
 first_pid=$APP_PID
 start_app 3
-wait_until 10 grep -q 'supplier "example_app" refused: already served' "$DCISTATD_LOG" ||
+wait_until 10 grep -q 'supplier "example_app" is already served from' "$DCISTATD_LOG" ||
     fail "a second example_app was not refused (log: $(tail -n 5 "$DCISTATD_LOG"))"
 ok "a second process with module example_app refused while the first runs"
 kill -TERM "$first_pid"

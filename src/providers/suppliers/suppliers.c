@@ -411,15 +411,15 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 		collision = true;
 		const struct served_segment *other =
 		    served_by_module(context, segment->view.module);
-		snprintf(why, sizeof(why),
-		    "supplier \"%s\" refused%s%s%s (see above)",
-		    segment->view.module,
-		    other != NULL ? ": already served from " : "",
-		    other != NULL ? context->directory : "",
-		    other != NULL ? "" : "");
 		if (other != NULL)
-			snprintf(why + strlen(why), sizeof(why) - strlen(why),
-			    "/%s", other->name);
+			snprintf(why, sizeof(why),
+			    "supplier \"%s\" is already served from %s/%s",
+			    segment->view.module, context->directory,
+			    other->name);
+		else
+			snprintf(why, sizeof(why),
+			    "supplier \"%s\" refused (the reason is above)",
+			    segment->view.module);
 		goto refused;
 	}
 	segment->seen = true;
