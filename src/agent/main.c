@@ -67,8 +67,10 @@ realpath_of_new_file(const char *path)
 	return absolute;
 }
 
-/* --mib: loads the providers (their init registers their classes; no
- * refresh, no agent) and writes the module to stdout. Returns the exit
+/* --mib: loads the providers (their init registers their classes), runs
+ * one refresh of each (a provider whose suppliers come and go, such as
+ * suppliers, registers its classes there), and writes the module to
+ * stdout; no agent. Returns the exit
  * status. The text is made whole before anything is written, so an error
  * leaves stdout empty. */
 static int
@@ -84,6 +86,7 @@ mib_write(const struct agent_options *options)
 	if (dci_lifecycle_load(&lifecycle, options->config_file, PROVIDERDIR,
 	        DCI_LOAD_STRICT, error, sizeof(error)) != 0)
 		fatalx("%s", error);
+	dci_plugins_refresh_all(&lifecycle.plugins, dci_clock_milliseconds());
 	text = agent_mib_generate(
 	    lifecycle.registry, options->mib_module, error, sizeof(error));
 	if (text == NULL) {
