@@ -53,6 +53,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,6 +63,10 @@
 #define SUPPLIERS_MAX_SEGMENTS_LIMIT 65536u
 #define SUPPLIERS_MAX_SEGMENT_SIZE_DEFAULT (UINT64_C(1) << 30)
 #define SUPPLIERS_DEFAULT_GROUP "dcistat"
+/* The longest time between two full rescans of the directory, which also
+ * check that each owner is the process that created its segment (its pid
+ * not reused); in between, kill(pid, 0) says whether it exists. */
+#define SUPPLIERS_RESCAN_MICROSECONDS (UINT64_C(10) * 1000000u)
 
 struct served_segment {
 	char *name;
@@ -99,6 +105,12 @@ struct suppliers_context {
 	struct refused_file *refused;
 	size_t refused_count;
 	bool over_limit_logged;
+	/* inotify on the directory: a refresh rescans it only when it
+	 * changed, and at least every SUPPLIERS_RESCAN_MILLISECONDS (events
+	 * can be lost: a full queue, a directory replaced). -1: every
+	 * refresh rescans. */
+	int watch;
+	uint64_t last_scan_microseconds;
 	struct segment_scratch scratch;
 	struct segment_value *values;
 	size_t value_capacity;
@@ -513,10 +525,23 @@ directory_scan(struct suppliers_context *context)
 	return 0;
 }
 
+/* Whether the owner of `segment` still runs: the pid alone between full
+ * scans, the pid and its start time at a full scan. */
+static bool
+owner_alive(const struct served_segment *segment, bool full)
+{
+	if (!full)
+		return segment->view.pid != 0 && segment->view.pid <= INT32_MAX &&
+		       (kill((pid_t)segment->view.pid, 0) == 0 ||
+		           errno == EPERM);
+	return segment_owner_alive(
+	    segment->view.pid, segment->view.process_start);
+}
+
 /* Withdraws the segments whose file went, whose owner closed them or
  * died. */
 static void
-segments_retire(struct suppliers_context *context)
+segments_retire(struct suppliers_context *context, bool full)
 {
 	for (size_t i = 0; i < context->segment_count;) {
 		struct served_segment *segment = context->segments[i];
@@ -527,8 +552,7 @@ segments_retire(struct suppliers_context *context)
 			reason = "its file was removed";
 		else if (segment_closed(&segment->view))
 			reason = "its application closed it";
-		else if (!segment_owner_alive(segment->view.pid,
-		             segment->view.process_start)) {
+		else if (!owner_alive(segment, full)) {
 			reason = "its process exited";
 			remove = true;
 		}
@@ -842,6 +866,8 @@ context_free(struct suppliers_context *context)
 	}
 	free(context->segments);
 	free(context->refused);
+	if (context->watch >= 0)
+		close(context->watch);
 	free(context->directory);
 	free(context->owners.uids);
 	free(context->owners.gids);
@@ -862,6 +888,7 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 		return -1;
 	}
 	context->host = host;
+	context->watch = -1;
 	if (parse_unsigned(host, "max-segments", 1,
 	        SUPPLIERS_MAX_SEGMENTS_LIMIT, SUPPLIERS_MAX_SEGMENTS_DEFAULT,
 	        &max_segments) != 0 ||
@@ -882,6 +909,19 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	context->max_segment_size = max_size;
 	if (directory_prepare(context) != 0)
 		goto failed;
+	context->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (context->watch >= 0 &&
+	    inotify_add_watch(context->watch, context->directory,
+	        IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM |
+	            IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF |
+	            IN_ONLYDIR) < 0) {
+		close(context->watch);
+		context->watch = -1;
+	}
+	if (context->watch < 0)
+		dci_log(host, DCI_LOG_INFO,
+		    "no inotify on %s (%s): it is rescanned at every refresh",
+		    context->directory, strerror(errno));
 	if (segment_guard_install() != 0) {
 		dci_log(host, DCI_LOG_ERR, "cannot install a SIGBUS handler");
 		goto failed;
@@ -894,6 +934,25 @@ failed:
 	return -1;
 }
 
+/* Drains the directory's inotify events; true when a full scan is due:
+ * an event came, the queue overflowed, or the last scan is old. */
+static bool
+directory_changed(struct suppliers_context *context, uint64_t now)
+{
+	char events[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool changed = false;
+	ssize_t length;
+
+	if (context->watch < 0 || context->last_scan_microseconds == 0 ||
+	    now - context->last_scan_microseconds >=
+	        SUPPLIERS_RESCAN_MICROSECONDS)
+		changed = true;
+	while (context->watch >= 0 &&
+	       (length = read(context->watch, events, sizeof(events))) > 0)
+		changed = true;
+	return changed;
+}
+
 static int
 suppliers_refresh(struct dci_host *host, void *context_pointer)
 {
@@ -901,10 +960,19 @@ suppliers_refresh(struct dci_host *host, void *context_pointer)
 	uint64_t now_microseconds = monotonic_microseconds();
 
 	(void)host;
+	bool full;
+
 	segment_guard_thread();
-	if (directory_scan(context) != 0)
-		return -1;
-	segments_retire(context);
+	full = directory_changed(context, now_microseconds);
+	if (full) {
+		if (directory_scan(context) != 0)
+			return -1;
+		context->last_scan_microseconds = now_microseconds;
+	} else {
+		for (size_t i = 0; i < context->segment_count; i++)
+			context->segments[i]->seen = true;
+	}
+	segments_retire(context, full);
 	for (size_t i = 0; i < context->segment_count;) {
 		struct served_segment *segment = context->segments[i];
 		struct stat status;
