@@ -15,8 +15,8 @@
 #   - detached and removed, the row goes; created again with the same
 #     major:minor, it comes back with the new device's counters, a new
 #     creation time and its discontinuity time set;
-#   - removed and created again between two refreshes (no request in
-#     between), the counters went backwards: same row, discontinuity set.
+#   - removed and created again between two refreshes (dcistatd stopped
+#     meanwhile), the counters went backwards: same row, discontinuity set.
 #
 # Needs root, losetup and /dev/loop-control (exit 77 otherwise).
 
@@ -222,12 +222,14 @@ write_blocks 8
 want_bytes=$((12 * 65536)) want_writes=12
 wait_until 5 counters_moved || fail "$NAME counters $(counters), expected $want_bytes $want_writes"
 read -r created2 discontinuity2 <<<"$(instance_times)"
-sleep 0.3 # a refresh period, so that the next request refreshes
+# dcistatd is stopped meanwhile, so that no refresh can fall between the
+# removal and the return, however slow the machine.
+kill -STOP "$DCISTATD_PID"
 detach_and_remove
 recreate
 write_blocks 2
 before_read=$(uptime_ticks)
-sleep 0.3
+kill -CONT "$DCISTATD_PID"
 want_bytes=$((2 * 65536)) want_writes=2
 wait_until 5 counters_moved || fail "$NAME counters $(counters), expected $want_bytes $want_writes"
 read -r created3 discontinuity3 <<<"$(instance_times)"
