@@ -36,7 +36,7 @@ NETIF_PLUGIN_DIR=$top_builddir/src/providers/netif/.libs
 provider_so() { printf '%s\n' "$top_builddir/src/providers/$1/.libs/$1.so"; }
 # stage_providers DIR: links every built-in provider of the build tree into
 # DIR, a plug-in directory as `make install` lays it out.
-BUILTIN_PROVIDERS="netif devstat evcnt"
+BUILTIN_PROVIDERS="netif devstat evcnt suppliers"
 stage_providers() {
 	local name
 	mkdir -p "$1" || fail "cannot create $1"
