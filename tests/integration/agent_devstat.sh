@@ -223,12 +223,15 @@ want_bytes=$((12 * 65536)) want_writes=12
 wait_until 5 counters_moved || fail "$NAME counters $(counters), expected $want_bytes $want_writes"
 read -r created2 discontinuity2 <<<"$(instance_times)"
 # dcistatd is stopped meanwhile, so that no refresh can fall between the
-# removal and the return, however slow the machine.
+# removal and the return, however slow the machine. A refresh that began
+# before the stop may read the returned device after it, so the
+# discontinuity is only known to be later than the snapshot read above.
+before_read=$(uptime_ticks)
+sleep 0.3 # a refresh period: one begun before before_read has ended
 kill -STOP "$DCISTATD_PID"
 detach_and_remove
 recreate
 write_blocks 2
-before_read=$(uptime_ticks)
 kill -CONT "$DCISTATD_PID"
 want_bytes=$((2 * 65536)) want_writes=2
 wait_until 5 counters_moved || fail "$NAME counters $(counters), expected $want_bytes $want_writes"
@@ -236,7 +239,7 @@ read -r created3 discontinuity3 <<<"$(instance_times)"
 [ "$created3" = "$created2" ] ||
     fail "$NAME creation time changed ($created2 -> $created3) though no refresh saw it missing"
 [ "$discontinuity3" -gt "$discontinuity2" ] && [ "$discontinuity3" -ge "$before_read" ] ||
-    fail "$NAME counters went back 786432 -> 131072 but discontinuity is $discontinuity3 (was $discontinuity2, sysUpTime before the read $before_read)"
+    fail "$NAME counters went back 786432 -> 131072 but discontinuity is $discontinuity3 (was $discontinuity2, sysUpTime before the removal $before_read)"
 ok "$NAME counters went backwards (786432 -> 131072 bytes) between refreshes: same row (created $created3), discontinuity $discontinuity2 -> $discontinuity3"
 
 # A TimeStamp reads the same in every request.

@@ -50,10 +50,13 @@ ok "installed: ${pc_file#"$STAGE"}, ${library#"$STAGE"}"
 work=$TMP_DIR/work
 mkdir -p "$work" || fail "cannot create $work"
 cp "$SOURCE" "$work/" || fail "cannot copy the example"
+# A sanitizer build installs an instrumented library: the program needs
+# the same runtime, first.
+sanitizer_flags=$(sed -n 's/^SANITIZER_FLAGS = //p' "$top_builddir/Makefile")
 (
 	cd "$work" || exit 1
 	# The three lines as the tutorial shows them, joined.
-	eval "cc -std=c11 $(pkg-config --cflags dcistat-supplier) -o supplier-example supplier-example.c $(pkg-config --libs dcistat-supplier) -lpthread"
+	eval "cc -std=c11 $(pkg-config --cflags dcistat-supplier) -o supplier-example supplier-example.c $(pkg-config --libs dcistat-supplier) -lpthread $sanitizer_flags"
 ) >"$TMP_DIR/build.log" 2>&1 || fail "the tutorial's build failed: $(tail -n 5 "$TMP_DIR/build.log")"
 ok "built supplier-example out of tree with pkg-config dcistat-supplier"
 
