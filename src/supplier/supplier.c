@@ -41,8 +41,12 @@
 #define SUPPLIER_THREAD_NUMBERS_MAX SUPPLIER_THREAD_REGIONS_MAX
 
 static _Thread_local char supplier_error[512];
-/* This thread's region number plus one; 0 until its first update. */
-static _Thread_local uint32_t thread_number_plus_one;
+/* This thread's region number plus one; 0 until its first update.
+ * Initial-exec: the update path reads it without a call to
+ * __tls_get_addr (the library is linked, not dlopen()ed, by
+ * applications). */
+static _Thread_local uint32_t thread_number_plus_one
+    __attribute__((tls_model("initial-exec")));
 
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
