@@ -4,14 +4,14 @@
  * datum columns of every class's per-class table at the OID the agent
  * serves it: AGENT_MIB_ARC . AGENT_MIB_OBJECTS . AGENT_CLASS_DATA . class
  * id levels . 1 . datum id (src/agent/mib_oids.h). Names are the
- * generator's (agent_mib_descriptor); the OIDs are computed here from the
+ * generator's (mib_generator_descriptor); the OIDs are computed here from the
  * registry, not taken from the module, so tests/mib/check_generated_mibs.sh
  * can check the module's OIDs against them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "agent/mib_generator.h"
+#include "mib/mib_generator.h"
 #include "agent/mib_oids.h"
 #include "core/config.h"
 #include "core/lifecycle.h"
@@ -44,7 +44,7 @@ print_object(const struct dci_class *class, const char *label, int depth,
 {
 	char name[AGENT_MIB_DESCRIPTOR_MAX + 1], why[512];
 
-	if (agent_mib_descriptor(class->label, label, name, sizeof(name), why,
+	if (mib_generator_descriptor(class->label, label, name, sizeof(name), why,
 	        sizeof(why)) != 0) {
 		fprintf(stderr, "dump_class_oids: %s\n", why);
 		return -1;

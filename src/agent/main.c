@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
-#include "agent/mib_generator.h"
+#include "mib/mib_generator.h"
 #include "agent/options.h"
 #include "config.h"
 #include "core/clock.h"
@@ -80,14 +80,14 @@ mib_write(const struct agent_options *options)
 	char error[2048], *text;
 	int status = 0;
 
-	if (!agent_mib_module_name_valid(
+	if (!mib_generator_module_name_valid(
 	        options->mib_module, error, sizeof(error)))
 		fatalx("%s", error);
 	if (dci_lifecycle_load(&lifecycle, options->config_file, PROVIDERDIR,
 	        DCI_LOAD_STRICT, error, sizeof(error)) != 0)
 		fatalx("%s", error);
 	dci_plugins_refresh_all(&lifecycle.plugins, dci_clock_milliseconds());
-	text = agent_mib_generate(
+	text = mib_generator_generate(
 	    lifecycle.registry, options->mib_module, error, sizeof(error));
 	if (text == NULL) {
 		log_warnx("%s: %s", options->config_file, error);

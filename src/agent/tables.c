@@ -10,7 +10,7 @@
 #include "core/log.h"
 #include "core/snapshot.h"
 #include "core/value.h"
-#include "core/walk.h"
+#include "agent/table_index.h"
 
 #define ENTRY_PREFIX_LENGTH (AGENT_MIB_ARC_LENGTH + 3) /* .1.table.1 */
 
@@ -20,11 +20,11 @@ struct table_shape {
 	unsigned first_column;
 	unsigned last_column;
 	bool (*find)(struct agent_tables *tables, unsigned column,
-	    const uint64_t *index, size_t length, enum dci_walk_mode mode,
-	    struct dci_walk_row *row);
-	size_t (*encode)(const struct dci_walk_row *row, uint32_t *index);
+	    const uint64_t *index, size_t length, enum agent_index_mode mode,
+	    struct agent_index_row *row);
+	size_t (*encode)(const struct agent_index_row *row, uint32_t *index);
 	void (*value)(struct agent_tables *tables, unsigned column,
-	    const struct dci_walk_row *row, netsnmp_variable_list *varbind);
+	    const struct agent_index_row *row, netsnmp_variable_list *varbind);
 };
 
 bool
@@ -129,14 +129,14 @@ set_integer(netsnmp_variable_list *varbind, long value)
 
 static bool
 supplier_find(struct agent_tables *tables, unsigned column,
-    const uint64_t *index, size_t length, enum dci_walk_mode mode,
-    struct dci_walk_row *row)
+    const uint64_t *index, size_t length, enum agent_index_mode mode,
+    struct agent_index_row *row)
 {
-	return dci_walk_supplier(tables->registry, index, length, mode, row);
+	return agent_index_supplier(tables->registry, index, length, mode, row);
 }
 
 static size_t
-supplier_encode(const struct dci_walk_row *row, uint32_t *index)
+supplier_encode(const struct agent_index_row *row, uint32_t *index)
 {
 	index[0] = row->supplier->index;
 	return 1;
@@ -144,7 +144,7 @@ supplier_encode(const struct dci_walk_row *row, uint32_t *index)
 
 static void
 supplier_value(struct agent_tables *tables, unsigned column,
-    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+    const struct agent_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_supplier *supplier = row->supplier;
 
@@ -193,20 +193,20 @@ supplier_value(struct agent_tables *tables, unsigned column,
 
 static bool
 class_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
-	return dci_walk_class(tables->registry, index, length, mode, row);
+	return agent_index_class(tables->registry, index, length, mode, row);
 }
 
 static size_t
-class_encode(const struct dci_walk_row *row, uint32_t *index)
+class_encode(const struct agent_index_row *row, uint32_t *index)
 {
-	return dci_walk_encode_class(row->class, index);
+	return agent_index_encode_class(row->class, index);
 }
 
 static void
 class_value(struct agent_tables *tables, unsigned column,
-    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+    const struct agent_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_class *class = row->class;
 
@@ -240,14 +240,14 @@ class_value(struct agent_tables *tables, unsigned column,
 
 static bool
 datum_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
-	return dci_walk_datum(tables->registry, index, length, mode, row);
+	return agent_index_datum(tables->registry, index, length, mode, row);
 }
 
 static void
 datum_value(struct agent_tables *tables, unsigned column,
-    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+    const struct agent_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_datum_info *info = &row->datum->info;
 
@@ -286,21 +286,21 @@ datum_value(struct agent_tables *tables, unsigned column,
 
 static bool
 instance_find(struct agent_tables *tables, unsigned column,
-    const uint64_t *index, size_t length, enum dci_walk_mode mode,
-    struct dci_walk_row *row)
+    const uint64_t *index, size_t length, enum agent_index_mode mode,
+    struct agent_index_row *row)
 {
-	return dci_walk_instance(tables->registry, index, length, mode, row);
+	return agent_index_instance(tables->registry, index, length, mode, row);
 }
 
 /* RowPointer to the parent's dciInstanceLabel, or zeroDotZero. */
 static void
 set_parent_pointer(
-    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+    const struct agent_index_row *row, netsnmp_variable_list *varbind)
 {
 	static const oid zero_dot_zero[] = {0, 0};
-	oid pointer[ENTRY_PREFIX_LENGTH + 1 + DCI_WALK_INDEX_MAX];
-	uint32_t index[DCI_WALK_INDEX_MAX];
-	size_t length = dci_walk_encode_parent(row, index);
+	oid pointer[ENTRY_PREFIX_LENGTH + 1 + AGENT_INDEX_INDEX_MAX];
+	uint32_t index[AGENT_INDEX_INDEX_MAX];
+	size_t length = agent_index_encode_parent(row, index);
 
 	if (length == 0) {
 		snmp_set_var_typed_value(varbind, ASN_OBJECT_ID, zero_dot_zero,
@@ -317,7 +317,7 @@ set_parent_pointer(
 
 static void
 instance_value(struct agent_tables *tables, unsigned column,
-    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+    const struct agent_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_instance_state *state =
 	    &row->class->snapshot->instances[row->instance];
@@ -344,7 +344,7 @@ instance_value(struct agent_tables *tables, unsigned column,
 
 /* --- dciStatTable --- */
 
-static struct dci_walk_filter
+static struct agent_index_filter
 stat_filter(unsigned column)
 {
 	static const enum dci_value_kind kind_of_column[] = {
@@ -359,7 +359,7 @@ stat_filter(unsigned column)
 	    [AGENT_STAT_TRUTH_VALUE] = DCI_KIND_TRUTHVALUE,
 	    [AGENT_STAT_HUNDREDTHS] = DCI_KIND_HUNDREDTHS,
 	};
-	struct dci_walk_filter filter = {DCI_WALK_ALL_KINDS, false};
+	struct agent_index_filter filter = {AGENT_INDEX_ALL_KINDS, false};
 
 	if ((column >= AGENT_STAT_COUNTER64 &&
 	        column <= AGENT_STAT_TRUTH_VALUE) ||
@@ -372,11 +372,11 @@ stat_filter(unsigned column)
 
 static bool
 stat_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
-	struct dci_walk_filter filter = stat_filter(column);
+	struct agent_index_filter filter = stat_filter(column);
 
-	return dci_walk_stat(
+	return agent_index_stat(
 	    tables->registry, index, length, mode, &filter, row);
 }
 
@@ -427,7 +427,7 @@ stat_time_ticks(struct agent_tables *tables, const struct dci_datum_info *info,
 
 static void
 stat_value(struct agent_tables *tables, unsigned column,
-    const struct dci_walk_row *row, netsnmp_variable_list *varbind)
+    const struct agent_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_class *class = row->class;
 	const struct dci_datum_info *info = &row->datum->info;
@@ -498,20 +498,20 @@ static const struct table_shape table_shapes[] = {
     [AGENT_TABLE_CLASS] = {AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
         class_find, class_encode, class_value},
     [AGENT_TABLE_DATUM] = {AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
-        datum_find, dci_walk_encode_datum, datum_value},
+        datum_find, agent_index_encode_datum, datum_value},
     [AGENT_TABLE_INSTANCE] = {AGENT_INSTANCE_LABEL, AGENT_INSTANCE_PARENT,
-        instance_find, dci_walk_encode_instance, instance_value},
+        instance_find, agent_index_encode_instance, instance_value},
     [AGENT_TABLE_STAT] = {AGENT_STAT_LABEL, AGENT_STAT_HUNDREDTHS, stat_find,
-        dci_walk_encode_stat, stat_value},
+        agent_index_encode_stat, stat_value},
 };
 
 static void
 answer_row(struct agent_tables *tables, const struct table_shape *shape,
-    unsigned table, unsigned column, const struct dci_walk_row *row,
+    unsigned table, unsigned column, const struct agent_index_row *row,
     netsnmp_variable_list *varbind)
 {
-	oid name[ENTRY_PREFIX_LENGTH + 1 + DCI_WALK_INDEX_MAX];
-	uint32_t index[DCI_WALK_INDEX_MAX];
+	oid name[ENTRY_PREFIX_LENGTH + 1 + AGENT_INDEX_INDEX_MAX];
+	uint32_t index[AGENT_INDEX_INDEX_MAX];
 	size_t length = shape->encode(row, index);
 
 	entry_prefix(table, name);
@@ -571,11 +571,11 @@ class_data_answer(
 {
 	oid prefix[ENTRY_PREFIX_LENGTH]; /* the first CLASS_DATA_PREFIX_LENGTH
 	                                  */
-	oid name[CLASS_DATA_PREFIX_LENGTH + DCI_WALK_INDEX_MAX];
+	oid name[CLASS_DATA_PREFIX_LENGTH + AGENT_INDEX_INDEX_MAX];
 	uint64_t index[MAX_OID_LEN];
-	uint32_t encoded[DCI_WALK_INDEX_MAX];
+	uint32_t encoded[AGENT_INDEX_INDEX_MAX];
 	size_t index_length = 0, compared, length;
-	struct dci_walk_row row;
+	struct agent_index_row row;
 	int order;
 
 	entry_prefix(AGENT_CLASS_DATA, prefix);
@@ -592,20 +592,20 @@ class_data_answer(
 	if (!next) {
 		if (order != 0 || index_length == 0)
 			return AGENT_NO_SUCH_OBJECT;
-		if (!dci_walk_class_data(tables->registry, index, index_length,
-		        DCI_WALK_EXACT, &row))
-			return dci_walk_class_data_column(
+		if (!agent_index_class_data(tables->registry, index, index_length,
+		        AGENT_INDEX_EXACT, &row))
+			return agent_index_class_data_column(
 			           tables->registry, index, index_length)
 			           ? AGENT_NO_SUCH_INSTANCE
 			           : AGENT_NO_SUCH_OBJECT;
 	} else {
 		if (order > 0)
 			return AGENT_END_OF_TABLE;
-		if (!dci_walk_class_data(tables->registry, index, index_length,
-		        DCI_WALK_NEXT, &row))
+		if (!agent_index_class_data(tables->registry, index, index_length,
+		        AGENT_INDEX_NEXT, &row))
 			return AGENT_END_OF_TABLE;
 	}
-	length = dci_walk_encode_class_data(&row, encoded);
+	length = agent_index_encode_class_data(&row, encoded);
 	memcpy(name, prefix, CLASS_DATA_PREFIX_LENGTH * sizeof(oid));
 	for (size_t i = 0; i < length; i++)
 		name[CLASS_DATA_PREFIX_LENGTH + i] = encoded[i];
@@ -624,7 +624,7 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	uint64_t index[MAX_OID_LEN];
 	size_t index_length = 0, compared;
 	unsigned column;
-	struct dci_walk_row row;
+	struct agent_index_row row;
 	int order;
 
 	if (table == AGENT_CLASS_DATA)
@@ -649,7 +649,7 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 			index[i] = request_subid(
 			    varbind->name[ENTRY_PREFIX_LENGTH + 1 + i]);
 		if (!shape->find(tables, column, index, index_length,
-		        DCI_WALK_EXACT, &row))
+		        AGENT_INDEX_EXACT, &row))
 			return AGENT_NO_SUCH_INSTANCE;
 		answer_row(tables, shape, table, column, &row, varbind);
 		return AGENT_ANSWERED;
@@ -675,7 +675,7 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	}
 	for (; column <= shape->last_column; column++) {
 		if (shape->find(tables, column, index, index_length,
-		        DCI_WALK_NEXT, &row)) {
+		        AGENT_INDEX_NEXT, &row)) {
 			answer_row(tables, shape, table, column, &row, varbind);
 			return AGENT_ANSWERED;
 		}

@@ -1,7 +1,7 @@
 /*
  * The DCI-STATS-MIB tables: one Net-SNMP handler per table that answers GET
  * and GETNEXT from the registry's sorted classes, instances and datums
- * (core/walk.h), never from a cache of OIDs and never by reading a file.
+ * (agent/table_index.h), never from a cache of OIDs and never by reading a file.
  * The master turns each GETBULK repetition into one AgentX GetNext, so the
  * cost of one GETNEXT is what a walk costs per varbind: O(log n).
  */

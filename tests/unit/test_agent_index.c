@@ -337,7 +337,7 @@ END_TEST
 
 /* The rows each dciStatTable column holds, as the MIB describes them. */
 static bool
-column_filter(unsigned column, struct dci_walk_filter *filter)
+column_filter(unsigned column, struct agent_index_filter *filter)
 {
 	static const struct {
 		unsigned column;
@@ -354,7 +354,7 @@ column_filter(unsigned column, struct dci_walk_filter *filter)
 	    {AGENT_STAT_TRUTH_VALUE, DCI_KIND_TRUTHVALUE},
 	};
 
-	filter->kinds = DCI_WALK_ALL_KINDS;
+	filter->kinds = AGENT_INDEX_ALL_KINDS;
 	filter->counters_only = column == AGENT_STAT_DISCONTINUITY;
 	for (size_t i = 0; i < COUNT_OF(kinds); i++) {
 		if (kinds[i].column == column)
@@ -450,7 +450,7 @@ check_stat_answer(unsigned column, const struct fx_index *index,
     const netsnmp_variable_list *varbind, void *context)
 {
 	struct stat_walk *walk = context;
-	struct dci_walk_filter filter;
+	struct agent_index_filter filter;
 	const struct fx_row *row;
 	char text[512], expected[512];
 
@@ -464,7 +464,7 @@ check_stat_answer(unsigned column, const struct fx_index *index,
 		for (unsigned skipped = walk->column + 1; skipped < column;
 		     skipped++) {
 			struct fx_rows none;
-			struct dci_walk_filter skipped_filter;
+			struct agent_index_filter skipped_filter;
 			column_filter(skipped, &skipped_filter);
 			fx_oracle(
 			    tables->registry, FX_STAT, &skipped_filter, &none);

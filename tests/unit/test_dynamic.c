@@ -17,7 +17,7 @@
 #include "core/clock.h"
 #include "core/lifecycle.h"
 #include "core/snapshot.h"
-#include "core/walk.h"
+#include "agent/table_index.h"
 
 #ifndef TEST_PROVIDER_DIR
 #error "TEST_PROVIDER_DIR must name the directory of the test plug-ins"
@@ -135,11 +135,11 @@ supplier_entry(const struct dci_lifecycle *lifecycle, const char *module)
 static bool
 supplier_row_served(const struct dci_lifecycle *lifecycle, uint32_t index)
 {
-	struct dci_walk_row row;
+	struct agent_index_row row;
 	uint64_t subid = index;
 
-	return dci_walk_supplier(
-	    lifecycle->registry, &subid, 1, DCI_WALK_EXACT, &row);
+	return agent_index_supplier(
+	    lifecycle->registry, &subid, 1, AGENT_INDEX_EXACT, &row);
 }
 
 /* Waits (bounded) for a refresh thread to write to the notification

@@ -5,7 +5,7 @@
  * tree through the loader), compared with tests/unit/expected/.
  */
 #define _GNU_SOURCE
-#include "agent/mib_generator.h"
+#include "mib/mib_generator.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -69,7 +69,7 @@ camel(const char *label)
 {
 	static char out[128];
 
-	agent_mib_camel_case(label, out, sizeof(out));
+	mib_generator_camel_case(label, out, sizeof(out));
 	return out;
 }
 
@@ -88,7 +88,7 @@ START_TEST(camel_case_splits_on_non_alphanumerics)
 	ck_assert_str_eq(camel("___"), "");
 	/* Truncated like snprintf, returning the length it needed. */
 	ck_assert_uint_eq(
-	    agent_mib_camel_case("rx_bytes", small, sizeof(small)), 7);
+	    mib_generator_camel_case("rx_bytes", small, sizeof(small)), 7);
 	ck_assert_str_eq(small, "RxB");
 }
 END_TEST
@@ -97,20 +97,20 @@ START_TEST(descriptor_is_dci_class_label)
 {
 	char name[AGENT_MIB_DESCRIPTOR_MAX + 1], why[512];
 
-	ck_assert_int_eq(agent_mib_descriptor("netif", "rx_bytes", name,
+	ck_assert_int_eq(mib_generator_descriptor("netif", "rx_bytes", name,
 	                     sizeof(name), why, sizeof(why)),
 	    0);
 	ck_assert_str_eq(name, "dciNetifRxBytes");
 	/* A leading digit is fine after "dci" and the class. */
-	ck_assert_int_eq(agent_mib_descriptor("example", "8bit counter", name,
+	ck_assert_int_eq(mib_generator_descriptor("example", "8bit counter", name,
 	                     sizeof(name), why, sizeof(why)),
 	    0);
 	ck_assert_str_eq(name, "dciExample8bitCounter");
-	ck_assert_int_eq(agent_mib_descriptor("disk io", "queue_depth_2", name,
+	ck_assert_int_eq(mib_generator_descriptor("disk io", "queue_depth_2", name,
 	                     sizeof(name), why, sizeof(why)),
 	    0);
 	ck_assert_str_eq(name, "dciDiskIoQueueDepth2");
-	ck_assert_int_eq(agent_mib_descriptor("netif", "table", name,
+	ck_assert_int_eq(mib_generator_descriptor("netif", "table", name,
 	                     sizeof(name), why, sizeof(why)),
 	    0);
 	ck_assert_str_eq(name, "dciNetifTable");
@@ -125,7 +125,7 @@ START_TEST(descriptor_of_64_characters_and_no_more)
 	/* "dci" + "C" + 60 letters = 64 characters. */
 	memset(label, 'a', 60);
 	label[60] = '\0';
-	ck_assert_int_eq(agent_mib_descriptor(
+	ck_assert_int_eq(mib_generator_descriptor(
 	                     "c", label, name, sizeof(name), why, sizeof(why)),
 	    0);
 	ck_assert_uint_eq(strlen(name), 64);
@@ -134,7 +134,7 @@ START_TEST(descriptor_of_64_characters_and_no_more)
 
 	label[60] = 'a';
 	label[61] = '\0';
-	ck_assert_int_eq(agent_mib_descriptor(
+	ck_assert_int_eq(mib_generator_descriptor(
 	                     "c", label, name, sizeof(name), why, sizeof(why)),
 	    -1);
 	/* The message names the datum and shows the first 64 characters. */
@@ -144,7 +144,7 @@ START_TEST(descriptor_of_64_characters_and_no_more)
 	    label, label);
 	ck_assert_str_eq(why, expected);
 
-	ck_assert_int_eq(agent_mib_descriptor(
+	ck_assert_int_eq(mib_generator_descriptor(
 	                     "c", "__", name, sizeof(name), why, sizeof(why)),
 	    -1);
 	ck_assert_str_eq(why, "class c datum __: label \"__\" has no letter or "
@@ -156,35 +156,35 @@ START_TEST(module_names)
 {
 	char why[512], long_name[80];
 
-	ck_assert(agent_mib_module_name_valid("DCI-NETIF-MIB", why, 512));
-	ck_assert(agent_mib_module_name_valid("A", why, sizeof(why)));
-	ck_assert(agent_mib_module_name_valid("X1-2B", why, sizeof(why)));
-	ck_assert(agent_mib_module_name_valid("Abc-dEF", why, sizeof(why)));
+	ck_assert(mib_generator_module_name_valid("DCI-NETIF-MIB", why, 512));
+	ck_assert(mib_generator_module_name_valid("A", why, sizeof(why)));
+	ck_assert(mib_generator_module_name_valid("X1-2B", why, sizeof(why)));
+	ck_assert(mib_generator_module_name_valid("Abc-dEF", why, sizeof(why)));
 
-	ck_assert(!agent_mib_module_name_valid("", why, sizeof(why)));
+	ck_assert(!mib_generator_module_name_valid("", why, sizeof(why)));
 	ck_assert_str_eq(why, "module name is empty");
-	ck_assert(!agent_mib_module_name_valid("dci-mib", why, sizeof(why)));
+	ck_assert(!mib_generator_module_name_valid("dci-mib", why, sizeof(why)));
 	ck_assert_str_eq(
 	    why, "module name dci-mib must start with an upper-case letter");
-	ck_assert(!agent_mib_module_name_valid("1MIB", why, sizeof(why)));
+	ck_assert(!mib_generator_module_name_valid("1MIB", why, sizeof(why)));
 	ck_assert_str_eq(
 	    why, "module name 1MIB must start with an upper-case letter");
-	ck_assert(!agent_mib_module_name_valid("DCI--MIB", why, sizeof(why)));
+	ck_assert(!mib_generator_module_name_valid("DCI--MIB", why, sizeof(why)));
 	ck_assert_str_eq(why, "module name DCI--MIB has two hyphens in a row "
 	                      "at 4 (they start an ASN.1 comment)");
-	ck_assert(!agent_mib_module_name_valid("DCI-MIB-", why, sizeof(why)));
+	ck_assert(!mib_generator_module_name_valid("DCI-MIB-", why, sizeof(why)));
 	ck_assert_str_eq(why, "module name DCI-MIB- ends with a hyphen");
-	ck_assert(!agent_mib_module_name_valid("DCI_MIB", why, sizeof(why)));
+	ck_assert(!mib_generator_module_name_valid("DCI_MIB", why, sizeof(why)));
 	ck_assert_str_eq(why, "module name DCI_MIB has character 0x5f at 4: "
 	                      "only letters, digits and hyphens are allowed");
-	ck_assert(!agent_mib_module_name_valid("DCI MIB", why, sizeof(why)));
+	ck_assert(!mib_generator_module_name_valid("DCI MIB", why, sizeof(why)));
 
 	memset(long_name, 'A', 64);
 	long_name[64] = '\0';
-	ck_assert(agent_mib_module_name_valid(long_name, why, sizeof(why)));
+	ck_assert(mib_generator_module_name_valid(long_name, why, sizeof(why)));
 	long_name[64] = 'B';
 	long_name[65] = '\0';
-	ck_assert(!agent_mib_module_name_valid(long_name, why, sizeof(why)));
+	ck_assert(!mib_generator_module_name_valid(long_name, why, sizeof(why)));
 	ck_assert_ptr_nonnull(strstr(why, "has 65 characters, more than 64"));
 }
 END_TEST
@@ -223,7 +223,7 @@ generate_error(
 	char *text;
 
 	error[0] = '\0';
-	text = agent_mib_generate(registry, "TEST-MIB", error, sizeof(error));
+	text = mib_generator_generate(registry, "TEST-MIB", error, sizeof(error));
 	ck_assert_ptr_null(text);
 	dci_registry_free(registry);
 	return error;
@@ -307,11 +307,11 @@ START_TEST(bad_module_name_and_empty_registry)
 	struct dci_registry *registry = dci_registry_new();
 
 	ck_assert_ptr_null(
-	    agent_mib_generate(registry, "bad-mib", error, sizeof(error)));
+	    mib_generator_generate(registry, "bad-mib", error, sizeof(error)));
 	ck_assert_str_eq(
 	    error, "module name bad-mib must start with an upper-case letter");
 	ck_assert_ptr_null(
-	    agent_mib_generate(registry, "GOOD-MIB", error, sizeof(error)));
+	    mib_generator_generate(registry, "GOOD-MIB", error, sizeof(error)));
 	ck_assert_str_eq(error, "no class to describe: the configuration's "
 	                        "providers registered none");
 	dci_registry_free(registry);
@@ -348,7 +348,7 @@ START_TEST(index_objects_per_word_and_level)
 	struct dci_registry *registry =
 	    one_class_registry("disk io", 3, disk_levels, 3, datums, 2);
 	char *text =
-	    agent_mib_generate(registry, "DCI-DISK-MIB", error, sizeof(error));
+	    mib_generator_generate(registry, "DCI-DISK-MIB", error, sizeof(error));
 
 	ck_assert_msg(text != NULL, "%s", error);
 	ck_assert_has(text, "INDEX { dciDiskIoDiskid1, dciDiskIoDiskid2, "
@@ -412,7 +412,7 @@ START_TEST(derived_datums_and_syntaxes)
 
 	datums[0].unit = DCI_UNIT_BYTES;
 	registry = one_class_registry("netif", 1, one_device, 1, datums, 6);
-	text = agent_mib_generate(registry, "DCI-X-MIB", error, sizeof(error));
+	text = mib_generator_generate(registry, "DCI-X-MIB", error, sizeof(error));
 	ck_assert_msg(text != NULL, "%s", error);
 	ck_assert_has(text, "dciNetifRxBytes OBJECT-TYPE SYNTAX Counter64 "
 	                    "UNITS \"bytes\" MAX-ACCESS read-only");
@@ -486,7 +486,7 @@ START_TEST(example_module_matches_expected)
 	    "load: %s", error);
 	ck_assert_uint_eq(registry->class_count, 1);
 
-	text = agent_mib_generate(
+	text = mib_generator_generate(
 	    registry, "DCI-EXAMPLE-MIB", error, sizeof(error));
 	ck_assert_msg(text != NULL, "%s", error);
 	expected = read_file(TEST_EXPECTED_DIR "/DCI-EXAMPLE-MIB.txt");
@@ -497,7 +497,7 @@ START_TEST(example_module_matches_expected)
 	    line);
 	/* A second run gives the same bytes. */
 	free(text);
-	text = agent_mib_generate(
+	text = mib_generator_generate(
 	    registry, "DCI-EXAMPLE-MIB", error, sizeof(error));
 	ck_assert_ptr_nonnull(text);
 	ck_assert_str_eq(text, expected);

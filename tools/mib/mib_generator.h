@@ -39,8 +39,8 @@
  *
  * No Net-SNMP here: the generator writes text.
  */
-#ifndef DCISTAT_AGENT_MIB_GENERATOR_H
-#define DCISTAT_AGENT_MIB_GENERATOR_H
+#ifndef DCISTAT_MIB_GENERATOR_H
+#define DCISTAT_MIB_GENERATOR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,28 +60,28 @@
  * digits and hyphens, no two hyphens in a row, no hyphen last, at most
  * AGENT_MIB_MODULE_NAME_MAX characters. Returns true, or false with the
  * reason in `why` (why may be NULL). */
-bool agent_mib_module_name_valid(const char *name, char *why, size_t why_size);
+bool mib_generator_module_name_valid(const char *name, char *why, size_t why_size);
 
 /* CamelCase of a label into `out` (NUL-terminated, truncated to
  * out_size): every character that is not an ASCII letter or digit
  * separates words and is dropped; each word's first character is
  * upper-cased, the others kept. "rx_bytes" -> "RxBytes", "64bit x" ->
  * "64bitX". Returns the length it needed, as snprintf does. */
-size_t agent_mib_camel_case(const char *label, char *out, size_t out_size);
+size_t mib_generator_camel_case(const char *label, char *out, size_t out_size);
 
 /* "dci" + CamelCase(class_label) + CamelCase(label): a column's descriptor
  * with the datum's label, the table's with "table", the entry's with
  * "entry". Returns 0, or -1 with the reason in `why` naming the class and
  * the label: a label with no letter or digit, or a descriptor longer than
  * AGENT_MIB_DESCRIPTOR_MAX. */
-int agent_mib_descriptor(const char *class_label, const char *label,
+int mib_generator_descriptor(const char *class_label, const char *label,
     char *descriptor, size_t descriptor_size, char *why, size_t why_size);
 
 /* The module for every class of `registry` with at least one served
  * datum, as a malloc'd NUL-terminated text; NULL with the reason in
  * `error` (a bad module name, no class to describe, a descriptor too long
  * or clashing, a class id whose last level is 0, out of memory). */
-char *agent_mib_generate(const struct dci_registry *registry,
+char *mib_generator_generate(const struct dci_registry *registry,
     const char *module_name, char *error, size_t error_size);
 
 #endif

@@ -1,4 +1,4 @@
-#include "core/walk.h"
+#include "agent/table_index.h"
 
 #include "core/snapshot.h"
 
@@ -153,21 +153,21 @@ datum_lower_bound(
  * or the exact one; SIZE_MAX for none in EXACT mode. */
 static size_t
 leaf_start(size_t lower_bound, bool equal, const struct request *request,
-    enum dci_walk_mode mode)
+    enum agent_index_mode mode)
 {
-	if (mode == DCI_WALK_EXACT)
+	if (mode == AGENT_INDEX_EXACT)
 		return equal && request->length == 1 ? lower_bound : SIZE_MAX;
 	/* Equal id: the row is the request itself or a prefix of it. */
 	return equal ? lower_bound + 1 : lower_bound;
 }
 
 bool
-dci_walk_supplier(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+agent_index_supplier(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
 	uint64_t position; /* 0-based position of the answer */
 
-	if (mode == DCI_WALK_EXACT) {
+	if (mode == AGENT_INDEX_EXACT) {
 		if (length != 1 || index[0] == 0 ||
 		    index[0] > registry->supplier_count ||
 		    registry->suppliers[index[0] - 1]->withdrawn)
@@ -183,19 +183,19 @@ dci_walk_supplier(const struct dci_registry *registry, const uint64_t *index,
 		if (position >= registry->supplier_count)
 			return false;
 	}
-	*row = (struct dci_walk_row){.supplier = registry->suppliers[position]};
+	*row = (struct agent_index_row){.supplier = registry->suppliers[position]};
 	return true;
 }
 
 bool
-dci_walk_class(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+agent_index_class(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
 	size_t position = class_lower_bound(registry, &request, &descend);
 
-	if (mode == DCI_WALK_EXACT) {
+	if (mode == AGENT_INDEX_EXACT) {
 		const struct dci_class *class;
 		if (!descend)
 			return false;
@@ -207,13 +207,13 @@ dci_walk_class(const struct dci_registry *registry, const uint64_t *index,
 	}
 	if (position >= registry->class_count)
 		return false;
-	*row = (struct dci_walk_row){.class = registry->classes[position]};
+	*row = (struct agent_index_row){.class = registry->classes[position]};
 	return true;
 }
 
 static bool
 datum_in_column(
-    const struct dci_datum *datum, const struct dci_walk_filter *filter)
+    const struct dci_datum *datum, const struct agent_index_filter *filter)
 {
 	if (datum->kind == DCI_KIND_NONE)
 		return false;
@@ -226,8 +226,8 @@ datum_in_column(
 }
 
 bool
-dci_walk_datum(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+agent_index_datum(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
@@ -245,18 +245,18 @@ dci_walk_datum(const struct dci_registry *registry, const uint64_t *index,
 		start = datum_lower_bound(class, &rest, &equal);
 		if (rest.subids != NULL)
 			start = leaf_start(start, equal, &rest, mode);
-		else if (mode == DCI_WALK_EXACT)
+		else if (mode == AGENT_INDEX_EXACT)
 			return false;
 		for (size_t d = start; d < class->datum_count; d++) {
 			if (datum_in_column(&class->datums[d], NULL)) {
-				*row = (struct dci_walk_row){
+				*row = (struct agent_index_row){
 				    .class = class, .datum = &class->datums[d]};
 				return true;
 			}
-			if (mode == DCI_WALK_EXACT)
+			if (mode == AGENT_INDEX_EXACT)
 				return false;
 		}
-		if (mode == DCI_WALK_EXACT)
+		if (mode == AGENT_INDEX_EXACT)
 			return false;
 		descend = false;
 	}
@@ -264,8 +264,8 @@ dci_walk_datum(const struct dci_registry *registry, const uint64_t *index,
 }
 
 bool
-dci_walk_instance(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+agent_index_instance(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
@@ -277,23 +277,23 @@ dci_walk_instance(const struct dci_registry *registry, const uint64_t *index,
 		size_t start = 0;
 		bool inside = false;
 
-		if (mode == DCI_WALK_EXACT && (!descend || snapshot == NULL))
+		if (mode == AGENT_INDEX_EXACT && (!descend || snapshot == NULL))
 			return false;
 		if (snapshot != NULL && descend) {
 			struct request rest = request_rest(
 			    &request, segment_consumed(class->id_length, true));
 			start = instance_lower_bound(class, &rest, &inside);
-			if (mode == DCI_WALK_EXACT &&
+			if (mode == AGENT_INDEX_EXACT &&
 			    (!inside || rest.length !=
 			                    segment_consumed(
 			                        class->instance_words, true)))
 				return false;
 			/* NEXT: the request is this row or below it. */
-			if (mode == DCI_WALK_NEXT && inside)
+			if (mode == AGENT_INDEX_NEXT && inside)
 				start++;
 		}
 		if (snapshot != NULL && start < snapshot->count) {
-			*row = (struct dci_walk_row){
+			*row = (struct agent_index_row){
 			    .class = class, .instance = start};
 			return true;
 		}
@@ -306,7 +306,7 @@ dci_walk_instance(const struct dci_registry *registry, const uint64_t *index,
  * column; the class's datum count bounds the scan. */
 static const struct dci_datum *
 first_present_datum(const struct dci_class *class, size_t instance,
-    size_t start, const struct dci_walk_filter *filter)
+    size_t start, const struct agent_index_filter *filter)
 {
 	for (size_t d = start; d < class->datum_count; d++) {
 		const struct dci_datum *datum = &class->datums[d];
@@ -320,7 +320,7 @@ first_present_datum(const struct dci_class *class, size_t instance,
 
 static bool
 class_in_column(
-    const struct dci_class *class, const struct dci_walk_filter *filter)
+    const struct dci_class *class, const struct agent_index_filter *filter)
 {
 	if (class->snapshot == NULL || class->snapshot->count == 0)
 		return false;
@@ -331,7 +331,7 @@ class_in_column(
 
 static bool
 stat_exact(const struct dci_class *class, const struct request *request,
-    const struct dci_walk_filter *filter, struct dci_walk_row *row)
+    const struct agent_index_filter *filter, struct agent_index_row *row)
 {
 	struct request rest;
 	bool inside, equal;
@@ -343,28 +343,28 @@ stat_exact(const struct dci_class *class, const struct request *request,
 	rest = request_rest(
 	    request, segment_consumed(class->instance_words, true));
 	datum = datum_lower_bound(class, &rest, &equal);
-	datum = leaf_start(datum, equal, &rest, DCI_WALK_EXACT);
+	datum = leaf_start(datum, equal, &rest, AGENT_INDEX_EXACT);
 	if (datum == SIZE_MAX ||
 	    !datum_in_column(&class->datums[datum], filter) ||
 	    !dci_snapshot_present(
 	        class, class->snapshot, instance, &class->datums[datum]))
 		return false;
-	*row = (struct dci_walk_row){.class = class,
+	*row = (struct agent_index_row){.class = class,
 	    .instance = instance,
 	    .datum = &class->datums[datum]};
 	return true;
 }
 
 bool
-dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode,
-    const struct dci_walk_filter *filter, struct dci_walk_row *row)
+agent_index_stat(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum agent_index_mode mode,
+    const struct agent_index_filter *filter, struct agent_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
 	size_t position = class_lower_bound(registry, &request, &descend);
 
-	if (mode == DCI_WALK_EXACT) {
+	if (mode == AGENT_INDEX_EXACT) {
 		const struct dci_class *class;
 		if (!descend)
 			return false;
@@ -404,13 +404,13 @@ dci_walk_stat(const struct dci_registry *registry, const uint64_t *index,
 				datum_start =
 				    datum_lower_bound(class, &leaf, &equal);
 				datum_start = leaf_start(
-				    datum_start, equal, &leaf, DCI_WALK_NEXT);
+				    datum_start, equal, &leaf, AGENT_INDEX_NEXT);
 				inside = false;
 			}
 			datum = first_present_datum(
 			    class, instance, datum_start, filter);
 			if (datum != NULL) {
-				*row = (struct dci_walk_row){.class = class,
+				*row = (struct agent_index_row){.class = class,
 				    .instance = instance,
 				    .datum = datum};
 				return true;
@@ -485,7 +485,7 @@ class_data_column(const struct dci_class *class, const struct request *request)
 
 static bool
 class_data_exact(const struct dci_class *class, const struct request *request,
-    struct dci_walk_row *row)
+    struct agent_index_row *row)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
 	const struct dci_datum *datum;
@@ -505,7 +505,7 @@ class_data_exact(const struct dci_class *class, const struct request *request,
 	        class->instance_words, false, &rest) != DESCEND ||
 	    !dci_snapshot_present(class, snapshot, (size_t)instance, datum))
 		return false;
-	*row = (struct dci_walk_row){
+	*row = (struct agent_index_row){
 	    .class = class, .instance = (size_t)instance, .datum = datum};
 	return true;
 }
@@ -529,7 +529,7 @@ class_data_owner(const struct dci_registry *registry,
 }
 
 bool
-dci_walk_class_data_column(
+agent_index_class_data_column(
     const struct dci_registry *registry, const uint64_t *index, size_t length)
 {
 	struct request request = {index, length}, rest;
@@ -540,14 +540,14 @@ dci_walk_class_data_column(
 }
 
 bool
-dci_walk_class_data(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum dci_walk_mode mode, struct dci_walk_row *row)
+agent_index_class_data(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
 	size_t position;
 
-	if (mode == DCI_WALK_EXACT) {
+	if (mode == AGENT_INDEX_EXACT) {
 		struct request rest;
 		const struct dci_class *class =
 		    class_data_owner(registry, &request, &rest);
@@ -591,7 +591,7 @@ dci_walk_class_data(const struct dci_registry *registry, const uint64_t *index,
 			if (datum_in_column(datum, NULL) &&
 			    first_instance_with(
 			        class, datum, instance_start, &instance)) {
-				*row = (struct dci_walk_row){.class = class,
+				*row = (struct agent_index_row){.class = class,
 				    .instance = instance,
 				    .datum = datum};
 				return true;
@@ -621,7 +621,7 @@ encode_id_segment(
 }
 
 static size_t
-encode_instance_segment(const struct dci_walk_row *row, uint32_t *index)
+encode_instance_segment(const struct agent_index_row *row, uint32_t *index)
 {
 	const struct dci_class *class = row->class;
 
@@ -631,13 +631,13 @@ encode_instance_segment(const struct dci_walk_row *row, uint32_t *index)
 }
 
 size_t
-dci_walk_encode_class(const struct dci_class *class, uint32_t *index)
+agent_index_encode_class(const struct dci_class *class, uint32_t *index)
 {
 	return encode_class_segment(class, index);
 }
 
 size_t
-dci_walk_encode_datum(const struct dci_walk_row *row, uint32_t *index)
+agent_index_encode_datum(const struct agent_index_row *row, uint32_t *index)
 {
 	size_t length = encode_class_segment(row->class, index);
 
@@ -646,7 +646,7 @@ dci_walk_encode_datum(const struct dci_walk_row *row, uint32_t *index)
 }
 
 size_t
-dci_walk_encode_instance(const struct dci_walk_row *row, uint32_t *index)
+agent_index_encode_instance(const struct agent_index_row *row, uint32_t *index)
 {
 	size_t length = encode_class_segment(row->class, index);
 
@@ -654,7 +654,7 @@ dci_walk_encode_instance(const struct dci_walk_row *row, uint32_t *index)
 }
 
 size_t
-dci_walk_encode_parent(const struct dci_walk_row *row, uint32_t *index)
+agent_index_encode_parent(const struct agent_index_row *row, uint32_t *index)
 {
 	const struct dci_class *class = row->class;
 	const uint32_t *parent =
@@ -668,16 +668,16 @@ dci_walk_encode_parent(const struct dci_walk_row *row, uint32_t *index)
 }
 
 size_t
-dci_walk_encode_stat(const struct dci_walk_row *row, uint32_t *index)
+agent_index_encode_stat(const struct agent_index_row *row, uint32_t *index)
 {
-	size_t length = dci_walk_encode_instance(row, index);
+	size_t length = agent_index_encode_instance(row, index);
 
 	index[length] = row->datum->info.id;
 	return length + 1;
 }
 
 size_t
-dci_walk_encode_class_data(const struct dci_walk_row *row, uint32_t *index)
+agent_index_encode_class_data(const struct agent_index_row *row, uint32_t *index)
 {
 	const struct dci_class *class = row->class;
 	const uint32_t *id =

@@ -8,7 +8,7 @@
  * id), so equal registries give equal text.
  */
 #define _GNU_SOURCE
-#include "agent/mib_generator.h"
+#include "mib/mib_generator.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -187,7 +187,7 @@ name_format(char *out, const char *owner, char *why, size_t why_size,
 /* --- Public name functions ----------------------------------------------- */
 
 bool
-agent_mib_module_name_valid(const char *name, char *why, size_t why_size)
+mib_generator_module_name_valid(const char *name, char *why, size_t why_size)
 {
 	size_t length;
 
@@ -236,7 +236,7 @@ agent_mib_module_name_valid(const char *name, char *why, size_t why_size)
 }
 
 size_t
-agent_mib_camel_case(const char *label, char *out, size_t out_size)
+mib_generator_camel_case(const char *label, char *out, size_t out_size)
 {
 	size_t length = 0;
 	bool word_start = true;
@@ -265,7 +265,7 @@ static int
 camel_required(const char *label, char *out, size_t out_size, const char *owner,
     char *why, size_t why_size)
 {
-	if (agent_mib_camel_case(label, out, out_size) == 0) {
+	if (mib_generator_camel_case(label, out, out_size) == 0) {
 		log_reason(why, why_size,
 		    "%s: label \"%s\" has no letter or digit to make a "
 		    "descriptor of",
@@ -276,7 +276,7 @@ camel_required(const char *label, char *out, size_t out_size, const char *owner,
 }
 
 int
-agent_mib_descriptor(const char *class_label, const char *label,
+mib_generator_descriptor(const char *class_label, const char *label,
     char *descriptor, size_t descriptor_size, char *why, size_t why_size)
 {
 	char class_camel[DCI_LABEL_MAX + 1], label_camel[DCI_LABEL_MAX + 1];
@@ -746,7 +746,7 @@ class_plan(struct mib_generator *generator, const struct dci_class *class,
 			    "out of memory");
 			return -1;
 		}
-		if (agent_mib_descriptor(class->label, datum->info.label,
+		if (mib_generator_descriptor(class->label, datum->info.label,
 		        column->descriptor, sizeof(column->descriptor), why,
 		        sizeof(why)) != 0) {
 			log_reason(
@@ -786,7 +786,7 @@ plan(struct mib_generator *generator)
 	const struct dci_registry *registry = generator->registry;
 	char why[512];
 
-	if (!agent_mib_module_name_valid(
+	if (!mib_generator_module_name_valid(
 	        generator->module_name, why, sizeof(why))) {
 		log_reason(generator->error, generator->error_size, "%s", why);
 		return -1;
@@ -1573,7 +1573,7 @@ write_module(struct mib_generator *generator, char **text)
 }
 
 char *
-agent_mib_generate(const struct dci_registry *registry, const char *module_name,
+mib_generator_generate(const struct dci_registry *registry, const char *module_name,
     char *error, size_t error_size)
 {
 	struct mib_generator generator = {
