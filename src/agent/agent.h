@@ -12,12 +12,14 @@
 
 #include <stdbool.h>
 
+#include "core/config.h"
 #include "core/loader.h"
 #include "core/registry.h"
 
 struct agent_settings {
 	const char *agentx_socket;      /* NULL: Net-SNMP's default */
 	unsigned ping_interval_seconds; /* reconnect / keep-alive period */
+	enum dci_config_in_place in_place; /* agent/agentx_direct.h */
 };
 
 /* Called once per request PDU, before the first of its varbinds that
@@ -53,17 +55,6 @@ struct agent_loop {
 /* Runs until SIGTERM or SIGINT. Returns 0 on a clean stop, -1 if the loop
  * failed. */
 int agent_run(const struct agent_loop *loop);
-
-/* The AgentX socket while its Get and GetNext requests are answered in
- * place, else -1. */
-int agent_direct_socket(void);
-/* A request has been handed to Net-SNMP's agent (whose callback pipes
- * then carry it and its response) since the last agent_indirect_idle: the
- * loop must wait on all of Net-SNMP's descriptors. */
-bool agent_indirect_pending(void);
-/* The loop waited on all descriptors and none but the AgentX socket was
- * ready: Net-SNMP's callback pipes are idle. */
-void agent_indirect_idle(void);
 
 /* Unregisters from the master and shuts Net-SNMP down. */
 void agent_stop(void);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/agentx_direct.h"
 #include "core/clock.h"
 #include "core/log.h"
 
@@ -175,7 +176,7 @@ agent_run(const struct agent_loop *loop)
 		 * socket alone: each idle descriptor costs poll a wait-queue
 		 * entry per call. */
 		quiet = direct >= 0 && direct < highest &&
-		        !agent_indirect_pending() &&
+		        !agent_direct_pending() &&
 		        NETSNMP_LARGE_FD_ISSET(direct, &readable);
 		if (quiet) {
 			polled[used++] = (struct pollfd){direct, POLLIN, 0};
@@ -220,7 +221,7 @@ agent_run(const struct agent_loop *loop)
 			}
 		}
 		if (!quiet && others == 0)
-			agent_indirect_idle();
+			agent_direct_idle();
 		/* On schedule, and before a request is read: handlers see
 		 * whole snapshots, never older than their period, and never
 		 * read a file. */

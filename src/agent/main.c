@@ -201,6 +201,9 @@ main(int argc, char **argv)
 	        : state.lifecycle.config->agentx_socket;
 	state.settings.ping_interval_seconds =
 	    state.lifecycle.config->ping_interval_seconds;
+	state.settings.in_place = options.in_place_set
+	                              ? options.in_place
+	                              : state.lifecycle.config->in_place;
 	if (agent_start(&state.settings, state.lifecycle.registry) != 0)
 		fatalx("cannot start the AgentX subagent");
 

@@ -18,7 +18,8 @@ agent_options_usage(FILE *out)
 	fprintf(out,
 	    "usage: dcistatd [-f] [-t] [-c FILE] [-x AGENTX-SOCKET] [-D "
 	    "TOKENS]\n"
-	    "                [-p PIDFILE] [-L stderr|syslog|FILE]\n"
+	    "                [-p PIDFILE] [-L stderr|syslog|FILE] "
+	    "[--in-place auto|on|off]\n"
 	    "       dcistatd --mib MODULE-NAME [-c FILE]\n"
 	    "  -f  stay in the foreground (default: daemonise)\n"
 	    "  -t  check the configuration and its providers, then exit 0 or "
@@ -30,6 +31,11 @@ agent_options_usage(FILE *out)
 	    "  -p  write the daemon's pid to PIDFILE\n"
 	    "  -L  log to stderr, syslog or a file (default: stderr with -f, "
 	    "else syslog)\n"
+	    "  --in-place auto|on|off  answer the master's Get and GetNext "
+	    "without\n"
+	    "         Net-SNMP's agent (default auto: on the Net-SNMP versions "
+	    "tested),\n"
+	    "         overriding the configuration\n"
 	    "  --mib  write an SMIv2 module MODULE-NAME describing the "
 	    "per-class tables\n"
 	    "         of the providers of FILE to standard output, then "
@@ -39,12 +45,14 @@ agent_options_usage(FILE *out)
 
 /* getopt_long's value for --mib: no short option has it. */
 #define AGENT_OPTION_MIB 256
+#define AGENT_OPTION_IN_PLACE 257
 
 int
 agent_options_parse(int argc, char **argv, struct agent_options *options)
 {
 	static const struct option long_options[] = {
 	    {"mib", required_argument, NULL, AGENT_OPTION_MIB},
+	    {"in-place", required_argument, NULL, AGENT_OPTION_IN_PLACE},
 	    {NULL, 0, NULL, 0},
 	};
 	int option;
@@ -58,6 +66,18 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 		switch (option) {
 		case AGENT_OPTION_MIB:
 			options->mib_module = optarg;
+			break;
+		case AGENT_OPTION_IN_PLACE:
+			if (!dci_config_parse_in_place(
+			        optarg, &options->in_place)) {
+				fprintf(stderr,
+				    "dcistatd: --in-place takes auto, on or "
+				    "off, not '%s'\n",
+				    optarg);
+				agent_options_usage(stderr);
+				return -1;
+			}
+			options->in_place_set = true;
 			break;
 		case 'f':
 			options->foreground = true;
@@ -87,9 +107,12 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 			printf("dcistatd %s\n", PACKAGE_VERSION);
 			return 1;
 		default:
-			if (optopt == AGENT_OPTION_MIB)
+			if (optopt == AGENT_OPTION_MIB ||
+			    optopt == AGENT_OPTION_IN_PLACE)
 				fprintf(stderr,
-				    "dcistatd: option --mib needs a value\n");
+				    "dcistatd: option %s needs a value\n",
+				    optopt == AGENT_OPTION_MIB ? "--mib"
+				                               : "--in-place");
 			else if (optopt == 0)
 				fprintf(stderr,
 				    "dcistatd: option %s is not known\n",

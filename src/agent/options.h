@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "core/config.h"
+
 struct agent_options {
 	bool foreground; /* -f */
 	bool check_only; /* -t */
@@ -14,6 +16,8 @@ struct agent_options {
 	const char *pid_file;      /* -p */
 	const char *log_target;    /* -L, overrides the YAML */
 	const char *mib_module;    /* --mib NAME: write the MIB module, exit */
+	bool in_place_set;         /* --in-place, overrides the YAML */
+	enum dci_config_in_place in_place;
 };
 
 /* Parses argv; on a usage error prints the usage and returns -1; on -h or

@@ -29,7 +29,7 @@
 
 #include "core/registry.h"
 
-#define AGENT_INDEX_INDEX_MAX                                                     \
+#define AGENT_INDEX_MAX                                                     \
 	(1 + DCI_CLASS_ID_MAX_LEVELS + 1 + DCI_INSTANCE_ID_MAX_WORDS + 1)
 
 enum agent_index_mode {
@@ -83,7 +83,7 @@ bool agent_index_class_data_column(
     const struct dci_registry *registry, const uint64_t *index, size_t length);
 
 /* Writes a row's index (encoding above) into `index`, which has room for
- * AGENT_INDEX_INDEX_MAX sub-identifiers; returns the count. */
+ * AGENT_INDEX_MAX sub-identifiers; returns the count. */
 size_t agent_index_encode_class(const struct dci_class *class, uint32_t *index);
 size_t agent_index_encode_datum(const struct agent_index_row *row, uint32_t *index);
 size_t agent_index_encode_instance(

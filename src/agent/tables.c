@@ -12,7 +12,7 @@
 #include "core/value.h"
 #include "agent/table_index.h"
 
-#define ENTRY_PREFIX_LENGTH (AGENT_MIB_ARC_LENGTH + 3) /* .1.table.1 */
+#define ENTRY_PREFIX_LENGTH AGENT_ENTRY_PREFIX_LENGTH /* .1.table.1 */
 
 /* How one table finds its rows, encodes their index, and which columns it
  * has. For dciStatTable the column decides which rows exist. */
@@ -27,71 +27,8 @@ struct table_shape {
 	    const struct agent_index_row *row, netsnmp_variable_list *varbind);
 };
 
-bool
-agent_tables_follow_uptime(struct agent_tables *tables,
-    int64_t now_milliseconds_up, uint32_t uptime_centiseconds)
-{
-	int64_t bound = now_milliseconds_up - (int64_t)uptime_centiseconds * 10;
-	int64_t offset = bound - tables->start_milliseconds;
-
-	if (offset <= AGENT_UPTIME_TOLERANCE_MILLISECONDS &&
-	    offset >= -AGENT_UPTIME_TOLERANCE_MILLISECONDS)
-		return false;
-	tables->start_milliseconds = bound;
-	return true;
-}
-
 void
-agent_tables_sync_uptime(struct agent_tables *tables)
-{
-	uint32_t uptime = (uint32_t)netsnmp_get_agent_uptime();
-
-	if (agent_tables_follow_uptime(
-	        tables, dci_clock_milliseconds_up(), uptime))
-		agent_tables_find_start(tables);
-}
-
-void
-agent_tables_find_start(struct agent_tables *tables)
-{
-	int64_t before = dci_clock_milliseconds();
-	/* No close pair by then (a loaded machine, or a clock that does not
-	 * move as Net-SNMP's does): the last bound is still one. */
-	int64_t give_up = before + 50;
-	uint32_t uptime = (uint32_t)netsnmp_get_agent_uptime();
-	int64_t after = dci_clock_milliseconds_up();
-
-	for (;;) {
-		int64_t previous_before = before;
-		uint32_t previous = uptime;
-
-		before = dci_clock_milliseconds();
-		uptime = (uint32_t)netsnmp_get_agent_uptime();
-		after = dci_clock_milliseconds_up();
-		/* The tick fell between the two readings: when they are close
-		 * (not split by preemption), the bound is within that gap. */
-		if (uptime != previous &&
-		    after - previous_before <=
-		        AGENT_START_PRECISION_MILLISECONDS)
-			break;
-		if (after >= give_up)
-			break;
-	}
-	tables->start_milliseconds = after - (int64_t)uptime * 10;
-}
-
-uint32_t
-agent_tables_timestamp(const struct agent_tables *tables, int64_t milliseconds)
-{
-	int64_t centiseconds = (milliseconds - tables->start_milliseconds) / 10;
-
-	if (centiseconds <= 0)
-		return 0;
-	return (uint32_t)centiseconds;
-}
-
-static void
-entry_prefix(unsigned table, oid *name)
+agent_tables_entry_prefix(unsigned table, oid *name)
 {
 	static const oid arc[] = {AGENT_MIB_ARC};
 
@@ -173,15 +110,15 @@ supplier_value(struct agent_tables *tables, unsigned column,
 		break;
 	case AGENT_SUPPLIER_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_tables_timestamp(
-		        tables, supplier->discontinuity_milliseconds));
+		    agent_timestamps_of(&tables->timestamps,
+		        supplier->discontinuity_milliseconds));
 		break;
 	case AGENT_SUPPLIER_LAST_REFRESH:
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    supplier->last_refresh_milliseconds == 0
 		        ? 0
-		        : agent_tables_timestamp(
-		              tables, supplier->last_refresh_milliseconds));
+		        : agent_timestamps_of(&tables->timestamps,
+		              supplier->last_refresh_milliseconds));
 		break;
 	case AGENT_SUPPLIER_FAILURE:
 		set_string(varbind, supplier->failure);
@@ -298,8 +235,8 @@ set_parent_pointer(
     const struct agent_index_row *row, netsnmp_variable_list *varbind)
 {
 	static const oid zero_dot_zero[] = {0, 0};
-	oid pointer[ENTRY_PREFIX_LENGTH + 1 + AGENT_INDEX_INDEX_MAX];
-	uint32_t index[AGENT_INDEX_INDEX_MAX];
+	oid pointer[ENTRY_PREFIX_LENGTH + 1 + AGENT_INDEX_MAX];
+	uint32_t index[AGENT_INDEX_MAX];
 	size_t length = agent_index_encode_parent(row, index);
 
 	if (length == 0) {
@@ -307,7 +244,7 @@ set_parent_pointer(
 		    sizeof(zero_dot_zero));
 		return;
 	}
-	entry_prefix(AGENT_TABLE_INSTANCE, pointer);
+	agent_tables_entry_prefix(AGENT_TABLE_INSTANCE, pointer);
 	pointer[ENTRY_PREFIX_LENGTH] = AGENT_INSTANCE_LABEL;
 	for (size_t i = 0; i < length; i++)
 		pointer[ENTRY_PREFIX_LENGTH + 1 + i] = index[i];
@@ -328,13 +265,13 @@ instance_value(struct agent_tables *tables, unsigned column,
 		break;
 	case AGENT_INSTANCE_CREATED:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_tables_timestamp(
-		        tables, state->created_milliseconds));
+		    agent_timestamps_of(&tables->timestamps,
+		        state->created_milliseconds));
 		break;
 	case AGENT_INSTANCE_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_tables_timestamp(
-		        tables, state->discontinuity_milliseconds));
+		    agent_timestamps_of(&tables->timestamps,
+		        state->discontinuity_milliseconds));
 		break;
 	case AGENT_INSTANCE_PARENT:
 		set_parent_pointer(row, varbind);
@@ -380,49 +317,17 @@ stat_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
 	    tables->registry, index, length, mode, &filter, row);
 }
 
-/* TimeTicks of an ST_TIME value: durations as they are, absolute times as a
- * TimeStamp (sysUpTime at the event, 0 before the agent started or for
- * "no time"). */
+/* ST_TIME values read the clocks once per request, not per varbind. */
 static uint32_t
-stat_time_ticks(struct agent_tables *tables, const struct dci_datum_info *info,
+time_ticks(struct agent_tables *tables, const struct dci_datum_info *info,
     const struct dci_value *value)
 {
-	int64_t event_milliseconds;
-
-	if (info->presentation == DCI_STP_RELATIVE)
-		return value->number > UINT32_MAX ? UINT32_MAX
-		                                  : (uint32_t)value->number;
-	switch (info->format) {
-	case DCI_STF_MONOTONIC:
-		if (value->number == 0)
-			return 0;
-		event_milliseconds = (int64_t)value->number * 10;
-		break;
-	case DCI_STF_CTIME:
-	case DCI_STF_5BYTE: {
-		struct timespec now;
-		int64_t event_unix_milliseconds;
-		if (info->format == DCI_STF_CTIME) {
-			if (value->signed_number == 0)
-				return 0;
-			event_unix_milliseconds = value->signed_number * 1000;
-		} else {
-			if (value->number == 0)
-				return 0;
-			event_unix_milliseconds =
-			    (int64_t)value->number * 10 - 2208988800000LL;
-		}
-		clock_gettime(CLOCK_REALTIME, &now);
-		event_milliseconds =
-		    dci_clock_milliseconds() -
-		    ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 -
-		        event_unix_milliseconds);
-		break;
+	if (!tables->clocks_read) {
+		agent_timestamps_read_clocks(&tables->clocks);
+		tables->clocks_read = true;
 	}
-	default:
-		return 0;
-	}
-	return agent_tables_timestamp(tables, event_milliseconds);
+	return agent_timestamps_of_time(
+	    &tables->timestamps, info, value, &tables->clocks);
 }
 
 static void
@@ -449,8 +354,8 @@ stat_value(struct agent_tables *tables, unsigned column,
 		return;
 	case AGENT_STAT_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_tables_timestamp(
-		        tables, class->snapshot->instances[row->instance]
+		    agent_timestamps_of(&tables->timestamps,
+		        class->snapshot->instances[row->instance]
 		                    .discontinuity_milliseconds));
 		return;
 	}
@@ -484,7 +389,7 @@ stat_value(struct agent_tables *tables, unsigned column,
 		break;
 	case AGENT_STAT_TIME_TICKS:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    stat_time_ticks(tables, info, &value));
+		    time_ticks(tables, info, &value));
 		break;
 	case AGENT_STAT_TRUTH_VALUE:
 		set_integer(varbind, value.truth ? 1 : 2);
@@ -508,35 +413,17 @@ static const struct table_shape table_shapes[] = {
 static void
 answer_row(struct agent_tables *tables, const struct table_shape *shape,
     unsigned table, unsigned column, const struct agent_index_row *row,
-    netsnmp_variable_list *varbind)
+    struct agent_row_name *name, netsnmp_variable_list *varbind)
 {
-	oid name[ENTRY_PREFIX_LENGTH + 1 + AGENT_INDEX_INDEX_MAX];
-	uint32_t index[AGENT_INDEX_INDEX_MAX];
+	uint32_t index[AGENT_INDEX_MAX];
 	size_t length = shape->encode(row, index);
 
-	entry_prefix(table, name);
-	name[ENTRY_PREFIX_LENGTH] = column;
+	agent_tables_entry_prefix(table, name->subids);
+	name->subids[ENTRY_PREFIX_LENGTH] = column;
 	for (size_t i = 0; i < length; i++)
-		name[ENTRY_PREFIX_LENGTH + 1 + i] = index[i];
-	snmp_set_var_objid(varbind, name, ENTRY_PREFIX_LENGTH + 1 + length);
+		name->subids[ENTRY_PREFIX_LENGTH + 1 + i] = index[i];
+	name->length = ENTRY_PREFIX_LENGTH + 1 + length;
 	shape->value(tables, column, row, varbind);
-}
-
-/*
- * A sub-identifier of a request as a number. Net-SNMP's AgentX subagent
- * code sign-extends sub-identifiers of 2^31 and above into its 64-bit oid
- * (2172947406 arrives as 0xffffffff81848bce); such a value is the 32-bit
- * number the manager sent. Anything else is taken as it is, so that a
- * sub-identifier above 2^32 - 1 still sorts after every row.
- */
-static uint64_t
-request_subid(oid subid)
-{
-	uint64_t value = subid;
-
-	if (value >= UINT64_C(0xffffffff80000000))
-		return (uint32_t)value;
-	return value;
 }
 
 /* --- dciClassData: one table per class ----------------------------------- */
@@ -566,34 +453,30 @@ class_data_stat_column(enum dci_value_kind kind)
 }
 
 static enum agent_answer
-class_data_answer(
-    struct agent_tables *tables, bool next, netsnmp_variable_list *varbind)
+class_data_answer(struct agent_tables *tables, bool next,
+    const struct agent_request_name *request, struct agent_row_name *name,
+    netsnmp_variable_list *varbind)
 {
-	oid prefix[ENTRY_PREFIX_LENGTH]; /* the first CLASS_DATA_PREFIX_LENGTH
-	                                  */
-	oid name[CLASS_DATA_PREFIX_LENGTH + AGENT_INDEX_INDEX_MAX];
-	uint64_t index[MAX_OID_LEN];
-	uint32_t encoded[AGENT_INDEX_INDEX_MAX];
-	size_t index_length = 0, compared, length;
+	oid prefix[ENTRY_PREFIX_LENGTH]; /* the first CLASS_DATA_PREFIX_LENGTH */
+	uint32_t encoded[AGENT_INDEX_MAX];
+	const uint64_t *index = NULL;
+	size_t index_length = 0, length;
 	struct agent_index_row row;
 	int order;
 
-	entry_prefix(AGENT_CLASS_DATA, prefix);
-	compared = varbind->name_length < CLASS_DATA_PREFIX_LENGTH
-	               ? varbind->name_length
-	               : CLASS_DATA_PREFIX_LENGTH;
-	order = snmp_oid_compare(varbind->name, compared, prefix, compared);
-	if (order == 0 && varbind->name_length > CLASS_DATA_PREFIX_LENGTH) {
-		index_length = varbind->name_length - CLASS_DATA_PREFIX_LENGTH;
-		for (size_t i = 0; i < index_length; i++)
-			index[i] = request_subid(
-			    varbind->name[CLASS_DATA_PREFIX_LENGTH + i]);
+	agent_tables_entry_prefix(AGENT_CLASS_DATA, prefix);
+	order = agent_request_name_compare_prefix(
+	    request, prefix, CLASS_DATA_PREFIX_LENGTH);
+	if (order == 0 && request->length > CLASS_DATA_PREFIX_LENGTH) {
+		index = request->subids + CLASS_DATA_PREFIX_LENGTH;
+		index_length = request->length - CLASS_DATA_PREFIX_LENGTH;
 	}
 	if (!next) {
 		if (order != 0 || index_length == 0)
 			return AGENT_NO_SUCH_OBJECT;
-		if (!agent_index_class_data(tables->registry, index, index_length,
-		        AGENT_INDEX_EXACT, &row))
+		if (request->truncated ||
+		    !agent_index_class_data(tables->registry, index,
+		        index_length, AGENT_INDEX_EXACT, &row))
 			return agent_index_class_data_column(
 			           tables->registry, index, index_length)
 			           ? AGENT_NO_SUCH_INSTANCE
@@ -601,57 +484,56 @@ class_data_answer(
 	} else {
 		if (order > 0)
 			return AGENT_END_OF_TABLE;
-		if (!agent_index_class_data(tables->registry, index, index_length,
-		        AGENT_INDEX_NEXT, &row))
+		if (!agent_index_class_data(tables->registry, index,
+		        index_length, AGENT_INDEX_NEXT, &row))
 			return AGENT_END_OF_TABLE;
 	}
 	length = agent_index_encode_class_data(&row, encoded);
-	memcpy(name, prefix, CLASS_DATA_PREFIX_LENGTH * sizeof(oid));
+	memcpy(name->subids, prefix, CLASS_DATA_PREFIX_LENGTH * sizeof(oid));
 	for (size_t i = 0; i < length; i++)
-		name[CLASS_DATA_PREFIX_LENGTH + i] = encoded[i];
-	snmp_set_var_objid(varbind, name, CLASS_DATA_PREFIX_LENGTH + length);
+		name->subids[CLASS_DATA_PREFIX_LENGTH + i] = encoded[i];
+	name->length = CLASS_DATA_PREFIX_LENGTH + length;
 	stat_value(
 	    tables, class_data_stat_column(row.datum->kind), &row, varbind);
 	return AGENT_ANSWERED;
 }
 
 enum agent_answer
-agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
-    netsnmp_variable_list *varbind)
+agent_tables_answer_request(struct agent_tables *tables, unsigned table,
+    bool next, const struct agent_request_name *request,
+    struct agent_row_name *name, netsnmp_variable_list *varbind)
 {
 	const struct table_shape *shape;
 	oid prefix[ENTRY_PREFIX_LENGTH];
-	uint64_t index[MAX_OID_LEN];
-	size_t index_length = 0, compared;
+	const uint64_t *index = NULL;
+	size_t index_length = 0;
 	unsigned column;
 	struct agent_index_row row;
 	int order;
 
 	if (table == AGENT_CLASS_DATA)
-		return class_data_answer(tables, next, varbind);
+		return class_data_answer(tables, next, request, name, varbind);
 	if (table < AGENT_TABLE_SUPPLIER || table > AGENT_TABLE_STAT)
 		return next ? AGENT_END_OF_TABLE : AGENT_NO_SUCH_OBJECT;
 	shape = &table_shapes[table];
-	entry_prefix(table, prefix);
-	compared = varbind->name_length < ENTRY_PREFIX_LENGTH
-	               ? varbind->name_length
-	               : ENTRY_PREFIX_LENGTH;
-	order = snmp_oid_compare(varbind->name, compared, prefix, compared);
+	agent_tables_entry_prefix(table, prefix);
+	order = agent_request_name_compare_prefix(
+	    request, prefix, ENTRY_PREFIX_LENGTH);
 
 	if (!next) {
-		if (order != 0 || varbind->name_length <= ENTRY_PREFIX_LENGTH)
+		if (order != 0 || request->length <= ENTRY_PREFIX_LENGTH)
 			return AGENT_NO_SUCH_OBJECT;
-		column = (unsigned)varbind->name[ENTRY_PREFIX_LENGTH];
-		if (column < shape->first_column || column > shape->last_column)
+		if (request->subids[ENTRY_PREFIX_LENGTH] < shape->first_column ||
+		    request->subids[ENTRY_PREFIX_LENGTH] > shape->last_column)
 			return AGENT_NO_SUCH_OBJECT;
-		index_length = varbind->name_length - ENTRY_PREFIX_LENGTH - 1;
-		for (size_t i = 0; i < index_length; i++)
-			index[i] = request_subid(
-			    varbind->name[ENTRY_PREFIX_LENGTH + 1 + i]);
-		if (!shape->find(tables, column, index, index_length,
+		column = (unsigned)request->subids[ENTRY_PREFIX_LENGTH];
+		index = request->subids + ENTRY_PREFIX_LENGTH + 1;
+		index_length = request->length - ENTRY_PREFIX_LENGTH - 1;
+		if (request->truncated ||
+		    !shape->find(tables, column, index, index_length,
 		        AGENT_INDEX_EXACT, &row))
 			return AGENT_NO_SUCH_INSTANCE;
-		answer_row(tables, shape, table, column, &row, varbind);
+		answer_row(tables, shape, table, column, &row, name, varbind);
 		return AGENT_ANSWERED;
 	}
 
@@ -660,296 +542,49 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	column = shape->first_column;
 	if (order > 0)
 		return AGENT_END_OF_TABLE;
-	if (order == 0 && varbind->name_length > ENTRY_PREFIX_LENGTH) {
-		oid requested = varbind->name[ENTRY_PREFIX_LENGTH];
+	if (order == 0 && request->length > ENTRY_PREFIX_LENGTH) {
+		uint64_t requested = request->subids[ENTRY_PREFIX_LENGTH];
 		if (requested > shape->last_column)
 			return AGENT_END_OF_TABLE;
 		if (requested >= shape->first_column) {
 			column = (unsigned)requested;
+			index = request->subids + ENTRY_PREFIX_LENGTH + 1;
 			index_length =
-			    varbind->name_length - ENTRY_PREFIX_LENGTH - 1;
-			for (size_t i = 0; i < index_length; i++)
-				index[i] = request_subid(
-				    varbind->name[ENTRY_PREFIX_LENGTH + 1 + i]);
+			    request->length - ENTRY_PREFIX_LENGTH - 1;
 		}
 	}
 	for (; column <= shape->last_column; column++) {
 		if (shape->find(tables, column, index, index_length,
 		        AGENT_INDEX_NEXT, &row)) {
-			answer_row(tables, shape, table, column, &row, varbind);
+			answer_row(
+			    tables, shape, table, column, &row, name, varbind);
 			return AGENT_ANSWERED;
 		}
-		index_length = 0; /* the next column starts at its first row */
+		/* The next column starts at its first row. */
+		index = NULL;
+		index_length = 0;
 	}
 	return AGENT_END_OF_TABLE;
 }
 
-/* --- AgentX requests answered in place ----------------------------------- */
-
-/* The tables in OID order: dciSupplierTable .. dciStatTable, then
- * dciClassData. */
-#define FIRST_TABLE AGENT_TABLE_SUPPLIER
-#define LAST_TABLE AGENT_CLASS_DATA
-#define TABLE_SUBID (AGENT_MIB_ARC_LENGTH + 1) /* .1.<table> */
-
-/* The table a name lies under, or 0. */
-static unsigned
-table_of(const oid *name, size_t length)
+enum agent_answer
+agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
+    netsnmp_variable_list *varbind)
 {
-	oid prefix[ENTRY_PREFIX_LENGTH];
+	struct agent_request_name request;
+	struct agent_row_name name;
+	enum agent_answer answer;
 
-	if (length <= TABLE_SUBID)
-		return 0;
-	entry_prefix(FIRST_TABLE, prefix);
-	if (snmp_oid_compare(name, TABLE_SUBID, prefix, TABLE_SUBID) != 0 ||
-	    name[TABLE_SUBID] < FIRST_TABLE || name[TABLE_SUBID] > LAST_TABLE)
-		return 0;
-	return (unsigned)name[TABLE_SUBID];
-}
-
-/* The first table a GETNEXT from `name` can find anything in; past
- * LAST_TABLE when there is none. */
-static unsigned
-first_table_after(const oid *name, size_t length)
-{
-	oid prefix[ENTRY_PREFIX_LENGTH];
-	size_t compared = length < TABLE_SUBID ? length : TABLE_SUBID;
-	int order;
-
-	entry_prefix(FIRST_TABLE, prefix);
-	order = snmp_oid_compare(name, compared, prefix, compared);
-	if (order < 0 || length <= TABLE_SUBID)
-		return order > 0 ? LAST_TABLE + 1 : FIRST_TABLE;
-	if (name[TABLE_SUBID] < FIRST_TABLE)
-		return FIRST_TABLE;
-	return name[TABLE_SUBID] > LAST_TABLE ? LAST_TABLE + 1
-	                                      : (unsigned)name[TABLE_SUBID];
-}
-
-static void
-answer_get(struct agent_tables *tables, netsnmp_variable_list *varbind)
-{
-	unsigned table = table_of(varbind->name, varbind->name_length);
-	enum agent_answer answer =
-	    table == 0 ? AGENT_NO_SUCH_OBJECT
-	               : agent_tables_answer(tables, table, false, varbind);
-
-	if (answer == AGENT_NO_SUCH_OBJECT)
-		snmp_set_var_typed_value(varbind, SNMP_NOSUCHOBJECT, NULL, 0);
-	else if (answer == AGENT_NO_SUCH_INSTANCE)
-		snmp_set_var_typed_value(varbind, SNMP_NOSUCHINSTANCE, NULL, 0);
-}
-
-/* An AgentX GetNext SearchRange: the varbind's name is the start, its
- * value the end (0.0: none), its type says whether the start itself is
- * included (RFC 2741, 5.2). The answer must lie before the end; else the
- * varbind is the start with endOfMibView, as Net-SNMP's subagent does. */
-static void
-answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind)
-{
-	static const oid null_oid[] = {0, 0};
-	oid start[MAX_OID_LEN], end[MAX_OID_LEN];
-	size_t start_length = varbind->name_length, end_length = 0;
-	bool inclusive = varbind->type == ASN_PRIV_INCL_RANGE;
-	bool found = false;
-
-	memcpy(start, varbind->name, start_length * sizeof(oid));
-	if ((varbind->type == ASN_PRIV_INCL_RANGE ||
-	        varbind->type == ASN_PRIV_EXCL_RANGE) &&
-	    varbind->val.objid != NULL) {
-		end_length = varbind->val_len / sizeof(oid);
-		if (end_length > MAX_OID_LEN)
-			end_length = MAX_OID_LEN;
-		memcpy(end, varbind->val.objid, end_length * sizeof(oid));
-		if (snmp_oid_compare(end, end_length, null_oid, 2) == 0)
-			end_length = 0;
-	}
-	if (inclusive) {
-		unsigned table = table_of(start, start_length);
-		found = table != 0 && agent_tables_answer(tables, table, false,
-		                          varbind) == AGENT_ANSWERED;
-	}
-	for (unsigned table = first_table_after(start, start_length);
-	     !found && table <= LAST_TABLE; table++)
-		found = agent_tables_answer(tables, table, true, varbind) ==
-		        AGENT_ANSWERED;
-	if (found && end_length > 0 &&
-	    snmp_oid_compare(
-	        varbind->name, varbind->name_length, end, end_length) >= 0)
-		found = false;
-	if (!found) {
-		snmp_set_var_objid(varbind, start, start_length);
-		snmp_set_var_typed_value(varbind, SNMP_ENDOFMIBVIEW, NULL, 0);
-	}
+	agent_request_name_decode(varbind->name, varbind->name_length, &request);
+	answer = agent_tables_answer_request(
+	    tables, table, next, &request, &name, varbind);
+	if (answer == AGENT_ANSWERED)
+		snmp_set_var_objid(varbind, name.subids, name.length);
+	return answer;
 }
 
 void
-agent_tables_answer_agentx(
-    struct agent_tables *tables, bool next, netsnmp_variable_list *varbinds)
+agent_tables_request_begin(struct agent_tables *tables)
 {
-	if (tables->before_request != NULL)
-		tables->before_request();
-	agent_tables_sync_uptime(tables);
-	for (netsnmp_variable_list *varbind = varbinds; varbind != NULL;
-	     varbind = varbind->next_variable) {
-		if (next)
-			answer_getnext(tables, varbind);
-		else
-			answer_get(tables, varbind);
-	}
-}
-
-#define BEFORE_REQUEST_MARK "dcistatBeforeRequest"
-
-/* Runs tables->before_request at the first table varbind of a PDU: a mark
- * in the PDU's request info, freed with it, says it ran. */
-static void
-before_request_once(
-    struct agent_tables *tables, netsnmp_agent_request_info *request_info)
-{
-	netsnmp_data_list *mark;
-
-	if (tables->before_request == NULL ||
-	    netsnmp_agent_get_list_data(request_info, BEFORE_REQUEST_MARK) !=
-	        NULL)
-		return;
-	mark = netsnmp_create_data_list(BEFORE_REQUEST_MARK, tables, NULL);
-	if (mark != NULL)
-		netsnmp_agent_add_list_data(request_info, mark);
-	tables->before_request();
-}
-
-static int
-agent_tables_handle(netsnmp_mib_handler *handler,
-    netsnmp_handler_registration *registration,
-    netsnmp_agent_request_info *request_info, netsnmp_request_info *requests)
-{
-	struct agent_tables *tables = handler->myvoid;
-	unsigned table =
-	    (unsigned)registration->rootoid[registration->rootoid_len - 1];
-
-	before_request_once(tables, request_info);
-	agent_tables_sync_uptime(tables);
-
-	for (netsnmp_request_info *request = requests; request != NULL;
-	     request = request->next) {
-		enum agent_answer answer;
-
-		if (request->processed)
-			continue;
-		switch (request_info->mode) {
-		case MODE_GET:
-			answer = agent_tables_answer(
-			    tables, table, false, request->requestvb);
-			if (answer == AGENT_NO_SUCH_OBJECT)
-				netsnmp_set_request_error(
-				    request_info, request, SNMP_NOSUCHOBJECT);
-			else if (answer == AGENT_NO_SUCH_INSTANCE)
-				netsnmp_set_request_error(
-				    request_info, request, SNMP_NOSUCHINSTANCE);
-			break;
-		case MODE_GETNEXT:
-			/* At the end of the table the varbind is left as it
-			 * came: the agent then asks the next registration. */
-			agent_tables_answer(
-			    tables, table, true, request->requestvb);
-			break;
-		default:
-			netsnmp_set_request_error(
-			    request_info, request, SNMP_ERR_NOTWRITABLE);
-			break;
-		}
-	}
-	return SNMP_ERR_NOERROR;
-}
-
-static netsnmp_handler_registration *registrations[AGENT_CLASS_DATA + 1];
-
-int
-agent_tables_register(struct agent_tables *tables)
-{
-	static const char *const names[] = {
-	    [AGENT_TABLE_SUPPLIER] = "dciSupplierTable",
-	    [AGENT_TABLE_CLASS] = "dciClassTable",
-	    [AGENT_TABLE_DATUM] = "dciDatumTable",
-	    [AGENT_TABLE_INSTANCE] = "dciInstanceTable",
-	    [AGENT_TABLE_STAT] = "dciStatTable",
-	    [AGENT_CLASS_DATA] = "dciClassData",
-	};
-
-	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_CLASS_DATA;
-	     table++) {
-		oid root[ENTRY_PREFIX_LENGTH];
-		netsnmp_mib_handler *handler;
-
-		entry_prefix(table, root);
-		handler =
-		    netsnmp_create_handler(names[table], agent_tables_handle);
-		if (handler == NULL)
-			return -1;
-		handler->myvoid = tables;
-		registrations[table] =
-		    netsnmp_handler_registration_create(names[table], handler,
-		        root, ENTRY_PREFIX_LENGTH - 1, HANDLER_CAN_RONLY);
-		if (registrations[table] == NULL ||
-		    netsnmp_register_handler(registrations[table]) !=
-		        MIB_REGISTERED_OK) {
-			log_warnx("agent: cannot register %s", names[table]);
-			return -1;
-		}
-		log_debug("agent", "registered %s", names[table]);
-	}
-	return 0;
-}
-
-/* A registration's handler chain ends in ours, or is Net-SNMP's null
- * handler (the placeholders of the roots 0, 1 and 2, which answer nothing
- * in any case). */
-static bool
-registration_ours(const netsnmp_handler_registration *registration, bool *null)
-{
-	const netsnmp_mib_handler *handler =
-	    registration != NULL ? registration->handler : NULL;
-
-	if (handler == NULL)
-		return false;
-	if (handler->access_method == netsnmp_null_handler &&
-	    handler->next == NULL) {
-		*null = true;
-		return true;
-	}
-	while (handler->next != NULL)
-		handler = handler->next;
-	*null = false;
-	return handler->access_method == agent_tables_handle;
-}
-
-bool
-agent_tables_alone(void)
-{
-	unsigned ours = 0;
-
-	for (netsnmp_subtree *subtree = netsnmp_subtree_find_first("");
-	     subtree != NULL; subtree = subtree->next) {
-		for (netsnmp_subtree *child = subtree; child != NULL;
-		     child = child->children) {
-			bool null;
-
-			if (!registration_ours(child->reginfo, &null))
-				return false;
-			ours += !null;
-		}
-	}
-	return ours > 0;
-}
-
-void
-agent_tables_unregister(void)
-{
-	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_CLASS_DATA;
-	     table++) {
-		if (registrations[table] != NULL)
-			netsnmp_unregister_handler(registrations[table]);
-		registrations[table] = NULL;
-	}
+	tables->clocks_read = false;
 }

@@ -75,10 +75,11 @@ enum agent_key {
 	AGENT_AGENTX_SOCKET,
 	AGENT_PING_INTERVAL,
 	AGENT_LOG,
-	AGENT_PLUGIN_DIR
+	AGENT_PLUGIN_DIR,
+	AGENT_IN_PLACE_ANSWERS
 };
-static const char *const agent_keys[] = {
-    "agentx-socket", "ping-interval", "log", "plugin-dir"};
+static const char *const agent_keys[] = {"agentx-socket", "ping-interval",
+    "log", "plugin-dir", "in-place-answers"};
 static const struct key_set agent_key_set = {
     "in agent", agent_keys, COUNT_OF(agent_keys)};
 
@@ -488,6 +489,38 @@ read_plugin_dir(
 	return copy_text(state, text, &state->config->plugin_dir);
 }
 
+bool
+dci_config_parse_in_place(const char *text, enum dci_config_in_place *mode)
+{
+	static const char *const names[] = {
+	    [DCI_CONFIG_IN_PLACE_AUTO] = "auto",
+	    [DCI_CONFIG_IN_PLACE_ON] = "on",
+	    [DCI_CONFIG_IN_PLACE_OFF] = "off",
+	};
+
+	for (size_t i = 0; i < COUNT_OF(names); i++) {
+		if (strcmp(text, names[i]) == 0) {
+			*mode = (enum dci_config_in_place)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int
+read_in_place(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	static const char expectation[] = "auto, on or off";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (!dci_config_parse_in_place(text, &state->config->in_place))
+		return report_expected(state, node, expectation, key);
+	return 0;
+}
+
 static int
 read_agent(struct parse_state *state, const yaml_node_t *node, const char *key)
 {
@@ -520,6 +553,9 @@ read_agent(struct parse_state *state, const yaml_node_t *node, const char *key)
 			break;
 		case AGENT_PLUGIN_DIR:
 			result = read_plugin_dir(state, value, name);
+			break;
+		case AGENT_IN_PLACE_ANSWERS:
+			result = read_in_place(state, value, name);
 			break;
 		}
 		if (result != 0)

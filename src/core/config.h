@@ -82,10 +82,20 @@ struct dci_config_derived {
 	size_t argument_count;
 };
 
+/* agent: in-place-answers: whether the subagent answers the master's Get
+ * and GetNext itself (src/agent/agentx_direct.h) or through Net-SNMP's
+ * agent. */
+enum dci_config_in_place {
+	DCI_CONFIG_IN_PLACE_AUTO, /* on the Net-SNMP versions it was tested on */
+	DCI_CONFIG_IN_PLACE_ON,
+	DCI_CONFIG_IN_PLACE_OFF,
+};
+
 struct dci_config {
 	char *file; /* the path it was read from, or the name given to parse */
 	char *agentx_socket; /* NULL: not set (Net-SNMP's default applies) */
 	unsigned ping_interval_seconds; /* default 5 */
+	enum dci_config_in_place in_place; /* default auto */
 	char *log_target; /* NULL: not set; else "stderr", "syslog" or a path */
 	char *plugin_dir; /* NULL: not set (the build's default applies) */
 	struct dci_config_provider *providers; /* in file order */
@@ -93,6 +103,9 @@ struct dci_config {
 	struct dci_config_derived *derived; /* top-level `derived`, in order */
 	size_t derived_count;
 };
+
+/* Reads "auto", "on" or "off"; false for anything else. */
+bool dci_config_parse_in_place(const char *text, enum dci_config_in_place *mode);
 
 /*
  * Reads and validates a configuration file. On error returns -1, writes

@@ -306,6 +306,7 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	counted.agent_changed =
 	    !texts_equal(before->agentx_socket, after->agentx_socket) ||
 	    before->ping_interval_seconds != after->ping_interval_seconds ||
+	    before->in_place != after->in_place ||
 	    !texts_equal(before->log_target, after->log_target);
 	lifecycle->retired[lifecycle->retired_count++] = before;
 	lifecycle->config = after;

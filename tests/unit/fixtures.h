@@ -318,7 +318,7 @@ fx_standard_registry(void)
 
 /* An index as the walk compares it: sub-identifiers may exceed 2^32-1. */
 struct fx_index {
-	uint64_t subids[AGENT_INDEX_INDEX_MAX + 8];
+	uint64_t subids[AGENT_INDEX_MAX + 8];
 	size_t length;
 };
 

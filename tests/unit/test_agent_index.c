@@ -6,6 +6,7 @@
  * No agent is started: only the library's varbind helpers are used.
  */
 #include "agent/tables.h"
+#include "agent/agentx_answer.h"
 
 #include <check.h>
 #include <stdint.h>
@@ -31,7 +32,7 @@ setup(void)
 	tables = calloc(1, sizeof(*tables));
 	ck_assert_ptr_nonnull(tables);
 	tables->registry = fx_standard_registry();
-	tables->start_milliseconds = START_MILLISECONDS;
+	tables->timestamps.start_milliseconds = START_MILLISECONDS;
 }
 
 static void
@@ -1112,27 +1113,27 @@ END_TEST
 
 START_TEST(uptime_jitter_leaves_timestamps_alone)
 {
-	int64_t start = tables->start_milliseconds;
+	int64_t start = tables->timestamps.start_milliseconds;
 	uint32_t ticks = (uint32_t)((FX_COMMIT_MILLISECONDS - start) / 10);
 
 	/* The same moment seen through a 10 ms grain, and a master's
 	 * centiseconds learnt late: nothing moves. */
-	ck_assert(!agent_tables_follow_uptime(tables, start + 12345, 1234));
-	ck_assert(!agent_tables_follow_uptime(tables, start + 12349, 1234));
-	ck_assert(!agent_tables_follow_uptime(tables, start + 12337, 1234));
-	ck_assert(!agent_tables_follow_uptime(tables, start + 12440, 1234));
-	ck_assert(!agent_tables_follow_uptime(tables, start + 12240, 1234));
-	ck_assert_int_eq(tables->start_milliseconds, start);
+	ck_assert(!agent_timestamps_follow_uptime(&tables->timestamps, start + 12345, 1234));
+	ck_assert(!agent_timestamps_follow_uptime(&tables->timestamps, start + 12349, 1234));
+	ck_assert(!agent_timestamps_follow_uptime(&tables->timestamps, start + 12337, 1234));
+	ck_assert(!agent_timestamps_follow_uptime(&tables->timestamps, start + 12440, 1234));
+	ck_assert(!agent_timestamps_follow_uptime(&tables->timestamps, start + 12240, 1234));
+	ck_assert_int_eq(tables->timestamps.start_milliseconds, start);
 	ck_assert_uint_eq(
-	    agent_tables_timestamp(tables, FX_COMMIT_MILLISECONDS), ticks);
+	    agent_timestamps_of(&tables->timestamps, FX_COMMIT_MILLISECONDS), ticks);
 	/* The master restarted 60 s later: its sysUpTime is small again. */
-	ck_assert(agent_tables_follow_uptime(tables, start + 60000, 150));
-	ck_assert_int_eq(tables->start_milliseconds, start + 58500);
-	ck_assert_uint_eq(agent_tables_timestamp(tables, start + 61000), 250);
+	ck_assert(agent_timestamps_follow_uptime(&tables->timestamps, start + 60000, 150));
+	ck_assert_int_eq(tables->timestamps.start_milliseconds, start + 58500);
+	ck_assert_uint_eq(agent_timestamps_of(&tables->timestamps, start + 61000), 250);
 	/* A master that has run longer (a subagent's first sync): earlier. */
-	ck_assert(agent_tables_follow_uptime(tables, start + 60000, 600000));
-	ck_assert_int_eq(tables->start_milliseconds, start + 60000 - 6000000);
-	tables->start_milliseconds = start;
+	ck_assert(agent_timestamps_follow_uptime(&tables->timestamps, start + 60000, 600000));
+	ck_assert_int_eq(tables->timestamps.start_milliseconds, start + 60000 - 6000000);
+	tables->timestamps.start_milliseconds = start;
 }
 END_TEST
 
@@ -1141,7 +1142,7 @@ END_TEST
 static void
 assert_start_agrees_with_uptime(void)
 {
-	int64_t before, after, start = tables->start_milliseconds;
+	int64_t before, after, start = tables->timestamps.start_milliseconds;
 	uint32_t uptime;
 
 	for (int i = 0; i < 1000; i++) {
@@ -1149,42 +1150,42 @@ assert_start_agrees_with_uptime(void)
 		uptime = (uint32_t)netsnmp_get_agent_uptime();
 		after = dci_clock_milliseconds_up();
 		ck_assert_uint_le(
-		    agent_tables_timestamp(tables, before), uptime);
+		    agent_timestamps_of(&tables->timestamps, before), uptime);
 		ck_assert_uint_ge(
-		    agent_tables_timestamp(
-		        tables, after + AGENT_START_PRECISION_MILLISECONDS),
+		    agent_timestamps_of(&tables->timestamps,
+		        after + AGENT_START_PRECISION_MILLISECONDS),
 		    uptime);
 		/* Requests in between change nothing. */
-		agent_tables_sync_uptime(tables);
-		ck_assert_int_eq(tables->start_milliseconds, start);
+		agent_timestamps_sync(&tables->timestamps);
+		ck_assert_int_eq(tables->timestamps.start_milliseconds, start);
 	}
 }
 
 START_TEST(start_found_within_its_precision)
 {
-	int64_t saved = tables->start_milliseconds;
+	int64_t saved = tables->timestamps.start_milliseconds;
 
-	agent_tables_find_start(tables);
+	agent_timestamps_find_start(&tables->timestamps);
 	assert_start_agrees_with_uptime();
 	/* Far off (this process's Net-SNMP counts from the clock's zero): the
 	 * first request finds the start again. */
-	tables->start_milliseconds = saved;
-	agent_tables_sync_uptime(tables);
-	ck_assert_int_ne(tables->start_milliseconds, saved);
+	tables->timestamps.start_milliseconds = saved;
+	agent_timestamps_sync(&tables->timestamps);
+	ck_assert_int_ne(tables->timestamps.start_milliseconds, saved);
 	assert_start_agrees_with_uptime();
-	tables->start_milliseconds = saved;
+	tables->timestamps.start_milliseconds = saved;
 }
 END_TEST
 
 START_TEST(timestamps_before_start_are_zero)
 {
-	ck_assert_uint_eq(agent_tables_timestamp(tables, 0), 0);
+	ck_assert_uint_eq(agent_timestamps_of(&tables->timestamps, 0), 0);
 	ck_assert_uint_eq(
-	    agent_tables_timestamp(tables, START_MILLISECONDS), 0);
+	    agent_timestamps_of(&tables->timestamps, START_MILLISECONDS), 0);
 	ck_assert_uint_eq(
-	    agent_tables_timestamp(tables, START_MILLISECONDS + 10), 1);
+	    agent_timestamps_of(&tables->timestamps, START_MILLISECONDS + 10), 1);
 	ck_assert_uint_eq(
-	    agent_tables_timestamp(tables, FX_COMMIT_MILLISECONDS),
+	    agent_timestamps_of(&tables->timestamps, FX_COMMIT_MILLISECONDS),
 	    COMMIT_TICKS);
 }
 END_TEST
@@ -1249,18 +1250,18 @@ START_TEST(agentx_getnext_crosses_tables)
 
 	memcpy(arc_only.subids, arc, arc_only.length * sizeof(oid));
 	varbind = search_range(&arc_only, NULL, false);
-	agent_tables_answer_agentx(tables, true, varbind);
+	agent_agentx_answer(tables, true, varbind);
 	assert_name(varbind, &first);
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	snmp_free_varbind(varbind);
 
 	varbind = search_range(&past_supplier, NULL, false);
-	agent_tables_answer_agentx(tables, true, varbind);
+	agent_agentx_answer(tables, true, varbind);
 	assert_name(varbind, &first_class);
 	snmp_free_varbind(varbind);
 
 	varbind = search_range(&past_all, NULL, false);
-	agent_tables_answer_agentx(tables, true, varbind);
+	agent_agentx_answer(tables, true, varbind);
 	assert_end_of_view(varbind, &past_all);
 	snmp_free_varbind(varbind);
 }
@@ -1277,24 +1278,24 @@ START_TEST(agentx_getnext_honours_the_range)
 	netsnmp_variable_list *varbind;
 
 	varbind = search_range(&first, NULL, true);
-	agent_tables_answer_agentx(tables, true, varbind);
+	agent_agentx_answer(tables, true, varbind);
 	assert_name(varbind, &first);
 	snmp_free_varbind(varbind);
 
 	varbind = search_range(&first, NULL, false);
-	agent_tables_answer_agentx(tables, true, varbind);
+	agent_agentx_answer(tables, true, varbind);
 	assert_name(varbind, &second);
 	snmp_free_varbind(varbind);
 
 	/* The end is exclusive: an answer equal to it is out of range. */
 	varbind = search_range(&first, &second, false);
-	agent_tables_answer_agentx(tables, true, varbind);
+	agent_agentx_answer(tables, true, varbind);
 	assert_end_of_view(varbind, &first);
 	snmp_free_varbind(varbind);
 
 	/* Within the range. */
 	varbind = search_range(&first, &end_at_class, false);
-	agent_tables_answer_agentx(tables, true, varbind);
+	agent_agentx_answer(tables, true, varbind);
 	assert_name(varbind, &second);
 	snmp_free_varbind(varbind);
 
@@ -1303,7 +1304,7 @@ START_TEST(agentx_getnext_honours_the_range)
 		struct name past_supplier = COLUMN(AGENT_TABLE_SUPPLIER, 99);
 
 		varbind = search_range(&past_supplier, &end_at_class, false);
-		agent_tables_answer_agentx(tables, true, varbind);
+		agent_agentx_answer(tables, true, varbind);
 		assert_end_of_view(varbind, &past_supplier);
 		snmp_free_varbind(varbind);
 	}
@@ -1326,7 +1327,7 @@ START_TEST(agentx_get_answers_each_varbind)
 	    &list, missing.subids, missing.length, ASN_NULL, NULL, 0));
 	ck_assert_ptr_nonnull(snmp_varlist_add_variable(
 	    &list, outside.subids, outside.length, ASN_NULL, NULL, 0));
-	agent_tables_answer_agentx(tables, false, list);
+	agent_agentx_answer(tables, false, list);
 
 	assert_name(list, &cell);
 	ck_assert_int_eq(list->type, ASN_OCTET_STR);
@@ -1336,6 +1337,257 @@ START_TEST(agentx_get_answers_each_varbind)
 	ck_assert_int_eq(
 	    list->next_variable->next_variable->type, SNMP_NOSUCHOBJECT);
 	snmp_free_varbind(list);
+}
+END_TEST
+
+/* --- Requests of any length and any sub-identifier ----------------------- */
+
+/* Net-SNMP's AgentX parser accepts names of up to 255 sub-identifiers,
+ * twice MAX_OID_LEN. */
+#define LONG_NAME_LENGTH 255
+
+/* A varbind named `prefix` followed by zeros up to LONG_NAME_LENGTH. */
+static netsnmp_variable_list *
+long_varbind(const struct name *prefix)
+{
+	oid subids[LONG_NAME_LENGTH] = {0};
+	netsnmp_variable_list *list = NULL;
+
+	memcpy(subids, prefix->subids, prefix->length * sizeof(oid));
+	ck_assert_ptr_nonnull(snmp_varlist_add_variable(
+	    &list, subids, LONG_NAME_LENGTH, ASN_NULL, NULL, 0));
+	return list;
+}
+
+static void
+set_range(netsnmp_variable_list *varbind, bool include, const oid *end,
+    size_t end_length)
+{
+	static const oid null_end[] = {0, 0};
+
+	if (end == NULL) {
+		end = null_end;
+		end_length = 2;
+	}
+	snmp_set_var_typed_value(varbind,
+	    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE, end,
+	    end_length * sizeof(oid));
+}
+
+static void
+assert_long_name(const netsnmp_variable_list *varbind, const struct name *prefix)
+{
+	ck_assert_uint_eq(varbind->name_length, LONG_NAME_LENGTH);
+	ck_assert_mem_eq(
+	    varbind->name, prefix->subids, prefix->length * sizeof(oid));
+	for (size_t i = prefix->length; i < LONG_NAME_LENGTH; i++)
+		ck_assert_uint_eq(varbind->name[i], 0);
+}
+
+/* The regression: a 255-sub-identifier name below a row used to be copied
+ * into MAX_OID_LEN arrays. Its GETNEXT is the row after, its GET nothing,
+ * through both the in-place answers and a handler's. */
+START_TEST(over_long_names_answered_as_their_order_says)
+{
+	struct name first =
+	    table_answer(AGENT_TABLE_STAT, true, TABLE(AGENT_TABLE_STAT));
+	struct name second = table_answer(AGENT_TABLE_STAT, true, first);
+	struct name past_all = TABLE(AGENT_CLASS_DATA + 1);
+	netsnmp_variable_list *varbind;
+
+	/* GetNext, excluding and including the start. */
+	for (int include = 0; include <= 1; include++) {
+		varbind = long_varbind(&first);
+		set_range(varbind, include, NULL, 0);
+		agent_agentx_answer(tables, true, varbind);
+		assert_name(varbind, &second);
+		snmp_free_varbind(varbind);
+	}
+	/* A handler's GETNEXT and GET. */
+	varbind = long_varbind(&first);
+	ck_assert_int_eq(agent_tables_answer(tables, AGENT_TABLE_STAT, true,
+	                     varbind),
+	    AGENT_ANSWERED);
+	assert_name(varbind, &second);
+	snmp_free_varbind(varbind);
+	varbind = long_varbind(&first);
+	ck_assert_int_eq(agent_tables_answer(tables, AGENT_TABLE_STAT, false,
+	                     varbind),
+	    AGENT_NO_SUCH_INSTANCE);
+	assert_long_name(varbind, &first);
+	snmp_free_varbind(varbind);
+
+	/* Get: noSuchInstance in a column, noSuchObject outside the tables;
+	 * the name stays the one asked for. */
+	varbind = long_varbind(&first);
+	agent_agentx_answer(tables, false, varbind);
+	ck_assert_int_eq(varbind->type, SNMP_NOSUCHINSTANCE);
+	assert_long_name(varbind, &first);
+	snmp_free_varbind(varbind);
+	varbind = long_varbind(&past_all);
+	agent_agentx_answer(tables, false, varbind);
+	ck_assert_int_eq(varbind->type, SNMP_NOSUCHOBJECT);
+	snmp_free_varbind(varbind);
+
+	/* Past every table: endOfMibView with the whole start. */
+	varbind = long_varbind(&past_all);
+	set_range(varbind, false, NULL, 0);
+	agent_agentx_answer(tables, true, varbind);
+	ck_assert_int_eq(varbind->type, SNMP_ENDOFMIBVIEW);
+	assert_long_name(varbind, &past_all);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+/* An end longer than MAX_OID_LEN bounds the range as the whole end does. */
+START_TEST(over_long_range_ends_compare_in_full)
+{
+	struct name first =
+	    table_answer(AGENT_TABLE_STAT, true, TABLE(AGENT_TABLE_STAT));
+	struct name second = table_answer(AGENT_TABLE_STAT, true, first);
+	oid end[LONG_NAME_LENGTH] = {0};
+	netsnmp_variable_list *varbind;
+
+	/* second.0.0...: the answer `second` lies before it. */
+	memcpy(end, second.subids, second.length * sizeof(oid));
+	varbind = varbind_for(&first);
+	set_range(varbind, false, end, LONG_NAME_LENGTH);
+	agent_agentx_answer(tables, true, varbind);
+	assert_name(varbind, &second);
+	snmp_free_varbind(varbind);
+
+	/* first.0.0...: `second` is past it. */
+	memset(end, 0, sizeof(end));
+	memcpy(end, first.subids, first.length * sizeof(oid));
+	varbind = varbind_for(&first);
+	set_range(varbind, false, end, LONG_NAME_LENGTH);
+	agent_agentx_answer(tables, true, varbind);
+	assert_end_of_view(varbind, &first);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+/* A range's end with a sub-identifier of 2^31 or more, sign-extended as
+ * Net-SNMP's AgentX code delivers it, ends where the manager meant: an
+ * answer equal to it is out of range. */
+START_TEST(sign_extended_range_end_is_normalised)
+{
+	static const uint32_t id[] = {5};
+	static const struct dci_instance_level level[] = {{DCI_ITYPE_EVENT, 8}};
+	struct dci_datum_info datum = fx_datum(1, "count", DCI_ST_INTEGER32,
+	    DCI_SIF_UNSIGNED, 0, DCI_SEMANTICS_GAUGE);
+	struct dci_class_info info =
+	    fx_class_info(id, 1, "events", level, 1, &datum, 1);
+	struct dci_class *class =
+	    fx_class(tables->registry, tables->registry->suppliers[0], &info);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	struct name first, second, end;
+	netsnmp_variable_list *varbind;
+	long row;
+
+	row = fx_add(builder, (const uint32_t[]){2, 2172947406u}, 2, "a");
+	fx_set_unsigned(builder, row, 1, 7);
+	row = fx_add(builder, (const uint32_t[]){2, 3324760957u}, 2, "b");
+	fx_set_unsigned(builder, row, 1, 8);
+	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
+
+	first = NAME(
+	    AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
+	second = NAME(
+	    AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
+	end = second;
+	end.subids[end.length - 2] = (oid)UINT64_C(0xffffffffc62bd37d);
+	varbind = varbind_for(&first);
+	set_range(varbind, false, end.subids, end.length);
+	agent_agentx_answer(tables, true, varbind);
+	assert_end_of_view(varbind, &first);
+	snmp_free_varbind(varbind);
+}
+END_TEST
+
+/* --- Times at their limits ----------------------------------------------- */
+
+START_TEST(timestamps_saturate)
+{
+	struct agent_timestamps timestamps = {START_MILLISECONDS};
+
+	ck_assert_uint_eq(agent_timestamps_of(&timestamps, INT64_MAX),
+	    UINT32_MAX);
+	ck_assert_uint_eq(agent_timestamps_of(&timestamps, INT64_MIN), 0);
+	ck_assert_uint_eq(agent_timestamps_of(&timestamps,
+	                      START_MILLISECONDS + INT64_C(42949672950)),
+	    UINT32_MAX);
+	ck_assert_uint_eq(agent_timestamps_of(&timestamps,
+	                      START_MILLISECONDS + INT64_C(42949672940)),
+	    UINT32_MAX - 1);
+	timestamps.start_milliseconds = INT64_MIN;
+	ck_assert_uint_eq(agent_timestamps_of(&timestamps, INT64_MAX),
+	    UINT32_MAX);
+	timestamps.start_milliseconds = INT64_MAX;
+	ck_assert_uint_eq(agent_timestamps_of(&timestamps, INT64_MIN), 0);
+}
+END_TEST
+
+static uint32_t
+time_ticks(uint32_t format, uint32_t presentation, uint64_t number,
+    int64_t signed_number)
+{
+	static const struct agent_timestamps timestamps = {START_MILLISECONDS};
+	/* Unix time 10^12 ms is monotonic START + 5 s. */
+	static const struct agent_clock_readings now = {
+	    START_MILLISECONDS + 5000, INT64_C(1000000000000)};
+	struct dci_datum_info info = {.type = DCI_ST_TIME,
+	    .format = format,
+	    .presentation = presentation};
+	struct dci_value value = {.kind = DCI_KIND_TIMETICKS,
+	    .number = number,
+	    .signed_number = signed_number};
+
+	return agent_timestamps_of_time(&timestamps, &info, &value, &now);
+}
+
+START_TEST(provider_times_saturate)
+{
+	/* Durations. */
+	ck_assert_uint_eq(
+	    time_ticks(DCI_STF_MONOTONIC, DCI_STP_RELATIVE, 123, 123), 123);
+	ck_assert_uint_eq(time_ticks(DCI_STF_MONOTONIC, DCI_STP_RELATIVE,
+	                      UINT64_MAX, -1),
+	    UINT32_MAX);
+	/* Monotonic centiseconds. */
+	ck_assert_uint_eq(time_ticks(DCI_STF_MONOTONIC, DCI_STP_ABSOLUTE,
+	                      (START_MILLISECONDS + 4000) / 10, 0),
+	    400);
+	ck_assert_uint_eq(time_ticks(DCI_STF_MONOTONIC, DCI_STP_ABSOLUTE,
+	                      UINT64_MAX, -1),
+	    UINT32_MAX);
+	ck_assert_uint_eq(time_ticks(DCI_STF_MONOTONIC, DCI_STP_ABSOLUTE,
+	                      (uint64_t)INT64_MAX / 10 + 1, 0),
+	    UINT32_MAX);
+	/* Unix seconds: one second ago, then the limits. */
+	ck_assert_uint_eq(time_ticks(DCI_STF_CTIME, DCI_STP_ABSOLUTE, 0,
+	                      INT64_C(999999999)),
+	    400);
+	ck_assert_uint_eq(
+	    time_ticks(DCI_STF_CTIME, DCI_STP_ABSOLUTE, 0, INT64_MAX),
+	    UINT32_MAX);
+	ck_assert_uint_eq(
+	    time_ticks(DCI_STF_CTIME, DCI_STP_ABSOLUTE, 0, INT64_MIN), 0);
+	ck_assert_uint_eq(time_ticks(DCI_STF_CTIME, DCI_STP_ABSOLUTE, 0, -1), 0);
+	/* Centiseconds since 1900: one second ago, then the limits. */
+	ck_assert_uint_eq(time_ticks(DCI_STF_5BYTE, DCI_STP_ABSOLUTE,
+	                      (UINT64_C(1000000000000) - 1000 +
+	                          UINT64_C(2208988800000)) /
+	                          10,
+	                      0),
+	    400);
+	ck_assert_uint_eq(time_ticks(DCI_STF_5BYTE, DCI_STP_ABSOLUTE,
+	                      (UINT64_C(1) << 40) - 1, 0),
+	    UINT32_MAX);
+	ck_assert_uint_eq(
+	    time_ticks(DCI_STF_5BYTE, DCI_STP_ABSOLUTE, UINT64_MAX, 0),
+	    UINT32_MAX);
+	ck_assert_uint_eq(time_ticks(DCI_STF_5BYTE, DCI_STP_ABSOLUTE, 1, 0), 0);
 }
 END_TEST
 
@@ -1361,6 +1613,11 @@ agent_index_suite(void)
 	tcase_add_test(next, agentx_getnext_crosses_tables);
 	tcase_add_test(next, agentx_getnext_honours_the_range);
 	tcase_add_test(next, agentx_get_answers_each_varbind);
+	tcase_add_test(next, over_long_names_answered_as_their_order_says);
+	tcase_add_test(next, over_long_range_ends_compare_in_full);
+	tcase_add_test(next, sign_extended_range_end_is_normalised);
+	tcase_add_test(next, timestamps_saturate);
+	tcase_add_test(next, provider_times_saturate);
 	suite_add_tcase(suite, next);
 
 	tcase_add_checked_fixture(walks, setup, teardown);

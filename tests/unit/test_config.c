@@ -330,6 +330,31 @@ START_TEST(test_refresh_refused)
 }
 END_TEST
 
+START_TEST(test_in_place_answers)
+{
+	struct dci_config *config = parse_valid("agent:\n  log: syslog\n");
+
+	ck_assert_int_eq(config->in_place, DCI_CONFIG_IN_PLACE_AUTO);
+	dci_config_free(config);
+	config = parse_valid("agent:\n  in-place-answers: off\n");
+	ck_assert_int_eq(config->in_place, DCI_CONFIG_IN_PLACE_OFF);
+	dci_config_free(config);
+	config = parse_valid("agent:\n  in-place-answers: on\n");
+	ck_assert_int_eq(config->in_place, DCI_CONFIG_IN_PLACE_ON);
+	dci_config_free(config);
+	config = parse_valid("agent:\n  in-place-answers: auto\n");
+	ck_assert_int_eq(config->in_place, DCI_CONFIG_IN_PLACE_AUTO);
+	dci_config_free(config);
+	/* YAML 1.1's booleans are not taken: the words are the setting's. */
+	ASSERT_ERROR("agent:\n  in-place-answers: yes\n",
+	    "t.yaml:2:21: expected auto, on or off for 'in-place-answers', "
+	    "found 'yes'");
+	ASSERT_ERROR("agent:\n  in-place-answers: [on]\n",
+	    "t.yaml:2:21: expected auto, on or off for 'in-place-answers', "
+	    "found a sequence");
+}
+END_TEST
+
 START_TEST(test_ping_interval)
 {
 	struct dci_config *config = parse_valid("agent:\n  ping-interval: 1\n");
@@ -400,7 +425,8 @@ START_TEST(test_unknown_key_agent)
 {
 	ASSERT_ERROR("agent:\n  log: syslog\n  ping_interval: 5\n",
 	    "t.yaml:3:3: unknown key 'ping_interval' in agent: expected one "
-	    "of agentx-socket, ping-interval, log, plugin-dir");
+	    "of agentx-socket, ping-interval, log, plugin-dir, "
+	    "in-place-answers");
 }
 END_TEST
 
@@ -808,7 +834,8 @@ START_TEST(test_load_file)
 	ck_assert_ptr_null(config);
 	snprintf(expected, sizeof expected,
 	    "%s:2:3: unknown key 'bogus' in agent: expected one of "
-	    "agentx-socket, ping-interval, log, plugin-dir",
+	    "agentx-socket, ping-interval, log, plugin-dir, "
+	    "in-place-answers",
 	    path);
 	ck_assert_str_eq(error, expected);
 	unlink(path);
@@ -893,6 +920,7 @@ config_suite(void)
 
 	tcase_add_test(invalid, test_refresh_refused);
 	tcase_add_test(invalid, test_ping_interval);
+	tcase_add_test(invalid, test_in_place_answers);
 	tcase_add_test(invalid, test_log_target);
 	tcase_add_test(invalid, test_plugin_dir_not_absolute);
 	tcase_add_test(invalid, test_agentx_socket_empty);

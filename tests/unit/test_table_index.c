@@ -41,7 +41,7 @@ walk(const struct dci_registry *where, enum fx_table table,
     const struct agent_index_filter *filter, struct fx_index *answer,
     struct agent_index_row *row)
 {
-	uint32_t encoded[AGENT_INDEX_INDEX_MAX];
+	uint32_t encoded[AGENT_INDEX_MAX];
 	size_t length = 0;
 	bool found = false;
 
@@ -89,7 +89,7 @@ walk(const struct dci_registry *where, enum fx_table table,
 	}
 	}
 	if (found) {
-		ck_assert_uint_le(length, AGENT_INDEX_INDEX_MAX);
+		ck_assert_uint_le(length, AGENT_INDEX_MAX);
 		fx_index_from_u32(answer, encoded, length);
 	} else {
 		answer->length = 0;
@@ -210,7 +210,7 @@ START_TEST(encode_each_row_kind)
 	struct dci_class *netif = fx_find_class(registry, netif_id, 2);
 	struct dci_class *disk = fx_find_class(registry, disk_id, 2);
 	struct dci_class *system = fx_find_class(registry, system_id, 1);
-	uint32_t index[AGENT_INDEX_INDEX_MAX];
+	uint32_t index[AGENT_INDEX_MAX];
 	struct agent_index_row row;
 
 	ck_assert_uint_eq(agent_index_encode_class(disk, index), 3);
@@ -257,7 +257,7 @@ END_TEST
 
 START_TEST(encode_longest_index_fits)
 {
-	/* 16 class levels and 16 instance words: AGENT_INDEX_INDEX_MAX. */
+	/* 16 class levels and 16 instance words: AGENT_INDEX_MAX. */
 	uint32_t id[DCI_CLASS_ID_MAX_LEVELS], instance[16];
 	struct dci_instance_level levels[] = {{DCI_ITYPE_DEVICE, 64}};
 	struct dci_datum_info datums[] = {fx_datum(0xfffffffeu, "last",
@@ -267,7 +267,7 @@ START_TEST(encode_longest_index_fits)
 	struct dci_class_info info;
 	struct dci_class *class;
 	struct dci_snapshot_builder *builder;
-	uint32_t index[AGENT_INDEX_INDEX_MAX + 1];
+	uint32_t index[AGENT_INDEX_MAX + 1];
 	struct agent_index_row row;
 	long position;
 
@@ -283,12 +283,12 @@ START_TEST(encode_longest_index_fits)
 	fx_set_unsigned(builder, position, 0xfffffffeu, 1);
 	fx_commit(builder, class, 1);
 
-	index[AGENT_INDEX_INDEX_MAX] = 0x5a5a5a5au;
+	index[AGENT_INDEX_MAX] = 0x5a5a5a5au;
 	row = (struct agent_index_row){
 	    .class = class, .instance = 0, .datum = &class->datums[0]};
 	ck_assert_uint_eq(
-	    agent_index_encode_stat(&row, index), AGENT_INDEX_INDEX_MAX);
-	ck_assert_uint_eq(index[AGENT_INDEX_INDEX_MAX], 0x5a5a5a5au);
+	    agent_index_encode_stat(&row, index), AGENT_INDEX_MAX);
+	ck_assert_uint_eq(index[AGENT_INDEX_MAX], 0x5a5a5a5au);
 	ck_assert_uint_eq(index[0], 16);
 	ck_assert_uint_eq(index[16], 0xfffffffeu - 15);
 	ck_assert_uint_eq(index[17], 16);
@@ -959,8 +959,8 @@ START_TEST(hundred_thousand_instances_full_traversal)
 	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
 	struct agent_index_filter all = {AGENT_INDEX_ALL_KINDS, false};
 	struct agent_index_filter counter64 = {1u << DCI_KIND_COUNTER64, false};
-	uint64_t request[AGENT_INDEX_INDEX_MAX], previous[AGENT_INDEX_INDEX_MAX];
-	uint32_t encoded[AGENT_INDEX_INDEX_MAX];
+	uint64_t request[AGENT_INDEX_MAX], previous[AGENT_INDEX_MAX];
+	uint32_t encoded[AGENT_INDEX_MAX];
 	size_t length = 0, previous_length = 0, visited = 0, failures = 0;
 	struct agent_index_row row;
 

@@ -1,0 +1,131 @@
+#include "agent/agentx_answer.h"
+
+#include <string.h>
+
+#include "agent/mib_oids.h"
+
+/* The tables in OID order: dciSupplierTable .. dciStatTable, then
+ * dciClassData. */
+#define FIRST_TABLE AGENT_TABLE_SUPPLIER
+#define LAST_TABLE AGENT_CLASS_DATA
+#define TABLE_SUBID (AGENT_MIB_ARC_LENGTH + 1) /* .1.<table> */
+
+static const oid objects_prefix[] = {AGENT_MIB_ARC, AGENT_MIB_OBJECTS};
+
+/* The table a name lies under, or 0. */
+static unsigned
+table_of(const struct agent_request_name *request)
+{
+	if (request->length <= TABLE_SUBID ||
+	    agent_request_name_compare_prefix(
+	        request, objects_prefix, TABLE_SUBID) != 0 ||
+	    request->subids[TABLE_SUBID] < FIRST_TABLE ||
+	    request->subids[TABLE_SUBID] > LAST_TABLE)
+		return 0;
+	return (unsigned)request->subids[TABLE_SUBID];
+}
+
+/* The first table a GETNEXT from `request` can find anything in; past
+ * LAST_TABLE when there is none. */
+static unsigned
+first_table_after(const struct agent_request_name *request)
+{
+	int order = agent_request_name_compare_prefix(
+	    request, objects_prefix, TABLE_SUBID);
+
+	if (order < 0 || request->length <= TABLE_SUBID)
+		return order > 0 ? LAST_TABLE + 1 : FIRST_TABLE;
+	if (request->subids[TABLE_SUBID] < FIRST_TABLE)
+		return FIRST_TABLE;
+	return request->subids[TABLE_SUBID] > LAST_TABLE
+	           ? LAST_TABLE + 1
+	           : (unsigned)request->subids[TABLE_SUBID];
+}
+
+static void
+answer_get(struct agent_tables *tables, netsnmp_variable_list *varbind)
+{
+	struct agent_request_name request;
+	struct agent_row_name name;
+	unsigned table;
+	enum agent_answer answer;
+
+	agent_request_name_decode(varbind->name, varbind->name_length, &request);
+	table = table_of(&request);
+	answer = table == 0 ? AGENT_NO_SUCH_OBJECT
+	                    : agent_tables_answer_request(tables, table, false,
+	                          &request, &name, varbind);
+	/* A GET's answer has the requested name: nothing to set. */
+	if (answer == AGENT_NO_SUCH_OBJECT)
+		snmp_set_var_typed_value(varbind, SNMP_NOSUCHOBJECT, NULL, 0);
+	else if (answer == AGENT_NO_SUCH_INSTANCE)
+		snmp_set_var_typed_value(varbind, SNMP_NOSUCHINSTANCE, NULL, 0);
+}
+
+/* The end of a SearchRange: the varbind's value when it is an OID other
+ * than 0.0 (RFC 2741 5.2: the null OID, or 0.0 as Net-SNMP's master sends
+ * it, means no end). False when there is none. */
+static bool
+search_range_end(
+    const netsnmp_variable_list *varbind, struct agent_request_name *end)
+{
+	static const oid null_oid[] = {0, 0};
+	size_t length;
+
+	if ((varbind->type != ASN_PRIV_INCL_RANGE &&
+	        varbind->type != ASN_PRIV_EXCL_RANGE) ||
+	    varbind->val.objid == NULL)
+		return false;
+	length = varbind->val_len / sizeof(oid);
+	if (length == 0 ||
+	    (length == 2 && memcmp(varbind->val.objid, null_oid,
+	                        sizeof(null_oid)) == 0))
+		return false;
+	agent_request_name_decode(varbind->val.objid, length, end);
+	return true;
+}
+
+static void
+answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind)
+{
+	struct agent_request_name start, end;
+	struct agent_row_name name;
+	bool has_end = search_range_end(varbind, &end);
+	bool found = false;
+
+	agent_request_name_decode(varbind->name, varbind->name_length, &start);
+	if (varbind->type == ASN_PRIV_INCL_RANGE) {
+		unsigned table = table_of(&start);
+		found = table != 0 &&
+		        agent_tables_answer_request(tables, table, false, &start,
+		            &name, varbind) == AGENT_ANSWERED;
+	}
+	for (unsigned table = first_table_after(&start);
+	     !found && table <= LAST_TABLE; table++)
+		found = agent_tables_answer_request(tables, table, true,
+		            &start, &name, varbind) == AGENT_ANSWERED;
+	/* The end is exclusive. */
+	if (found && has_end && agent_request_name_compare(&name, &end) >= 0)
+		found = false;
+	if (found)
+		snmp_set_var_objid(varbind, name.subids, name.length);
+	else
+		snmp_set_var_typed_value(varbind, SNMP_ENDOFMIBVIEW, NULL, 0);
+}
+
+void
+agent_agentx_answer(
+    struct agent_tables *tables, bool next, netsnmp_variable_list *varbinds)
+{
+	if (tables->before_request != NULL)
+		tables->before_request();
+	agent_timestamps_sync(&tables->timestamps);
+	agent_tables_request_begin(tables);
+	for (netsnmp_variable_list *varbind = varbinds; varbind != NULL;
+	     varbind = varbind->next_variable) {
+		if (next)
+			answer_getnext(tables, varbind);
+		else
+			answer_get(tables, varbind);
+	}
+}

@@ -1,0 +1,55 @@
+/*
+ * AgentX Get and GetNext answered where they are read.
+ *
+ * Net-SNMP's subagent (handle_agentx_packet) passes every request from the
+ * master to its own agent through a "callback" session: the request PDU is
+ * cloned, queued and announced by a byte written to a pipe; the loop
+ * selects, reads the byte and runs the agent, whose response takes the
+ * same way back through a second pipe before it is cloned again and sent
+ * to the master. That is six system calls and three PDU copies per request
+ * on top of the receive and the send, and the master sends one request per
+ * varbind of a walk.
+ *
+ * When our tables are all this process registered
+ * (agent_registration_alone), the AgentX session's callback answers Get and
+ * GetNext itself with agent_agentx_answer and sends the response at once.
+ * Everything else (sets, GetBulk, a non-default context, pings and
+ * responses, a disconnection) still goes to Net-SNMP's handler.
+ *
+ * It relies on Net-SNMP internals no header promises: the AgentX PDU types
+ * and flags (from a header Net-SNMP does not install), the ping alarm the
+ * subagent keeps in the session's securityModel, the session's callback
+ * and its transport's receive function. So it runs only where it was
+ * tested: `auto` enables it on the Net-SNMP versions listed in
+ * agentx_direct.c and otherwise logs why the standard path is used; `on`
+ * forces it (with a warning on other versions); `off` never uses it.
+ */
+#ifndef DCISTAT_AGENT_AGENTX_DIRECT_H
+#define DCISTAT_AGENT_AGENTX_DIRECT_H
+
+#include <stdbool.h>
+
+#include "agent/tables.h"
+#include "core/config.h"
+
+/* Decides from `mode` and the running Net-SNMP's version whether to answer
+ * in place (logged), and if so takes over each AgentX session to the
+ * master as it opens. Call before init_snmp. */
+void agent_direct_setup(
+    struct agent_tables *tables, enum dci_config_in_place mode);
+
+/* Whether agent_direct_setup chose to answer in place. */
+bool agent_direct_enabled(void);
+
+/* The AgentX socket while its Get and GetNext requests are answered in
+ * place, else -1. */
+int agent_direct_socket(void);
+/* A request has been handed to Net-SNMP's agent (whose callback pipes
+ * then carry it and its response) since the last agent_direct_idle: the
+ * loop must wait on all of Net-SNMP's descriptors. */
+bool agent_direct_pending(void);
+/* The loop waited on all descriptors and none but the AgentX socket was
+ * ready: Net-SNMP's callback pipes are idle. */
+void agent_direct_idle(void);
+
+#endif

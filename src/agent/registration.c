@@ -1,0 +1,164 @@
+#include "agent/registration.h"
+
+#include <string.h>
+
+#include <net-snmp/agent/null.h>
+
+#include "agent/mib_oids.h"
+#include "core/log.h"
+
+#define BEFORE_REQUEST_MARK "dcistatBeforeRequest"
+
+/* Runs tables->before_request at the first table varbind of a PDU: a mark
+ * in the PDU's request info, freed with it, says it ran. */
+static void
+before_request_once(
+    struct agent_tables *tables, netsnmp_agent_request_info *request_info)
+{
+	netsnmp_data_list *mark;
+
+	if (tables->before_request == NULL ||
+	    netsnmp_agent_get_list_data(request_info, BEFORE_REQUEST_MARK) !=
+	        NULL)
+		return;
+	mark = netsnmp_create_data_list(BEFORE_REQUEST_MARK, tables, NULL);
+	if (mark != NULL)
+		netsnmp_agent_add_list_data(request_info, mark);
+	tables->before_request();
+}
+
+static int
+registration_handle(netsnmp_mib_handler *handler,
+    netsnmp_handler_registration *registration,
+    netsnmp_agent_request_info *request_info, netsnmp_request_info *requests)
+{
+	struct agent_tables *tables = handler->myvoid;
+	unsigned table =
+	    (unsigned)registration->rootoid[registration->rootoid_len - 1];
+
+	before_request_once(tables, request_info);
+	agent_timestamps_sync(&tables->timestamps);
+	agent_tables_request_begin(tables);
+
+	for (netsnmp_request_info *request = requests; request != NULL;
+	     request = request->next) {
+		enum agent_answer answer;
+
+		if (request->processed)
+			continue;
+		switch (request_info->mode) {
+		case MODE_GET:
+			answer = agent_tables_answer(
+			    tables, table, false, request->requestvb);
+			if (answer == AGENT_NO_SUCH_OBJECT)
+				netsnmp_set_request_error(
+				    request_info, request, SNMP_NOSUCHOBJECT);
+			else if (answer == AGENT_NO_SUCH_INSTANCE)
+				netsnmp_set_request_error(
+				    request_info, request, SNMP_NOSUCHINSTANCE);
+			break;
+		case MODE_GETNEXT:
+			/* At the end of the table the varbind is left as it
+			 * came: the agent then asks the next registration. */
+			agent_tables_answer(
+			    tables, table, true, request->requestvb);
+			break;
+		default:
+			netsnmp_set_request_error(
+			    request_info, request, SNMP_ERR_NOTWRITABLE);
+			break;
+		}
+	}
+	return SNMP_ERR_NOERROR;
+}
+
+static netsnmp_handler_registration *registrations[AGENT_CLASS_DATA + 1];
+
+int
+agent_registration_add(struct agent_tables *tables)
+{
+	static const char *const names[] = {
+	    [AGENT_TABLE_SUPPLIER] = "dciSupplierTable",
+	    [AGENT_TABLE_CLASS] = "dciClassTable",
+	    [AGENT_TABLE_DATUM] = "dciDatumTable",
+	    [AGENT_TABLE_INSTANCE] = "dciInstanceTable",
+	    [AGENT_TABLE_STAT] = "dciStatTable",
+	    [AGENT_CLASS_DATA] = "dciClassData",
+	};
+
+	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_CLASS_DATA;
+	     table++) {
+		oid root[AGENT_ENTRY_PREFIX_LENGTH];
+		netsnmp_mib_handler *handler;
+
+		agent_tables_entry_prefix(table, root);
+		handler =
+		    netsnmp_create_handler(names[table], registration_handle);
+		if (handler == NULL)
+			return -1;
+		handler->myvoid = tables;
+		registrations[table] =
+		    netsnmp_handler_registration_create(names[table], handler,
+		        root, AGENT_ENTRY_PREFIX_LENGTH - 1, HANDLER_CAN_RONLY);
+		if (registrations[table] == NULL ||
+		    netsnmp_register_handler(registrations[table]) !=
+		        MIB_REGISTERED_OK) {
+			log_warnx("agent: cannot register %s", names[table]);
+			return -1;
+		}
+		log_debug("agent", "registered %s", names[table]);
+	}
+	return 0;
+}
+
+/* A registration's handler chain ends in ours, or is Net-SNMP's null
+ * handler (the placeholders of the roots 0, 1 and 2, which answer nothing
+ * in any case). */
+static bool
+registration_ours(const netsnmp_handler_registration *registration, bool *null)
+{
+	const netsnmp_mib_handler *handler =
+	    registration != NULL ? registration->handler : NULL;
+
+	if (handler == NULL)
+		return false;
+	if (handler->access_method == netsnmp_null_handler &&
+	    handler->next == NULL) {
+		*null = true;
+		return true;
+	}
+	while (handler->next != NULL)
+		handler = handler->next;
+	*null = false;
+	return handler->access_method == registration_handle;
+}
+
+bool
+agent_registration_alone(void)
+{
+	unsigned ours = 0;
+
+	for (netsnmp_subtree *subtree = netsnmp_subtree_find_first("");
+	     subtree != NULL; subtree = subtree->next) {
+		for (netsnmp_subtree *child = subtree; child != NULL;
+		     child = child->children) {
+			bool null;
+
+			if (!registration_ours(child->reginfo, &null))
+				return false;
+			ours += !null;
+		}
+	}
+	return ours > 0;
+}
+
+void
+agent_registration_remove(void)
+{
+	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_CLASS_DATA;
+	     table++) {
+		if (registrations[table] != NULL)
+			netsnmp_unregister_handler(registrations[table]);
+		registrations[table] = NULL;
+	}
+}
