@@ -278,9 +278,15 @@ write_config "$config" 1 0.2
 start_dcistatd "$config" -D netif,agent
 wait_dcistatd_ready 10
 # Only dcistat's tables are registered: the master's Get and GetNext are
-# answered where they are read, not through Net-SNMP's internal agent.
-grep -q "AgentX requests answered in place" "$DCISTATD_LOG" ||
-    fail "dcistatd did not take the master's requests in place: see $DCISTATD_LOG"
+# answered where they are read, not through Net-SNMP's internal agent
+# (unless the run is the one with in-place answers off).
+if [ "${DCISTAT_IN_PLACE:-auto}" = off ]; then
+	grep -q "in-place answers off" "$DCISTATD_LOG" ||
+	    fail "dcistatd did not say it answers through Net-SNMP's agent: see $DCISTATD_LOG"
+else
+	grep -q "AgentX requests answered in place" "$DCISTATD_LOG" ||
+	    fail "dcistatd did not take the master's requests in place: see $DCISTATD_LOG"
+fi
 ok "dcistatd serves dciSupplierTable over udp:127.0.0.1:$SNMPD_PORT in $NETNS"
 
 SNMP_TARGET=unix:$SNMPD_UNIX

@@ -390,15 +390,17 @@ DCISTATD_WRAPPER=()
 
 # start_dcistatd CONFIG [ARG...]: starts dcistatd -f (in $NETNS if set,
 # through $DCISTATD_WRAPPER if set), logging to stderr into $DCISTATD_LOG.
-# Does not wait.
+# Does not wait. DCISTAT_IN_PLACE (auto, on or off) sets --in-place unless
+# the test's own arguments do.
 start_dcistatd() {
-	local config=$1
+	local config=$1 in_place=()
 	shift
+	[ -z "${DCISTAT_IN_PLACE:-}" ] || in_place=(--in-place "$DCISTAT_IN_PLACE")
 	_lib_set_ns_prefix
 	_dcistatd_runs=$((_dcistatd_runs + 1))
 	DCISTATD_LOG=$TMP_DIR/dcistatd.$_dcistatd_runs.log
 	"${_lib_ns_prefix[@]}" "${DCISTATD_WRAPPER[@]}" \
-	    "$DCISTATD" -f -c "$config" -L stderr "$@" \
+	    "$DCISTATD" -f -c "$config" -L stderr "${in_place[@]}" "$@" \
 	    </dev/null >"$DCISTATD_LOG" 2>&1 &
 	DCISTATD_PID=$!
 	_lib_pids+=("$DCISTATD_PID")

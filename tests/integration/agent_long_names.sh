@@ -1,0 +1,67 @@
+#!/bin/bash
+# agent_long_names.sh -- requests no snmpd master can send: AgentX names of
+# 129 to 255 sub-identifiers (Net-SNMP's AgentX parser takes up to 255, its
+# SNMP side stops at 128), as Get, GetNext, and as the end of a GetNext's
+# range, sent by a small AgentX master (agentx_master.py) on a private
+# socket to the real dcistatd serving netif.
+#
+# Asserted by the master, for both request paths (in-place answers on and
+# off): a GetNext below a row answers the row after it, the same as a
+# GetNext of the row itself; a Get answers noSuchInstance (noSuchObject
+# outside the tables) and keeps the name; a long range end bounds the
+# answer as its whole length says; a long name past every table answers
+# endOfMibView with the name kept whole. Then: dcistatd still serves, stops
+# cleanly, and its log holds no sanitizer report (the old code overflowed
+# a MAX_OID_LEN array on the stack).
+#
+# Needs no root: no snmpd, only Unix sockets in the test's directory.
+
+if [ -z "${BASH_VERSION:-}" ]; then
+	exec bash "$0" "$@"
+fi
+
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
+
+require_cmd python3 timeout
+require_built
+
+run_mode() {
+	local mode=$1 socket=$TMP_DIR/master.$1.sock config=$TMP_DIR/$1.yaml
+	local output=$TMP_DIR/master.$1.out master status
+	cat >"$config" <<YAML
+agent:
+  agentx-socket: $socket
+  ping-interval: 1
+  plugin-dir: $NETIF_PLUGIN_DIR
+providers:
+  - module: netif
+YAML
+	python3 "$here/agentx_master.py" "$socket" long-names 30 >"$output" 2>&1 &
+	master=$!
+	_lib_pids+=("$master")
+	wait_until 10 test -S "$socket" || fail "the AgentX master did not listen"
+	start_dcistatd "$config" --in-place "$mode" -D agent
+	wait "$master"
+	status=$?
+	sed "s/^/# [$mode] /" "$output"
+	[ "$status" -eq 0 ] || {
+		sed 's/^/# dcistatd: /' "$DCISTATD_LOG" | tail -n 30
+		fail "in-place answers $mode: the master's checks failed (status $status)"
+	}
+	grep -q '^ok: the subagent still answers' "$output" ||
+	    fail "in-place answers $mode: the scenario did not finish"
+	ok "in-place answers $mode: $(grep -c '^ok:' "$output") checks of long names passed"
+	if [ "$mode" = on ]; then
+		grep -q 'AgentX requests answered in place' "$DCISTATD_LOG" ||
+		    fail "in-place answers on, but dcistatd did not take the session over"
+	else
+		grep -q 'in-place answers off' "$DCISTATD_LOG" ||
+		    fail "in-place answers off, but dcistatd did not say so"
+	fi
+	stop_dcistatd
+}
+
+run_mode on
+run_mode off

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""A minimal AgentX master (RFC 2741) for the request-path tests.
+
+Listens on a Unix socket, accepts one subagent, answers its Open and
+Register PDUs, then sends the requests of a scenario and checks the
+answers. A real master (snmpd) cannot send these: its own SNMP parser stops
+at 128 sub-identifiers, while an AgentX name may have up to 255 (plus the
+prefix).
+
+Usage: agentx_master.py SOCKET SCENARIO [TIMEOUT-SECONDS]
+Scenario "long-names": the answers to names longer than MAX_OID_LEN.
+Prints one "ok: ..." line per check; exits 1 with "FAIL: ..." at the first
+wrong answer, 2 on a protocol or time-out error.
+"""
+
+import socket
+import struct
+import sys
+
+OPEN, CLOSE, REGISTER, UNREGISTER, GET, GETNEXT = 1, 2, 3, 4, 5, 6
+PING, RESPONSE = 13, 18
+NETWORK_BYTE_ORDER = 0x10
+
+END_OF_MIB_VIEW, NO_SUCH_OBJECT, NO_SUCH_INSTANCE = 130, 128, 129
+OCTET_STRING = 4
+
+ARC = (1, 3, 6, 1, 4, 1, 8072, 9999, 9999, 4040)
+SUPPLIER_MODULE = ARC + (1, 1, 1, 2)  # dciSupplierModule
+PAST_ALL = ARC + (1, 7)  # after dciClassData
+
+
+class ProtocolError(Exception):
+    pass
+
+
+class Session:
+    def __init__(self, connection):
+        self.connection = connection
+        self.session_id = 1
+        self.packet_id = 100
+        self.buffer = b""
+
+    def receive_exactly(self, count):
+        while len(self.buffer) < count:
+            data = self.connection.recv(65536)
+            if not data:
+                raise ProtocolError("the subagent closed the connection")
+            self.buffer += data
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def receive(self):
+        header = self.receive_exactly(20)
+        version, kind, flags, _ = struct.unpack("BBBB", header[:4])
+        if version != 1:
+            raise ProtocolError("AgentX version %d" % version)
+        order = ">" if flags & NETWORK_BYTE_ORDER else "<"
+        session, transaction, packet, length = struct.unpack(
+            order + "IIII", header[4:])
+        if length > 1 << 20:
+            raise ProtocolError("payload of %d octets" % length)
+        payload = self.receive_exactly(length)
+        return kind, flags, order, session, transaction, packet, payload
+
+    def send(self, kind, payload, transaction, packet, flags=0):
+        header = struct.pack(">BBBBIIII", 1, kind,
+                             flags | NETWORK_BYTE_ORDER, 0, self.session_id,
+                             transaction, packet, len(payload))
+        self.connection.sendall(header + payload)
+
+    def respond(self, transaction, packet, error=0):
+        self.send(RESPONSE, struct.pack(">IHH", 0, error, 0), transaction,
+                  packet)
+
+
+def encode_oid(subids, include=False):
+    subids = tuple(subids)
+    if len(subids) > 255:
+        raise ValueError("AgentX names have at most 255 sub-identifiers")
+    return struct.pack(">BBBB", len(subids), 0, 1 if include else 0,
+                       0) + b"".join(struct.pack(">I", s) for s in subids)
+
+
+def decode_oid(payload, offset, order):
+    count, prefix, include, _ = struct.unpack_from("BBBB", payload, offset)
+    offset += 4
+    subids = struct.unpack_from(order + "%dI" % count, payload, offset)
+    offset += 4 * count
+    if prefix:
+        subids = (1, 3, 6, 1, prefix) + subids
+    return tuple(subids), include, offset
+
+
+def decode_varbinds(payload, order):
+    uptime, error, index = struct.unpack_from(order + "IHH", payload, 0)
+    offset = 8
+    varbinds = []
+    while offset < len(payload):
+        kind, = struct.unpack_from(order + "H", payload, offset)
+        offset += 4
+        name, _, offset = decode_oid(payload, offset, order)
+        value = None
+        if kind in (2, 65, 66, 67):
+            value, = struct.unpack_from(order + "I", payload, offset)
+            offset += 4
+        elif kind == 70:
+            value, = struct.unpack_from(order + "Q", payload, offset)
+            offset += 8
+        elif kind in (4, 64, 68):
+            length, = struct.unpack_from(order + "I", payload, offset)
+            offset += 4
+            value = payload[offset:offset + length]
+            offset += (length + 3) & ~3
+        elif kind == 6:
+            value, _, offset = decode_oid(payload, offset, order)
+        varbinds.append((kind, name, value))
+    return error, index, varbinds
+
+
+class Master:
+    def __init__(self, session):
+        self.session = session
+        self.transaction = 1
+
+    def serve_until_registered(self):
+        """Answers Open, Register and the like until the subagent has
+        registered dciStatsObjects' tables and a request can be sent."""
+        registered = 0
+        while registered < 6:
+            kind, _, _, _, transaction, packet, _ = self.session.receive()
+            if kind in (OPEN, REGISTER, PING) or kind >= 7:
+                self.session.respond(transaction, packet)
+                registered += kind == REGISTER
+            else:
+                raise ProtocolError("unexpected PDU type %d" % kind)
+
+    def request(self, kind, ranges):
+        """Sends a Get or GetNext of `ranges` ((start, end, include)...)
+        and returns the decoded answer; answers the subagent's own PDUs
+        (pings) meanwhile."""
+        payload = b"".join(
+            encode_oid(start, include) + encode_oid(end)
+            for start, end, include in ranges)
+        self.transaction += 1
+        self.session.send(kind, payload, self.transaction, 1)
+        while True:
+            received, _, order, _, transaction, packet, body = \
+                self.session.receive()
+            if received == RESPONSE and transaction == self.transaction:
+                return decode_varbinds(body, order)
+            self.session.respond(transaction, packet)
+
+    def getnext(self, start, end=(), include=False):
+        error, _, varbinds = self.request(GETNEXT, [(start, end, include)])
+        if error != 0 or len(varbinds) != 1:
+            raise ProtocolError("GetNext error %d, %d varbinds" %
+                                (error, len(varbinds)))
+        return varbinds[0]
+
+    def get(self, name):
+        error, _, varbinds = self.request(GET, [(name, (), False)])
+        if error != 0 or len(varbinds) != 1:
+            raise ProtocolError("Get error %d, %d varbinds" %
+                                (error, len(varbinds)))
+        return varbinds[0]
+
+
+def dotted(name):
+    return "." + ".".join(str(s) for s in name)
+
+
+def check(condition, message):
+    if not condition:
+        print("FAIL: " + message, flush=True)
+        sys.exit(1)
+    print("ok: " + message, flush=True)
+
+
+def long_names(master):
+    kind, first, value = master.getnext(SUPPLIER_MODULE)
+    check(kind == OCTET_STRING and first[:len(SUPPLIER_MODULE)] ==
+          SUPPLIER_MODULE, "GetNext dciSupplierModule answers %s = %r" %
+          (dotted(first), value))
+    _, second, _ = master.getnext(first)
+    for length in (129, 200, 255):
+        long_start = first + (0,) * (length - len(first))
+        for include in (False, True):
+            kind, name, _ = master.getnext(long_start, include=include)
+            check(name == second,
+                  "GetNext of %s.0... (%d sub-identifiers, include %s) "
+                  "answers the row after it, %s" %
+                  (dotted(first), length, include, dotted(name)))
+        kind, name, _ = master.get(long_start)
+        check(kind == NO_SUCH_INSTANCE and name == long_start,
+              "Get of the %d-sub-identifier name: noSuchInstance, name kept"
+              % length)
+        # An end that long: `second` lies before second.0.0...
+        long_end = second + (0,) * (length - len(second))
+        kind, name, _ = master.getnext(first, end=long_end)
+        check(name == second,
+              "GetNext with a %d-sub-identifier end after the answer "
+              "answers %s" % (length, dotted(name)))
+        long_end = first + (0,) * (length - len(first))
+        kind, name, _ = master.getnext(first, end=long_end)
+        check(kind == END_OF_MIB_VIEW and name == first,
+              "GetNext with a %d-sub-identifier end before the answer: "
+              "endOfMibView at the start" % length)
+    long_past = PAST_ALL + (4294967295,) * (255 - len(PAST_ALL))
+    kind, name, _ = master.getnext(long_past)
+    check(kind == END_OF_MIB_VIEW and name == long_past,
+          "GetNext of a 255-sub-identifier name past every table: "
+          "endOfMibView, name kept")
+    kind, name, _ = master.get(long_past)
+    check(kind == NO_SUCH_OBJECT,
+          "Get of a 255-sub-identifier name under no table: noSuchObject")
+    # Still serving after all that.
+    kind, name, value = master.getnext(SUPPLIER_MODULE)
+    check(name == first, "the subagent still answers %s" % dotted(name))
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.stderr.write(__doc__)
+        return 2
+    path, scenario = sys.argv[1], sys.argv[2]
+    timeout = float(sys.argv[3]) if len(sys.argv) > 3 else 30
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    listener.settimeout(timeout)
+    print("listening", flush=True)
+    try:
+        connection, _ = listener.accept()
+        connection.settimeout(timeout)
+        master = Master(Session(connection))
+        master.serve_until_registered()
+        if scenario == "long-names":
+            long_names(master)
+        else:
+            raise ProtocolError("no scenario %s" % scenario)
+    except (ProtocolError, OSError, struct.error) as error:
+        print("ERROR: %s" % error, flush=True)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
