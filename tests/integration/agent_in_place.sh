@@ -62,7 +62,7 @@ walk() {
 serve() {
 	local mode=$1
 	start_dcistatd "$config" --in-place "$mode" -D agent
-	wait_dcistatd_ready
+	wait_dcistatd_ready 10
 }
 
 serve on
