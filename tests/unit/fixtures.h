@@ -2,15 +2,33 @@
  * Shared fixtures for the core and agent unit tests: datum and class
  * builders that assert on refusal, a standard registry with committed
  * snapshots covering every value column, and an OID-order oracle that
- * enumerates rows independently of core/walk.c.
+ * enumerates rows independently of agent/table_index.c.
  *
+ * Without check (the fuzz targets define FIXTURES_WITHOUT_CHECK), a refusal
+ * aborts with its message instead of failing a test.
  * Header-only; every function is static inline so that a test file which
  * does not use one gets no unused-function warning.
  */
 #ifndef DCISTAT_TESTS_UNIT_FIXTURES_H
 #define DCISTAT_TESTS_UNIT_FIXTURES_H
 
+#ifdef FIXTURES_WITHOUT_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+#define ck_assert_msg(condition, ...)                                          \
+	do {                                                                   \
+		if (!(condition)) {                                            \
+			fprintf(stderr, __VA_ARGS__);                          \
+			abort();                                               \
+		}                                                              \
+	} while (0)
+#define ck_abort_msg(...) ck_assert_msg(0, __VA_ARGS__)
+#define ck_assert_int_eq(a, b) ck_assert_msg((a) == (b), "%s", #a " != " #b)
+#define ck_assert_uint_le(a, b) ck_assert_msg((a) <= (b), "%s", #a " > " #b)
+#define ck_assert_ptr_nonnull(p) ck_assert_msg((p) != NULL, "%s", #p " NULL")
+#else
 #include <check.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
