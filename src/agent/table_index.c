@@ -318,6 +318,29 @@ first_present_datum(const struct dci_class *class, size_t instance,
 	return NULL;
 }
 
+/* The first instance at or after `start` with a value for any datum of
+ * the column: the nearest of each such datum's next present instance. A
+ * datum every instance has ends the search at once. */
+static size_t
+next_instance_in_column(const struct dci_class *class, size_t start,
+    const struct agent_index_filter *filter)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	size_t nearest = snapshot->count;
+
+	for (size_t d = 0; d < class->datum_count && nearest > start; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+		size_t next;
+
+		if (!datum_in_column(datum, filter))
+			continue;
+		next = dci_snapshot_next_present(class, snapshot, datum, start);
+		if (next < nearest)
+			nearest = next;
+	}
+	return nearest;
+}
+
 static bool
 class_in_column(
     const struct dci_class *class, const struct agent_index_filter *filter)
@@ -392,7 +415,7 @@ agent_index_stat(const struct dci_registry *registry, const uint64_t *index,
 			    &request, segment_consumed(class->id_length, true));
 			instance = instance_lower_bound(class, &rest, &inside);
 		}
-		for (; instance < snapshot->count; instance++) {
+		for (;;) {
 			const struct dci_datum *datum;
 
 			datum_start = 0;
@@ -406,7 +429,14 @@ agent_index_stat(const struct dci_registry *registry, const uint64_t *index,
 				datum_start = leaf_start(
 				    datum_start, equal, &leaf, AGENT_INDEX_NEXT);
 				inside = false;
+			} else {
+				/* Past the instances with nothing in the
+				 * column, in O(log n) each. */
+				instance = next_instance_in_column(
+				    class, instance, filter);
 			}
+			if (instance >= snapshot->count)
+				break;
 			datum = first_present_datum(
 			    class, instance, datum_start, filter);
 			if (datum != NULL) {
@@ -415,6 +445,7 @@ agent_index_stat(const struct dci_registry *registry, const uint64_t *index,
 				    .datum = datum};
 				return true;
 			}
+			instance++;
 		}
 		descend = false;
 	}
@@ -451,22 +482,15 @@ class_by_levels_lower_bound(const struct dci_registry *registry,
 	return low;
 }
 
-/* First instance at or after `start` with a value for `datum`. Rows without
- * a value are skipped one by one: a column with long runs of absent values
- * costs those runs. */
+/* First instance at or after `start` with a value for `datum`: O(log n),
+ * however sparse the column (dci_snapshot_next_present). */
 static bool
 first_instance_with(const struct dci_class *class,
     const struct dci_datum *datum, size_t start, size_t *instance)
 {
-	const struct dci_snapshot *snapshot = class->snapshot;
-
-	for (size_t i = start; i < snapshot->count; i++) {
-		if (dci_snapshot_present(class, snapshot, i, datum)) {
-			*instance = i;
-			return true;
-		}
-	}
-	return false;
+	*instance =
+	    dci_snapshot_next_present(class, class->snapshot, datum, start);
+	return *instance < class->snapshot->count;
 }
 
 /* The datum whose column of the class's table `request` (after the class's

@@ -27,6 +27,14 @@ struct dci_instance_state {
 	bool has_parent; /* its parent's id is in snapshot->parents */
 };
 
+/* Which instances have a value for one datum: every one (complete), or
+ * those at `positions` (ascending, `count` of them). */
+struct dci_snapshot_column {
+	bool complete;
+	size_t count;
+	uint32_t *positions; /* NULL when complete or when none has a value */
+};
+
 struct dci_snapshot {
 	size_t count;
 	uint32_t *ids; /* count * class->instance_words, ascending */
@@ -34,6 +42,12 @@ struct dci_snapshot {
 	unsigned char *values;  /* count * class->record_size */
 	unsigned char *present; /* count * class->present_size */
 	uint32_t *parents; /* count * instance_words, or NULL: no parents */
+	/* Per datum (by datum->index), built at commit, so that the next
+	 * instance with a value in a sparse column is a binary search away;
+	 * NULL when the index could not be built (then the presence bits are
+	 * read one instance after another). */
+	struct dci_snapshot_column *columns;
+	size_t column_count;
 	int64_t taken_milliseconds;
 };
 
@@ -124,6 +138,12 @@ dci_snapshot_present(const struct dci_class *class,
 	    snapshot->present + instance * class->present_size;
 	return (bits[datum->index / 8] >> (datum->index % 8)) & 1;
 }
+
+/* The first instance at or after `start` with a value for `datum`, or
+ * snapshot->count when there is none. O(log n). */
+size_t dci_snapshot_next_present(const struct dci_class *class,
+    const struct dci_snapshot *snapshot, const struct dci_datum *datum,
+    size_t start);
 
 /* The id of the instance's parent, or NULL when it has none. */
 static inline const uint32_t *

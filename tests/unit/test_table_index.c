@@ -936,6 +936,87 @@ END_TEST
 
 /* --- Scale -------------------------------------------------------------- */
 
+/* A column few instances have: found through the presence index built at
+ * commit, and the same without it (the presence bits, one by one). */
+START_TEST(sparse_columns_found_by_index_and_by_bits)
+{
+	enum { INSTANCES = 20000 };
+	static const uint32_t id[] = {9};
+	static const struct dci_instance_level levels[] = {
+	    {DCI_ITYPE_DEVICE, 4},
+	};
+	static const uint32_t rare[] = {3, 10000, 19999};
+	struct dci_datum_info datums[] = {
+	    fx_datum(1, "everywhere", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	    fx_datum(2, "rare", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_COUNTER),
+	    fx_datum(3, "nowhere", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_COUNTER),
+	};
+	struct dci_registry *sparse = dci_registry_new();
+	struct dci_supplier *supplier = fx_supplier(sparse, "alpha");
+	struct dci_class_info info = fx_class_info(
+	    id, 1, "sparse", levels, 1, datums, COUNT_OF(datums));
+	struct dci_class *class = fx_class(sparse, supplier, &info);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+	struct agent_index_filter counter64 = {1u << DCI_KIND_COUNTER64, false};
+	struct agent_index_filter counters = {AGENT_INDEX_ALL_KINDS, true};
+	struct dci_snapshot_column *columns;
+	size_t failures = 0, next = 0;
+
+	for (uint32_t i = 0; i < INSTANCES; i++) {
+		long row = dci_snapshot_builder_add(builder, &i, 1, "s", NULL, 0);
+		failures += row < 0 || dci_snapshot_builder_set_unsigned(
+		                           builder, row, 1, i, NULL, 0) != 0;
+		if (next < COUNT_OF(rare) && rare[next] == i) {
+			failures += dci_snapshot_builder_set_unsigned(
+			                builder, row, 2, i, NULL, 0) != 0;
+			next++;
+		}
+	}
+	ck_assert_uint_eq(failures, 0);
+	fx_commit(builder, class, 1);
+	columns = class->snapshot->columns;
+	ck_assert_ptr_nonnull(columns);
+	ck_assert(columns[0].complete);
+	ck_assert(!columns[1].complete);
+	ck_assert_uint_eq(columns[1].count, COUNT_OF(rare));
+	for (size_t i = 0; i < COUNT_OF(rare); i++)
+		ck_assert_uint_eq(columns[1].positions[i], rare[i]);
+	ck_assert(!columns[2].complete);
+	ck_assert_uint_eq(columns[2].count, 0);
+	ck_assert_uint_eq(dci_snapshot_next_present(class, class->snapshot,
+	                      &class->datums[1], 4),
+	    10000);
+	ck_assert_uint_eq(dci_snapshot_next_present(class, class->snapshot,
+	                      &class->datums[1], 20000),
+	    INSTANCES);
+	ck_assert_uint_eq(dci_snapshot_next_present(class, class->snapshot,
+	                      &class->datums[2], 0),
+	    INSTANCES);
+
+	for (int indexed = 1; indexed >= 0; indexed--) {
+		if (!indexed) {
+			class->snapshot->columns = NULL;
+			class->snapshot->column_count = 0;
+		}
+		ck_assert_uint_eq(
+		    assert_full_traversal(sparse, FX_STAT, &counter64),
+		    COUNT_OF(rare));
+		ck_assert_uint_eq(
+		    assert_full_traversal(sparse, FX_STAT, &counters),
+		    COUNT_OF(rare));
+		ck_assert_uint_eq(
+		    assert_full_traversal(sparse, FX_CLASS_DATA, NULL),
+		    INSTANCES + COUNT_OF(rare));
+	}
+	class->snapshot->columns = columns;
+	class->snapshot->column_count = COUNT_OF(datums);
+	dci_registry_free(sparse);
+}
+END_TEST
+
 START_TEST(hundred_thousand_instances_full_traversal)
 {
 	enum { INSTANCES = 100000 };
@@ -1094,6 +1175,7 @@ walk_suite(void)
 
 	tcase_set_timeout(scale, 300);
 	tcase_add_test(scale, hundred_thousand_instances_full_traversal);
+	tcase_add_test(scale, sparse_columns_found_by_index_and_by_bits);
 	suite_add_tcase(suite, scale);
 	return suite;
 }
