@@ -1,5 +1,6 @@
 #include "agent/table_index.h"
 
+#include "core/lower_bound.h"
 #include "core/snapshot.h"
 
 /*
@@ -58,32 +59,79 @@ segment_consumed(size_t segment_length, bool length_prefixed)
 	return segment_length + (length_prefixed ? 1 : 0);
 }
 
-/* First class at or after the request (by compare_segment), and whether
- * that class is the one the request descends into. */
-static size_t
-class_lower_bound(const struct dci_registry *registry,
-    const struct request *request, bool *descend)
+/* A sorted level searched for a request: classes (by length-prefixed id,
+ * or by levels alone), instances (with or without the id's length prefix)
+ * or datums (by id). */
+struct level_search {
+	const struct request *request;
+	const struct dci_class *const *classes;
+	const struct dci_class *class;
+	bool length_prefixed;
+};
+
+static bool
+class_before(const void *context, size_t position)
 {
-	size_t low = 0, high = registry->class_count;
+	const struct level_search *search = context;
+	const struct dci_class *class = search->classes[position];
+
+	return compare_segment(class->id, class->id_length,
+	           search->length_prefixed, search->request) == BEFORE;
+}
+
+static bool
+instance_before(const void *context, size_t position)
+{
+	const struct level_search *search = context;
+	const struct dci_class *class = search->class;
+
+	return compare_segment(
+	           dci_snapshot_instance_id(class, class->snapshot, position),
+	           class->instance_words, search->length_prefixed,
+	           search->request) == BEFORE;
+}
+
+static bool
+datum_before(const void *context, size_t position)
+{
+	const struct level_search *search = context;
+
+	return search->class->datums[position].info.id <
+	       search->request->subids[0];
+}
+
+/* First class of `classes` (sorted by id with its length prefix, or by
+ * levels alone) at or after the request, and whether that class is the
+ * one the request descends into. */
+static size_t
+class_lower_bound_in(const struct dci_class *const *classes, size_t count,
+    bool length_prefixed, const struct request *request, bool *descend)
+{
+	struct level_search search = {
+	    .request = request,
+	    .classes = classes,
+	    .length_prefixed = length_prefixed,
+	};
+	size_t position;
 
 	*descend = false;
 	if (request->subids == NULL)
 		return 0;
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		const struct dci_class *class = registry->classes[middle];
-		if (compare_segment(
-		        class->id, class->id_length, true, request) == BEFORE)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	if (low < registry->class_count) {
-		const struct dci_class *class = registry->classes[low];
-		*descend = compare_segment(class->id, class->id_length, true,
+	position = dci_lower_bound(count, class_before, &search);
+	if (position < count)
+		*descend = compare_segment(classes[position]->id,
+		               classes[position]->id_length, length_prefixed,
 		               request) == DESCEND;
-	}
-	return low;
+	return position;
+}
+
+static size_t
+class_lower_bound(const struct dci_registry *registry,
+    const struct request *request, bool *descend)
+{
+	return class_lower_bound_in(
+	    (const struct dci_class *const *)registry->classes,
+	    registry->class_count, true, request, descend);
 }
 
 /* First instance at or after the request, with or without the instance id's
@@ -94,28 +142,24 @@ instance_lower_bound_in(const struct dci_class *class,
     const struct request *request, bool length_prefixed, bool *descend)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
-	size_t low = 0, high = snapshot->count;
+	struct level_search search = {
+	    .request = request,
+	    .class = class,
+	    .length_prefixed = length_prefixed,
+	};
+	size_t position;
 
 	if (descend != NULL)
 		*descend = false;
 	if (request->subids == NULL)
 		return 0;
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		if (compare_segment(
-		        dci_snapshot_instance_id(class, snapshot, middle),
-		        class->instance_words, length_prefixed,
-		        request) == BEFORE)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	if (low < snapshot->count && descend != NULL)
+	position = dci_lower_bound(snapshot->count, instance_before, &search);
+	if (position < snapshot->count && descend != NULL)
 		*descend = compare_segment(
-		               dci_snapshot_instance_id(class, snapshot, low),
+		               dci_snapshot_instance_id(class, snapshot, position),
 		               class->instance_words, length_prefixed,
 		               request) == DESCEND;
-	return low;
+	return position;
 }
 
 static size_t
@@ -131,22 +175,17 @@ static size_t
 datum_lower_bound(
     const struct dci_class *class, const struct request *request, bool *equal)
 {
-	size_t low = 0, high = class->datum_count;
+	struct level_search search = {.request = request, .class = class};
+	size_t position;
 
 	*equal = false;
 	if (request->subids == NULL || request->length == 0)
 		return 0;
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		if (class->datums[middle].info.id < request->subids[0])
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	if (low < class->datum_count &&
-	    class->datums[low].info.id == request->subids[0])
+	position = dci_lower_bound(class->datum_count, datum_before, &search);
+	if (position < class->datum_count &&
+	    class->datums[position].info.id == request->subids[0])
 		*equal = true;
-	return low;
+	return position;
 }
 
 /* The position of the first leaf-level entry that sorts after the request,
@@ -460,26 +499,9 @@ static size_t
 class_by_levels_lower_bound(const struct dci_registry *registry,
     const struct request *request, bool *descend)
 {
-	size_t low = 0, high = registry->class_count;
-
-	*descend = false;
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		const struct dci_class *class =
-		    registry->classes_by_levels[middle];
-		if (compare_segment(
-		        class->id, class->id_length, false, request) == BEFORE)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	if (low < registry->class_count) {
-		const struct dci_class *class =
-		    registry->classes_by_levels[low];
-		*descend = compare_segment(class->id, class->id_length, false,
-		               request) == DESCEND;
-	}
-	return low;
+	return class_lower_bound_in(
+	    (const struct dci_class *const *)registry->classes_by_levels,
+	    registry->class_count, false, request, descend);
 }
 
 /* First instance at or after `start` with a value for `datum`: O(log n),

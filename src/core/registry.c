@@ -9,6 +9,7 @@
 
 #include "core/derived.h"
 #include "core/log.h"
+#include "core/lower_bound.h"
 #include "core/snapshot.h"
 
 struct dci_registry *
@@ -907,20 +908,28 @@ dci_registry_add_class(struct dci_registry *registry,
 	return class;
 }
 
+struct datum_search {
+	const struct dci_class *class;
+	uint32_t id;
+};
+
+static bool
+datum_before_id(const void *context, size_t position)
+{
+	const struct datum_search *search = context;
+
+	return search->class->datums[position].info.id < search->id;
+}
+
 const struct dci_datum *
 dci_class_find_datum(const struct dci_class *class, uint32_t datum_id)
 {
-	size_t low = 0, high = class->datum_count;
+	struct datum_search search = {class, datum_id};
+	size_t position =
+	    dci_lower_bound(class->datum_count, datum_before_id, &search);
 
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		uint32_t id = class->datums[middle].info.id;
-		if (id == datum_id)
-			return &class->datums[middle];
-		if (id < datum_id)
-			low = middle + 1;
-		else
-			high = middle;
-	}
+	if (position < class->datum_count &&
+	    class->datums[position].info.id == datum_id)
+		return &class->datums[position];
 	return NULL;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/derived.h"
+#include "core/lower_bound.h"
 #include "core/log.h"
 
 struct sort_entry;
@@ -408,24 +409,34 @@ compare_sort_entries(const void *left, const void *right)
 	return compare_ids(a->id, b->id, a->words);
 }
 
+struct id_search {
+	const struct dci_class *class;
+	const struct dci_snapshot *snapshot;
+	const uint32_t *id;
+};
+
+static bool
+instance_before_id(const void *context, size_t position)
+{
+	const struct id_search *search = context;
+
+	return compare_ids(dci_snapshot_instance_id(
+	                       search->class, search->snapshot, position),
+	           search->id, search->class->instance_words) < 0;
+}
+
 long
 dci_snapshot_find(const struct dci_class *class,
     const struct dci_snapshot *snapshot, const uint32_t *id)
 {
-	size_t low = 0, high = snapshot->count;
+	struct id_search search = {class, snapshot, id};
+	size_t position =
+	    dci_lower_bound(snapshot->count, instance_before_id, &search);
 
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		int order = compare_ids(
-		    dci_snapshot_instance_id(class, snapshot, middle), id,
-		    class->instance_words);
-		if (order == 0)
-			return (long)middle;
-		if (order < 0)
-			low = middle + 1;
-		else
-			high = middle;
-	}
+	if (position < snapshot->count &&
+	    compare_ids(dci_snapshot_instance_id(class, snapshot, position), id,
+	        class->instance_words) == 0)
+		return (long)position;
 	return -1;
 }
 
@@ -817,13 +828,27 @@ build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 	snapshot->column_count = datum_count;
 }
 
+struct position_search {
+	const struct dci_snapshot_column *column;
+	size_t start;
+};
+
+static bool
+position_before(const void *context, size_t position)
+{
+	const struct position_search *search = context;
+
+	return search->column->positions[position] < search->start;
+}
+
 size_t
 dci_snapshot_next_present(const struct dci_class *class,
     const struct dci_snapshot *snapshot, const struct dci_datum *datum,
     size_t start)
 {
 	const struct dci_snapshot_column *column;
-	size_t low = 0, high;
+	struct position_search search;
+	size_t found;
 
 	if (snapshot->columns == NULL ||
 	    datum->index >= snapshot->column_count) {
@@ -835,15 +860,10 @@ dci_snapshot_next_present(const struct dci_class *class,
 	column = &snapshot->columns[datum->index];
 	if (column->complete)
 		return start < snapshot->count ? start : snapshot->count;
-	high = column->count;
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		if (column->positions[middle] < start)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	return low < column->count ? column->positions[low] : snapshot->count;
+	search = (struct position_search){column, start};
+	found = dci_lower_bound(column->count, position_before, &search);
+	return found < column->count ? column->positions[found]
+	                             : snapshot->count;
 }
 
 int
