@@ -10,7 +10,7 @@
 #include "core/derived.h"
 #include "core/log.h"
 #include "core/lower_bound.h"
-#include "core/snapshot.h"
+#include "core/snapshot_data.h"
 
 struct dci_registry *
 dci_registry_new(void)

@@ -777,16 +777,6 @@ dci_snapshot_builder_seal(
 	return 0;
 }
 
-static void
-columns_free(struct dci_snapshot_column *columns, size_t count)
-{
-	if (columns == NULL)
-		return;
-	for (size_t d = 0; d < count; d++)
-		free(columns[d].positions);
-	free(columns);
-}
-
 /* The presence index of a finished snapshot (struct dci_snapshot_column).
  * Out of memory leaves snapshot->columns NULL: the walk then reads the
  * presence bits, slower in sparse columns but the same answers. */
@@ -812,7 +802,7 @@ build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 		columns[d].positions =
 		    malloc(columns[d].count * sizeof(*columns[d].positions));
 		if (columns[d].positions == NULL) {
-			columns_free(columns, datum_count);
+			dci_snapshot_columns_free(columns, datum_count);
 			return;
 		}
 		columns[d].count = 0;
@@ -961,22 +951,4 @@ refused:
 	}
 	dci_snapshot_builder_free(builder);
 	return -1;
-}
-
-void
-dci_snapshot_free(struct dci_snapshot *snapshot)
-{
-	if (snapshot == NULL)
-		return;
-	if (snapshot->instances != NULL) {
-		for (size_t i = 0; i < snapshot->count; i++)
-			free(snapshot->instances[i].label);
-	}
-	free(snapshot->ids);
-	free(snapshot->instances);
-	free(snapshot->values);
-	free(snapshot->present);
-	free(snapshot->parents);
-	columns_free(snapshot->columns, snapshot->column_count);
-	free(snapshot);
 }

@@ -17,39 +17,7 @@
 #include <stdint.h>
 
 #include "core/registry.h"
-
-struct dci_instance_state {
-	char *label;
-	int64_t created_milliseconds; /* when first seen */
-	/* Creation, a counter that went back other than by a wrap, or one
-	 * the provider declared. */
-	int64_t discontinuity_milliseconds;
-	bool has_parent; /* its parent's id is in snapshot->parents */
-};
-
-/* Which instances have a value for one datum: every one (complete), or
- * those at `positions` (ascending, `count` of them). */
-struct dci_snapshot_column {
-	bool complete;
-	size_t count;
-	uint32_t *positions; /* NULL when complete or when none has a value */
-};
-
-struct dci_snapshot {
-	size_t count;
-	uint32_t *ids; /* count * class->instance_words, ascending */
-	struct dci_instance_state *instances;
-	unsigned char *values;  /* count * class->record_size */
-	unsigned char *present; /* count * class->present_size */
-	uint32_t *parents; /* count * instance_words, or NULL: no parents */
-	/* Per datum (by datum->index), built at commit, so that the next
-	 * instance with a value in a sparse column is a binary search away;
-	 * NULL when the index could not be built (then the presence bits are
-	 * read one instance after another). */
-	struct dci_snapshot_column *columns;
-	size_t column_count;
-	int64_t taken_milliseconds;
-};
+#include "core/snapshot_data.h"
 
 struct dci_snapshot_builder;
 
@@ -111,8 +79,6 @@ int dci_snapshot_builder_seal(
 int dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
     size_t why_size);
-
-void dci_snapshot_free(struct dci_snapshot *snapshot);
 
 static inline const uint32_t *
 dci_snapshot_instance_id(const struct dci_class *class,

@@ -1,0 +1,31 @@
+#include "core/snapshot_data.h"
+
+#include <stdlib.h>
+
+void
+dci_snapshot_columns_free(struct dci_snapshot_column *columns, size_t count)
+{
+	if (columns == NULL)
+		return;
+	for (size_t d = 0; d < count; d++)
+		free(columns[d].positions);
+	free(columns);
+}
+
+void
+dci_snapshot_free(struct dci_snapshot *snapshot)
+{
+	if (snapshot == NULL)
+		return;
+	if (snapshot->instances != NULL) {
+		for (size_t i = 0; i < snapshot->count; i++)
+			free(snapshot->instances[i].label);
+	}
+	free(snapshot->ids);
+	free(snapshot->instances);
+	free(snapshot->values);
+	free(snapshot->present);
+	free(snapshot->parents);
+	dci_snapshot_columns_free(snapshot->columns, snapshot->column_count);
+	free(snapshot);
+}
