@@ -54,17 +54,17 @@ walk(const struct dci_registry *registry, bool class_data,
 
 	memcpy(request, start, start_length * sizeof(*request));
 	for (;;) {
-		bool found =
-		    class_data
-		        ? agent_index_class_data(registry, request, length,
-		              AGENT_INDEX_NEXT, &row)
-		        : agent_index_stat(registry, request, length,
-		              AGENT_INDEX_NEXT, filter, &row);
+		bool found = class_data
+		                 ? agent_index_class_data(registry, request,
+		                       length, AGENT_INDEX_NEXT, &row)
+		                 : agent_index_stat(registry, request, length,
+		                       AGENT_INDEX_NEXT, filter, &row);
 		count++;
 		if (!found)
 			break;
-		length = class_data ? agent_index_encode_class_data(&row, encoded)
-		                    : agent_index_encode_stat(&row, encoded);
+		length = class_data
+		             ? agent_index_encode_class_data(&row, encoded)
+		             : agent_index_encode_stat(&row, encoded);
 		/* Leaving the column (the class data's next column). */
 		if (class_data && encoded[2] != start[2])
 			break;
@@ -87,8 +87,8 @@ measure(const struct dci_registry *registry, bool class_data,
 		size_t count = 0;
 		double began = now_nanoseconds();
 		for (unsigned i = 0; i < repetitions; i++)
-			count += walk(registry, class_data, filter, start,
-			    start_length);
+			count += walk(
+			    registry, class_data, filter, start, start_length);
 		samples[r] = (now_nanoseconds() - began) / (double)count;
 	}
 	qsort(samples, rounds, sizeof(samples[0]), compare_doubles);
@@ -104,20 +104,32 @@ main(int argc, char **argv)
 	static const struct dci_instance_level levels[] = {
 	    {DCI_ITYPE_DEVICE, 4}};
 	struct dci_datum_info datums[2] = {
-	    {.id = 1, .label = "everywhere", .type = DCI_ST_INTEGER32,
-	        .format = DCI_SIF_UNSIGNED, .size = 4,
+	    {.id = 1,
+	        .label = "everywhere",
+	        .type = DCI_ST_INTEGER32,
+	        .format = DCI_SIF_UNSIGNED,
+	        .size = 4,
 	        .volatility = DCI_SV_VOLATILE,
 	        .semantics = DCI_SEMANTICS_GAUGE},
-	    {.id = 2, .label = "rare", .type = DCI_ST_INTEGER64,
-	        .format = DCI_SIF_UNSIGNED, .size = 8,
+	    {.id = 2,
+	        .label = "rare",
+	        .type = DCI_ST_INTEGER64,
+	        .format = DCI_SIF_UNSIGNED,
+	        .size = 8,
 	        .volatility = DCI_SV_VOLATILE,
 	        .semantics = DCI_SEMANTICS_COUNTER},
 	};
 	struct dci_supplier_info supplier_info = {.module = "bench",
-	    .title = "sparse column", .description = "", .version = 1};
-	struct dci_class_info info = {.id = id, .id_length = 1,
-	    .label = "sparse", .levels = levels, .level_count = 1,
-	    .datums = datums, .datum_count = 2};
+	    .title = "sparse column",
+	    .description = "",
+	    .version = 1};
+	struct dci_class_info info = {.id = id,
+	    .id_length = 1,
+	    .label = "sparse",
+	    .levels = levels,
+	    .level_count = 1,
+	    .datums = datums,
+	    .datum_count = 2};
 	struct dci_registry *registry = dci_registry_new();
 	struct dci_supplier *supplier;
 	struct dci_class *class;
@@ -142,14 +154,16 @@ main(int argc, char **argv)
 	}
 	builder = dci_snapshot_builder_new(class);
 	for (uint32_t i = 0; i < instances; i++) {
-		long row = dci_snapshot_builder_add(builder, &i, 1, "i", NULL, 0);
+		long row =
+		    dci_snapshot_builder_add(builder, &i, 1, "i", NULL, 0);
 		if (row < 0 ||
 		    dci_snapshot_builder_set_unsigned(
 		        builder, row, 1, i, NULL, 0) != 0 ||
 		    (i == instances / 2 &&
 		        dci_snapshot_builder_set_unsigned(
 		            builder, row, 2, i, NULL, 0) != 0)) {
-			fprintf(stderr, "sparse_bench: instance %u refused\n", i);
+			fprintf(
+			    stderr, "sparse_bench: instance %u refused\n", i);
 			return 1;
 		}
 	}
@@ -170,7 +184,8 @@ main(int argc, char **argv)
 		    measure(registry, true, NULL, class_start, 3, rounds,
 		        indexed ? 20000 : 20));
 		printf("dense_stat %s %.1f\n", mode,
-		    measure(registry, false, &gauge32, stat_start, 2, rounds, 3));
+		    measure(
+		        registry, false, &gauge32, stat_start, 2, rounds, 3));
 	}
 	class->snapshot->columns = columns;
 	class->snapshot->column_count = column_count;

@@ -50,7 +50,8 @@ answer_get(struct agent_tables *tables, netsnmp_variable_list *varbind)
 	unsigned table;
 	enum agent_answer answer;
 
-	agent_request_name_decode(varbind->name, varbind->name_length, &request);
+	agent_request_name_decode(
+	    varbind->name, varbind->name_length, &request);
 	table = table_of(&request);
 	answer = table == 0 ? AGENT_NO_SUCH_OBJECT
 	                    : agent_tables_answer_request(tables, table, false,
@@ -77,9 +78,8 @@ search_range_end(
 	    varbind->val.objid == NULL)
 		return false;
 	length = varbind->val_len / sizeof(oid);
-	if (length == 0 ||
-	    (length == 2 && memcmp(varbind->val.objid, null_oid,
-	                        sizeof(null_oid)) == 0))
+	if (length == 0 || (length == 2 && memcmp(varbind->val.objid, null_oid,
+	                                       sizeof(null_oid)) == 0))
 		return false;
 	agent_request_name_decode(varbind->val.objid, length, end);
 	return true;
@@ -97,13 +97,13 @@ answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind)
 	if (varbind->type == ASN_PRIV_INCL_RANGE) {
 		unsigned table = table_of(&start);
 		found = table != 0 &&
-		        agent_tables_answer_request(tables, table, false, &start,
-		            &name, varbind) == AGENT_ANSWERED;
+		        agent_tables_answer_request(tables, table, false,
+		            &start, &name, varbind) == AGENT_ANSWERED;
 	}
 	for (unsigned table = first_table_after(&start);
 	     !found && table <= LAST_TABLE; table++)
-		found = agent_tables_answer_request(tables, table, true,
-		            &start, &name, varbind) == AGENT_ANSWERED;
+		found = agent_tables_answer_request(tables, table, true, &start,
+		            &name, varbind) == AGENT_ANSWERED;
 	/* The end is exclusive. */
 	if (found && has_end && agent_request_name_compare(&name, &end) >= 0)
 		found = false;

@@ -87,8 +87,7 @@ send_failed(netsnmp_session *session)
 	if (send_failures++ % 1000 == 0)
 		log_warnx("agent: cannot send an AgentX answer to the master "
 		          "(%s); %lu lost so far",
-		    snmp_api_errstring(session->s_snmp_errno),
-		    send_failures);
+		    snmp_api_errstring(session->s_snmp_errno), send_failures);
 }
 
 static int
@@ -170,8 +169,7 @@ version_tested(const char *version)
 }
 
 void
-agent_direct_setup(
-    struct agent_tables *tables, enum dci_config_in_place mode)
+agent_direct_setup(struct agent_tables *tables, enum dci_config_in_place mode)
 {
 	const char *version = netsnmp_get_version();
 	bool tested = version_tested(version);

@@ -29,8 +29,8 @@ static int
 compare(const uint64_t *request, size_t request_length, const oid *ours,
     size_t our_length)
 {
-	size_t common = request_length < our_length ? request_length
-	                                            : our_length;
+	size_t common =
+	    request_length < our_length ? request_length : our_length;
 
 	for (size_t i = 0; i < common; i++) {
 		if (request[i] != (uint64_t)ours[i])
@@ -50,8 +50,8 @@ agent_request_name_compare(
 }
 
 int
-agent_request_name_compare_prefix(const struct agent_request_name *request,
-    const oid *prefix, size_t length)
+agent_request_name_compare_prefix(
+    const struct agent_request_name *request, const oid *prefix, size_t length)
 {
 	size_t compared = request->length < length ? request->length : length;
 

@@ -31,8 +31,7 @@
 /* .arc.1.table.1.column: the entry of a table and a column. */
 #define AGENT_ENTRY_PREFIX_LENGTH (AGENT_MIB_ARC_LENGTH + 3)
 /* The longest name the agent serves: an entry, a column and an index. */
-#define AGENT_ROW_NAME_MAX                                                     \
-	(AGENT_ENTRY_PREFIX_LENGTH + 1 + AGENT_INDEX_MAX)
+#define AGENT_ROW_NAME_MAX (AGENT_ENTRY_PREFIX_LENGTH + 1 + AGENT_INDEX_MAX)
 /* Longer than any served name (see above), and no more than Net-SNMP's own
  * limit for the names it builds. */
 #define AGENT_REQUEST_NAME_MAX MAX_OID_LEN
@@ -62,7 +61,7 @@ int agent_request_name_compare(
 /* The order of the request against a prefix of the agent's own, over the
  * sub-identifiers both have: 0 when the request starts with the prefix or
  * is a prefix of it. */
-int agent_request_name_compare_prefix(const struct agent_request_name *request,
-    const oid *prefix, size_t length);
+int agent_request_name_compare_prefix(
+    const struct agent_request_name *request, const oid *prefix, size_t length);
 
 #endif

@@ -158,10 +158,10 @@ agent_timestamps_of_time(const struct agent_timestamps *timestamps,
 			    -EPOCH_1900_TO_1970_MILLISECONDS);
 		}
 		/* How long ago it was, on the monotonic clock. */
-		event_milliseconds = saturating_subtract(
-		    now->monotonic_milliseconds,
-		    saturating_subtract(
-		        now->unix_milliseconds, event_unix_milliseconds));
+		event_milliseconds =
+		    saturating_subtract(now->monotonic_milliseconds,
+		        saturating_subtract(
+		            now->unix_milliseconds, event_unix_milliseconds));
 		break;
 	default:
 		return 0;

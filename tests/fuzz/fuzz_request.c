@@ -43,10 +43,9 @@ read_name(const uint8_t **data, size_t *size, size_t count, bool extend,
 	}
 	for (size_t i = 0; i < count && *size >= 4 && length < NAME_MAX_LENGTH;
 	     i++) {
-		uint32_t word = (uint32_t)(*data)[0] |
-		                (uint32_t)(*data)[1] << 8 |
-		                (uint32_t)(*data)[2] << 16 |
-		                (uint32_t)(*data)[3] << 24;
+		uint32_t word =
+		    (uint32_t)(*data)[0] | (uint32_t)(*data)[1] << 8 |
+		    (uint32_t)(*data)[2] << 16 | (uint32_t)(*data)[3] << 24;
 		name[length++] = extend && word >= 0x80000000u
 		                     ? (oid)(int64_t)(int32_t)word
 		                     : (oid)word;
@@ -86,9 +85,8 @@ check_getnext(const netsnmp_variable_list *varbind, const oid *start,
 	    varbind->name, varbind->name_length, start, start_length);
 	if (order < 0 || (order == 0 && !include))
 		abort(); /* the answer is not after the start */
-	if (end_length > 0 &&
-	    compare_names(varbind->name, varbind->name_length, end,
-	        end_length) >= 0)
+	if (end_length > 0 && compare_names(varbind->name, varbind->name_length,
+	                          end, end_length) >= 0)
 		abort(); /* the answer is not before the end */
 }
 
@@ -118,8 +116,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	arc = flags & 16;
 	start_length = read_name(&data, &size, count, extend, arc, start);
 	if (flags & 4) {
-		end_length = read_name(
-		    &data, &size, NAME_MAX_LENGTH, extend, arc, end);
+		end_length =
+		    read_name(&data, &size, NAME_MAX_LENGTH, extend, arc, end);
 		/* 0.0 is "no end"; an empty end is none too. */
 		if (end_length == 2 && end[0] == 0 && end[1] == 0)
 			end_length = 0;
@@ -139,8 +137,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	agent_agentx_answer(&tables, next, varbind);
 	if (next)
-		check_getnext(varbind, start, start_length, include, end,
-		    end_length);
+		check_getnext(
+		    varbind, start, start_length, include, end, end_length);
 	else if (varbind->name_length != start_length ||
 	         memcmp(varbind->name, start, start_length * sizeof(oid)))
 		abort(); /* a Get's answer keeps its name */
