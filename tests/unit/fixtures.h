@@ -396,7 +396,7 @@ fx_index_text(const struct fx_index *index, char *text, size_t text_size)
 	return text;
 }
 
-/* --- The oracle: every row of a table, built without core/walk.c --- */
+/* --- The oracle: every row of a table, built without agent/table_index.c --- */
 
 enum fx_table {
 	FX_SUPPLIER,

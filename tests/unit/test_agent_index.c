@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/agent/tables.c: GET and GETNEXT on real Net-SNMP
+ * Unit tests for src/agent/tables.c, agentx_answer.c and timestamps.c: GET and GETNEXT on real Net-SNMP
  * varbinds over the standard registry of fixtures.h. Every answer's full
  * OID (.1.3.6.1.4.1.8072.9999.9999.4040.1.TABLE.1.COLUMN.index), type and
  * value is checked; whole-table walks are compared with the row oracle.

@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/core/walk.c: index encodings, and GET (EXACT) and
+ * Unit tests for src/agent/table_index.c: index encodings, and GET (EXACT) and
  * GETNEXT (NEXT) lookups over the standard registry of fixtures.h, checked
  * against literal expectations at table boundaries and against an
  * independent oracle (every row enumerated, sorted as OIDs) for full
