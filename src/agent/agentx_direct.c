@@ -26,7 +26,6 @@ static const char *const tested_versions[] = {"5.9.3"};
 #define AGENTX_FLAG_NON_DEFAULT_CONTEXT 0x08
 
 static struct agent_tables *direct_tables;
-static bool direct_enabled;
 static snmp_callback net_snmp_callback;
 /* The AgentX socket while answers are sent on it, else -1. */
 static int direct_socket = -1;
@@ -35,12 +34,6 @@ static int direct_socket = -1;
 static bool indirect_pending;
 /* Answers whose send failed since the last one logged. */
 static unsigned long send_failures;
-
-bool
-agent_direct_enabled(void)
-{
-	return direct_enabled;
-}
 
 int
 agent_direct_socket(void)
@@ -172,24 +165,24 @@ void
 agent_direct_setup(struct agent_tables *tables, enum dci_config_in_place mode)
 {
 	const char *version = netsnmp_get_version();
-	bool tested = version_tested(version);
+	bool tested = version_tested(version), enabled = false;
 
 	direct_tables = tables;
 	switch (mode) {
 	case DCI_CONFIG_IN_PLACE_OFF:
-		direct_enabled = false;
+		enabled = false;
 		log_info("agent: in-place answers off: requests go through "
 		         "Net-SNMP's agent");
 		break;
 	case DCI_CONFIG_IN_PLACE_ON:
-		direct_enabled = true;
+		enabled = true;
 		if (!tested)
 			log_warnx("agent: in-place answers forced on with "
 			          "Net-SNMP %s, on which they were not tested",
 			    version);
 		break;
 	case DCI_CONFIG_IN_PLACE_AUTO:
-		direct_enabled = tested;
+		enabled = tested;
 		if (!tested)
 			log_info("agent: in-place answers off: they rely on "
 			         "Net-SNMP internals and were not tested with "
@@ -197,7 +190,7 @@ agent_direct_setup(struct agent_tables *tables, enum dci_config_in_place mode)
 			    version);
 		break;
 	}
-	if (direct_enabled)
+	if (enabled)
 		snmp_register_callback(SNMP_CALLBACK_APPLICATION,
 		    SNMPD_CALLBACK_INDEX_START, direct_session_opened, NULL);
 }

@@ -38,9 +38,6 @@
 void agent_direct_setup(
     struct agent_tables *tables, enum dci_config_in_place mode);
 
-/* Whether agent_direct_setup chose to answer in place. */
-bool agent_direct_enabled(void);
-
 /* The AgentX socket while its Get and GetNext requests are answered in
  * place, else -1. */
 int agent_direct_socket(void);
