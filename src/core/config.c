@@ -87,10 +87,11 @@ enum provider_key {
 	PROVIDER_MODULE,
 	PROVIDER_REFRESH,
 	PROVIDER_STALE_PERIODS,
-	PROVIDER_OPTIONS
+	PROVIDER_OPTIONS,
+	PROVIDER_ISOLATE
 };
 static const char *const provider_keys[] = {
-    "module", "refresh", "stale-periods", "options"};
+    "module", "refresh", "stale-periods", "options", "isolate"};
 static const struct key_set provider_key_set = {
     "in provider entry", provider_keys, COUNT_OF(provider_keys)};
 
@@ -613,6 +614,24 @@ read_stale_periods(struct parse_state *state, const yaml_node_t *node,
 }
 
 static int
+read_isolate(struct parse_state *state, const yaml_node_t *node,
+    const char *key, struct dci_config_provider *provider)
+{
+	static const char expectation[] = "true or false";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (strcmp(text, "true") == 0)
+		provider->isolate = true;
+	else if (strcmp(text, "false") == 0)
+		provider->isolate = false;
+	else
+		return report_expected(state, node, expectation, key);
+	return 0;
+}
+
+static int
 report_option_value(
     struct parse_state *state, const yaml_node_t *node, const char *key)
 {
@@ -734,6 +753,9 @@ read_provider(struct parse_state *state, const yaml_node_t *node, void *entry)
 			break;
 		case PROVIDER_OPTIONS:
 			result = read_options(state, value, name, provider);
+			break;
+		case PROVIDER_ISOLATE:
+			result = read_isolate(state, value, name, provider);
 			break;
 		}
 		if (result != 0)

@@ -60,6 +60,9 @@ struct dci_config_provider {
 	/* From `stale-periods`, default 3: a class whose snapshot is older
 	 * than this many refresh periods has its rows withdrawn. */
 	unsigned stale_periods;
+	/* From `isolate`, default false: the provider runs in a process of
+	 * its own (core/isolation.h). */
+	bool isolate;
 	struct dci_config_option *options; /* in file order, keys unique */
 	size_t option_count;
 };

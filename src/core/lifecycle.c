@@ -38,6 +38,7 @@ providers_equal(const struct dci_config_provider *left,
 	if (strcmp(left->module, right->module) != 0 ||
 	    left->refresh_milliseconds != right->refresh_milliseconds ||
 	    left->stale_periods != right->stale_periods ||
+	    left->isolate != right->isolate ||
 	    left->option_count != right->option_count)
 		return false;
 	for (size_t i = 0; i < left->option_count; i++)

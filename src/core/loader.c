@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/host.h"
+#include "core/isolation.h"
 #include "core/log.h"
 #include "core/snapshot.h"
 
@@ -36,6 +37,7 @@ plugin_library_open(struct dci_plugin *plugin, char *error, size_t error_size)
 {
 	struct stat status;
 	void *symbol;
+	bool isolated = plugin->config != NULL && plugin->config->isolate;
 
 	/* dlopen's own message for a missing file is vague; say it plainly. */
 	if (stat(plugin->path, &status) != 0) {
@@ -48,6 +50,11 @@ plugin_library_open(struct dci_plugin *plugin, char *error, size_t error_size)
 		    "%s: provider \"%s\": not a regular file", plugin->path,
 		    plugin->module);
 		return -1;
+	}
+	/* Loaded in its own process; here a stand-in replays its work. */
+	if (isolated) {
+		plugin->entry = &dci_isolation_provider;
+		return 0;
 	}
 	dlerror();
 	plugin->library = dlopen(plugin->path, RTLD_NOW | RTLD_LOCAL);
@@ -427,9 +434,12 @@ dci_plugin_start(
 	dci_plugin_stop(plugin);
 	plugin->refresh_milliseconds = config->refresh_milliseconds;
 	plugin->refresh_limit_milliseconds = 0;
+	/* An isolated provider's options are checked in its process, against
+	 * its own keys. */
 	if (plugin_library_open(plugin, reason, sizeof(reason)) != 0 ||
-	    dci_plugin_check_options(plugin, config, reason, sizeof(reason)) !=
-	        0)
+	    (!config->isolate &&
+	        dci_plugin_check_options(
+	            plugin, config, reason, sizeof(reason)) != 0))
 		goto failed;
 	plugin->initialised = true;
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
@@ -449,7 +459,11 @@ dci_plugin_start(
 	plugin->state = DCI_PLUGIN_RUNNING;
 	plugin->quiet = false;
 	plugin->failure[0] = '\0';
-	plugin->consecutive_failures = 0;
+	plugin->restart_reason[0] = '\0';
+	/* An isolated provider that keeps dying in its refreshes backs off
+	 * until one works. */
+	if (!config->isolate)
+		plugin->consecutive_failures = 0;
 	plugin->slow = false;
 	if (plugin->refresh_limit_milliseconds != 0 &&
 	    plugin->refresh_milliseconds > plugin->refresh_limit_milliseconds) {
@@ -541,6 +555,17 @@ plugin_refresh_finish(struct dci_plugin *plugin, int result, int64_t duration)
 		suppliers_mark(plugin, DCI_SUPPLIER_RUNNING, now, "");
 		plugin->next_refresh_milliseconds =
 		    now + plugin->refresh_milliseconds;
+		return;
+	}
+	if (plugin->restart_reason[0] != '\0') {
+		/* Rows withdrawn, failed row, another start after a
+		 * back-off. */
+		char reason[sizeof(plugin->restart_reason)];
+		memcpy(reason, plugin->restart_reason, sizeof(reason));
+		plugin->restart_reason[0] = '\0';
+		/* The back-off counts from now, not from when the refresh
+		 * began. */
+		plugin_fail_start(plugin, dci_clock_milliseconds(), reason);
 		return;
 	}
 	plugin->consecutive_failures++;
@@ -652,6 +677,9 @@ dci_plugin_run_due(struct dci_plugin *plugin, int64_t now)
 	if (plugin->state != DCI_PLUGIN_RUNNING)
 		return ran;
 	ran = plugin_refresh_collect(plugin) || ran;
+	/* A refresh that ended in a failed start (restart_reason). */
+	if (plugin->state != DCI_PLUGIN_RUNNING)
+		return ran;
 	if (!plugin->refresh_in_flight &&
 	    now >= plugin->next_refresh_milliseconds) {
 		plugin_refresh_begin(plugin, now);

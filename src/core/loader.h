@@ -73,6 +73,11 @@ struct dci_plugin {
 	 * fill the log; a change of state is always logged. */
 	bool quiet;
 	char failure[1024]; /* why it failed, "" while running */
+	/* Set by a refresh that failed in a way only a new start repairs (an
+	 * isolated provider's process died, core/isolation.h): the plug-in
+	 * is then failed as a failed start is, with this reason. Written on
+	 * the refresher before the refresh returns, read after. */
+	char restart_reason[1024];
 	unsigned refresh_milliseconds;
 	/* The longest period the provider's widening tolerates
 	 * (dci_refresh_limit); refresh_milliseconds never exceeds it. */

@@ -26,7 +26,9 @@
  * is absent the supplier is withdrawn. Each withdrawal also checks the
  * host's refusals (the same handle again, the open batch of the withdrawn
  * class): a refresh fails when one is missing, or when a registration or
- * withdrawal is refused. */
+ * withdrawal is refused. With `crash_while: PATH` a refresh writes through
+ * a null pointer while PATH exists, as a broken provider would (the
+ * isolation tests). */
 #define _GNU_SOURCE
 #include <dcistat/provider.h>
 #include <errno.h>
@@ -45,6 +47,7 @@ struct good_context {
 	unsigned long discontinuous; /* 0: none */
 	char refresh_fails_while[256];
 	char refresh_sleeps_while[256];
+	char crash_while[256];
 	char count32_file[256];                /* empty: count32 has no value */
 	char dynamic_supplier_file[256];       /* empty: no dynamic supplier */
 	struct dci_supplier *dynamic_supplier; /* NULL: not registered */
@@ -54,7 +57,7 @@ struct good_context {
 static const char *const good_option_keys[] = {"instances", "fail_refresh",
     "parents", "invalid_even", "refresh_limit", "discontinuous", "init_needs",
     "refresh_fails_while", "refresh_sleeps_while", "count32_file",
-    "dynamic_supplier_file", NULL};
+    "dynamic_supplier_file", "crash_while", NULL};
 
 /* A whole number option from 0 to maximum: 0 (and *value untouched) when
  * absent, -1 after reporting a bad one. */
@@ -150,6 +153,10 @@ good_init(struct dci_host *host, void **context_out)
 	if (text != NULL)
 		snprintf(context->refresh_fails_while,
 		    sizeof(context->refresh_fails_while), "%s", text);
+	text = dci_option_string(host, "crash_while");
+	if (text != NULL)
+		snprintf(context->crash_while, sizeof(context->crash_while),
+		    "%s", text);
 	text = dci_option_string(host, "refresh_sleeps_while");
 	if (text != NULL)
 		snprintf(context->refresh_sleeps_while,
@@ -326,6 +333,12 @@ good_refresh(struct dci_host *host, void *opaque)
 	uint32_t count32 = 0;
 
 	context->refreshes++;
+	if (context->crash_while[0] != '\0' &&
+	    access(context->crash_while, F_OK) == 0) {
+		/* Opaque to the compiler, so a real store faults. */
+		int *volatile nowhere = NULL;
+		*nowhere = 1;
+	}
 	for (int waited = 0;
 	     context->refresh_sleeps_while[0] != '\0' &&
 	     access(context->refresh_sleeps_while, F_OK) == 0 && waited < 6000;

@@ -330,6 +330,25 @@ START_TEST(test_refresh_refused)
 }
 END_TEST
 
+START_TEST(test_isolate)
+{
+	struct dci_config *config = parse_valid(
+	    "providers:\n  - module: netif\n  - module: evcnt\n"
+	    "    isolate: true\n  - module: devstat\n    isolate: false\n");
+
+	ck_assert(!config->providers[0].isolate);
+	ck_assert(config->providers[1].isolate);
+	ck_assert(!config->providers[2].isolate);
+	dci_config_free(config);
+	ASSERT_ERROR("providers:\n  - module: netif\n    isolate: yes\n",
+	    "t.yaml:3:14: expected true or false for 'isolate', found "
+	    "'yes'");
+	ASSERT_ERROR("providers:\n  - module: netif\n    isolate: {a: 1}\n",
+	    "t.yaml:3:14: expected true or false for 'isolate', found a "
+	    "mapping");
+}
+END_TEST
+
 START_TEST(test_in_place_answers)
 {
 	struct dci_config *config = parse_valid("agent:\n  log: syslog\n");
@@ -442,7 +461,7 @@ START_TEST(test_unknown_key_provider)
 {
 	ASSERT_ERROR("providers:\n  - module: netif\n    interval: 1\n",
 	    "t.yaml:3:5: unknown key 'interval' in provider entry: expected "
-	    "one of module, refresh, stale-periods, options");
+	    "one of module, refresh, stale-periods, options, isolate");
 }
 END_TEST
 
@@ -921,6 +940,7 @@ config_suite(void)
 	tcase_add_test(invalid, test_refresh_refused);
 	tcase_add_test(invalid, test_ping_interval);
 	tcase_add_test(invalid, test_in_place_answers);
+	tcase_add_test(invalid, test_isolate);
 	tcase_add_test(invalid, test_log_target);
 	tcase_add_test(invalid, test_plugin_dir_not_absolute);
 	tcase_add_test(invalid, test_agentx_socket_empty);

@@ -1,0 +1,45 @@
+/*
+ * Crash isolation of provider plug-ins. A provider entry with
+ * `isolate: true` runs in a process of its own, the program
+ * dcistat-isolate, so that a crash or a hang of the provider cannot take
+ * dcistatd down.
+ *
+ * In dcistatd the entry is served by dci_isolation_provider, a built-in
+ * provider standing in for the plug-in: its init starts the process,
+ * which loads the plug-in with the real loader and host and runs its init;
+ * its refresh asks the process for a refresh; each replays what the
+ * plug-in registered and committed there (core/isolation_wire.h) through
+ * dcistatd's own host, so the classes, ids, values, invalid data, parents
+ * and discontinuities are the same as in-process. The provider ABI is
+ * unchanged: the same .so works isolated or not.
+ *
+ * A process that dies (a crash: the signal is named), breaks the protocol
+ * or does not finish an init or a refresh within its hang limit (killed
+ * with SIGKILL) fails the plug-in as a failed start does: its rows are
+ * withdrawn at once, dciSupplierTable shows it failed with the reason, and
+ * it is started again after a back-off (1 s, doubled up to a minute, back
+ * to 1 s after a refresh that worked), while every other provider is
+ * served. dcistatd's stop or reload closes the socket, which ends the
+ * process (SIGKILL a second later if not); the process also ends with
+ * dcistatd (PR_SET_PDEATHSIG).
+ */
+#ifndef DCISTAT_CORE_ISOLATION_H
+#define DCISTAT_CORE_ISOLATION_H
+
+#include <dcistat/provider.h>
+
+/* The longest an isolated provider's init or refresh may take; a refresh
+ * period longer than a third of it lengthens it to three periods. */
+#define DCI_ISOLATION_HANG_MILLISECONDS 10000u
+
+/* The program: $DCISTAT_ISOLATE_PROGRAM (for tests of a build tree), else
+ * PKGLIBEXECDIR/dcistat-isolate. */
+#define DCI_ISOLATION_PROGRAM_ENVIRONMENT "DCISTAT_ISOLATE_PROGRAM"
+
+extern const struct dci_provider dci_isolation_provider;
+
+/* The child's side, the whole of dcistat-isolate: serves dcistatd on
+ * `socket` until it closes it. Returns the exit status. */
+int dci_isolation_child_main(int socket);
+
+#endif
