@@ -413,6 +413,56 @@ replay_batch(struct isolation *isolation, struct dci_host *host,
 	return 0;
 }
 
+/* One message of the process, replayed; 1 for DONE (with its result in
+ * *done_result and its name in `name`), 0 for the others, -1 when it
+ * breaks the protocol. */
+static int
+replay_frame(struct isolation *isolation, struct dci_host *host,
+    enum dci_wire_type type, struct dci_wire_reader *reader, int *done_result,
+    char *name, size_t name_size)
+{
+	switch (type) {
+	case DCI_WIRE_SUPPLIER:
+		return replay_supplier(isolation, host, reader);
+	case DCI_WIRE_CLASS:
+		return replay_class(isolation, host, reader);
+	case DCI_WIRE_WITHDRAW:
+		return replay_withdraw(isolation, host, reader);
+	case DCI_WIRE_LIMIT: {
+		uint32_t milliseconds = dci_wire_read_u32(reader);
+		if (!dci_wire_at_end(reader))
+			return -1;
+		dci_refresh_limit(host, milliseconds);
+		return 0;
+	}
+	case DCI_WIRE_BATCH:
+		return replay_batch(isolation, host, reader);
+	case DCI_WIRE_LOG: {
+		uint32_t level = dci_wire_read_u32(reader);
+		const char *text = dci_wire_read_string(reader);
+		if (!dci_wire_at_end(reader) || text == NULL)
+			return -1;
+		log_message(level < DCI_LOG_ERR     ? DCI_LOG_ERR
+		            : level > DCI_LOG_DEBUG ? DCI_LOG_DEBUG
+		                                    : (int)level,
+		    "%s", text);
+		return 0;
+	}
+	case DCI_WIRE_DONE: {
+		uint32_t failed = dci_wire_read_u32(reader);
+		const char *given = dci_wire_read_string(reader);
+		if (!dci_wire_at_end(reader) || failed > 1)
+			return -1;
+		if (name != NULL && given != NULL)
+			snprintf(name, name_size, "%s", given);
+		*done_result = failed ? -1 : 0;
+		return 1;
+	}
+	default:
+		return -1;
+	}
+}
+
 /* Reads and replays until the process says DONE: its result, or -1 with
  * the process ended and the reason in isolation->why. `name` (may be NULL)
  * receives the name DONE gives. */
@@ -430,7 +480,7 @@ converse(struct isolation *isolation, struct dci_host *host, char *name,
 		int received = dci_wire_receive(isolation->socket, deadline,
 		    &isolation->buffer, &isolation->buffer_size, &type, &reader,
 		    why, sizeof(why));
-		int result = -1;
+		int result = 0, replayed;
 
 		if (received == 0) {
 			process_end(isolation, false, "ended");
@@ -447,53 +497,11 @@ converse(struct isolation *isolation, struct dci_host *host, char *name,
 			process_end(isolation, true, why);
 			return -1;
 		}
-		switch (type) {
-		case DCI_WIRE_SUPPLIER:
-			result = replay_supplier(isolation, host, &reader);
-			break;
-		case DCI_WIRE_CLASS:
-			result = replay_class(isolation, host, &reader);
-			break;
-		case DCI_WIRE_WITHDRAW:
-			result = replay_withdraw(isolation, host, &reader);
-			break;
-		case DCI_WIRE_LIMIT: {
-			uint32_t milliseconds = dci_wire_read_u32(&reader);
-			if (dci_wire_at_end(&reader)) {
-				dci_refresh_limit(host, milliseconds);
-				result = 0;
-			}
-			break;
-		}
-		case DCI_WIRE_BATCH:
-			result = replay_batch(isolation, host, &reader);
-			break;
-		case DCI_WIRE_LOG: {
-			uint32_t level = dci_wire_read_u32(&reader);
-			const char *text = dci_wire_read_string(&reader);
-			if (dci_wire_at_end(&reader) && text != NULL) {
-				log_message(level < DCI_LOG_ERR ? DCI_LOG_ERR
-				            : level > DCI_LOG_DEBUG
-				                ? DCI_LOG_DEBUG
-				                : (int)level,
-				    "%s", text);
-				result = 0;
-			}
-			break;
-		}
-		case DCI_WIRE_DONE: {
-			uint32_t failed = dci_wire_read_u32(&reader);
-			const char *given = dci_wire_read_string(&reader);
-			if (!dci_wire_at_end(&reader) || failed > 1)
-				break;
-			if (name != NULL && given != NULL)
-				snprintf(name, name_size, "%s", given);
-			return failed ? -1 : 0;
-		}
-		default:
-			break;
-		}
-		if (result != 0) {
+		replayed = replay_frame(
+		    isolation, host, type, &reader, &result, name, name_size);
+		if (replayed == 1)
+			return result;
+		if (replayed < 0) {
 			snprintf(why, sizeof(why),
 			    "sent a malformed message (type %d), killed",
 			    (int)type);
@@ -501,6 +509,60 @@ converse(struct isolation *isolation, struct dci_host *host, char *name,
 			return -1;
 		}
 	}
+}
+
+struct dci_isolation_replayer {
+	struct isolation isolation;
+};
+
+struct dci_isolation_replayer *
+dci_isolation_replayer_new(struct dci_plugin *plugin)
+{
+	struct dci_isolation_replayer *replayer = calloc(1, sizeof(*replayer));
+
+	if (replayer != NULL) {
+		replayer->isolation.plugin = plugin;
+		replayer->isolation.socket = -1;
+	}
+	return replayer;
+}
+
+int
+dci_isolation_replay(struct dci_isolation_replayer *replayer,
+    const unsigned char *data, size_t length)
+{
+	struct isolation *isolation = &replayer->isolation;
+	size_t position = 0;
+	int result = 0;
+
+	while (result == 0 && length - position >= sizeof(uint32_t) + 1) {
+		uint32_t frame;
+		struct dci_wire_reader reader;
+		int done = 0;
+
+		memcpy(&frame, data + position, sizeof(frame));
+		position += sizeof(frame);
+		if (frame < 1 || frame > length - position)
+			return -1;
+		reader = (struct dci_wire_reader){
+		    data + position + 1, frame - 1, 0, false};
+		result = replay_frame(isolation, &isolation->plugin->host,
+		    (enum dci_wire_type)data[position], &reader, &done, NULL,
+		    0);
+		position += frame;
+		if (result == 1)
+			result = 0;
+	}
+	return result != 0 || position != length ? -1 : 0;
+}
+
+void
+dci_isolation_replayer_free(struct dci_isolation_replayer *replayer)
+{
+	if (replayer == NULL)
+		return;
+	free(replayer->isolation.rows);
+	free(replayer);
 }
 
 static int

@@ -38,6 +38,19 @@
 
 extern const struct dci_provider dci_isolation_provider;
 
+/* For the fuzz target and the tests: replays messages held in memory
+ * (frames as the process sends them) for `plugin` as its init or refresh
+ * would, keeping the process's handles from one call to the next. Returns
+ * 0, or -1 at the first message that breaks the protocol (a partial frame
+ * at the end is one). */
+struct dci_plugin;
+struct dci_isolation_replayer;
+struct dci_isolation_replayer *dci_isolation_replayer_new(
+    struct dci_plugin *plugin);
+int dci_isolation_replay(struct dci_isolation_replayer *replayer,
+    const unsigned char *data, size_t length);
+void dci_isolation_replayer_free(struct dci_isolation_replayer *replayer);
+
 /* The child's side, the whole of dcistat-isolate: serves dcistatd on
  * `socket` until it closes it. Returns the exit status. */
 int dci_isolation_child_main(int socket);

@@ -217,7 +217,8 @@ START_TEST(unknown_option_names_position)
 	    "t.yaml:6:7: unknown option 'colour' for provider good: expected "
 	    "one of instances, fail_refresh, parents, invalid_even, "
 	    "refresh_limit, discontinuous, init_needs, refresh_fails_while, "
-	    "refresh_sleeps_while, count32_file, dynamic_supplier_file");
+	    "refresh_sleeps_while, count32_file, dynamic_supplier_file, "
+	    "crash_while");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }
