@@ -5,7 +5,8 @@
  * It runs the provider through the real loader and host on a registry of
  * its own, so that every call is checked and answered exactly as in
  * dcistatd, and records each call that succeeded: a registration or a
- * withdrawal is sent at once, a batch when it commits. dcistatd replays
+ * withdrawal is sent at once, a batch when it commits (checked and sealed
+ * here, made a snapshot only in dcistatd). dcistatd replays
  * them through its own host. Every log line, the provider's and core's,
  * goes to dcistatd as a LOG message.
  */
@@ -24,6 +25,7 @@
 #include "core/loader.h"
 #include "core/log.h"
 #include "core/registry.h"
+#include "core/snapshot.h"
 
 /* A batch as the provider holds it: the host's batch, and the frame its
  * calls are recorded in. */
@@ -35,6 +37,7 @@ struct recorded_batch {
 };
 
 static int child_socket = -1;
+static struct dci_plugin *child_plugin;
 static struct dci_wire_writer out;
 /* Handles: the position of a supplier or class in these arrays. */
 static struct dci_supplier **suppliers;
@@ -346,11 +349,28 @@ record_batch_set_discontinuity(struct dci_batch *public, long row)
 	return 0;
 }
 
+/* The host's commit as on a refresher: the batch is checked and sealed
+ * (sorted, duplicate ids refused) but not made a snapshot here, which only
+ * dcistatd serves; the sealed builder is dropped. */
+static int
+commit_checked(struct dci_batch *real)
+{
+	int result;
+
+	child_plugin->on_refresher = true;
+	result = dci_host_operations.batch_commit(real);
+	child_plugin->on_refresher = false;
+	for (size_t i = 0; i < child_plugin->pending_count; i++)
+		dci_snapshot_builder_free(child_plugin->pending[i].builder);
+	child_plugin->pending_count = 0;
+	return result;
+}
+
 static int
 record_batch_commit(struct dci_batch *public)
 {
 	struct recorded_batch *batch = recorded(public);
-	int result = dci_host_operations.batch_commit(batch->real);
+	int result = commit_checked(batch->real);
 
 	if (result == 0) {
 		if (!dci_wire_frame_end(&batch->frame)) {
@@ -513,6 +533,7 @@ dci_isolation_child_main(int socket)
 	if (plugin == NULL)
 		return 2;
 	plugin->host.operations = &recording_operations;
+	child_plugin = plugin;
 	result = dci_plugin_start(
 	    plugin, dci_clock_milliseconds(), error, sizeof(error));
 	done(result, plugin->name);
