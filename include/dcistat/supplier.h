@@ -178,6 +178,18 @@ uint64_t dcistat_devstat_start_transaction(struct dcistat_devstat *device);
  * device's busy time (time with at least one transaction outstanding). */
 void dcistat_devstat_end_transaction(struct dcistat_devstat *device,
     uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start);
+/* The same with the time given (nanoseconds of CLOCK_MONOTONIC), as
+ * devstat(9)'s _bio_t0 and _bio_bt variants take one: for a caller that
+ * already read the clock for its own I/O, and saves reading it again. A
+ * time must not be earlier than one given before for the device; an end
+ * time before its busy period began adds no busy time. The end time is
+ * read once, as FreeBSD's devstat_end_transaction reads it, and closes the
+ * busy period too. */
+uint64_t dcistat_devstat_start_transaction_at(
+    struct dcistat_devstat *device, uint64_t now);
+void dcistat_devstat_end_transaction_at(struct dcistat_devstat *device,
+    uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start,
+    uint64_t now);
 
 /* --- stats(3) variables of interest --- */
 

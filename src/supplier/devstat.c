@@ -254,11 +254,11 @@ dcistat_devstat_remove(struct dcistat_devstat *device)
 }
 
 __attribute__((visibility("default"))) uint64_t
-dcistat_devstat_start_transaction(struct dcistat_devstat *device)
+dcistat_devstat_start_transaction_at(
+    struct dcistat_devstat *device, uint64_t now)
 {
 	uint64_t *state =
 	    &dcistat_shared_region(device->supplier)[device->busy_state];
-	uint64_t now = monotonic_nanoseconds();
 	uint64_t current = __atomic_load_n(state, __ATOMIC_RELAXED);
 	uint64_t next;
 
@@ -279,10 +279,17 @@ dcistat_devstat_start_transaction(struct dcistat_devstat *device)
 	return now;
 }
 
+__attribute__((visibility("default"))) uint64_t
+dcistat_devstat_start_transaction(struct dcistat_devstat *device)
+{
+	return dcistat_devstat_start_transaction_at(
+	    device, monotonic_nanoseconds());
+}
+
 /* Ends one outstanding transaction; the last one ends the busy period,
  * whose time is added once the period is closed. */
 static void
-busy_end(uint64_t *state, uint64_t *busy_microseconds)
+busy_end(uint64_t *state, uint64_t *busy_microseconds, uint64_t now)
 {
 	uint64_t current = __atomic_load_n(state, __ATOMIC_RELAXED);
 	uint64_t next;
@@ -309,11 +316,15 @@ busy_end(uint64_t *state, uint64_t *busy_microseconds)
 			break;
 	}
 	if (count == 1) {
-		uint64_t end = monotonic_nanoseconds() / 1000u;
+		uint64_t mask = (UINT64_C(1)
+		                    << (64 - DCISTAT_SEGMENT_BUSY_START_SHIFT)) -
+		                1;
+		uint64_t end = (now / 1000u) & mask;
 		uint64_t start = dcistat_segment_busy_start(current);
-		uint64_t mask = (UINT64_C(1) << (64 - DCISTAT_SEGMENT_BUSY_START_SHIFT)) - 1;
-		__atomic_fetch_add(busy_microseconds, (end - start) & mask,
-		    __ATOMIC_RELEASE);
+		/* A time before the period's start (a caller's clock that went
+		 * back) adds nothing rather than wrapping. */
+		__atomic_fetch_add(busy_microseconds,
+		    end >= start ? end - start : 0, __ATOMIC_RELEASE);
 		__atomic_fetch_sub(state,
 		    (uint64_t)1 << DCISTAT_SEGMENT_BUSY_CLOSER_SHIFT,
 		    __ATOMIC_RELEASE);
@@ -321,19 +332,20 @@ busy_end(uint64_t *state, uint64_t *busy_microseconds)
 }
 
 __attribute__((visibility("default"))) void
-dcistat_devstat_end_transaction(struct dcistat_devstat *device,
-    uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start)
+dcistat_devstat_end_transaction_at(struct dcistat_devstat *device,
+    uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start,
+    uint64_t now)
 {
 	struct dcistat_supplier *supplier = device->supplier;
 	uint64_t *shared = dcistat_shared_region(supplier);
-	uint64_t now = monotonic_nanoseconds();
 	uint64_t *region = dcistat_thread_region(supplier);
 	bool own = region != NULL;
 	unsigned k = (unsigned)kind <= DCISTAT_DEVSTAT_FREE ? (unsigned)kind : 0;
 
 	if (!own)
 		region = shared;
-	busy_end(&shared[device->busy_state], &shared[device->busy_state + 1]);
+	busy_end(&shared[device->busy_state], &shared[device->busy_state + 1],
+	    now);
 	dcistat_block_begin(&region[device->block], own);
 	if (k != DCISTAT_DEVSTAT_NO_DATA)
 		dcistat_add(&region[device->bytes[k]], bytes, own);
@@ -341,6 +353,14 @@ dcistat_devstat_end_transaction(struct dcistat_devstat *device,
 	dcistat_add(&region[device->durations[k]],
 	    now > start ? now - start : 0, own);
 	dcistat_block_end(&region[device->block], own);
+}
+
+__attribute__((visibility("default"))) void
+dcistat_devstat_end_transaction(struct dcistat_devstat *device,
+    uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start)
+{
+	dcistat_devstat_end_transaction_at(
+	    device, bytes, kind, start, monotonic_nanoseconds());
 }
 
 void

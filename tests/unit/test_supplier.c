@@ -447,6 +447,54 @@ START_TEST(test_devstat_busy)
 }
 END_TEST
 
+/* The _at variants with the caller's times: busy time and durations
+ * exact, in milliseconds as served. */
+START_TEST(test_devstat_at_times)
+{
+	const uint64_t ms = 1000000; /* nanoseconds */
+	struct dcistat_supplier *supplier;
+	struct dcistat_devstat *device;
+	struct reading reading;
+	uint64_t first, second;
+
+	directory_make();
+	supplier = supplier_open("devstat", 4);
+	device = dcistat_devstat_add(supplier, "da", 2, 512, 0, 0, 0);
+	ck_assert_ptr_nonnull(device);
+	/* Busy from 10 to 70 ms: two transactions overlapping. */
+	first = dcistat_devstat_start_transaction_at(device, 10 * ms);
+	ck_assert_uint_eq(first, 10 * ms);
+	second = dcistat_devstat_start_transaction_at(device, 30 * ms);
+	dcistat_devstat_end_transaction_at(
+	    device, 4096, DCISTAT_DEVSTAT_READ, first, 50 * ms);
+	dcistat_devstat_end_transaction_at(
+	    device, 512, DCISTAT_DEVSTAT_WRITE, second, 70 * ms);
+	/* Then from 100 to 130 ms. */
+	first = dcistat_devstat_start_transaction_at(device, 100 * ms);
+	dcistat_devstat_end_transaction_at(
+	    device, 1024, DCISTAT_DEVSTAT_READ, first, 130 * ms);
+	/* A time that went back: no busy time, no duration. */
+	first = dcistat_devstat_start_transaction_at(device, 200 * ms);
+	dcistat_devstat_end_transaction_at(
+	    device, 0, DCISTAT_DEVSTAT_READ, first, 150 * ms);
+	reading_open(&reading, dcistat_supplier_path(supplier));
+	ck_assert_uint_eq(reading_value(&reading, "da2", "busy_count", NULL), 0);
+	ck_assert_uint_eq(reading_value(&reading, "da2", "busy_time", NULL), 90);
+	ck_assert_uint_eq(
+	    reading_value(&reading, "da2", "duration_read", NULL), 70);
+	ck_assert_uint_eq(
+	    reading_value(&reading, "da2", "duration_write", NULL), 40);
+	ck_assert_uint_eq(
+	    reading_value(&reading, "da2", "bytes_read", NULL), 5120);
+	ck_assert_uint_eq(
+	    reading_value(&reading, "da2", "bytes_written", NULL), 512);
+	ck_assert_uint_eq(reading_value(&reading, "da2", "num_reads", NULL), 3);
+	reading_close(&reading);
+	dcistat_supplier_close(supplier);
+	directory_remove();
+}
+END_TEST
+
 /* --- Generic classes --- */
 
 START_TEST(test_generic_class)
@@ -675,6 +723,7 @@ supplier_suite(void)
 	tcase_add_test(library, test_histogram_refusals);
 	tcase_add_test(library, test_evcnt_parent_rules);
 	tcase_add_test(library, test_devstat_busy);
+	tcase_add_test(library, test_devstat_at_times);
 	tcase_add_test(library, test_generic_class);
 	tcase_add_test(library, test_reader_refuses_malformed);
 	tcase_add_test(library, test_reader_skips_frozen_writer);
