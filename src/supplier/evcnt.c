@@ -196,8 +196,8 @@ dcistat_evcnt_detach(struct dcistat_evcnt *counter)
 	return 0;
 }
 
-__attribute__((visibility("default"))) void
-dcistat_evcnt_add(struct dcistat_evcnt *counter, uint64_t amount)
+static inline void
+evcnt_add(struct dcistat_evcnt *counter, uint64_t amount)
 {
 	struct dcistat_supplier *supplier = counter->supplier;
 	uint64_t *region = dcistat_thread_region(supplier);
@@ -210,9 +210,17 @@ dcistat_evcnt_add(struct dcistat_evcnt *counter, uint64_t amount)
 }
 
 __attribute__((visibility("default"))) void
+dcistat_evcnt_add(struct dcistat_evcnt *counter, uint64_t amount)
+{
+	evcnt_add(counter, amount);
+}
+
+/* Not a call of dcistat_evcnt_add: an exported function is called through
+ * the PLT even from its own library. */
+__attribute__((visibility("default"))) void
 dcistat_evcnt_increment(struct dcistat_evcnt *counter)
 {
-	dcistat_evcnt_add(counter, 1);
+	evcnt_add(counter, 1);
 }
 
 void

@@ -41,11 +41,7 @@
 #define SUPPLIER_THREAD_NUMBERS_MAX SUPPLIER_THREAD_REGIONS_MAX
 
 static _Thread_local char supplier_error[512];
-/* This thread's region number plus one; 0 until its first update.
- * Initial-exec: the update path reads it without a call to
- * __tls_get_addr (the library is linked, not dlopen()ed, by
- * applications). */
-static _Thread_local uint32_t thread_number_plus_one
+_Thread_local uint32_t dcistat_thread_number_plus_one
     __attribute__((tls_model("initial-exec")));
 
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -121,8 +117,8 @@ regions_in_use_raise(struct dcistat_supplier *supplier, uint32_t high)
 
 /* The slow path of a thread's first update: a number, announced to every
  * open supplier before the thread writes into its region. */
-static uint32_t
-thread_number_take(void)
+uint32_t
+dcistat_thread_number_take(void)
 {
 	uint32_t number = SUPPLIER_THREAD_NUMBERS_MAX;
 
@@ -144,20 +140,8 @@ thread_number_take(void)
 		pthread_setspecific(thread_key, (void *)(uintptr_t)(number + 1));
 	}
 	pthread_mutex_unlock(&process_lock);
-	thread_number_plus_one = number + 1;
+	dcistat_thread_number_plus_one = number + 1;
 	return number;
-}
-
-uint64_t *
-dcistat_thread_region(struct dcistat_supplier *supplier)
-{
-	uint32_t number = thread_number_plus_one - 1;
-
-	if (__builtin_expect(thread_number_plus_one == 0, 0))
-		number = thread_number_take();
-	if (number >= supplier->thread_regions)
-		return NULL;
-	return supplier->regions + (size_t)number * supplier->region_words;
 }
 
 /* --- Opening --- */

@@ -114,10 +114,30 @@ void dcistat_copy_text(char *to, size_t size, const char *from);
 
 /* --- The update path: no lock, no system call, no allocation --- */
 
+/* This thread's region number plus one; 0 until its first update.
+ * Initial-exec: the update path reads it without a call to
+ * __tls_get_addr (the library is linked, not dlopen()ed, by
+ * applications). */
+extern _Thread_local uint32_t dcistat_thread_number_plus_one
+    __attribute__((tls_model("initial-exec")));
+/* The slow path of a thread's first update: takes a number, announced to
+ * every open supplier before the thread writes into its region. */
+uint32_t dcistat_thread_number_take(void);
+
 /* This thread's region in `supplier`, or NULL when it has none (more
  * threads than thread regions): it then updates the shared region with
- * atomic read-modify-writes. */
-uint64_t *dcistat_thread_region(struct dcistat_supplier *supplier);
+ * atomic read-modify-writes. Inline: it is on every update path. */
+static inline uint64_t *
+dcistat_thread_region(struct dcistat_supplier *supplier)
+{
+	uint32_t number = dcistat_thread_number_plus_one - 1;
+
+	if (__builtin_expect(dcistat_thread_number_plus_one == 0, 0))
+		number = dcistat_thread_number_take();
+	if (number >= supplier->thread_regions)
+		return NULL;
+	return supplier->regions + (size_t)number * supplier->region_words;
+}
 
 static inline uint64_t *
 dcistat_shared_region(const struct dcistat_supplier *supplier)
