@@ -14,7 +14,7 @@
 static void
 append(struct dci_wire_writer *writer, const void *bytes, size_t length)
 {
-	if (writer->failed)
+	if (writer->failed || length == 0)
 		return;
 	if (length > DCI_WIRE_FRAME_MAX ||
 	    writer->length - writer->frame_start >
