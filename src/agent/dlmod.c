@@ -40,6 +40,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent/agent.h"
 #include "agent/snmp_log.h"
@@ -76,6 +77,10 @@ static struct {
 	bool initialised;
 	bool callback_registered;
 	int notify_fd; /* registered with snmpd's loop, or -1 */
+	/* The process that loaded the configuration: snmpd forks into the
+	 * background after reading snmpd.conf, and an isolated provider's
+	 * process is a child of the one that started it. */
+	pid_t loaded_by;
 } embedded = {.notify_fd = -1};
 
 static void
@@ -129,12 +134,17 @@ embedded_notified(int fd, void *argument)
 
 /* Refresh threads start from snmpd's loop, never at its reading of the
  * configuration: snmpd may fork after that, and threads do not survive a
- * fork. */
+ * fork; nor do isolated providers' processes, started again here. */
 static void
 embedded_use_threads(void)
 {
 	int fd;
 
+	if (embedded.loaded && embedded.loaded_by != getpid()) {
+		embedded.loaded_by = getpid();
+		dci_plugins_restart_isolated(
+		    &embedded.lifecycle.plugins, dci_clock_milliseconds());
+	}
 	if (!embedded.loaded || embedded.notify_fd >= 0 ||
 	    dci_plugins_use_threads(&embedded.lifecycle.plugins) != 0)
 		return;
@@ -231,6 +241,7 @@ embedded_load_configuration(const char *path)
 		return false;
 	}
 	embedded.loaded = true;
+	embedded.loaded_by = getpid();
 	dci_plugins_refresh_all(
 	    &embedded.lifecycle.plugins, dci_clock_milliseconds());
 	log_info("serving DCI-STATS-MIB from %s (%zu provider%s)", path,

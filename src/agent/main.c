@@ -186,8 +186,12 @@ main(int argc, char **argv)
 			fatal("pid file %s", options.pid_file);
 		options.pid_file = pid_file;
 	}
-	if (!options.foreground && daemon(0, 0) != 0)
-		fatal("cannot daemonise");
+	if (!options.foreground) {
+		if (daemon(0, 0) != 0)
+			fatal("cannot daemonise");
+		dci_plugins_restart_isolated(
+		    &state.lifecycle.plugins, dci_clock_milliseconds());
+	}
 	if (options.pid_file != NULL)
 		pid_file_write(options.pid_file);
 

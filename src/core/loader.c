@@ -917,6 +917,21 @@ dci_plugins_refresh_all(struct dci_plugins *plugins, int64_t now)
 }
 
 void
+dci_plugins_restart_isolated(struct dci_plugins *plugins, int64_t now)
+{
+	char error[1024];
+
+	for (size_t i = 0; i < plugins->count; i++) {
+		struct dci_plugin *plugin = plugins->items[i];
+		if (!plugin->config->isolate ||
+		    plugin->state != DCI_PLUGIN_RUNNING)
+			continue;
+		if (dci_plugin_start(plugin, now, error, sizeof(error)) != 0)
+			log_warnx("%s; retrying with back-off", error);
+	}
+}
+
+void
 dci_plugins_close(struct dci_plugins *plugins)
 {
 	/* Close in reverse order of loading. */

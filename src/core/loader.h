@@ -252,6 +252,10 @@ size_t dci_plugins_run_due(struct dci_plugins *plugins, int64_t now);
 int64_t dci_plugins_deadline(const struct dci_plugins *plugins);
 /* Refreshes every running plug-in now (start-up, reload). */
 void dci_plugins_refresh_all(struct dci_plugins *plugins, int64_t now);
+/* After the daemon's fork: the processes of isolated providers were
+ * children of the process that exited (and ended with it), so each running
+ * isolated provider is started again, a child of this one. */
+void dci_plugins_restart_isolated(struct dci_plugins *plugins, int64_t now);
 /* Closes every plug-in, in reverse order of loading, and the notification
  * pipe. */
 void dci_plugins_close(struct dci_plugins *plugins);

@@ -20,6 +20,9 @@
 #      with "did not answer", netif answered meanwhile, and it comes back
 #      once the hang is gone;
 #    - on SIGTERM dcistatd stops cleanly and no provider process is left.
+# 3. Daemonised (no -f): dcistatd loads its providers, then forks into the
+#    background; the isolated providers' processes are children of the
+#    daemon, not of the process that exited, and serve the same values.
 #
 # Needs root (for snmpd's sockets; exit 77 otherwise).
 
@@ -202,3 +205,29 @@ netif_right || fail "netif not served right at the end"
 stop_dcistatd
 pgrep -f "$ISOLATE" >/dev/null && fail "a dcistat-isolate process outlived dcistatd"
 ok "no dcistat-isolate process left"
+
+# --- 3. Daemonised ------------------------------------------------------
+
+daemon_gone() { ! _lib_alive "$DCISTATD_PID"; }
+config "$TMP_DIR/daemon.yaml" true
+PID_FILE=$TMP_DIR/dcistatd.pid
+DCISTATD_LOG=$TMP_DIR/dcistatd.daemon.log
+"$DCISTATD" -c "$TMP_DIR/daemon.yaml" -L "$DCISTATD_LOG" -p "$PID_FILE" </dev/null >/dev/null 2>&1 ||
+    fail "dcistatd did not start in the background: $(tail -n 3 "$DCISTATD_LOG" | tr '\n' ' ')"
+wait_until 10 test -s "$PID_FILE" || fail "no pid file from the daemon"
+DCISTATD_PID=$(cat "$PID_FILE")
+_lib_pids+=("$DCISTATD_PID")
+wait_dcistatd_ready 20
+children=$(pgrep -c -P "$DCISTATD_PID" dcistat-isolate)
+[ "$children" = 2 ] || fail "$children dcistat-isolate processes under the daemon, expected 2"
+walk_classes "$TMP_DIR/daemon.walk"
+diff "$TMP_DIR/inproc.walk.compared" "$TMP_DIR/daemon.walk.compared" >"$TMP_DIR/daemon.diff" ||
+    fail "the daemon's isolated providers differ from in-process: $(head -n 6 "$TMP_DIR/daemon.diff" | tr '\n' ' ')"
+grep -q 'isolated process' "$DCISTATD_LOG" &&
+    fail "an isolated process failed in the daemon: $(grep 'isolated process' "$DCISTATD_LOG" | head -n 2 | tr '\n' ' ')"
+ok "daemonised: 2 isolated processes, children of the daemon ($DCISTATD_PID), serve the same $compared values"
+kill -TERM "$DCISTATD_PID"
+wait_until 10 daemon_gone || fail "the daemon did not stop within 10 s of SIGTERM"
+DCISTATD_PID=
+pgrep -f "$ISOLATE" >/dev/null && fail "a dcistat-isolate process outlived the daemon"
+ok "the daemon stopped; no dcistat-isolate process left"
