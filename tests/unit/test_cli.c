@@ -1,0 +1,485 @@
+/*
+ * Unit tests for dcistat(1)'s parts that hold no state of a source: the
+ * rate computation (exact rates, wraps undone at the counter's width, a
+ * discontinuity, a decrease that is no wrap or an empty interval giving a
+ * gap), the JSON and OpenMetrics writers (structure, escaping, invalid
+ * UTF-8, names made valid, counters as _total with their unit, absent
+ * values left out) and the text table renderer (alignment, widths, the
+ * mark of a missing value, blocks that fit a terminal, control
+ * characters).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/document.h"
+#include "cli/json.h"
+#include "cli/openmetrics.h"
+#include "cli/rate.h"
+#include "cli/text_table.h"
+#include "cli/utf8.h"
+
+/* --- rates ------------------------------------------------------------- */
+
+static struct cli_counter_sample
+sample(uint64_t value, int64_t taken, int64_t discontinuity)
+{
+	return (struct cli_counter_sample){value, taken, discontinuity};
+}
+
+START_TEST(test_rate_exact)
+{
+	struct cli_counter_sample before = sample(1000, 5000, 7);
+	struct cli_counter_sample after = sample(2000, 7000, 7);
+	double rate = -1;
+	uint64_t increase = 0;
+
+	ck_assert(cli_rate_compute(&before, &after, 64, &rate));
+	ck_assert(rate == 500.0);
+	ck_assert(cli_rate_increase(&before, &after, 64, &increase));
+	ck_assert_uint_eq(increase, 1000);
+	/* 1 over 3 s: the rate as a double, exactly as divided. */
+	after = sample(1001, 8000, 7);
+	ck_assert(cli_rate_compute(&before, &after, 64, &rate));
+	ck_assert(rate == 1.0 / 3.0);
+	/* No change is a rate of 0, not a gap. */
+	after = sample(1000, 6000, 7);
+	ck_assert(cli_rate_compute(&before, &after, 64, &rate));
+	ck_assert(rate == 0.0);
+}
+END_TEST
+
+START_TEST(test_rate_wraps)
+{
+	struct cli_counter_sample before = sample(0xfffffff0u, 0, 0);
+	struct cli_counter_sample after = sample(0x10, 1000, 0);
+	uint64_t increase = 0;
+	double rate = -1;
+
+	/* A 32-bit counter that wrapped went forward by 0x20. */
+	ck_assert(cli_rate_increase(&before, &after, 32, &increase));
+	ck_assert_uint_eq(increase, 0x20);
+	ck_assert(cli_rate_compute(&before, &after, 32, &rate));
+	ck_assert(rate == 32.0);
+	/* A 64-bit counter wraps at 2^64. */
+	before = sample(UINT64_MAX - 4, 0, 0);
+	after = sample(5, 2000, 0);
+	ck_assert(cli_rate_compute(&before, &after, 64, &rate));
+	ck_assert(rate == 5.0);
+	/* The same fall in a 64-bit counter is no wrap: a reset, a gap. */
+	before = sample(0xfffffff0u, 0, 0);
+	after = sample(0x10, 1000, 0);
+	ck_assert(!cli_rate_compute(&before, &after, 64, &rate));
+	/* Forward by exactly half the range is the most a wrap can be. */
+	before = sample(0x80000000u, 0, 0);
+	after = sample(0, 1000, 0);
+	ck_assert(!cli_rate_increase(&before, &after, 32, &increase));
+	before = sample(0x80000001u, 0, 0);
+	ck_assert(cli_rate_increase(&before, &after, 32, &increase));
+	ck_assert_uint_eq(increase, 0x7fffffffu);
+}
+END_TEST
+
+START_TEST(test_rate_gaps)
+{
+	struct cli_counter_sample before = sample(100, 1000, 0);
+	struct cli_counter_sample after = sample(200, 2000, 1500);
+	double rate = 12345;
+
+	/* The core saw a discontinuity between the samples (a reset, a
+	 * restarted supplier): a gap even though the value grew. */
+	ck_assert(!cli_rate_compute(&before, &after, 64, &rate));
+	/* A reset to a smaller value without a recorded discontinuity. */
+	after = sample(10, 2000, 0);
+	ck_assert(!cli_rate_compute(&before, &after, 64, &rate));
+	/* No interval, or time going backwards. */
+	after = sample(200, 1000, 0);
+	ck_assert(!cli_rate_compute(&before, &after, 64, &rate));
+	after = sample(200, 500, 0);
+	ck_assert(!cli_rate_compute(&before, &after, 64, &rate));
+	/* A value wider than the counter, a width out of range. */
+	after = sample(UINT64_C(1) << 40, 2000, 0);
+	ck_assert(!cli_rate_compute(&before, &after, 32, &rate));
+	after = sample(200, 2000, 0);
+	ck_assert(!cli_rate_compute(&before, &after, 0, &rate));
+	ck_assert(!cli_rate_compute(&before, &after, 65, &rate));
+	ck_assert(rate == 12345);
+}
+END_TEST
+
+START_TEST(test_rate_format)
+{
+	static const struct {
+		double rate;
+		const char *text;
+	} cases[] = {
+	    {500.0, "500"},
+	    {0.5, "0.5"},
+	    {1.0 / 3.0, "0.333"},
+	    {1000.0 / 3.0, "333.333"},
+	    {0.0, "0"},
+	    {0.0004, "0"},
+	    {1.25, "1.25"},
+	    {18446744073709551615.0, "18446744073709551616"},
+	};
+	char text[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		cli_rate_format(cases[i].rate, text, sizeof(text));
+		ck_assert_str_eq(text, cases[i].text);
+	}
+}
+END_TEST
+
+/* --- a document to write ------------------------------------------------ */
+
+/* Table "t&1", title "Test \"t\"": keys instance and id, a text column,
+ * a counter with unit bytes, a gauge ending in _total; two rows, the
+ * second without a counter value. */
+static struct cli_document
+sample_document(const char *label, const char *text)
+{
+	struct cli_document document = {0};
+	struct cli_table *table = cli_table_new("t&1", "Test \"t\"");
+
+	ck_assert_ptr_nonnull(table);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "instance", CLI_COLUMN_KEY, NULL, NULL),
+	    0);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "id", CLI_COLUMN_KEY, NULL, NULL), 1);
+	ck_assert_int_eq(cli_table_add_column(
+	                     table, "name", CLI_COLUMN_TEXT, NULL, "a name"),
+	    2);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "rx_bytes", CLI_COLUMN_COUNTER, "bytes",
+	        "Octets\nreceived \\"),
+	    3);
+	ck_assert_int_eq(cli_table_add_column(table, "queue-length_total",
+	                     CLI_COLUMN_GAUGE, "", ""),
+	    4);
+	ck_assert_int_eq(cli_table_add_row(table), 0);
+	ck_assert_int_eq(cli_table_add_row(table), 1);
+	ck_assert_int_eq(cli_table_set(table, 0, 0, label, NULL), 0);
+	ck_assert_int_eq(cli_table_set(table, 0, 1, "1.2", NULL), 0);
+	ck_assert_int_eq(cli_table_set(table, 0, 2, text, NULL), 0);
+	ck_assert_int_eq(cli_table_set(table, 0, 3, "18446744073709551615",
+	                     "18446744073709551615"),
+	    0);
+	ck_assert_int_eq(cli_table_set(table, 0, 4, "-2", "-2"), 0);
+	ck_assert_int_eq(cli_table_set(table, 1, 0, "b", NULL), 0);
+	ck_assert_int_eq(cli_table_set(table, 1, 1, "2", NULL), 0);
+	ck_assert_int_eq(cli_table_set(table, 1, 4, "1.29", "1.29"), 0);
+	ck_assert_int_eq(cli_document_add(&document, table), 0);
+	return document;
+}
+
+/* What `write` wrote for `document`, NUL-terminated; freed by the caller. */
+static char *
+written(void (*write)(FILE *, const struct cli_document *),
+    const struct cli_document *document)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	write(out, document);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
+static char *
+written_text(const struct cli_document *document, size_t width)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	cli_text_table_write(out, document, width);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
+/* --- JSON --------------------------------------------------------------- */
+
+START_TEST(test_json_document)
+{
+	struct cli_document document = sample_document("a", "x");
+	char *text = written(cli_json_write, &document);
+
+	ck_assert_str_eq(text,
+	    "{\"tables\":[{\"name\":\"t&1\",\"title\":\"Test \\\"t\\\"\","
+	    "\"columns\":["
+	    "{\"name\":\"instance\",\"role\":\"key\",\"unit\":\"\","
+	    "\"help\":\"\"},"
+	    "{\"name\":\"id\",\"role\":\"key\",\"unit\":\"\",\"help\":\"\"},"
+	    "{\"name\":\"name\",\"role\":\"text\",\"unit\":\"\","
+	    "\"help\":\"a name\"},"
+	    "{\"name\":\"rx_bytes\",\"role\":\"counter\",\"unit\":\"bytes\","
+	    "\"help\":\"Octets\\nreceived \\\\\"},"
+	    "{\"name\":\"queue-length_total\",\"role\":\"gauge\","
+	    "\"unit\":\"\",\"help\":\"\"}],"
+	    "\"rows\":["
+	    "{\"instance\":\"a\",\"id\":\"1.2\",\"name\":\"x\","
+	    "\"rx_bytes\":18446744073709551615,\"queue-length_total\":-2},"
+	    "{\"instance\":\"b\",\"id\":\"2\",\"name\":null,"
+	    "\"rx_bytes\":null,\"queue-length_total\":1.29}]}]}\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+START_TEST(test_json_escaping)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+	    {"plain", "\"plain\""},
+	    {"", "\"\""},
+	    {"a\"b\\c", "\"a\\\"b\\\\c\""},
+	    {"line\nfeed\ttab\rcr", "\"line\\nfeed\\ttab\\rcr\""},
+	    {"\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\""},
+	    /* UTF-8 passes; bytes that are not UTF-8 become U+FFFD. */
+	    {"d\xc3\xa9v", "\"d\xc3\xa9v\""},
+	    {"\xff"
+	     "a\xc3",
+	        "\"\xef\xbf\xbd"
+	        "a\xef\xbf\xbd\""},
+	    /* An overlong '/' and a surrogate are not UTF-8. */
+	    {"\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\""},
+	    {"\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *text = NULL;
+		size_t size = 0;
+		FILE *out = open_memstream(&text, &size);
+
+		ck_assert_ptr_nonnull(out);
+		cli_json_write_string(out, cases[i].in);
+		ck_assert_int_eq(fclose(out), 0);
+		ck_assert_msg(strcmp(text, cases[i].out) == 0,
+		    "case %zu: got %s, expected %s", i, text, cases[i].out);
+		free(text);
+	}
+}
+END_TEST
+
+/* --- OpenMetrics --------------------------------------------------------- */
+
+START_TEST(test_openmetrics_document)
+{
+	struct cli_document document =
+	    sample_document("eth0 \"x\"\\", "new\nline");
+	char *text = written(cli_openmetrics_write, &document);
+
+	ck_assert_str_eq(text,
+	    "# TYPE dcistat_t_1 info\n"
+	    "# HELP dcistat_t_1 Test \\\"t\\\"\n"
+	    "dcistat_t_1_info{instance=\"eth0 \\\"x\\\"\\\\\",id=\"1.2\","
+	    "name=\"new\\nline\"} 1\n"
+	    "dcistat_t_1_info{instance=\"b\",id=\"2\"} 1\n"
+	    "# TYPE dcistat_t_1_rx_bytes counter\n"
+	    "# UNIT dcistat_t_1_rx_bytes bytes\n"
+	    "# HELP dcistat_t_1_rx_bytes Octets\\nreceived \\\\\n"
+	    "dcistat_t_1_rx_bytes_total{instance=\"eth0 \\\"x\\\"\\\\\","
+	    "id=\"1.2\"} 18446744073709551615\n"
+	    "# TYPE dcistat_t_1_queue_length_total gauge\n"
+	    "dcistat_t_1_queue_length_total{instance=\"eth0 "
+	    "\\\"x\\\"\\\\\",id=\"1.2\"} -2\n"
+	    "dcistat_t_1_queue_length_total{instance=\"b\",id=\"2\"} 1.29\n"
+	    "# EOF\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+START_TEST(test_openmetrics_names)
+{
+	static const struct {
+		const char *in;
+		int is_label;
+		const char *out;
+	} cases[] = {
+	    {"rx_bytes", 0, "rx_bytes"},
+	    {"rx-bytes.v2", 0, "rx_bytes_v2"},
+	    {"9lives", 0, "_9lives"},
+	    {"", 0, "_"},
+	    {"megabits per second", 0, "megabits_per_second"},
+	    {"d\xc3\xa9v", 0, "d__v"},
+	    /* Label names starting with "__" are reserved. */
+	    {"__name__", 1, "d__name__"},
+	    {"--x", 1, "d__x"},
+	    {"__name__", 0, "__name__"},
+	};
+	char name[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		cli_openmetrics_name(
+		    cases[i].in, name, sizeof(name), cases[i].is_label);
+		ck_assert_str_eq(name, cases[i].out);
+	}
+	/* Cut to the buffer, terminated. */
+	cli_openmetrics_name("abcdefgh", name, 4, 0);
+	ck_assert_str_eq(name, "abc");
+	cli_openmetrics_name("__abcdefgh", name, 5, 1);
+	ck_assert_str_eq(name, "d__a");
+}
+END_TEST
+
+START_TEST(test_openmetrics_escaping)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	cli_openmetrics_write_escaped(out, "a\\b\"c\nd\x01"
+	                                   "e\xff"
+	                                   "f\xc3\xa9");
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_str_eq(text, "a\\\\b\\\"c\\nd\xef\xbf\xbd"
+	                       "e\xef\xbf\xbd"
+	                       "f\xc3\xa9");
+	free(text);
+}
+END_TEST
+
+/* Two tables whose families would take the same name: the second is left
+ * out, since a name may appear once in an exposition. */
+START_TEST(test_openmetrics_duplicates)
+{
+	struct cli_document document = {0};
+	char *text;
+
+	for (int t = 0; t < 2; t++) {
+		struct cli_table *table =
+		    cli_table_new(t == 0 ? "a.b" : "a_b", "");
+
+		ck_assert_int_eq(cli_table_add_column(
+		                     table, "v", CLI_COLUMN_GAUGE, NULL, NULL),
+		    0);
+		ck_assert_int_eq(cli_table_add_row(table), 0);
+		ck_assert_int_eq(
+		    cli_table_set(table, 0, 0, "1", t == 0 ? "1" : "2"), 0);
+		ck_assert_int_eq(cli_document_add(&document, table), 0);
+	}
+	text = written(cli_openmetrics_write, &document);
+	ck_assert_str_eq(text, "# TYPE dcistat_a_b_v gauge\n"
+	                       "dcistat_a_b_v{} 1\n"
+	                       "# EOF\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+/* --- text tables -------------------------------------------------------- */
+
+START_TEST(test_text_table)
+{
+	struct cli_document document = sample_document("a", "x\x1b[2J");
+	char *text = written_text(&document, 0);
+
+	ck_assert_str_eq(text,
+	    "Test \"t\"\n"
+	    "instance  id   name               rx_bytes  queue-length_total\n"
+	    "a         1.2  x?[2J  18446744073709551615                  -2\n"
+	    "b         2    -                         -                1.29\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+/* 40 columns: the keys (15 characters with the gap) and as many columns as
+ * fit beside them, each block under the keys again. */
+START_TEST(test_text_table_blocks)
+{
+	struct cli_document document = sample_document("a", "x");
+	char *text = written_text(&document, 40);
+
+	ck_assert_str_eq(text, "Test \"t\"\n"
+	                       "instance  id   name\n"
+	                       "a         1.2  x\n"
+	                       "b         2    -\n"
+	                       "\n"
+	                       "instance  id               rx_bytes\n"
+	                       "a         1.2  18446744073709551615\n"
+	                       "b         2                       -\n"
+	                       "\n"
+	                       "instance  id   queue-length_total\n"
+	                       "a         1.2                  -2\n"
+	                       "b         2                  1.29\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+START_TEST(test_text_table_empty)
+{
+	struct cli_document document = {0};
+	struct cli_table *table = cli_table_new("e", "empty class");
+	char *text;
+
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "instance", CLI_COLUMN_KEY, NULL, NULL),
+	    0);
+	ck_assert_int_eq(cli_document_add(&document, table), 0);
+	text = written_text(&document, 0);
+	ck_assert_str_eq(text, "empty class\n(none)\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+START_TEST(test_utf8_width)
+{
+	ck_assert_uint_eq(cli_utf8_width("abc"), 3);
+	ck_assert_uint_eq(cli_utf8_width("d\xc3\xa9v"), 3);
+	ck_assert_uint_eq(cli_utf8_width("\xff\xfe"), 2);
+	ck_assert_uint_eq(cli_utf8_width("\xf0\x9f\x98\x80"), 1);
+	ck_assert_uint_eq(cli_utf8_width(""), 0);
+}
+END_TEST
+
+static Suite *
+cli_suite(void)
+{
+	Suite *suite = suite_create("cli");
+	TCase *rates = tcase_create("rates");
+	TCase *writers = tcase_create("writers");
+
+	tcase_add_test(rates, test_rate_exact);
+	tcase_add_test(rates, test_rate_wraps);
+	tcase_add_test(rates, test_rate_gaps);
+	tcase_add_test(rates, test_rate_format);
+	suite_add_tcase(suite, rates);
+	tcase_add_test(writers, test_json_document);
+	tcase_add_test(writers, test_json_escaping);
+	tcase_add_test(writers, test_openmetrics_document);
+	tcase_add_test(writers, test_openmetrics_names);
+	tcase_add_test(writers, test_openmetrics_escaping);
+	tcase_add_test(writers, test_openmetrics_duplicates);
+	tcase_add_test(writers, test_text_table);
+	tcase_add_test(writers, test_text_table_blocks);
+	tcase_add_test(writers, test_text_table_empty);
+	tcase_add_test(writers, test_utf8_width);
+	suite_add_tcase(suite, writers);
+	return suite;
+}
+
+int
+main(void)
+{
+	SRunner *runner = srunner_create(cli_suite());
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
