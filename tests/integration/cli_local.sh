@@ -26,6 +26,9 @@
 #
 # Needs root and `ip netns` (exit 77 otherwise).
 
+# Functions run through wait_until look unreachable to shellcheck.
+# shellcheck disable=SC2317
+
 if [ -z "${BASH_VERSION:-}" ]; then
 	exec bash "$0" "$@"
 fi
@@ -265,8 +268,9 @@ expect_failure 1 "class netif has no datum 'nosuch'" show netif -d mtu,nosuch
 expect_failure 1 "empty datum name" show netif -d mtu,
 ns_run "$DCISTAT" -c "$TMP_DIR/missing.yaml" classes >"$TMP_DIR/out" 2>"$TMP_DIR/err"
 status=$?
-[ "$status" -eq 1 ] && grep -q "missing.yaml" "$TMP_DIR/err" ||
-    fail "a missing configuration: exit $status, '$(head -n 1 "$TMP_DIR/err")'"
+if [ "$status" -ne 1 ] || ! grep -q "missing.yaml" "$TMP_DIR/err"; then
+	fail "a missing configuration: exit $status, '$(head -n 1 "$TMP_DIR/err")'"
+fi
 ok "bad arguments exit 2, unknown class/instance/datum and a missing configuration exit 1, each with its message"
 
 dcistat_ok describe 1.1
