@@ -6,7 +6,10 @@
  * UTF-8, names made valid, counters as _total with their unit, absent
  * values left out) and the text table renderer (alignment, widths, the
  * mark of a missing value, blocks that fit a terminal, control
- * characters).
+ * characters); then `show` and `watch` over a scripted source, a real
+ * core registry whose snapshots a script commits: rendering and numbers
+ * of each kind, and rates across refreshes with a wrap, a reset in the
+ * middle of the watch and instances that come and go.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -21,6 +24,10 @@
 #include "cli/rate.h"
 #include "cli/text_table.h"
 #include "cli/utf8.h"
+#include "cli/values.h"
+#include "cli/watch.h"
+#include "core/registry.h"
+#include "core/snapshot.h"
 
 /* --- rates ------------------------------------------------------------- */
 
@@ -446,12 +453,292 @@ START_TEST(test_utf8_width)
 }
 END_TEST
 
+/* --- show and watch over a scripted source ------------------------------- */
+
+/* Class "disk" (7.1), one level of one word. c: a 64-bit counter; w: a
+ * 32-bit counter; g: a 32-bit gauge; h: a 16-bit gauge in hexadecimal;
+ * s: a string. */
+static const struct dci_datum_info script_datums[] = {
+    {1, "c", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL, 8,
+        DCI_SV_VOLATILE, DCI_UNIT_BYTES, DCI_SEMANTICS_COUNTER, "bytes"},
+    {2, "w", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL, 4,
+        DCI_SV_VOLATILE, DCI_UNIT_PACKETS, DCI_SEMANTICS_COUNTER, NULL},
+    {3, "g", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL, 4,
+        DCI_SV_VARIABLE, DCI_UNIT_NONE, DCI_SEMANTICS_GAUGE, NULL},
+    {4, "h", DCI_ST_INTEGER16, DCI_SIF_UNSIGNED, DCI_SIP_HEXADECIMAL, 2,
+        DCI_SV_VARIABLE, DCI_UNIT_NONE, DCI_SEMANTICS_GAUGE, NULL},
+    {5, "s", DCI_ST_STRING, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL, 8, DCI_SV_STATIC,
+        DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE, NULL},
+};
+
+/* One instance's values in one step; an id of 0 ends a step. */
+struct script_row {
+	uint32_t id;
+	const char *label;
+	uint64_t c, w, g;
+};
+
+/* Step 0 is committed at open, each later one by a refresh, 2 s apart:
+ *  1: a's c +2000 (1000/s); w wraps at 2^32 (+0x200: 256/s); b steady.
+ *  2: a's c falls: a reset (a gap); b +10 (5/s); c is new (a gap).
+ *  3: a +400 after its reset (200/s); b is gone; c +2 (1/s). */
+static const struct script_row script_steps[][4] = {
+    {{1, "a", 1000, 0xffffff00u, 5}, {2, "b", 10, 0, 6}, {0}},
+    {{1, "a", 3000, 0x100, 7}, {2, "b", 10, 0, 6}, {0}},
+    {{1, "a", 500, 0x100, 8}, {2, "b", 20, 0, 6}, {3, "c", 7, 1, 9}, {0}},
+    {{1, "a", 900, 0x100, 9}, {3, "c", 9, 1, 9}, {0}},
+};
+
+struct script {
+	struct dci_registry *registry;
+	struct dci_class *class;
+	size_t step;
+	int64_t now;
+};
+
+static void
+script_commit(struct script *script)
+{
+	struct dci_snapshot_builder *builder =
+	    dci_snapshot_builder_new(script->class);
+	char why[512] = "";
+
+	ck_assert_ptr_nonnull(builder);
+	for (const struct script_row *row = script_steps[script->step];
+	     row->id != 0; row++) {
+		long at = dci_snapshot_builder_add(
+		    builder, &row->id, 1, row->label, why, sizeof(why));
+
+		ck_assert_msg(at >= 0, "%s", why);
+		ck_assert_int_eq(dci_snapshot_builder_set_unsigned(
+		                     builder, at, 1, row->c, why, sizeof(why)),
+		    0);
+		ck_assert_int_eq(dci_snapshot_builder_set_unsigned(
+		                     builder, at, 2, row->w, why, sizeof(why)),
+		    0);
+		ck_assert_int_eq(dci_snapshot_builder_set_unsigned(
+		                     builder, at, 3, row->g, why, sizeof(why)),
+		    0);
+		ck_assert_int_eq(dci_snapshot_builder_set_unsigned(
+		                     builder, at, 4, 0x1234, why, sizeof(why)),
+		    0);
+		ck_assert_int_eq(dci_snapshot_builder_set_bytes(builder, at, 5,
+		                     "x\"y", 3, why, sizeof(why)),
+		    0);
+	}
+	ck_assert_int_eq(dci_snapshot_commit(builder, script->class,
+	                     script->now, why, sizeof(why)),
+	    0);
+}
+
+static int
+script_refresh(struct cli_source *source, char *error, size_t error_size)
+{
+	struct script *script = source->state;
+
+	(void)error;
+	(void)error_size;
+	if (script->step + 1 < sizeof(script_steps) / sizeof(*script_steps))
+		script->step++;
+	script->now += 2000;
+	script_commit(script);
+	return 0;
+}
+
+static void
+script_wait_until(struct cli_source *source, int64_t deadline)
+{
+	(void)source;
+	(void)deadline;
+}
+
+static void
+script_close(struct cli_source *source)
+{
+	struct script *script = source->state;
+
+	dci_registry_free(script->registry);
+}
+
+static const struct cli_source_operations script_operations = {
+    .refresh = script_refresh,
+    .wait_until = script_wait_until,
+    .close = script_close,
+};
+
+static void
+script_open(struct cli_source *source, struct script *script)
+{
+	static const uint32_t class_id[] = {7, 1};
+	static const struct dci_instance_level level = {DCI_ITYPE_DEVICE, 4};
+	const struct dci_supplier_info supplier_info = {
+	    "disks", "Disks", "scripted", 0, 100};
+	const struct dci_class_info class_info = {class_id, 2, "disk", NULL,
+	    &level, 1, script_datums,
+	    sizeof(script_datums) / sizeof(*script_datums)};
+	struct dci_supplier *supplier;
+	char why[512] = "";
+
+	memset(script, 0, sizeof(*script));
+	script->registry = dci_registry_new();
+	ck_assert_ptr_nonnull(script->registry);
+	supplier = dci_registry_add_supplier(
+	    script->registry, &supplier_info, "test", why, sizeof(why));
+	ck_assert_msg(supplier != NULL, "%s", why);
+	script->class = dci_registry_add_class(
+	    script->registry, supplier, &class_info, script, why, sizeof(why));
+	ck_assert_msg(script->class != NULL, "%s", why);
+	script->now = 10000;
+	script_commit(script);
+	*source =
+	    (struct cli_source){&script_operations, script->registry, script};
+}
+
+/* A table as "instance:column=text/number ..." lines, "-" for none. */
+static char *
+table_summary(const struct cli_table *table)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	for (size_t row = 0; row < table->row_count; row++) {
+		fputs(cli_table_cell(table, row, 0)->text, out);
+		for (size_t i = 1; i < table->column_count; i++) {
+			const struct cli_cell *cell =
+			    cli_table_cell(table, row, i);
+
+			fprintf(out, " %s=%s/%s", table->columns[i].name,
+			    cell->text != NULL ? cell->text : "-",
+			    cell->number != NULL ? cell->number : "-");
+		}
+		putc('\n', out);
+	}
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
+START_TEST(test_show_values)
+{
+	struct cli_source source;
+	struct script script;
+	struct cli_table *table;
+	char error[256] = "", *text;
+
+	script_open(&source, &script);
+	table = cli_values_show(script.class, NULL, NULL, error, sizeof(error));
+	ck_assert_msg(table != NULL, "%s", error);
+	ck_assert_str_eq(table->title, "disk (class 7.1, 2 instances)");
+	ck_assert_int_eq(table->columns[2].role, CLI_COLUMN_COUNTER);
+	ck_assert_str_eq(table->columns[2].unit, "bytes");
+	ck_assert_int_eq(table->columns[4].role, CLI_COLUMN_GAUGE);
+	ck_assert_int_eq(table->columns[6].role, CLI_COLUMN_TEXT);
+	text = table_summary(table);
+	/* Text by the DCI4 presentation (hexadecimal for h), numbers in
+	 * decimal; a string has no number. */
+	ck_assert_str_eq(text,
+	    "a id=1/- c=1000/1000 w=4294967040/4294967040 g=5/5 "
+	    "h=0x1234/4660 s=x\"y/-\n"
+	    "b id=2/- c=10/10 w=0/0 g=6/6 h=0x1234/4660 s=x\"y/-\n");
+	free(text);
+	cli_table_free(table);
+
+	/* One instance, by label or by id; chosen datums in their order. */
+	table = cli_values_show(script.class, "2", "g,1", error, sizeof(error));
+	ck_assert_msg(table != NULL, "%s", error);
+	text = table_summary(table);
+	ck_assert_str_eq(text, "b id=2/- g=6/6 c=10/10\n");
+	free(text);
+	cli_table_free(table);
+	ck_assert_ptr_null(
+	    cli_values_show(script.class, "zz", NULL, error, sizeof(error)));
+	ck_assert_str_eq(error, "class disk has no instance 'zz'");
+	ck_assert_ptr_null(
+	    cli_values_show(script.class, NULL, "g,9", error, sizeof(error)));
+	ck_assert_str_eq(
+	    error, "class disk has no datum '9' (see dcistat describe disk)");
+	source.operations->close(&source);
+}
+END_TEST
+
+struct captured {
+	char *intervals[8];
+	size_t count;
+};
+
+static int
+capture(const struct cli_document *document, void *context)
+{
+	struct captured *captured = context;
+
+	ck_assert_uint_eq(document->count, 1);
+	ck_assert_uint_lt(captured->count, 8);
+	captured->intervals[captured->count++] =
+	    table_summary(document->tables[0]);
+	return 0;
+}
+
+START_TEST(test_watch_rates)
+{
+	struct cli_source source;
+	struct script script;
+	struct captured captured = {0};
+	struct cli_watch_settings settings = {"7.1", "c,w,g", 2000, 3};
+	char error[256] = "";
+
+	script_open(&source, &script);
+	ck_assert_int_eq(cli_watch_run(&source, &settings, capture, &captured,
+	                     error, sizeof(error)),
+	    0);
+	ck_assert_uint_eq(captured.count, 3);
+	ck_assert_str_eq(captured.intervals[0],
+	    "a id=1/- interval=2.000/2.000 c_per_second=1000/1000 "
+	    "w_per_second=256/256 g=7/7\n"
+	    "b id=2/- interval=2.000/2.000 c_per_second=0/0 "
+	    "w_per_second=0/0 g=6/6\n");
+	/* a was reset: a gap, not 2^64 - 2500 over 2 s, for each of its
+	 * counters (the core marks the instance discontinuous); c is new. */
+	ck_assert_str_eq(captured.intervals[1],
+	    "a id=1/- interval=2.000/2.000 c_per_second=-/- "
+	    "w_per_second=-/- g=8/8\n"
+	    "b id=2/- interval=2.000/2.000 c_per_second=5/5 "
+	    "w_per_second=0/0 g=6/6\n"
+	    "c id=3/- interval=2.000/2.000 c_per_second=-/- "
+	    "w_per_second=-/- g=9/9\n");
+	/* After the reset a's rate is back; b is gone. */
+	ck_assert_str_eq(captured.intervals[2],
+	    "a id=1/- interval=2.000/2.000 c_per_second=200/200 "
+	    "w_per_second=0/0 g=9/9\n"
+	    "c id=3/- interval=2.000/2.000 c_per_second=1/1 "
+	    "w_per_second=0/0 g=9/9\n");
+	for (size_t i = 0; i < captured.count; i++)
+		free(captured.intervals[i]);
+
+	/* An unknown class or datum is refused before the first interval. */
+	settings.class_name = "nosuch";
+	ck_assert_int_eq(cli_watch_run(&source, &settings, capture, &captured,
+	                     error, sizeof(error)),
+	    -1);
+	ck_assert_str_eq(error, "no class 'nosuch' (see dcistat classes)");
+	settings.class_name = "disk";
+	settings.selection = "c,,g";
+	ck_assert_int_eq(cli_watch_run(&source, &settings, capture, &captured,
+	                     error, sizeof(error)),
+	    -1);
+	ck_assert_str_eq(error, "empty datum name in -d 'c,,g'");
+	ck_assert_uint_eq(captured.count, 3);
+	source.operations->close(&source);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
 	Suite *suite = suite_create("cli");
 	TCase *rates = tcase_create("rates");
 	TCase *writers = tcase_create("writers");
+	TCase *values = tcase_create("values");
 
 	tcase_add_test(rates, test_rate_exact);
 	tcase_add_test(rates, test_rate_wraps);
@@ -469,6 +756,9 @@ cli_suite(void)
 	tcase_add_test(writers, test_text_table_empty);
 	tcase_add_test(writers, test_utf8_width);
 	suite_add_tcase(suite, writers);
+	tcase_add_test(values, test_show_values);
+	tcase_add_test(values, test_watch_rates);
+	suite_add_tcase(suite, values);
 	return suite;
 }
 
