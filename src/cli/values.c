@@ -9,8 +9,6 @@
 
 /* Longest instance id as text: 16 words of up to 10 digits and a dot. */
 #define INSTANCE_ID_TEXT_SIZE (DCI_INSTANCE_ID_MAX_WORDS * 11 + 1)
-/* Longest rendering of a value: a string datum is at most DCI_STRING_MAX. */
-#define VALUE_TEXT_SIZE (DCI_STRING_MAX + 64)
 
 long
 cli_values_select(const struct dci_class *class, const char *selection,
@@ -158,22 +156,28 @@ cli_values_set_value(struct cli_table *table, size_t row, size_t column,
 {
 	const unsigned char *slot;
 	struct dci_value value;
-	char number[64];
-	char *text;
+	char number[64], small[256], *text = small;
+	size_t needed;
 	int result;
 
 	if (!dci_snapshot_present(class, snapshot, instance, datum))
 		return 0;
 	slot = dci_snapshot_slot(class, snapshot, instance, datum);
-	text = malloc(VALUE_TEXT_SIZE);
-	if (text == NULL)
-		return -1;
-	dci_value_render(&datum->info, slot, text, VALUE_TEXT_SIZE);
+	/* Nearly every rendering fits `small`; a long string (at most
+	 * DCI_STRING_MAX) is rendered again into a buffer of its size. */
+	needed = dci_value_render(&datum->info, slot, small, sizeof(small));
+	if (needed >= sizeof(small)) {
+		text = malloc(needed + 1);
+		if (text == NULL)
+			return -1;
+		dci_value_render(&datum->info, slot, text, needed + 1);
+	}
 	dci_value_decode(&datum->info, slot, &value);
 	result = cli_table_set(table, row, column, text,
 	    cli_values_number(datum, &value, number, sizeof(number)) ? number
 	                                                             : NULL);
-	free(text);
+	if (text != small)
+		free(text);
 	return result;
 }
 

@@ -457,7 +457,7 @@ END_TEST
 
 /* Class "disk" (7.1), one level of one word. c: a 64-bit counter; w: a
  * 32-bit counter; g: a 32-bit gauge; h: a 16-bit gauge in hexadecimal;
- * s: a string. */
+ * s: a string; long: a longer one. */
 static const struct dci_datum_info script_datums[] = {
     {1, "c", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL, 8,
         DCI_SV_VOLATILE, DCI_UNIT_BYTES, DCI_SEMANTICS_COUNTER, "bytes"},
@@ -469,7 +469,12 @@ static const struct dci_datum_info script_datums[] = {
         DCI_SV_VARIABLE, DCI_UNIT_NONE, DCI_SEMANTICS_GAUGE, NULL},
     {5, "s", DCI_ST_STRING, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL, 8, DCI_SV_STATIC,
         DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE, NULL},
+    {6, "long", DCI_ST_STRING, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL, 400,
+        DCI_SV_STATIC, DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE, NULL},
 };
+
+/* The value of "long": longer than the renderer's first buffer. */
+#define LONG_LENGTH 300
 
 /* One instance's values in one step; an id of 0 ends a step. */
 struct script_row {
@@ -501,8 +506,9 @@ script_commit(struct script *script)
 {
 	struct dci_snapshot_builder *builder =
 	    dci_snapshot_builder_new(script->class);
-	char why[512] = "";
+	char why[512] = "", long_value[LONG_LENGTH];
 
+	memset(long_value, 'z', sizeof(long_value));
 	ck_assert_ptr_nonnull(builder);
 	for (const struct script_row *row = script_steps[script->step];
 	     row->id != 0; row++) {
@@ -524,6 +530,9 @@ script_commit(struct script *script)
 		    0);
 		ck_assert_int_eq(dci_snapshot_builder_set_bytes(builder, at, 5,
 		                     "x\"y", 3, why, sizeof(why)),
+		    0);
+		ck_assert_int_eq(dci_snapshot_builder_set_bytes(builder, at, 6,
+		                     long_value, LONG_LENGTH, why, sizeof(why)),
 		    0);
 	}
 	ck_assert_int_eq(dci_snapshot_commit(builder, script->class,
@@ -627,7 +636,8 @@ START_TEST(test_show_values)
 	char error[256] = "", *text;
 
 	script_open(&source, &script);
-	table = cli_values_show(script.class, NULL, NULL, error, sizeof(error));
+	table = cli_values_show(
+	    script.class, NULL, "c,w,g,h,s", error, sizeof(error));
 	ck_assert_msg(table != NULL, "%s", error);
 	ck_assert_str_eq(table->title, "disk (class 7.1, 2 instances)");
 	ck_assert_int_eq(table->columns[2].role, CLI_COLUMN_COUNTER);
@@ -642,6 +652,18 @@ START_TEST(test_show_values)
 	    "h=0x1234/4660 s=x\"y/-\n"
 	    "b id=2/- c=10/10 w=0/0 g=6/6 h=0x1234/4660 s=x\"y/-\n");
 	free(text);
+	cli_table_free(table);
+
+	/* Every datum: the long string whole. */
+	table = cli_values_show(script.class, NULL, NULL, error, sizeof(error));
+	ck_assert_msg(table != NULL, "%s", error);
+	ck_assert_uint_eq(table->column_count, 2 + 6);
+	ck_assert_str_eq(table->columns[7].name, "long");
+	ck_assert_uint_eq(
+	    strlen(cli_table_cell(table, 1, 7)->text), LONG_LENGTH);
+	ck_assert_uint_eq(
+	    strspn(cli_table_cell(table, 1, 7)->text, "z"), LONG_LENGTH);
+	ck_assert_ptr_null(cli_table_cell(table, 1, 7)->number);
 	cli_table_free(table);
 
 	/* One instance, by label or by id; chosen datums in their order. */
