@@ -67,29 +67,52 @@ cli_openmetrics_write_escaped(FILE *out, const char *text)
 	}
 }
 
-/* The family names written so far, so that none is written twice. */
+/* The names taken so far, families' and their samples', so that no name
+ * is written for two families (OpenMetrics allows each once). */
 struct names {
 	char **items;
 	size_t count;
 };
 
-/* True (and the name remembered) when `name` is new. */
 static bool
-names_claim(struct names *names, const char *name)
+names_taken(const struct names *names, const char *name)
 {
-	char **items, *copy;
-
 	for (size_t i = 0; i < names->count; i++) {
 		if (strcmp(names->items[i], name) == 0)
-			return false;
+			return true;
 	}
-	items = realloc(names->items, (names->count + 1) * sizeof(*items));
+	return false;
+}
+
+/* True (and the names remembered) when neither the family `name` nor any
+ * of its samples' names (`name` followed by each of `suffixes`, a list
+ * ended by NULL) is taken. */
+static bool
+names_claim(struct names *names, const char *name, const char *const *suffixes)
+{
+	char sample[3 * NAME_SIZE + 16];
+	size_t count = 1;
+	char **items;
+
+	if (names_taken(names, name))
+		return false;
+	for (const char *const *suffix = suffixes; *suffix != NULL; suffix++) {
+		snprintf(sample, sizeof(sample), "%s%s", name, *suffix);
+		if (names_taken(names, sample))
+			return false;
+		count++;
+	}
+	items = realloc(names->items, (names->count + count) * sizeof(*items));
 	if (items == NULL)
 		return false;
 	names->items = items;
-	if ((copy = strdup(name)) == NULL)
-		return false;
-	items[names->count++] = copy;
+	for (size_t i = 0; i < count; i++) {
+		snprintf(sample, sizeof(sample), "%s%s", name,
+		    i == 0 ? "" : suffixes[i - 1]);
+		if ((items[names->count] = strdup(sample)) == NULL)
+			return false;
+		names->count++;
+	}
 	return true;
 }
 
@@ -163,11 +186,13 @@ static void
 write_info_family(FILE *out, const struct cli_table *table, const char *prefix,
     struct names *names)
 {
+	static const char *const samples[] = {"_info", NULL};
 	bool any = false;
 
 	for (size_t i = 0; i < table->column_count; i++)
 		any = any || table->columns[i].role == CLI_COLUMN_TEXT;
-	if (!any || !names_claim(names, prefix))
+
+	if (!any || !names_claim(names, prefix, samples))
 		return;
 	fprintf(out, "# TYPE %s info\n", prefix);
 	if (table->title[0] != '\0') {
@@ -198,6 +223,9 @@ static void
 write_numeric_family(FILE *out, const struct cli_table *table, size_t column,
     const char *prefix, struct names *names)
 {
+	static const char *const counter_samples[] = {
+	    "_total", "_created", NULL};
+	static const char *const gauge_samples[] = {NULL};
 	const struct cli_column *info = &table->columns[column];
 	bool counter = info->role == CLI_COLUMN_COUNTER;
 	char part[NAME_SIZE], unit[NAME_SIZE], family[3 * NAME_SIZE];
@@ -216,7 +244,8 @@ write_numeric_family(FILE *out, const struct cli_table *table, size_t column,
 		    strlen(family) + strlen(suffix) < sizeof(family))
 			strcat(family, suffix);
 	}
-	if (!names_claim(names, family))
+	if (!names_claim(
+	        names, family, counter ? counter_samples : gauge_samples))
 		return;
 	fprintf(out, "# TYPE %s %s\n", family, counter ? "counter" : "gauge");
 	if (unit[0] != '\0')

@@ -12,8 +12,9 @@
  * id, supplier module). A cell without a value gives no sample. Names are
  * made valid by replacing each other character with '_'; label values
  * and help are escaped (\\, \", \n) and bytes that are not UTF-8 become
- * U+FFFD. The exposition ends with "# EOF". A family whose name another
- * already took is left out, as the format allows each name once.
+ * U+FFFD. The exposition ends with "# EOF". A family whose name or
+ * sample names (_total, _created, _info) another family already took is
+ * left out, as the format allows each name once.
  */
 #ifndef DCISTAT_CLI_OPENMETRICS_H
 #define DCISTAT_CLI_OPENMETRICS_H

@@ -385,6 +385,42 @@ START_TEST(test_openmetrics_duplicates)
 }
 END_TEST
 
+/* A gauge named "info" beside the text columns would give samples named as
+ * the info family's; a counter "x" and a gauge "x_total" likewise. The
+ * later family is left out. */
+START_TEST(test_openmetrics_sample_clashes)
+{
+	struct cli_document document = {0};
+	struct cli_table *table = cli_table_new("c", "");
+	char *text;
+
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "s", CLI_COLUMN_TEXT, NULL, NULL), 0);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "info", CLI_COLUMN_GAUGE, NULL, NULL),
+	    1);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "x", CLI_COLUMN_COUNTER, NULL, NULL),
+	    2);
+	ck_assert_int_eq(cli_table_add_column(
+	                     table, "x_total", CLI_COLUMN_GAUGE, NULL, NULL),
+	    3);
+	ck_assert_int_eq(cli_table_add_row(table), 0);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(
+		    cli_table_set(table, 0, i, "1", i ? "1" : NULL), 0);
+	ck_assert_int_eq(cli_document_add(&document, table), 0);
+	text = written(cli_openmetrics_write, &document);
+	ck_assert_str_eq(text, "# TYPE dcistat_c info\n"
+	                       "dcistat_c_info{s=\"1\"} 1\n"
+	                       "# TYPE dcistat_c_x counter\n"
+	                       "dcistat_c_x_total{} 1\n"
+	                       "# EOF\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
 /* --- text tables -------------------------------------------------------- */
 
 START_TEST(test_text_table)
@@ -773,6 +809,7 @@ cli_suite(void)
 	tcase_add_test(writers, test_openmetrics_names);
 	tcase_add_test(writers, test_openmetrics_escaping);
 	tcase_add_test(writers, test_openmetrics_duplicates);
+	tcase_add_test(writers, test_openmetrics_sample_clashes);
 	tcase_add_test(writers, test_text_table);
 	tcase_add_test(writers, test_text_table_blocks);
 	tcase_add_test(writers, test_text_table_empty);
