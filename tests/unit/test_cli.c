@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/catalog.h"
 #include "cli/document.h"
 #include "cli/json.h"
 #include "cli/openmetrics.h"
@@ -720,6 +721,68 @@ START_TEST(test_show_values)
 }
 END_TEST
 
+START_TEST(test_catalog)
+{
+	struct cli_source source;
+	struct script script;
+	struct cli_document document = {0};
+	char *text;
+
+	script_open(&source, &script);
+	ck_assert_int_eq(cli_catalog_suppliers(
+	                     &document, script.registry, 100000, 1767225600000),
+	    0);
+	ck_assert_int_eq(
+	    cli_catalog_classes(&document, script.registry, NULL), 0);
+	ck_assert_int_eq(cli_catalog_describe(&document, script.class), 0);
+	ck_assert_uint_eq(document.count, 5);
+	/* The supplier was registered at some monotonic time; its reset
+	 * moment is shown against the wall clock given (2026-01-01). */
+	text = table_summary(document.tables[0]);
+	ck_assert_msg(strncmp(text,
+	                  "disks title=Disks/- version=1.00/- "
+	                  "status=running/- reset=",
+	                  strlen("disks title=Disks/- version=1.00/- "
+	                         "status=running/- reset=")) == 0,
+	    "%s", text);
+	free(text);
+	text = table_summary(document.tables[1]);
+	ck_assert_str_eq(text, "disk id=7.1/- supplier=disks/- "
+	                       "levels=DEVICE(4)/- datums=6/6 instances=2/2 "
+	                       "description=/-\n");
+	free(text);
+	ck_assert_str_eq(document.tables[2]->name, "classes");
+	ck_assert_str_eq(document.tables[3]->name, "disk_levels");
+	ck_assert_str_eq(document.tables[4]->name, "disk_datums");
+	text = table_summary(document.tables[3]);
+	ck_assert_str_eq(text, "1 itype=DEVICE/- size=4/4\n");
+	free(text);
+	text = table_summary(document.tables[4]);
+	ck_assert_str_eq(text,
+	    "c id=1/- type=ST_INTEGER64/- format=unsigned little-endian/- "
+	    "presentation=decimal/- size=8/- volatility=volatile/- "
+	    "unit=bytes/- semantics=counter/- description=bytes/-\n"
+	    "w id=2/- type=ST_INTEGER32/- format=unsigned little-endian/- "
+	    "presentation=decimal/- size=4/- volatility=volatile/- "
+	    "unit=packets/- semantics=counter/- description=/-\n"
+	    "g id=3/- type=ST_INTEGER32/- format=unsigned little-endian/- "
+	    "presentation=decimal/- size=4/- volatility=variable/- unit=/- "
+	    "semantics=gauge/- description=/-\n"
+	    "h id=4/- type=ST_INTEGER16/- format=unsigned little-endian/- "
+	    "presentation=hexadecimal/- size=2/- volatility=variable/- "
+	    "unit=/- semantics=gauge/- description=/-\n"
+	    "s id=5/- type=ST_STRING/- format=zero-terminated/- "
+	    "presentation=literal/- size=8/- volatility=static/- unit=/- "
+	    "semantics=discrete/- description=/-\n"
+	    "long id=6/- type=ST_STRING/- format=zero-terminated/- "
+	    "presentation=literal/- size=400/- volatility=static/- unit=/- "
+	    "semantics=discrete/- description=/-\n");
+	free(text);
+	cli_document_clear(&document);
+	source.operations->close(&source);
+}
+END_TEST
+
 struct captured {
 	char *intervals[8];
 	size_t count;
@@ -817,6 +880,7 @@ cli_suite(void)
 	suite_add_tcase(suite, writers);
 	tcase_add_test(values, test_show_values);
 	tcase_add_test(values, test_watch_rates);
+	tcase_add_test(values, test_catalog);
 	suite_add_tcase(suite, values);
 	return suite;
 }
