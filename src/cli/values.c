@@ -201,6 +201,21 @@ cli_values_find_instance(const struct dci_class *class,
 	return -1;
 }
 
+/* The parent cell of `row`: the parent's id, none for a root. */
+static int
+set_parent(struct cli_table *table, size_t row, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	const uint32_t *parent =
+	    dci_snapshot_parent_id(class, snapshot, instance);
+	char id[INSTANCE_ID_TEXT_SIZE];
+
+	if (parent == NULL)
+		return 0;
+	dci_instance_id_format(class, parent, id, sizeof(id));
+	return cli_table_set(table, row, 2, id, NULL);
+}
+
 /* The title of a class's table: "netif (class 1.1, 3 instances)". */
 static void
 class_title(const struct dci_class *class, const struct dci_snapshot *snapshot,
@@ -223,7 +238,8 @@ cli_values_show(const struct dci_class *class, const char *instance,
 	struct cli_table *table;
 	char title[DCI_LABEL_MAX + 128];
 	long count, only = -1;
-	size_t first, last;
+	size_t first, last, datum_column;
+	bool parents = snapshot != NULL && snapshot->parents != NULL;
 
 	if (instance != NULL) {
 		only = snapshot != NULL
@@ -247,6 +263,13 @@ cli_values_show(const struct dci_class *class, const char *instance,
 	    cli_table_add_column(table, CLI_VALUES_ID_COLUMN, CLI_COLUMN_KEY,
 	        NULL, "instance id") < 0)
 		goto memory;
+	/* A class whose instances form a tree (evcnt's parents) shows each
+	 * one's parent, by id. */
+	if (parents &&
+	    cli_table_add_column(table, CLI_VALUES_PARENT_COLUMN,
+	        CLI_COLUMN_TEXT, NULL, "the parent instance's id") < 0)
+		goto memory;
+	datum_column = parents ? 3 : 2;
 	for (long i = 0; i < count; i++) {
 		const struct dci_datum *datum = datums[i];
 
@@ -265,10 +288,13 @@ cli_values_show(const struct dci_class *class, const char *instance,
 		if (row < 0 || cli_values_set_instance(table, (size_t)row,
 		                   class, snapshot, instance_index) != 0)
 			goto memory;
+		if (parents && set_parent(table, (size_t)row, class, snapshot,
+		                   instance_index) != 0)
+			goto memory;
 		for (long i = 0; i < count; i++) {
 			if (cli_values_set_value(table, (size_t)row,
-			        (size_t)i + 2, class, snapshot, instance_index,
-			        datums[i]) != 0)
+			        (size_t)i + datum_column, class, snapshot,
+			        instance_index, datums[i]) != 0)
 				goto memory;
 		}
 	}

@@ -19,6 +19,8 @@
 /* The names of the key columns of every value table. */
 #define CLI_VALUES_INSTANCE_COLUMN "instance"
 #define CLI_VALUES_ID_COLUMN "id"
+/* Beside them, for a class whose instances have parents (evcnt). */
+#define CLI_VALUES_PARENT_COLUMN "parent"
 
 /* The datums a table shows: `selection` NULL for every datum that has
  * values (ST_UNUSED has none), else a comma-separated list of datum labels
@@ -60,7 +62,8 @@ long cli_values_find_instance(const struct dci_class *class,
     const struct dci_snapshot *snapshot, const char *name);
 
 /* The `show` table of `class`: every instance, or only the one named
- * `instance` (NULL: all), the datums of `selection` (cli_values_select).
+ * `instance` (NULL: all), the datums of `selection` (cli_values_select);
+ * a column of each instance's parent when the class has parents.
  * Returns the table, or NULL with the reason in `error`. */
 struct cli_table *cli_values_show(const struct dci_class *class,
     const char *instance, const char *selection, char *error,

@@ -13,6 +13,8 @@
 #     labelled with its name (backslash escaped as the registry serves
 #     it), whose mtu and statistics/* counters equal sysfs (the
 #     namespace is quiet: nothing moves them);
+#   - `show evcnt --json`: a parent column naming an instance of the
+#     class, each total the sum of its per-CPU children (one read);
 #   - `show example unit2` (text and JSON) gives the values documented in
 #     src/providers/example/example.c, rendered by the DCI4 rules;
 #   - `--openmetrics` of show, suppliers, classes and describe passes
@@ -65,6 +67,7 @@ config=$TMP_DIR/dcistat.yaml
 cat >"$config" <<YAML
 providers:
   - module: $(provider_so netif)
+  - module: $(provider_so evcnt)
   - module: $(provider_so example)
     options:
       instances: 3
@@ -126,6 +129,27 @@ sys.exit(1 if failures else 0)
 PY
 ok "show netif --json: every interface's id, label, mtu and counters equal /sys"
 
+# --- show evcnt: instances with parents ---------------------------------------------
+
+dcistat_ok show evcnt --json
+"$PYTHON" - "$TMP_DIR/out" <<'PY' || fail "show evcnt --json: parents (above)"
+import json, sys
+table, = json.load(open(sys.argv[1]))["tables"]
+assert [c["name"] for c in table["columns"][:3]] == ["instance", "id", "parent"], table["columns"][:3]
+rows = {row["id"]: row for row in table["rows"]}
+children = {}
+for row in rows.values():
+    if row["parent"] is not None:
+        assert row["parent"] in rows, row
+        children.setdefault(row["parent"], []).append(row["count"])
+assert children, "no instance has a parent"
+for parent, counts in children.items():
+    assert rows[parent]["parent"] is None, rows[parent]
+    assert rows[parent]["count"] == sum(counts), (rows[parent], counts)
+print("# evcnt: %d instances, %d totals with per-CPU children" % (len(rows), len(children)))
+PY
+ok "show evcnt --json: each per-CPU count names its total as parent; totals are the sums"
+
 # --- show example: the documented values --------------------------------------
 
 dcistat_ok show example unit2 -d bool_yes_no,inverted_always_never,int16_hex,uint32_dotted,int64_hex,uint64_counter,ip_address,econet_address,no_mac_address,fivebyte_relative,derived_average,derived_by_zero
@@ -182,7 +206,7 @@ if command == "show":
     assert info.samples[0].labels["text"] == "Hello, world", info.samples[0]
 elif command == "suppliers":
     modules = sorted(s.labels["module"] for s in families["dcistat_suppliers"].samples)
-    assert modules == ["example", "netif"], modules
+    assert modules == ["evcnt", "example", "netif"], modules
     assert families["dcistat_suppliers_reset_seconds"].unit == "seconds"
 elif command == "classes":
     counts = {s.labels["class"]: s.value for s in families["dcistat_classes_instances"].samples}
