@@ -5,6 +5,7 @@
  * OpenMetrics, or watches a class's counters as rates. See dcistat(1).
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

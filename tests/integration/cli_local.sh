@@ -20,6 +20,7 @@
 #   - `--openmetrics` of show, suppliers, classes and describe passes
 #     prometheus_client's OpenMetrics parser (python3-prometheus-client),
 #     with counters as _total samples, units, and the odd label intact;
+#   - `watch --openmetrics`: an exposition per interval, each valid;
 #   - `watch netif -i 1 -n 3 --json` while ping sends 5 echoes to
 #     127.0.0.1 after the first interval: the rates times the intervals
 #     add up to the /sys deltas of lo over the watch;
@@ -219,6 +220,20 @@ print("# %s: %d families parsed" % (command, len(families)))
 PY
 	ok "dcistat $command --openmetrics passes the OpenMetrics parser"
 done
+
+dcistat_ok watch netif -i 0.2 -n 2 -d rx_bytes,mtu --openmetrics
+"$PYTHON" - "$TMP_DIR/out" <<'PY' || fail "watch --openmetrics (above)"
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+chunks = open(sys.argv[1]).read().split("# EOF\n")
+assert len(chunks) == 3 and chunks[2] == "", "%d expositions" % (len(chunks) - 1)
+for chunk in chunks[:2]:
+    families = {f.name: f for f in text_string_to_metric_families(chunk + "# EOF\n")}
+    rate = families["dcistat_netif_rx_bytes_per_second"]
+    assert rate.type == "gauge" and len(rate.samples) == 3, rate
+    assert families["dcistat_netif_interval_seconds"].unit == "seconds"
+PY
+ok "watch --openmetrics: one exposition per interval, each passing the parser, rates as gauges"
 
 # --- watch: rates against /sys deltas on lo ---------------------------------------
 
