@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "cli/document.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,34 @@ cli_table_free(struct cli_table *table)
 	free(table);
 }
 
+static bool
+column_name_taken(const struct cli_table *table, const char *name)
+{
+	for (size_t i = 0; i < table->column_count; i++) {
+		if (strcmp(table->columns[i].name, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* `name`, with '_' appended until no column of the table has it. */
+static char *
+unique_column_name(const struct cli_table *table, const char *name)
+{
+	size_t length = strlen(name);
+	char *unique = malloc(length + table->column_count + 1);
+
+	if (unique == NULL)
+		return NULL;
+	memcpy(unique, name, length + 1);
+	/* At most column_count names can be taken. */
+	while (column_name_taken(table, unique)) {
+		unique[length++] = '_';
+		unique[length] = '\0';
+	}
+	return unique;
+}
+
 long
 cli_table_add_column(struct cli_table *table, const char *name,
     enum cli_column_role role, const char *unit, const char *help)
@@ -63,7 +92,7 @@ cli_table_add_column(struct cli_table *table, const char *name,
 		return -1;
 	table->columns = columns;
 	column = &columns[table->column_count];
-	column->name = copy_or_empty(name);
+	column->name = unique_column_name(table, name != NULL ? name : "");
 	column->unit = copy_or_empty(unit);
 	column->help = copy_or_empty(help);
 	column->role = role;

@@ -57,7 +57,10 @@ struct cli_table *cli_table_new(const char *name, const char *title);
 void cli_table_free(struct cli_table *table);
 
 /* Appends a column (only before the first row). Returns its number, or -1
- * when out of memory. unit and help may be NULL. */
+ * when out of memory. unit and help may be NULL. Column names are unique
+ * in a table, so that a JSON row has each key once: a name already taken
+ * (a datum labelled "id" beside the instance id) gets '_' appended until
+ * it is not. */
 long cli_table_add_column(struct cli_table *table, const char *name,
     enum cli_column_role role, const char *unit, const char *help);
 

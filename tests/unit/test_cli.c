@@ -480,6 +480,30 @@ START_TEST(test_text_table_empty)
 }
 END_TEST
 
+START_TEST(test_column_names_unique)
+{
+	struct cli_table *table = cli_table_new("t", "");
+
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "id", CLI_COLUMN_KEY, NULL, NULL), 0);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "id_", CLI_COLUMN_TEXT, NULL, NULL), 1);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "id", CLI_COLUMN_GAUGE, NULL, NULL), 2);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "id", CLI_COLUMN_GAUGE, NULL, NULL), 3);
+	ck_assert_str_eq(table->columns[0].name, "id");
+	ck_assert_str_eq(table->columns[1].name, "id_");
+	ck_assert_str_eq(table->columns[2].name, "id__");
+	ck_assert_str_eq(table->columns[3].name, "id___");
+	/* No column once a row is there. */
+	ck_assert_int_eq(cli_table_add_row(table), 0);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "x", CLI_COLUMN_GAUGE, NULL, NULL), -1);
+	cli_table_free(table);
+}
+END_TEST
+
 START_TEST(test_utf8_width)
 {
 	ck_assert_uint_eq(cli_utf8_width("abc"), 3);
@@ -877,6 +901,7 @@ cli_suite(void)
 	tcase_add_test(writers, test_text_table_blocks);
 	tcase_add_test(writers, test_text_table_empty);
 	tcase_add_test(writers, test_utf8_width);
+	tcase_add_test(writers, test_column_names_unique);
 	suite_add_tcase(suite, writers);
 	tcase_add_test(values, test_show_values);
 	tcase_add_test(values, test_watch_rates);
