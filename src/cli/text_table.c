@@ -24,13 +24,37 @@ right_aligned(const struct cli_column *column)
 	       column->role == CLI_COLUMN_GAUGE;
 }
 
-/* Writes text with control characters as '?'. */
+/* Writes text with control characters as '?': the runs between them
+ * whole. */
 static void
 write_safe(FILE *out, const char *text)
 {
-	for (const char *c = text; *c != '\0'; c++) {
+	const char *run = text;
+
+	for (const char *c = text;; c++) {
 		unsigned char byte = (unsigned char)*c;
-		putc(byte < 0x20 || byte == 0x7f ? '?' : byte, out);
+
+		if (byte != '\0' && byte >= 0x20 && byte != 0x7f)
+			continue;
+		fwrite(run, 1, (size_t)(c - run), out);
+		if (byte == '\0')
+			return;
+		putc('?', out);
+		run = c + 1;
+	}
+}
+
+static void
+write_padding(FILE *out, size_t count)
+{
+	static const char spaces[] = "                                ";
+
+	while (count > 0) {
+		size_t step =
+		    count < sizeof(spaces) - 1 ? count : sizeof(spaces) - 1;
+
+		fwrite(spaces, 1, step, out);
+		count -= step;
 	}
 }
 
@@ -38,14 +62,13 @@ static void
 write_padded(FILE *out, const char *text, size_t width, bool right)
 {
 	size_t used = cli_utf8_width(text);
+	size_t padding = used < width ? width - used : 0;
 
 	if (right)
-		for (size_t i = used; i < width; i++)
-			putc(' ', out);
+		write_padding(out, padding);
 	write_safe(out, text);
 	if (!right)
-		for (size_t i = used; i < width; i++)
-			putc(' ', out);
+		write_padding(out, padding);
 }
 
 /* Writes the columns marked in `chosen`, header then rows. */
@@ -68,7 +91,7 @@ write_block(FILE *out, const struct cli_table *table, const size_t *widths,
 			if (!chosen[i])
 				continue;
 			if (!first)
-				fprintf(out, "%*s", GAP, "");
+				write_padding(out, GAP);
 			first = false;
 			text = row < 0 ? column->name
 			               : cell_text(cli_table_cell(
