@@ -91,11 +91,15 @@ cli_catalog_suppliers(struct cli_document *document,
 		        cli_table_set(table, (size_t)row, FAILURE,
 		            supplier->failure, NULL) != 0))
 			goto memory;
-		format_moment(supplier->discontinuity_milliseconds,
-		    now_milliseconds, now_realtime_milliseconds, text,
-		    sizeof(text), number, sizeof(number));
-		if (cli_table_set(table, (size_t)row, RESET, text, number) != 0)
-			goto memory;
+		/* 0: never initialised (a provider that failed to load). */
+		if (supplier->discontinuity_milliseconds != 0) {
+			format_moment(supplier->discontinuity_milliseconds,
+			    now_milliseconds, now_realtime_milliseconds, text,
+			    sizeof(text), number, sizeof(number));
+			if (cli_table_set(
+			        table, (size_t)row, RESET, text, number) != 0)
+				goto memory;
+		}
 		if (supplier->last_refresh_milliseconds != 0) {
 			format_moment(supplier->last_refresh_milliseconds,
 			    now_milliseconds, now_realtime_milliseconds, text,

@@ -24,6 +24,7 @@
 #   - `watch netif -i 1 -n 3 --json` while ping sends 5 echoes to
 #     127.0.0.1 after the first interval: the rates times the intervals
 #     add up to the /sys deltas of lo over the watch;
+#   - a provider that fails to load is reported and shown failed;
 #   - bad arguments, an unknown class, datum or instance, and a missing
 #     configuration give a clear message and exit 2 (command line) or 1.
 #
@@ -311,6 +312,23 @@ if [ "$status" -ne 1 ] || ! grep -q "missing.yaml" "$TMP_DIR/err"; then
 	fail "a missing configuration: exit $status, '$(head -n 1 "$TMP_DIR/err")'"
 fi
 ok "bad arguments exit 2, unknown class/instance/datum and a missing configuration exit 1, each with its message"
+
+# A provider that fails to load: reported, shown failed, the others shown.
+broken=$TMP_DIR/broken.yaml
+printf 'providers:\n  - module: %s\n  - module: %s\n' "$TMP_DIR/nothere.so" \
+    "$(provider_so netif)" >"$broken"
+ns_run "$DCISTAT" -c "$broken" suppliers --json >"$TMP_DIR/out" 2>"$TMP_DIR/err" ||
+    fail "suppliers with a broken provider exited $?"
+grep -q "nothere.so" "$TMP_DIR/err" || fail "no message for the broken provider: $(cat "$TMP_DIR/err")"
+"$PYTHON" - "$TMP_DIR/out" <<'PY' || fail "suppliers with a broken provider (above)"
+import json, sys
+rows = {row["module"].rsplit("/", 1)[-1]: row for row in json.load(open(sys.argv[1]))["tables"][0]["rows"]}
+assert rows["nothere.so"]["status"] == "failed" and "nothere.so" in rows["nothere.so"]["failure"], rows
+assert rows["nothere.so"]["reset"] is None, rows
+assert rows["netif"]["status"] == "running" and rows["netif"]["failure"] is None, rows
+assert rows["netif"]["version"] == "1.00" and rows["netif"]["reset"] > 1.7e9, rows
+PY
+ok "a provider that fails to load: reported on stderr, shown failed by suppliers, netif running"
 
 dcistat_ok describe 1.1
 grep -q '^rx_bytes  *12  *ST_INTEGER64  *unsigned little-endian  *decimal  *8  *volatile  *octets  *counter' "$TMP_DIR/out" ||
