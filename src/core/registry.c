@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "core/registry.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,6 +424,84 @@ dci_class_id_format(const struct dci_class *class, char *text, size_t text_size)
 			break;
 		used += (size_t)n;
 	}
+}
+
+void
+dci_instance_id_format(const struct dci_class *class, const uint32_t *id,
+    char *text, size_t text_size)
+{
+	size_t used = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < class->instance_words && used < text_size; i++) {
+		int n = snprintf(text + used, text_size - used, "%s%u",
+		    i > 0 ? "." : "", id[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+const char *
+dci_instance_type_name(enum dci_instance_type itype)
+{
+	switch (itype) {
+	case DCI_ITYPE_SINGLEINST:
+		return "SINGLEINST";
+	case DCI_ITYPE_PROCESSOR:
+		return "PROCESSOR";
+	case DCI_ITYPE_DISKID:
+		return "DISKID";
+	case DCI_ITYPE_BUCKET_NO:
+		return "BUCKET_NO";
+	case DCI_ITYPE_DEVICE:
+		return "DEVICE";
+	case DCI_ITYPE_CHANNEL:
+		return "CHANNEL";
+	case DCI_ITYPE_CONTROLLERID:
+		return "CONTROLLERID";
+	case DCI_ITYPE_IPADDR:
+		return "IPADDR";
+	case DCI_ITYPE_INTERFACE:
+		return "INTERFACE";
+	case DCI_ITYPE_EVENT:
+		return "EVENT";
+	}
+	return "UNKNOWN";
+}
+
+struct dci_class *
+dci_registry_find_class(const struct dci_registry *registry, const char *name)
+{
+	char id[DCI_CLASS_ID_MAX_LEVELS * 11];
+
+	for (size_t i = 0; i < registry->class_count; i++) {
+		if (strcmp(registry->classes[i]->label, name) == 0)
+			return registry->classes[i];
+	}
+	for (size_t i = 0; i < registry->class_count; i++) {
+		dci_class_id_format(registry->classes[i], id, sizeof(id));
+		if (strcmp(id, name) == 0)
+			return registry->classes[i];
+	}
+	return NULL;
+}
+
+const struct dci_datum *
+dci_class_find_datum_by_name(const struct dci_class *class, const char *name)
+{
+	char id[11];
+
+	for (size_t i = 0; i < class->datum_count; i++) {
+		if (strcmp(class->datums[i].info.label, name) == 0)
+			return &class->datums[i];
+	}
+	for (size_t i = 0; i < class->datum_count; i++) {
+		snprintf(id, sizeof(id), "%" PRIu32, class->datums[i].info.id);
+		if (strcmp(id, name) == 0)
+			return &class->datums[i];
+	}
+	return NULL;
 }
 
 static void

@@ -192,6 +192,24 @@ const struct dci_datum *dci_class_find_datum(
 void dci_class_id_format(
     const struct dci_class *class, char *text, size_t text_size);
 
+/* An instance id as its words in decimal, separated by dots: "1", "8.0".
+ * Truncated to text_size, always terminated. */
+void dci_instance_id_format(const struct dci_class *class, const uint32_t *id,
+    char *text, size_t text_size);
+
+/* "INTERFACE" etc. (UMA's itype without its prefix), "UNKNOWN" otherwise. */
+const char *dci_instance_type_name(enum dci_instance_type itype);
+
+/* The class whose label is `name`, else the class whose id written as
+ * dci_class_id_format writes it is `name` (labels first: a label cannot
+ * contain a dot, so the two never compete); NULL when none. O(classes). */
+struct dci_class *dci_registry_find_class(
+    const struct dci_registry *registry, const char *name);
+
+/* Likewise for a datum of `class`: its label, else its id in decimal. */
+const struct dci_datum *dci_class_find_datum_by_name(
+    const struct dci_class *class, const char *name);
+
 /* Orders class ids as their length-prefixed OID encodings sort. */
 int dci_class_id_compare(const uint32_t *left, size_t left_length,
     const uint32_t *right, size_t right_length);

@@ -86,6 +86,134 @@ dci_value_type_name(enum dci_type type)
 	return "ST_UNKNOWN";
 }
 
+static bool is_derived_ratio(enum dci_unit unit);
+
+const char *
+dci_value_format_name(const struct dci_datum_info *datum)
+{
+	static const char *const integer_formats[] = {
+	    "signed little-endian",
+	    "unsigned little-endian",
+	    "signed big-endian",
+	    "unsigned big-endian",
+	};
+
+	switch (datum->type) {
+	case DCI_ST_BOOLEAN:
+		return datum->format == DCI_SBF_INVERTED ? "inverted"
+		                                         : "normal";
+	case DCI_ST_STRING:
+		return "zero-terminated";
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		return datum->format < COUNT_OF(integer_formats)
+		           ? integer_formats[datum->format]
+		           : "unknown";
+	case DCI_ST_DERIVED:
+		return (datum->format & DCI_SIF_UNSIGNED) ? "unsigned"
+		                                          : "signed";
+	case DCI_ST_ADDRESS:
+		switch (datum->format) {
+		case DCI_SAF_ETHERNET:
+			return "ethernet";
+		case DCI_SAF_IP:
+			return "ip";
+		case DCI_SAF_ECONET:
+			return "econet";
+		}
+		return "unknown";
+	case DCI_ST_TIME:
+		switch (datum->format) {
+		case DCI_STF_5BYTE:
+			return "5-byte";
+		case DCI_STF_CTIME:
+			return "ctime";
+		case DCI_STF_MONOTONIC:
+			return "monotonic";
+		}
+		return "unknown";
+	case DCI_ST_UNUSED:
+		return "";
+	}
+	return "unknown";
+}
+
+const char *
+dci_value_presentation_name(const struct dci_datum_info *datum)
+{
+	switch (datum->type) {
+	case DCI_ST_BOOLEAN:
+		switch (datum->presentation) {
+		case DCI_SBP_ON_OFF:
+			return "on/off";
+		case DCI_SBP_YES_NO:
+			return "yes/no";
+		case DCI_SBP_TRUE_FALSE:
+			return "true/false";
+		case DCI_SBP_ALWAYS_NEVER:
+			return "always/never";
+		case DCI_SBP_ONE_ZERO:
+			return "1/0";
+		}
+		return "unknown";
+	case DCI_ST_STRING:
+		return "literal";
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		switch (datum->presentation) {
+		case DCI_SIP_HEXADECIMAL:
+			return "hexadecimal";
+		case DCI_SIP_DECIMAL:
+			return "decimal";
+		case DCI_SIP_DOTTED:
+			return "dotted";
+		}
+		return "unknown";
+	case DCI_ST_DERIVED:
+		return is_derived_ratio(datum->unit) ? "hundredths" : "decimal";
+	case DCI_ST_ADDRESS:
+		return "normal";
+	case DCI_ST_TIME:
+		return datum->presentation == DCI_STP_RELATIVE ? "relative"
+		                                               : "absolute";
+	case DCI_ST_UNUSED:
+		return "";
+	}
+	return "unknown";
+}
+
+const char *
+dci_value_semantics_name(enum dci_semantics semantics)
+{
+	switch (semantics) {
+	case DCI_SEMANTICS_COUNTER:
+		return "counter";
+	case DCI_SEMANTICS_GAUGE:
+		return "gauge";
+	case DCI_SEMANTICS_DISCRETE:
+		return "discrete";
+	}
+	return "unknown";
+}
+
+const char *
+dci_value_volatility_name(uint32_t volatility)
+{
+	switch (volatility) {
+	case DCI_SV_STATIC:
+		return "static";
+	case DCI_SV_VARIABLE:
+		return "variable";
+	case DCI_SV_VOLATILE:
+		return "volatile";
+	}
+	return "unknown";
+}
+
 const char *
 dci_value_kind_name(enum dci_value_kind kind)
 {

@@ -82,6 +82,18 @@ const char *dci_value_type_name(enum dci_type type);
 /* The unit's name as dciDatumUnits shows it ("bytes", "" for none). */
 const char *dci_value_unit_name(enum dci_unit unit);
 
+/* The names dcistat(1) shows for a datum's format ("unsigned big-endian",
+ * "inverted", "ip", "monotonic") and presentation ("hexadecimal", "yes/no",
+ * "relative"), read by its type as DCI4 defines them; "unknown" for a value
+ * the type does not define, "" for ST_UNUSED. */
+const char *dci_value_format_name(const struct dci_datum_info *datum);
+const char *dci_value_presentation_name(const struct dci_datum_info *datum);
+
+/* "counter", "gauge", "discrete"; "static", "variable", "volatile";
+ * "unknown" for a value outside those. */
+const char *dci_value_semantics_name(enum dci_semantics semantics);
+const char *dci_value_volatility_name(uint32_t volatility);
+
 /* "COUNTER64" etc., or "UNKNOWN". For messages and tests. */
 const char *dci_value_kind_name(enum dci_value_kind kind);
 

@@ -1,0 +1,312 @@
+/* The catalogue commands' tables (catalog.h). */
+#define _GNU_SOURCE
+#include "cli/catalog.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/snapshot.h"
+#include "core/value.h"
+
+#define CLASS_ID_TEXT_SIZE (DCI_CLASS_ID_MAX_LEVELS * 11 + 1)
+
+/* A monotonic time as a date: `text` "2026-11-24 18:02:11 UTC" and
+ * `number` seconds since 1970 with milliseconds. */
+static void
+format_moment(int64_t milliseconds, int64_t now_milliseconds,
+    int64_t now_realtime_milliseconds, char *text, size_t text_size,
+    char *number, size_t number_size)
+{
+	int64_t realtime =
+	    now_realtime_milliseconds - (now_milliseconds - milliseconds);
+	time_t seconds = (time_t)(realtime / 1000);
+	struct tm broken;
+
+	if (gmtime_r(&seconds, &broken) == NULL ||
+	    strftime(text, text_size, "%Y-%m-%d %H:%M:%S UTC", &broken) == 0)
+		snprintf(text, text_size, "?");
+	snprintf(number, number_size, "%" PRId64 ".%03" PRId64, realtime / 1000,
+	    realtime % 1000);
+}
+
+int
+cli_catalog_suppliers(struct cli_document *document,
+    const struct dci_registry *registry, int64_t now_milliseconds,
+    int64_t now_realtime_milliseconds)
+{
+	struct cli_table *table = cli_table_new("suppliers", "suppliers");
+	enum { MODULE, TITLE, VERSION, STATUS, RESET, STAMP, REFRESH, FAILURE };
+
+	if (table == NULL ||
+	    cli_table_add_column(
+	        table, "module", CLI_COLUMN_KEY, NULL, "supplier module") < 0 ||
+	    cli_table_add_column(table, "title", CLI_COLUMN_TEXT, NULL, NULL) <
+	        0 ||
+	    cli_table_add_column(
+	        table, "version", CLI_COLUMN_TEXT, NULL, NULL) < 0 ||
+	    cli_table_add_column(table, "status", CLI_COLUMN_TEXT, NULL, NULL) <
+	        0 ||
+	    cli_table_add_column(table, "reset", CLI_COLUMN_GAUGE, "seconds",
+	        "when the supplier was (re)initialised, seconds since 1970") <
+	        0 ||
+	    cli_table_add_column(
+	        table, "reset_stamp", CLI_COLUMN_TEXT, NULL, NULL) < 0 ||
+	    cli_table_add_column(table, "last_refresh", CLI_COLUMN_GAUGE,
+	        "seconds",
+	        "when the supplier was last refreshed, seconds "
+	        "since 1970") < 0 ||
+	    cli_table_add_column(
+	        table, "failure", CLI_COLUMN_TEXT, NULL, NULL) < 0)
+		goto memory;
+	for (size_t i = 0; i < registry->supplier_count; i++) {
+		const struct dci_supplier *supplier = registry->suppliers[i];
+		char text[64], number[64], stamp[17];
+		long row;
+
+		if (supplier == NULL || supplier->withdrawn)
+			continue;
+		row = cli_table_add_row(table);
+		if (row < 0)
+			goto memory;
+		snprintf(text, sizeof(text), "%" PRIu32 ".%02" PRIu32,
+		    supplier->version / 100, supplier->version % 100);
+		for (size_t b = 0; b < sizeof(supplier->reset); b++)
+			snprintf(stamp + 2 * b, 3, "%02x", supplier->reset[b]);
+		if (cli_table_set(table, (size_t)row, MODULE, supplier->module,
+		        NULL) != 0 ||
+		    cli_table_set(table, (size_t)row, TITLE,
+		        supplier->title != NULL ? supplier->title : "",
+		        NULL) != 0 ||
+		    cli_table_set(table, (size_t)row, VERSION, text, NULL) !=
+		        0 ||
+		    cli_table_set(table, (size_t)row, STATUS,
+		        supplier->status == DCI_SUPPLIER_RUNNING ? "running"
+		                                                 : "failed",
+		        NULL) != 0 ||
+		    cli_table_set(table, (size_t)row, STAMP, stamp, NULL) !=
+		        0 ||
+		    (supplier->failure[0] != '\0' &&
+		        cli_table_set(table, (size_t)row, FAILURE,
+		            supplier->failure, NULL) != 0))
+			goto memory;
+		/* 0: never initialised (a provider that failed to load). */
+		if (supplier->discontinuity_milliseconds != 0) {
+			format_moment(supplier->discontinuity_milliseconds,
+			    now_milliseconds, now_realtime_milliseconds, text,
+			    sizeof(text), number, sizeof(number));
+			if (cli_table_set(
+			        table, (size_t)row, RESET, text, number) != 0)
+				goto memory;
+		}
+		if (supplier->last_refresh_milliseconds != 0) {
+			format_moment(supplier->last_refresh_milliseconds,
+			    now_milliseconds, now_realtime_milliseconds, text,
+			    sizeof(text), number, sizeof(number));
+			if (cli_table_set(
+			        table, (size_t)row, REFRESH, text, number) != 0)
+				goto memory;
+		}
+	}
+	return cli_document_add(document, table);
+memory:
+	cli_table_free(table);
+	return -1;
+}
+
+/* "INTERFACE(4)" for each level, separated by spaces. */
+static void
+format_levels(const struct dci_class *class, char *text, size_t text_size)
+{
+	size_t used = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < class->level_count && used < text_size; i++) {
+		int n = snprintf(text + used, text_size - used,
+		    "%s%s(%" PRIu32 ")", i > 0 ? " " : "",
+		    dci_instance_type_name(class->levels[i].itype),
+		    class->levels[i].size);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+int
+cli_catalog_classes(struct cli_document *document,
+    const struct dci_registry *registry, const struct dci_class *only)
+{
+	struct cli_table *table = cli_table_new("classes", "classes");
+	enum { LABEL, ID, SUPPLIER, LEVELS, DATUMS, INSTANCES, DESCRIPTION };
+
+	if (table == NULL ||
+	    cli_table_add_column(table, "class", CLI_COLUMN_KEY, NULL, NULL) <
+	        0 ||
+	    cli_table_add_column(table, "id", CLI_COLUMN_KEY, NULL, NULL) < 0 ||
+	    cli_table_add_column(
+	        table, "supplier", CLI_COLUMN_TEXT, NULL, NULL) < 0 ||
+	    cli_table_add_column(table, "levels", CLI_COLUMN_TEXT, NULL,
+	        "instance levels: type(bytes)") < 0 ||
+	    cli_table_add_column(table, "datums", CLI_COLUMN_GAUGE, NULL,
+	        "datums of the class") < 0 ||
+	    cli_table_add_column(table, "instances", CLI_COLUMN_GAUGE, NULL,
+	        "instances in the class's snapshot") < 0 ||
+	    cli_table_add_column(
+	        table, "description", CLI_COLUMN_TEXT, NULL, NULL) < 0)
+		goto memory;
+	/* Without a registry, the one class `only`. */
+	size_t count = registry != NULL ? registry->class_count : 1;
+
+	for (size_t i = 0; i < count; i++) {
+		const struct dci_class *class =
+		    registry != NULL ? registry->classes[i] : only;
+		char id[CLASS_ID_TEXT_SIZE], levels[512], datums[32],
+		    instances[32];
+		long row;
+
+		if (only != NULL && class != only)
+			continue;
+		row = cli_table_add_row(table);
+		if (row < 0)
+			goto memory;
+		dci_class_id_format(class, id, sizeof(id));
+		format_levels(class, levels, sizeof(levels));
+		snprintf(datums, sizeof(datums), "%zu", class->datum_count);
+		snprintf(instances, sizeof(instances), "%zu",
+		    class->snapshot != NULL ? class->snapshot->count : 0);
+		if (cli_table_set(
+		        table, (size_t)row, LABEL, class->label, NULL) != 0 ||
+		    cli_table_set(table, (size_t)row, ID, id, NULL) != 0 ||
+		    cli_table_set(table, (size_t)row, SUPPLIER,
+		        class->supplier != NULL ? class->supplier->module : "",
+		        NULL) != 0 ||
+		    cli_table_set(table, (size_t)row, LEVELS, levels, NULL) !=
+		        0 ||
+		    cli_table_set(table, (size_t)row, DATUMS, datums, datums) !=
+		        0 ||
+		    cli_table_set(table, (size_t)row, INSTANCES, instances,
+		        instances) != 0 ||
+		    cli_table_set(table, (size_t)row, DESCRIPTION,
+		        class->description != NULL ? class->description : "",
+		        NULL) != 0)
+			goto memory;
+	}
+	return cli_document_add(document, table);
+memory:
+	cli_table_free(table);
+	return -1;
+}
+
+static int
+describe_levels(struct cli_document *document, const struct dci_class *class)
+{
+	char name[DCI_LABEL_MAX + 16], title[DCI_LABEL_MAX + 64];
+	struct cli_table *table;
+
+	snprintf(name, sizeof(name), "%s_levels", class->label);
+	snprintf(title, sizeof(title), "%s: instance levels", class->label);
+	table = cli_table_new(name, title);
+	if (table == NULL ||
+	    cli_table_add_column(table, "level", CLI_COLUMN_KEY, NULL, NULL) <
+	        0 ||
+	    cli_table_add_column(table, "itype", CLI_COLUMN_TEXT, NULL, NULL) <
+	        0 ||
+	    cli_table_add_column(table, "size", CLI_COLUMN_GAUGE, "bytes",
+	        "bytes of the level in an instance id") < 0)
+		goto memory;
+	for (size_t i = 0; i < class->level_count; i++) {
+		char level[24], size[16];
+		long row = cli_table_add_row(table);
+
+		snprintf(level, sizeof(level), "%zu", i + 1);
+		snprintf(size, sizeof(size), "%" PRIu32, class->levels[i].size);
+		if (row < 0 ||
+		    cli_table_set(table, (size_t)row, 0, level, NULL) != 0 ||
+		    cli_table_set(table, (size_t)row, 1,
+		        dci_instance_type_name(class->levels[i].itype),
+		        NULL) != 0 ||
+		    cli_table_set(table, (size_t)row, 2, size, size) != 0)
+			goto memory;
+	}
+	return cli_document_add(document, table);
+memory:
+	cli_table_free(table);
+	return -1;
+}
+
+static int
+describe_datums(struct cli_document *document, const struct dci_class *class)
+{
+	static const char *const text_columns[] = {"type", "format",
+	    "presentation", "size", "volatility", "unit", "semantics",
+	    "description"};
+	char name[DCI_LABEL_MAX + 16], title[DCI_LABEL_MAX + 64];
+	struct cli_table *table;
+
+	snprintf(name, sizeof(name), "%s_datums", class->label);
+	snprintf(title, sizeof(title), "%s: datums", class->label);
+	table = cli_table_new(name, title);
+	if (table == NULL ||
+	    cli_table_add_column(table, "datum", CLI_COLUMN_KEY, NULL, NULL) <
+	        0 ||
+	    cli_table_add_column(table, "id", CLI_COLUMN_KEY, NULL, NULL) < 0)
+		goto memory;
+	for (size_t i = 0; i < sizeof(text_columns) / sizeof(*text_columns);
+	     i++) {
+		if (cli_table_add_column(table, text_columns[i],
+		        CLI_COLUMN_TEXT, NULL, NULL) < 0)
+			goto memory;
+	}
+	for (size_t i = 0; i < class->datum_count; i++) {
+		const struct dci_datum *datum = &class->datums[i];
+		const struct dci_datum_info *info = &datum->info;
+		char id[16], size[16], derivation[64];
+		const char *unit = dci_value_unit_name(info->unit);
+		const char *cells[8];
+		long row = cli_table_add_row(table);
+
+		if (row < 0)
+			goto memory;
+		snprintf(id, sizeof(id), "%" PRIu32, info->id);
+		snprintf(size, sizeof(size), "%" PRIu32, info->size);
+		cells[0] = dci_value_type_name(info->type);
+		cells[1] = dci_value_format_name(info);
+		cells[2] = dci_value_presentation_name(info);
+		cells[3] = size;
+		cells[4] = dci_value_volatility_name(info->volatility);
+		/* A derived datum's unit names its derivation. */
+		if (info->type == DCI_ST_DERIVED)
+			snprintf(
+			    derivation, sizeof(derivation), "derived %s", unit);
+		cells[5] = info->type == DCI_ST_DERIVED ? derivation : unit;
+		cells[6] = info->type == DCI_ST_UNUSED
+		               ? ""
+		               : dci_value_semantics_name(info->semantics);
+		cells[7] = info->description != NULL ? info->description : "";
+		if (cli_table_set(table, (size_t)row, 0, info->label, NULL) !=
+		        0 ||
+		    cli_table_set(table, (size_t)row, 1, id, NULL) != 0)
+			goto memory;
+		for (size_t c = 0; c < 8; c++) {
+			if (cli_table_set(
+			        table, (size_t)row, c + 2, cells[c], NULL) != 0)
+				goto memory;
+		}
+	}
+	return cli_document_add(document, table);
+memory:
+	cli_table_free(table);
+	return -1;
+}
+
+int
+cli_catalog_describe(
+    struct cli_document *document, const struct dci_class *class)
+{
+	return cli_catalog_classes(document, NULL, class) != 0 ||
+	               describe_levels(document, class) != 0 ||
+	               describe_datums(document, class) != 0
+	           ? -1
+	           : 0;
+}

@@ -1,0 +1,201 @@
+/*
+ * dcistat: the generic display program of DCI4. It loads the providers of
+ * a dcistatd configuration in this process (the local source, source.h)
+ * and shows their suppliers, classes and values as tables, JSON or
+ * OpenMetrics, or watches a class's counters as rates. See dcistat(1).
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/catalog.h"
+#include "cli/document.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/source.h"
+#include "cli/values.h"
+#include "cli/watch.h"
+#include "config.h"
+#include "core/clock.h"
+#include "core/log.h"
+
+#ifndef PROVIDERDIR
+#define PROVIDERDIR "/usr/lib/dcistat/providers"
+#endif
+
+#define DEFAULT_CONFIG_FILE SYSCONFDIR "/dcistat/dcistatd.yaml"
+
+/* Exit statuses: 1 for a failure at run time (an unknown class, a bad
+ * configuration), 2 for a bad command line. */
+#define EXIT_RUN_FAILURE 1
+#define EXIT_USAGE 2
+
+/* The terminal's width when standard output is one, else 0 (no limit:
+ * a file or a pipe gets whole rows). */
+static size_t
+output_width(void)
+{
+	struct winsize size;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+		return size.ws_col;
+	return 80;
+}
+
+/* Core's log, as dcistat shows it: warnings and errors (a provider that
+ * failed to load, a refused value) on stderr; the notices and information
+ * a daemon logs about its providers' life would only hide the output. */
+static void
+log_to_stderr(int level, const char *message)
+{
+	if (level <= LOG_WARNING)
+		fprintf(stderr, "dcistat: %s\n", message);
+}
+
+static int64_t
+realtime_milliseconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* The tables of a command other than watch. Returns 0, or -1 with the
+ * reason in `error`. */
+static int
+command_tables(const struct cli_options *options, struct cli_source *source,
+    struct cli_document *document, char *error, size_t error_size)
+{
+	const struct dci_registry *registry = source->registry;
+	const struct dci_class *class = NULL;
+	struct cli_table *table;
+	int result = 0;
+
+	if (options->class_name != NULL) {
+		class = dci_registry_find_class(registry, options->class_name);
+		if (class == NULL) {
+			snprintf(error, error_size,
+			    "no class '%.200s' (see dcistat classes)",
+			    options->class_name);
+			return -1;
+		}
+	}
+	switch (options->command) {
+	case CLI_COMMAND_SUPPLIERS:
+		result = cli_catalog_suppliers(document, registry,
+		    dci_clock_milliseconds(), realtime_milliseconds());
+		break;
+	case CLI_COMMAND_CLASSES:
+		result = cli_catalog_classes(document, registry, NULL);
+		break;
+	case CLI_COMMAND_DESCRIBE:
+		result = cli_catalog_describe(document, class);
+		break;
+	case CLI_COMMAND_SHOW:
+		for (size_t i = 0; i < registry->class_count; i++) {
+			const struct dci_class *each = registry->classes[i];
+
+			if (class != NULL && each != class)
+				continue;
+			table = cli_values_show(each, options->instance,
+			    options->selection, error, error_size);
+			if (table == NULL ||
+			    cli_document_add(document, table) != 0)
+				return -1;
+		}
+		return 0;
+	case CLI_COMMAND_WATCH:
+		break;
+	}
+	if (result != 0)
+		snprintf(error, error_size, "out of memory");
+	return result;
+}
+
+struct emit_context {
+	enum cli_format format;
+	size_t width;
+	bool first;
+};
+
+static int
+emit_interval(const struct cli_document *document, void *context)
+{
+	struct emit_context *emit = context;
+
+	/* A blank line between two intervals' tables. */
+	if (emit->format == CLI_FORMAT_TEXT && !emit->first)
+		putchar('\n');
+	emit->first = false;
+	return cli_output_write(stdout, emit->format, document, emit->width);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli_options options;
+	struct cli_source source = {0};
+	struct cli_document document = {0};
+	char error[2048];
+	int parsed, status = 0;
+
+	parsed = cli_options_parse(argc, argv, &options, error, sizeof(error));
+	if (parsed > 0)
+		return 0;
+	if (parsed < 0) {
+		fprintf(stderr, "dcistat: %s\n", error);
+		fprintf(stderr, "Try 'dcistat --help'.\n");
+		return EXIT_USAGE;
+	}
+	log_open("stderr", "dcistat");
+	log_set_sink(log_to_stderr);
+	if (cli_source_local_open(&source,
+	        options.config_file != NULL ? options.config_file
+	                                    : DEFAULT_CONFIG_FILE,
+	        PROVIDERDIR, error, sizeof(error)) != 0) {
+		fprintf(stderr, "dcistat: %s\n", error);
+		log_close();
+		return EXIT_RUN_FAILURE;
+	}
+	if (options.command == CLI_COMMAND_WATCH) {
+		struct cli_watch_settings settings = {
+		    .class_name = options.class_name,
+		    .selection = options.selection,
+		    .interval_milliseconds = options.interval_milliseconds,
+		    .count = options.count,
+		};
+		struct emit_context emit = {
+		    .format = options.format,
+		    .width = output_width(),
+		    .first = true,
+		};
+
+		if (cli_watch_run(&source, &settings, emit_interval, &emit,
+		        error, sizeof(error)) != 0) {
+			fprintf(stderr, "dcistat: %s\n", error);
+			status = EXIT_RUN_FAILURE;
+		}
+	} else if (command_tables(&options, &source, &document, error,
+	               sizeof(error)) != 0) {
+		fprintf(stderr, "dcistat: %s\n", error);
+		status = EXIT_RUN_FAILURE;
+	} else if (cli_output_write(stdout, options.format, &document,
+	               output_width()) != 0) {
+		fprintf(stderr, "dcistat: cannot write the output\n");
+		status = EXIT_RUN_FAILURE;
+	}
+	cli_document_clear(&document);
+	source.operations->close(&source);
+	log_set_sink(NULL);
+	log_close();
+	return status;
+}

@@ -1,0 +1,50 @@
+/*
+ * dcistat's command line:
+ *   dcistat [-c FILE] [--json | --openmetrics] COMMAND [ARGUMENT...]
+ * with the commands suppliers, classes, describe CLASS,
+ * show [-d LIST] [CLASS [INSTANCE]] and
+ * watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS. Options may come before
+ * or after the command. Every value is checked here, so that the commands
+ * get only what they can use.
+ */
+#ifndef DCISTAT_CLI_OPTIONS_H
+#define DCISTAT_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli/output.h"
+
+enum cli_command {
+	CLI_COMMAND_SUPPLIERS,
+	CLI_COMMAND_CLASSES,
+	CLI_COMMAND_DESCRIBE,
+	CLI_COMMAND_SHOW,
+	CLI_COMMAND_WATCH,
+};
+
+/* The default interval of watch, and the bounds of -i. */
+#define CLI_WATCH_DEFAULT_MILLISECONDS 1000u
+#define CLI_WATCH_MIN_MILLISECONDS 100u
+#define CLI_WATCH_MAX_MILLISECONDS 86400000u
+
+struct cli_options {
+	enum cli_command command;
+	const char *config_file; /* NULL: the installed configuration */
+	enum cli_format format;
+	const char *class_name; /* NULL: every class (show) */
+	const char *instance;   /* NULL: every instance */
+	const char *selection;  /* -d, NULL: every datum */
+	unsigned interval_milliseconds;
+	unsigned long count; /* -n; 0: until interrupted */
+};
+
+/* Fills `options`. Returns 0 to run, 1 when help or the version was
+ * printed (exit 0), or -1 with a one-line message in `error` (exit 2). */
+int cli_options_parse(int argc, char **argv, struct cli_options *options,
+    char *error, size_t error_size);
+
+/* The usage text, for --help and after an error. */
+void cli_options_usage(FILE *out);
+
+#endif

@@ -1,0 +1,22 @@
+/* The output formats of every command, chosen once on the command line. */
+#ifndef DCISTAT_CLI_OUTPUT_H
+#define DCISTAT_CLI_OUTPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli/document.h"
+
+enum cli_format {
+	CLI_FORMAT_TEXT,        /* tables for people (text_table.h) */
+	CLI_FORMAT_JSON,        /* json.h */
+	CLI_FORMAT_OPENMETRICS, /* openmetrics.h */
+};
+
+/* Writes the document in `format`; `width` is the terminal's (0: no
+ * limit), used by the text format only. Returns 0, or -1 when the output
+ * failed (a closed pipe, a full disk). */
+int cli_output_write(FILE *out, enum cli_format format,
+    const struct cli_document *document, size_t width);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * Where dcistat's statistics come from. A source fills a core registry
+ * (suppliers, classes, datums and each class's snapshot of instances and
+ * values) and keeps it current; every command reads only that registry,
+ * through core's functions, and every output format only the tables the
+ * commands make (document.h). So a second source, such as one reading
+ * DCI-STATS-MIB from an agent over SNMP, is one more implementation of
+ * these operations that fills a registry from what it reads, and the
+ * output stays the same for the same data.
+ */
+#ifndef DCISTAT_CLI_SOURCE_H
+#define DCISTAT_CLI_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+
+struct cli_source;
+
+struct cli_source_operations {
+	/* Brings every class up to date now. Returns 0, or -1 with the
+	 * reason in `error`. */
+	int (*refresh)(
+	    struct cli_source *source, char *error, size_t error_size);
+	/* Returns at `deadline` (dci_clock_milliseconds), doing meanwhile
+	 * what the source's own schedule needs (the local source refreshes
+	 * its providers when due, as dcistatd does, so that the counters the
+	 * host widens never miss a wrap). */
+	void (*wait_until)(struct cli_source *source, int64_t deadline);
+	/* Frees everything; the registry goes with it. */
+	void (*close)(struct cli_source *source);
+};
+
+struct cli_source {
+	const struct cli_source_operations *operations;
+	struct dci_registry *registry;
+	void *state;
+};
+
+/*
+ * The local source: loads the providers of the dcistatd configuration at
+ * `config_path` in this process, with the same core, loader and lifecycle
+ * as dcistatd (providers named by name are looked up in `plugin_dir`
+ * unless the file says otherwise), and refreshes each once. A provider
+ * that fails to load is reported on stderr and shown as a failed supplier,
+ * as dcistatd shows it. Returns 0, or -1 with "FILE:LINE:COLUMN: reason"
+ * in `error`.
+ */
+int cli_source_local_open(struct cli_source *source, const char *config_path,
+    const char *plugin_dir, char *error, size_t error_size);
+
+#endif
