@@ -360,7 +360,7 @@ stat_value(struct agent_tables *tables, unsigned column,
 		return;
 	}
 
-	dci_value_decode(info, slot, &value);
+	dci_value_decode_trusted(info, slot, &value);
 	switch (column) {
 	case AGENT_STAT_COUNTER64: {
 		struct counter64 number = {.high = value.number >> 32,

@@ -260,7 +260,7 @@ dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_unsigned(
+	if (dci_value_encode_unsigned_trusted(
 	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
@@ -529,7 +529,7 @@ derive_values(
 				complete = false;
 				break;
 			}
-			dci_value_decode(&argument->info,
+			dci_value_decode_trusted(&argument->info,
 			    dci_snapshot_slot(class, snapshot, row, argument),
 			    &value);
 			arguments[a] = (struct dci_derived_argument){
@@ -546,7 +546,7 @@ derive_values(
 		stored = result.is_signed
 		             ? dci_value_encode_signed(&datum->info,
 		                   result.signed_number, slot, NULL, 0)
-		             : dci_value_encode_unsigned(
+		             : dci_value_encode_unsigned_trusted(
 		                   &datum->info, result.number, slot, NULL, 0);
 		if (stored == 0)
 			bits[datum->index / 8] |=
@@ -579,12 +579,12 @@ widen_values(const struct dci_class *class, const struct dci_snapshot *previous,
 		    !dci_snapshot_present(class, next, row, datum))
 			continue;
 		slot = next->values + row * class->record_size + datum->offset;
-		dci_value_decode(provided_info(datum, &copy), slot, &raw);
+		dci_value_decode_trusted(provided_info(datum, &copy), slot, &raw);
 		served = raw.number;
 		if (previous_row >= 0 && !restarted &&
 		    dci_snapshot_present(
 		        class, previous, (size_t)previous_row, datum)) {
-			dci_value_decode(&datum->info,
+			dci_value_decode_trusted(&datum->info,
 			    dci_snapshot_slot(
 			        class, previous, (size_t)previous_row, datum),
 			    &before);
@@ -594,7 +594,7 @@ widen_values(const struct dci_class *class, const struct dci_snapshot *previous,
 			               ((raw.number - before.number) & mask));
 		}
 		/* Fits 32 bits: cannot be refused. */
-		(void)dci_value_encode_unsigned(
+		(void)dci_value_encode_unsigned_trusted(
 		    &datum->info, served, slot, NULL, 0);
 	}
 }
@@ -624,18 +624,22 @@ widen_values(const struct dci_class *class, const struct dci_snapshot *previous,
  * A signed counter has no defined wrap: any decrease is a discontinuity. */
 static bool
 counter_step_discontinuous(const struct dci_datum *datum,
-    const struct dci_value *before, const struct dci_value *after)
+    const unsigned char *before_slot, const unsigned char *after_slot)
 {
 	unsigned bits = 8 * datum->info.size;
-	uint64_t forward;
+	uint64_t before, after, forward;
+	int64_t signed_before, signed_after;
 
+	dci_value_number_trusted(
+	    &datum->info, before_slot, &before, &signed_before);
+	dci_value_number_trusted(&datum->info, after_slot, &after, &signed_after);
 	if ((datum->info.format & DCI_SIF_UNSIGNED) == 0)
-		return after->signed_number < before->signed_number;
-	if (after->number >= before->number)
+		return signed_after < signed_before;
+	if (after >= before)
 		return false;
 	if (bits == 0 || bits > 64)
 		return true;
-	forward = after->number - before->number;
+	forward = after - before;
 	if (bits < 64)
 		forward &= (UINT64_C(1) << bits) - 1;
 	return forward >= UINT64_C(1) << (bits - 1);
@@ -650,19 +654,16 @@ counter_went_backwards(const struct dci_class *class,
 {
 	for (size_t i = 0; i < class->datum_count; i++) {
 		const struct dci_datum *datum = &class->datums[i];
-		struct dci_value before, after;
 
 		if (datum->info.semantics != DCI_SEMANTICS_COUNTER ||
 		    !dci_snapshot_present(
 		        class, previous, previous_row, datum) ||
 		    !dci_snapshot_present(class, next, next_row, datum))
 			continue;
-		dci_value_decode(&datum->info,
-		    dci_snapshot_slot(class, previous, previous_row, datum),
-		    &before);
-		dci_value_decode(&datum->info,
-		    dci_snapshot_slot(class, next, next_row, datum), &after);
-		if (counter_step_discontinuous(datum, &before, &after))
+		if (counter_step_discontinuous(datum,
+		        dci_snapshot_slot(
+		            class, previous, previous_row, datum),
+		        dci_snapshot_slot(class, next, next_row, datum)))
 			return true;
 	}
 	return false;

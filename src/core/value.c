@@ -471,11 +471,10 @@ dci_value_check_datum(
 	return 0;
 }
 
-enum dci_value_kind
-dci_value_kind(const struct dci_datum_info *datum)
+/* The column of a datum dci_value_check_datum accepted. */
+static enum dci_value_kind
+kind_of_valid(const struct dci_datum_info *datum)
 {
-	if (dci_value_check_datum(datum, NULL, 0) != 0)
-		return DCI_KIND_NONE;
 	switch (datum->type) {
 	case DCI_ST_UNUSED:
 		return DCI_KIND_NONE;
@@ -515,6 +514,14 @@ dci_value_kind(const struct dci_datum_info *datum)
 		                                  : DCI_KIND_INTEGER32;
 	}
 	return DCI_KIND_NONE;
+}
+
+enum dci_value_kind
+dci_value_kind(const struct dci_datum_info *datum)
+{
+	if (dci_value_check_datum(datum, NULL, 0) != 0)
+		return DCI_KIND_NONE;
+	return kind_of_valid(datum);
 }
 
 /* --- Byte order ------------------------------------------------------- */
@@ -568,15 +575,12 @@ sign_extend(uint64_t raw, size_t width)
 /* --- Encoding --------------------------------------------------------- */
 
 int
-dci_value_encode_unsigned(const struct dci_datum_info *datum, uint64_t value,
-    unsigned char *slot, char *why, size_t why_size)
+dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
+    uint64_t value, unsigned char *slot, char *why, size_t why_size)
 {
-	const char *name;
+	const char *name = type_names[datum->type];
 	uint64_t maximum;
 
-	if (dci_value_check_datum(datum, why, why_size) != 0)
-		return -1;
-	name = dci_value_type_name(datum->type);
 	switch (datum->type) {
 	case DCI_ST_BOOLEAN:
 		if (value > 1) {
@@ -653,6 +657,16 @@ dci_value_encode_unsigned(const struct dci_datum_info *datum, uint64_t value,
 		set_reason(why, why_size, "%s%s takes bytes, not a number",
 		    name, type_qualifier(datum));
 	return -1;
+}
+
+int
+dci_value_encode_unsigned(const struct dci_datum_info *datum, uint64_t value,
+    unsigned char *slot, char *why, size_t why_size)
+{
+	if (dci_value_check_datum(datum, why, why_size) != 0)
+		return -1;
+	return dci_value_encode_unsigned_trusted(
+	    datum, value, slot, why, why_size);
 }
 
 int
@@ -767,12 +781,25 @@ void
 dci_value_decode(const struct dci_datum_info *datum, const unsigned char *slot,
     struct dci_value *value)
 {
+	if (dci_value_check_datum(datum, NULL, 0) != 0) {
+		memset(value, 0, sizeof(*value));
+		value->bytes = NULL;
+		value->kind = DCI_KIND_NONE;
+		return;
+	}
+	dci_value_decode_trusted(datum, slot, value);
+}
+
+void
+dci_value_decode_trusted(const struct dci_datum_info *datum,
+    const unsigned char *slot, struct dci_value *value)
+{
 	uint64_t raw;
 	bool relative;
 
 	memset(value, 0, sizeof(*value));
 	value->bytes = NULL; /* a null pointer need not be all-bits-zero */
-	value->kind = dci_value_kind(datum);
+	value->kind = kind_of_valid(datum);
 	if (value->kind == DCI_KIND_NONE)
 		return;
 	switch (datum->type) {
@@ -792,11 +819,8 @@ dci_value_decode(const struct dci_datum_info *datum, const unsigned char *slot,
 	case DCI_ST_INTEGER16:
 	case DCI_ST_INTEGER32:
 	case DCI_ST_INTEGER64:
-		value->number = load_unsigned(
-		    slot, datum->size, is_big_endian_integer(datum));
-		if (!is_unsigned_integer(datum))
-			value->signed_number =
-			    sign_extend(value->number, datum->size);
+		dci_value_number_trusted(
+		    datum, slot, &value->number, &value->signed_number);
 		break;
 	case DCI_ST_ADDRESS:
 		value->bytes = slot;
@@ -827,14 +851,25 @@ dci_value_decode(const struct dci_datum_info *datum, const unsigned char *slot,
 		}
 		break;
 	case DCI_ST_DERIVED:
-		value->number = load_unsigned(slot, TIME_SIZE, false);
-		if (!is_unsigned_integer(datum))
-			value->signed_number =
-			    sign_extend(value->number, TIME_SIZE);
+		dci_value_number_trusted(
+		    datum, slot, &value->number, &value->signed_number);
 		break;
 	default:
 		break;
 	}
+}
+
+void
+dci_value_number_trusted(const struct dci_datum_info *datum,
+    const unsigned char *slot, uint64_t *number, int64_t *signed_number)
+{
+	bool derived = datum->type == DCI_ST_DERIVED;
+	size_t width = derived ? TIME_SIZE : datum->size;
+
+	*number = load_unsigned(
+	    slot, width, !derived && is_big_endian_integer(datum));
+	*signed_number =
+	    is_unsigned_integer(datum) ? 0 : sign_extend(*number, width);
 }
 
 /* --- Rendering -------------------------------------------------------- */
