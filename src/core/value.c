@@ -1,13 +1,15 @@
 /*
  * Datum values: see value.h for the slot layout and the contracts.
  *
- * Integers are assembled and stored byte by byte in the order the datum's
- * format names, so the result never depends on the host's byte order.
+ * Integers are loaded and stored in the byte order the datum's format
+ * names, whatever the host's (endian.h's conversions).
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* endian.h's be64toh and the like */
 
 #include "core/value.h"
 
+#include <endian.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -533,12 +535,32 @@ width_mask(size_t width)
 	return width >= 8 ? UINT64_MAX : (UINT64_C(1) << (width * 8)) - 1;
 }
 
+/* The widths of integers and times are loads and stores of one machine
+ * word (every value of a refresh goes through them); others go byte by
+ * byte. */
 static uint64_t
 load_unsigned(const unsigned char *slot, size_t width, bool big_endian)
 {
-	uint64_t value = 0;
+	uint64_t value = 0, word64;
+	uint32_t word32;
+	uint16_t word16;
 	size_t index;
 
+	switch (width) {
+	case 8:
+		memcpy(&word64, slot, sizeof(word64));
+		return big_endian ? be64toh(word64) : le64toh(word64);
+	case 4:
+		memcpy(&word32, slot, sizeof(word32));
+		return big_endian ? be32toh(word32) : le32toh(word32);
+	case 2:
+		memcpy(&word16, slot, sizeof(word16));
+		return big_endian ? be16toh(word16) : le16toh(word16);
+	case 1:
+		return slot[0];
+	default:
+		break;
+	}
 	for (index = 0; index < width; index++) {
 		size_t position = big_endian ? index : width - 1 - index;
 		value = (value << 8) | slot[position];
@@ -550,8 +572,29 @@ static void
 store_unsigned(
     unsigned char *slot, size_t width, bool big_endian, uint64_t value)
 {
+	uint64_t word64;
+	uint32_t word32;
+	uint16_t word16;
 	size_t index;
 
+	switch (width) {
+	case 8:
+		word64 = big_endian ? htobe64(value) : htole64(value);
+		memcpy(slot, &word64, sizeof(word64));
+		return;
+	case 4:
+		word32 = big_endian ? htobe32((uint32_t)value)
+		                    : htole32((uint32_t)value);
+		memcpy(slot, &word32, sizeof(word32));
+		return;
+	case 2:
+		word16 = big_endian ? htobe16((uint16_t)value)
+		                    : htole16((uint16_t)value);
+		memcpy(slot, &word16, sizeof(word16));
+		return;
+	default:
+		break;
+	}
 	for (index = 0; index < width; index++) {
 		size_t position = big_endian ? width - 1 - index : index;
 		slot[position] = (unsigned char)(value & 0xff);
