@@ -84,7 +84,11 @@ static int
 builder_grow(struct dci_snapshot_builder *builder)
 {
 	const struct dci_class *class = builder->class;
-	size_t capacity = builder->capacity ? builder->capacity * 2 : 64;
+	/* First as many rows as the class has now: a refresh usually
+	 * rebuilds the same instances, and then allocates each array once. */
+	size_t served = class->snapshot != NULL ? class->snapshot->count : 0;
+	size_t capacity = builder->capacity ? builder->capacity * 2
+	                                    : (served > 64 ? served : 64);
 	uint32_t *ids;
 	char **labels;
 	unsigned char *values, *present;
