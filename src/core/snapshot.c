@@ -790,6 +790,7 @@ build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 {
 	struct dci_snapshot_column *columns;
 	size_t datum_count = class->datum_count;
+	bool sparse = false;
 
 	if (snapshot->count > UINT32_MAX || datum_count == 0)
 		return;
@@ -811,8 +812,10 @@ build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 			return;
 		}
 		columns[d].count = 0;
+		sparse = true;
 	}
-	for (size_t i = 0; i < snapshot->count; i++)
+	/* Dense columns (the usual case) need no positions. */
+	for (size_t i = 0; sparse && i < snapshot->count; i++)
 		for (size_t d = 0; d < datum_count; d++)
 			if (columns[d].positions != NULL &&
 			    dci_snapshot_present(

@@ -551,10 +551,11 @@ segment_values_read(const struct segment_view *view,
 		default:
 			value->present = false;
 		}
-		if (datum->is_signed)
+		/* Most datums have no divisor: no division per value. */
+		if (datum->divisor > 1 && datum->is_signed)
 			combined = (uint64_t)((int64_t)combined /
 			                      (int64_t)datum->divisor);
-		else
+		else if (datum->divisor > 1)
 			combined /= datum->divisor;
 		value->number = combined;
 	}
