@@ -25,7 +25,9 @@
 #     snmpd's start;
 #   - dcistatd, as an AgentX subagent of a plain snmpd with the same
 #     configuration, serves the same dciClassTable and dciDatumTable OIDs
-#     with the same static values, and the same supplier row.
+#     with the same static values, and the same supplier row;
+#   - snmpd in the background (no -f) with an isolated provider: its
+#     process is a child of the daemon and its rows are served.
 # The SNMP readings go over snmpd's Unix socket: UDP to 127.0.0.1 would
 # move lo's counters itself.
 #
@@ -296,5 +298,50 @@ ok "dcistatd serves the same $(wc -l <"$TMP_DIR/embedded.class") dciClassTable a
 
 stop_dcistatd
 stop_snmpd
+
+# --- 5. snmpd in the background, a provider isolated -------------------------------------
+# snmpd forks into the background after reading snmpd.conf, where the
+# module started the isolated provider's process (which ends with the
+# process that exits): the module starts it again in the daemon.
+
+GOOD_SO=$top_builddir/tests/unit/.libs/good_provider.so
+ISOLATE=$top_builddir/src/isolate/dcistat-isolate
+GOOD_LABEL=$DCI_ARC.1.4.1.2.2.9.1.1.2 # dciInstanceLabel of unit2, class 9.1
+[ -f "$GOOD_SO" ] || fail "$GOOD_SO not built (run make check)"
+cat >"$TMP_DIR/isolated.yaml" <<YAML
+providers:
+  - module: $GOOD_SO
+    refresh: 0.5
+    isolate: true
+    options:
+      instances: 3
+YAML
+SNMPD_EXTRA_CONF="dlmod dcistat $MODULE
+dcistatConfig $TMP_DIR/isolated.yaml"
+snmpd_conf_write "$TMP_DIR/snmpd.background.conf"
+SNMPD_LOG=$TMP_DIR/snmpd.background.log
+SNMPD_STDERR_LOG=$TMP_DIR/snmpd.background.stderr.log
+env "${SNMPD_ENV[@]}" DCISTAT_ISOLATE_PROGRAM="$ISOLATE" snmpd -Lf "$SNMPD_LOG" \
+    -C -c "$TMP_DIR/snmpd.background.conf" -p "$TMP_DIR/snmpd.background.pid" \
+    "udp:127.0.0.1:$SNMPD_PORT" "unix:$SNMPD_UNIX" </dev/null >"$SNMPD_STDERR_LOG" 2>&1 ||
+    fail "snmpd did not start in the background: $(tail -n 3 "$SNMPD_LOG" | tr '\n' ' ')"
+wait_until 10 test -s "$TMP_DIR/snmpd.background.pid" || fail "no pid file from snmpd"
+SNMPD_PID=$(cat "$TMP_DIR/snmpd.background.pid")
+_lib_pids+=("$SNMPD_PID")
+SNMP_TARGET=unix:$SNMPD_UNIX
+good_served() { [ "$(snmp_get "$GOOD_LABEL" 2>/dev/null)" = unit2 ]; }
+wait_until 10 good_served || fail "the isolated provider is not served by snmpd in the background"
+children=$(pgrep -c -P "$SNMPD_PID" dcistat-isolate)
+[ "$children" = 1 ] || fail "$children dcistat-isolate processes under snmpd ($SNMPD_PID), expected 1"
+if logged 'isolated process'; then
+	fail "an isolated process failed: $(grep 'isolated process' "$SNMPD_LOG" | head -n 2 | tr '\n' ' ')"
+fi
+ok "snmpd in the background: the isolated provider's process is its child ($SNMPD_PID) and its rows are served"
+snmpd_gone() { ! _lib_alive "$SNMPD_PID"; }
+kill -TERM "$SNMPD_PID"
+wait_until 10 snmpd_gone || fail "snmpd did not stop within 10 s of SIGTERM"
+pgrep -f "$ISOLATE" >/dev/null && fail "a dcistat-isolate process outlived snmpd"
+check_snmpd_log
+ok "snmpd stopped; no dcistat-isolate process left"
 note "done in $(($(now_ms) - started)) ms"
 exit 0

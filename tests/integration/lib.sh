@@ -291,6 +291,25 @@ _snmpd_answers() {
 	snmp_get .1.3.6.1.2.1.1.3.0 >/dev/null
 }
 
+# snmpd_conf_write FILE: the private master's snmpd.conf (AgentX master on
+# $SNMPD_AGENTX, community public from 127.0.0.1 and the Unix socket), then
+# $SNMPD_EXTRA_CONF.
+snmpd_conf_write() {
+	local conf=$1
+	cat >"$conf" <<EOF
+master agentx
+agentXSocket $SNMPD_AGENTX
+rocommunity public 127.0.0.1
+com2secunix unixsec $SNMPD_UNIX public
+group unixgroup v2c unixsec
+view all included .1
+access unixgroup "" any noauth exact all none none
+dontLogTCPWrappersConnects yes
+interface_fadeout 0
+EOF
+	[ -z "$SNMPD_EXTRA_CONF" ] || printf '%s\n' "$SNMPD_EXTRA_CONF" >>"$conf"
+}
+
 # start_snmpd: starts a private snmpd master (in $NETNS if set) on
 # udp:127.0.0.1:$SNMPD_PORT (picked once, kept across restarts) and on the
 # Unix socket $SNMPD_UNIX, with AgentX socket $SNMPD_AGENTX; waits until it
@@ -305,18 +324,7 @@ SNMPD_STDERR_LOG=
 start_snmpd() {
 	local conf=$TMP_DIR/snmpd.conf log
 	command -v snmpd >/dev/null 2>&1 || skip "snmpd not found (apt-get install snmpd)"
-	cat >"$conf" <<EOF
-master agentx
-agentXSocket $SNMPD_AGENTX
-rocommunity public 127.0.0.1
-com2secunix unixsec $SNMPD_UNIX public
-group unixgroup v2c unixsec
-view all included .1
-access unixgroup "" any noauth exact all none none
-dontLogTCPWrappersConnects yes
-interface_fadeout 0
-EOF
-	[ -z "$SNMPD_EXTRA_CONF" ] || printf '%s\n' "$SNMPD_EXTRA_CONF" >>"$conf"
+	snmpd_conf_write "$conf"
 	_lib_set_ns_prefix
 	for _ in 1 2 3 4 5; do
 		if [ -z "$SNMPD_PORT" ]; then
