@@ -511,7 +511,7 @@ START_TEST(example_module_matches_expected)
 	ck_assert_has(text, "INDEX { dciExampleDevice }");
 	ck_assert_has(text, "dciExampleBoolOnOff OBJECT-TYPE SYNTAX "
 	                    "TruthValue");
-	ck_assert_has(text, "dciExampleText OBJECT-TYPE SYNTAX OCTET STRING "
+	ck_assert_has(text, "dciExampleText OBJECT-TYPE SYNTAX DisplayString "
 	                    "(SIZE (0..31))");
 	ck_assert_has(text, "dciExampleEconetAddress OBJECT-TYPE SYNTAX OCTET "
 	                    "STRING (SIZE (2))");

@@ -481,6 +481,17 @@ datum_syntax(struct mib_generator *generator, const struct dci_datum *datum,
 		import = MIB_IMPORT_INTEGER32;
 		break;
 	case DCI_KIND_STRING:
+		/* Text a manager shows as text (a Prometheus label, not hex):
+		 * DisplayString, where it fits its 255 octets. */
+		if (info->type == DCI_ST_STRING && info->size > 0 &&
+		    info->size - 1 <= 255) {
+			generator->imports |= MIB_IMPORT_DISPLAYSTRING;
+			*sequence_syntax = "DisplayString";
+			snprintf(text, text_size,
+			    "DisplayString (SIZE (0..%" PRIu32 "))",
+			    info->size - 1);
+			return text;
+		}
 		*sequence_syntax = "OCTET STRING";
 		if (info->type == DCI_ST_ADDRESS)
 			snprintf(text, text_size, "OCTET STRING (SIZE (2))");
