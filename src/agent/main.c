@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/daemon.h"
 #include "mib/mib_generator.h"
 #include "agent/options.h"
 #include "config.h"
@@ -23,22 +25,6 @@
 #ifndef PROVIDERDIR
 #define PROVIDERDIR "/usr/lib/dcistat/providers"
 #endif
-
-static void
-pid_file_write(const char *path)
-{
-	char text[32];
-	int length = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
-	int file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (file < 0)
-		fatal("cannot write pid file %s", path);
-	if (write(file, text, (size_t)length) != length) {
-		close(file);
-		fatal("cannot write pid file %s", path);
-	}
-	close(file);
-}
 
 /* The absolute path of a file that may not exist yet: its directory's real
  * path and its name. */
@@ -147,16 +133,35 @@ main(int argc, char **argv)
 	struct agent_options options;
 	struct daemon_state state = {0};
 	struct agent_loop loop;
+	struct agent_daemon background = {.pid_file = -1, .ready_pipe = -1};
 	char error[2048], *pid_file = NULL;
 	int parsed, result;
 
 	parsed = agent_options_parse(argc, argv, &options);
 	if (parsed != 0)
 		return parsed > 0 ? 0 : 2;
+	/* What dcistatd creates (log and pid files) is no one else's to
+	 * write or read. */
+	umask(027);
 	log_set_debug_tokens(options.debug_tokens);
 	log_open("stderr", "dcistatd");
 	if (options.mib_module != NULL)
 		return mib_write(&options);
+
+	/* First: a second dcistatd with the same pid file is refused before
+	 * it loads anything, and on stderr, where the caller sees it. The
+	 * daemon runs in /: a relative pid file is kept where it was meant. */
+	if (options.pid_file != NULL && !options.check_only &&
+	    options.pid_file[0] != '/') {
+		pid_file = realpath_of_new_file(options.pid_file);
+		if (pid_file == NULL)
+			fatal("pid file %s", options.pid_file);
+		options.pid_file = pid_file;
+	}
+	if (options.pid_file != NULL && !options.check_only &&
+	    agent_daemon_pid_file_open(
+	        &background, options.pid_file, error, sizeof(error)) != 0)
+		fatalx("%s", error);
 
 	/* -t is strict: any provider that would fail fails the check. A
 	 * daemon serves what works and retries the rest. */
@@ -178,22 +183,12 @@ main(int argc, char **argv)
 	        "dcistatd") != 0)
 		fatal("cannot open log %s",
 		    log_target_choose(&options, state.lifecycle.config));
-	/* daemon() changes to /: keep a relative pid file where it was
-	 * meant. */
-	if (options.pid_file != NULL && options.pid_file[0] != '/') {
-		pid_file = realpath_of_new_file(options.pid_file);
-		if (pid_file == NULL)
-			fatal("pid file %s", options.pid_file);
-		options.pid_file = pid_file;
-	}
 	if (!options.foreground) {
-		if (daemon(0, 0) != 0)
+		if (agent_daemon_detach(&background) != 0)
 			fatal("cannot daemonise");
 		dci_plugins_restart_isolated(
 		    &state.lifecycle.plugins, dci_clock_milliseconds());
 	}
-	if (options.pid_file != NULL)
-		pid_file_write(options.pid_file);
 
 	/* After daemon(): threads do not survive a fork. */
 	dci_plugins_use_threads(&state.lifecycle.plugins);
@@ -210,6 +205,7 @@ main(int argc, char **argv)
 	                              : state.lifecycle.config->in_place;
 	if (agent_start(&state.settings, state.lifecycle.registry) != 0)
 		fatalx("cannot start the AgentX subagent");
+	agent_daemon_ready(&background);
 
 	loop = (struct agent_loop){
 	    .plugins = &state.lifecycle.plugins,
@@ -220,8 +216,7 @@ main(int argc, char **argv)
 
 	agent_stop();
 	dci_lifecycle_unload(&state.lifecycle);
-	if (options.pid_file != NULL)
-		unlink(options.pid_file);
+	agent_daemon_pid_file_remove(&background);
 	log_info("stopped");
 	log_close();
 	free(pid_file);

@@ -2,12 +2,15 @@
 #include "core/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 enum log_destination { LOG_TO_STDERR, LOG_TO_SYSLOG, LOG_TO_FILE };
 
@@ -37,6 +40,37 @@ log_level_name(int level)
 	}
 }
 
+/* A log file is appended to, never followed through a symbolic link (a
+ * link planted where the log goes would have the daemon write wherever it
+ * points), and must be a regular file (a FIFO would block the start);
+ * created readable by the group only. errno says why not. */
+static int
+log_file_open(const char *path)
+{
+	struct stat status;
+	int file = open(path,
+	    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+	    0640);
+	int error;
+
+	if (file < 0)
+		return -1;
+	if (fstat(file, &status) != 0 || fcntl(file, F_SETFL, O_APPEND) != 0)
+		goto failed;
+	if (!S_ISREG(status.st_mode)) {
+		errno = EINVAL; /* "Invalid argument": not a regular file */
+		goto failed;
+	}
+	log_file = fdopen(file, "a");
+	if (log_file != NULL)
+		return 0;
+failed:
+	error = errno;
+	close(file);
+	errno = error;
+	return -1;
+}
+
 int
 log_open(const char *target, const char *program_name)
 {
@@ -50,8 +84,7 @@ log_open(const char *target, const char *program_name)
 		log_destination = LOG_TO_SYSLOG;
 		return 0;
 	}
-	log_file = fopen(target, "ae");
-	if (log_file == NULL)
+	if (log_file_open(target) != 0)
 		return -1;
 	setvbuf(log_file, NULL, _IOLBF, 0);
 	log_destination = LOG_TO_FILE;

@@ -1,0 +1,197 @@
+/* dcistatd going into the background (daemon.h). */
+#define _GNU_SOURCE
+#include "agent/daemon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Replaces the pid file's content with this process's pid. */
+static int
+pid_file_write(struct agent_daemon *background)
+{
+	char text[32];
+	int length = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
+
+	if (ftruncate(background->pid_file, 0) != 0 ||
+	    pwrite(background->pid_file, text, (size_t)length, 0) != length)
+		return -1;
+	return 0;
+}
+
+/* The pid another process wrote into the file, or 0. */
+static long
+pid_file_holder(int file)
+{
+	char text[32];
+	ssize_t length = pread(file, text, sizeof(text) - 1, 0);
+
+	if (length <= 0)
+		return 0;
+	text[length] = '\0';
+	return strtol(text, NULL, 10);
+}
+
+/* The daemon whose pid file goes if it exits on an error (fatal()). */
+static struct agent_daemon *pid_file_owner;
+
+static void
+pid_file_remove_at_exit(void)
+{
+	if (pid_file_owner != NULL)
+		agent_daemon_pid_file_remove(pid_file_owner);
+}
+
+int
+agent_daemon_pid_file_open(struct agent_daemon *background, const char *path,
+    char *error, size_t error_size)
+{
+	struct stat status;
+	int file;
+
+	background->pid_file = -1;
+	background->pid_path = NULL;
+	background->ready_pipe = -1;
+	/* O_NONBLOCK: opening a FIFO must not wait for a reader. */
+	file = open(
+	    path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+	if (file < 0) {
+		snprintf(error, error_size, "pid file %s: %s%s", path,
+		    strerror(errno),
+		    errno == ELOOP ? " (a symbolic link: refused)" : "");
+		return -1;
+	}
+	if (fstat(file, &status) != 0 || !S_ISREG(status.st_mode)) {
+		snprintf(
+		    error, error_size, "pid file %s: not a regular file", path);
+		close(file);
+		return -1;
+	}
+	if (flock(file, LOCK_EX | LOCK_NB) != 0) {
+		long holder = pid_file_holder(file);
+
+		if (errno == EWOULDBLOCK)
+			snprintf(error, error_size,
+			    "pid file %s: locked by a running dcistatd "
+			    "(pid %ld)",
+			    path, holder);
+		else
+			snprintf(error, error_size, "pid file %s: lock: %s",
+			    path, strerror(errno));
+		close(file);
+		return -1;
+	}
+	background->pid_file = file;
+	background->pid_device = status.st_dev;
+	background->pid_inode = status.st_ino;
+	background->pid_path = strdup(path);
+	if (background->pid_path == NULL || pid_file_write(background) != 0) {
+		snprintf(error, error_size, "pid file %s: cannot write: %s",
+		    path, strerror(errno));
+		agent_daemon_pid_file_remove(background);
+		return -1;
+	}
+	if (pid_file_owner == NULL)
+		atexit(pid_file_remove_at_exit);
+	pid_file_owner = background;
+	return 0;
+}
+
+/* The starting process: waits for the daemon's word and exits with it. A
+ * daemon that exits first closes the pipe without a word: status 1. */
+static void __attribute__((noreturn)) starter_wait(int pipe)
+{
+	unsigned char word = 1;
+	ssize_t got;
+
+	do
+		got = read(pipe, &word, 1);
+	while (got < 0 && errno == EINTR);
+	if (got != 1 || word != 0) {
+		fprintf(stderr, "dcistatd: the daemon stopped during its "
+		                "start-up (its reason is in its log)\n");
+		_exit(1);
+	}
+	_exit(0);
+}
+
+int
+agent_daemon_detach(struct agent_daemon *background)
+{
+	int pipe[2], null;
+	pid_t pid;
+
+	if (pipe2(pipe, O_CLOEXEC) != 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(pipe[0]);
+		close(pipe[1]);
+		return -1;
+	}
+	if (pid > 0) {
+		close(pipe[1]);
+		starter_wait(pipe[0]);
+	}
+	close(pipe[0]);
+	background->ready_pipe = pipe[1];
+	setsid();
+	if (chdir("/") != 0)
+		return -1;
+	/* Standard error stays the caller's until ready: what fails first
+	 * can still be seen there. */
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+	if (background->pid_file >= 0 && pid_file_write(background) != 0)
+		return -1;
+	return 0;
+}
+
+void
+agent_daemon_ready(struct agent_daemon *background)
+{
+	unsigned char word = 0;
+	int null;
+
+	if (background->ready_pipe < 0)
+		return;
+	if (write(background->ready_pipe, &word, 1) != 1) {
+		/* The starting process is gone: nobody to tell. */
+	}
+	close(background->ready_pipe);
+	background->ready_pipe = -1;
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDERR_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+}
+
+void
+agent_daemon_pid_file_remove(struct agent_daemon *background)
+{
+	struct stat status;
+
+	if (background->pid_file < 0)
+		return;
+	if (background->pid_path != NULL &&
+	    lstat(background->pid_path, &status) == 0 &&
+	    status.st_dev == background->pid_device &&
+	    status.st_ino == background->pid_inode)
+		unlink(background->pid_path);
+	close(background->pid_file);
+	background->pid_file = -1;
+	free(background->pid_path);
+	background->pid_path = NULL;
+}
