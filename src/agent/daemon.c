@@ -3,6 +3,8 @@
 #include "agent/daemon.h"
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,4 +196,56 @@ agent_daemon_pid_file_remove(struct agent_daemon *background)
 	background->pid_file = -1;
 	free(background->pid_path);
 	background->pid_path = NULL;
+}
+
+int
+agent_daemon_user_find(const char *name, struct agent_daemon_user *user,
+    char *error, size_t error_size)
+{
+	struct passwd *entry;
+
+	errno = 0;
+	entry = getpwnam(name);
+	if (entry == NULL) {
+		snprintf(error, error_size, "user %s: %s", name,
+		    errno != 0 ? strerror(errno) : "no such user");
+		return -1;
+	}
+	if (strlen(entry->pw_name) >= sizeof(user->name)) {
+		snprintf(error, error_size, "user %s: name too long", name);
+		return -1;
+	}
+	strcpy(user->name, entry->pw_name);
+	user->uid = entry->pw_uid;
+	user->gid = entry->pw_gid;
+	return 0;
+}
+
+int
+agent_daemon_user_become(
+    const struct agent_daemon_user *user, char *error, size_t error_size)
+{
+	/* Already that user (started unprivileged): nothing to drop. */
+	if (getuid() == user->uid && geteuid() == user->uid &&
+	    getgid() == user->gid && getegid() == user->gid)
+		return 0;
+	if (initgroups(user->name, user->gid) != 0) {
+		snprintf(error, error_size, "user %s: supplementary groups: %s",
+		    user->name, strerror(errno));
+		return -1;
+	}
+	if (setresgid(user->gid, user->gid, user->gid) != 0 ||
+	    setresuid(user->uid, user->uid, user->uid) != 0) {
+		snprintf(error, error_size, "user %s: %s", user->name,
+		    strerror(errno));
+		return -1;
+	}
+	if (getuid() != user->uid || geteuid() != user->uid ||
+	    getgid() != user->gid || getegid() != user->gid ||
+	    (user->uid != 0 && setuid(0) == 0)) {
+		snprintf(error, error_size,
+		    "user %s: the change of user did not hold", user->name);
+		return -1;
+	}
+	return 0;
 }

@@ -15,6 +15,7 @@
 #ifndef DCISTAT_AGENT_DAEMON_H
 #define DCISTAT_AGENT_DAEMON_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 struct agent_daemon {
@@ -43,5 +44,26 @@ void agent_daemon_ready(struct agent_daemon *background);
 /* Removes the pid file if the path still names the file this daemon
  * locked; closes it. */
 void agent_daemon_pid_file_remove(struct agent_daemon *background);
+
+/* The user dcistatd runs as once started (-u). */
+struct agent_daemon_user {
+	char name[64];
+	uid_t uid;
+	gid_t gid;
+};
+
+/* Looks `name` up (before anything is loaded, so that a mistyped user
+ * stops the start at once). Returns 0, or -1 with the reason in
+ * `error`. */
+int agent_daemon_user_find(const char *name, struct agent_daemon_user *user,
+    char *error, size_t error_size);
+
+/* Becomes `user` with its groups and nothing else: supplementary groups,
+ * then group, then user, each checked, and then that root cannot be taken
+ * back. For every thread (glibc's setuid applies to all). Returns 0, or -1
+ * with the reason in `error` (the caller stops: running on with more
+ * privilege than asked is not an option). */
+int agent_daemon_user_become(
+    const struct agent_daemon_user *user, char *error, size_t error_size);
 
 #endif

@@ -134,6 +134,7 @@ main(int argc, char **argv)
 	struct daemon_state state = {0};
 	struct agent_loop loop;
 	struct agent_daemon background = {.pid_file = -1, .ready_pipe = -1};
+	struct agent_daemon_user user;
 	char error[2048], *pid_file = NULL;
 	int parsed, result;
 
@@ -161,6 +162,11 @@ main(int argc, char **argv)
 	if (options.pid_file != NULL && !options.check_only &&
 	    agent_daemon_pid_file_open(
 	        &background, options.pid_file, error, sizeof(error)) != 0)
+		fatalx("%s", error);
+
+	if (options.user != NULL &&
+	    agent_daemon_user_find(options.user, &user, error, sizeof(error)) !=
+	        0)
 		fatalx("%s", error);
 
 	/* -t is strict: any provider that would fail fails the check. A
@@ -205,6 +211,17 @@ main(int argc, char **argv)
 	                              : state.lifecycle.config->in_place;
 	if (agent_start(&state.settings, state.lifecycle.registry) != 0)
 		fatalx("cannot start the AgentX subagent");
+	/* The providers are loaded and the master's socket is open: nothing
+	 * further needs root. Isolated providers' processes, started as root,
+	 * start again as the user. */
+	if (options.user != NULL) {
+		if (agent_daemon_user_become(&user, error, sizeof(error)) != 0)
+			fatalx("%s", error);
+		log_info("running as user %s (uid %ld, gid %ld)", user.name,
+		    (long)user.uid, (long)user.gid);
+		dci_plugins_restart_isolated(
+		    &state.lifecycle.plugins, dci_clock_milliseconds());
+	}
 	agent_daemon_ready(&background);
 
 	loop = (struct agent_loop){

@@ -18,7 +18,7 @@ agent_options_usage(FILE *out)
 	fprintf(out,
 	    "usage: dcistatd [-f] [-t] [-c FILE] [-x AGENTX-SOCKET] [-D "
 	    "TOKENS]\n"
-	    "                [-p PIDFILE] [-L stderr|syslog|FILE] "
+	    "                [-p PIDFILE] [-u USER] [-L stderr|syslog|FILE] "
 	    "[--in-place auto|on|off]\n"
 	    "       dcistatd --mib MODULE-NAME [-c FILE]\n"
 	    "  -f  stay in the foreground (default: daemonise)\n"
@@ -29,6 +29,8 @@ agent_options_usage(FILE *out)
 	    "  -D  debug tokens, comma-separated: agent, netsnmp, a provider "
 	    "name, or all\n"
 	    "  -p  write the daemon's pid to PIDFILE\n"
+	    "  -u  once started, run as USER and its groups (no privilege "
+	    "kept)\n"
 	    "  -L  log to stderr, syslog or a file (default: stderr with -f, "
 	    "else syslog)\n"
 	    "  --in-place auto|on|off  answer the master's Get and GetNext "
@@ -62,7 +64,7 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	};
 	opterr = 0;
 	while ((option = getopt_long(
-	            argc, argv, "ftc:x:D:p:L:hV", long_options, NULL)) != -1) {
+	            argc, argv, "ftc:x:D:p:L:u:hV", long_options, NULL)) != -1) {
 		switch (option) {
 		case AGENT_OPTION_MIB:
 			options->mib_module = optarg;
@@ -100,6 +102,9 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 		case 'L':
 			options->log_target = optarg;
 			break;
+		case 'u':
+			options->user = optarg;
+			break;
 		case 'h':
 			agent_options_usage(stdout);
 			return 1;
@@ -120,7 +125,7 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 			else if (optopt != '?')
 				fprintf(stderr, "dcistatd: option -%c %s\n",
 				    optopt,
-				    strchr("cxDpL", optopt) ? "needs a value"
+				    strchr("cxDpLu", optopt) ? "needs a value"
 				                            : "is not known");
 			agent_options_usage(stderr);
 			return -1;

@@ -15,7 +15,12 @@
 #   - a pid file left by a dcistatd that died (no lock, a stale pid) is
 #     taken over;
 #   - on SIGTERM the pid file goes; one that replaced it meanwhile (not
-#     the daemon's) stays.
+#     the daemon's) stays;
+#   - with -u nobody: once started the daemon runs as nobody (real,
+#     effective and saved uid and gid, nobody's groups only, no
+#     capability), serves, and an isolated provider's process runs as
+#     nobody too (where nobody can read the build tree); on SIGTERM it
+#     removes its pid file from a directory nobody owns.
 #
 # Needs root (for snmpd's sockets; exit 77 otherwise).
 
@@ -127,4 +132,65 @@ taken_over=$DCISTATD_PID
 stop_daemon
 [ "$(cat "$PID_FILE" 2>/dev/null)" = "someone else's" ] || fail "the daemon removed a pid file that was not its own"
 ok "a stale pid file taken over ($taken_over); at stop a pid file that replaced it is left alone"
+
+# --- -u nobody ---------------------------------------------------------------
+
+NOBODY_UID=$(id -u nobody) || skip "no user nobody"
+NOBODY_GID=$(id -g nobody)
+chmod 711 "$TMP_DIR"
+mkdir "$TMP_DIR/nobody"
+chown nobody "$TMP_DIR/nobody"
+GOOD_SO=$top_builddir/tests/unit/.libs/good_provider.so
+ISOLATE=$top_builddir/src/isolate/dcistat-isolate
+isolated=false
+if command -v runuser >/dev/null 2>&1 && [ -f "$GOOD_SO" ] &&
+    runuser -u nobody -- test -r "$GOOD_SO" -a -x "$ISOLATE" 2>/dev/null; then
+	isolated=true
+	cat >>"$CONFIG" <<YAML
+  - module: $GOOD_SO
+    isolate: true
+    options:
+      instances: 3
+YAML
+	export DCISTAT_ISOLATE_PROGRAM=$ISOLATE
+fi
+PID_FILE=$TMP_DIR/nobody/dcistatd.pid
+timeout 20 "$DCISTATD" -c "$CONFIG" -p "$PID_FILE" -L "$TMP_DIR/nobody.log" -u nobody \
+    </dev/null >/dev/null 2>"$TMP_DIR/nobody.err" ||
+    fail "dcistatd -u nobody did not start: $(cat "$TMP_DIR/nobody.err") $(tail -n 3 "$TMP_DIR/nobody.log" | tr '\n' ' ')"
+DCISTATD_PID=$(cat "$PID_FILE")
+DCISTATD_LOG=$TMP_DIR/nobody.log
+_lib_pids+=("$DCISTATD_PID")
+wait_dcistatd_ready 20
+status=/proc/$DCISTATD_PID/status
+for field in Uid Gid; do
+	expected=$NOBODY_UID
+	[ "$field" = Gid ] && expected=$NOBODY_GID
+	read -r -a ids <<<"$(awk -v f="$field:" '$1 == f { print $2, $3, $4, $5 }' "$status")"
+	for id in "${ids[@]}"; do
+		[ "$id" = "$expected" ] || fail "$field of the daemon: ${ids[*]}, expected $expected in all four"
+	done
+done
+groups=$(awk '$1 == "Groups:" { $1 = ""; print }' "$status" | xargs)
+expected_groups=$(id -G nobody | tr ' ' '\n' | sort -n | xargs)
+[ "$(tr ' ' '\n' <<<"$groups" | sort -n | xargs)" = "$expected_groups" ] ||
+    fail "the daemon's groups are '$groups', nobody's are '$expected_groups'"
+capabilities=$(awk '$1 == "CapEff:" || $1 == "CapPrm:" { print $2 }' "$status" | sort -u)
+[ "$capabilities" = 0000000000000000 ] || fail "the daemon keeps capabilities: $capabilities"
+grep -q "running as user nobody" "$DCISTATD_LOG" || fail "no log line for the change of user"
+summary="uid and gid $NOBODY_UID/$NOBODY_GID, groups '$groups', no capability"
+if $isolated; then
+	child_served() { [ "$(snmp_get "$DCI_ARC.1.4.1.2.2.9.1.1.2" 2>/dev/null)" = unit2 ]; }
+	wait_until 10 child_served || fail "the isolated provider is not served under -u nobody"
+	child=$(pgrep -P "$DCISTATD_PID" dcistat-isolate) || fail "no isolated process under the daemon"
+	[ "$(awk '$1 == "Uid:" { print $3 }' "/proc/$child/status")" = "$NOBODY_UID" ] ||
+	    fail "the isolated process does not run as nobody"
+	summary="$summary; the isolated provider's process ($child) runs as nobody too"
+else
+	note "the build tree is not readable by nobody: the isolated provider is left out"
+fi
+ok "dcistatd -u nobody: $summary"
+stop_daemon
+[ ! -e "$PID_FILE" ] || fail "the daemon running as nobody left its pid file"
+ok "dcistatd -u nobody stopped and removed its pid file"
 stop_snmpd
