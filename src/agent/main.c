@@ -123,8 +123,8 @@ daemon_reload(void *context)
 	}
 	if (changes.agent_changed)
 		log_notice(
-		    "agentx-socket and ping-interval changes take effect "
-		    "at the next start");
+		    "agentx-socket, ping-interval and user changes take "
+		    "effect at the next start");
 }
 
 int
@@ -135,6 +135,7 @@ main(int argc, char **argv)
 	struct agent_loop loop;
 	struct agent_daemon background = {.pid_file = -1, .ready_pipe = -1};
 	struct agent_daemon_user user;
+	const char *user_name;
 	char error[2048], *pid_file = NULL;
 	int parsed, result;
 
@@ -164,11 +165,6 @@ main(int argc, char **argv)
 	        &background, options.pid_file, error, sizeof(error)) != 0)
 		fatalx("%s", error);
 
-	if (options.user != NULL &&
-	    agent_daemon_user_find(options.user, &user, error, sizeof(error)) !=
-	        0)
-		fatalx("%s", error);
-
 	/* -t is strict: any provider that would fail fails the check. A
 	 * daemon serves what works and retries the rest. */
 	if (dci_lifecycle_load(&state.lifecycle, options.config_file,
@@ -184,6 +180,12 @@ main(int argc, char **argv)
 		return 0;
 	}
 	state.options = &options;
+	/* -u, else the configuration's agent: user:. */
+	user_name = options.user != NULL ? options.user
+	                                 : state.lifecycle.config->user;
+	if (user_name != NULL &&
+	    agent_daemon_user_find(user_name, &user, error, sizeof(error)) != 0)
+		fatalx("%s", error);
 
 	if (log_open(log_target_choose(&options, state.lifecycle.config),
 	        "dcistatd") != 0)
@@ -214,7 +216,7 @@ main(int argc, char **argv)
 	/* The providers are loaded and the master's socket is open: nothing
 	 * further needs root. Isolated providers' processes, started as root,
 	 * start again as the user. */
-	if (options.user != NULL) {
+	if (user_name != NULL) {
 		if (agent_daemon_user_become(&user, error, sizeof(error)) != 0)
 			fatalx("%s", error);
 		log_info("running as user %s (uid %ld, gid %ld)", user.name,

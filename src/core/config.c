@@ -76,10 +76,11 @@ enum agent_key {
 	AGENT_PING_INTERVAL,
 	AGENT_LOG,
 	AGENT_PLUGIN_DIR,
-	AGENT_IN_PLACE_ANSWERS
+	AGENT_IN_PLACE_ANSWERS,
+	AGENT_USER
 };
 static const char *const agent_keys[] = {"agentx-socket", "ping-interval",
-    "log", "plugin-dir", "in-place-answers"};
+    "log", "plugin-dir", "in-place-answers", "user"};
 static const struct key_set agent_key_set = {
     "in agent", agent_keys, COUNT_OF(agent_keys)};
 
@@ -522,6 +523,33 @@ read_in_place(
 	return 0;
 }
 
+/* A user name as useradd takes it: letters, digits, '.', '_' and '-', not
+ * first, at most 32 characters (with a trailing '$' for Samba's machine
+ * accounts left out: no daemon runs as one). */
+static bool
+is_user_name(const char *text)
+{
+	size_t length = strlen(text);
+
+	if (length == 0 || length > 32 || text[0] == '-')
+		return false;
+	return strspn(text, "abcdefghijklmnopqrstuvwxyz"
+	                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == length;
+}
+
+static int
+read_user(struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	static const char expectation[] = "a user name";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (!is_user_name(text))
+		return report_expected(state, node, expectation, key);
+	return copy_text(state, text, &state->config->user);
+}
+
 static int
 read_agent(struct parse_state *state, const yaml_node_t *node, const char *key)
 {
@@ -557,6 +585,9 @@ read_agent(struct parse_state *state, const yaml_node_t *node, const char *key)
 			break;
 		case AGENT_IN_PLACE_ANSWERS:
 			result = read_in_place(state, value, name);
+			break;
+		case AGENT_USER:
+			result = read_user(state, value, name);
 			break;
 		}
 		if (result != 0)
@@ -1338,6 +1369,7 @@ dci_config_free(struct dci_config *config)
 	free(config->derived);
 	free(config->agentx_socket);
 	free(config->log_target);
+	free(config->user);
 	free(config->plugin_dir);
 	free(config->file);
 	free(config);

@@ -101,6 +101,7 @@ struct dci_config {
 	enum dci_config_in_place in_place; /* default auto */
 	char *log_target; /* NULL: not set; else "stderr", "syslog" or a path */
 	char *plugin_dir; /* NULL: not set (the build's default applies) */
+	char *user; /* NULL: not set; the user to run as once started */
 	struct dci_config_provider *providers; /* in file order */
 	size_t provider_count;
 	struct dci_config_derived *derived; /* top-level `derived`, in order */

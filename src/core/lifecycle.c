@@ -308,7 +308,8 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	    !texts_equal(before->agentx_socket, after->agentx_socket) ||
 	    before->ping_interval_seconds != after->ping_interval_seconds ||
 	    before->in_place != after->in_place ||
-	    !texts_equal(before->log_target, after->log_target);
+	    !texts_equal(before->log_target, after->log_target) ||
+	    !texts_equal(before->user, after->user);
 	lifecycle->retired[lifecycle->retired_count++] = before;
 	lifecycle->config = after;
 	retired_collect(lifecycle);

@@ -402,6 +402,24 @@ START_TEST(test_ping_interval)
 }
 END_TEST
 
+START_TEST(test_user)
+{
+	struct dci_config *config = parse_valid("agent:\n  user: dcistat\n");
+
+	ck_assert_str_eq(config->user, "dcistat");
+	dci_config_free(config);
+	config = parse_valid("agent:\n  ping-interval: 2\n");
+	ck_assert_ptr_null(config->user);
+	dci_config_free(config);
+	ASSERT_ERROR("agent:\n  user: -root\n",
+	    "t.yaml:2:9: expected a user name for 'user', found '-root'");
+	ASSERT_ERROR("agent:\n  user: da emon\n",
+	    "t.yaml:2:9: expected a user name for 'user', found 'da emon'");
+	ASSERT_ERROR("agent:\n  user: [a]\n",
+	    "t.yaml:2:9: expected a user name for 'user', found a sequence");
+}
+END_TEST
+
 START_TEST(test_log_target)
 {
 	struct dci_config *config = parse_valid("agent:\n  log: stderr\n");
@@ -445,7 +463,7 @@ START_TEST(test_unknown_key_agent)
 	ASSERT_ERROR("agent:\n  log: syslog\n  ping_interval: 5\n",
 	    "t.yaml:3:3: unknown key 'ping_interval' in agent: expected one "
 	    "of agentx-socket, ping-interval, log, plugin-dir, "
-	    "in-place-answers");
+	    "in-place-answers, user");
 }
 END_TEST
 
@@ -854,7 +872,7 @@ START_TEST(test_load_file)
 	snprintf(expected, sizeof expected,
 	    "%s:2:3: unknown key 'bogus' in agent: expected one of "
 	    "agentx-socket, ping-interval, log, plugin-dir, "
-	    "in-place-answers",
+	    "in-place-answers, user",
 	    path);
 	ck_assert_str_eq(error, expected);
 	unlink(path);
@@ -942,6 +960,7 @@ config_suite(void)
 	tcase_add_test(invalid, test_in_place_answers);
 	tcase_add_test(invalid, test_isolate);
 	tcase_add_test(invalid, test_log_target);
+	tcase_add_test(invalid, test_user);
 	tcase_add_test(invalid, test_plugin_dir_not_absolute);
 	tcase_add_test(invalid, test_agentx_socket_empty);
 	tcase_add_test(invalid, test_unknown_key_agent);
