@@ -1,6 +1,7 @@
 /* dcistatd going into the background (daemon.h). */
 #define _GNU_SOURCE
 #include "agent/daemon.h"
+#include "config.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -12,6 +13,9 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 /* Replaces the pid file's content with this process's pid. */
 static int
@@ -159,12 +163,42 @@ agent_daemon_detach(struct agent_daemon *background)
 	return 0;
 }
 
+/* sd_notify when systemd asked for it (NOTIFY_SOCKET); nothing else. */
+static void
+service_manager_tell(const char *state)
+{
+#ifdef HAVE_SYSTEMD
+	sd_notifyf(0, "%s\nMAINPID=%lu", state, (unsigned long)getpid());
+#else
+	(void)state;
+#endif
+}
+
+void
+agent_daemon_reloading(void)
+{
+	service_manager_tell("RELOADING=1");
+}
+
+void
+agent_daemon_reloaded(void)
+{
+	service_manager_tell("READY=1");
+}
+
+void
+agent_daemon_stopping(void)
+{
+	service_manager_tell("STOPPING=1");
+}
+
 void
 agent_daemon_ready(struct agent_daemon *background)
 {
 	unsigned char word = 0;
 	int null;
 
+	service_manager_tell("READY=1");
 	if (background->ready_pipe < 0)
 		return;
 	if (write(background->ready_pipe, &word, 1) != 1) {

@@ -37,9 +37,16 @@ int agent_daemon_pid_file_open(struct agent_daemon *background,
  * agent_daemon_ready and exits. Returns 0, or -1 (fork failed; errno). */
 int agent_daemon_detach(struct agent_daemon *background);
 
-/* Start-up finished: the starting process exits 0, and standard error
- * goes to /dev/null. Nothing for a daemon that did not detach. */
+/* Start-up finished: the service manager is told (systemd's
+ * Type=notify: READY=1), the starting process exits 0, and standard error
+ * goes to /dev/null (a daemon that did not detach keeps it). */
 void agent_daemon_ready(struct agent_daemon *background);
+
+/* A reload begins, ends, or the daemon stops: the service manager is told
+ * (RELOADING=1, READY=1, STOPPING=1), when there is one. */
+void agent_daemon_reloading(void);
+void agent_daemon_reloaded(void);
+void agent_daemon_stopping(void);
 
 /* Removes the pid file if the path still names the file this daemon
  * locked; closes it. */

@@ -113,9 +113,13 @@ daemon_reload(void *context)
 	const char *target;
 	char error[2048];
 
+	agent_daemon_reloading();
 	if (dci_lifecycle_reload(
-	        &state->lifecycle, &changes, error, sizeof(error)) != 0)
+	        &state->lifecycle, &changes, error, sizeof(error)) != 0) {
+		agent_daemon_reloaded();
 		return;
+	}
+	agent_daemon_reloaded();
 	target = log_target_choose(state->options, state->lifecycle.config);
 	if (log_open(target, "dcistatd") != 0) {
 		log_open("syslog", "dcistatd");
@@ -232,6 +236,7 @@ main(int argc, char **argv)
 	    .context = &state,
 	};
 	result = agent_run(&loop);
+	agent_daemon_stopping();
 
 	agent_stop();
 	dci_lifecycle_unload(&state.lifecycle);
