@@ -202,7 +202,7 @@ DCI_ARC=.1.3.6.1.4.1.8072.9999.9999.4040
 DCI_SUPPLIER_LAST_REFRESH_1=$DCI_ARC.1.1.1.10.1
 start_dcistatd() {
 	local name=$1 config=$2 port=$3 ready=${4:-$DCI_ARC.1.1.1.2.1} pid
-	start_bg "$TMP/$name.log" "$DCISTATD" -f -c "$config" -L stderr
+	start_bg "$TMP/$name.log" "$DCISTATD" --insecure-paths -f -c "$config" -L stderr
 	pid=$BG_PID
 	_dci_ready() {
 		_alive "$pid" || die "dcistatd $name exited: $(tail -n 3 "$TMP/$name.log")"

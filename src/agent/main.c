@@ -21,6 +21,7 @@
 #include "core/lifecycle.h"
 #include "core/log.h"
 #include "core/registry.h"
+#include "core/secure_path.h"
 
 #ifndef PROVIDERDIR
 #define PROVIDERDIR "/usr/lib/dcistat/providers"
@@ -151,6 +152,13 @@ main(int argc, char **argv)
 	umask(027);
 	log_set_debug_tokens(options.debug_tokens);
 	log_open("stderr", "dcistatd");
+	/* Configuration and providers only from files root (or whoever runs
+	 * dcistatd) alone can change; a development tree is let off by
+	 * --insecure-paths or DCISTAT_INSECURE_PATHS=1 (the test suite's). */
+	if (getenv("DCISTAT_INSECURE_PATHS") != NULL &&
+	    strcmp(getenv("DCISTAT_INSECURE_PATHS"), "1") == 0)
+		options.insecure_paths = true;
+	dci_secure_path_require(!options.insecure_paths, geteuid());
 	if (options.mib_module != NULL)
 		return mib_write(&options);
 

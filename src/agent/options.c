@@ -20,6 +20,7 @@ agent_options_usage(FILE *out)
 	    "TOKENS]\n"
 	    "                [-p PIDFILE] [-u USER] [-L stderr|syslog|FILE] "
 	    "[--in-place auto|on|off]\n"
+	    "                [--insecure-paths]\n"
 	    "       dcistatd --mib MODULE-NAME [-c FILE]\n"
 	    "  -f  stay in the foreground (default: daemonise)\n"
 	    "  -t  check the configuration and its providers, then exit 0 or "
@@ -38,6 +39,9 @@ agent_options_usage(FILE *out)
 	    "         Net-SNMP's agent (default auto: on the Net-SNMP versions "
 	    "tested),\n"
 	    "         overriding the configuration\n"
+	    "  --insecure-paths  load configuration and providers from files "
+	    "others\n"
+	    "         may change (development trees; see dcistatd(8))\n"
 	    "  --mib  write an SMIv2 module MODULE-NAME describing the "
 	    "per-class tables\n"
 	    "         of the providers of FILE to standard output, then "
@@ -48,6 +52,7 @@ agent_options_usage(FILE *out)
 /* getopt_long's value for --mib: no short option has it. */
 #define AGENT_OPTION_MIB 256
 #define AGENT_OPTION_IN_PLACE 257
+#define AGENT_OPTION_INSECURE_PATHS 258
 
 int
 agent_options_parse(int argc, char **argv, struct agent_options *options)
@@ -55,6 +60,7 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	static const struct option long_options[] = {
 	    {"mib", required_argument, NULL, AGENT_OPTION_MIB},
 	    {"in-place", required_argument, NULL, AGENT_OPTION_IN_PLACE},
+	    {"insecure-paths", no_argument, NULL, AGENT_OPTION_INSECURE_PATHS},
 	    {NULL, 0, NULL, 0},
 	};
 	int option;
@@ -80,6 +86,9 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 				return -1;
 			}
 			options->in_place_set = true;
+			break;
+		case AGENT_OPTION_INSECURE_PATHS:
+			options->insecure_paths = true;
 			break;
 		case 'f':
 			options->foreground = true;

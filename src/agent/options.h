@@ -15,6 +15,7 @@ struct agent_options {
 	const char *debug_tokens;  /* -D */
 	const char *pid_file;      /* -p */
 	const char *user; /* -u: the user to run as once started, or NULL */
+	bool insecure_paths; /* --insecure-paths: no strict paths rule */
 	const char *log_target;    /* -L, overrides the YAML */
 	const char *mib_module;    /* --mib NAME: write the MIB module, exit */
 	bool in_place_set;         /* --in-place, overrides the YAML */

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/secure_path.h"
 
 static bool
 texts_equal(const char *left, const char *right)
@@ -160,6 +161,17 @@ retired_collect(struct dci_lifecycle *lifecycle)
 	lifecycle->retired_count = kept;
 }
 
+/* The configuration, read only from a file that passes the strict paths
+ * rule (core/secure_path.h). */
+static int
+config_read(const char *path, struct dci_config **config, char *error,
+    size_t error_size)
+{
+	if (dci_secure_path_check(path, error, error_size) != 0)
+		return -1;
+	return dci_config_load(path, config, error, error_size);
+}
+
 int
 dci_lifecycle_load(struct dci_lifecycle *lifecycle, const char *config_path,
     const char *default_plugin_dir, enum dci_load_mode mode, char *error,
@@ -175,8 +187,8 @@ dci_lifecycle_load(struct dci_lifecycle *lifecycle, const char *config_path,
 		log_reason(error, error_size, "out of memory");
 		goto failed;
 	}
-	if (dci_config_load(
-	        config_path, &lifecycle->config, error, error_size) != 0)
+	if (config_read(config_path, &lifecycle->config, error, error_size) !=
+	    0)
 		goto failed;
 	if (dci_plugins_load(lifecycle->config, default_plugin_dir,
 	        lifecycle->registry, mode, &lifecycle->plugins, error,
@@ -203,8 +215,8 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	int64_t now;
 	char reason[1024];
 
-	if (dci_config_load(
-	        lifecycle->config_path, &after, error, error_size) != 0) {
+	if (config_read(lifecycle->config_path, &after, error, error_size) !=
+	    0) {
 		log_warnx("reload refused, the running configuration is kept: "
 		          "%s",
 		    error_size > 0 ? error : "");

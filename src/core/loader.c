@@ -16,6 +16,7 @@
 #include "core/host.h"
 #include "core/isolation.h"
 #include "core/log.h"
+#include "core/secure_path.h"
 #include "core/snapshot.h"
 
 static char *
@@ -38,7 +39,15 @@ plugin_library_open(struct dci_plugin *plugin, char *error, size_t error_size)
 	struct stat status;
 	void *symbol;
 	bool isolated = plugin->config != NULL && plugin->config->isolate;
+	char reason[1024];
 
+	/* Code loaded into (or run beside) dcistatd: only from a file root
+	 * alone can change, when the rule is on. */
+	if (dci_secure_path_check(plugin->path, reason, sizeof(reason)) != 0) {
+		log_reason(error, error_size, "provider \"%s\": %s",
+		    plugin->module, reason);
+		return -1;
+	}
 	/* dlopen's own message for a missing file is vague; say it plainly. */
 	if (stat(plugin->path, &status) != 0) {
 		log_reason(error, error_size, "%s: provider \"%s\": %s",

@@ -1,0 +1,111 @@
+#!/bin/bash
+# strict_paths.sh -- dcistatd reads its configuration and loads providers
+# only from files root alone can change (core/secure_path.h), at -t, at
+# start and at reload; --insecure-paths lets a development tree off.
+#
+# In a directory under /run made for the test (root's, mode 0700): the
+# configuration and a copy of netif.so pass -t. Each of these is then
+# refused with exit 1 and a message naming the path at fault and the rule:
+#   - the configuration writable by its group (mode 0660);
+#   - a configuration under /tmp (mode 1777: writable by others);
+#   - a link in the safe directory to a configuration under /tmp (a link
+#     is judged by where it leads);
+#   - the provider writable by others;
+#   - the provider's directory owned by another user (uid 12345);
+# --insecure-paths accepts the one under /tmp. A running dcistatd whose
+# configuration becomes group-writable refuses the reload (logged) and
+# keeps running.
+#
+# Needs root (to own and chown; exit 77 otherwise).
+
+# Functions run through wait_until look unreachable to shellcheck.
+# shellcheck disable=SC2317
+
+if [ -z "${BASH_VERSION:-}" ]; then
+	exec bash "$0" "$@"
+fi
+
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
+
+require_root
+require_built
+# The test suite lets every other test off; not this one.
+unset DCISTAT_INSECURE_PATHS
+
+SAFE=$(mktemp -d /run/dcistat-strict.XXXXXX) || fail "cannot make a directory under /run"
+remove_safe() { rm -rf "$SAFE"; }
+at_exit remove_safe
+mkdir -m 0755 "$SAFE/providers"
+install -m 0644 "$NETIF_PLUGIN_DIR/netif.so" "$SAFE/providers/netif.so"
+config_write() { # FILE
+	printf 'providers:\n  - module: %s\n' "$SAFE/providers/netif.so" >"$1"
+	chmod 0644 "$1"
+}
+CONFIG=$SAFE/dcistatd.yaml
+config_write "$CONFIG"
+
+# check CONFIG [OPTION...]: dcistatd -t; sets STATUS and OUTPUT.
+check() {
+	local config=$1
+	shift
+	OUTPUT=$("$DCISTATD" -t -c "$config" "$@" 2>&1 </dev/null)
+	STATUS=$?
+}
+check "$CONFIG"
+[ "$STATUS" = 0 ] || fail "a safe configuration and provider refused: $OUTPUT"
+ok "-t: the configuration and the provider in $SAFE (root's, 0700) pass"
+
+# refused WHAT PATTERN CONFIG: -t exits 1 with a message matching PATTERN.
+refused() {
+	check "$3"
+	[ "$STATUS" = 1 ] || fail "$1: exit $STATUS, expected 1 ($OUTPUT)"
+	grep -E -q -- "$2" <<<"$OUTPUT" || fail "$1: the message does not say '$2': $OUTPUT"
+	ok "$1: refused: $(grep -E -o -- "$2.*" <<<"$OUTPUT" | head -n 1)"
+}
+
+chmod 0660 "$CONFIG"
+refused "a group-writable configuration" "$CONFIG is writable by its group \\(mode 0660\\)" "$CONFIG"
+chmod 0644 "$CONFIG"
+
+config_write "$TMP_DIR/dcistatd.yaml"
+refused "a configuration under /tmp" "/tmp is writable by others \\(mode 1777\\)" "$TMP_DIR/dcistatd.yaml"
+ln -s "$TMP_DIR/dcistatd.yaml" "$SAFE/link.yaml"
+refused "a link to a configuration under /tmp" "link.yaml: /tmp is writable by others" "$SAFE/link.yaml"
+check "$TMP_DIR/dcistatd.yaml" --insecure-paths
+[ "$STATUS" = 0 ] || fail "--insecure-paths: a configuration under /tmp refused: $OUTPUT"
+ok "--insecure-paths: the configuration under /tmp accepted"
+
+chmod 0646 "$SAFE/providers/netif.so"
+refused "a provider writable by others" "netif.so is writable by others \\(mode 0646\\)" "$CONFIG"
+chmod 0644 "$SAFE/providers/netif.so"
+chown 12345 "$SAFE/providers"
+refused "a provider directory owned by another user" "$SAFE/providers is owned by uid 12345, not root" "$CONFIG"
+chown 0 "$SAFE/providers"
+
+# --- reload -----------------------------------------------------------------
+
+start_snmpd
+cat >"$CONFIG" <<YAML
+agent:
+  agentx-socket: $SNMPD_AGENTX
+  ping-interval: 1
+providers:
+  - module: $SAFE/providers/netif.so
+YAML
+# start_dcistatd as the tests have it, but strict.
+DCISTATD_LOG=$TMP_DIR/strict.log
+"$DCISTATD" -f -c "$CONFIG" -L stderr </dev/null >"$DCISTATD_LOG" 2>&1 &
+DCISTATD_PID=$!
+_lib_pids+=("$DCISTATD_PID")
+SNMP_TARGET=unix:$SNMPD_UNIX
+wait_dcistatd_ready 20
+chmod 0664 "$CONFIG"
+kill -HUP "$DCISTATD_PID"
+reload_refused() { grep -q "reload refused.*writable by its group" "$DCISTATD_LOG"; }
+wait_until 10 reload_refused || fail "the reload of a group-writable configuration was not refused: $(tail -n 3 "$DCISTATD_LOG")"
+wait_dcistatd_ready 5
+ok "reload of a configuration made group-writable: refused (logged), dcistatd keeps serving"
+stop_dcistatd
+stop_snmpd
