@@ -206,11 +206,8 @@ main(int argc, char **argv)
 	if (!options.foreground) {
 		if (agent_daemon_detach(&background) != 0)
 			fatal("cannot daemonise");
-		/* Their processes ended with the starting process; with a
-		 * user to become they start again once, below. */
-		if (user_name == NULL)
-			dci_plugins_restart_isolated(
-			    &state.lifecycle.plugins, dci_clock_milliseconds());
+		dci_plugins_restart_isolated(
+		    &state.lifecycle.plugins, dci_clock_milliseconds());
 	}
 
 	/* After daemon(): threads do not survive a fork. */
