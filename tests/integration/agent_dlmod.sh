@@ -71,6 +71,7 @@ D_NAME=1 D_RX_BYTES=12
 # --- snmpd with the module ----------------------------------------------------
 
 # A sanitized module needs the ASan runtime first in snmpd.
+EMBEDDED_ENV=()
 if ldd "$MODULE" 2>/dev/null | grep -q 'libasan'; then
 	asan=$(ldd "$MODULE" | sed -n 's/^[[:space:]]*libasan\.so[^ ]* => \([^ ]*\) .*/\1/p')
 	if [ ! -f "$asan" ]; then
@@ -79,7 +80,8 @@ if ldd "$MODULE" 2>/dev/null | grep -q 'libasan'; then
 	[ -f "$asan" ] ||
 	    skip "dcistat.so is built with AddressSanitizer and its runtime, which snmpd must preload, was not found"
 	# Leaks are told apart after the run (check_snmpd_log).
-	SNMPD_ENV=("LD_PRELOAD=$asan" "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0")
+	EMBEDDED_ENV=("LD_PRELOAD=$asan" "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0")
+	SNMPD_ENV=("${EMBEDDED_ENV[@]}")
 	note "sanitized module: snmpd runs with LD_PRELOAD=$asan"
 fi
 
@@ -321,7 +323,7 @@ dcistatConfig $TMP_DIR/isolated.yaml"
 snmpd_conf_write "$TMP_DIR/snmpd.background.conf"
 SNMPD_LOG=$TMP_DIR/snmpd.background.log
 SNMPD_STDERR_LOG=$TMP_DIR/snmpd.background.stderr.log
-env "${SNMPD_ENV[@]}" DCISTAT_ISOLATE_PROGRAM="$ISOLATE" snmpd -Lf "$SNMPD_LOG" \
+env "${EMBEDDED_ENV[@]}" DCISTAT_ISOLATE_PROGRAM="$ISOLATE" snmpd -Lf "$SNMPD_LOG" \
     -C -c "$TMP_DIR/snmpd.background.conf" -p "$TMP_DIR/snmpd.background.pid" \
     "udp:127.0.0.1:$SNMPD_PORT" "unix:$SNMPD_UNIX" </dev/null >"$SNMPD_STDERR_LOG" 2>&1 ||
     fail "snmpd did not start in the background: $(tail -n 3 "$SNMPD_LOG" | tr '\n' ' ')"
