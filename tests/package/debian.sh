@@ -1,0 +1,87 @@
+#!/bin/bash
+# debian.sh -- builds the Debian package from the committed tree (debian/),
+# checks it with lintian (no error), installs it with apt and checks what
+# an operator gets, then purges it. Run by .ci/run, as root, last: it
+# installs into the system.
+#
+# Checked after installing:
+#   - the dcistat user and group exist (postinst);
+#   - `dcistatd -t` with the installed /etc/dcistat/dcistatd.yaml passes,
+#     strict paths on (the installed tree is root's alone), and names its
+#     4 providers;
+#   - `dcistat -c /etc/dcistat/dcistatd.yaml show netif --json` gives lo
+#     with its MTU as /sys has it;
+#   - the unit is installed, enabled (not started) and passes
+#     systemd-analyze verify;
+#   - the example provider is not among the production providers;
+#   - every installed ELF has full RELRO (the package's hardening).
+# After purging: no dcistat file left in /usr, /etc or /lib.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+ok() { printf 'ok: %s\n' "$*"; }
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (it installs the package)"; exit 77; }
+
+export DEBIAN_FRONTEND=noninteractive
+packages=(debhelper lintian dpkg-dev libsnmp-dev libsystemd-dev libyaml-dev pkg-config)
+apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null ||
+    { apt-get update -q </dev/null >/dev/null &&
+      apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null; }
+
+work=$(mktemp -d /tmp/dcistat-package.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/dcistat-0.1.0"
+git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -x -C "$work/dcistat-0.1.0"
+(cd "$work/dcistat-0.1.0" && dpkg-buildpackage -b -us -uc -j2 >"$work/build.log" 2>&1) ||
+    { tail -n 30 "$work/build.log"; fail "dpkg-buildpackage failed"; }
+deb=$(ls "$work"/dcistat_*_*.deb)
+ok "built $(basename "$deb") ($(du -k "$deb" | cut -f1) kB)"
+
+lintian --fail-on error "$deb" >"$work/lintian.log" 2>&1 ||
+    { cat "$work/lintian.log"; fail "lintian reports errors"; }
+ok "lintian: no error ($(grep -c '^W:' "$work/lintian.log" || true) warnings)"
+
+apt-get install -y -q "$deb" </dev/null >"$work/install.log" 2>&1 ||
+    { tail -n 20 "$work/install.log"; fail "apt-get install of the package failed"; }
+purge() { apt-get purge -y -q dcistat </dev/null >/dev/null 2>&1 || true; }
+trap 'purge; rm -rf "$work"' EXIT
+
+id dcistat >/dev/null 2>&1 || fail "no dcistat user after installing"
+getent group dcistat >/dev/null || fail "no dcistat group after installing"
+check=$(dcistatd -t 2>&1) || fail "dcistatd -t with the installed configuration: $check"
+grep -q "configuration OK (4 providers)" <<<"$check" || fail "dcistatd -t: $check"
+ok "installed: user and group dcistat; dcistatd -t, strict paths on: $check"
+
+dcistat -c /etc/dcistat/dcistatd.yaml show netif --json >"$work/show.json" ||
+    fail "dcistat show netif failed"
+mtu=$(python3 -c '
+import json, sys
+table = json.load(open(sys.argv[1]))["tables"][0]
+print(next(row["mtu"] for row in table["rows"] if row["instance"] == "lo"))
+' "$work/show.json")
+[ "$mtu" = "$(cat /sys/class/net/lo/mtu)" ] || fail "dcistat show netif: lo's mtu '$mtu', /sys has $(cat /sys/class/net/lo/mtu)"
+ok "dcistat show netif --json from the installed tree: lo's MTU $mtu as /sys has it"
+
+unit=/lib/systemd/system/dcistatd.service
+[ -f "$unit" ] || fail "$unit not installed"
+[ -L /etc/systemd/system/multi-user.target.wants/dcistatd.service ] || fail "the unit is not enabled"
+if command -v systemd-analyze >/dev/null 2>&1; then
+	systemd-analyze verify --man=no "$unit" || fail "systemd-analyze verify $unit"
+fi
+ok "unit installed, enabled, verified"
+
+providers=$(dpkg -L dcistat | grep '/dcistat/providers/.*\.so$' | xargs -n1 basename | sort | xargs)
+[ "$providers" = "devstat.so evcnt.so netif.so suppliers.so" ] || fail "production providers: $providers"
+for elf in /usr/sbin/dcistatd /usr/bin/dcistat $(dpkg -L dcistat | grep '\.so$'); do
+	readelf -lW "$elf" | grep -q GNU_RELRO || fail "$elf: no RELRO"
+	readelf -dW "$elf" | grep -E -q 'BIND_NOW|FLAGS.*NOW' || fail "$elf: not bound now"
+done
+ok "production providers: $providers (the example apart); every ELF with full RELRO"
+
+purge
+trap 'rm -rf "$work"' EXIT
+left=$(find /usr /etc /lib -path '*dcistat*' 2>/dev/null | grep -v '^/usr/local' | head -n 5 || true)
+[ -z "$left" ] || fail "left after purging: $left"
+rm -rf /run/dcistat
+ok "purged: nothing left"
