@@ -14,7 +14,10 @@
 #   - the unit is installed, enabled (not started) and passes
 #     systemd-analyze verify;
 #   - the example provider is not among the production providers;
-#   - every installed ELF has full RELRO (the package's hardening).
+#   - every installed ELF has full RELRO (the package's hardening);
+#   - the installed dcistatd, started as the packaged dcistat user against a
+#     private snmpd master (agentXPerms giving the socket to group
+#     dcistat), serves: dciStatTable walks, and netif's name of lo is lo.
 # After purging: no dcistat file left in /usr, /etc or /lib.
 set -euo pipefail
 
@@ -78,6 +81,61 @@ for elf in /usr/sbin/dcistatd /usr/bin/dcistat $(dpkg -L dcistat | grep '\.so$')
 	readelf -dW "$elf" | grep -E -q 'BIND_NOW|FLAGS.*NOW' || fail "$elf: not bound now"
 done
 ok "production providers: $providers (the example apart); every ELF with full RELRO"
+
+# --- the packaged user against an snmpd master -------------------------------
+
+run=$(mktemp -d /run/dcistat-package.XXXXXX)
+chmod 0755 "$run"
+pids=()
+stop_all() {
+	local pid
+	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+	sleep 0.5
+	rm -rf "$run"
+}
+trap 'stop_all; purge; rm -rf "$work"' EXIT
+cat >"$run/snmpd.conf" <<CONF
+master agentx
+agentXSocket $run/agentx.sock
+agentXPerms 0660 0755 root dcistat
+com2secunix unixsec $run/snmp.sock public
+group unixgroup v2c unixsec
+view all included .1
+access unixgroup "" any noauth exact all none none
+CONF
+snmpd -f -Lf "$run/snmpd.log" -C -c "$run/snmpd.conf" -p "$run/snmpd.pid" \
+    "unix:$run/snmp.sock" </dev/null >/dev/null 2>&1 &
+pids+=("$!")
+target=(-v2c -c public "unix:$run/snmp.sock")
+for _ in $(seq 50); do snmpget "${target[@]}" .1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && break; sleep 0.2; done
+snmpget "${target[@]}" .1.3.6.1.2.1.1.3.0 >/dev/null || fail "the private snmpd does not answer"
+triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+cat >"$run/dcistatd.yaml" <<YAML
+agent:
+  agentx-socket: $run/agentx.sock
+  ping-interval: 1
+  plugin-dir: /usr/lib/$triplet/dcistat/providers
+providers:
+  - module: netif
+YAML
+runuser -u dcistat -- /usr/sbin/dcistatd -f -c "$run/dcistatd.yaml" -L stderr \
+    </dev/null >"$run/dcistatd.log" 2>&1 &
+pids+=("$!")
+arc=.1.3.6.1.4.1.8072.9999.9999.4040
+lo=$(cat /sys/class/net/lo/ifindex)
+for _ in $(seq 50); do
+	name=$(snmpget -Oqv "${target[@]}" "$arc.1.6.1.1.1.1.$lo" 2>/dev/null || true)
+	name=${name//\"/}
+	[ "$name" = lo ] && break
+	sleep 0.2
+done
+[ "$name" = lo ] || fail "the packaged dcistatd does not serve netif: $(tail -n 5 "$run/dcistatd.log")"
+daemon=$(pgrep -u dcistat -x dcistatd) || fail "no dcistatd running as dcistat"
+rows=$(snmpbulkwalk -On "${target[@]}" "$arc.1.5" | wc -l)
+[ "$rows" -gt 100 ] || fail "dciStatTable: only $rows values"
+ok "dcistatd (pid $daemon) as the packaged user dcistat against an snmpd master: dciStatTable walks ($rows values), lo named lo"
+stop_all
+trap 'purge; rm -rf "$work"' EXIT
 
 purge
 trap 'rm -rf "$work"' EXIT
