@@ -1,8 +1,9 @@
 #!/bin/bash
-# debian.sh -- builds the Debian package from the committed tree (debian/),
-# checks it with lintian (no error), installs it with apt and checks what
-# an operator gets, then purges it. Run by .ci/run, as root, last: it
-# installs into the system.
+# debian.sh -- builds the Debian packages from the committed tree (debian/:
+# dcistatd, dcistat-snmpd-module, libdcistat-dev, libdcistat-supplier0,
+# libdcistat-supplier-dev, dcistat-examples), checks them with lintian (no
+# error), installs them with apt and checks what an operator gets, then
+# purges them. Run by .ci/run, as root, last: it installs into the system.
 #
 # Checked after installing:
 #   - the dcistat user and group exist (postinst);
@@ -38,16 +39,22 @@ mkdir "$work/dcistat-0.1.0"
 git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -x -C "$work/dcistat-0.1.0"
 (cd "$work/dcistat-0.1.0" && dpkg-buildpackage -b -us -uc -j2 >"$work/build.log" 2>&1) ||
     { tail -n 30 "$work/build.log"; fail "dpkg-buildpackage failed"; }
-deb=$(ls "$work"/dcistat_*_*.deb)
-ok "built $(basename "$deb") ($(du -k "$deb" | cut -f1) kB)"
+names=(dcistatd dcistat-snmpd-module libdcistat-dev libdcistat-supplier0
+	libdcistat-supplier-dev dcistat-examples)
+debs=()
+for name in "${names[@]}"; do
+	deb=$(ls "$work/${name}_"*.deb 2>/dev/null) || fail "package $name not built"
+	debs+=("$deb")
+done
+ok "built ${names[*]}"
 
-lintian --fail-on error "$deb" >"$work/lintian.log" 2>&1 ||
+lintian --fail-on error "${debs[@]}" >"$work/lintian.log" 2>&1 ||
     { cat "$work/lintian.log"; fail "lintian reports errors"; }
-ok "lintian: no error ($(grep -c '^W:' "$work/lintian.log" || true) warnings)"
+ok "lintian: no error; $(grep -c '^W:' "$work/lintian.log" || true) warnings: $(grep '^W:' "$work/lintian.log" | cut -d ' ' -f 2- | tr '\n' ';')"
 
-apt-get install -y -q "$deb" </dev/null >"$work/install.log" 2>&1 ||
-    { tail -n 20 "$work/install.log"; fail "apt-get install of the package failed"; }
-purge() { apt-get purge -y -q dcistat </dev/null >/dev/null 2>&1 || true; }
+apt-get install -y -q "${debs[@]}" </dev/null >"$work/install.log" 2>&1 ||
+    { tail -n 20 "$work/install.log"; fail "apt-get install of the packages failed"; }
+purge() { apt-get purge -y -q "${names[@]}" </dev/null >/dev/null 2>&1 || true; }
 trap 'purge; rm -rf "$work"' EXIT
 
 id dcistat >/dev/null 2>&1 || fail "no dcistat user after installing"
@@ -74,9 +81,10 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 fi
 ok "unit installed, enabled, verified"
 
-providers=$(dpkg -L dcistat | grep '/dcistat/providers/.*\.so$' | xargs -n1 basename | sort | xargs)
+providers=$(dpkg -L dcistatd | grep '/dcistat/providers/.*\.so$' | xargs -n1 basename | sort | xargs)
 [ "$providers" = "devstat.so evcnt.so netif.so suppliers.so" ] || fail "production providers: $providers"
-for elf in /usr/sbin/dcistatd /usr/bin/dcistat $(dpkg -L dcistat | grep '\.so$'); do
+for elf in /usr/sbin/dcistatd /usr/bin/dcistat $(dpkg -L "${names[@]}" | grep '\.so$'); do
+	[ -L "$elf" ] && continue
 	readelf -lW "$elf" | grep -q GNU_RELRO || fail "$elf: no RELRO"
 	readelf -dW "$elf" | grep -E -q 'BIND_NOW|FLAGS.*NOW' || fail "$elf: not bound now"
 done
