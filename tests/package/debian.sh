@@ -2,10 +2,11 @@
 # debian.sh -- builds the Debian packages from the committed tree (debian/:
 # dcistatd, dcistat-snmpd-module, libdcistat-dev, libdcistat-supplier0,
 # libdcistat-supplier-dev, dcistat-examples), checks them with lintian (no
-# error), installs them with apt and checks what an operator gets, then
-# purges them. Run by .ci/run, as root, last: it installs into the system.
+# error), and installs them into a fresh Debian 12 root (mmdebstrap,
+# variant apt, plus snmpd) with apt, as a new host would get them. Run by
+# .ci/run, as root, last.
 #
-# Checked after installing:
+# Checked in the fresh root:
 #   - the dcistat user and group exist (postinst);
 #   - `dcistatd -t` with the installed /etc/dcistat/dcistatd.yaml passes,
 #     strict paths on (the installed tree is root's alone), and names its
@@ -14,27 +15,43 @@
 #     with its MTU as /sys has it;
 #   - the unit is installed, enabled (not started) and passes
 #     systemd-analyze verify;
-#   - the example provider is not among the production providers;
-#   - every installed ELF has full RELRO (the package's hardening);
-#   - the installed dcistatd, started as the packaged dcistat user against a
-#     private snmpd master (agentXPerms giving the socket to group
-#     dcistat), serves: dciStatTable walks, and netif's name of lo is lo.
-# After purging: no dcistat file left in /usr, /etc or /lib.
+#   - the example provider is not among the production providers, and
+#     every installed ELF has full RELRO (the package's hardening);
+#   - the installed dcistatd, started as the packaged dcistat user against
+#     the root's snmpd as AgentX master (agentXPerms giving the socket to
+#     group dcistat), serves: dciStatTable walks, netif names lo "lo";
+#   - purged, the packages leave no file in /usr or /etc.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 ok() { printf 'ok: %s\n' "$*"; }
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (it installs the package)"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (chroot, mounts)"; exit 77; }
 
 export DEBIAN_FRONTEND=noninteractive
-packages=(debhelper lintian dpkg-dev libsnmp-dev libsystemd-dev libyaml-dev pkg-config)
+packages=(debhelper lintian dpkg-dev mmdebstrap libsnmp-dev libsystemd-dev
+	libyaml-dev pkg-config)
 apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null ||
     { apt-get update -q </dev/null >/dev/null &&
       apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null; }
 
-work=$(mktemp -d /tmp/dcistat-package.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+work=$(mktemp -d /var/tmp/dcistat-package.XXXXXX)
+root=$work/root
+mounts=()
+pids=()
+cleanup() {
+	local pid mount
+	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+	sleep 0.5
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+		umount -l "${mounts[i]}" 2>/dev/null || true
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# --- build and lint --------------------------------------------------------------
+
 mkdir "$work/dcistat-0.1.0"
 git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -x -C "$work/dcistat-0.1.0"
 (cd "$work/dcistat-0.1.0" && dpkg-buildpackage -b -us -uc -j2 >"$work/build.log" 2>&1) ||
@@ -47,23 +64,40 @@ for name in "${names[@]}"; do
 	debs+=("$deb")
 done
 ok "built ${names[*]}"
-
 lintian --fail-on error "${debs[@]}" >"$work/lintian.log" 2>&1 ||
     { cat "$work/lintian.log"; fail "lintian reports errors"; }
-ok "lintian: no error; $(grep -c '^W:' "$work/lintian.log" || true) warnings: $(grep '^W:' "$work/lintian.log" | cut -d ' ' -f 2- | tr '\n' ';')"
+ok "lintian: no error; $(grep -c '^W:' "$work/lintian.log" || true) warnings: $(grep '^W:' "$work/lintian.log" | cut -d ' ' -f 2- | sort | uniq -c | xargs)"
 
-apt-get install -y -q "${debs[@]}" </dev/null >"$work/install.log" 2>&1 ||
-    { tail -n 20 "$work/install.log"; fail "apt-get install of the packages failed"; }
-purge() { apt-get purge -y -q "${names[@]}" </dev/null >/dev/null 2>&1 || true; }
-trap 'purge; rm -rf "$work"' EXIT
+# --- a fresh Debian 12 root ---------------------------------------------------------
 
-id dcistat >/dev/null 2>&1 || fail "no dcistat user after installing"
-getent group dcistat >/dev/null || fail "no dcistat group after installing"
-check=$(dcistatd -t 2>&1) || fail "dcistatd -t with the installed configuration: $check"
+mmdebstrap --quiet --variant=apt --include=snmpd,snmp bookworm "$root" >"$work/mmdebstrap.log" 2>&1 ||
+    { tail -n 20 "$work/mmdebstrap.log"; fail "mmdebstrap bookworm failed"; }
+for mount in proc sys dev; do
+	case $mount in
+	proc) mount -t proc proc "$root/proc" ;;
+	*) mount --rbind "/$mount" "$root/$mount" && mount --make-rslave "$root/$mount" ;;
+	esac
+	mounts+=("$root/$mount")
+done
+in_root() { chroot "$root" "$@"; }
+mkdir "$root/debs"
+cp "${debs[@]}" "$root/debs/"
+# mmdebstrap leaves no package lists: the dependencies come from the mirror.
+in_root apt-get update -q </dev/null >"$work/update.log" 2>&1 ||
+    { tail -n 10 "$work/update.log"; fail "apt-get update in the fresh root failed"; }
+in_root_debs=()
+for deb in "${debs[@]}"; do in_root_debs+=("/debs/${deb##*/}"); done
+in_root apt-get install -y -q "${in_root_debs[@]}" </dev/null >"$work/install.log" 2>&1 ||
+    { tail -n 20 "$work/install.log"; fail "apt-get install of the packages in the fresh root failed"; }
+ok "installed into a fresh Debian 12 root with apt (mmdebstrap --variant=apt, snmpd)"
+
+in_root id dcistat >/dev/null 2>&1 || fail "no dcistat user after installing"
+in_root getent group dcistat >/dev/null || fail "no dcistat group after installing"
+check=$(in_root dcistatd -t 2>&1) || fail "dcistatd -t with the installed configuration: $check"
 grep -q "configuration OK (4 providers)" <<<"$check" || fail "dcistatd -t: $check"
-ok "installed: user and group dcistat; dcistatd -t, strict paths on: $check"
+ok "user and group dcistat; dcistatd -t, strict paths on: $check"
 
-dcistat -c /etc/dcistat/dcistatd.yaml show netif --json >"$work/show.json" ||
+in_root dcistat -c /etc/dcistat/dcistatd.yaml show netif --json >"$work/show.json" ||
     fail "dcistat show netif failed"
 mtu=$(python3 -c '
 import json, sys
@@ -71,38 +105,31 @@ table = json.load(open(sys.argv[1]))["tables"][0]
 print(next(row["mtu"] for row in table["rows"] if row["instance"] == "lo"))
 ' "$work/show.json")
 [ "$mtu" = "$(cat /sys/class/net/lo/mtu)" ] || fail "dcistat show netif: lo's mtu '$mtu', /sys has $(cat /sys/class/net/lo/mtu)"
-ok "dcistat show netif --json from the installed tree: lo's MTU $mtu as /sys has it"
+ok "dcistat show netif --json: lo's MTU $mtu as /sys has it"
 
-unit=/lib/systemd/system/dcistatd.service
-[ -f "$unit" ] || fail "$unit not installed"
-[ -L /etc/systemd/system/multi-user.target.wants/dcistatd.service ] || fail "the unit is not enabled"
+unit=$root/lib/systemd/system/dcistatd.service
+[ -f "$unit" ] || fail "the unit is not installed"
+[ -L "$root/etc/systemd/system/multi-user.target.wants/dcistatd.service" ] || fail "the unit is not enabled"
 if command -v systemd-analyze >/dev/null 2>&1; then
-	systemd-analyze verify --man=no "$unit" || fail "systemd-analyze verify $unit"
+	sed "s|^ExecStart=[^ ]*|ExecStart=$root/usr/sbin/dcistatd|" "$unit" >"$work/dcistatd.service"
+	systemd-analyze verify --man=no "$work/dcistatd.service" || fail "systemd-analyze verify of the unit"
 fi
-ok "unit installed, enabled, verified"
+ok "unit installed, enabled (not started), verified"
 
-providers=$(dpkg -L dcistatd | grep '/dcistat/providers/.*\.so$' | xargs -n1 basename | sort | xargs)
+providers=$(in_root dpkg -L dcistatd | grep '/dcistat/providers/.*\.so$' | xargs -n1 basename | sort | xargs)
 [ "$providers" = "devstat.so evcnt.so netif.so suppliers.so" ] || fail "production providers: $providers"
-for elf in /usr/sbin/dcistatd /usr/bin/dcistat $(dpkg -L "${names[@]}" | grep '\.so$'); do
-	[ -L "$elf" ] && continue
-	readelf -lW "$elf" | grep -q GNU_RELRO || fail "$elf: no RELRO"
-	readelf -dW "$elf" | grep -E -q 'BIND_NOW|FLAGS.*NOW' || fail "$elf: not bound now"
+for elf in /usr/sbin/dcistatd /usr/bin/dcistat $(in_root dpkg -L "${names[@]}" | grep '\.so$'); do
+	[ -L "$root$elf" ] && continue
+	readelf -lW "$root$elf" | grep -q GNU_RELRO || fail "$elf: no RELRO"
+	readelf -dW "$root$elf" | grep -E -q 'BIND_NOW|FLAGS.*NOW' || fail "$elf: not bound now"
 done
 ok "production providers: $providers (the example apart); every ELF with full RELRO"
 
-# --- the packaged user against an snmpd master -------------------------------
+# --- the packaged user against the root's snmpd -----------------------------------
 
-run=$(mktemp -d /run/dcistat-package.XXXXXX)
-chmod 0755 "$run"
-pids=()
-stop_all() {
-	local pid
-	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-	sleep 0.5
-	rm -rf "$run"
-}
-trap 'stop_all; purge; rm -rf "$work"' EXIT
-cat >"$run/snmpd.conf" <<CONF
+run=/run/dcistat-test
+mkdir -p "$root$run"
+cat >"$root$run/snmpd.conf" <<CONF
 master agentx
 agentXSocket $run/agentx.sock
 agentXPerms 0660 0755 root dcistat
@@ -111,14 +138,14 @@ group unixgroup v2c unixsec
 view all included .1
 access unixgroup "" any noauth exact all none none
 CONF
-snmpd -f -Lf "$run/snmpd.log" -C -c "$run/snmpd.conf" -p "$run/snmpd.pid" \
+in_root snmpd -f -Lf "$run/snmpd.log" -C -c "$run/snmpd.conf" -p "$run/snmpd.pid" \
     "unix:$run/snmp.sock" </dev/null >/dev/null 2>&1 &
 pids+=("$!")
 target=(-v2c -c public "unix:$run/snmp.sock")
-for _ in $(seq 50); do snmpget "${target[@]}" .1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && break; sleep 0.2; done
-snmpget "${target[@]}" .1.3.6.1.2.1.1.3.0 >/dev/null || fail "the private snmpd does not answer"
-triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-cat >"$run/dcistatd.yaml" <<YAML
+for _ in $(seq 50); do in_root snmpget "${target[@]}" .1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && break; sleep 0.2; done
+in_root snmpget "${target[@]}" .1.3.6.1.2.1.1.3.0 >/dev/null || fail "snmpd in the root does not answer"
+triplet=$(in_root dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH)
+cat >"$root$run/dcistatd.yaml" <<YAML
 agent:
   agentx-socket: $run/agentx.sock
   ping-interval: 1
@@ -126,28 +153,32 @@ agent:
 providers:
   - module: netif
 YAML
-runuser -u dcistat -- /usr/sbin/dcistatd -f -c "$run/dcistatd.yaml" -L stderr \
-    </dev/null >"$run/dcistatd.log" 2>&1 &
+chroot --userspec=dcistat:dcistat "$root" /usr/sbin/dcistatd -f -c "$run/dcistatd.yaml" -L stderr \
+    </dev/null >"$work/dcistatd.log" 2>&1 &
 pids+=("$!")
 arc=.1.3.6.1.4.1.8072.9999.9999.4040
 lo=$(cat /sys/class/net/lo/ifindex)
+name=
 for _ in $(seq 50); do
-	name=$(snmpget -Oqv "${target[@]}" "$arc.1.6.1.1.1.1.$lo" 2>/dev/null || true)
+	name=$(in_root snmpget -Oqv "${target[@]}" "$arc.1.6.1.1.1.1.$lo" 2>/dev/null || true)
 	name=${name//\"/}
 	[ "$name" = lo ] && break
 	sleep 0.2
 done
-[ "$name" = lo ] || fail "the packaged dcistatd does not serve netif: $(tail -n 5 "$run/dcistatd.log")"
-daemon=$(pgrep -u dcistat -x dcistatd) || fail "no dcistatd running as dcistat"
-rows=$(snmpbulkwalk -On "${target[@]}" "$arc.1.5" | wc -l)
+[ "$name" = lo ] || fail "the packaged dcistatd does not serve netif: $(tail -n 5 "$work/dcistatd.log")"
+daemon=$(pgrep -u "$(in_root id -u dcistat)" -x dcistatd) || fail "no dcistatd running as dcistat"
+rows=$(in_root snmpbulkwalk -On "${target[@]}" "$arc.1.5" | wc -l)
 [ "$rows" -gt 100 ] || fail "dciStatTable: only $rows values"
-ok "dcistatd (pid $daemon) as the packaged user dcistat against an snmpd master: dciStatTable walks ($rows values), lo named lo"
-stop_all
-trap 'purge; rm -rf "$work"' EXIT
+ok "dcistatd (pid $daemon) as the packaged user dcistat against the root's snmpd: dciStatTable walks ($rows values), lo named lo"
+for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+wait 2>/dev/null || true
+pids=()
 
-purge
-trap 'rm -rf "$work"' EXIT
-left=$(find /usr /etc /lib -path '*dcistat*' 2>/dev/null | grep -v '^/usr/local' | head -n 5 || true)
+# --- purge -------------------------------------------------------------------------
+
+in_root apt-get purge -y -q "${names[@]}" </dev/null >"$work/purge.log" 2>&1 ||
+    { tail -n 10 "$work/purge.log"; fail "apt-get purge failed"; }
+# (lib is /usr/lib in a merged-/usr root.)
+left=$(cd "$root" && find usr etc -path '*dcistat*' -print -quit)
 [ -z "$left" ] || fail "left after purging: $left"
-rm -rf /run/dcistat
 ok "purged: nothing left"
