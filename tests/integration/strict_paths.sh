@@ -11,7 +11,9 @@
 #   - a link in the safe directory to a configuration under /tmp (a link
 #     is judged by where it leads);
 #   - the provider writable by others;
+#   - the provider's directory writable by its group (mode 0775);
 #   - the provider's directory owned by another user (uid 12345);
+#   - a provider that is a link to a copy under /tmp;
 # --insecure-paths accepts the one under /tmp. A running dcistatd whose
 # configuration becomes group-writable refuses the reload (logged) and
 # keeps running.
@@ -80,9 +82,17 @@ ok "--insecure-paths: the configuration under /tmp accepted"
 chmod 0646 "$SAFE/providers/netif.so"
 refused "a provider writable by others" "netif.so is writable by others \\(mode 0646\\)" "$CONFIG"
 chmod 0644 "$SAFE/providers/netif.so"
+chmod 0775 "$SAFE/providers"
+refused "a group-writable provider directory" "$SAFE/providers is writable by its group \\(mode 0775\\)" "$CONFIG"
+chmod 0755 "$SAFE/providers"
 chown 12345 "$SAFE/providers"
 refused "a provider directory owned by another user" "$SAFE/providers is owned by uid 12345, not root" "$CONFIG"
 chown 0 "$SAFE/providers"
+cp "$SAFE/providers/netif.so" "$TMP_DIR/netif.so"
+ln -s "$TMP_DIR/netif.so" "$SAFE/providers/linked.so"
+printf 'providers:\n  - module: %s\n' "$SAFE/providers/linked.so" >"$SAFE/linked.yaml"
+chmod 0644 "$SAFE/linked.yaml"
+refused "a provider linked to a copy under /tmp" "linked.so: /tmp is writable by others" "$SAFE/linked.yaml"
 
 # --- reload -----------------------------------------------------------------
 
