@@ -49,6 +49,7 @@
 #include "core/lifecycle.h"
 #include "core/log.h"
 #include "core/registry.h"
+#include "core/secure_path.h"
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
@@ -306,7 +307,15 @@ embedded_pin(void)
 void
 init_dcistat(void)
 {
+	const char *insecure = getenv("DCISTAT_INSECURE_PATHS");
+
 	log_set_sink(agent_snmp_log_sink);
+	/* snmpd runs as root: the configuration and the providers only from
+	 * files root alone can change, as dcistatd reads them (strict paths,
+	 * core/secure_path.h); DCISTAT_INSECURE_PATHS=1 in snmpd's
+	 * environment lets a development tree off. */
+	dci_secure_path_require(
+	    insecure == NULL || strcmp(insecure, "1") != 0, geteuid());
 	embedded_pin();
 	embedded.initialised = true;
 	register_app_config_handler(DLMOD_CONFIG_TOKEN, config_path_parse,

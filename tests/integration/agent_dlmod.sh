@@ -71,19 +71,8 @@ D_NAME=1 D_RX_BYTES=12
 # --- snmpd with the module ----------------------------------------------------
 
 # A sanitized module needs the ASan runtime first in snmpd.
-EMBEDDED_ENV=()
-if ldd "$MODULE" 2>/dev/null | grep -q 'libasan'; then
-	asan=$(ldd "$MODULE" | sed -n 's/^[[:space:]]*libasan\.so[^ ]* => \([^ ]*\) .*/\1/p')
-	if [ ! -f "$asan" ]; then
-		asan=$(readlink -f "$(${CC:-cc} -print-file-name=libasan.so)")
-	fi
-	[ -f "$asan" ] ||
-	    skip "dcistat.so is built with AddressSanitizer and its runtime, which snmpd must preload, was not found"
-	# Leaks are told apart after the run (check_snmpd_log).
-	EMBEDDED_ENV=("LD_PRELOAD=$asan" "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0")
-	SNMPD_ENV=("${EMBEDDED_ENV[@]}")
-	note "sanitized module: snmpd runs with LD_PRELOAD=$asan"
-fi
+embedded_sanitizer_env "$MODULE"
+SNMPD_ENV=("${EMBEDDED_ENV[@]}")
 
 # Our messages go to snmpd's log, each after "dcistat: ".
 our_log() { printf '%s\n' "$SNMPD_LOG"; }

@@ -291,6 +291,27 @@ _snmpd_answers() {
 	snmp_get .1.3.6.1.2.1.1.3.0 >/dev/null
 }
 
+# embedded_sanitizer_env MODULE: sets EMBEDDED_ENV to what snmpd's
+# environment needs to load MODULE (dcistat.so): nothing, or for a module
+# built with AddressSanitizer its runtime preloaded (leaks are told apart
+# after the run); skips the test when that runtime cannot be found.
+# shellcheck disable=SC2034 # read by the tests
+EMBEDDED_ENV=()
+embedded_sanitizer_env() {
+	local module=$1 asan
+	EMBEDDED_ENV=()
+	ldd "$module" 2>/dev/null | grep -q 'libasan' || return 0
+	asan=$(ldd "$module" | sed -n 's/^[[:space:]]*libasan\.so[^ ]* => \([^ ]*\) .*/\1/p')
+	if [ ! -f "$asan" ]; then
+		asan=$(readlink -f "$(${CC:-cc} -print-file-name=libasan.so)")
+	fi
+	[ -f "$asan" ] ||
+	    skip "dcistat.so is built with AddressSanitizer and its runtime, which snmpd must preload, was not found"
+	# shellcheck disable=SC2034 # read by the tests
+	EMBEDDED_ENV=("LD_PRELOAD=$asan" "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0")
+	note "sanitized module: snmpd runs with LD_PRELOAD=$asan"
+}
+
 # snmpd_conf_write FILE: the private master's snmpd.conf (AgentX master on
 # $SNMPD_AGENTX, community public from 127.0.0.1 and the Unix socket), then
 # $SNMPD_EXTRA_CONF.

@@ -16,7 +16,8 @@
 #   - a provider that is a link to a copy under /tmp;
 # --insecure-paths accepts the one under /tmp. A running dcistatd whose
 # configuration becomes group-writable refuses the reload (logged) and
-# keeps running.
+# keeps running. snmpd's module refuses a configuration under /tmp the same
+# way (logged through snmpd, nothing served) and serves the safe one.
 #
 # Needs root (to own and chown; exit 77 otherwise).
 
@@ -118,4 +119,26 @@ wait_until 10 reload_refused || fail "the reload of a group-writable configurati
 wait_dcistatd_ready 5
 ok "reload of a configuration made group-writable: refused (logged), dcistatd keeps serving"
 stop_dcistatd
+stop_snmpd
+
+# --- the snmpd module -------------------------------------------------------
+
+chmod 0644 "$CONFIG"
+
+MODULE=$top_builddir/src/agent/.libs/dcistat.so
+embedded_sanitizer_env "$MODULE"
+SNMPD_ENV=("${EMBEDDED_ENV[@]}")
+SNMPD_EXTRA_CONF="dlmod dcistat $MODULE
+dcistatConfig $TMP_DIR/dcistatd.yaml"
+start_snmpd
+module_refused() { grep -q "dcistat: .*/tmp is writable by others.*not serving DCI-STATS-MIB" "$SNMPD_LOG"; }
+wait_until 10 module_refused || fail "snmpd's module did not refuse a configuration under /tmp: $(grep dcistat: "$SNMPD_LOG" | tail -n 3)"
+snmp_get "$DCI_SUPPLIER_MODULE_1" >/dev/null 2>&1 && fail "snmpd's module serves a refused configuration"
+stop_snmpd
+SNMPD_EXTRA_CONF="dlmod dcistat $MODULE
+dcistatConfig $CONFIG"
+start_snmpd
+module_serves() { [ "$(snmp_get "$DCI_SUPPLIER_MODULE_1" 2>/dev/null)" = netif ]; }
+wait_until 10 module_serves || fail "snmpd's module does not serve the safe configuration: $(grep dcistat: "$SNMPD_LOG" | tail -n 3)"
+ok "snmpd's module: a configuration under /tmp refused (logged, nothing served), the safe one served"
 stop_snmpd
