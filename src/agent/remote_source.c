@@ -67,6 +67,12 @@ struct remote_class {
 	size_t cursor; /* where the last lookup found an instance */
 };
 
+struct remote_pending_time {
+	struct remote_class *class;
+	size_t position; /* of the instance in the class's refresh */
+	const struct dci_datum *datum;
+};
+
 struct remote_state {
 	netsnmp_session *session;
 	char host[256];
@@ -75,6 +81,11 @@ struct remote_state {
 	size_t supplier_count;
 	struct remote_class *classes;
 	size_t class_count;
+	/* Absolute ST_TIME values of the refresh in progress: the agent
+	 * serves them as TimeStamps, 0 for a moment before it started, so
+	 * they are read again as the agent renders them (dciStatText). */
+	struct remote_pending_time *pending;
+	size_t pending_count, pending_capacity;
 	uint32_t uptime_ticks;    /* the agent's sysUpTime at the refresh */
 	int64_t now_milliseconds; /* our clock at the same moment */
 	int64_t now_unix_milliseconds;
@@ -202,6 +213,105 @@ agent_remote_parse_text_integer(
 			return false;
 		*number = (int64_t)value;
 		return true;
+	}
+	return false;
+}
+
+/* "YYYY-MM-DD hh:mm:ss" in UTC into seconds since 1970; `end` gets what
+ * follows. */
+static bool
+parse_date(const char *text, int64_t *seconds, const char **end)
+{
+	struct tm broken_down = {0};
+	int year, month, day, hour, minute, second, used = 0;
+	time_t moment;
+
+	if (sscanf(text, "%4d-%2d-%2d %2d:%2d:%2d%n", &year, &month, &day,
+	        &hour, &minute, &second, &used) != 6 ||
+	    used != 19 || month < 1 || month > 12 || day < 1 || day > 31 ||
+	    hour > 23 || minute > 59 || second > 60 || year < 0 || hour < 0 ||
+	    minute < 0 || second < 0)
+		return false;
+	broken_down.tm_year = year - 1900;
+	broken_down.tm_mon = month - 1;
+	broken_down.tm_mday = day;
+	broken_down.tm_hour = hour;
+	broken_down.tm_min = minute;
+	broken_down.tm_sec = second;
+	moment = timegm(&broken_down);
+	*seconds = (int64_t)moment;
+	*end = text + used;
+	return true;
+}
+
+/* Digits, a dot and two digits: centiseconds. */
+static bool
+parse_centiseconds(const char *text, uint64_t *centiseconds, const char **end)
+{
+	uint64_t whole = 0;
+	const char *at = text;
+
+	if (*at < '0' || *at > '9')
+		return false;
+	for (; *at >= '0' && *at <= '9'; at++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			return false;
+		whole = whole * 10 + (uint64_t)(*at - '0');
+	}
+	if (at[0] != '.' || at[1] < '0' || at[1] > '9' || at[2] < '0' ||
+	    at[2] > '9' || whole > UINT64_MAX / 100 - 1)
+		return false;
+	*centiseconds = whole * 100 + (uint64_t)(at[1] - '0') * 10 +
+	                (uint64_t)(at[2] - '0');
+	*end = at + 3;
+	return true;
+}
+
+#define SECONDS_1900_TO_1970 2208988800LL
+
+bool
+agent_remote_parse_time_text(
+    const char *text, const struct dci_datum_info *info, int64_t *value)
+{
+	const char *end;
+	int64_t seconds;
+	uint64_t centiseconds;
+
+	if (strcmp(text, "none") == 0) {
+		*value = 0;
+		return true;
+	}
+	switch (info->format) {
+	case DCI_STF_MONOTONIC:
+		if (!parse_centiseconds(text, &centiseconds, &end) ||
+		    strcmp(end, " seconds after boot") != 0 ||
+		    centiseconds > INT64_MAX)
+			return false;
+		*value = (int64_t)centiseconds;
+		return true;
+	case DCI_STF_CTIME:
+		if (!parse_date(text, &seconds, &end) || *end != '\0')
+			return false;
+		*value = seconds;
+		return true;
+	case DCI_STF_5BYTE:
+		if (!parse_date(text, &seconds, &end))
+			return false;
+		centiseconds = 0;
+		if (*end == '.') {
+			if (end[1] < '0' || end[1] > '9' || end[2] < '0' ||
+			    end[2] > '9' || end[3] != '\0')
+				return false;
+			centiseconds = (uint64_t)(end[1] - '0') * 10 +
+			               (uint64_t)(end[2] - '0');
+		} else if (*end != '\0')
+			return false;
+		if (seconds < -SECONDS_1900_TO_1970 ||
+		    seconds > (int64_t)(UINT64_C(1) << 40) / 100)
+			return false;
+		*value = (seconds + SECONDS_1900_TO_1970) * 100 +
+		         (int64_t)centiseconds;
+		return *value < (int64_t)(UINT64_C(1) << 40);
 	}
 	return false;
 }
@@ -894,34 +1004,13 @@ instance_varbind(struct remote_state *state, const uint64_t *suffix,
 
 /* --- dciClassData: the values -------------------------------------------- */
 
-/* The stored value of an ST_TIME datum from its TimeTicks: a duration as
- * it is, an absolute time (a TimeStamp of the agent) as the moment it
- * names on this host's clocks, in the datum's format. */
+/* The stored value of a relative ST_TIME datum (a duration) from its
+ * TimeTicks: centiseconds, or seconds for STF_CTIME. Absolute times are
+ * read from their text (read_pending_times). */
 static uint64_t
-time_of_ticks(const struct remote_state *state,
-    const struct dci_datum_info *info, uint32_t ticks)
+duration_of_ticks(const struct dci_datum_info *info, uint32_t ticks)
 {
-	int64_t ago_milliseconds;
-
-	if (info->presentation == DCI_STP_RELATIVE)
-		return info->format == DCI_STF_CTIME ? ticks / 100u : ticks;
-	if (ticks == 0)
-		return 0;
-	ago_milliseconds = ((int64_t)state->uptime_ticks - ticks) * 10;
-	switch (info->format) {
-	case DCI_STF_MONOTONIC:
-		return (uint64_t)((state->now_milliseconds - ago_milliseconds) /
-		                  10);
-	case DCI_STF_CTIME:
-		return (uint64_t)((state->now_unix_milliseconds -
-		                      ago_milliseconds) /
-		                  1000);
-	default: /* DCI_STF_5BYTE: centiseconds since 1900 */
-		return (uint64_t)((state->now_unix_milliseconds -
-		                      ago_milliseconds) /
-		                      10 +
-		                  2208988800LL * 100);
-	}
+	return info->format == DCI_STF_CTIME ? ticks / 100u : ticks;
 }
 
 static int
@@ -987,16 +1076,8 @@ set_value(struct remote_state *state, struct remote_class *class, long row,
 		    read_unsigned(state, varbind, &ticks, error, error_size) !=
 		        0)
 			return wrong_value(state, varbind, error, error_size);
-		if (info->format == DCI_STF_CTIME &&
-		    info->presentation != DCI_STP_RELATIVE)
-			result = dci_snapshot_builder_set_signed(class->builder,
-			    row, id, (int64_t)time_of_ticks(state, info, ticks),
-			    why, sizeof(why));
-		else
-			result =
-			    dci_snapshot_builder_set_unsigned(class->builder,
-			        row, id, time_of_ticks(state, info, ticks), why,
-			        sizeof(why));
+		result = dci_snapshot_builder_set_unsigned(class->builder, row,
+		    id, duration_of_ticks(info, ticks), why, sizeof(why));
 		break;
 	}
 	case DCI_KIND_TRUTHVALUE: {
@@ -1034,6 +1115,145 @@ set_value(struct remote_state *state, struct remote_class *class, long row,
 		    "%s: malformed answer: class %s datum %s: %s", state->host,
 		    class->label, info->label, why);
 		return -1;
+	}
+	return 0;
+}
+
+static int
+queue_time(struct remote_state *state, struct remote_class *class,
+    size_t position, const struct dci_datum *datum, char *error,
+    size_t error_size)
+{
+	if (state->pending_count == state->pending_capacity) {
+		size_t capacity = state->pending_capacity == 0
+		                      ? 64
+		                      : state->pending_capacity * 2;
+		struct remote_pending_time *grown;
+		if (capacity > REMOTE_WALK_MAX_VARBINDS)
+			return malformed_index(
+			    state, "dciClassData", error, error_size);
+		grown = realloc(state->pending, capacity * sizeof(*grown));
+		if (grown == NULL) {
+			snprintf(error, error_size, "out of memory");
+			return -1;
+		}
+		state->pending = grown;
+		state->pending_capacity = capacity;
+	}
+	state->pending[state->pending_count++] =
+	    (struct remote_pending_time){class, position, datum};
+	return 0;
+}
+
+/* The dciStatText OID of a pending time: .1.5.1.3 and the stat index
+ * [class_length, class..., instance_words, instance..., datum]. */
+static size_t
+pending_text_oid(const struct remote_pending_time *pending, oid *name)
+{
+	const struct remote_class *class = pending->class;
+	size_t length = table_root(AGENT_TABLE_STAT, name);
+	const uint32_t *id =
+	    class->instance_ids + pending->position * class->instance_words;
+
+	name[length++] = AGENT_STAT_TEXT;
+	name[length++] = class->id_length;
+	for (size_t i = 0; i < class->id_length; i++)
+		name[length++] = class->id[i];
+	name[length++] = class->instance_words;
+	for (size_t i = 0; i < class->instance_words; i++)
+		name[length++] = id[i];
+	name[length++] = pending->datum->info.id;
+	return length;
+}
+
+/* Reads the pending times' texts with GETs of up to REMOTE_REPETITIONS
+ * varbinds and sets each value. A value gone meanwhile (no such instance)
+ * is left unset, as if the refresh had missed it. */
+static int
+read_pending_times(struct remote_state *state, char *error, size_t error_size)
+{
+	for (size_t first = 0; first < state->pending_count;
+	     first += REMOTE_REPETITIONS) {
+		size_t count = state->pending_count - first;
+		netsnmp_pdu *request = snmp_pdu_create(SNMP_MSG_GET);
+		netsnmp_pdu *response = NULL;
+		netsnmp_variable_list *varbind;
+		int status;
+
+		if (count > REMOTE_REPETITIONS)
+			count = REMOTE_REPETITIONS;
+		for (size_t i = 0; i < count; i++) {
+			oid name[REMOTE_OID_MAX];
+			size_t length =
+			    pending_text_oid(&state->pending[first + i], name);
+			snmp_add_null_var(request, name, length);
+		}
+		status =
+		    snmp_synch_response(state->session, request, &response);
+		if (status != STAT_SUCCESS || response == NULL ||
+		    response->errstat != SNMP_ERR_NOERROR) {
+			request_failure(
+			    state, status, response, error, error_size);
+			if (response != NULL)
+				snmp_free_pdu(response);
+			return -1;
+		}
+		varbind = response->variables;
+		for (size_t i = 0; i < count; i++) {
+			const struct remote_pending_time *pending =
+			    &state->pending[first + i];
+			const struct dci_datum_info *info =
+			    &pending->datum->info;
+			char text[64], why[256];
+			int64_t value;
+
+			if (varbind == NULL) {
+				snprintf(error, error_size,
+				    "%s: malformed answer: %zu varbinds "
+				    "asked, fewer answered",
+				    state->host, count);
+				snmp_free_pdu(response);
+				return -1;
+			}
+			if (varbind->type == SNMP_NOSUCHINSTANCE ||
+			    varbind->type == SNMP_NOSUCHOBJECT) {
+				varbind = varbind->next_variable;
+				continue;
+			}
+			if (read_string(state, varbind, text, sizeof(text),
+			        error, error_size) != 0 ||
+			    !agent_remote_parse_time_text(text, info, &value)) {
+				if (error[0] == '\0' ||
+				    strstr(error, "malformed") == NULL)
+					snprintf(error, error_size,
+					    "%s: malformed answer: time "
+					    "'%.64s' "
+					    "of datum %s",
+					    state->host, text, info->label);
+				snmp_free_pdu(response);
+				return -1;
+			}
+			if ((info->format == DCI_STF_CTIME
+			            ? dci_snapshot_builder_set_signed(
+			                  pending->class->builder,
+			                  pending
+			                      ->class->rows[pending->position],
+			                  info->id, value, why, sizeof(why))
+			            : dci_snapshot_builder_set_unsigned(
+			                  pending->class->builder,
+			                  pending
+			                      ->class->rows[pending->position],
+			                  info->id, (uint64_t)value, why,
+			                  sizeof(why))) != 0) {
+				snprintf(error, error_size,
+				    "%s: malformed answer: datum %s: %s",
+				    state->host, info->label, why);
+				snmp_free_pdu(response);
+				return -1;
+			}
+			varbind = varbind->next_variable;
+		}
+		snmp_free_pdu(response);
 	}
 	return 0;
 }
@@ -1078,6 +1298,10 @@ value_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 	}
 	if (datum == NULL || (position = find_instance(class, instance)) < 0)
 		return 0; /* came after the instance table's walk */
+	if (datum->kind == DCI_KIND_TIMETICKS &&
+	    datum->info.presentation != DCI_STP_RELATIVE)
+		return queue_time(
+		    state, class, (size_t)position, datum, error, error_size);
 	return set_value(state, class, class->rows[position], datum, varbind,
 	    error, error_size);
 }
@@ -1159,9 +1383,11 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 	if (remote_walk(state, root, root_length, instance_varbind, NULL, error,
 	        error_size) != 0)
 		goto fail;
+	state->pending_count = 0;
 	root_length = table_root(AGENT_CLASS_DATA, root);
 	if (remote_walk(state, root, root_length, value_varbind, NULL, error,
-	        error_size) != 0)
+	        error_size) != 0 ||
+	    read_pending_times(state, error, error_size) != 0)
 		goto fail;
 	for (size_t c = 0; c < state->class_count; c++) {
 		struct remote_class *class = &state->classes[c];
@@ -1370,6 +1596,7 @@ remote_close(struct cli_source *source)
 	}
 	free(state->classes);
 	free(state->suppliers);
+	free(state->pending);
 	if (state->registry != NULL)
 		dci_registry_free(state->registry);
 	if (state->session != NULL)

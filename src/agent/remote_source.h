@@ -85,6 +85,14 @@ bool agent_remote_decode_index(const uint64_t *subids, size_t length,
 bool agent_remote_parse_text_integer(
     const char *text, uint32_t presentation, int64_t *number);
 
+/* An absolute ST_TIME datum's stored value from its text as
+ * dci_value_render writes it: "none" (0); STF_MONOTONIC "S.CC seconds
+ * after boot" (centiseconds); STF_CTIME "YYYY-MM-DD hh:mm:ss" UTC
+ * (seconds since 1970); STF_5BYTE the same with an optional ".CC"
+ * (centiseconds since 1900, below 2^40). False for anything else. */
+bool agent_remote_parse_time_text(
+    const char *text, const struct dci_datum_info *info, int64_t *value);
+
 /* The unit whose dciDatumUnits name is `name` (dci_value_unit_name's
  * inverse); false when no unit has that name. */
 bool agent_remote_unit_of_name(const char *name, enum dci_unit *unit);
