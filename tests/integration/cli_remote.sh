@@ -26,8 +26,10 @@
 #   - `show --openmetrics` and `suppliers --openmetrics` of the remote
 #     source pass prometheus_client's OpenMetrics parser;
 #   - `watch netif -n 2 --json` through the agent parses, an interval each;
-#   - a port where nothing listens, a wrong community, -v 1 and a v3 user
-#     the agent does not know give a clear message and exit 1.
+#   - SNMPv3 authPriv (SHA, AES) gives the same screen as v2c;
+#   - a port where nothing listens, a wrong community, -v 1, a v3 user
+#     the agent does not know and a wrong v3 passphrase give a clear
+#     message and exit 1.
 #
 # Needs root and `ip netns` (exit 77 otherwise).
 
@@ -60,6 +62,9 @@ ns_run ip link add dciremote type veth peer name dcipeer ||
     skip "cannot create a veth pair"
 ns_run ip link set dciremote mtu 1234 || fail "cannot set the MTU of dciremote"
 
+# An SNMPv3 user with authentication and privacy, for -v 3.
+SNMPD_EXTRA_CONF="createUser dcitest SHA dcitest-auth AES dcitest-priv
+rouser dcitest priv"
 start_snmpd
 config=$TMP_DIR/dcistat.yaml
 write_agent_config "$config" 1
@@ -72,7 +77,7 @@ cat >>"$config" <<YAML
       churn_seconds: 0
 YAML
 start_dcistatd "$config"
-wait_dcistatd_ready
+wait_dcistatd_ready 10
 TARGET=127.0.0.1:$SNMPD_PORT
 
 # local ARG... / remote ARG...: dcistat in the namespace with each source,
@@ -138,6 +143,24 @@ diff <(grep -v -e refreshes -e 'after boot' "$TMP_DIR/example.text.local") \
     <(grep -v -e refreshes -e 'after boot' "$TMP_DIR/example.text.remote") >"$TMP_DIR/diff" ||
     { sed 's/^/#   /' "$TMP_DIR/diff"; fail "show example unit2 (text): the sources differ (above)"; }
 ok "show example unit2 (text): the same screen from both sources"
+
+# SNMPv3 authPriv gives the same as v2c (the fixed values of the example).
+ns_run "$DCISTAT" -H "$TARGET" -v 3 -u dcitest -l authPriv -a SHA -A dcitest-auth \
+    -x AES -X dcitest-priv show example unit2 </dev/null >"$TMP_DIR/out" 2>"$TMP_DIR/err" ||
+    fail "dcistat -v 3 authPriv: $(head -n 3 "$TMP_DIR/err")"
+diff <(grep -v -e refreshes "$TMP_DIR/example.text.remote") <(grep -v -e refreshes "$TMP_DIR/out") >"$TMP_DIR/diff" ||
+    { sed 's/^/#   /' "$TMP_DIR/diff"; fail "show example unit2 over SNMPv3 differs from v2c (above)"; }
+ok "-v 3 -l authPriv -a SHA -x AES: the same screen as over v2c"
+expect_v3_failure() {
+	ns_run "$DCISTAT" -H "$TARGET" -v 3 -u dcitest -l authPriv -a SHA -A "$1" \
+	    -x AES -X dcitest-priv -t 0.5 -r 0 show </dev/null >"$TMP_DIR/out" 2>"$TMP_DIR/err"
+	STATUS=$?
+	if [ "$STATUS" -ne 1 ] || ! grep -q "$TARGET: " "$TMP_DIR/err"; then
+		fail "a wrong v3 passphrase: exit $STATUS, '$(head -n 2 "$TMP_DIR/err")'"
+	fi
+	ok "a wrong v3 passphrase: exit 1, '$(head -n 1 "$TMP_DIR/err")'"
+}
+expect_v3_failure wrong-passphrase
 
 # --- show netif: static datums equal, counters between two local readings ----------
 
