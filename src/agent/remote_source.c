@@ -340,7 +340,8 @@ request_failure(struct remote_state *state, int status, netsnmp_pdu *response,
 {
 	if (status == STAT_TIMEOUT)
 		snprintf(error, error_size,
-		    "%s: no answer (timeout): is an agent listening there, and "
+		    "%s: no answer (timeout; an answer Net-SNMP cannot "
+		    "parse is dropped too): is an agent listening there, and "
 		    "are the community or user and their keys right?",
 		    state->host);
 	else if (status == STAT_SUCCESS && response != NULL)

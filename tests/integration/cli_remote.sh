@@ -26,6 +26,10 @@
 #   - `show --openmetrics` and `suppliers --openmetrics` of the remote
 #     source pass prometheus_client's OpenMetrics parser;
 #   - `watch netif -n 2 --json` through the agent parses, an interval each;
+#   - a fake agent's malformed answers (snmp_liar.py: an OID going
+#     backwards, a length prefix out of bounds, a value of the wrong type;
+#     and what Net-SNMP drops: a sub-identifier above 32 bits, an
+#     over-long OID, a cut datagram) end in a clear message and exit 1;
 #   - SNMPv3 authPriv (SHA, AES) gives the same screen as v2c;
 #   - a port where nothing listens, a wrong community, -v 1, a v3 user
 #     the agent does not know and a wrong v3 passphrase give a clear
@@ -296,13 +300,43 @@ expect_failure() {
 	ok "$what: exit 1, '$(head -n 1 "$TMP_DIR/err")'"
 }
 silent=$(free_udp_port) || fail "no free UDP port"
-expect_failure "nothing listening" "127.0.0.1:$silent: no answer (timeout)" \
+expect_failure "nothing listening" "127.0.0.1:$silent: no answer (timeout" \
     -H "127.0.0.1:$silent" -c public -t 0.5 -r 0 show
-expect_failure "a wrong community" "$TARGET: no answer (timeout)" \
+expect_failure "a wrong community" "$TARGET: no answer (timeout" \
     -H "$TARGET" -c wrong -t 0.5 -r 0 show
 expect_failure "SNMPv1" "-v 1 has no GETBULK" -H "$TARGET" -v 1 -c public show
 expect_failure "an unknown v3 user" "$TARGET: " \
     -H "$TARGET" -v 3 -u nobody -l authNoPriv -a SHA -A passphrase1 -t 0.5 -r 0 show
+
+# A fake agent (snmp_liar.py) answering with malformed DCI-STATS-MIB: what
+# dcistat decodes itself is refused with the OID at fault; what Net-SNMP
+# cannot parse (a sub-identifier above 2^32, an OID of 200
+# sub-identifiers, a cut datagram) is dropped, so it ends as a timeout.
+liar_port=$(free_udp_port) || fail "no free UDP port"
+for scenario in backwards:malformed long-prefix:malformed wrong-type:malformed \
+    wide-subid:timeout long-oid:timeout truncated:timeout; do
+	_lib_set_ns_prefix
+	"${_lib_ns_prefix[@]}" "$PYTHON" "$here/snmp_liar.py" "$liar_port" "${scenario%%:*}" &
+	liar=$!
+	_lib_pids+=("$liar")
+	wait_until 5 ns_run "$PYTHON" -c "
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try:
+    s.bind(('127.0.0.1', $liar_port))
+except OSError:
+    sys.exit(0)
+sys.exit(1)" || fail "snmp_liar.py does not listen on $liar_port"
+	case ${scenario#*:} in
+	malformed) pattern="127.0.0.1:$liar_port: malformed answer" ;;
+	*) pattern="127.0.0.1:$liar_port: no answer (timeout" ;;
+	esac
+	expect_failure "a fake agent's ${scenario%%:*} answer" "$pattern" \
+	    -H "127.0.0.1:$liar_port" -c public -t 0.3 -r 0 show
+	kill "$liar" 2>/dev/null
+	wait "$liar" 2>/dev/null
+	wait_until 5 _lib_gone "$liar" || fail "snmp_liar.py (pid $liar) did not stop"
+done
 
 note "cli_remote.sh took $(($(now_ms) - started)) ms"
 stop_dcistatd
