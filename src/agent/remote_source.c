@@ -352,6 +352,25 @@ request_failure(struct remote_state *state, int status, netsnmp_pdu *response,
 		    snmp_api_errstring(snmp_errno));
 }
 
+/* Sends `request` (freed in every case) and waits for the answer: 0 with
+ * it in `*response` for the caller to free, or -1 with why there is none
+ * (a timeout, an error status) in `error`. */
+static int
+remote_request(struct remote_state *state, netsnmp_pdu *request,
+    netsnmp_pdu **response, char *error, size_t error_size)
+{
+	int status = snmp_synch_response(state->session, request, response);
+
+	if (status == STAT_SUCCESS && *response != NULL &&
+	    (*response)->errstat == SNMP_ERR_NOERROR)
+		return 0;
+	request_failure(state, status, *response, error, error_size);
+	if (*response != NULL)
+		snmp_free_pdu(*response);
+	*response = NULL;
+	return -1;
+}
+
 /* Called for each varbind under the walked root, with the sub-identifiers
  * after the root (bounded by REMOTE_OID_MAX). Returns 0, or -1 with the
  * reason in `error`. */
@@ -377,21 +396,13 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 		netsnmp_pdu *request = snmp_pdu_create(SNMP_MSG_GETBULK);
 		netsnmp_pdu *response = NULL;
 		bool done = false;
-		int status;
 
 		request->non_repeaters = 0;
 		request->max_repetitions = REMOTE_REPETITIONS;
 		snmp_add_null_var(request, last, last_length);
-		status =
-		    snmp_synch_response(state->session, request, &response);
-		if (status != STAT_SUCCESS || response == NULL ||
-		    response->errstat != SNMP_ERR_NOERROR) {
-			request_failure(
-			    state, status, response, error, error_size);
-			if (response != NULL)
-				snmp_free_pdu(response);
+		if (remote_request(
+		        state, request, &response, error, error_size) != 0)
 			return -1;
-		}
 		if (response->variables == NULL) {
 			snmp_free_pdu(response);
 			snprintf(error, error_size,
@@ -1179,7 +1190,6 @@ read_pending_times(struct remote_state *state, char *error, size_t error_size)
 		netsnmp_pdu *request = snmp_pdu_create(SNMP_MSG_GET);
 		netsnmp_pdu *response = NULL;
 		netsnmp_variable_list *varbind;
-		int status;
 
 		if (count > REMOTE_REPETITIONS)
 			count = REMOTE_REPETITIONS;
@@ -1189,16 +1199,9 @@ read_pending_times(struct remote_state *state, char *error, size_t error_size)
 			    pending_text_oid(&state->pending[first + i], name);
 			snmp_add_null_var(request, name, length);
 		}
-		status =
-		    snmp_synch_response(state->session, request, &response);
-		if (status != STAT_SUCCESS || response == NULL ||
-		    response->errstat != SNMP_ERR_NOERROR) {
-			request_failure(
-			    state, status, response, error, error_size);
-			if (response != NULL)
-				snmp_free_pdu(response);
+		if (remote_request(
+		        state, request, &response, error, error_size) != 0)
 			return -1;
-		}
 		varbind = response->variables;
 		for (size_t i = 0; i < count; i++) {
 			const struct remote_pending_time *pending =
@@ -1314,18 +1317,11 @@ read_uptime(struct remote_state *state, char *error, size_t error_size)
 {
 	netsnmp_pdu *request = snmp_pdu_create(SNMP_MSG_GET), *response = NULL;
 	struct timespec now;
-	int status;
 
 	snmp_add_null_var(
 	    request, uptime_oid, sizeof(uptime_oid) / sizeof(*uptime_oid));
-	status = snmp_synch_response(state->session, request, &response);
-	if (status != STAT_SUCCESS || response == NULL ||
-	    response->errstat != SNMP_ERR_NOERROR) {
-		request_failure(state, status, response, error, error_size);
-		if (response != NULL)
-			snmp_free_pdu(response);
+	if (remote_request(state, request, &response, error, error_size) != 0)
 		return -1;
-	}
 	if (response->variables == NULL ||
 	    response->variables->type != ASN_TIMETICKS ||
 	    response->variables->val.integer == NULL) {
