@@ -30,6 +30,8 @@
 #     backwards, a length prefix out of bounds, a value of the wrong type;
 #     and what Net-SNMP drops: a sub-identifier above 32 bits, an
 #     over-long OID, a cut datagram) end in a clear message and exit 1;
+#   - SNMP options without -H, --config with -H, -r and -t out of bounds
+#     are bad command lines (exit 2);
 #   - SNMPv3 authPriv (SHA, AES) gives the same screen as v2c;
 #   - a port where nothing listens, a wrong community, -v 1, a v3 user
 #     the agent does not know and a wrong v3 passphrase give a clear
@@ -299,6 +301,24 @@ expect_failure() {
 	[ ! -s "$TMP_DIR/out" ] || fail "$what: output on stdout"
 	ok "$what: exit 1, '$(head -n 1 "$TMP_DIR/err")'"
 }
+# Bad command lines: exit 2 with the reason, before any request.
+expect_usage() {
+	local pattern=$1
+	shift
+	ns_run "$DCISTAT" "$@" </dev/null >"$TMP_DIR/out" 2>"$TMP_DIR/err"
+	STATUS=$?
+	if [ "$STATUS" -ne 2 ] || ! grep -q -- "$pattern" "$TMP_DIR/err"; then
+		fail "dcistat $*: exit $STATUS, '$(head -n 1 "$TMP_DIR/err")', expected 2 and '$pattern'"
+	fi
+	ok "dcistat $*: exit 2, '$(head -n 1 "$TMP_DIR/err")'"
+}
+expect_usage "are for the remote source: give -H HOST" -v 2c show
+expect_usage "are for the remote source: give -H HOST" -u someone show
+expect_usage "--config is for the local source" -H "$TARGET" --config "$config" show
+expect_usage "-r 101: not a count of retries" -H "$TARGET" -r 101 show
+expect_usage "-t 0: not a number of seconds" -H "$TARGET" -t 0 show
+expect_usage "option -H needs a value" show -H
+
 silent=$(free_udp_port) || fail "no free UDP port"
 expect_failure "nothing listening" "127.0.0.1:$silent: no answer (timeout" \
     -H "127.0.0.1:$silent" -c public -t 0.5 -r 0 show
