@@ -16,50 +16,51 @@
 void
 cli_options_usage(FILE *out)
 {
-	fputs("usage: dcistat [-c FILE] [--json | --openmetrics] COMMAND "
-	      "[ARGUMENT...]\n"
-	      "       dcistat -H HOST[:PORT] [-v 2c -c COMMUNITY | -v 3 -u USER "
-	      "[-l LEVEL -a PROTO -A PASS -x PROTO -X PASS]]\n"
-	      "               [-t SECONDS] [-r RETRIES] [--json | "
-	      "--openmetrics] COMMAND [ARGUMENT...]\n"
-	      "commands:\n"
-	      "  suppliers                      the suppliers and their "
-	      "state\n"
-	      "  classes                        the classes and their "
-	      "instance counts\n"
-	      "  describe CLASS                 a class's levels and "
-	      "datums\n"
-	      "  show [-d LIST] [CLASS [INSTANCE]]\n"
-	      "                                 values, a table per class\n"
-	      "  watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS\n"
-	      "                                 counters as rates per "
-	      "second\n"
-	      "options:\n"
-	      "  -c, --config FILE   the dcistatd configuration to load "
-	      "(default " SYSCONFDIR "/dcistat/dcistatd.yaml)\n"
-	      "  -H, --host HOST     read DCI-STATS-MIB from the SNMP agent at "
-	      "HOST[:PORT]\n"
-	      "  -v 2c|3             SNMP version with -H (default 2c)\n"
-	      "  -c COMMUNITY        with -H: the v2c community (default "
-	      "public)\n"
-	      "  -u, -l, -a, -A, -x, -X\n"
-	      "                      with -H -v 3: user, level, "
-	      "authentication and privacy\n"
-	      "                      protocols and passphrases, as in "
-	      "snmpwalk(1)\n"
-	      "  -t SECONDS          with -H: timeout of a request (default "
-	      "1)\n"
-	      "  -r RETRIES          with -H: retries of a request (default "
-	      "2)\n"
-	      "  -d, --datums LIST   datums by label or id, separated by "
-	      "commas\n"
-	      "  -i, --interval S    seconds between samples (default 1)\n"
-	      "  -n, --count N       intervals to show (default: until "
-	      "interrupted)\n"
-	      "      --json          JSON output\n"
-	      "      --openmetrics   OpenMetrics text output\n"
-	      "  -h, --help          this text\n"
-	      "  -V, --version       the version\n",
+	fputs(
+	    "usage: dcistat [-c FILE] [--json | --openmetrics] COMMAND "
+	    "[ARGUMENT...]\n"
+	    "       dcistat -H HOST[:PORT] [-v 2c -c COMMUNITY | -v 3 -u USER "
+	    "[-l LEVEL -a PROTO -A PASS -x PROTO -X PASS]]\n"
+	    "               [-t SECONDS] [-r RETRIES] [--json | "
+	    "--openmetrics] COMMAND [ARGUMENT...]\n"
+	    "commands:\n"
+	    "  suppliers                      the suppliers and their "
+	    "state\n"
+	    "  classes                        the classes and their "
+	    "instance counts\n"
+	    "  describe CLASS                 a class's levels and "
+	    "datums\n"
+	    "  show [-d LIST] [CLASS [INSTANCE]]\n"
+	    "                                 values, a table per class\n"
+	    "  watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS\n"
+	    "                                 counters as rates per "
+	    "second\n"
+	    "options:\n"
+	    "  -c, --config FILE   the dcistatd configuration to load "
+	    "(default " SYSCONFDIR "/dcistat/dcistatd.yaml)\n"
+	    "  -H, --host HOST     read DCI-STATS-MIB from the SNMP agent at "
+	    "HOST[:PORT]\n"
+	    "  -v 2c|3             SNMP version with -H (default 2c)\n"
+	    "  -c COMMUNITY        with -H: the v2c community (default "
+	    "public)\n"
+	    "  -u, -l, -a, -A, -x, -X\n"
+	    "                      with -H -v 3: user, level, "
+	    "authentication and privacy\n"
+	    "                      protocols and passphrases, as in "
+	    "snmpwalk(1)\n"
+	    "  -t SECONDS          with -H: timeout of a request (default "
+	    "1)\n"
+	    "  -r RETRIES          with -H: retries of a request (default "
+	    "2)\n"
+	    "  -d, --datums LIST   datums by label or id, separated by "
+	    "commas\n"
+	    "  -i, --interval S    seconds between samples (default 1)\n"
+	    "  -n, --count N       intervals to show (default: until "
+	    "interrupted)\n"
+	    "      --json          JSON output\n"
+	    "      --openmetrics   OpenMetrics text output\n"
+	    "  -h, --help          this text\n"
+	    "  -V, --version       the version\n",
 	    out);
 }
 
@@ -150,9 +151,9 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	options->interval_milliseconds = CLI_WATCH_DEFAULT_MILLISECONDS;
 	opterr = 0;
 	optind = 1;
-	while ((option = getopt_long(
-	            argc, argv, ":c:d:i:n:hVH:v:u:l:a:A:x:X:t:r:",
-	            long_options, NULL)) != -1) {
+	while ((option = getopt_long(argc, argv,
+	            ":c:d:i:n:hVH:v:u:l:a:A:x:X:t:r:", long_options, NULL)) !=
+	       -1) {
 		switch (option) {
 		case 'c': /* the configuration, or with -H the community */
 			c_value = optarg;
