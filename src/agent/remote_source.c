@@ -422,14 +422,14 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 				done = true;
 				break;
 			}
-			format_oid(varbind->name,
-			    varbind->name_length < REMOTE_OID_MAX
-			        ? varbind->name_length
-			        : REMOTE_OID_MAX,
-			    text, sizeof(text));
 			if (varbind->name_length > REMOTE_OID_MAX ||
 			    snmp_oid_compare(varbind->name,
 			        varbind->name_length, last, last_length) <= 0) {
+				format_oid(varbind->name,
+				    varbind->name_length < REMOTE_OID_MAX
+				        ? varbind->name_length
+				        : REMOTE_OID_MAX,
+				    text, sizeof(text));
 				snprintf(error, error_size,
 				    "%s: malformed answer: %s%s %s",
 				    state->host, text,
@@ -456,6 +456,10 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 			        varbind->name_length - root_length, varbind,
 			        context, error, error_size) != 0) {
 				size_t used = strlen(error);
+				/* The OID at fault, formatted only now: a walk
+				 * of 30,000 cells should not print each. */
+				format_oid(varbind->name, varbind->name_length,
+				    text, sizeof(text));
 				if (used + 1 < error_size)
 					snprintf(error + used,
 					    error_size - used, " (at %s)",
