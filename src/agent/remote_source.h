@@ -4,13 +4,19 @@
  * OIDs (no MIB file), into a core registry, so that every command and
  * format of dcistat reads it as it reads the local source.
  *
- * What it reads: dciSupplierTable, dciClassTable and dciDatumTable once at
- * open (the registry's suppliers, classes and datums), then at open and at
- * every refresh dciInstanceTable and the per-class tables under
- * dciClassData (each class's snapshot). What the MIB does not carry is
- * left empty: a class's description, and its instance levels' types and
- * sizes (the MIB gives their count; the words of the instance ids are
- * split into 4-byte levels, the last taking the rest).
+ * What it reads: sysUpTime.0 (the base of the agent's TimeStamps),
+ * dciSupplierTable, dciClassTable, dciDatumTable and the first column of
+ * dciInstanceTable once at open (the registry's suppliers, classes and
+ * datums); then at open and at every refresh dciInstanceTable and the
+ * per-class tables under dciClassData (each class's snapshot, committed
+ * through core as a provider's batch is, so derived datums are computed
+ * here as dcistatd computes them), and with GETs the dciStatText of every
+ * absolute ST_TIME value, which the per-class tables give as a TimeStamp
+ * (0 for a moment before the agent started). What the MIB does not carry
+ * is left empty: a class's description, its instance levels' types
+ * (UNKNOWN) and sizes (the MIB gives their count; the words of the
+ * instance ids are split into 4-byte levels, the last taking the rest),
+ * and ST_UNUSED datums, which have no row.
  *
  * Everything read is untrusted: every length, count and sub-identifier is
  * bounded, and a malformed answer fails the operation with a message
