@@ -13,6 +13,8 @@
 #include <net-snmp/net-snmp-includes.h>
 
 #include "agent/mib_oids.h"
+#include "agent/request_name.h"
+#include "agent/tables.h"
 #include "agent/table_index.h"
 #include "core/clock.h"
 #include "core/snapshot.h"
@@ -477,19 +479,15 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 	}
 }
 
-/* The root of a table's entry (.1.TABLE.1) or of dciClassData (.1.6). */
+/* The root of a table's entry (.1.TABLE.1), as the agent writes it, or of
+ * dciClassData (.1.6, the per-class tables have no common entry). `root`
+ * has room for AGENT_ENTRY_PREFIX_LENGTH sub-identifiers. */
 static size_t
 table_root(unsigned table, oid *root)
 {
-	static const oid arc[] = {AGENT_MIB_ARC};
-
-	memcpy(root, arc, sizeof(arc));
-	root[AGENT_MIB_ARC_LENGTH] = AGENT_MIB_OBJECTS;
-	root[AGENT_MIB_ARC_LENGTH + 1] = table;
-	if (table == AGENT_CLASS_DATA)
-		return AGENT_MIB_ARC_LENGTH + 2;
-	root[AGENT_MIB_ARC_LENGTH + 2] = 1;
-	return AGENT_MIB_ARC_LENGTH + 3;
+	agent_tables_entry_prefix(table, root);
+	return table == AGENT_CLASS_DATA ? AGENT_ENTRY_PREFIX_LENGTH - 1
+	                                 : AGENT_ENTRY_PREFIX_LENGTH;
 }
 
 /* --- Reading typed values ------------------------------------------------ */
@@ -939,7 +937,7 @@ instance_parent(struct remote_state *state, struct remote_class *class,
     long position, const netsnmp_variable_list *varbind, char *error,
     size_t error_size)
 {
-	oid prefix[AGENT_MIB_ARC_LENGTH + 3];
+	oid prefix[AGENT_ENTRY_PREFIX_LENGTH];
 	size_t prefix_length = table_root(AGENT_TABLE_INSTANCE, prefix);
 	size_t count = varbind->val_len / sizeof(oid);
 	uint64_t subids[REMOTE_OID_MAX];

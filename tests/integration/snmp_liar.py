@@ -2,8 +2,8 @@
 """snmp_liar.py -- a fake SNMPv2c agent that answers dcistat's requests with a
 malformed DCI-STATS-MIB, for cli_remote.sh.
 
-Usage: snmp_liar.py PORT SCENARIO
-Listens on udp 127.0.0.1:PORT; answers a GET of sysUpTime.0 properly and every
+Usage: snmp_liar.py PORT SCENARIO READY-FILE
+Listens on udp 127.0.0.1:PORT (then creates READY-FILE); answers a GET of sysUpTime.0 properly and every
 GETBULK with one varbind chosen by SCENARIO:
   backwards    an OID that sorts before the one asked for (a walk loop)
   long-prefix  a dciClassTable row whose class length prefix is 99
@@ -93,6 +93,7 @@ def main():
     port, scenario = int(sys.argv[1]), sys.argv[2]
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", port))
+    open(sys.argv[3], "w").close()
     while True:
         request, peer = sock.recvfrom(65536)
         try:
