@@ -88,6 +88,11 @@ struct remote_state {
 	 * they are read again as the agent renders them (dciStatText). */
 	struct remote_pending_time *pending;
 	size_t pending_count, pending_capacity;
+	/* Our monotonic clock when the agent's sysUpTime was 0, as read at the
+	 * first refresh (moment_of_ticks). */
+	int64_t start_milliseconds;
+	uint32_t previous_uptime;
+	bool started;
 	uint32_t uptime_ticks;    /* the agent's sysUpTime at the refresh */
 	int64_t now_milliseconds; /* our clock at the same moment */
 	int64_t now_unix_milliseconds;
@@ -544,8 +549,7 @@ moment_of_ticks(const struct remote_state *state, uint32_t ticks)
 {
 	if (ticks == 0)
 		return 0;
-	return state->now_milliseconds -
-	       ((int64_t)state->uptime_ticks - (int64_t)ticks) * 10;
+	return state->start_milliseconds + (int64_t)ticks * 10;
 }
 
 /* --- dciSupplierTable ---------------------------------------------------- */
@@ -1335,6 +1339,17 @@ read_uptime(struct remote_state *state, char *error, size_t error_size)
 	state->uptime_ticks = (uint32_t)*response->variables->val.integer;
 	snmp_free_pdu(response);
 	state->now_milliseconds = dci_clock_milliseconds();
+	/* Fixed at the first reading, so that one TimeStamp maps to the same
+	 * moment at every refresh: watch takes any change of an instance's
+	 * discontinuity time for a discontinuity. An agent that restarted
+	 * (its sysUpTime went back) moves it, as every instance's counters
+	 * are then discontinuous anyway. */
+	if (!state->started || state->uptime_ticks < state->previous_uptime) {
+		state->start_milliseconds =
+		    state->now_milliseconds - (int64_t)state->uptime_ticks * 10;
+		state->started = true;
+	}
+	state->previous_uptime = state->uptime_ticks;
 	clock_gettime(CLOCK_REALTIME, &now);
 	state->now_unix_milliseconds =
 	    (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;

@@ -25,7 +25,8 @@
 #     dciSupplierReset instead);
 #   - `show --openmetrics` and `suppliers --openmetrics` of the remote
 #     source pass prometheus_client's OpenMetrics parser;
-#   - `watch netif -n 2 --json` through the agent parses, an interval each;
+#   - `watch netif -n 2 --json` through the agent: an interval each, every
+#     rate a number (no false discontinuity between the agent's readings);
 #   - a fake agent's malformed answers (snmp_liar.py: an OID going
 #     backwards, a length prefix out of bounds, a value of the wrong type;
 #     and what Net-SNMP drops: a sub-identifier above 32 bits, an
@@ -283,8 +284,15 @@ assert len(lines) == 2, "%d intervals" % len(lines)
 for document in lines:
     rows = document["tables"][0]["rows"]
     assert sorted(r["instance"] for r in rows) == ["dcipeer", "dciremote", "lo"], rows
+    # No discontinuity between the agent's readings: every rate is a
+    # number (a gap would be null), and lo carries the SNMP traffic.
+    for row in rows:
+        for field in ("rx_packets_per_second", "tx_bytes_per_second"):
+            assert isinstance(row[field], (int, float)), (row["instance"], field, row[field])
+lo = [r for r in lines[1]["tables"][0]["rows"] if r["instance"] == "lo"][0]
+assert lo["rx_packets_per_second"] > 0, lo
 PY
-ok "dcistat -H watch netif -n 2 --json: two intervals through the agent"
+ok "dcistat -H watch netif -n 2 --json: two intervals through the agent, rates without gaps"
 
 # --- failures --------------------------------------------------------------------------
 
