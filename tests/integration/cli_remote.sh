@@ -13,7 +13,8 @@
 #     datums; each counter of the remote reading between the two local
 #     readings taken around it (the first one more than netif's refresh
 #     interval before, as the agent serves its last snapshot);
-#   - `suppliers`, `classes` and `describe` as JSON: identical in what
+#   - `suppliers`, `classes` and `describe` as JSON (with a provider that
+#     fails to load, shown failed with its reason): identical in what
 #     DCI-STATS-MIB carries (modules, titles, versions, status, failures;
 #     class ids, labels, suppliers, instance counts; every served datum
 #     with its type, format, presentation, size, volatility, unit,
@@ -82,6 +83,7 @@ cat >>"$config" <<YAML
     options:
       instances: 3
       churn_seconds: 0
+  - module: $TMP_DIR/nothere.so
 YAML
 start_dcistatd "$config"
 wait_dcistatd_ready 10
@@ -230,6 +232,9 @@ for lrow, rrow in zip(ls["rows"], rs["rows"]):
     for field in ("module", "title", "version", "status", "failure"):
         same("supplier %s" % field, lrow.get(field), rrow.get(field))
 same("suppliers", len(ls["rows"]), len(rs["rows"]))
+failed = [r for r in rs["rows"] if r["status"] == "failed"]
+if len(failed) != 1 or "nothere.so" not in failed[0]["failure"]:
+    print("FAIL: the provider that fails to load: %r" % failed); failures += 1
 stamp = rs["rows"][1]["reset_stamp"]
 same("example's reset stamp against dciSupplierReset.2", reset, stamp)
 # Classes: all but the description and the levels' types.
@@ -269,8 +274,8 @@ if sys.argv[2] == "show":
     mtu = {s.labels["instance"]: s.value for s in families["dcistat_netif_mtu_bytes"].samples}
     assert mtu["dciremote"] == 1234, mtu
 else:
-    modules = sorted(s.labels["module"] for s in families["dcistat_suppliers"].samples)
-    assert modules == ["example", "netif"], modules
+    modules = sorted(s.labels["module"].rsplit("/", 1)[-1] for s in families["dcistat_suppliers"].samples)
+    assert modules == ["example", "netif", "nothere.so"], modules
 print("# %s: %d families parsed" % (sys.argv[2], len(families)))
 PY
 	ok "dcistat -H $command --openmetrics passes the OpenMetrics parser"
