@@ -13,15 +13,18 @@
 #     datums; each counter of the remote reading between the two local
 #     readings taken around it (the first one more than netif's refresh
 #     interval before, as the agent serves its last snapshot);
+#   - `show evcnt --json`: the same instances, labels and parents (the
+#     RowPointers of dciInstanceParent decoded);
 #   - `suppliers`, `classes` and `describe` as JSON (with a provider that
 #     fails to load, shown failed with its reason): identical in what
 #     DCI-STATS-MIB carries (modules, titles, versions, status, failures;
 #     class ids, labels, suppliers, instance counts; every served datum
 #     with its type, format, presentation, size, volatility, unit,
 #     semantics and description). Not compared, since the MIB has no
-#     object for them: a class's description and its levels' types (the
-#     remote source shows "" and UNKNOWN), and an ST_UNUSED datum (never
-#     served); and the suppliers' reset stamps, which belong to each
+#     object for them: a class's description, its levels' types and how
+#     the instance id's words split between them (the remote source shows
+#     "", UNKNOWN, and 4-byte levels but the last), and an ST_UNUSED datum
+#     (never served); and the suppliers' reset stamps, which belong to each
 #     process's own initialisation (the remote one is checked against
 #     dciSupplierReset instead);
 #   - `show --openmetrics` and `suppliers --openmetrics` of the remote
@@ -83,6 +86,7 @@ cat >>"$config" <<YAML
     options:
       instances: 3
       churn_seconds: 0
+  - module: $(provider_so evcnt)
   - module: $TMP_DIR/nothere.so
 YAML
 start_dcistatd "$config"
@@ -204,6 +208,23 @@ sys.exit(1 if failures else 0)
 PY
 ok "show netif --json: same interfaces and static datums, counters within the local readings"
 
+# --- show evcnt: instances and their parents -------------------------------------
+
+saved evcnt.local local show evcnt --json
+saved evcnt.remote remote show evcnt --json
+"$PYTHON" - "$TMP_DIR/evcnt.local" "$TMP_DIR/evcnt.remote" <<'PY' || fail "show evcnt --json: the sources differ (above)"
+import json, sys
+(local,), (remote,) = (json.load(open(p))["tables"] for p in sys.argv[1:3])
+assert local["columns"] == remote["columns"], "columns differ"
+def keys(table):
+    return sorted((r["id"], r["instance"], r.get("parent")) for r in table["rows"])
+assert keys(local) == keys(remote), (keys(local)[:5], keys(remote)[:5])
+parents = [k for k in keys(remote) if k[2] is not None]
+assert parents, "no instance with a parent"
+print("# %d instances, %d with a parent, alike" % (len(remote["rows"]), len(parents)))
+PY
+ok "show evcnt --json: the same instances and parents (dciInstanceParent decoded)"
+
 # --- suppliers, classes, describe ---------------------------------------------------
 
 saved suppliers.local local suppliers --json
@@ -243,15 +264,20 @@ same("class columns", lc["columns"], rc["columns"])
 for lrow, rrow in zip(lc["rows"], rc["rows"]):
     for field in ("class", "id", "supplier", "instances"):
         same("class %s" % field, lrow[field], rrow[field])
-    same("level sizes", [l.split("(")[1] for l in lrow["levels"].split()],
-         [l.split("(")[1] for l in rrow["levels"].split()])
+    # The MIB gives the number of levels and, through the instance ids,
+    # their total size, not how it splits.
+    def levels(text):
+        sizes = [int(l.split("(")[1].rstrip(")")) for l in text.split()]
+        return len(sizes), sum(sizes)
+    same("levels and their total size", levels(lrow["levels"]), levels(rrow["levels"]))
 for name in ("netif", "example"):
     local, remote = load("describe.%s.local" % name), load("describe.%s.remote" % name)
     same("%s tables" % name, [t["name"] for t in local], [t["name"] for t in remote])
     ldatums = [r for r in local[2]["rows"] if r["type"] != "ST_UNUSED"]
     same("%s datums" % name, ldatums, remote[2]["rows"])
-    same("%s level sizes" % name, [r["size"] for r in local[1]["rows"]],
-         [r["size"] for r in remote[1]["rows"]])
+    same("%s levels and their total size" % name,
+         (len(local[1]["rows"]), sum(r["size"] for r in local[1]["rows"])),
+         (len(remote[1]["rows"]), sum(r["size"] for r in remote[1]["rows"])))
     print("# %s: %d datums described alike" % (name, len(ldatums)))
 sys.exit(1 if failures else 0)
 PY
@@ -275,7 +301,7 @@ if sys.argv[2] == "show":
     assert mtu["dciremote"] == 1234, mtu
 else:
     modules = sorted(s.labels["module"].rsplit("/", 1)[-1] for s in families["dcistat_suppliers"].samples)
-    assert modules == ["example", "netif", "nothere.so"], modules
+    assert modules == ["evcnt", "example", "netif", "nothere.so"], modules
 print("# %s: %d families parsed" % (sys.argv[2], len(families)))
 PY
 	ok "dcistat -H $command --openmetrics passes the OpenMetrics parser"
