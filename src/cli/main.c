@@ -19,6 +19,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/source.h"
+#include "agent/remote_source.h"
 #include "cli/values.h"
 #include "cli/watch.h"
 #include "config.h"
@@ -146,7 +147,7 @@ main(int argc, char **argv)
 	struct cli_source source = {0};
 	struct cli_document document = {0};
 	char error[2048];
-	int parsed, status = 0;
+	int parsed, opened, status = 0;
 
 	parsed = cli_options_parse(argc, argv, &options, error, sizeof(error));
 	if (parsed > 0)
@@ -158,10 +159,28 @@ main(int argc, char **argv)
 	}
 	log_open("stderr", "dcistat");
 	log_set_sink(log_to_stderr);
-	if (cli_source_local_open(&source,
-	        options.config_file != NULL ? options.config_file
-	                                    : DEFAULT_CONFIG_FILE,
-	        PROVIDERDIR, error, sizeof(error)) != 0) {
+	if (options.host != NULL) {
+		struct agent_remote_options remote = {
+		    .host = options.host,
+		    .version = options.snmp_version,
+		    .community = options.community,
+		    .user = options.user,
+		    .level = options.level,
+		    .auth_protocol = options.auth_protocol,
+		    .auth_passphrase = options.auth_passphrase,
+		    .privacy_protocol = options.privacy_protocol,
+		    .privacy_passphrase = options.privacy_passphrase,
+		    .timeout_milliseconds = options.timeout_milliseconds,
+		    .retries = options.retries,
+		};
+		opened = agent_remote_source_open(
+		    &source, &remote, error, sizeof(error));
+	} else
+		opened = cli_source_local_open(&source,
+		    options.config_file != NULL ? options.config_file
+		                                : DEFAULT_CONFIG_FILE,
+		    PROVIDERDIR, error, sizeof(error));
+	if (opened != 0) {
 		fprintf(stderr, "dcistat: %s\n", error);
 		log_close();
 		return EXIT_RUN_FAILURE;

@@ -16,32 +16,51 @@
 void
 cli_options_usage(FILE *out)
 {
-	fputs("usage: dcistat [-c FILE] [--json | --openmetrics] COMMAND "
-	      "[ARGUMENT...]\n"
-	      "commands:\n"
-	      "  suppliers                      the suppliers and their "
-	      "state\n"
-	      "  classes                        the classes and their "
-	      "instance counts\n"
-	      "  describe CLASS                 a class's levels and "
-	      "datums\n"
-	      "  show [-d LIST] [CLASS [INSTANCE]]\n"
-	      "                                 values, a table per class\n"
-	      "  watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS\n"
-	      "                                 counters as rates per "
-	      "second\n"
-	      "options:\n"
-	      "  -c, --config FILE   the dcistatd configuration to load "
-	      "(default " SYSCONFDIR "/dcistat/dcistatd.yaml)\n"
-	      "  -d, --datums LIST   datums by label or id, separated by "
-	      "commas\n"
-	      "  -i, --interval S    seconds between samples (default 1)\n"
-	      "  -n, --count N       intervals to show (default: until "
-	      "interrupted)\n"
-	      "      --json          JSON output\n"
-	      "      --openmetrics   OpenMetrics text output\n"
-	      "  -h, --help          this text\n"
-	      "  -V, --version       the version\n",
+	fputs(
+	    "usage: dcistat [-c FILE] [--json | --openmetrics] COMMAND "
+	    "[ARGUMENT...]\n"
+	    "       dcistat -H HOST[:PORT] [-v 2c -c COMMUNITY | -v 3 -u USER "
+	    "[-l LEVEL -a PROTO -A PASS -x PROTO -X PASS]]\n"
+	    "               [-t SECONDS] [-r RETRIES] [--json | "
+	    "--openmetrics] COMMAND [ARGUMENT...]\n"
+	    "commands:\n"
+	    "  suppliers                      the suppliers and their "
+	    "state\n"
+	    "  classes                        the classes and their "
+	    "instance counts\n"
+	    "  describe CLASS                 a class's levels and "
+	    "datums\n"
+	    "  show [-d LIST] [CLASS [INSTANCE]]\n"
+	    "                                 values, a table per class\n"
+	    "  watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS\n"
+	    "                                 counters as rates per "
+	    "second\n"
+	    "options:\n"
+	    "  -c, --config FILE   the dcistatd configuration to load "
+	    "(default " SYSCONFDIR "/dcistat/dcistatd.yaml)\n"
+	    "  -H, --host HOST     read DCI-STATS-MIB from the SNMP agent at "
+	    "HOST[:PORT]\n"
+	    "  -v 2c|3             SNMP version with -H (default 2c)\n"
+	    "  -c COMMUNITY        with -H: the v2c community (default "
+	    "public)\n"
+	    "  -u, -l, -a, -A, -x, -X\n"
+	    "                      with -H -v 3: user, level, "
+	    "authentication and privacy\n"
+	    "                      protocols and passphrases, as in "
+	    "snmpwalk(1)\n"
+	    "  -t SECONDS          with -H: timeout of a request (default "
+	    "1)\n"
+	    "  -r RETRIES          with -H: retries of a request (default "
+	    "2)\n"
+	    "  -d, --datums LIST   datums by label or id, separated by "
+	    "commas\n"
+	    "  -i, --interval S    seconds between samples (default 1)\n"
+	    "  -n, --count N       intervals to show (default: until "
+	    "interrupted)\n"
+	    "      --json          JSON output\n"
+	    "      --openmetrics   OpenMetrics text output\n"
+	    "  -h, --help          this text\n"
+	    "  -V, --version       the version\n",
 	    out);
 }
 
@@ -74,6 +93,23 @@ parse_count(const char *text, unsigned long *count)
 	return errno != 0 || *end != '\0' || *count == 0 ? -1 : 0;
 }
 
+/* -r: 0..100 retries of an SNMP request. */
+static int
+parse_retries(const char *text, unsigned *retries)
+{
+	char *end;
+	unsigned long value;
+
+	if (text[0] < '0' || text[0] > '9')
+		return -1;
+	errno = 0;
+	value = strtoul(text, &end, 10);
+	if (errno != 0 || *end != '\0' || value > 100)
+		return -1;
+	*retries = (unsigned)value;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	enum cli_command command;
@@ -90,9 +126,10 @@ int
 cli_options_parse(int argc, char **argv, struct cli_options *options,
     char *error, size_t error_size)
 {
-	enum { OPTION_JSON = 256, OPTION_OPENMETRICS };
+	enum { OPTION_JSON = 256, OPTION_OPENMETRICS, OPTION_CONFIG };
 	static const struct option long_options[] = {
-	    {"config", required_argument, NULL, 'c'},
+	    {"config", required_argument, NULL, OPTION_CONFIG},
+	    {"host", required_argument, NULL, 'H'},
 	    {"datums", required_argument, NULL, 'd'},
 	    {"interval", required_argument, NULL, 'i'},
 	    {"count", required_argument, NULL, 'n'},
@@ -102,7 +139,9 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *interval = NULL, *count = NULL;
+	const char *interval = NULL, *count = NULL, *c_value = NULL;
+	const char *timeout = NULL, *retries = NULL;
+	bool config_given = false;
 	bool format_given = false;
 	int option, arguments;
 	size_t c;
@@ -112,11 +151,46 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	options->interval_milliseconds = CLI_WATCH_DEFAULT_MILLISECONDS;
 	opterr = 0;
 	optind = 1;
-	while ((option = getopt_long(
-	            argc, argv, ":c:d:i:n:hV", long_options, NULL)) != -1) {
+	while ((option = getopt_long(argc, argv,
+	            ":c:d:i:n:hVH:v:u:l:a:A:x:X:t:r:", long_options, NULL)) !=
+	       -1) {
 		switch (option) {
-		case 'c':
+		case 'c': /* the configuration, or with -H the community */
+			c_value = optarg;
+			break;
+		case OPTION_CONFIG:
 			options->config_file = optarg;
+			config_given = true;
+			break;
+		case 'H':
+			options->host = optarg;
+			break;
+		case 'v':
+			options->snmp_version = optarg;
+			break;
+		case 'u':
+			options->user = optarg;
+			break;
+		case 'l':
+			options->level = optarg;
+			break;
+		case 'a':
+			options->auth_protocol = optarg;
+			break;
+		case 'A':
+			options->auth_passphrase = optarg;
+			break;
+		case 'x':
+			options->privacy_protocol = optarg;
+			break;
+		case 'X':
+			options->privacy_passphrase = optarg;
+			break;
+		case 't':
+			timeout = optarg;
+			break;
+		case 'r':
+			retries = optarg;
 			break;
 		case 'd':
 			options->selection = optarg;
@@ -155,6 +229,46 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			    argv[optind - 1]);
 			return -1;
 		}
+	}
+	if (options->host != NULL) {
+		if (config_given) {
+			snprintf(error, error_size,
+			    "--config is for the local source, not with -H");
+			return -1;
+		}
+		options->community = c_value;
+		options->timeout_milliseconds = 1000;
+		options->retries = 2;
+		if (timeout != NULL &&
+		    parse_interval(timeout, &options->timeout_milliseconds) !=
+		        0) {
+			snprintf(error, error_size,
+			    "-t %.100s: not a number of seconds from 0.1 to "
+			    "86400",
+			    timeout);
+			return -1;
+		}
+		if (retries != NULL &&
+		    parse_retries(retries, &options->retries) != 0) {
+			snprintf(error, error_size,
+			    "-r %.100s: not a count of retries from 0 to 100",
+			    retries);
+			return -1;
+		}
+	} else {
+		if (options->snmp_version != NULL || options->user != NULL ||
+		    options->level != NULL || options->auth_protocol != NULL ||
+		    options->auth_passphrase != NULL ||
+		    options->privacy_protocol != NULL ||
+		    options->privacy_passphrase != NULL || timeout != NULL ||
+		    retries != NULL) {
+			snprintf(error, error_size,
+			    "-v, -u, -l, -a, -A, -x, -X, -t and -r are for the "
+			    "remote source: give -H HOST");
+			return -1;
+		}
+		if (c_value != NULL)
+			options->config_file = c_value;
 	}
 	if (optind >= argc) {
 		snprintf(error, error_size, "no command given");

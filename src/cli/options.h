@@ -1,6 +1,11 @@
 /*
  * dcistat's command line:
  *   dcistat [-c FILE] [--json | --openmetrics] COMMAND [ARGUMENT...]
+ *   dcistat -H HOST[:PORT] [SNMP OPTIONS] [--json | --openmetrics] COMMAND
+ * where -H reads the statistics from an SNMP agent (the remote source)
+ * and the SNMP options take Net-SNMP's spelling: -v 2c|3, -c COMMUNITY
+ * (with -H, -c is the community, as in snmpwalk), -u USER, -l LEVEL,
+ * -a/-A, -x/-X, -t SECONDS, -r RETRIES.
  * with the commands suppliers, classes, describe CLASS,
  * show [-d LIST] [CLASS [INSTANCE]] and
  * watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS. Options may come before
@@ -37,6 +42,13 @@ struct cli_options {
 	const char *selection;  /* -d, NULL: every datum */
 	unsigned interval_milliseconds;
 	unsigned long count; /* -n; 0: until interrupted */
+	/* The remote source: host is NULL for the local one. */
+	const char *host;
+	const char *snmp_version, *community, *user, *level;
+	const char *auth_protocol, *auth_passphrase;
+	const char *privacy_protocol, *privacy_passphrase;
+	unsigned timeout_milliseconds; /* -t */
+	unsigned retries;              /* -r */
 };
 
 /* Fills `options`. Returns 0 to run, 1 when help or the version was

@@ -1,0 +1,106 @@
+/*
+ * The remote source of dcistat (src/cli/source.h): DCI-STATS-MIB read with
+ * GETBULK from an agent running dcistatd or the snmpd module, by numeric
+ * OIDs (no MIB file), into a core registry, so that every command and
+ * format of dcistat reads it as it reads the local source.
+ *
+ * What it reads: sysUpTime.0 (the base of the agent's TimeStamps),
+ * dciSupplierTable, dciClassTable, dciDatumTable and the first column of
+ * dciInstanceTable once at open (the registry's suppliers, classes and
+ * datums); then at open and at every refresh dciInstanceTable and the
+ * per-class tables under dciClassData (each class's snapshot, committed
+ * through core as a provider's batch is, so derived datums are computed
+ * here as dcistatd computes them), and with GETs the dciStatText of every
+ * absolute ST_TIME value, which the per-class tables give as a TimeStamp
+ * (0 for a moment before the agent started). What the MIB does not carry
+ * is left empty: a class's description, its instance levels' types
+ * (UNKNOWN) and sizes (the MIB gives their count; the words of the
+ * instance ids are split into 4-byte levels, the last taking the rest),
+ * and ST_UNUSED datums, which have no row.
+ *
+ * Everything read is untrusted: every length, count and sub-identifier is
+ * bounded, and a malformed answer fails the operation with a message
+ * naming the OID at fault.
+ */
+#ifndef DCISTAT_AGENT_REMOTE_SOURCE_H
+#define DCISTAT_AGENT_REMOTE_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/source.h"
+#include "core/registry.h"
+
+/* The session, in Net-SNMP's spelling: version "1", "2c" or "3"; v2c
+ * takes `community`; v3 takes `user`, `level` (noAuthNoPriv, authNoPriv,
+ * authPriv), `auth_protocol` (MD5, SHA, SHA-224, SHA-256, SHA-384,
+ * SHA-512), `auth_passphrase`, `privacy_protocol` (DES, AES) and
+ * `privacy_passphrase`. NULL fields take their defaults (2c, "public",
+ * SHA, AES). */
+struct agent_remote_options {
+	const char *host; /* HOST[:PORT], or any Net-SNMP transport address */
+	const char *version;
+	const char *community;
+	const char *user;
+	const char *level;
+	const char *auth_protocol;
+	const char *auth_passphrase;
+	const char *privacy_protocol;
+	const char *privacy_passphrase;
+	unsigned timeout_milliseconds; /* 0: 1000 */
+	unsigned retries;
+};
+
+/* Opens a session to the agent and fills a registry from it. Returns 0,
+ * or -1 with "HOST: reason" in `error` (a timeout, an agent without
+ * DCI-STATS-MIB, a malformed answer). */
+int agent_remote_source_open(struct cli_source *source,
+    const struct agent_remote_options *options, char *error, size_t error_size);
+
+/* The index shapes of DCI-STATS-MIB's tables (table_index.h):
+ *   class     [class_length, class...]
+ *   datum     [class_length, class..., datum]
+ *   instance  [class_length, class..., instance_words, instance...] */
+enum agent_remote_shape {
+	AGENT_REMOTE_SHAPE_CLASS,
+	AGENT_REMOTE_SHAPE_DATUM,
+	AGENT_REMOTE_SHAPE_INSTANCE,
+};
+
+struct agent_remote_index {
+	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
+	size_t class_length;
+	uint32_t instance[DCI_INSTANCE_ID_MAX_WORDS];
+	size_t instance_words;
+	uint32_t datum;
+};
+
+/* Decodes an index of `shape` from `subids` (a received OID's
+ * sub-identifiers after the column). True only when the index is exactly
+ * `length` sub-identifiers long, every length prefix is within its bound
+ * (1..DCI_CLASS_ID_MAX_LEVELS, 1..DCI_INSTANCE_ID_MAX_WORDS) and every
+ * sub-identifier fits 32 bits; `index` is then filled. Pure: for tests. */
+bool agent_remote_decode_index(const uint64_t *subids, size_t length,
+    enum agent_remote_shape shape, struct agent_remote_index *index);
+
+/* A signed 64-bit datum's value from its text (the agent serves it only
+ * so), as dci_value_render writes it for `presentation`: decimal; "0x" and
+ * 1..16 lowercase hex digits of its 64 bits; or 8 dotted octets, most
+ * significant first. False for anything else. */
+bool agent_remote_parse_text_integer(
+    const char *text, uint32_t presentation, int64_t *number);
+
+/* An absolute ST_TIME datum's stored value from its text as
+ * dci_value_render writes it: "none" (0); STF_MONOTONIC "S.CC seconds
+ * after boot" (centiseconds); STF_CTIME "YYYY-MM-DD hh:mm:ss" UTC
+ * (seconds since 1970); STF_5BYTE the same with an optional ".CC"
+ * (centiseconds since 1900, below 2^40). False for anything else. */
+bool agent_remote_parse_time_text(
+    const char *text, const struct dci_datum_info *info, int64_t *value);
+
+/* The unit whose dciDatumUnits name is `name` (dci_value_unit_name's
+ * inverse); false when no unit has that name. */
+bool agent_remote_unit_of_name(const char *name, enum dci_unit *unit);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * Unit tests for the pure decoding of src/agent/remote_source.c, which reads
+ * what an agent answers and so must refuse anything malformed: table
+ * indexes (length prefixes out of bounds, sub-identifiers above 32 bits,
+ * too short, too long), the texts of signed 64-bit and absolute time
+ * values, and unit names.
+ */
+#include "agent/remote_source.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/value.h"
+
+#define COUNT(array) (sizeof(array) / sizeof(*(array)))
+
+START_TEST(class_index_decoded)
+{
+	const uint64_t subids[] = {2, 1, 1};
+	struct agent_remote_index index;
+
+	ck_assert(agent_remote_decode_index(
+	    subids, COUNT(subids), AGENT_REMOTE_SHAPE_CLASS, &index));
+	ck_assert_uint_eq(index.class_length, 2);
+	ck_assert_uint_eq(index.class_id[0], 1);
+	ck_assert_uint_eq(index.class_id[1], 1);
+}
+END_TEST
+
+START_TEST(datum_and_instance_indexes_decoded)
+{
+	const uint64_t datum[] = {2, 2, 1, 4294967294u};
+	const uint64_t instance[] = {2, 2, 1, 2, 8, 0};
+	struct agent_remote_index index;
+
+	ck_assert(agent_remote_decode_index(
+	    datum, COUNT(datum), AGENT_REMOTE_SHAPE_DATUM, &index));
+	ck_assert_uint_eq(index.datum, 4294967294u);
+	ck_assert(agent_remote_decode_index(
+	    instance, COUNT(instance), AGENT_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert_uint_eq(index.instance_words, 2);
+	ck_assert_uint_eq(index.instance[0], 8);
+	ck_assert_uint_eq(index.instance[1], 0);
+}
+END_TEST
+
+START_TEST(malformed_indexes_refused)
+{
+	struct agent_remote_index index;
+	uint64_t long_class[2 + DCI_CLASS_ID_MAX_LEVELS] = {
+	    DCI_CLASS_ID_MAX_LEVELS + 1};
+	uint64_t long_instance[3 + DCI_INSTANCE_ID_MAX_WORDS] = {
+	    1, 1, DCI_INSTANCE_ID_MAX_WORDS + 1};
+	const uint64_t zero_length[] = {0};
+	const uint64_t short_class[] = {3, 1, 1};
+	const uint64_t wide_class[] = {1, UINT64_C(4294967296)};
+	const uint64_t trailing[] = {1, 1, 7};
+	const uint64_t wide_datum[] = {1, 1, UINT64_C(1) << 40};
+	const uint64_t no_datum[] = {1, 1};
+	const uint64_t zero_words[] = {1, 1, 0};
+	const uint64_t short_instance[] = {1, 1, 2, 5};
+	const uint64_t wide_instance[] = {1, 1, 1, UINT64_MAX};
+	const uint64_t long_tail[] = {1, 1, 1, 5, 6};
+
+	ck_assert(!agent_remote_decode_index(
+	    NULL, 0, AGENT_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!agent_remote_decode_index(
+	    zero_length, COUNT(zero_length), AGENT_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!agent_remote_decode_index(
+	    long_class, COUNT(long_class), AGENT_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!agent_remote_decode_index(
+	    short_class, COUNT(short_class), AGENT_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!agent_remote_decode_index(
+	    wide_class, COUNT(wide_class), AGENT_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!agent_remote_decode_index(
+	    trailing, COUNT(trailing), AGENT_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!agent_remote_decode_index(
+	    wide_datum, COUNT(wide_datum), AGENT_REMOTE_SHAPE_DATUM, &index));
+	ck_assert(!agent_remote_decode_index(
+	    no_datum, COUNT(no_datum), AGENT_REMOTE_SHAPE_DATUM, &index));
+	ck_assert(!agent_remote_decode_index(zero_words, COUNT(zero_words),
+	    AGENT_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!agent_remote_decode_index(long_instance,
+	    COUNT(long_instance), AGENT_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!agent_remote_decode_index(short_instance,
+	    COUNT(short_instance), AGENT_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!agent_remote_decode_index(wide_instance,
+	    COUNT(wide_instance), AGENT_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!agent_remote_decode_index(
+	    long_tail, COUNT(long_tail), AGENT_REMOTE_SHAPE_INSTANCE, &index));
+}
+END_TEST
+
+START_TEST(text_integers_parsed_as_rendered)
+{
+	int64_t number;
+
+	ck_assert(
+	    agent_remote_parse_text_integer("-2", DCI_SIP_DECIMAL, &number));
+	ck_assert_int_eq(number, -2);
+	ck_assert(agent_remote_parse_text_integer(
+	    "0xfffffffffffffffe", DCI_SIP_HEXADECIMAL, &number));
+	ck_assert_int_eq(number, -2);
+	ck_assert(agent_remote_parse_text_integer(
+	    "1.2.3.4.5.6.7.8", DCI_SIP_DOTTED, &number));
+	ck_assert_int_eq(number, INT64_C(0x0102030405060708));
+	ck_assert(
+	    !agent_remote_parse_text_integer("", DCI_SIP_DECIMAL, &number));
+	ck_assert(
+	    !agent_remote_parse_text_integer(" 2", DCI_SIP_DECIMAL, &number));
+	ck_assert(!agent_remote_parse_text_integer(
+	    "99999999999999999999", DCI_SIP_DECIMAL, &number));
+	ck_assert(!agent_remote_parse_text_integer(
+	    "0x", DCI_SIP_HEXADECIMAL, &number));
+	ck_assert(!agent_remote_parse_text_integer(
+	    "0x10000000000000000", DCI_SIP_HEXADECIMAL, &number));
+	ck_assert(!agent_remote_parse_text_integer(
+	    "0xFF", DCI_SIP_HEXADECIMAL, &number));
+	ck_assert(!agent_remote_parse_text_integer(
+	    "1.2.3.4.5.6.7", DCI_SIP_DOTTED, &number));
+	ck_assert(!agent_remote_parse_text_integer(
+	    "1.2.3.4.5.6.7.256", DCI_SIP_DOTTED, &number));
+	ck_assert(!agent_remote_parse_text_integer(
+	    "1.2.3.4.5.6.7.8.9", DCI_SIP_DOTTED, &number));
+	ck_assert(!agent_remote_parse_text_integer("1", 7, &number));
+}
+END_TEST
+
+/* Every absolute time the renderer writes reads back as its value. */
+START_TEST(times_read_back_as_rendered)
+{
+	static const struct {
+		uint32_t format;
+		uint32_t size;
+		int64_t value;
+	} cases[] = {
+	    {DCI_STF_CTIME, 8, INT64_C(1767225600)}, /* 2026-01-01 */
+	    {DCI_STF_5BYTE, 8,
+	        (INT64_C(1767225600) + INT64_C(2208988800)) * 100},
+	    {DCI_STF_5BYTE, 8,
+	        (INT64_C(1767225600) + INT64_C(2208988800)) * 100 + 25},
+	    {DCI_STF_MONOTONIC, 8, 597405},
+	    {DCI_STF_MONOTONIC, 8, 0},
+	};
+
+	for (size_t i = 0; i < COUNT(cases); i++) {
+		struct dci_datum_info info = {.id = 1,
+		    .label = "t",
+		    .type = DCI_ST_TIME,
+		    .format = cases[i].format,
+		    .presentation = DCI_STP_ABSOLUTE,
+		    .size = 8,
+		    .semantics = DCI_SEMANTICS_DISCRETE};
+		unsigned char slot[8];
+		char text[128], why[128];
+		int64_t value = -1;
+
+		ck_assert_int_eq(dci_value_encode_signed(&info, cases[i].value,
+		                     slot, why, sizeof(why)),
+		    0);
+		dci_value_render(&info, slot, text, sizeof(text));
+		ck_assert_msg(agent_remote_parse_time_text(text, &info, &value),
+		    "'%s' not read", text);
+		ck_assert_int_eq(value, cases[i].value);
+	}
+}
+END_TEST
+
+START_TEST(malformed_times_refused)
+{
+	struct dci_datum_info info = {.type = DCI_ST_TIME,
+	    .format = DCI_STF_CTIME,
+	    .presentation = DCI_STP_ABSOLUTE,
+	    .size = 8};
+	static const char *const bad_dates[] = {"", "2026-01-01",
+	    "2026-13-01 00:00:00", "2026-01-01 24:00:00",
+	    "2026-01-01 00:00:00x", "2026-01-01 00:00:00.25",
+	    "12.34 seconds after boot"};
+	int64_t value;
+
+	for (size_t i = 0; i < COUNT(bad_dates); i++)
+		ck_assert_msg(
+		    !agent_remote_parse_time_text(bad_dates[i], &info, &value),
+		    "'%s' read", bad_dates[i]);
+	info.format = DCI_STF_5BYTE;
+	ck_assert(!agent_remote_parse_time_text(
+	    "2026-01-01 00:00:00.2", &info, &value));
+	ck_assert(!agent_remote_parse_time_text(
+	    "9999-01-01 00:00:00", &info, &value));
+	info.format = DCI_STF_MONOTONIC;
+	ck_assert(!agent_remote_parse_time_text(
+	    "12.3 seconds after boot", &info, &value));
+	ck_assert(!agent_remote_parse_time_text(
+	    "99999999999999999999.00 seconds after boot", &info, &value));
+	ck_assert(
+	    !agent_remote_parse_time_text("12.34 seconds", &info, &value));
+	info.format = 9;
+	ck_assert(!agent_remote_parse_time_text(
+	    "2026-01-01 00:00:00", &info, &value));
+}
+END_TEST
+
+START_TEST(units_found_by_name)
+{
+	enum dci_unit unit;
+
+	ck_assert(agent_remote_unit_of_name("", &unit));
+	ck_assert_int_eq(unit, DCI_UNIT_NONE);
+	ck_assert(agent_remote_unit_of_name("bytes", &unit));
+	ck_assert_int_eq(unit, DCI_UNIT_BYTES);
+	ck_assert(agent_remote_unit_of_name(
+	    dci_value_unit_name(DCI_UNIT_CENTISECONDS), &unit));
+	ck_assert_int_eq(unit, DCI_UNIT_CENTISECONDS);
+	ck_assert(agent_remote_unit_of_name(
+	    dci_value_unit_name(DCI_UNIT_DERIVED_SUM2), &unit));
+	ck_assert_int_eq(unit, DCI_UNIT_DERIVED_SUM2);
+	ck_assert(!agent_remote_unit_of_name("furlongs", &unit));
+}
+END_TEST
+
+static Suite *
+remote_suite(void)
+{
+	Suite *suite = suite_create("remote_source");
+	TCase *decoding = tcase_create("decoding");
+
+	tcase_add_test(decoding, class_index_decoded);
+	tcase_add_test(decoding, datum_and_instance_indexes_decoded);
+	tcase_add_test(decoding, malformed_indexes_refused);
+	tcase_add_test(decoding, text_integers_parsed_as_rendered);
+	tcase_add_test(decoding, times_read_back_as_rendered);
+	tcase_add_test(decoding, malformed_times_refused);
+	tcase_add_test(decoding, units_found_by_name);
+	suite_add_tcase(suite, decoding);
+	return suite;
+}
+
+int
+main(void)
+{
+	SRunner *runner = srunner_create(remote_suite());
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
