@@ -45,17 +45,7 @@ DCISTAT=${DCISTAT:-$top_builddir/src/cli/dcistat}
 [ -x "$DCISTAT" ] || fail "$DCISTAT not built (run make)"
 require_root
 require_cmd ip ping
-# The strict parser: Debian's python3-prometheus-client, for the system's
-# python3 (a python3 earlier in PATH may not see it).
-PYTHON=
-for candidate in python3 /usr/bin/python3; do
-	if "$candidate" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
-		PYTHON=$candidate
-		break
-	fi
-done
-[ -n "$PYTHON" ] ||
-    skip "no python3 with prometheus_client (apt-get install python3-prometheus-client)"
+require_openmetrics_parser
 make_netns
 started=$(now_ms)
 

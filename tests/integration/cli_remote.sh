@@ -57,15 +57,7 @@ DCISTAT=${DCISTAT:-$top_builddir/src/cli/dcistat}
 require_root
 require_cmd ip snmpd snmpget
 require_built
-PYTHON=
-for candidate in python3 /usr/bin/python3; do
-	if "$candidate" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
-		PYTHON=$candidate
-		break
-	fi
-done
-[ -n "$PYTHON" ] ||
-    skip "no python3 with prometheus_client (apt-get install python3-prometheus-client)"
+require_openmetrics_parser
 make_netns
 started=$(now_ms)
 

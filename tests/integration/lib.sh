@@ -134,6 +134,22 @@ require_cmd() {
 	done
 }
 
+# require_openmetrics_parser: sets PYTHON to a python3 with the strict
+# OpenMetrics parser (Debian's python3-prometheus-client, for the system's
+# python3: one earlier in PATH may not see it); skips without one.
+PYTHON=
+require_openmetrics_parser() {
+	local candidate
+	for candidate in python3 /usr/bin/python3; do
+		if "$candidate" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
+			# shellcheck disable=SC2034 # read by the tests
+			PYTHON=$candidate
+			return 0
+		fi
+	done
+	skip "no python3 with prometheus_client (apt-get install python3-prometheus-client)"
+}
+
 require_built() {
 	[ -x "$DCISTATD" ] || fail "$DCISTATD not built (run make)"
 	[ -f "$NETIF_PLUGIN_DIR/netif.so" ] ||
