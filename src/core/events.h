@@ -1,0 +1,91 @@
+/*
+ * UMA events (DCI_INSTANCEADDED, DCI_INSTANCEREMOVED) computed from two
+ * consecutive snapshots of one class, and the rate limit that bounds how
+ * many of them become notifications (issue 15).
+ *
+ * Core only: no OIDs and no Net-SNMP here. The difference is computed at
+ * commit, never on the request path; the limiter is plain state the
+ * caller owns, advanced by the caller's clock, so both are testable
+ * without a clock or an agent.
+ */
+#ifndef DCISTAT_CORE_EVENTS_H
+#define DCISTAT_CORE_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum dci_events_kind {
+	DCI_EVENTS_INSTANCE_ADDED,
+	DCI_EVENTS_INSTANCE_REMOVED,
+};
+
+/* Called once per difference: `id` (instance_words words) is the
+ * instance's id and `position` its index in the snapshot it belongs to
+ * (the next one for an addition, the previous one for a removal), so the
+ * receiver can read its label there. */
+typedef void (*dci_events_difference_function)(void *context,
+    enum dci_events_kind kind, const uint32_t *id, size_t position);
+
+/* Walks two ascending id arrays (snapshot->ids) of `previous_count` and
+ * `next_count` ids of `words` words each, at once, and reports every id in
+ * `next` only (added) and in `previous` only (removed), in id order.
+ * O(previous_count + next_count) comparisons, no allocation. Either array
+ * may be NULL when its count is 0. Returns how many differences it
+ * reported. */
+size_t dci_events_difference(const uint32_t *previous_ids,
+    size_t previous_count, const uint32_t *next_ids, size_t next_count,
+    size_t words, dci_events_difference_function report, void *context);
+
+/* A fixed-window rate limit: at most `limit` notifications in each window
+ * of `window_milliseconds`; a window starts at the first admission after
+ * the previous one ended. limit 0 means no limit. */
+struct dci_events_rate_limit {
+	uint32_t limit;
+	int64_t window_milliseconds;
+	int64_t window_start_milliseconds;
+	uint32_t admitted; /* in the current window */
+	bool started;      /* a window has been opened */
+};
+
+/* Bounds of the `rate-limit: N per SECONDS` form: what an operator can
+ * mean, and small enough that milliseconds never overflow. */
+#define DCI_EVENTS_RATE_LIMIT_MAX 1000000u
+#define DCI_EVENTS_RATE_WINDOW_MAX_SECONDS 86400u
+
+void dci_events_rate_limit_init(struct dci_events_rate_limit *rate,
+    uint32_t limit, int64_t window_milliseconds);
+
+/* Whether one more notification may be sent at `now_milliseconds`; counts
+ * it when it may. */
+bool dci_events_rate_limit_admit(
+    struct dci_events_rate_limit *rate, int64_t now_milliseconds);
+
+/* Whether no window is open at `now_milliseconds` (the last one ended, or
+ * none was opened, or there is no limit): the moment to send the
+ * summaries of what the ended window held back. */
+bool dci_events_rate_limit_window_over(
+    const struct dci_events_rate_limit *rate, int64_t now_milliseconds);
+
+/* Parses "N per SECONDS" (ASCII blanks between the three words, N in 1 ..
+ * DCI_EVENTS_RATE_LIMIT_MAX, SECONDS in 1 .. DCI_EVENTS_RATE_WINDOW_MAX_
+ * SECONDS, decimal). Returns 0, or -1 with the reason in `why`. */
+int dci_events_rate_limit_parse(const char *text, uint32_t *limit,
+    int64_t *window_milliseconds, char *why, size_t why_size);
+
+/* What a class held back past the limit, sent as one summary. */
+struct dci_events_summary {
+	uint64_t added;
+	uint64_t removed;
+};
+
+/* Counts one held-back event in `summary`. */
+void dci_events_summary_count(
+    struct dci_events_summary *summary, enum dci_events_kind kind);
+
+/* Copies `summary` to `taken` and empties it; false (and nothing copied)
+ * when it held nothing, so no empty summary is ever sent. */
+bool dci_events_summary_take(
+    struct dci_events_summary *summary, struct dci_events_summary *taken);
+
+#endif
