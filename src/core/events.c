@@ -4,6 +4,9 @@
  */
 #include "core/events.h"
 
+#include "core/registry.h"
+#include "core/snapshot_data.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,4 +190,51 @@ dci_events_summary_take(
 	summary->added = 0;
 	summary->removed = 0;
 	return true;
+}
+
+/* Main thread only (dci_events_set_sink). */
+static dci_events_sink_function events_sink;
+static void *events_sink_context;
+
+void
+dci_events_set_sink(dci_events_sink_function sink, void *context)
+{
+	events_sink = sink;
+	events_sink_context = context;
+}
+
+/* What events_commit_report needs to name an instance. */
+struct events_commit {
+	const struct dci_class *class;
+	const struct dci_snapshot *previous;
+	const struct dci_snapshot *next;
+};
+
+static void
+events_commit_report(void *context, enum dci_events_kind kind,
+    const uint32_t *id, size_t position)
+{
+	const struct events_commit *commit = context;
+	const struct dci_snapshot *holder =
+	    kind == DCI_EVENTS_INSTANCE_ADDED ? commit->next : commit->previous;
+	struct dci_events_instance event = {
+	    .class = commit->class,
+	    .kind = kind,
+	    .id = id,
+	    .label = holder->instances[position].label,
+	};
+
+	events_sink(events_sink_context, &event);
+}
+
+void
+dci_events_commit(const struct dci_class *class,
+    const struct dci_snapshot *previous, const struct dci_snapshot *next)
+{
+	struct events_commit commit = {class, previous, next};
+
+	if (events_sink == NULL || previous == NULL)
+		return;
+	(void)dci_events_difference(previous->ids, previous->count, next->ids,
+	    next->count, class->instance_words, events_commit_report, &commit);
 }

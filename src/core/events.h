@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct dci_class;
+struct dci_snapshot;
+
 enum dci_events_kind {
 	DCI_EVENTS_INSTANCE_ADDED,
 	DCI_EVENTS_INSTANCE_REMOVED,
@@ -87,5 +90,32 @@ void dci_events_summary_count(
  * when it held nothing, so no empty summary is ever sent. */
 bool dci_events_summary_take(
     struct dci_events_summary *summary, struct dci_events_summary *taken);
+
+/* One instance that appeared in or left a class between two of its
+ * snapshots. Every pointer lives only during the sink's call. */
+struct dci_events_instance {
+	const struct dci_class *class;
+	enum dci_events_kind kind;
+	const uint32_t *id; /* class->instance_words words */
+	const char *label;
+};
+
+typedef void (*dci_events_sink_function)(
+    void *context, const struct dci_events_instance *event);
+
+/* Registers the one function that receives the instance events of every
+ * commit (NULL: none, the default). Main thread only, like every commit
+ * (snapshots are installed by the main thread, core/loader.h), so the sink
+ * needs no lock; the agent registers it, core knows no OIDs. */
+void dci_events_set_sink(dci_events_sink_function sink, void *context);
+
+/* Called by dci_snapshot_commit just before `next` replaces `previous`:
+ * hands the sink every instance added or removed. Nothing when no sink is
+ * registered, or when `previous` is NULL: a class's first snapshot (at
+ * start, after a reload, or the first refresh of a provider that was
+ * down, whose withdrawn snapshot is not `previous`) is a population, not
+ * a change. */
+void dci_events_commit(const struct dci_class *class,
+    const struct dci_snapshot *previous, const struct dci_snapshot *next);
 
 #endif

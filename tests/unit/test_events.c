@@ -1,16 +1,20 @@
 /*
  * Unit tests for src/core/events.c: the added/removed difference of two
  * snapshots' id arrays, the fixed-window rate limit, its "N per SECONDS"
- * form, and the per-class summary of what the limit held back.
+ * form, the per-class summary of what the limit held back, and the sink
+ * dci_snapshot_commit hands instance events to.
  */
 #include "core/events.h"
+#include "core/registry.h"
+#include "core/snapshot.h"
 
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+#include "fixtures.h"
 #define RECORDED_MAX 16
 
 /* What dci_events_difference reported, in order. */
@@ -263,12 +267,128 @@ START_TEST(burst_is_limited_then_summarised)
 }
 END_TEST
 
+/* What the sink received, labels copied (they live only during the call). */
+struct sunk {
+	size_t count;
+	const struct dci_class *classes[RECORDED_MAX];
+	enum dci_events_kind kinds[RECORDED_MAX];
+	uint32_t ids[RECORDED_MAX];
+	char labels[RECORDED_MAX][16];
+};
+
+static void
+sink(void *context, const struct dci_events_instance *event)
+{
+	struct sunk *sunk = context;
+
+	ck_assert_uint_lt(sunk->count, RECORDED_MAX);
+	sunk->classes[sunk->count] = event->class;
+	sunk->kinds[sunk->count] = event->kind;
+	sunk->ids[sunk->count] = event->id[0];
+	snprintf(sunk->labels[sunk->count], sizeof(sunk->labels[0]), "%s",
+	    event->label);
+	sunk->count++;
+}
+
+/* Commits instances `ids` labelled "if<id>" to `class`. */
+static void
+commit_interfaces(struct dci_class *class, const uint32_t *ids, size_t count,
+    int64_t now_milliseconds)
+{
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+
+	ck_assert_ptr_nonnull(builder);
+	for (size_t i = 0; i < count; i++) {
+		char label[16];
+		long row;
+
+		snprintf(label, sizeof(label), "if%u", ids[i]);
+		row = fx_add(builder, &ids[i], 1, label);
+		fx_set_unsigned(builder, row, 1, 1500);
+	}
+	fx_commit(builder, class, now_milliseconds);
+}
+
+static struct dci_class *
+interface_class(struct dci_registry *registry)
+{
+	static const uint32_t class_id[] = {1, 1};
+	static const struct dci_instance_level levels[] = {
+	    {DCI_ITYPE_INTERFACE, 4},
+	};
+	struct dci_datum_info datums[] = {
+	    fx_datum(1, "mtu", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	};
+	struct dci_class_info info = fx_class_info(
+	    class_id, 2, "netif", levels, 1, datums, COUNT_OF(datums));
+
+	return fx_class(registry, fx_supplier(registry, "netif"), &info);
+}
+
+START_TEST(commit_hands_changes_to_the_sink_not_the_population)
+{
+	static const uint32_t first[] = {3, 1, 2}, second[] = {2, 4, 3};
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class;
+	struct sunk sunk = {0};
+
+	ck_assert_ptr_nonnull(registry);
+	class = interface_class(registry);
+	dci_events_set_sink(sink, &sunk);
+	/* The first snapshot is the population: nothing. */
+	commit_interfaces(class, first, COUNT_OF(first), 1000);
+	ck_assert_uint_eq(sunk.count, 0);
+	/* The same instances again: nothing. */
+	commit_interfaces(class, first, COUNT_OF(first), 2000);
+	ck_assert_uint_eq(sunk.count, 0);
+	/* 1 left, 4 came, with their labels. */
+	commit_interfaces(class, second, COUNT_OF(second), 3000);
+	ck_assert_uint_eq(sunk.count, 2);
+	ck_assert_ptr_eq(sunk.classes[0], class);
+	ck_assert_int_eq(sunk.kinds[0], DCI_EVENTS_INSTANCE_REMOVED);
+	ck_assert_uint_eq(sunk.ids[0], 1);
+	ck_assert_str_eq(sunk.labels[0], "if1");
+	ck_assert_int_eq(sunk.kinds[1], DCI_EVENTS_INSTANCE_ADDED);
+	ck_assert_uint_eq(sunk.ids[1], 4);
+	ck_assert_str_eq(sunk.labels[1], "if4");
+	/* Without a sink a change goes nowhere. */
+	dci_events_set_sink(NULL, NULL);
+	commit_interfaces(class, first, COUNT_OF(first), 4000);
+	ck_assert_uint_eq(sunk.count, 2);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(commit_after_withdrawal_is_no_change)
+{
+	static const uint32_t first[] = {1, 2}, second[] = {2, 5};
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class;
+	struct sunk sunk = {0};
+
+	ck_assert_ptr_nonnull(registry);
+	class = interface_class(registry);
+	dci_events_set_sink(sink, &sunk);
+	commit_interfaces(class, first, COUNT_OF(first), 1000);
+	/* Withdrawn as stale, as the loader does when a provider is down. */
+	class->stale_snapshot = class->snapshot;
+	class->snapshot = NULL;
+	commit_interfaces(class, second, COUNT_OF(second), 2000);
+	ck_assert_uint_eq(sunk.count, 0);
+	ck_assert_ptr_null(class->stale_snapshot);
+	dci_events_set_sink(NULL, NULL);
+	dci_registry_free(registry);
+}
+END_TEST
+
 static Suite *
 events_suite(void)
 {
 	Suite *suite = suite_create("events");
 	TCase *difference = tcase_create("difference");
 	TCase *rate = tcase_create("rate_limit");
+	TCase *commit = tcase_create("commit");
 
 	tcase_add_test(difference, difference_of_equal_snapshots_is_empty);
 	tcase_add_test(
@@ -284,6 +404,10 @@ events_suite(void)
 	tcase_add_test(rate, summary_counts_and_takes_once);
 	tcase_add_test(rate, burst_is_limited_then_summarised);
 	suite_add_tcase(suite, rate);
+	tcase_add_test(
+	    commit, commit_hands_changes_to_the_sink_not_the_population);
+	tcase_add_test(commit, commit_after_withdrawal_is_no_change);
+	suite_add_tcase(suite, commit);
 	return suite;
 }
 
