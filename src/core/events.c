@@ -238,3 +238,24 @@ dci_events_commit(const struct dci_class *class,
 	(void)dci_events_difference(previous->ids, previous->count, next->ids,
 	    next->count, class->instance_words, events_commit_report, &commit);
 }
+
+/* Main thread only (dci_events_set_supplier_sink). */
+static dci_events_supplier_sink_function events_supplier_sink;
+static void *events_supplier_sink_context;
+
+void
+dci_events_set_supplier_sink(
+    dci_events_supplier_sink_function sink, void *context)
+{
+	events_supplier_sink = sink;
+	events_supplier_sink_context = context;
+}
+
+void
+dci_events_supplier(
+    const struct dci_supplier *supplier, enum dci_events_supplier_kind kind)
+{
+	if (events_supplier_sink != NULL)
+		events_supplier_sink(
+		    events_supplier_sink_context, supplier, kind);
+}

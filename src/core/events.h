@@ -17,6 +17,7 @@
 
 struct dci_class;
 struct dci_snapshot;
+struct dci_supplier;
 
 enum dci_events_kind {
 	DCI_EVENTS_INSTANCE_ADDED,
@@ -117,5 +118,27 @@ void dci_events_set_sink(dci_events_sink_function sink, void *context);
  * a change. */
 void dci_events_commit(const struct dci_class *class,
     const struct dci_snapshot *previous, const struct dci_snapshot *next);
+
+/* A supplier's state changed: it failed (to start or to refresh; its
+ * `failure` says why), its refresh works again after failing, or it was
+ * initialised again after a failure (a new reset stamp, DCI4). */
+enum dci_events_supplier_kind {
+	DCI_EVENTS_SUPPLIER_FAILED,
+	DCI_EVENTS_SUPPLIER_RECOVERED,
+	DCI_EVENTS_SUPPLIER_RESTARTED,
+};
+
+typedef void (*dci_events_supplier_sink_function)(void *context,
+    const struct dci_supplier *supplier, enum dci_events_supplier_kind kind);
+
+/* Registers the one function that receives supplier state changes (NULL:
+ * none). Main thread only: the loader changes supplier states there. */
+void dci_events_set_supplier_sink(
+    dci_events_supplier_sink_function sink, void *context);
+
+/* Called by the loader at each state change of `supplier`; nothing when
+ * no sink is registered. */
+void dci_events_supplier(
+    const struct dci_supplier *supplier, enum dci_events_supplier_kind kind);
 
 #endif
