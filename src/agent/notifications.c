@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 /*
  * DCI-STATS-MIB notifications from UMA events (agent/notifications.h).
  */
@@ -35,6 +36,17 @@ struct agent_notifications_held {
 	struct dci_events_summary summary;
 };
 
+/* The configuration's defaults until agent_notifications_configure. */
+static struct dci_config_notifications agent_notifications_settings = {
+    .instance_added = true,
+    .instance_removed = true,
+    .supplier_failed = true,
+    .supplier_recovered = true,
+    .supplier_restarted = true,
+    .rate_limit = DCI_CONFIG_DEFAULT_NOTIFICATION_LIMIT,
+    .rate_window_milliseconds =
+        DCI_CONFIG_DEFAULT_NOTIFICATION_WINDOW_MILLISECONDS,
+};
 static struct dci_events_rate_limit agent_notifications_rate;
 static struct agent_notifications_held
     agent_notifications_held[AGENT_NOTIFICATIONS_HELD_MAX];
@@ -229,6 +241,10 @@ agent_notifications_instance(
 	netsnmp_variable_list *list = NULL;
 
 	(void)context;
+	if (event->kind == DCI_EVENTS_INSTANCE_ADDED
+	        ? !agent_notifications_settings.instance_added
+	        : !agent_notifications_settings.instance_removed)
+		return;
 	/* A window that ended before its alarm ran: its summaries first. */
 	if (agent_notifications_held_count > 0 &&
 	    dci_events_rate_limit_window_over(&agent_notifications_rate, now))
@@ -263,22 +279,38 @@ agent_notifications_supplier(void *context, const struct dci_supplier *supplier,
 	enum agent_notification notification =
 	    AGENT_NOTIFICATION_SUPPLIER_FAILED;
 
+	bool wanted = false;
+
 	(void)context;
-	agent_notifications_add_text(
-	    &list, AGENT_NOTIFY_SUPPLIER_MODULE, supplier->module);
 	switch (kind) {
 	case DCI_EVENTS_SUPPLIER_FAILED:
-		agent_notifications_add_text(
-		    &list, AGENT_NOTIFY_REASON, supplier->failure);
+		wanted = agent_notifications_settings.supplier_failed;
 		break;
 	case DCI_EVENTS_SUPPLIER_RECOVERED:
 		notification = AGENT_NOTIFICATION_SUPPLIER_RECOVERED;
+		wanted = agent_notifications_settings.supplier_recovered;
 		break;
 	case DCI_EVENTS_SUPPLIER_RESTARTED:
 		notification = AGENT_NOTIFICATION_SUPPLIER_RESTARTED;
+		wanted = agent_notifications_settings.supplier_restarted;
 		break;
 	}
+	if (!wanted)
+		return;
+	agent_notifications_add_text(
+	    &list, AGENT_NOTIFY_SUPPLIER_MODULE, supplier->module);
+	if (kind == DCI_EVENTS_SUPPLIER_FAILED)
+		agent_notifications_add_text(
+		    &list, AGENT_NOTIFY_REASON, supplier->failure);
 	agent_notifications_send(notification, list);
+}
+
+void
+agent_notifications_configure(const struct dci_config_notifications *settings)
+{
+	agent_notifications_settings = *settings;
+	dci_events_rate_limit_init(&agent_notifications_rate,
+	    settings->rate_limit, settings->rate_window_milliseconds);
 }
 
 void
@@ -287,8 +319,8 @@ agent_notifications_start(void)
 	if (agent_notifications_started)
 		return;
 	dci_events_rate_limit_init(&agent_notifications_rate,
-	    AGENT_NOTIFICATIONS_LIMIT,
-	    (int64_t)AGENT_NOTIFICATIONS_WINDOW_SECONDS * 1000);
+	    agent_notifications_settings.rate_limit,
+	    agent_notifications_settings.rate_window_milliseconds);
 	agent_notifications_held_count = 0;
 	dci_events_set_sink(agent_notifications_instance, NULL);
 	dci_events_set_supplier_sink(agent_notifications_supplier, NULL);

@@ -4,9 +4,11 @@
  * sends to its trap2sink / informsink receivers; in the snmpd module,
  * snmpd's own trap machinery.
  *
- * Instance added and removed pass a rate limit (AGENT_NOTIFICATIONS_LIMIT
- * per AGENT_NOTIFICATIONS_WINDOW_SECONDS); past it, each class gets one
- * dciInstancesSummary with the counts held back when the interval ends.
+ * Which kinds are sent and the rate limit come from the configuration's
+ * `notifications:` section (core/config.h; all on, 10 per 60 s by
+ * default). Instance added and removed pass the rate limit; past it, each
+ * class gets one dciInstancesSummary with the counts held back when the
+ * interval ends.
  * Supplier failed, recovered and restarted are not limited: each is a
  * state change, and a repeated failure is no event (core/loader.c).
  * Main thread only, as the events are.
@@ -14,8 +16,13 @@
 #ifndef DCISTAT_AGENT_NOTIFICATIONS_H
 #define DCISTAT_AGENT_NOTIFICATIONS_H
 
-#define AGENT_NOTIFICATIONS_LIMIT 10
-#define AGENT_NOTIFICATIONS_WINDOW_SECONDS 60
+#include "core/config.h"
+
+/* Takes the kinds and the rate limit of `settings` (copied: a reload
+ * retires the configuration); the limit's interval starts afresh. Call
+ * after each load or reload, before or while serving. */
+void agent_notifications_configure(
+    const struct dci_config_notifications *settings);
 
 /* Registers the event sinks: notifications are sent from the next commit
  * on. */

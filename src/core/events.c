@@ -161,13 +161,21 @@ dci_events_rate_limit_parse(const char *text, uint32_t *limit,
 	return 0;
 
 refused:
-	if (why_size > 0)
-		snprintf(why, why_size,
-		    "expected \"N per SECONDS\" with N in 1..%u and SECONDS in "
-		    "1..%u",
-		    DCI_EVENTS_RATE_LIMIT_MAX,
-		    DCI_EVENTS_RATE_WINDOW_MAX_SECONDS);
+	if (why_size > 0) {
+		char form[128];
+
+		dci_events_rate_limit_describe(form, sizeof(form));
+		snprintf(why, why_size, "expected %s", form);
+	}
 	return -1;
+}
+
+void
+dci_events_rate_limit_describe(char *text, size_t size)
+{
+	snprintf(text, size,
+	    "\"N per SECONDS\" with N in 1..%u and SECONDS in 1..%u",
+	    DCI_EVENTS_RATE_LIMIT_MAX, DCI_EVENTS_RATE_WINDOW_MAX_SECONDS);
 }
 
 void

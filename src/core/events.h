@@ -71,6 +71,10 @@ bool dci_events_rate_limit_admit(
 bool dci_events_rate_limit_window_over(
     const struct dci_events_rate_limit *rate, int64_t now_milliseconds);
 
+/* Writes the form dci_events_rate_limit_parse reads, with its bounds, for
+ * error messages: "\"N per SECONDS\" with N in 1..1000000 and ...". */
+void dci_events_rate_limit_describe(char *text, size_t size);
+
 /* Parses "N per SECONDS" (ASCII blanks between the three words, N in 1 ..
  * DCI_EVENTS_RATE_LIMIT_MAX, SECONDS in 1 .. DCI_EVENTS_RATE_WINDOW_MAX_
  * SECONDS, decimal). Returns 0, or -1 with the reason in `why`. */
