@@ -11,6 +11,8 @@
 #     pointing at class 1.1's dciClassLabel, dciNotifyInstanceId at
 #     dciInstanceLabel of its ifIndex, its name as dciNotifyInstanceLabel,
 #     "netif" as class label and supplier; deleted: dciInstanceRemoved;
+#   - good, failing to initialise at start, able to: one
+#     dciSupplierRestarted (its failed retries are no news);
 #   - good's refreshes made to fail: one dciSupplierFailed with reason
 #     "refresh failed" (the failures after it are no news); working again:
 #     one dciSupplierRecovered;
@@ -43,9 +45,10 @@ make_netns
 
 NOTIFICATION=$DCI_ARC.0          # dciStatsNotifications
 NOTIFY=$DCI_ARC.1.7              # dciNotificationObjects
-ADDED=1 REMOVED=2 SUMMARY=3 FAILED=4 RECOVERED=5
+ADDED=1 REMOVED=2 SUMMARY=3 FAILED=4 RECOVERED=5 RESTARTED=6
 BURST=200 LIMIT=10 WINDOW=20
 BROKEN=$TMP_DIR/broken
+NEEDED=$TMP_DIR/needed
 TRAP_LOG=$TMP_DIR/snmptrapd.log
 
 # --- snmptrapd ----------------------------------------------------------------------
@@ -85,6 +88,7 @@ cat >>"$config" <<END
     refresh: 0.5
     options:
       refresh_fails_while: $BROKEN
+      init_needs: $NEEDED
 notifications:
   rate-limit: $LIMIT per $WINDOW
 END
@@ -95,6 +99,18 @@ sleep 2
 ! grep -q -F "$NOTIFICATION." "$TRAP_LOG" ||
     fail "notifications for the initial population: $(cat "$TRAP_LOG")"
 ok "no notification for the initial population"
+
+# --- a provider started after failing -------------------------------------------------
+
+# good failed to initialise at start (before notifications; its retries
+# fail alike: no news); once it can, it starts: new reset stamps.
+touch "$NEEDED"
+restarted() { [ "$(count $RESTARTED)" -eq 1 ]; }
+wait_until 15 restarted || fail "no dciSupplierRestarted within 15 s of good able to start"
+[ "$(value "$(traps $RESTARTED)" 5)" = good ] ||
+    fail "dciSupplierRestarted carries: $(traps $RESTARTED)"
+[ "$(count $FAILED)" -eq 0 ] || fail "dciSupplierFailed for a failure known at start: $(traps $FAILED)"
+ok "good started after failing at start: one dciSupplierRestarted, no dciSupplierFailed for its retries"
 
 # --- a veth pair added and removed --------------------------------------------------
 
@@ -168,6 +184,6 @@ sleep 3
 ok "dcistatd restarted with $((BURST + 1)) interfaces: no notification"
 stop_dcistatd
 printf '# one notification of each kind received:\n'
-for n in $ADDED $REMOVED $SUMMARY $FAILED $RECOVERED; do
+for n in $ADDED $REMOVED $SUMMARY $FAILED $RECOVERED $RESTARTED; do
 	traps "$n" | head -n 1 | sed 's/^/#   /'
 done
