@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "agent/agentx_direct.h"
+#include "agent/notifications.h"
 #include "agent/registration.h"
 #include "agent/snmp_log.h"
 #include "agent/tables.h"
@@ -37,6 +38,9 @@ agent_serve(struct dci_registry *registry,
 		return -1;
 	}
 	agent_serving = true;
+	/* From here on commits are changes to notify; the first snapshots
+	 * (core/events.h) are not. */
+	agent_notifications_start();
 	return 0;
 }
 
@@ -45,6 +49,7 @@ agent_unserve(void)
 {
 	if (!agent_serving)
 		return;
+	agent_notifications_stop();
 	agent_registration_remove();
 	agent_serving = false;
 }

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/notifications.h"
 #include "agent/snmp_log.h"
 #include "core/clock.h"
 #include "core/config.h"
@@ -231,8 +232,10 @@ embedded_load_configuration(const char *path)
 	 * module serves. */
 	if (embedded.loaded &&
 	    strcmp(embedded.lifecycle.config_path, path) == 0) {
-		dci_lifecycle_reload(
-		    &embedded.lifecycle, NULL, error, sizeof(error));
+		if (dci_lifecycle_reload(
+		        &embedded.lifecycle, NULL, error, sizeof(error)) == 0)
+			agent_notifications_configure(
+			    &embedded.lifecycle.config->notifications);
 		return true;
 	}
 	embedded_unload();
@@ -243,6 +246,8 @@ embedded_load_configuration(const char *path)
 	}
 	embedded.loaded = true;
 	embedded.loaded_by = getpid();
+	agent_notifications_configure(
+	    &embedded.lifecycle.config->notifications);
 	dci_plugins_refresh_all(
 	    &embedded.lifecycle.plugins, dci_clock_milliseconds());
 	log_info("serving DCI-STATS-MIB from %s (%zu provider%s)", path,

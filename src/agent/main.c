@@ -13,6 +13,7 @@
 
 #include "agent/agent.h"
 #include "agent/daemon.h"
+#include "agent/notifications.h"
 #include "mib/mib_generator.h"
 #include "agent/options.h"
 #include "config.h"
@@ -121,6 +122,7 @@ daemon_reload(void *context)
 		return;
 	}
 	agent_daemon_reloaded();
+	agent_notifications_configure(&state->lifecycle.config->notifications);
 	target = log_target_choose(state->options, state->lifecycle.config);
 	if (log_open(target, "dcistatd") != 0) {
 		log_open("syslog", "dcistatd");
@@ -223,6 +225,7 @@ main(int argc, char **argv)
 	state.settings.in_place = options.in_place_set
 	                              ? options.in_place
 	                              : state.lifecycle.config->in_place;
+	agent_notifications_configure(&state.lifecycle.config->notifications);
 	if (agent_start(&state.settings, state.lifecycle.registry) != 0)
 		fatalx("cannot start the AgentX subagent");
 	/* The providers are loaded and the master's socket is open: nothing

@@ -76,3 +76,28 @@ const struct agent_mib_object agent_mib_objects[] = {
 
 const size_t agent_mib_object_count =
     sizeof(agent_mib_objects) / sizeof(agent_mib_objects[0]);
+
+const struct agent_mib_name agent_mib_notification_objects[] = {
+    {"dciNotifyClassId", AGENT_NOTIFY_CLASS_ID},
+    {"dciNotifyClassLabel", AGENT_NOTIFY_CLASS_LABEL},
+    {"dciNotifyInstanceId", AGENT_NOTIFY_INSTANCE_ID},
+    {"dciNotifyInstanceLabel", AGENT_NOTIFY_INSTANCE_LABEL},
+    {"dciNotifySupplierModule", AGENT_NOTIFY_SUPPLIER_MODULE},
+    {"dciNotifyReason", AGENT_NOTIFY_REASON},
+    {"dciNotifyAddedCount", AGENT_NOTIFY_ADDED_COUNT},
+    {"dciNotifyRemovedCount", AGENT_NOTIFY_REMOVED_COUNT},
+};
+const size_t agent_mib_notification_object_count =
+    sizeof(agent_mib_notification_objects) /
+    sizeof(agent_mib_notification_objects[0]);
+
+const struct agent_mib_name agent_mib_notifications[] = {
+    {"dciInstanceAdded", AGENT_NOTIFICATION_INSTANCE_ADDED},
+    {"dciInstanceRemoved", AGENT_NOTIFICATION_INSTANCE_REMOVED},
+    {"dciInstancesSummary", AGENT_NOTIFICATION_INSTANCES_SUMMARY},
+    {"dciSupplierFailed", AGENT_NOTIFICATION_SUPPLIER_FAILED},
+    {"dciSupplierRecovered", AGENT_NOTIFICATION_SUPPLIER_RECOVERED},
+    {"dciSupplierRestarted", AGENT_NOTIFICATION_SUPPLIER_RESTARTED},
+};
+const size_t agent_mib_notification_count =
+    sizeof(agent_mib_notifications) / sizeof(agent_mib_notifications[0]);

@@ -92,4 +92,42 @@ struct agent_mib_object {
 extern const struct agent_mib_object agent_mib_objects[];
 extern const size_t agent_mib_object_count;
 
+/* dciStatsNotifications ::= { dciStatsMIB 0 }: the notifications, and
+ * dciNotificationObjects ::= { dciStatsObjects 7 }: the
+ * accessible-for-notify scalars they carry (sent with instance .0). */
+#define AGENT_MIB_NOTIFICATIONS 0
+#define AGENT_MIB_NOTIFICATION_OBJECTS 7
+
+enum agent_notification_object {
+	AGENT_NOTIFY_CLASS_ID = 1,
+	AGENT_NOTIFY_CLASS_LABEL,
+	AGENT_NOTIFY_INSTANCE_ID,
+	AGENT_NOTIFY_INSTANCE_LABEL,
+	AGENT_NOTIFY_SUPPLIER_MODULE,
+	AGENT_NOTIFY_REASON,
+	AGENT_NOTIFY_ADDED_COUNT,
+	AGENT_NOTIFY_REMOVED_COUNT,
+};
+
+enum agent_notification {
+	AGENT_NOTIFICATION_INSTANCE_ADDED = 1,
+	AGENT_NOTIFICATION_INSTANCE_REMOVED,
+	AGENT_NOTIFICATION_INSTANCES_SUMMARY,
+	AGENT_NOTIFICATION_SUPPLIER_FAILED,
+	AGENT_NOTIFICATION_SUPPLIER_RECOVERED,
+	AGENT_NOTIFICATION_SUPPLIER_RESTARTED,
+};
+
+/* A notification or notification object with its MIB descriptor, for
+ * tests/dump_agent_oids. */
+struct agent_mib_name {
+	const char *name;
+	unsigned number;
+};
+
+extern const struct agent_mib_name agent_mib_notification_objects[];
+extern const size_t agent_mib_notification_object_count;
+extern const struct agent_mib_name agent_mib_notifications[];
+extern const size_t agent_mib_notification_count;
+
 #endif

@@ -18,6 +18,7 @@
 #include "core/config.h"
 
 #include "core/derived.h"
+#include "core/events.h"
 #include "core/log.h"
 
 #include <errno.h>
@@ -66,8 +67,9 @@ struct description {
 	const char *text;
 };
 
-enum top_key { TOP_AGENT, TOP_PROVIDERS, TOP_DERIVED };
-static const char *const top_keys[] = {"agent", "providers", "derived"};
+enum top_key { TOP_AGENT, TOP_PROVIDERS, TOP_DERIVED, TOP_NOTIFICATIONS };
+static const char *const top_keys[] = {
+    "agent", "providers", "derived", "notifications"};
 static const struct key_set top_key_set = {
     "at top level", top_keys, COUNT_OF(top_keys)};
 
@@ -97,6 +99,20 @@ static const struct key_set provider_key_set = {
     "in provider entry", provider_keys, COUNT_OF(provider_keys)};
 
 static const struct key_set option_key_set = {"in options", NULL, 0};
+
+enum notification_key {
+	NOTIFICATION_INSTANCE_ADDED,
+	NOTIFICATION_INSTANCE_REMOVED,
+	NOTIFICATION_SUPPLIER_FAILED,
+	NOTIFICATION_SUPPLIER_RECOVERED,
+	NOTIFICATION_SUPPLIER_RESTARTED,
+	NOTIFICATION_RATE_LIMIT
+};
+static const char *const notification_keys[] = {"instance-added",
+    "instance-removed", "supplier-failed", "supplier-recovered",
+    "supplier-restarted", "rate-limit"};
+static const struct key_set notification_key_set = {
+    "in notifications", notification_keys, COUNT_OF(notification_keys)};
 
 enum derived_key {
 	DERIVED_CLASS,
@@ -596,6 +612,96 @@ read_agent(struct parse_state *state, const yaml_node_t *node, const char *key)
 	return 0;
 }
 
+/* A YAML boolean as this file writes them: true or false. */
+static int
+read_boolean(struct parse_state *state, const yaml_node_t *node,
+    const char *key, bool *target)
+{
+	static const char expectation[] = "true or false";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (strcmp(text, "true") == 0)
+		*target = true;
+	else if (strcmp(text, "false") == 0)
+		*target = false;
+	else
+		return report_expected(state, node, expectation, key);
+	return 0;
+}
+
+static int
+read_rate_limit(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	struct dci_config_notifications *notifications =
+	    &state->config->notifications;
+	char expectation[128];
+	const char *text = NULL;
+
+	dci_events_rate_limit_describe(expectation, sizeof(expectation));
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (dci_events_rate_limit_parse(text, &notifications->rate_limit,
+	        &notifications->rate_window_milliseconds, NULL, 0) != 0)
+		return report_expected(state, node, expectation, key);
+	return 0;
+}
+
+static int
+read_notifications(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	struct dci_config_notifications *notifications =
+	    &state->config->notifications;
+	const yaml_node_pair_t *pair;
+
+	if (is_null(node))
+		return 0;
+	if (node->type != YAML_MAPPING_NODE)
+		return report_expected(state, node, "a mapping", key);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		const yaml_node_t *value = node_at(state, pair->value);
+		const char *name = NULL;
+		size_t index;
+		int result = -1;
+
+		if (check_key(state, node, pair, &notification_key_set, &name,
+		        &index) != 0)
+			return -1;
+		switch ((enum notification_key)index) {
+		case NOTIFICATION_INSTANCE_ADDED:
+			result = read_boolean(
+			    state, value, name, &notifications->instance_added);
+			break;
+		case NOTIFICATION_INSTANCE_REMOVED:
+			result = read_boolean(state, value, name,
+			    &notifications->instance_removed);
+			break;
+		case NOTIFICATION_SUPPLIER_FAILED:
+			result = read_boolean(state, value, name,
+			    &notifications->supplier_failed);
+			break;
+		case NOTIFICATION_SUPPLIER_RECOVERED:
+			result = read_boolean(state, value, name,
+			    &notifications->supplier_recovered);
+			break;
+		case NOTIFICATION_SUPPLIER_RESTARTED:
+			result = read_boolean(state, value, name,
+			    &notifications->supplier_restarted);
+			break;
+		case NOTIFICATION_RATE_LIMIT:
+			result = read_rate_limit(state, value, name);
+			break;
+		}
+		if (result != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 read_module(struct parse_state *state, const yaml_node_t *node, const char *key,
     struct dci_config_provider *provider)
@@ -648,18 +754,7 @@ static int
 read_isolate(struct parse_state *state, const yaml_node_t *node,
     const char *key, struct dci_config_provider *provider)
 {
-	static const char expectation[] = "true or false";
-	const char *text = NULL;
-
-	if (value_text(state, node, expectation, key, &text) != 0)
-		return -1;
-	if (strcmp(text, "true") == 0)
-		provider->isolate = true;
-	else if (strcmp(text, "false") == 0)
-		provider->isolate = false;
-	else
-		return report_expected(state, node, expectation, key);
-	return 0;
+	return read_boolean(state, node, key, &provider->isolate);
 }
 
 static int
@@ -1050,6 +1145,9 @@ read_root(struct parse_state *state, const yaml_node_t *root)
 			    &config->derived_count);
 			config->derived = items;
 			break;
+		case TOP_NOTIFICATIONS:
+			result = read_notifications(state, value, name);
+			break;
 		}
 		if (result != 0)
 			return -1;
@@ -1211,6 +1309,16 @@ dci_config_parse(const char *text, size_t length, const char *name,
 		return out_of_memory(&state);
 	state.config->ping_interval_seconds =
 	    DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS;
+	state.config->notifications = (struct dci_config_notifications){
+	    .instance_added = true,
+	    .instance_removed = true,
+	    .supplier_failed = true,
+	    .supplier_recovered = true,
+	    .supplier_restarted = true,
+	    .rate_limit = DCI_CONFIG_DEFAULT_NOTIFICATION_LIMIT,
+	    .rate_window_milliseconds =
+	        DCI_CONFIG_DEFAULT_NOTIFICATION_WINDOW_MILLISECONDS,
+	};
 	if (copy_text(&state, state.name, &state.config->file) != 0) {
 		dci_config_free(state.config);
 		return -1;

@@ -94,6 +94,21 @@ enum dci_config_in_place {
 	DCI_CONFIG_IN_PLACE_OFF,
 };
 
+/* notifications: which kinds are sent (each default on) and the rate
+ * limit of the instance notifications (`rate-limit: N per SECONDS`,
+ * default 10 per 60; core/events.h bounds it). */
+#define DCI_CONFIG_DEFAULT_NOTIFICATION_LIMIT 10u
+#define DCI_CONFIG_DEFAULT_NOTIFICATION_WINDOW_MILLISECONDS 60000
+struct dci_config_notifications {
+	bool instance_added;
+	bool instance_removed;
+	bool supplier_failed;
+	bool supplier_recovered;
+	bool supplier_restarted;
+	uint32_t rate_limit;
+	int64_t rate_window_milliseconds;
+};
+
 struct dci_config {
 	char *file; /* the path it was read from, or the name given to parse */
 	char *agentx_socket; /* NULL: not set (Net-SNMP's default applies) */
@@ -106,6 +121,7 @@ struct dci_config {
 	size_t provider_count;
 	struct dci_config_derived *derived; /* top-level `derived`, in order */
 	size_t derived_count;
+	struct dci_config_notifications notifications;
 };
 
 /* Reads "auto", "on" or "off"; false for anything else. */

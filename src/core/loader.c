@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "core/clock.h"
+#include "core/events.h"
 #include "core/host.h"
 #include "core/isolation.h"
 #include "core/log.h"
@@ -379,6 +380,7 @@ plugin_fail_start(struct dci_plugin *plugin, int64_t now, const char *reason)
 	int64_t delay = DCI_PLUGIN_RETRY_FIRST_MILLISECONDS;
 	bool same = plugin->state == DCI_PLUGIN_FAILED &&
 	            strcmp(plugin->failure, reason) == 0;
+	struct dci_supplier *failed;
 
 	dci_plugin_stop(plugin);
 	plugin->state = DCI_PLUGIN_FAILED;
@@ -386,11 +388,15 @@ plugin_fail_start(struct dci_plugin *plugin, int64_t now, const char *reason)
 	plugin->consecutive_failures++;
 	delay = backoff_milliseconds(delay, plugin->consecutive_failures);
 	plugin->next_refresh_milliseconds = now + delay;
-	if (dci_registry_add_failed_supplier(
-	        plugin->registry, plugin->module, reason, plugin) == NULL)
+	failed = dci_registry_add_failed_supplier(
+	    plugin->registry, plugin->module, reason, plugin);
+	if (failed == NULL)
 		log_warnx("provider %s: no failed row: out of memory, or a "
 		          "running supplier has that name",
 		    plugin->module);
+	else if (!same)
+		/* The same failure again is no news (as in the log below). */
+		dci_events_supplier(failed, DCI_EVENTS_SUPPLIER_FAILED);
 	/* The first failure is the caller's to report (a strict load
 	 * refuses, a tolerant one logs); a retry's only when it is news. */
 	if (same)
@@ -461,10 +467,16 @@ dci_plugin_start(
 		    plugin->path, plugin->name);
 		goto failed;
 	}
-	if (plugin->state == DCI_PLUGIN_FAILED)
+	if (plugin->state == DCI_PLUGIN_FAILED) {
 		log_notice("provider %s: started after %u failed tr%s",
 		    plugin->name, plugin->consecutive_failures,
 		    plugin->consecutive_failures == 1 ? "y" : "ies");
+		/* Initialised again: new reset stamps. A first start is
+		 * the population, no change. */
+		for (size_t i = 0; i < plugin->supplier_count; i++)
+			dci_events_supplier(plugin->suppliers[i],
+			    DCI_EVENTS_SUPPLIER_RESTARTED);
+	}
 	plugin->state = DCI_PLUGIN_RUNNING;
 	plugin->quiet = false;
 	plugin->failure[0] = '\0';
@@ -507,11 +519,18 @@ suppliers_mark(struct dci_plugin *plugin, enum dci_supplier_status status,
 {
 	for (size_t i = 0; i < plugin->supplier_count; i++) {
 		struct dci_supplier *supplier = plugin->suppliers[i];
+		bool changed = supplier->status != status;
+
 		supplier->status = status;
 		snprintf(supplier->failure, sizeof(supplier->failure), "%s",
 		    failure);
 		if (status == DCI_SUPPLIER_RUNNING)
 			supplier->last_refresh_milliseconds = now;
+		if (changed)
+			dci_events_supplier(
+			    supplier, status == DCI_SUPPLIER_FAILED
+			                  ? DCI_EVENTS_SUPPLIER_FAILED
+			                  : DCI_EVENTS_SUPPLIER_RECOVERED);
 	}
 }
 

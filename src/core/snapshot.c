@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/derived.h"
+#include "core/events.h"
 #include "core/lower_bound.h"
 #include "core/log.h"
 
@@ -943,6 +944,9 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	    resolve_parents(class, next, why, why_size) != 0)
 		goto out_of_memory;
 	build_columns(class, next);
+	/* After a withdrawal the withdrawn snapshot is no change to report:
+	 * the supplier's recovery says it (core/events.h). */
+	dci_events_commit(class, resumed ? NULL : previous, next);
 	class->snapshot = next;
 	dci_snapshot_free(previous);
 	if (resumed)

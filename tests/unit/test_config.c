@@ -467,11 +467,74 @@ START_TEST(test_unknown_key_agent)
 }
 END_TEST
 
+START_TEST(test_notifications_default)
+{
+	struct dci_config *config =
+	    parse_valid("providers:\n  - module: netif\n");
+	const struct dci_config_notifications *notifications =
+	    &config->notifications;
+
+	ck_assert(notifications->instance_added);
+	ck_assert(notifications->instance_removed);
+	ck_assert(notifications->supplier_failed);
+	ck_assert(notifications->supplier_recovered);
+	ck_assert(notifications->supplier_restarted);
+	ck_assert_uint_eq(notifications->rate_limit, 10);
+	ck_assert_int_eq(notifications->rate_window_milliseconds, 60000);
+	dci_config_free(config);
+}
+END_TEST
+
+START_TEST(test_notifications_set)
+{
+	struct dci_config *config = parse_valid("notifications:\n"
+	                                        "  instance-added: false\n"
+	                                        "  instance-removed: true\n"
+	                                        "  supplier-failed: false\n"
+	                                        "  supplier-recovered: false\n"
+	                                        "  supplier-restarted: false\n"
+	                                        "  rate-limit: 25 per 5\n");
+	const struct dci_config_notifications *notifications =
+	    &config->notifications;
+
+	ck_assert(!notifications->instance_added);
+	ck_assert(notifications->instance_removed);
+	ck_assert(!notifications->supplier_failed);
+	ck_assert(!notifications->supplier_recovered);
+	ck_assert(!notifications->supplier_restarted);
+	ck_assert_uint_eq(notifications->rate_limit, 25);
+	ck_assert_int_eq(notifications->rate_window_milliseconds, 5000);
+	dci_config_free(config);
+}
+END_TEST
+
+START_TEST(test_notifications_errors)
+{
+	ASSERT_ERROR("notifications:\n  rate-limit: 10 every 60\n",
+	    "t.yaml:2:15: expected \"N per SECONDS\" with N in 1..1000000 "
+	    "and SECONDS in 1..86400 for 'rate-limit', found '10 every 60'");
+	ASSERT_ERROR("notifications:\n  rate-limit: 0 per 60\n",
+	    "t.yaml:2:15: expected \"N per SECONDS\" with N in 1..1000000 "
+	    "and SECONDS in 1..86400 for 'rate-limit', found '0 per 60'");
+	ASSERT_ERROR("notifications:\n  instance-added: yes\n",
+	    "t.yaml:2:19: expected true or false for 'instance-added', "
+	    "found 'yes'");
+	ASSERT_ERROR("notifications:\n  data-changed: []\n",
+	    "t.yaml:2:3: unknown key 'data-changed' in notifications: "
+	    "expected one of instance-added, instance-removed, "
+	    "supplier-failed, supplier-recovered, supplier-restarted, "
+	    "rate-limit");
+	ASSERT_ERROR("notifications: [1]\n",
+	    "t.yaml:1:16: expected a mapping for 'notifications', found a "
+	    "sequence");
+}
+END_TEST
+
 START_TEST(test_unknown_key_top_level)
 {
 	ASSERT_ERROR("agent: {}\nprovider: []\n",
 	    "t.yaml:2:1: unknown key 'provider' at top level: expected one "
-	    "of agent, providers, derived");
+	    "of agent, providers, derived, notifications");
 }
 END_TEST
 
@@ -992,6 +1055,9 @@ config_suite(void)
 	tcase_add_test(files, test_load_missing_file);
 	tcase_add_test(files, test_load_directory);
 	tcase_add_test(files, test_load_file);
+	tcase_add_test(files, test_notifications_default);
+	tcase_add_test(files, test_notifications_set);
+	tcase_add_test(files, test_notifications_errors);
 	tcase_add_test(files, test_load_size_limit);
 	tcase_add_test(files, test_load_no_provider);
 	suite_add_tcase(suite, files);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/events.h"
 #include "core/lifecycle.h"
 #include "core/snapshot.h"
 #include "agent/table_index.h"
@@ -290,6 +291,72 @@ START_TEST(threaded_refresh_registers_and_withdraws_through_the_main_thread)
 }
 END_TEST
 
+/* What the supplier sink received: module and failure copied. */
+struct supplier_events {
+	size_t count;
+	enum dci_events_supplier_kind kinds[8];
+	char modules[8][32];
+	char failures[8][sizeof(((struct dci_supplier *)0)->failure)];
+};
+
+static void
+supplier_events_record(void *context, const struct dci_supplier *supplier,
+    enum dci_events_supplier_kind kind)
+{
+	struct supplier_events *events = context;
+
+	ck_assert_uint_lt(events->count, 8);
+	events->kinds[events->count] = kind;
+	snprintf(events->modules[events->count], sizeof(events->modules[0]),
+	    "%s", supplier->module);
+	snprintf(events->failures[events->count], sizeof(events->failures[0]),
+	    "%s", supplier->failure);
+	events->count++;
+}
+
+/* A refresh that fails is one "failed" event with the reason, the next
+ * failure none (no news), the refresh that works again one "recovered";
+ * the start and the refreshes that work, none. */
+START_TEST(refresh_failure_and_recovery_are_supplier_events)
+{
+	struct dci_lifecycle lifecycle;
+	struct supplier_events events = {0};
+	struct dci_plugin *plugin;
+	char options[512];
+	int64_t now;
+
+	snprintf(options, sizeof(options), "      refresh_fails_while: %s\n",
+	    marker_path);
+	config_write(options, "");
+	dci_events_set_supplier_sink(supplier_events_record, &events);
+	load_tolerant(&lifecycle);
+	plugin = lifecycle.plugins.items[0];
+	refresh_at(&lifecycle, dci_clock_milliseconds());
+	ck_assert_uint_eq(events.count, 0);
+
+	marker_set(true);
+	for (int failure = 0; failure < 2; failure++) {
+		now = plugin->next_refresh_milliseconds;
+		ck_assert_uint_eq(
+		    dci_plugins_run_due(&lifecycle.plugins, now), 1);
+		ck_assert_uint_eq(plugin->consecutive_failures, failure + 1);
+	}
+	ck_assert_uint_eq(events.count, 1);
+	ck_assert_int_eq(events.kinds[0], DCI_EVENTS_SUPPLIER_FAILED);
+	ck_assert_str_eq(events.modules[0], "good");
+	ck_assert_str_eq(events.failures[0], "refresh failed");
+
+	marker_set(false);
+	refresh_at(&lifecycle, plugin->next_refresh_milliseconds);
+	ck_assert_uint_eq(events.count, 2);
+	ck_assert_int_eq(events.kinds[1], DCI_EVENTS_SUPPLIER_RECOVERED);
+	ck_assert_str_eq(events.modules[1], "good");
+	ck_assert_str_eq(events.failures[1], "");
+	dci_events_set_supplier_sink(NULL, NULL);
+	dci_lifecycle_unload(&lifecycle);
+}
+END_TEST
+
 /* Registered through the round trip, a class gets the configured derived
  * metrics as one registered in init does; and after a reload that keeps
  * the provider, those of the new configuration. */
@@ -451,6 +518,7 @@ dynamic_suite(void)
 	tcase_add_checked_fixture(tcase, setup, teardown);
 	tcase_set_timeout(tcase, 20);
 	tcase_add_test(tcase, inline_refresh_registers_and_withdraws);
+	tcase_add_test(tcase, refresh_failure_and_recovery_are_supplier_events);
 	tcase_add_test(tcase,
 	    threaded_refresh_registers_and_withdraws_through_the_main_thread);
 	tcase_add_test(tcase,

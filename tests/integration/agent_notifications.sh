@@ -1,0 +1,189 @@
+#!/bin/bash
+# agent_notifications.sh -- DCI-STATS-MIB notifications through a real
+# snmpd master to a real snmptrapd.
+#
+# In a private network namespace: snmptrapd on a free 127.0.0.1 port
+# (disableAuthorization yes, logging with numeric OIDs), a private snmpd
+# master with `trap2sink` to it, and dcistatd with netif and the loader
+# tests' provider (good_provider.so). The test asserts:
+#   - no notification for the initial population;
+#   - a veth pair created: dciInstanceAdded for each end, dciNotifyClassId
+#     pointing at class 1.1's dciClassLabel, dciNotifyInstanceId at
+#     dciInstanceLabel of its ifIndex, its name as dciNotifyInstanceLabel,
+#     "netif" as class label and supplier; deleted: dciInstanceRemoved;
+#   - good, failing to initialise at start, able to: one
+#     dciSupplierRestarted (its failed retries are no news);
+#   - good's refreshes made to fail: one dciSupplierFailed with reason
+#     "refresh failed" (the failures after it are no news); working again:
+#     one dciSupplierRecovered;
+#   - 200 interfaces (100 veth pairs) at once: at most the rate limit (the
+#     configuration's `rate-limit: 10 per 20`, counted with the veth
+#     events) one by one, then one
+#     dciInstancesSummary for netif whose added count makes up the rest;
+#   - dcistatd restarted: no instance notification (a first snapshot is a
+#     population, not a change).
+#
+# Needs root, `ip netns` and snmptrapd (exit 77 otherwise).
+
+# Functions run through wait_until look unreachable to shellcheck.
+# shellcheck disable=SC2317
+
+if [ -z "${BASH_VERSION:-}" ]; then
+	exec bash "$0" "$@"
+fi
+
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
+
+require_root
+require_cmd ip snmpd snmpget snmptrapd
+require_built
+GOOD_SO=$top_builddir/tests/unit/.libs/good_provider.so
+[ -f "$GOOD_SO" ] || skip "$GOOD_SO not built (make check builds it)"
+make_netns
+
+NOTIFICATION=$DCI_ARC.0          # dciStatsNotifications
+NOTIFY=$DCI_ARC.1.7              # dciNotificationObjects
+ADDED=1 REMOVED=2 SUMMARY=3 FAILED=4 RECOVERED=5 RESTARTED=6
+BURST=200 LIMIT=10 WINDOW=20
+BROKEN=$TMP_DIR/broken
+NEEDED=$TMP_DIR/needed
+TRAP_LOG=$TMP_DIR/snmptrapd.log
+
+# --- snmptrapd ----------------------------------------------------------------------
+
+TRAP_PORT=$(free_udp_port) || fail "no free UDP port"
+cat >"$TMP_DIR/snmptrapd.conf" <<END
+disableAuthorization yes
+END
+: >"$TRAP_LOG"
+ip netns exec "$NETNS" env SNMP_PERSISTENT_DIR="$TMP_DIR/trapd-state" MIBS= \
+    snmptrapd -f -C -c "$TMP_DIR/snmptrapd.conf" -Lf "$TRAP_LOG" -On \
+    "udp:127.0.0.1:$TRAP_PORT" </dev/null >"$TMP_DIR/snmptrapd.stderr" 2>&1 &
+_lib_pids+=("$!")
+trapd_listens() { [ -n "$(ns_run ss -Hlun "sport = :$TRAP_PORT")" ]; }
+wait_until 10 trapd_listens || fail "snmptrapd does not listen on $TRAP_PORT"
+
+# traps NUMBER: the varbind lines of every dciStatsNotifications.NUMBER
+# received so far (snmptrapd writes one line of varbinds per notification).
+traps() {
+	grep -E -- "OID: ${NOTIFICATION//./\\.}\.$1(\s|\$)" "$TRAP_LOG"
+}
+# count NUMBER [PATTERN]: how many of them (matching PATTERN).
+count() { traps "$1" | grep -c -F -- "${2:-}"; }
+# value LINE OBJECT: the value of notification object OBJECT in LINE.
+value() {
+	printf '%s\n' "$1" | tr '\t' '\n' |
+	    sed -n "s/^${NOTIFY//./\\.}\\.$2\\.0 = [A-Za-z0-9 ]*: //p" | tr -d '"'
+}
+
+# --- snmpd and dcistatd -------------------------------------------------------------
+
+SNMPD_EXTRA_CONF="trap2sink 127.0.0.1:$TRAP_PORT public"
+config=$TMP_DIR/dcistatd.yaml
+write_config "$config" 1 0.2
+cat >>"$config" <<END
+  - module: $GOOD_SO
+    refresh: 0.5
+    options:
+      refresh_fails_while: $BROKEN
+      init_needs: $NEEDED
+notifications:
+  rate-limit: $LIMIT per $WINDOW
+END
+start_snmpd
+start_dcistatd "$config"
+wait_dcistatd_ready 10
+sleep 2
+! grep -q -F "$NOTIFICATION." "$TRAP_LOG" ||
+    fail "notifications for the initial population: $(cat "$TRAP_LOG")"
+ok "no notification for the initial population"
+
+# --- a provider started after failing -------------------------------------------------
+
+# good failed to initialise at start (before notifications; its retries
+# fail alike: no news); once it can, it starts: new reset stamps.
+touch "$NEEDED"
+restarted() { [ "$(count $RESTARTED)" -eq 1 ]; }
+wait_until 15 restarted || fail "no dciSupplierRestarted within 15 s of good able to start"
+[ "$(value "$(traps $RESTARTED)" 5)" = good ] ||
+    fail "dciSupplierRestarted carries: $(traps $RESTARTED)"
+[ "$(count $FAILED)" -eq 0 ] || fail "dciSupplierFailed for a failure known at start: $(traps $FAILED)"
+ok "good started after failing at start: one dciSupplierRestarted, no dciSupplierFailed for its retries"
+
+# --- a veth pair added and removed --------------------------------------------------
+
+ifindex() { ns_run cat "/sys/class/net/$1/ifindex"; }
+ip -n "$NETNS" link add nveth0 type veth peer name nveth1 2>"$TMP_DIR/veth.err" ||
+    skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
+index0=$(ifindex nveth0) index1=$(ifindex nveth1)
+added_both() { [ "$(count $ADDED '"nveth')" -eq 2 ]; }
+wait_until 10 added_both || fail "not two dciInstanceAdded for nveth0/1: $(traps $ADDED)"
+line=$(traps $ADDED | grep -F '"nveth0"')
+{ [ "$(value "$line" 1)" = "$DCI_ARC.1.2.1.2.2.1.1" ] && [ "$(value "$line" 2)" = netif ] &&
+    [ "$(value "$line" 3)" = "$DCI_ARC.1.4.1.2.2.1.1.1.$index0" ] && [ "$(value "$line" 4)" = nveth0 ] &&
+    [ "$(value "$line" 5)" = netif ]; } ||
+    fail "dciInstanceAdded of nveth0 (ifIndex $index0) carries: $line"
+[ "$(value "$(traps $ADDED | grep -F '"nveth1"')" 3)" = "$DCI_ARC.1.4.1.2.2.1.1.1.$index1" ] ||
+    fail "dciInstanceAdded of nveth1 has not ifIndex $index1"
+ok "veth pair added: dciInstanceAdded for ifIndex $index0 nveth0 and $index1 nveth1, class 1.1 netif"
+ip -n "$NETNS" link del nveth0 || fail "cannot delete nveth0"
+removed_both() { [ "$(count $REMOVED '"nveth')" -eq 2 ]; }
+wait_until 10 removed_both || fail "not two dciInstanceRemoved for nveth0/1: $(traps $REMOVED)"
+line=$(traps $REMOVED | grep -F '"nveth1"')
+{ [ "$(value "$line" 3)" = "$DCI_ARC.1.4.1.2.2.1.1.1.$index1" ] && [ "$(value "$line" 4)" = nveth1 ]; } ||
+    fail "dciInstanceRemoved of nveth1 carries: $line"
+ok "veth pair deleted: dciInstanceRemoved for ifIndex $index0 and $index1"
+
+# --- a supplier failing and recovering ----------------------------------------------
+
+touch "$BROKEN"
+failed_once() { [ "$(count $FAILED)" -ge 1 ]; }
+wait_until 10 failed_once || fail "no dciSupplierFailed within 10 s of good's refreshes failing"
+sleep 2 # further failures: no news
+[ "$(count $FAILED)" -eq 1 ] || fail "dciSupplierFailed sent $(count $FAILED) times"
+line=$(traps $FAILED)
+{ [ "$(value "$line" 5)" = good ] && [ "$(value "$line" 6)" = "refresh failed" ]; } ||
+    fail "dciSupplierFailed carries: $line"
+rm -f "$BROKEN"
+recovered() { [ "$(count $RECOVERED)" -eq 1 ]; }
+wait_until 15 recovered || fail "no dciSupplierRecovered within 15 s of good working again"
+[ "$(value "$(traps $RECOVERED)" 5)" = good ] || fail "dciSupplierRecovered carries: $(traps $RECOVERED)"
+ok "good failed (one dciSupplierFailed, reason 'refresh failed') and recovered (one dciSupplierRecovered)"
+
+# --- a burst past the rate limit ----------------------------------------------------
+
+before=$(($(count $ADDED) + $(count $REMOVED)))
+# veth pairs (the kernel may have no dummy driver): BURST / 2 of them.
+for ((i = 0; i < BURST / 2; i++)); do
+	printf 'link add nburst%da type veth peer name nburst%db\n' "$i" "$i"
+done >"$TMP_DIR/burst"
+ns_run ip -b "$TMP_DIR/burst" || fail "cannot add $BURST interfaces"
+summarised() { [ "$(count $SUMMARY)" -ge 1 ]; }
+wait_until $((WINDOW + 15)) summarised || fail "no dciInstancesSummary within $((WINDOW + 15)) s of $BURST interfaces added"
+one_by_one=$(count $ADDED '"nburst')
+((before + one_by_one <= LIMIT)) ||
+    fail "$((before + one_by_one)) dciInstanceAdded in one $WINDOW s window, limit $LIMIT"
+[ "$(count $SUMMARY)" -eq 1 ] || fail "$(count $SUMMARY) summaries: $(traps $SUMMARY)"
+line=$(traps $SUMMARY)
+{ [ "$(value "$line" 2)" = netif ] && [ "$(value "$line" 7)" = $((BURST - one_by_one)) ] &&
+    [ "$(value "$line" 8)" = 0 ]; } ||
+    fail "dciInstancesSummary ($one_by_one sent one by one) carries: $line"
+ok "$BURST interfaces: $one_by_one dciInstanceAdded one by one (limit $LIMIT per $WINDOW s with $before veth notifications before), then one dciInstancesSummary netif added $((BURST - one_by_one)) removed 0"
+
+# --- a restart: no flood --------------------------------------------------------------
+
+stop_dcistatd
+total=$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")
+start_dcistatd "$config"
+wait_dcistatd_ready 10
+sleep 3
+[ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
+    fail "notifications after a restart: $(tail -n 3 "$TRAP_LOG")"
+ok "dcistatd restarted with $((BURST + 1)) interfaces: no notification"
+stop_dcistatd
+printf '# one notification of each kind received:\n'
+for n in $ADDED $REMOVED $SUMMARY $FAILED $RECOVERED $RESTARTED; do
+	traps "$n" | head -n 1 | sed 's/^/#   /'
+done
