@@ -21,7 +21,11 @@
 #     events) one by one, then one
 #     dciInstancesSummary for netif whose added count makes up the rest;
 #   - dcistatd restarted: no instance notification (a first snapshot is a
-#     population, not a change).
+#     population, not a change);
+#   - the snmpd module (dlmod) instead of dcistatd, snmpd's own trap
+#     machinery: no notification for its initial population, then a veth
+#     pair added and removed gives dciInstanceAdded and dciInstanceRemoved
+#     with their ifIndex and name.
 #
 # Needs root, `ip netns` and snmptrapd (exit 77 otherwise).
 
@@ -183,6 +187,36 @@ sleep 3
     fail "notifications after a restart: $(tail -n 3 "$TRAP_LOG")"
 ok "dcistatd restarted with $((BURST + 1)) interfaces: no notification"
 stop_dcistatd
+
+# --- the snmpd module ------------------------------------------------------------------
+
+stop_snmpd
+MODULE=$top_builddir/src/agent/.libs/dcistat.so
+embedded_sanitizer_env "$MODULE"
+SNMPD_ENV=("${EMBEDDED_ENV[@]}")
+write_config "$TMP_DIR/module.yaml" 1 0.2
+SNMPD_EXTRA_CONF="trap2sink 127.0.0.1:$TRAP_PORT public
+dlmod dcistat $MODULE
+dcistatConfig $TMP_DIR/module.yaml"
+total=$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")
+start_snmpd
+module_serves() { [ "$(snmp_get "$DCI_SUPPLIER_MODULE_1" 2>/dev/null)" = netif ]; }
+wait_until 10 module_serves || fail "snmpd's module does not serve netif"
+sleep 2
+[ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
+    fail "the module notified its initial population: $(tail -n 3 "$TRAP_LOG")"
+ip -n "$NETNS" link add mveth0 type veth peer name mveth1 || fail "cannot create mveth0"
+index0=$(ifindex mveth0)
+module_added() { [ "$(count $ADDED '"mveth')" -eq 2 ]; }
+wait_until 10 module_added || fail "the module sent not two dciInstanceAdded for mveth0/1: $(traps $ADDED | tail -n 2)"
+line=$(traps $ADDED | grep -F '"mveth0"')
+{ [ "$(value "$line" 3)" = "$DCI_ARC.1.4.1.2.2.1.1.1.$index0" ] && [ "$(value "$line" 4)" = mveth0 ]; } ||
+    fail "the module's dciInstanceAdded of mveth0 (ifIndex $index0) carries: $line"
+ip -n "$NETNS" link del mveth0 || fail "cannot delete mveth0"
+module_removed() { [ "$(count $REMOVED '"mveth')" -eq 2 ]; }
+wait_until 10 module_removed || fail "the module sent not two dciInstanceRemoved for mveth0/1"
+ok "snmpd's module: no notification for its population; mveth0/1 (ifIndex $index0) added and removed notified through snmpd's own trap sink"
+stop_snmpd
 printf '# one notification of each kind received:\n'
 for n in $ADDED $REMOVED $SUMMARY $FAILED $RECOVERED $RESTARTED; do
 	traps "$n" | head -n 1 | sed 's/^/#   /'
