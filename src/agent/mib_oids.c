@@ -86,6 +86,11 @@ const struct agent_mib_name agent_mib_notification_objects[] = {
     {"dciNotifyReason", AGENT_NOTIFY_REASON},
     {"dciNotifyAddedCount", AGENT_NOTIFY_ADDED_COUNT},
     {"dciNotifyRemovedCount", AGENT_NOTIFY_REMOVED_COUNT},
+    {"dciNotifyDatumId", AGENT_NOTIFY_DATUM_ID},
+    {"dciNotifyDatumLabel", AGENT_NOTIFY_DATUM_LABEL},
+    {"dciNotifyOldValue", AGENT_NOTIFY_OLD_VALUE},
+    {"dciNotifyNewValue", AGENT_NOTIFY_NEW_VALUE},
+    {"dciNotifyChangedCount", AGENT_NOTIFY_CHANGED_COUNT},
 };
 const size_t agent_mib_notification_object_count =
     sizeof(agent_mib_notification_objects) /
@@ -98,6 +103,7 @@ const struct agent_mib_name agent_mib_notifications[] = {
     {"dciSupplierFailed", AGENT_NOTIFICATION_SUPPLIER_FAILED},
     {"dciSupplierRecovered", AGENT_NOTIFICATION_SUPPLIER_RECOVERED},
     {"dciSupplierRestarted", AGENT_NOTIFICATION_SUPPLIER_RESTARTED},
+    {"dciDataChanged", AGENT_NOTIFICATION_DATA_CHANGED},
 };
 const size_t agent_mib_notification_count =
     sizeof(agent_mib_notifications) / sizeof(agent_mib_notifications[0]);

@@ -78,13 +78,14 @@ agent_notifications_add_text(netsnmp_variable_list **list,
 
 /* Appends a RowPointer to column `column` of table `table`, whose index
  * is the length-prefixed class id, then, when `words` is not NULL, the
- * length-prefixed instance id (as DCI-STATS-MIB indexes its rows).
- * Bounded: the ids are at most DCI_CLASS_ID_MAX_LEVELS and 16 words. */
+ * length-prefixed instance id, then, when `datum` is not NULL, the datum
+ * id (as DCI-STATS-MIB indexes its rows). Bounded: the ids are at most
+ * DCI_CLASS_ID_MAX_LEVELS and 16 words. */
 static void
 agent_notifications_add_row(netsnmp_variable_list **list,
     enum agent_notification_object object, unsigned table, unsigned column,
     const uint32_t *class_id, size_t class_id_length, const uint32_t *words,
-    size_t count)
+    size_t count, const uint32_t *datum)
 {
 	oid value[MAX_OID_LEN] = {AGENT_MIB_ARC, AGENT_MIB_OBJECTS};
 	size_t length = AGENT_MIB_ARC_LENGTH + 1;
@@ -99,6 +100,8 @@ agent_notifications_add_row(netsnmp_variable_list **list,
 		value[length++] = count;
 		for (size_t i = 0; i < count; i++)
 			value[length++] = words[i];
+		if (datum != NULL && length < MAX_OID_LEN)
+			value[length++] = *datum;
 	}
 	agent_notifications_add(
 	    list, object, ASN_OBJECT_ID, value, length * sizeof(oid));
@@ -134,10 +137,12 @@ agent_notifications_send_summary(const struct agent_notifications_held *held,
 	    taken->added > UINT32_MAX ? UINT32_MAX : (uint32_t)taken->added;
 	uint32_t removed =
 	    taken->removed > UINT32_MAX ? UINT32_MAX : (uint32_t)taken->removed;
+	uint32_t changed =
+	    taken->changed > UINT32_MAX ? UINT32_MAX : (uint32_t)taken->changed;
 
 	agent_notifications_add_row(&list, AGENT_NOTIFY_CLASS_ID,
 	    AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, held->class_id,
-	    held->class_id_length, NULL, 0);
+	    held->class_id_length, NULL, 0, NULL);
 	agent_notifications_add_text(
 	    &list, AGENT_NOTIFY_CLASS_LABEL, held->class_label);
 	agent_notifications_add_text(
@@ -146,9 +151,11 @@ agent_notifications_send_summary(const struct agent_notifications_held *held,
 	    &(u_long){added}, sizeof(u_long));
 	agent_notifications_add(&list, AGENT_NOTIFY_REMOVED_COUNT, ASN_UNSIGNED,
 	    &(u_long){removed}, sizeof(u_long));
-	log_info("agent: %s: %u added and %u removed past the notification "
-	         "rate limit",
-	    held->class_label, added, removed);
+	agent_notifications_add(&list, AGENT_NOTIFY_CHANGED_COUNT, ASN_UNSIGNED,
+	    &(u_long){changed}, sizeof(u_long));
+	log_info("agent: %s: %u added, %u removed and %u changed past the "
+	         "notification rate limit",
+	    held->class_label, added, removed, changed);
 	agent_notifications_send(AGENT_NOTIFICATION_INSTANCES_SUMMARY, list);
 }
 
@@ -232,6 +239,22 @@ agent_notifications_hold(const struct dci_events_instance *event)
 	}
 }
 
+static enum agent_notification
+agent_notifications_number(enum dci_events_kind kind)
+{
+	switch (kind) {
+	case DCI_EVENTS_INSTANCE_ADDED:
+		return AGENT_NOTIFICATION_INSTANCE_ADDED;
+	case DCI_EVENTS_INSTANCE_REMOVED:
+		return AGENT_NOTIFICATION_INSTANCE_REMOVED;
+	case DCI_EVENTS_DATA_CHANGED:
+		break;
+	}
+	return AGENT_NOTIFICATION_DATA_CHANGED;
+}
+
+/* Every instance event: the instance's row pointers and labels, and for a
+ * data change the datum's row pointer, label and both values. */
 static void
 agent_notifications_instance(
     void *context, const struct dci_events_instance *event)
@@ -241,9 +264,10 @@ agent_notifications_instance(
 	netsnmp_variable_list *list = NULL;
 
 	(void)context;
-	if (event->kind == DCI_EVENTS_INSTANCE_ADDED
-	        ? !agent_notifications_settings.instance_added
-	        : !agent_notifications_settings.instance_removed)
+	if ((event->kind == DCI_EVENTS_INSTANCE_ADDED &&
+	        !agent_notifications_settings.instance_added) ||
+	    (event->kind == DCI_EVENTS_INSTANCE_REMOVED &&
+	        !agent_notifications_settings.instance_removed))
 		return;
 	/* A window that ended before its alarm ran: its summaries first. */
 	if (agent_notifications_held_count > 0 &&
@@ -255,20 +279,29 @@ agent_notifications_instance(
 	}
 	agent_notifications_add_row(&list, AGENT_NOTIFY_CLASS_ID,
 	    AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, class->id, class->id_length,
-	    NULL, 0);
+	    NULL, 0, NULL);
 	agent_notifications_add_text(
 	    &list, AGENT_NOTIFY_CLASS_LABEL, class->label);
 	agent_notifications_add_row(&list, AGENT_NOTIFY_INSTANCE_ID,
 	    AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, class->id,
-	    class->id_length, event->id, class->instance_words);
+	    class->id_length, event->id, class->instance_words, NULL);
 	agent_notifications_add_text(&list, AGENT_NOTIFY_INSTANCE_LABEL,
 	    event->label != NULL ? event->label : "");
 	agent_notifications_add_text(&list, AGENT_NOTIFY_SUPPLIER_MODULE,
 	    class->supplier != NULL ? class->supplier->module : "");
-	agent_notifications_send(event->kind == DCI_EVENTS_INSTANCE_ADDED
-	                             ? AGENT_NOTIFICATION_INSTANCE_ADDED
-	                             : AGENT_NOTIFICATION_INSTANCE_REMOVED,
-	    list);
+	if (event->kind == DCI_EVENTS_DATA_CHANGED) {
+		agent_notifications_add_row(&list, AGENT_NOTIFY_DATUM_ID,
+		    AGENT_TABLE_STAT, AGENT_STAT_TEXT, class->id,
+		    class->id_length, event->id, class->instance_words,
+		    &event->datum->info.id);
+		agent_notifications_add_text(&list, AGENT_NOTIFY_DATUM_LABEL,
+		    event->datum->info.label);
+		agent_notifications_add_text(
+		    &list, AGENT_NOTIFY_OLD_VALUE, event->old_value);
+		agent_notifications_add_text(
+		    &list, AGENT_NOTIFY_NEW_VALUE, event->new_value);
+	}
+	agent_notifications_send(agent_notifications_number(event->kind), list);
 }
 
 static void
@@ -309,6 +342,13 @@ void
 agent_notifications_configure(const struct dci_config_notifications *settings)
 {
 	agent_notifications_settings = *settings;
+	/* The lists are core's copies; the settings keep only the flags. */
+	agent_notifications_settings.data_changed = NULL;
+	agent_notifications_settings.data_changed_count = 0;
+	if (dci_events_set_watches(
+	        settings->data_changed, settings->data_changed_count) != 0)
+		log_warnx("agent: out of memory for the data-changed datums; "
+		          "the previous ones stay watched");
 	dci_events_rate_limit_init(&agent_notifications_rate,
 	    settings->rate_limit, settings->rate_window_milliseconds);
 }
@@ -334,6 +374,7 @@ agent_notifications_stop(void)
 		return;
 	dci_events_set_sink(NULL, NULL);
 	dci_events_set_supplier_sink(NULL, NULL);
+	(void)dci_events_set_watches(NULL, 0);
 	if (agent_notifications_alarm != 0)
 		snmp_alarm_unregister(agent_notifications_alarm);
 	agent_notifications_alarm = 0;

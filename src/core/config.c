@@ -106,13 +106,16 @@ enum notification_key {
 	NOTIFICATION_SUPPLIER_FAILED,
 	NOTIFICATION_SUPPLIER_RECOVERED,
 	NOTIFICATION_SUPPLIER_RESTARTED,
+	NOTIFICATION_DATA_CHANGED,
 	NOTIFICATION_RATE_LIMIT
 };
 static const char *const notification_keys[] = {"instance-added",
     "instance-removed", "supplier-failed", "supplier-recovered",
-    "supplier-restarted", "rate-limit"};
+    "supplier-restarted", "data-changed", "rate-limit"};
 static const struct key_set notification_key_set = {
     "in notifications", notification_keys, COUNT_OF(notification_keys)};
+
+static const struct key_set watch_key_set = {"in data-changed", NULL, 0};
 
 enum derived_key {
 	DERIVED_CLASS,
@@ -649,6 +652,103 @@ read_rate_limit(
 	return 0;
 }
 
+/* One `CLASS: [DATUM, ...]` of data-changed: unique non-empty labels,
+ * at most DCI_CONFIG_WATCHED_DATUMS_MAX of them. */
+static int
+read_watched_datums(struct parse_state *state, const yaml_node_t *node,
+    const char *key, struct dci_config_watch *watch)
+{
+	static const char expectation[] =
+	    "a sequence of 1 to 64 datum labels";
+	const yaml_node_item_t *item;
+	size_t count;
+
+	_Static_assert(DCI_CONFIG_WATCHED_DATUMS_MAX == 64,
+	    "the expectation's text names the limit");
+	if (node->type != YAML_SEQUENCE_NODE)
+		return report_expected(state, node, expectation, key);
+	count = (size_t)(node->data.sequence.items.top -
+	                 node->data.sequence.items.start);
+	if (count == 0 || count > DCI_CONFIG_WATCHED_DATUMS_MAX)
+		return report_expected(state, node, expectation, key);
+	watch->datums = calloc(count, sizeof *watch->datums);
+	watch->datum_positions = calloc(count, sizeof *watch->datum_positions);
+	if (watch->datums == NULL || watch->datum_positions == NULL)
+		return out_of_memory(state);
+	for (item = node->data.sequence.items.start;
+	     item < node->data.sequence.items.top; item++) {
+		const yaml_node_t *element = node_at(state, *item);
+		const char *text = NULL;
+
+		if (value_text(state, element, "a datum label", key, &text) !=
+		    0)
+			return -1;
+		for (size_t d = 0; d < watch->datum_count; d++)
+			if (strcmp(watch->datums[d], text) == 0)
+				return report(state, &element->start_mark,
+				    "datum '%s' listed twice for '%s' (first "
+				    "at %u:%u)",
+				    text, key, watch->datum_positions[d].line,
+				    watch->datum_positions[d].column);
+		if (copy_text(state, text, &watch->datums[watch->datum_count]) !=
+		    0)
+			return -1;
+		watch->datum_positions[watch->datum_count++] =
+		    position_of(state, element);
+	}
+	return 0;
+}
+
+/* data-changed: a mapping of class (label or dotted id) to the labels of
+ * its datums whose changes are notified. */
+static int
+read_data_changed(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	struct dci_config_notifications *notifications =
+	    &state->config->notifications;
+	const yaml_node_pair_t *pair;
+	size_t count;
+
+	if (is_null(node))
+		return 0;
+	if (node->type != YAML_MAPPING_NODE)
+		return report_expected(state, node,
+		    "a mapping of class labels to datum labels", key);
+	count = (size_t)(node->data.mapping.pairs.top -
+	                 node->data.mapping.pairs.start);
+	if (count == 0)
+		return 0;
+	notifications->data_changed =
+	    calloc(count, sizeof *notifications->data_changed);
+	if (notifications->data_changed == NULL)
+		return out_of_memory(state);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		struct dci_config_watch *watch =
+		    &notifications
+		         ->data_changed[notifications->data_changed_count++];
+		const char *name = NULL;
+		size_t index;
+
+		if (check_key(state, node, pair, &watch_key_set, &name,
+		        &index) != 0)
+			return -1;
+		if (name[0] == '\0')
+			return report(state,
+			    &node_at(state, pair->key)->start_mark,
+			    "expected a class label or id in '%s', found an "
+			    "empty key",
+			    key);
+		watch->position = position_of(state, node_at(state, pair->key));
+		if (copy_text(state, name, &watch->class_name) != 0 ||
+		    read_watched_datums(state, node_at(state, pair->value),
+		        name, watch) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 read_notifications(
     struct parse_state *state, const yaml_node_t *node, const char *key)
@@ -691,6 +791,9 @@ read_notifications(
 		case NOTIFICATION_SUPPLIER_RESTARTED:
 			result = read_boolean(state, value, name,
 			    &notifications->supplier_restarted);
+			break;
+		case NOTIFICATION_DATA_CHANGED:
+			result = read_data_changed(state, value, name);
 			break;
 		case NOTIFICATION_RATE_LIMIT:
 			result = read_rate_limit(state, value, name);
@@ -1475,6 +1578,18 @@ dci_config_free(struct dci_config *config)
 			free(derived->arguments[a]);
 	}
 	free(config->derived);
+	for (index = 0; index < config->notifications.data_changed_count;
+	     index++) {
+		struct dci_config_watch *watch =
+		    &config->notifications.data_changed[index];
+
+		free(watch->class_name);
+		for (size_t d = 0; d < watch->datum_count; d++)
+			free(watch->datums[d]);
+		free(watch->datums);
+		free(watch->datum_positions);
+	}
+	free(config->notifications.data_changed);
 	free(config->agentx_socket);
 	free(config->log_target);
 	free(config->user);

@@ -94,8 +94,22 @@ enum dci_config_in_place {
 	DCI_CONFIG_IN_PLACE_OFF,
 };
 
-/* notifications: which kinds are sent (each default on) and the rate
- * limit of the instance notifications (`rate-limit: N per SECONDS`,
+/* notifications: data-changed: the datums of one class whose changes
+ * are notified (UMA's DCI_DATACHANGED). The class is named by its label
+ * or its dotted id, each datum by its label; counters are refused when
+ * the class registers (core/events.h). */
+#define DCI_CONFIG_WATCHED_DATUMS_MAX 64
+struct dci_config_watch {
+	struct dci_config_position position; /* of the class's key */
+	char *class_name;
+	char **datums; /* labels, in file order, unique */
+	struct dci_config_position *datum_positions;
+	size_t datum_count;
+};
+
+/* notifications: which kinds are sent (each default on; data changed for
+ * the datums `data-changed` lists, none by default) and the rate limit of
+ * the instance and data notifications (`rate-limit: N per SECONDS`,
  * default 10 per 60; core/events.h bounds it). */
 #define DCI_CONFIG_DEFAULT_NOTIFICATION_LIMIT 10u
 #define DCI_CONFIG_DEFAULT_NOTIFICATION_WINDOW_MILLISECONDS 60000
@@ -105,6 +119,8 @@ struct dci_config_notifications {
 	bool supplier_failed;
 	bool supplier_recovered;
 	bool supplier_restarted;
+	struct dci_config_watch *data_changed; /* in file order */
+	size_t data_changed_count;
 	uint32_t rate_limit;
 	int64_t rate_window_milliseconds;
 };

@@ -1,11 +1,16 @@
+#define _GNU_SOURCE
 /*
  * UMA events from consecutive snapshots, and their rate limit
  * (core/events.h).
  */
 #include "core/events.h"
 
+#include "core/config.h"
+#include "core/log.h"
 #include "core/registry.h"
+#include "core/snapshot.h"
 #include "core/snapshot_data.h"
+#include "core/value.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,10 +29,18 @@ events_compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
 	return 0;
 }
 
-size_t
-dci_events_difference(const uint32_t *previous_ids, size_t previous_count,
+/* An instance in both snapshots, at `before` in the previous one and at
+ * `after` in the next. */
+typedef void (*events_same_function)(
+    void *context, size_t before, size_t after);
+
+/* The merge walk of dci_events_difference; also calls `same` (when not
+ * NULL) for every id in both arrays. */
+static size_t
+events_walk(const uint32_t *previous_ids, size_t previous_count,
     const uint32_t *next_ids, size_t next_count, size_t words,
-    dci_events_difference_function report, void *context)
+    dci_events_difference_function report, events_same_function same,
+    void *context)
 {
 	size_t before = 0, after = 0, reported = 0;
 
@@ -43,6 +56,8 @@ dci_events_difference(const uint32_t *previous_ids, size_t previous_count,
 			    events_compare_ids(previous_ids + before * words,
 			        next_ids + after * words, words);
 		if (order == 0) {
+			if (same != NULL)
+				same(context, before, after);
 			before++;
 			after++;
 			continue;
@@ -59,6 +74,15 @@ dci_events_difference(const uint32_t *previous_ids, size_t previous_count,
 		reported++;
 	}
 	return reported;
+}
+
+size_t
+dci_events_difference(const uint32_t *previous_ids, size_t previous_count,
+    const uint32_t *next_ids, size_t next_count, size_t words,
+    dci_events_difference_function report, void *context)
+{
+	return events_walk(previous_ids, previous_count, next_ids, next_count,
+	    words, report, NULL, context);
 }
 
 void
@@ -182,21 +206,28 @@ void
 dci_events_summary_count(
     struct dci_events_summary *summary, enum dci_events_kind kind)
 {
-	if (kind == DCI_EVENTS_INSTANCE_ADDED)
+	switch (kind) {
+	case DCI_EVENTS_INSTANCE_ADDED:
 		summary->added++;
-	else
+		break;
+	case DCI_EVENTS_INSTANCE_REMOVED:
 		summary->removed++;
+		break;
+	case DCI_EVENTS_DATA_CHANGED:
+		summary->changed++;
+		break;
+	}
 }
 
 bool
 dci_events_summary_take(
     struct dci_events_summary *summary, struct dci_events_summary *taken)
 {
-	if (summary->added == 0 && summary->removed == 0)
+	if (summary->added == 0 && summary->removed == 0 &&
+	    summary->changed == 0)
 		return false;
 	*taken = *summary;
-	summary->added = 0;
-	summary->removed = 0;
+	*summary = (struct dci_events_summary){0};
 	return true;
 }
 
@@ -211,11 +242,145 @@ dci_events_set_sink(dci_events_sink_function sink, void *context)
 	events_sink_context = context;
 }
 
-/* What events_commit_report needs to name an instance. */
+/* A configured watch, owned (dci_events_set_watches). */
+struct events_watch {
+	char *class_name;
+	char **datums;
+	size_t datum_count;
+};
+
+/* Main thread only (dci_events_set_watches). */
+static struct events_watch *events_watches;
+static size_t events_watch_count;
+
+static void
+events_watches_free(struct events_watch *watches, size_t count)
+{
+	for (size_t w = 0; w < count; w++) {
+		for (size_t d = 0; d < watches[w].datum_count; d++)
+			free(watches[w].datums[d]);
+		free(watches[w].datums);
+		free(watches[w].class_name);
+	}
+	free(watches);
+}
+
+int
+dci_events_set_watches(const struct dci_config_watch *watches, size_t count)
+{
+	struct events_watch *copies = NULL;
+
+	if (count > 0) {
+		copies = calloc(count, sizeof(*copies));
+		if (copies == NULL)
+			return -1;
+	}
+	for (size_t w = 0; w < count; w++) {
+		copies[w].class_name = strdup(watches[w].class_name);
+		copies[w].datums =
+		    calloc(watches[w].datum_count, sizeof(char *));
+		if (copies[w].class_name == NULL || copies[w].datums == NULL) {
+			events_watches_free(copies, w + 1);
+			return -1;
+		}
+		for (size_t d = 0; d < watches[w].datum_count; d++) {
+			copies[w].datums[d] = strdup(watches[w].datums[d]);
+			if (copies[w].datums[d] == NULL) {
+				events_watches_free(copies, w + 1);
+				return -1;
+			}
+			copies[w].datum_count++;
+		}
+	}
+	events_watches_free(events_watches, events_watch_count);
+	events_watches = copies;
+	events_watch_count = count;
+	return 0;
+}
+
+/* Whether `name` names `class` (its label, or its id as
+ * dci_class_id_format writes it), as dci_registry_find_class reads it. */
+static bool
+events_names_class(const struct dci_class *class, const char *name)
+{
+	char id[DCI_CLASS_ID_MAX_LEVELS * 11];
+
+	if (strcmp(class->label, name) == 0)
+		return true;
+	dci_class_id_format(class, id, sizeof(id));
+	return strcmp(id, name) == 0;
+}
+
+/* Whether a datum's changes can be watched: a counter changes at every
+ * refresh, and an unused datum never has a value. */
+static bool
+events_watchable(const struct dci_datum *datum)
+{
+	return datum->info.semantics != DCI_SEMANTICS_COUNTER &&
+	       datum->kind != DCI_KIND_NONE;
+}
+
+int
+dci_events_check_watches(const struct dci_config *config,
+    const struct dci_registry *registry, char *error, size_t error_size)
+{
+	const struct dci_config_notifications *notifications =
+	    &config->notifications;
+
+	for (size_t w = 0; w < notifications->data_changed_count; w++) {
+		const struct dci_config_watch *watch =
+		    &notifications->data_changed[w];
+		const struct dci_class *class =
+		    dci_registry_find_class(registry, watch->class_name);
+
+		if (class == NULL) {
+			log_warnx("%s:%u:%u: data-changed: no provider "
+			          "registered class \"%s\" (yet); its changes "
+			          "are notified once one does",
+			    watch->position.file, watch->position.line,
+			    watch->position.column, watch->class_name);
+			continue;
+		}
+		for (size_t d = 0; d < watch->datum_count; d++) {
+			const struct dci_config_position *at =
+			    &watch->datum_positions[d];
+			const struct dci_datum *datum =
+			    dci_class_find_datum_by_name(
+			        class, watch->datums[d]);
+
+			if (datum == NULL) {
+				log_reason(error, error_size,
+				    "%s:%u:%u: data-changed: class \"%s\" has "
+				    "no datum \"%s\"",
+				    at->file, at->line, at->column,
+				    class->label, watch->datums[d]);
+				return -1;
+			}
+			if (!events_watchable(datum)) {
+				log_reason(error, error_size,
+				    "%s:%u:%u: data-changed: datum \"%s\" of "
+				    "class \"%s\" is %s; expected a gauge, a "
+				    "text, an address, a time or a boolean",
+				    at->file, at->line, at->column,
+				    watch->datums[d], class->label,
+				    datum->kind == DCI_KIND_NONE
+				        ? "unused"
+				        : "a counter (its rate is what "
+				          "changes)");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* What the commit's walk needs to name an instance and compare values. */
 struct events_commit {
 	const struct dci_class *class;
 	const struct dci_snapshot *previous;
 	const struct dci_snapshot *next;
+	const struct dci_datum *watched[DCI_CONFIG_WATCHED_DATUMS_MAX];
+	size_t watched_count;
 };
 
 static void
@@ -235,16 +400,127 @@ events_commit_report(void *context, enum dci_events_kind kind,
 	events_sink(events_sink_context, &event);
 }
 
+/* Whether `datum` has another value (or presence) at `after` in `next`
+ * than at `before` in `previous`. */
+static bool
+events_value_changed(const struct events_commit *commit,
+    const struct dci_datum *datum, size_t before, size_t after)
+{
+	const struct dci_class *class = commit->class;
+	bool was = dci_snapshot_present(class, commit->previous, before, datum);
+	bool is = dci_snapshot_present(class, commit->next, after, datum);
+	struct dci_value old_value, new_value;
+
+	if (was != is)
+		return true;
+	if (!was)
+		return false;
+	dci_value_decode_trusted(&datum->info,
+	    dci_snapshot_slot(class, commit->previous, before, datum),
+	    &old_value);
+	dci_value_decode_trusted(&datum->info,
+	    dci_snapshot_slot(class, commit->next, after, datum), &new_value);
+	return old_value.number != new_value.number ||
+	       old_value.signed_number != new_value.signed_number ||
+	       old_value.truth != new_value.truth ||
+	       old_value.length != new_value.length ||
+	       (old_value.length > 0 &&
+	           memcmp(old_value.bytes, new_value.bytes, old_value.length) !=
+	               0);
+}
+
+/* The presentation of `datum` at `position` of `snapshot`, "" without a
+ * value, cut to DCI_EVENTS_VALUE_TEXT_MAX bytes at a UTF-8 boundary. */
+static void
+events_render(const struct events_commit *commit,
+    const struct dci_snapshot *snapshot, size_t position,
+    const struct dci_datum *datum, char *text, size_t text_size)
+{
+	size_t length;
+
+	text[0] = '\0';
+	if (!dci_snapshot_present(commit->class, snapshot, position, datum))
+		return;
+	length = dci_value_render(&datum->info,
+	    dci_snapshot_slot(commit->class, snapshot, position, datum), text,
+	    text_size);
+	if (length < text_size)
+		return;
+	length = text_size - 1;
+	while (length > 0 && ((unsigned char)text[length] & 0xC0) == 0x80)
+		length--;
+	text[length] = '\0';
+}
+
+static void
+events_commit_compare(void *context, size_t before, size_t after)
+{
+	const struct events_commit *commit = context;
+
+	for (size_t w = 0; w < commit->watched_count; w++) {
+		const struct dci_datum *datum = commit->watched[w];
+		char old_text[DCI_EVENTS_VALUE_TEXT_MAX + 1];
+		char new_text[DCI_EVENTS_VALUE_TEXT_MAX + 1];
+		struct dci_events_instance event = {
+		    .class = commit->class,
+		    .kind = DCI_EVENTS_DATA_CHANGED,
+		    .id = dci_snapshot_instance_id(
+		        commit->class, commit->next, after),
+		    .label = commit->next->instances[after].label,
+		    .datum = datum,
+		    .old_value = old_text,
+		    .new_value = new_text,
+		};
+
+		if (!events_value_changed(commit, datum, before, after))
+			continue;
+		events_render(commit, commit->previous, before, datum,
+		    old_text, sizeof(old_text));
+		events_render(commit, commit->next, after, datum, new_text,
+		    sizeof(new_text));
+		events_sink(events_sink_context, &event);
+	}
+}
+
+/* Fills commit->watched with the watchable datums the configuration
+ * names for commit->class. */
+static void
+events_commit_resolve(struct events_commit *commit)
+{
+	for (size_t w = 0; w < events_watch_count; w++) {
+		const struct events_watch *watch = &events_watches[w];
+
+		if (!events_names_class(commit->class, watch->class_name))
+			continue;
+		for (size_t d = 0; d < watch->datum_count &&
+		                   commit->watched_count <
+		                       DCI_CONFIG_WATCHED_DATUMS_MAX;
+		     d++) {
+			const struct dci_datum *datum =
+			    dci_class_find_datum_by_name(
+			        commit->class, watch->datums[d]);
+
+			if (datum != NULL && events_watchable(datum))
+				commit->watched[commit->watched_count++] =
+				    datum;
+		}
+		return;
+	}
+}
+
 void
 dci_events_commit(const struct dci_class *class,
     const struct dci_snapshot *previous, const struct dci_snapshot *next)
 {
-	struct events_commit commit = {class, previous, next};
+	struct events_commit commit = {
+	    .class = class, .previous = previous, .next = next};
 
 	if (events_sink == NULL || previous == NULL)
 		return;
-	(void)dci_events_difference(previous->ids, previous->count, next->ids,
-	    next->count, class->instance_words, events_commit_report, &commit);
+	events_commit_resolve(&commit);
+	(void)events_walk(previous->ids, previous->count, next->ids,
+	    next->count, class->instance_words, events_commit_report,
+	    commit.watched_count > 0 ? events_commit_compare : NULL, &commit);
 }
 
 /* Main thread only (dci_events_set_supplier_sink). */

@@ -1,7 +1,7 @@
 /*
- * UMA events (DCI_INSTANCEADDED, DCI_INSTANCEREMOVED) computed from two
- * consecutive snapshots of one class, and the rate limit that bounds how
- * many of them become notifications (issue 15).
+ * UMA events (DCI_INSTANCEADDED, DCI_INSTANCEREMOVED, DCI_DATACHANGED)
+ * computed from two consecutive snapshots of one class, and the rate
+ * limit that bounds how many of them become notifications.
  *
  * Core only: no OIDs and no Net-SNMP here. The difference is computed at
  * commit, never on the request path; the limiter is plain state the
@@ -16,15 +16,20 @@
 #include <stdint.h>
 
 struct dci_class;
+struct dci_config;
+struct dci_config_watch;
+struct dci_datum;
+struct dci_registry;
 struct dci_snapshot;
 struct dci_supplier;
 
 enum dci_events_kind {
 	DCI_EVENTS_INSTANCE_ADDED,
 	DCI_EVENTS_INSTANCE_REMOVED,
+	DCI_EVENTS_DATA_CHANGED,
 };
 
-/* Called once per difference: `id` (instance_words words) is the
+/* Called once per instance added or removed: `id` (instance_words words) is the
  * instance's id and `position` its index in the snapshot it belongs to
  * (the next one for an addition, the previous one for a removal), so the
  * receiver can read its label there. */
@@ -85,9 +90,10 @@ int dci_events_rate_limit_parse(const char *text, uint32_t *limit,
 struct dci_events_summary {
 	uint64_t added;
 	uint64_t removed;
+	uint64_t changed;
 };
 
-/* Counts one held-back event in `summary`. */
+/* Counts one held-back event of any kind in `summary`. */
 void dci_events_summary_count(
     struct dci_events_summary *summary, enum dci_events_kind kind);
 
@@ -97,13 +103,25 @@ bool dci_events_summary_take(
     struct dci_events_summary *summary, struct dci_events_summary *taken);
 
 /* One instance that appeared in or left a class between two of its
- * snapshots. Every pointer lives only during the sink's call. */
+ * snapshots, or one of its watched datums whose value changed. Every
+ * pointer lives only during the sink's call. */
 struct dci_events_instance {
 	const struct dci_class *class;
 	enum dci_events_kind kind;
 	const uint32_t *id; /* class->instance_words words */
-	const char *label;
+	const char *label;  /* in the next snapshot, except for a removal */
+	/* DCI_EVENTS_DATA_CHANGED only (NULL otherwise): the datum, and its
+	 * values before and after in the DCI4 presentation
+	 * (dci_value_render), "" for no value. */
+	const struct dci_datum *datum;
+	const char *old_value;
+	const char *new_value;
 };
+
+/* The longest presentation of a value a data change carries; longer ones
+ * are cut (at a UTF-8 boundary: DCI-STATS-MIB carries them as
+ * DisplayString). */
+#define DCI_EVENTS_VALUE_TEXT_MAX 255
 
 typedef void (*dci_events_sink_function)(
     void *context, const struct dci_events_instance *event);
@@ -114,8 +132,28 @@ typedef void (*dci_events_sink_function)(
  * needs no lock; the agent registers it, core knows no OIDs. */
 void dci_events_set_sink(dci_events_sink_function sink, void *context);
 
+/* The datums whose changes are DCI_EVENTS_DATA_CHANGED events: copies
+ * `count` watches (the configuration's notifications: data-changed), in
+ * place of the previous ones; count 0 watches nothing (the default).
+ * Returns 0, or -1 when out of memory (the previous watches stay). Main
+ * thread only. */
+int dci_events_set_watches(
+    const struct dci_config_watch *watches, size_t count);
+
+/* Checks the configuration's watches against the classes registered:
+ * a datum a registered class does not have, or a counter (whose value
+ * changes at every refresh; its rate is what a manager watches), is an
+ * error "FILE:LINE:COLUMN: ..." (-1); a class no provider registered is
+ * logged as a warning only, since an application supplier may register
+ * it later. Returns 0 otherwise. */
+int dci_events_check_watches(const struct dci_config *config,
+    const struct dci_registry *registry, char *error, size_t error_size);
+
 /* Called by dci_snapshot_commit just before `next` replaces `previous`:
- * hands the sink every instance added or removed. Nothing when no sink is
+ * hands the sink every instance added or removed, then, for the instances
+ * in both, every watched datum whose value (or presence) differs, in id
+ * order; O(previous + next) id comparisons plus O(watched datums) per
+ * instance in both. Nothing when no sink is
  * registered, or when `previous` is NULL: a class's first snapshot (at
  * start, after a reload, or the first refresh of a provider that was
  * down, whose withdrawn snapshot is not `previous`) is a population, not

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/events.h"
 #include "core/log.h"
 #include "core/secure_path.h"
 
@@ -328,6 +329,9 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	if (dci_plugins_check_derived(
 	        after, lifecycle->registry, reason, sizeof(reason)) != 0)
 		log_warnx("%s", reason);
+	if (dci_events_check_watches(
+	        after, lifecycle->registry, reason, sizeof(reason)) != 0)
+		log_warnx("%s; that datum is not watched", reason);
 	dci_plugins_run_due(plugins, dci_clock_milliseconds());
 	log_info("reloaded %s in %lld ms: %zu provider%s unchanged, %zu added, "
 	         "%zu removed, %zu restarted",

@@ -906,6 +906,15 @@ dci_plugins_load(const struct dci_config *config,
 		if (!failed)
 			log_warnx("%s", reason);
 	}
+	if (dci_events_check_watches(
+	        config, registry, reason, sizeof(reason)) != 0) {
+		if (mode == DCI_LOAD_STRICT) {
+			log_reason(error, error_size, "%s", reason);
+			dci_plugins_close(plugins);
+			return -1;
+		}
+		log_warnx("%s; that datum is not watched", reason);
+	}
 	return 0;
 }
 

@@ -481,6 +481,37 @@ START_TEST(test_notifications_default)
 	ck_assert(notifications->supplier_restarted);
 	ck_assert_uint_eq(notifications->rate_limit, 10);
 	ck_assert_int_eq(notifications->rate_window_milliseconds, 60000);
+	ck_assert_uint_eq(notifications->data_changed_count, 0);
+	dci_config_free(config);
+}
+END_TEST
+
+START_TEST(test_notifications_data_changed)
+{
+	struct dci_config *config =
+	    parse_valid("notifications:\n"
+	                "  data-changed:\n"
+	                "    netif: [oper_up, mtu, name, address]\n"
+	                "    \"1.2\":\n"
+	                "      - block_size\n");
+	const struct dci_config_notifications *notifications =
+	    &config->notifications;
+
+	ck_assert_uint_eq(notifications->data_changed_count, 2);
+	ck_assert_str_eq(notifications->data_changed[0].class_name, "netif");
+	ck_assert_uint_eq(notifications->data_changed[0].position.line, 3);
+	ck_assert_uint_eq(notifications->data_changed[0].position.column, 5);
+	ck_assert_uint_eq(notifications->data_changed[0].datum_count, 4);
+	ck_assert_str_eq(notifications->data_changed[0].datums[0], "oper_up");
+	ck_assert_str_eq(notifications->data_changed[0].datums[3], "address");
+	ck_assert_uint_eq(
+	    notifications->data_changed[0].datum_positions[1].column, 22);
+	ck_assert_str_eq(notifications->data_changed[1].class_name, "1.2");
+	ck_assert_uint_eq(notifications->data_changed[1].datum_count, 1);
+	ck_assert_str_eq(
+	    notifications->data_changed[1].datums[0], "block_size");
+	ck_assert_uint_eq(
+	    notifications->data_changed[1].datum_positions[0].line, 5);
 	dci_config_free(config);
 }
 END_TEST
@@ -519,11 +550,45 @@ START_TEST(test_notifications_errors)
 	ASSERT_ERROR("notifications:\n  instance-added: yes\n",
 	    "t.yaml:2:19: expected true or false for 'instance-added', "
 	    "found 'yes'");
-	ASSERT_ERROR("notifications:\n  data-changed: []\n",
-	    "t.yaml:2:3: unknown key 'data-changed' in notifications: "
+	ASSERT_ERROR("notifications:\n  data_changed: []\n",
+	    "t.yaml:2:3: unknown key 'data_changed' in notifications: "
 	    "expected one of instance-added, instance-removed, "
 	    "supplier-failed, supplier-recovered, supplier-restarted, "
-	    "rate-limit");
+	    "data-changed, rate-limit");
+	ASSERT_ERROR("notifications:\n  data-changed: []\n",
+	    "t.yaml:2:17: expected a mapping of class labels to datum labels "
+	    "for 'data-changed', found a sequence");
+	ASSERT_ERROR("notifications:\n  data-changed:\n    netif: mtu\n",
+	    "t.yaml:3:12: expected a sequence of 1 to 64 datum labels for "
+	    "'netif', found 'mtu'");
+	ASSERT_ERROR("notifications:\n  data-changed:\n    netif: []\n",
+	    "t.yaml:3:12: expected a sequence of 1 to 64 datum labels for "
+	    "'netif', found a sequence");
+	ASSERT_ERROR("notifications:\n  data-changed:\n"
+	             "    netif: [mtu, name, mtu]\n",
+	    "t.yaml:3:24: datum 'mtu' listed twice for 'netif' (first at "
+	    "3:13)");
+	ASSERT_ERROR("notifications:\n  data-changed:\n"
+	             "    netif: [mtu]\n    netif: [name]\n",
+	    "t.yaml:4:5: duplicate key 'netif' (first at 3:5)");
+	ASSERT_ERROR("notifications:\n  data-changed:\n    \"\": [mtu]\n",
+	    "t.yaml:3:5: expected a class label or id in 'data-changed', "
+	    "found an empty key");
+	ASSERT_ERROR("notifications:\n  data-changed:\n    netif: [mtu, \"\"]\n",
+	    "t.yaml:3:18: expected a datum label for 'netif', found an "
+	    "empty value");
+	{
+		char text[2048] = "notifications:\n  data-changed:\n    netif: [";
+		size_t used = strlen(text);
+
+		for (int i = 0; i < 65; i++)
+			used += (size_t)snprintf(text + used,
+			    sizeof(text) - used, "%sd%d", i ? ", " : "", i);
+		snprintf(text + used, sizeof(text) - used, "]\n");
+		ASSERT_ERROR(text,
+		    "t.yaml:3:12: expected a sequence of 1 to 64 datum labels "
+		    "for 'netif', found a sequence");
+	}
 	ASSERT_ERROR("notifications: [1]\n",
 	    "t.yaml:1:16: expected a mapping for 'notifications', found a "
 	    "sequence");
@@ -1058,6 +1123,7 @@ config_suite(void)
 	tcase_add_test(files, test_notifications_default);
 	tcase_add_test(files, test_notifications_set);
 	tcase_add_test(files, test_notifications_errors);
+	tcase_add_test(files, test_notifications_data_changed);
 	tcase_add_test(files, test_load_size_limit);
 	tcase_add_test(files, test_load_no_provider);
 	suite_add_tcase(suite, files);

@@ -5,6 +5,7 @@
  * dci_snapshot_commit hands instance events to.
  */
 #include "core/events.h"
+#include "core/config.h"
 #include "core/registry.h"
 #include "core/snapshot.h"
 
@@ -208,17 +209,25 @@ END_TEST
 
 START_TEST(summary_counts_and_takes_once)
 {
-	struct dci_events_summary summary = {0}, taken = {99, 99};
+	struct dci_events_summary summary = {0}, taken = {99, 99, 99};
 
 	ck_assert(!dci_events_summary_take(&summary, &taken));
 	ck_assert_uint_eq(taken.added, 99);
 	for (int i = 0; i < 197; i++)
 		dci_events_summary_count(&summary, DCI_EVENTS_INSTANCE_ADDED);
 	dci_events_summary_count(&summary, DCI_EVENTS_INSTANCE_REMOVED);
+	dci_events_summary_count(&summary, DCI_EVENTS_DATA_CHANGED);
+	dci_events_summary_count(&summary, DCI_EVENTS_DATA_CHANGED);
 	ck_assert(dci_events_summary_take(&summary, &taken));
 	ck_assert_uint_eq(taken.added, 197);
 	ck_assert_uint_eq(taken.removed, 1);
+	ck_assert_uint_eq(taken.changed, 2);
 	ck_assert(!dci_events_summary_take(&summary, &taken));
+	/* Changes alone make a summary too. */
+	dci_events_summary_count(&summary, DCI_EVENTS_DATA_CHANGED);
+	ck_assert(dci_events_summary_take(&summary, &taken));
+	ck_assert_uint_eq(taken.added, 0);
+	ck_assert_uint_eq(taken.changed, 1);
 }
 END_TEST
 
@@ -382,6 +391,198 @@ START_TEST(commit_after_withdrawal_is_no_change)
 }
 END_TEST
 
+/* What the sink got for data changes: "KIND id datum old>new" lines. */
+struct changes {
+	size_t count;
+	char lines[RECORDED_MAX][96];
+};
+
+static void
+change_sink(void *context, const struct dci_events_instance *event)
+{
+	struct changes *changes = context;
+
+	ck_assert_uint_lt(changes->count, RECORDED_MAX);
+	if (event->kind == DCI_EVENTS_DATA_CHANGED)
+		snprintf(changes->lines[changes->count++],
+		    sizeof(changes->lines[0]), "changed %u %s %s %s>%s",
+		    event->id[0], event->label, event->datum->info.label,
+		    event->old_value, event->new_value);
+	else
+		snprintf(changes->lines[changes->count++],
+		    sizeof(changes->lines[0]), "%s %u %s",
+		    event->kind == DCI_EVENTS_INSTANCE_ADDED ? "added"
+		                                              : "removed",
+		    event->id[0], event->label);
+}
+
+/* An interface as the data-change tests commit it. */
+struct interface {
+	uint32_t id;
+	const char *name;
+	uint64_t mtu; /* 0: no value */
+	uint64_t packets;
+};
+
+static struct dci_class *
+watched_class(struct dci_registry *registry)
+{
+	static const uint32_t class_id[] = {1, 1};
+	static const struct dci_instance_level levels[] = {
+	    {DCI_ITYPE_INTERFACE, 4},
+	};
+	struct dci_datum_info datums[] = {
+	    fx_datum(1, "mtu", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	    fx_datum(2, "name", DCI_ST_STRING, 0, 16, DCI_SEMANTICS_DISCRETE),
+	    fx_datum(3, "packets", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_COUNTER),
+	};
+	struct dci_class_info info = fx_class_info(
+	    class_id, 2, "netif", levels, 1, datums, COUNT_OF(datums));
+
+	return fx_class(registry, fx_supplier(registry, "netif"), &info);
+}
+
+static void
+commit_watched(struct dci_class *class, const struct interface *interfaces,
+    size_t count, int64_t now_milliseconds)
+{
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
+
+	ck_assert_ptr_nonnull(builder);
+	for (size_t i = 0; i < count; i++) {
+		long row = fx_add(builder, &interfaces[i].id, 1,
+		    interfaces[i].name);
+
+		if (interfaces[i].mtu != 0)
+			fx_set_unsigned(builder, row, 1, interfaces[i].mtu);
+		fx_set_bytes(builder, row, 2, interfaces[i].name,
+		    strlen(interfaces[i].name));
+		fx_set_unsigned(builder, row, 3, interfaces[i].packets);
+	}
+	fx_commit(builder, class, now_milliseconds);
+}
+
+START_TEST(commit_hands_watched_data_changes_in_id_order)
+{
+	static const struct interface first[] = {
+	    {1, "lo", 65536, 10},
+	    {2, "eth0", 1500, 10},
+	    {3, "eth1", 1500, 10},
+	    {5, "eth9", 1500, 10},
+	};
+	/* Every counter grows (no event); 2's MTU and 3's name change, 5's
+	 * MTU goes away; 1 is removed and 4 added. */
+	static const struct interface second[] = {
+	    {2, "eth0", 9000, 20},
+	    {3, "wan", 1500, 20},
+	    {4, "eth2", 1500, 20},
+	    {5, "eth9", 0, 20},
+	};
+	char *datums[] = {"mtu", "name", "packets"};
+	struct dci_config_position positions[3] = {{0}};
+	const struct dci_config_watch watch = {
+	    .class_name = "netif",
+	    .datums = datums,
+	    .datum_positions = positions,
+	    .datum_count = COUNT_OF(datums),
+	};
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_class *class;
+	struct changes changes = {0};
+
+	ck_assert_ptr_nonnull(registry);
+	class = watched_class(registry);
+	ck_assert_int_eq(dci_events_set_watches(&watch, 1), 0);
+	dci_events_set_sink(change_sink, &changes);
+	commit_watched(class, first, COUNT_OF(first), 1000);
+	ck_assert_uint_eq(changes.count, 0);
+	/* Only the counters moved: nothing. */
+	{
+		struct interface same[COUNT_OF(first)];
+
+		memcpy(same, first, sizeof(same));
+		for (size_t i = 0; i < COUNT_OF(same); i++)
+			same[i].packets += 5;
+		commit_watched(class, same, COUNT_OF(same), 2000);
+	}
+	ck_assert_uint_eq(changes.count, 0);
+	commit_watched(class, second, COUNT_OF(second), 3000);
+	ck_assert_uint_eq(changes.count, 5);
+	ck_assert_str_eq(changes.lines[0], "removed 1 lo");
+	ck_assert_str_eq(changes.lines[1], "changed 2 eth0 mtu 1500>9000");
+	ck_assert_str_eq(changes.lines[2], "changed 3 wan name eth1>wan");
+	ck_assert_str_eq(changes.lines[3], "added 4 eth2");
+	ck_assert_str_eq(changes.lines[4], "changed 5 eth9 mtu 1500>");
+	/* The class named by its id, and no watch at all. */
+	{
+		const struct dci_config_watch by_id = {
+		    .class_name = "1.1",
+		    .datums = datums,
+		    .datum_positions = positions,
+		    .datum_count = 1,
+		};
+
+		ck_assert_int_eq(dci_events_set_watches(&by_id, 1), 0);
+		commit_watched(class, first, COUNT_OF(first), 4000);
+		/* 1 added, 4 removed, 2 and 5 changed their mtu back. */
+		ck_assert_uint_eq(changes.count, 9);
+		ck_assert_str_eq(
+		    changes.lines[6], "changed 2 eth0 mtu 9000>1500");
+		ck_assert_str_eq(changes.lines[8], "changed 5 eth9 mtu >1500");
+	}
+	ck_assert_int_eq(dci_events_set_watches(NULL, 0), 0);
+	commit_watched(class, second, COUNT_OF(second), 5000);
+	ck_assert_uint_eq(changes.count, 11);
+	dci_events_set_sink(NULL, NULL);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(check_watches_refuses_unknown_datums_and_counters)
+{
+	char *known[] = {"mtu", "name"}, *unknown[] = {"mtu", "mtux"},
+	     *counter[] = {"packets"}, *any[] = {"speed"};
+	struct dci_config_position positions[2] = {
+	    {"dcistatd.yaml", 7, 12}, {"dcistatd.yaml", 7, 17}};
+	struct dci_config_watch watches[] = {
+	    {{"dcistatd.yaml", 6, 5}, "netif", known, positions, 2},
+	    {{"dcistatd.yaml", 8, 5}, "nothing", any, positions, 1},
+	};
+	struct dci_config config = {
+	    .notifications = {
+	        .data_changed = watches,
+	        .data_changed_count = COUNT_OF(watches),
+	    }};
+	struct dci_registry *registry = dci_registry_new();
+	char error[256] = "";
+
+	ck_assert_ptr_nonnull(registry);
+	(void)watched_class(registry);
+	/* Known datums; a class not (yet) registered is no error. */
+	ck_assert_int_eq(dci_events_check_watches(&config, registry, error,
+	                     sizeof(error)),
+	    0);
+	watches[0].datums = unknown;
+	ck_assert_int_eq(dci_events_check_watches(&config, registry, error,
+	                     sizeof(error)),
+	    -1);
+	ck_assert_str_eq(error, "dcistatd.yaml:7:17: data-changed: class "
+	                        "\"netif\" has no datum \"mtux\"");
+	watches[0].datums = counter;
+	watches[0].datum_count = 1;
+	ck_assert_int_eq(dci_events_check_watches(&config, registry, error,
+	                     sizeof(error)),
+	    -1);
+	ck_assert_str_eq(error,
+	    "dcistatd.yaml:7:12: data-changed: datum \"packets\" of class "
+	    "\"netif\" is a counter (its rate is what changes); expected a "
+	    "gauge, a text, an address, a time or a boolean");
+	dci_registry_free(registry);
+}
+END_TEST
+
 static Suite *
 events_suite(void)
 {
@@ -407,6 +608,8 @@ events_suite(void)
 	tcase_add_test(
 	    commit, commit_hands_changes_to_the_sink_not_the_population);
 	tcase_add_test(commit, commit_after_withdrawal_is_no_change);
+	tcase_add_test(commit, commit_hands_watched_data_changes_in_id_order);
+	tcase_add_test(commit, check_watches_refuses_unknown_datums_and_counters);
 	suite_add_tcase(suite, commit);
 	return suite;
 }
