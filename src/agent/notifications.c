@@ -294,8 +294,8 @@ agent_notifications_instance(
 		    AGENT_TABLE_STAT, AGENT_STAT_TEXT, class->id,
 		    class->id_length, event->id, class->instance_words,
 		    &event->datum->info.id);
-		agent_notifications_add_text(&list, AGENT_NOTIFY_DATUM_LABEL,
-		    event->datum->info.label);
+		agent_notifications_add_text(
+		    &list, AGENT_NOTIFY_DATUM_LABEL, event->datum->info.label);
 		agent_notifications_add_text(
 		    &list, AGENT_NOTIFY_OLD_VALUE, event->old_value);
 		agent_notifications_add_text(

@@ -552,8 +552,9 @@ is_user_name(const char *text)
 
 	if (length == 0 || length > 32 || text[0] == '-')
 		return false;
-	return strspn(text, "abcdefghijklmnopqrstuvwxyz"
-	                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == length;
+	return strspn(text,
+	           "abcdefghijklmnopqrstuvwxyz"
+	           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == length;
 }
 
 static int
@@ -658,8 +659,7 @@ static int
 read_watched_datums(struct parse_state *state, const yaml_node_t *node,
     const char *key, struct dci_config_watch *watch)
 {
-	static const char expectation[] =
-	    "a sequence of 1 to 64 datum labels";
+	static const char expectation[] = "a sequence of 1 to 64 datum labels";
 	const yaml_node_item_t *item;
 	size_t count;
 
@@ -690,8 +690,8 @@ read_watched_datums(struct parse_state *state, const yaml_node_t *node,
 				    "at %u:%u)",
 				    text, key, watch->datum_positions[d].line,
 				    watch->datum_positions[d].column);
-		if (copy_text(state, text, &watch->datums[watch->datum_count]) !=
-		    0)
+		if (copy_text(
+		        state, text, &watch->datums[watch->datum_count]) != 0)
 			return -1;
 		watch->datum_positions[watch->datum_count++] =
 		    position_of(state, element);
@@ -731,8 +731,8 @@ read_data_changed(
 		const char *name = NULL;
 		size_t index;
 
-		if (check_key(state, node, pair, &watch_key_set, &name,
-		        &index) != 0)
+		if (check_key(
+		        state, node, pair, &watch_key_set, &name, &index) != 0)
 			return -1;
 		if (name[0] == '\0')
 			return report(state,
@@ -742,8 +742,8 @@ read_data_changed(
 			    key);
 		watch->position = position_of(state, node_at(state, pair->key));
 		if (copy_text(state, name, &watch->class_name) != 0 ||
-		    read_watched_datums(state, node_at(state, pair->value),
-		        name, watch) != 0)
+		    read_watched_datums(
+		        state, node_at(state, pair->value), name, watch) != 0)
 			return -1;
 	}
 	return 0;

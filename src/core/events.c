@@ -424,9 +424,8 @@ events_value_changed(const struct events_commit *commit,
 	       old_value.signed_number != new_value.signed_number ||
 	       old_value.truth != new_value.truth ||
 	       old_value.length != new_value.length ||
-	       (old_value.length > 0 &&
-	           memcmp(old_value.bytes, new_value.bytes, old_value.length) !=
-	               0);
+	       (old_value.length > 0 && memcmp(old_value.bytes, new_value.bytes,
+	                                    old_value.length) != 0);
 }
 
 /* The presentation of `datum` at `position` of `snapshot`, "" without a
@@ -474,8 +473,8 @@ events_commit_compare(void *context, size_t before, size_t after)
 
 		if (!events_value_changed(commit, datum, before, after))
 			continue;
-		events_render(commit, commit->previous, before, datum,
-		    old_text, sizeof(old_text));
+		events_render(commit, commit->previous, before, datum, old_text,
+		    sizeof(old_text));
 		events_render(commit, commit->next, after, datum, new_text,
 		    sizeof(new_text));
 		events_sink(events_sink_context, &event);
@@ -492,9 +491,9 @@ events_commit_resolve(struct events_commit *commit)
 
 		if (!events_names_class(commit->class, watch->class_name))
 			continue;
-		for (size_t d = 0; d < watch->datum_count &&
-		                   commit->watched_count <
-		                       DCI_CONFIG_WATCHED_DATUMS_MAX;
+		for (size_t d = 0;
+		     d < watch->datum_count &&
+		     commit->watched_count < DCI_CONFIG_WATCHED_DATUMS_MAX;
 		     d++) {
 			const struct dci_datum *datum =
 			    dci_class_find_datum_by_name(

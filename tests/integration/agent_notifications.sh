@@ -20,12 +20,21 @@
 #     configuration's `rate-limit: 10 per 20`, counted with the veth
 #     events) one by one, then one
 #     dciInstancesSummary for netif whose added count makes up the rest;
-#   - dcistatd restarted: no instance notification (a first snapshot is a
-#     population, not a change);
+#   - data changed (`data-changed: netif: [mtu, oper_up]`): a veth's MTU
+#     set from 1500 to 1400 gives dciDataChanged with datum mtu, old
+#     "1500", new "1400" and a dciNotifyDatumId pointing at its
+#     dciStatText; both ends up, then one down: oper_up "false" to
+#     "true", then "true" to "false", for each end; counters that move
+#     meanwhile give nothing;
+#   - dcistatd restarted, then reloaded with netif restarted: no
+#     notification (a first snapshot is a population, not a change);
 #   - the snmpd module (dlmod) instead of dcistatd, snmpd's own trap
-#     machinery: no notification for its initial population, then a veth
-#     pair added and removed gives dciInstanceAdded and dciInstanceRemoved
-#     with their ifIndex and name.
+#     machinery: no notification for its initial population; a veth pair
+#     added gives dciInstanceAdded with their ifIndex and name, an MTU
+#     change dciDataChanged; past its rate limit (3 per 15) the pair's
+#     removal comes as a dciInstancesSummary (removed 2) when the window
+#     ends; good failing and recovering gives dciSupplierFailed and
+#     dciSupplierRecovered.
 #
 # Needs root, `ip netns` and snmptrapd (exit 77 otherwise).
 
@@ -49,7 +58,8 @@ make_netns
 
 NOTIFICATION=$DCI_ARC.0          # dciStatsNotifications
 NOTIFY=$DCI_ARC.1.7              # dciNotificationObjects
-ADDED=1 REMOVED=2 SUMMARY=3 FAILED=4 RECOVERED=5 RESTARTED=6
+ADDED=1 REMOVED=2 SUMMARY=3 FAILED=4 RECOVERED=5 RESTARTED=6 CHANGED=7
+MTU_DATUM=3 OPER_UP_DATUM=4 # netif's datum ids
 BURST=200 LIMIT=10 WINDOW=20
 BROKEN=$TMP_DIR/broken
 NEEDED=$TMP_DIR/needed
@@ -95,6 +105,8 @@ cat >>"$config" <<END
       init_needs: $NEEDED
 notifications:
   rate-limit: $LIMIT per $WINDOW
+  data-changed:
+    netif: [mtu, oper_up]
 END
 start_snmpd
 start_dcistatd "$config"
@@ -172,9 +184,60 @@ one_by_one=$(count $ADDED '"nburst')
 [ "$(count $SUMMARY)" -eq 1 ] || fail "$(count $SUMMARY) summaries: $(traps $SUMMARY)"
 line=$(traps $SUMMARY)
 { [ "$(value "$line" 2)" = netif ] && [ "$(value "$line" 7)" = $((BURST - one_by_one)) ] &&
-    [ "$(value "$line" 8)" = 0 ]; } ||
+    [ "$(value "$line" 8)" = 0 ] && [ "$(value "$line" 13)" = 0 ]; } ||
     fail "dciInstancesSummary ($one_by_one sent one by one) carries: $line"
 ok "$BURST interfaces: $one_by_one dciInstanceAdded one by one (limit $LIMIT per $WINDOW s with $before veth notifications before), then one dciInstancesSummary netif added $((BURST - one_by_one)) removed 0"
+
+# --- data changed -------------------------------------------------------------------
+
+# After the burst's summary its window is over: these open a new one, and
+# stay within its limit (2 added, 1 MTU, 2 up, 2 down).
+# changed INDEX DATUM: the dciDataChanged lines of that instance and datum.
+changed() {
+	traps $CHANGED | grep -F "$DCI_ARC.1.5.1.3.2.1.1.1.$1.$2"$'\t' || true
+}
+ip -n "$NETNS" link add dveth0 type veth peer name dveth1 || fail "cannot create dveth0"
+index0=$(ifindex dveth0) index1=$(ifindex dveth1)
+dveth_added() { [ "$(count $ADDED '"dveth')" -eq 2 ]; }
+wait_until 10 dveth_added || fail "not two dciInstanceAdded for dveth0/1"
+ip -n "$NETNS" link set dveth0 mtu 1400 || fail "cannot set dveth0's MTU"
+mtu_changed() { [ -n "$(changed "$index0" $MTU_DATUM)" ]; }
+wait_until 10 mtu_changed || fail "no dciDataChanged for dveth0's MTU: $(traps $CHANGED)"
+line=$(changed "$index0" $MTU_DATUM)
+{ [ "$(value "$line" 1)" = "$DCI_ARC.1.2.1.2.2.1.1" ] && [ "$(value "$line" 2)" = netif ] &&
+    [ "$(value "$line" 3)" = "$DCI_ARC.1.4.1.2.2.1.1.1.$index0" ] && [ "$(value "$line" 4)" = dveth0 ] &&
+    [ "$(value "$line" 5)" = netif ] &&
+    [ "$(value "$line" 9)" = "$DCI_ARC.1.5.1.3.2.1.1.1.$index0.$MTU_DATUM" ] &&
+    [ "$(value "$line" 10)" = mtu ] && [ "$(value "$line" 11)" = 1500 ] &&
+    [ "$(value "$line" 12)" = 1400 ]; } ||
+    fail "dciDataChanged of dveth0's MTU carries: $line"
+pointed=$(snmp_get "$DCI_ARC.1.5.1.3.2.1.1.1.$index0.$MTU_DATUM" 2>&1 | tr -d '"')
+[ "$pointed" = 1400 ] || fail "dciNotifyDatumId's dciStatText reads '$pointed', not 1400"
+ok "dveth0 (ifIndex $index0) MTU 1500 -> 1400: dciDataChanged datum mtu, old 1500, new 1400, pointing at its dciStatText (which reads 1400)"
+{ ip -n "$NETNS" link set dveth0 up && ip -n "$NETNS" link set dveth1 up; } || fail "cannot set dveth0/1 up"
+both_up() {
+	changed "$index0" $OPER_UP_DATUM | grep -q -F "$NOTIFY.12.0 = STRING: \"true\"" &&
+	    changed "$index1" $OPER_UP_DATUM | grep -q -F "$NOTIFY.12.0 = STRING: \"true\""
+}
+wait_until 10 both_up || fail "no dciDataChanged oper_up true for dveth0/1: $(traps $CHANGED)"
+line=$(changed "$index1" $OPER_UP_DATUM)
+{ [ "$(value "$line" 4)" = dveth1 ] && [ "$(value "$line" 10)" = oper_up ] &&
+    [ "$(value "$line" 11)" = false ] && [ "$(value "$line" 12)" = true ]; } ||
+    fail "dciDataChanged of dveth1's oper_up carries: $line"
+ip -n "$NETNS" link set dveth1 down || fail "cannot set dveth1 down"
+# Both ends go down: dveth1 by itself, dveth0 with its peer.
+both_down() {
+	[ "$(changed "$index0" $OPER_UP_DATUM | wc -l)" -eq 2 ] &&
+	    [ "$(changed "$index1" $OPER_UP_DATUM | wc -l)" -eq 2 ]
+}
+wait_until 10 both_down || fail "no second dciDataChanged oper_up for dveth0/1: $(traps $CHANGED)"
+line=$(changed "$index0" $OPER_UP_DATUM | tail -n 1)
+{ [ "$(value "$line" 11)" = true ] && [ "$(value "$line" 12)" = false ]; } ||
+    fail "dciDataChanged of dveth0's link down carries: $line"
+sleep 2 # the counters of the up links moved meanwhile: no news
+[ "$(traps $CHANGED | wc -l)" -eq 5 ] ||
+    fail "$(traps $CHANGED | wc -l) dciDataChanged, not 5: $(traps $CHANGED)"
+ok "dveth0/1 up, then dveth1 down: dciDataChanged oper_up false -> true -> false for each end; 5 data changes in all, none for counters"
 
 # --- a restart: no flood --------------------------------------------------------------
 
@@ -186,25 +249,50 @@ sleep 3
 [ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
     fail "notifications after a restart: $(tail -n 3 "$TRAP_LOG")"
 ok "dcistatd restarted with $((BURST + 1)) interfaces: no notification"
+# A reload that restarts netif (another refresh period): its classes'
+# first snapshots again, no change.
+sed -i 's/^    refresh: 0.2$/    refresh: 0.3/' "$config"
+kill -HUP "$DCISTATD_PID"
+reloaded() { grep -q -E "reloaded .* 1 restarted" "$DCISTATD_LOG"; }
+wait_until 10 reloaded || fail "no reload restarting netif: $(tail -n 3 "$DCISTATD_LOG")"
+sleep 3
+[ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
+    fail "notifications after a reload: $(tail -n 3 "$TRAP_LOG")"
+ok "reload restarting netif with $((BURST + 1)) interfaces: no notification"
 stop_dcistatd
 
 # --- the snmpd module ------------------------------------------------------------------
 
 stop_snmpd
 MODULE=$top_builddir/src/agent/.libs/dcistat.so
+MODULE_LIMIT=3 MODULE_WINDOW=15
 embedded_sanitizer_env "$MODULE"
 SNMPD_ENV=("${EMBEDDED_ENV[@]}")
 write_config "$TMP_DIR/module.yaml" 1 0.2
+cat >>"$TMP_DIR/module.yaml" <<END
+  - module: $GOOD_SO
+    refresh: 0.5
+    options:
+      refresh_fails_while: $BROKEN
+notifications:
+  rate-limit: $MODULE_LIMIT per $MODULE_WINDOW
+  data-changed:
+    netif: [mtu]
+END
 SNMPD_EXTRA_CONF="trap2sink 127.0.0.1:$TRAP_PORT public
 dlmod dcistat $MODULE
 dcistatConfig $TMP_DIR/module.yaml"
 total=$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")
+failed_before=$(count $FAILED) recovered_before=$(count $RECOVERED)
+summaries_before=$(count $SUMMARY)
 start_snmpd
 module_serves() { [ "$(snmp_get "$DCI_SUPPLIER_MODULE_1" 2>/dev/null)" = netif ]; }
 wait_until 10 module_serves || fail "snmpd's module does not serve netif"
 sleep 2
 [ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
     fail "the module notified its initial population: $(tail -n 3 "$TRAP_LOG")"
+ok "snmpd's module: no notification for its initial population"
+# Within its limit (3 per 15 s): the pair added and one MTU change.
 ip -n "$NETNS" link add mveth0 type veth peer name mveth1 || fail "cannot create mveth0"
 index0=$(ifindex mveth0)
 module_added() { [ "$(count $ADDED '"mveth')" -eq 2 ]; }
@@ -212,12 +300,37 @@ wait_until 10 module_added || fail "the module sent not two dciInstanceAdded for
 line=$(traps $ADDED | grep -F '"mveth0"')
 { [ "$(value "$line" 3)" = "$DCI_ARC.1.4.1.2.2.1.1.1.$index0" ] && [ "$(value "$line" 4)" = mveth0 ]; } ||
     fail "the module's dciInstanceAdded of mveth0 (ifIndex $index0) carries: $line"
+ip -n "$NETNS" link set mveth0 mtu 1280 || fail "cannot set mveth0's MTU"
+module_changed() { [ -n "$(changed "$index0" $MTU_DATUM)" ]; }
+wait_until 10 module_changed || fail "the module sent no dciDataChanged for mveth0's MTU: $(traps $CHANGED | tail -n 2)"
+line=$(changed "$index0" $MTU_DATUM)
+{ [ "$(value "$line" 4)" = mveth0 ] && [ "$(value "$line" 11)" = 1500 ] && [ "$(value "$line" 12)" = 1280 ]; } ||
+    fail "the module's dciDataChanged of mveth0's MTU carries: $line"
+ok "snmpd's module: mveth0/1 (ifIndex $index0) added and MTU 1500 -> 1280 notified through snmpd's own trap sink"
+# Past the limit: the pair's removal is summarised when the window ends.
 ip -n "$NETNS" link del mveth0 || fail "cannot delete mveth0"
-module_removed() { [ "$(count $REMOVED '"mveth')" -eq 2 ]; }
-wait_until 10 module_removed || fail "the module sent not two dciInstanceRemoved for mveth0/1"
-ok "snmpd's module: no notification for its population; mveth0/1 (ifIndex $index0) added and removed notified through snmpd's own trap sink"
+module_summarised() { [ "$(count $SUMMARY)" -gt "$summaries_before" ]; }
+wait_until $((MODULE_WINDOW + 10)) module_summarised ||
+    fail "the module sent no dciInstancesSummary within $((MODULE_WINDOW + 10)) s of mveth0/1 removed past its limit"
+line=$(traps $SUMMARY | tail -n 1)
+{ [ "$(value "$line" 2)" = netif ] && [ "$(value "$line" 7)" = 0 ] && [ "$(value "$line" 8)" = 2 ] &&
+    [ "$(value "$line" 13)" = 0 ]; } ||
+    fail "the module's dciInstancesSummary carries: $line"
+[ "$(count $REMOVED '"mveth')" -eq 0 ] || fail "the module sent dciInstanceRemoved past its limit"
+ok "snmpd's module past its limit ($MODULE_LIMIT per $MODULE_WINDOW s): mveth0/1 removed in one dciInstancesSummary netif added 0 removed 2 changed 0"
+touch "$BROKEN"
+module_failed() { [ "$(count $FAILED)" -gt "$failed_before" ]; }
+wait_until 10 module_failed || fail "the module sent no dciSupplierFailed for good"
+line=$(traps $FAILED | tail -n 1)
+{ [ "$(value "$line" 5)" = good ] && [ "$(value "$line" 6)" = "refresh failed" ]; } ||
+    fail "the module's dciSupplierFailed carries: $line"
+rm -f "$BROKEN"
+module_recovered() { [ "$(count $RECOVERED)" -gt "$recovered_before" ]; }
+wait_until 15 module_recovered || fail "the module sent no dciSupplierRecovered for good"
+[ "$(value "$(traps $RECOVERED | tail -n 1)" 5)" = good ] || fail "the module's dciSupplierRecovered carries: $(traps $RECOVERED | tail -n 1)"
+ok "snmpd's module: good failed (dciSupplierFailed, reason 'refresh failed') and recovered (dciSupplierRecovered)"
 stop_snmpd
 printf '# one notification of each kind received:\n'
-for n in $ADDED $REMOVED $SUMMARY $FAILED $RECOVERED $RESTARTED; do
+for n in $ADDED $REMOVED $SUMMARY $FAILED $RECOVERED $RESTARTED $CHANGED; do
 	traps "$n" | head -n 1 | sed 's/^/#   /'
 done

@@ -11,7 +11,9 @@
 #  (f) valid configurations (the shipped conf/dcistatd.yaml, all built-in
 #      providers, with plugin-dir pointed at the build, and a minimal one)
 #      -t exits 0, "configuration OK"
-#  (g) unknown netif option colour -t exits 1, names colour and FILE:5:15
+#  (g) unknown netif option colour -t exits 1, names colour and FILE:5:15;
+#      data-changed naming a datum netif lacks (mtux) or a counter
+#      (rx_bytes): -t exits 1, names the datum and its FILE:LINE:COLUMN
 #  (h) no master yet: dcistatd keeps running (>= 3 s), logs the failed
 #      connection, and serves as soon as snmpd appears; SIGTERM -> exit 0
 #  (i) master restart: snmpd stopped and started again on the same socket
@@ -103,6 +105,15 @@ f=$TMP_DIR/colour.yaml
 printf 'agent:\n  plugin-dir: %s\nproviders:\n  - module: netif\n    options: {colour: red}\n' \
     "$NETIF_PLUGIN_DIR" >"$f"
 expect_check g 1 "$f" "$f:5:15:" "'colour'"
+
+f=$TMP_DIR/watch.yaml
+write_config "$f" 1 0.5 "$TMP_DIR/agentx.sock"
+printf 'notifications:\n  data-changed:\n    netif: [mtu, mtux]\n' >>"$f"
+expect_check g2 1 "$f" "$f:10:18:" 'class "netif" has no datum "mtux"'
+printf 'notifications:\n  data-changed:\n    netif: [rx_bytes]\n' >"$f.tail"
+write_config "$f" 1 0.5 "$TMP_DIR/agentx.sock"
+cat "$f.tail" >>"$f"
+expect_check g3 1 "$f" "$f:10:13:" 'datum "rx_bytes" of class "netif" is a counter'
 
 # --- (h), (i): the AgentX master ------------------------------------------------
 

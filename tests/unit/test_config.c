@@ -574,11 +574,13 @@ START_TEST(test_notifications_errors)
 	ASSERT_ERROR("notifications:\n  data-changed:\n    \"\": [mtu]\n",
 	    "t.yaml:3:5: expected a class label or id in 'data-changed', "
 	    "found an empty key");
-	ASSERT_ERROR("notifications:\n  data-changed:\n    netif: [mtu, \"\"]\n",
+	ASSERT_ERROR(
+	    "notifications:\n  data-changed:\n    netif: [mtu, \"\"]\n",
 	    "t.yaml:3:18: expected a datum label for 'netif', found an "
 	    "empty value");
 	{
-		char text[2048] = "notifications:\n  data-changed:\n    netif: [";
+		char text[2048] =
+		    "notifications:\n  data-changed:\n    netif: [";
 		size_t used = strlen(text);
 
 		for (int i = 0; i < 65; i++)

@@ -412,7 +412,7 @@ change_sink(void *context, const struct dci_events_instance *event)
 		snprintf(changes->lines[changes->count++],
 		    sizeof(changes->lines[0]), "%s %u %s",
 		    event->kind == DCI_EVENTS_INSTANCE_ADDED ? "added"
-		                                              : "removed",
+		                                             : "removed",
 		    event->id[0], event->label);
 }
 
@@ -452,8 +452,8 @@ commit_watched(struct dci_class *class, const struct interface *interfaces,
 
 	ck_assert_ptr_nonnull(builder);
 	for (size_t i = 0; i < count; i++) {
-		long row = fx_add(builder, &interfaces[i].id, 1,
-		    interfaces[i].name);
+		long row =
+		    fx_add(builder, &interfaces[i].id, 1, interfaces[i].name);
 
 		if (interfaces[i].mtu != 0)
 			fx_set_unsigned(builder, row, 1, interfaces[i].mtu);
@@ -550,30 +550,29 @@ START_TEST(check_watches_refuses_unknown_datums_and_counters)
 	    {{"dcistatd.yaml", 6, 5}, "netif", known, positions, 2},
 	    {{"dcistatd.yaml", 8, 5}, "nothing", any, positions, 1},
 	};
-	struct dci_config config = {
-	    .notifications = {
-	        .data_changed = watches,
-	        .data_changed_count = COUNT_OF(watches),
-	    }};
+	struct dci_config config = {.notifications = {
+	                                .data_changed = watches,
+	                                .data_changed_count = COUNT_OF(watches),
+	                            }};
 	struct dci_registry *registry = dci_registry_new();
 	char error[256] = "";
 
 	ck_assert_ptr_nonnull(registry);
 	(void)watched_class(registry);
 	/* Known datums; a class not (yet) registered is no error. */
-	ck_assert_int_eq(dci_events_check_watches(&config, registry, error,
-	                     sizeof(error)),
+	ck_assert_int_eq(
+	    dci_events_check_watches(&config, registry, error, sizeof(error)),
 	    0);
 	watches[0].datums = unknown;
-	ck_assert_int_eq(dci_events_check_watches(&config, registry, error,
-	                     sizeof(error)),
+	ck_assert_int_eq(
+	    dci_events_check_watches(&config, registry, error, sizeof(error)),
 	    -1);
 	ck_assert_str_eq(error, "dcistatd.yaml:7:17: data-changed: class "
 	                        "\"netif\" has no datum \"mtux\"");
 	watches[0].datums = counter;
 	watches[0].datum_count = 1;
-	ck_assert_int_eq(dci_events_check_watches(&config, registry, error,
-	                     sizeof(error)),
+	ck_assert_int_eq(
+	    dci_events_check_watches(&config, registry, error, sizeof(error)),
 	    -1);
 	ck_assert_str_eq(error,
 	    "dcistatd.yaml:7:12: data-changed: datum \"packets\" of class "
@@ -609,7 +608,8 @@ events_suite(void)
 	    commit, commit_hands_changes_to_the_sink_not_the_population);
 	tcase_add_test(commit, commit_after_withdrawal_is_no_change);
 	tcase_add_test(commit, commit_hands_watched_data_changes_in_id_order);
-	tcase_add_test(commit, check_watches_refuses_unknown_datums_and_counters);
+	tcase_add_test(
+	    commit, check_watches_refuses_unknown_datums_and_counters);
 	suite_add_tcase(suite, commit);
 	return suite;
 }
