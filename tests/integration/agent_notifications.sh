@@ -16,7 +16,7 @@
 #   - good's refreshes made to fail: one dciSupplierFailed with reason
 #     "refresh failed" (the failures after it are no news); working again:
 #     one dciSupplierRecovered;
-#   - 200 interfaces (100 veth pairs) at once: at most the rate limit (the
+#   - 500 interfaces (250 veth pairs) at once: at most the rate limit (the
 #     configuration's `rate-limit: 10 per 20`, counted with the veth
 #     events) one by one, then one
 #     dciInstancesSummary for netif whose added count makes up the rest;
@@ -26,6 +26,10 @@
 #     dciStatText; both ends up, then one down: oper_up "false" to
 #     "true", then "true" to "false", for each end; counters that move
 #     meanwhile give nothing;
+#   - snmpd's DISMAN-EVENT-MIB `monitor` (doc/MIB.md's threshold alarm)
+#     on lo's MTU served by dcistatd: mteTriggerRising at 65536, then
+#     lo's MTU set to 1500: mteTriggerFalling with that value and lo's
+#     label;
 #   - dcistatd restarted, then reloaded with netif restarted: no
 #     notification (a first snapshot is a population, not a change);
 #   - the snmpd module (dlmod) instead of dcistatd, snmpd's own trap
@@ -60,7 +64,7 @@ NOTIFICATION=$DCI_ARC.0          # dciStatsNotifications
 NOTIFY=$DCI_ARC.1.7              # dciNotificationObjects
 ADDED=1 REMOVED=2 SUMMARY=3 FAILED=4 RECOVERED=5 RESTARTED=6 CHANGED=7
 MTU_DATUM=3 OPER_UP_DATUM=4 # netif's datum ids
-BURST=200 LIMIT=10 WINDOW=20
+BURST=500 LIMIT=10 WINDOW=20
 BROKEN=$TMP_DIR/broken
 NEEDED=$TMP_DIR/needed
 TRAP_LOG=$TMP_DIR/snmptrapd.log
@@ -94,7 +98,17 @@ value() {
 
 # --- snmpd and dcistatd -------------------------------------------------------------
 
-SNMPD_EXTRA_CONF="trap2sink 127.0.0.1:$TRAP_PORT public"
+# A threshold alarm on a dcistat value with snmpd's own DISMAN-EVENT-MIB
+# monitor (doc/MIB.md): lo's MTU (netif datum 3, dciStatGauge32), rising
+# at 9000 or more, falling at 2000 or less, with lo's label added.
+LO_MTU=$DCI_ARC.1.5.1.6.2.1.1.1.1.3 LO_LABEL=$DCI_ARC.1.4.1.2.2.1.1.1.1
+MTE_RISING=.1.3.6.1.2.1.88.2.0.2 MTE_FALLING=.1.3.6.1.2.1.88.2.0.3
+MTE_HOT_VALUE=.1.3.6.1.2.1.88.2.1.5.0
+SNMPD_EXTRA_CONF="trap2sink 127.0.0.1:$TRAP_PORT public
+createUser dcistatInternal SHA \"a passphrase for this test only\"
+iquerySecName dcistatInternal
+rouser dcistatInternal
+monitor -I -r 1 -o $LO_LABEL -t \"lo mtu\" $LO_MTU 2000 9000"
 config=$TMP_DIR/dcistatd.yaml
 write_config "$config" 1 0.2
 cat >>"$config" <<END
@@ -239,6 +253,23 @@ sleep 2 # the counters of the up links moved meanwhile: no news
     fail "$(traps $CHANGED | wc -l) dciDataChanged, not 5: $(traps $CHANGED)"
 ok "dveth0/1 up, then dveth1 down: dciDataChanged oper_up false -> true -> false for each end; 5 data changes in all, none for counters"
 
+# --- a threshold alarm with snmpd's monitor -----------------------------------------
+
+# mte LINE-PATTERN: the DISMAN-EVENT-MIB notifications received so far.
+mte() { grep -F -- "OID: $1"$'\t' "$TRAP_LOG" || true; }
+rising() { [ -n "$(mte $MTE_RISING)" ]; }
+wait_until 10 rising || fail "no mteTriggerRising for lo's MTU $(ns_run cat /sys/class/net/lo/mtu) >= 9000"
+ns_run ip link set lo mtu 1500 || fail "cannot set lo's MTU"
+falling() { [ -n "$(mte $MTE_FALLING)" ]; }
+wait_until 10 falling || fail "no mteTriggerFalling for lo's MTU 1500 <= 2000"
+line=$(mte $MTE_FALLING | tail -n 1)
+printf '%s\n' "$line" | tr '\t' '\n' | grep -q -F "$MTE_HOT_VALUE = Gauge32: 1500" ||
+    fail "mteTriggerFalling carries not mteHotValue 1500: $line"
+printf '%s\n' "$line" | tr '\t' '\n' | grep -q -F "$LO_LABEL = STRING: \"lo\"" ||
+    fail "mteTriggerFalling carries not lo's dciInstanceLabel: $line"
+ns_run ip link set lo mtu 65536 || fail "cannot set lo's MTU back"
+ok "snmpd's DISMAN-EVENT-MIB monitor on lo's dciStatGauge32 MTU: mteTriggerRising at 65536, mteTriggerFalling with mteHotValue 1500 and dciInstanceLabel lo"
+
 # --- a restart: no flood --------------------------------------------------------------
 
 stop_dcistatd
@@ -248,7 +279,8 @@ wait_dcistatd_ready 10
 sleep 3
 [ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
     fail "notifications after a restart: $(tail -n 3 "$TRAP_LOG")"
-ok "dcistatd restarted with $((BURST + 1)) interfaces: no notification"
+interfaces=$(ns_run ls /sys/class/net | wc -l)
+ok "dcistatd restarted with $interfaces interfaces: no notification"
 # A reload that restarts netif (another refresh period): its classes'
 # first snapshots again, no change.
 sed -i 's/^    refresh: 0.2$/    refresh: 0.3/' "$config"
@@ -258,7 +290,7 @@ wait_until 10 reloaded || fail "no reload restarting netif: $(tail -n 3 "$DCISTA
 sleep 3
 [ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
     fail "notifications after a reload: $(tail -n 3 "$TRAP_LOG")"
-ok "reload restarting netif with $((BURST + 1)) interfaces: no notification"
+ok "reload restarting netif with $interfaces interfaces: no notification"
 stop_dcistatd
 
 # --- the snmpd module ------------------------------------------------------------------
