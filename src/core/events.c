@@ -410,16 +410,20 @@ events_value_changed(const struct events_commit *commit,
 	bool was = dci_snapshot_present(class, commit->previous, before, datum);
 	bool is = dci_snapshot_present(class, commit->next, after, datum);
 	struct dci_value old_value, new_value;
+	const unsigned char *old_slot, *new_slot;
 
 	if (was != is)
 		return true;
 	if (!was)
 		return false;
-	dci_value_decode_trusted(&datum->info,
-	    dci_snapshot_slot(class, commit->previous, before, datum),
-	    &old_value);
-	dci_value_decode_trusted(&datum->info,
-	    dci_snapshot_slot(class, commit->next, after, datum), &new_value);
+	old_slot = dci_snapshot_slot(class, commit->previous, before, datum);
+	new_slot = dci_snapshot_slot(class, commit->next, after, datum);
+	/* The same bytes are the same value; other bytes may still be (a
+	 * string's bytes past its end), which decoding tells. */
+	if (memcmp(old_slot, new_slot, datum->info.size) == 0)
+		return false;
+	dci_value_decode_trusted(&datum->info, old_slot, &old_value);
+	dci_value_decode_trusted(&datum->info, new_slot, &new_value);
 	return old_value.number != new_value.number ||
 	       old_value.signed_number != new_value.signed_number ||
 	       old_value.truth != new_value.truth ||
