@@ -16,6 +16,10 @@
 #   - good's refreshes made to fail: one dciSupplierFailed with reason
 #     "refresh failed" (the failures after it are no news); working again:
 #     one dciSupplierRecovered;
+#   - an application supplier (tests/supplier_commands, class jobs, named
+#     in data-changed before it exists: a warning): nothing for its first
+#     snapshot; an instance added and removed, and a watched gauge
+#     changed (its counter moving meanwhile: nothing);
 #   - 500 interfaces (250 veth pairs) at once: at most the rate limit (the
 #     configuration's `rate-limit: 10 per 20`, counted with the veth
 #     events) one by one, then one
@@ -58,6 +62,11 @@ require_cmd ip snmpd snmpget snmptrapd
 require_built
 GOOD_SO=$top_builddir/tests/unit/.libs/good_provider.so
 [ -f "$GOOD_SO" ] || skip "$GOOD_SO not built (make check builds it)"
+SUPPLIERS_SO=$(provider_so suppliers)
+[ -f "$SUPPLIERS_SO" ] || fail "$SUPPLIERS_SO not built (run make)"
+APPLICATION=$top_builddir/tests/supplier_commands
+[ -x "$APPLICATION" ] || skip "$APPLICATION not built (make check builds it)"
+RUN=$TMP_DIR/run/suppliers
 make_netns
 
 NOTIFICATION=$DCI_ARC.0          # dciStatsNotifications
@@ -96,6 +105,12 @@ value() {
 	    sed -n "s/^${NOTIFY//./\\.}\\.$2\\.0 = [A-Za-z0-9 ]*: //p" | tr -d '"'
 }
 
+# changed_in CLASS.INSTANCE DATUM: the dciDataChanged lines of that
+# instance (its length-prefixed class and instance ids) and datum.
+changed_in() {
+	traps $CHANGED | grep -F "$DCI_ARC.1.5.1.3.$1.$2"$'\t' || true
+}
+
 # --- snmpd and dcistatd -------------------------------------------------------------
 
 # A threshold alarm on a dcistat value with snmpd's own DISMAN-EVENT-MIB
@@ -117,10 +132,15 @@ cat >>"$config" <<END
     options:
       refresh_fails_while: $BROKEN
       init_needs: $NEEDED
+  - module: $SUPPLIERS_SO
+    refresh: 0.25
+    options:
+      directory: $RUN
 notifications:
   rate-limit: $LIMIT per $WINDOW
   data-changed:
     netif: [mtu, oper_up]
+    jobs: [state]
 END
 start_snmpd
 start_dcistatd "$config"
@@ -182,9 +202,56 @@ wait_until 15 recovered || fail "no dciSupplierRecovered within 15 s of good wor
 [ "$(value "$(traps $RECOVERED)" 5)" = good ] || fail "dciSupplierRecovered carries: $(traps $RECOVERED)"
 ok "good failed (one dciSupplierFailed, reason 'refresh failed') and recovered (one dciSupplierRecovered)"
 
+# --- an application supplier's instances and values -------------------------------
+
+# The class "jobs" does not exist when dcistatd starts (a warning, not an
+# error); the application brings it with one instance: a population.
+grep -q -F 'data-changed: no provider registered class "jobs" (yet)' "$DCISTATD_LOG" ||
+    fail "no warning for data-changed's class jobs not yet registered: $(head -n 5 "$DCISTATD_LOG")"
+events_before=$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")
+coproc APP { "$APPLICATION" "$RUN" jobs_app 4343 2>&1; }
+_lib_pids+=("$APP_PID")
+# app_command LINE: sends it to the application and waits for its "ok".
+app_command() {
+	local answer=
+	printf '%s\n' "$1" >&"${APP[1]}"
+	read -r -t 10 -u "${APP[0]}" answer || fail "the application did not answer '$1'"
+	[ "$answer" = ok ] || fail "the application answered '$answer' to '$1'"
+}
+{ read -r -t 10 -u "${APP[0]}" ready && [ "$ready" = ready ]; } || fail "the application did not start: $ready"
+app_command "add 1 build"
+JOBS=3.3.4343.17 # class {3, 4343, 17}, length-prefixed
+jobs_served() { [ "$(snmp_get "$DCI_ARC.1.4.1.2.$JOBS.1.1" 2>/dev/null)" = build ]; }
+wait_until 10 jobs_served || fail "the application's jobs class is not served: $(tail -n 3 "$DCISTATD_LOG")"
+sleep 1
+[ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$events_before" ] ||
+    fail "notifications for the application's first snapshot: $(tail -n 1 "$TRAP_LOG")"
+app_command "add 2 deploy"
+job_added() { [ "$(count $ADDED '"deploy"')" -eq 1 ]; }
+wait_until 10 job_added || fail "no dciInstanceAdded for the application's job 2: $(traps $ADDED | tail -n 1)"
+line=$(traps $ADDED | grep -F '"deploy"')
+{ [ "$(value "$line" 1)" = "$DCI_ARC.1.2.1.2.$JOBS" ] && [ "$(value "$line" 2)" = jobs ] &&
+    [ "$(value "$line" 3)" = "$DCI_ARC.1.4.1.2.$JOBS.1.2" ] && [ "$(value "$line" 5)" = jobs_app ]; } ||
+    fail "dciInstanceAdded of the application's job 2 carries: $line"
+app_command "count 1"
+app_command "set 1 3"
+job_changed() { [ -n "$(changed_in "$JOBS.1.1" 1)" ]; }
+wait_until 10 job_changed || fail "no dciDataChanged for job 1's state: $(traps $CHANGED | tail -n 1)"
+line=$(changed_in "$JOBS.1.1" 1)
+{ [ "$(value "$line" 4)" = build ] && [ "$(value "$line" 10)" = state ] &&
+    [ "$(value "$line" 11)" = 0 ] && [ "$(value "$line" 12)" = 3 ]; } ||
+    fail "dciDataChanged of job 1's state carries: $line"
+app_command "remove 2"
+job_removed() { [ "$(count $REMOVED '"deploy"')" -eq 1 ]; }
+wait_until 10 job_removed || fail "no dciInstanceRemoved for the application's job 2"
+printf 'quit\n' >&"${APP[1]}"
+wait "$APP_PID" 2>/dev/null || true
+[ "$(traps $CHANGED | wc -l)" -eq 1 ] || fail "dciDataChanged for the counter: $(traps $CHANGED)"
+ok "application supplier jobs_app (class {3, 4343, 17} jobs): no notification for its first snapshot; job 2 deploy added and removed, job 1's state 0 -> 3 (dciDataChanged, none for its counter)"
+
 # --- a burst past the rate limit ----------------------------------------------------
 
-before=$(($(count $ADDED) + $(count $REMOVED)))
+before=$(($(count $ADDED) + $(count $REMOVED) + $(count $CHANGED)))
 # veth pairs (the kernel may have no dummy driver): BURST / 2 of them.
 for ((i = 0; i < BURST / 2; i++)); do
 	printf 'link add nburst%da type veth peer name nburst%db\n' "$i" "$i"
@@ -193,23 +260,23 @@ ns_run ip -b "$TMP_DIR/burst" || fail "cannot add $BURST interfaces"
 summarised() { [ "$(count $SUMMARY)" -ge 1 ]; }
 wait_until $((WINDOW + 15)) summarised || fail "no dciInstancesSummary within $((WINDOW + 15)) s of $BURST interfaces added"
 one_by_one=$(count $ADDED '"nburst')
-((before + one_by_one <= LIMIT)) ||
-    fail "$((before + one_by_one)) dciInstanceAdded in one $WINDOW s window, limit $LIMIT"
+# The notifications before it may share its window (then fewer go one by
+# one) or not.
+((one_by_one <= LIMIT)) ||
+    fail "$one_by_one dciInstanceAdded one by one in a $WINDOW s window, limit $LIMIT"
 [ "$(count $SUMMARY)" -eq 1 ] || fail "$(count $SUMMARY) summaries: $(traps $SUMMARY)"
 line=$(traps $SUMMARY)
 { [ "$(value "$line" 2)" = netif ] && [ "$(value "$line" 7)" = $((BURST - one_by_one)) ] &&
     [ "$(value "$line" 8)" = 0 ] && [ "$(value "$line" 13)" = 0 ]; } ||
     fail "dciInstancesSummary ($one_by_one sent one by one) carries: $line"
-ok "$BURST interfaces: $one_by_one dciInstanceAdded one by one (limit $LIMIT per $WINDOW s with $before veth notifications before), then one dciInstancesSummary netif added $((BURST - one_by_one)) removed 0"
+ok "$BURST interfaces: $one_by_one dciInstanceAdded one by one (limit $LIMIT per $WINDOW s; $before instance and data notifications before), then one dciInstancesSummary netif added $((BURST - one_by_one)) removed 0"
 
 # --- data changed -------------------------------------------------------------------
 
 # After the burst's summary its window is over: these open a new one, and
 # stay within its limit (2 added, 1 MTU, 2 up, 2 down).
-# changed INDEX DATUM: the dciDataChanged lines of that instance and datum.
-changed() {
-	traps $CHANGED | grep -F "$DCI_ARC.1.5.1.3.2.1.1.1.$1.$2"$'\t' || true
-}
+# changed INDEX DATUM: the dciDataChanged lines of that interface and datum.
+changed() { changed_in "2.1.1.1.$1" "$2"; }
 ip -n "$NETNS" link add dveth0 type veth peer name dveth1 || fail "cannot create dveth0"
 index0=$(ifindex dveth0) index1=$(ifindex dveth1)
 dveth_added() { [ "$(count $ADDED '"dveth')" -eq 2 ]; }
@@ -249,8 +316,8 @@ line=$(changed "$index0" $OPER_UP_DATUM | tail -n 1)
 { [ "$(value "$line" 11)" = true ] && [ "$(value "$line" 12)" = false ]; } ||
     fail "dciDataChanged of dveth0's link down carries: $line"
 sleep 2 # the counters of the up links moved meanwhile: no news
-[ "$(traps $CHANGED | wc -l)" -eq 5 ] ||
-    fail "$(traps $CHANGED | wc -l) dciDataChanged, not 5: $(traps $CHANGED)"
+[ "$(traps $CHANGED | wc -l)" -eq 6 ] ||
+    fail "$(traps $CHANGED | wc -l) dciDataChanged, not 6 (the application's 1 and these 5): $(traps $CHANGED)"
 ok "dveth0/1 up, then dveth1 down: dciDataChanged oper_up false -> true -> false for each end; 5 data changes in all, none for counters"
 
 # --- a threshold alarm with snmpd's monitor -----------------------------------------
