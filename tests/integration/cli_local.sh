@@ -54,6 +54,16 @@ ns_run ip link add "$ODD" type veth peer name dcipeer ||
     skip "cannot create a veth pair"
 ns_run ip link set "$ODD" mtu 1234 || fail "cannot set the MTU of $ODD"
 ns_run ip link set "$ODD" up || fail "cannot bring $ODD up"
+# Enough interfaces for netif to read link speeds in one ethtool dump
+# (8 or more need one), up, half up and down; a veth reports 10000 Mbit/s
+# while up, and sysfs no speed while down.
+for pair in 0 1 2 3; do
+	ns_run ip link add "spd${pair}a" type veth peer name "spd${pair}b" ||
+	    fail "cannot create veth pair spd$pair"
+done
+for end in spd0a spd0b spd1a spd1b spd2a; do
+	ns_run ip link set "$end" up || fail "cannot bring $end up"
+done
 
 config=$TMP_DIR/dcistat.yaml
 cat >"$config" <<YAML
@@ -105,6 +115,13 @@ for name in names:
     mtu = int(open("/sys/class/net/%s/mtu" % name).read())
     if row["mtu"] != mtu:
         print("FAIL: mtu %r of %s, /sys %d" % (row["mtu"], name, mtu)); failures += 1
+    try:
+        speed = int(open("/sys/class/net/%s/speed" % name).read())
+        speed = speed if speed >= 0 else None
+    except OSError:
+        speed = None
+    if row.get("speed") != speed:
+        print("FAIL: speed %r of %s, /sys %r" % (row.get("speed"), name, speed)); failures += 1
     checked = 0
     directory = "/sys/class/net/%s/statistics" % name
     for counter in sorted(os.listdir(directory)):
@@ -116,10 +133,30 @@ for name in names:
             print("FAIL: %s %s %r, /sys %d" % (name, counter, row[counter], value)); failures += 1
     if checked < 20:
         print("FAIL: only %d counters of %s compared" % (checked, name)); failures += 1
-    print("# %s: id %s, mtu %d, %d counters equal /sys" % (name, row["id"], mtu, checked))
+    print("# %s: id %s, mtu %d, speed %s, %d counters equal /sys" % (name, row["id"], mtu, speed, checked))
 sys.exit(1 if failures else 0)
 PY
-ok "show netif --json: every interface's id, label, mtu and counters equal /sys"
+ok "show netif --json: every interface's id, label, mtu, speed (one ethtool dump) and counters equal /sys"
+# Fewer than 8 interfaces: each speed read from sysfs.
+cat >"$TMP_DIR/few.yaml" <<YAML
+providers:
+  - module: $(provider_so netif)
+    options:
+      include: [lo, spd0a, spd2a, spd2b, spd3a]
+YAML
+ns_run "$DCISTAT" -c "$TMP_DIR/few.yaml" show netif -d speed </dev/null >"$TMP_DIR/few.out" 2>&1 ||
+    fail "dcistat show netif (few interfaces) failed: $(head -n 3 "$TMP_DIR/few.out")"
+few=$(awk 'NR > 2 { printf "%s=%s ", $1, $3 }' "$TMP_DIR/few.out")
+expected=
+for name in lo spd0a spd2b spd2a spd3a; do # by ifIndex
+	speed=$(ns_run cat "/sys/class/net/$name/speed" 2>/dev/null) || speed=-
+	case $speed in -*) speed=- ;; esac
+	expected="$expected$name=$speed "
+done
+{ [ "$few" = "$expected" ] && [ "$few" != "${few/=1/}" ]; } ||
+    fail "speeds of 5 interfaces (from sysfs): $few, /sys: $expected"
+ok "5 interfaces (speeds from sysfs): $few as /sys"
+
 
 # --- show evcnt: instances with parents ---------------------------------------------
 
@@ -213,7 +250,7 @@ PY
 done
 
 dcistat_ok watch netif -i 0.2 -n 2 -d rx_bytes,mtu --openmetrics
-"$PYTHON" - "$TMP_DIR/out" <<'PY' || fail "watch --openmetrics (above)"
+"$PYTHON" - "$TMP_DIR/out" "$(ns_run ls /sys/class/net | wc -l)" <<'PY' || fail "watch --openmetrics (above)"
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
 chunks = open(sys.argv[1]).read().split("# EOF\n")
@@ -221,7 +258,7 @@ assert len(chunks) == 3 and chunks[2] == "", "%d expositions" % (len(chunks) - 1
 for chunk in chunks[:2]:
     families = {f.name: f for f in text_string_to_metric_families(chunk + "# EOF\n")}
     rate = families["dcistat_netif_rx_bytes_per_second"]
-    assert rate.type == "gauge" and len(rate.samples) == 3, rate
+    assert rate.type == "gauge" and len(rate.samples) == int(sys.argv[2]), rate
     assert families["dcistat_netif_interval_seconds"].unit == "seconds"
 PY
 ok "watch --openmetrics: one exposition per interval, each passing the parser, rates as gauges"

@@ -11,9 +11,11 @@
  * 1,000 veth interfaces the kernel builds that dump in a tenth of the time
  * of a full RTM_GETLINK dump. Any notification, a lost one, or a counters
  * dump that does not name exactly the links known, brings a full link
- * dump. Only the link speed comes from sysfs, and only when an interface
- * appears or its carrier or operational state changed, since reading it can
- * query the driver (ethtool) under the RTNL lock.
+ * dump. The link speed is read only when an interface appears or its
+ * carrier or operational state changed, since reading it queries the
+ * driver under the RTNL lock: for many interfaces at once (the first
+ * refresh, a burst) in one dump of ethtool's generic netlink family, for
+ * a few, or where the kernel lacks that family, from sysfs.
  *
  * A link dump collects the served links, then sorts them by ifIndex; each
  * refresh fills the batch from them, comparing with the previous refresh
@@ -34,6 +36,7 @@
 
 #include <dcistat/provider.h>
 
+#include "netif_ethtool.h"
 #include "netif_netlink.h"
 #include "providers/common/clock.h"
 #include "providers/common/growable.h"
@@ -42,6 +45,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +69,9 @@ enum netif_datum_id {
 /* Dumps tried per refresh while the kernel reports them interrupted by
  * concurrent link changes. */
 #define NETIF_DUMP_ATTEMPTS 3
+/* From this many interfaces whose speed must be read, one ethtool dump of
+ * every interface beats a sysfs file per interface. */
+#define NETIF_SPEED_DUMP_MINIMUM 8
 
 static const struct dci_supplier_info netif_supplier = {
     .module = "netif",
@@ -226,6 +233,10 @@ struct netif_interface {
 	bool has_speed;
 	uint64_t speed;       /* Mbit/s, valid when has_speed */
 	uint64_t last_change; /* centiseconds of CLOCK_MONOTONIC, 0 = none */
+	/* During a refresh: its speed is to be read (netif_read_speeds);
+	 * administratively up, which a speed needs (as sysfs has it). */
+	bool needs_speed;
+	bool up;
 };
 
 struct netif_interface_list {
@@ -249,6 +260,11 @@ struct netif_context {
 	 * links (the kernel refused the subscription, or it failed). */
 	int monitor;
 	bool stats_unsupported; /* the kernel has no RTM_GETSTATS */
+	/* NETLINK_GENERIC for speed dumps, its ethtool family, or -1 until
+	 * first needed; ethtool_unsupported: never again (sysfs instead). */
+	int ethtool;
+	uint16_t ethtool_family;
+	bool ethtool_unsupported;
 	struct provider_patterns patterns;
 	/* The served links of the last link dump, in dump order until
 	 * sorted, then by ifIndex; their counters are updated by counters
@@ -323,9 +339,10 @@ netif_compare_link_index(const void *left, const void *right)
 /*
  * Fills current from link and from what the previous refresh saw of the
  * same interface (previous, or NULL). An interface new to the provider, or
- * renamed, starts afresh: its speed is read and no change is recorded. A
- * known one whose operational state or carrier change count moved has its
- * speed read again and last_change set to now; otherwise both carry over.
+ * renamed, starts afresh: its speed is to be read and no change is
+ * recorded. A known one whose operational state or carrier change count
+ * moved has its speed read again and last_change set to now; otherwise
+ * both carry over.
  */
 static void
 netif_track(struct netif_interface *current,
@@ -340,11 +357,11 @@ netif_track(struct netif_interface *current,
 	current->operstate = link->operstate;
 	current->has_carrier_changes = link->has_carrier_changes;
 	current->carrier_changes = link->carrier_changes;
+	current->up = (link->flags & IFF_UP) != 0;
 
 	if (previous == NULL || strcmp(previous->name, link->name) != 0) {
 		current->last_change = 0;
-		current->has_speed =
-		    netif_read_speed(link->name, &current->speed);
+		current->needs_speed = true;
 		return;
 	}
 	changed = previous->operstate != link->operstate ||
@@ -352,8 +369,7 @@ netif_track(struct netif_interface *current,
 	          previous->carrier_changes != link->carrier_changes;
 	if (changed) {
 		current->last_change = now;
-		current->has_speed =
-		    netif_read_speed(link->name, &current->speed);
+		current->needs_speed = true;
 	} else {
 		current->last_change = previous->last_change;
 		current->has_speed = previous->has_speed;
@@ -454,6 +470,7 @@ netif_init(struct dci_host *host, void **context_pointer)
 	context->host = host;
 	context->socket = -1;
 	context->monitor = -1;
+	context->ethtool = -1;
 
 	if (provider_patterns_read(host, &context->patterns, NULL, 0) != 0)
 		return -1;
@@ -698,6 +715,110 @@ netif_update_counters(struct netif_context *context)
 	       walk.seen == context->dumped_count;
 }
 
+/* netif_speed_dump's callback: the speed of an interface that needs one,
+ * among `count` sorted by index. */
+struct netif_speed_walk {
+	struct netif_interface *items;
+	size_t count;
+	size_t next; /* where the next one is likely to be */
+};
+
+static int
+netif_store_speed(const struct netif_speed *speed, void *opaque)
+{
+	struct netif_speed_walk *walk = opaque;
+	size_t low = 0, high = walk->count;
+	struct netif_interface *interface;
+
+	if (walk->next < walk->count &&
+	    walk->items[walk->next].index == speed->index) {
+		low = walk->next;
+	} else {
+		while (low < high) {
+			size_t middle = low + (high - low) / 2;
+
+			if (walk->items[middle].index < speed->index)
+				low = middle + 1;
+			else
+				high = middle;
+		}
+	}
+	if (low == walk->count || walk->items[low].index != speed->index)
+		return 0; /* not served */
+	walk->next = low + 1;
+	interface = &walk->items[low];
+	/* As sysfs: no speed for an interface that is down. */
+	if (interface->needs_speed && interface->up && speed->has_speed) {
+		interface->has_speed = true;
+		interface->speed = speed->megabits;
+	}
+	return 0;
+}
+
+/* Opens the ethtool socket when first needed; false when there is none
+ * (then sysfs serves, and a kernel without the family is not asked
+ * again). */
+static bool
+netif_ethtool_ready(struct netif_context *context)
+{
+	if (context->ethtool >= 0)
+		return true;
+	if (context->ethtool_unsupported)
+		return false;
+	context->ethtool = netif_ethtool_open(&context->ethtool_family);
+	if (context->ethtool >= 0)
+		return true;
+	dci_log(context->host, errno == ENOENT ? DCI_LOG_INFO : DCI_LOG_WARNING,
+	    "no ethtool netlink family (%s): link speeds come from sysfs",
+	    strerror(errno));
+	context->ethtool_unsupported = errno == ENOENT;
+	return false;
+}
+
+/*
+ * Reads the speed of every one of the `count` interfaces of context->seen
+ * (sorted by index) that needs it: in one ethtool dump when there are
+ * many, else (or when the dump fails) from sysfs one by one.
+ */
+static void
+netif_read_speeds(struct netif_context *context, size_t count)
+{
+	struct netif_interface *items = context->seen.items;
+	size_t needed = 0;
+	bool dumped = false;
+
+	for (size_t i = 0; i < count; i++)
+		needed += items[i].needs_speed;
+	if (needed == 0)
+		return;
+	if (needed >= NETIF_SPEED_DUMP_MINIMUM &&
+	    netif_ethtool_ready(context)) {
+		struct netif_speed_walk walk = {items, count, 0};
+
+		context->sequence++;
+		dumped =
+		    netif_speed_dump(context->ethtool, context->ethtool_family,
+		        context->sequence, netif_store_speed, &walk) == 0;
+		if (!dumped) {
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "ethtool speed dump failed (%s): reading sysfs",
+			    strerror(errno));
+			close(context->ethtool);
+			context->ethtool = -1;
+			for (size_t i = 0; i < count; i++)
+				items[i].has_speed = false;
+		}
+	}
+	for (size_t i = 0; i < count; i++) {
+		if (!items[i].needs_speed)
+			continue;
+		if (!dumped)
+			items[i].has_speed =
+			    netif_read_speed(items[i].name, &items[i].speed);
+		items[i].needs_speed = false;
+	}
+}
+
 /* Fills and commits a batch from context->links (sorted), and makes what
  * it published the known state. Returns 0, or -1 after logging why. */
 static int
@@ -729,8 +850,6 @@ netif_publish(struct dci_host *host, struct netif_context *context)
 	for (size_t i = 0; i < context->links.count; i++) {
 		const struct netif_link *link = &context->links.items[i];
 		const struct netif_interface *previous = NULL;
-		struct netif_interface *current;
-		long row;
 
 		/* Both lists are sorted by index: walk them together. */
 		while (next_known < known->count &&
@@ -739,14 +858,20 @@ netif_publish(struct dci_host *host, struct netif_context *context)
 		if (next_known < known->count &&
 		    known->items[next_known].index == link->index)
 			previous = &known->items[next_known];
+		netif_track(&context->seen.items[i], previous, link, now);
+	}
+	netif_read_speeds(context, context->links.count);
+	for (size_t i = 0; i < context->links.count; i++) {
+		const struct netif_link *link = &context->links.items[i];
+		long row =
+		    dci_batch_instance(batch, &link->index, 1, link->name);
 
-		current = &context->seen.items[context->seen.count];
-		netif_track(current, previous, link, now);
-		row = dci_batch_instance(batch, &link->index, 1, link->name);
 		if (row < 0)
 			continue; /* the host logged why; serve the others */
-		context->seen.count++;
-		if (netif_set_row(batch, row, link, current) != 0) {
+		context->seen.items[context->seen.count++] =
+		    context->seen.items[i];
+		if (netif_set_row(batch, row, link, &context->seen.items[i]) !=
+		    0) {
 			dci_batch_abort(batch);
 			return -1; /* the host logged why */
 		}
@@ -798,6 +923,8 @@ netif_fini(struct dci_host *host, void *opaque)
 		close(context->socket);
 	if (context->monitor >= 0)
 		close(context->monitor);
+	if (context->ethtool >= 0)
+		close(context->ethtool);
 	provider_patterns_free(&context->patterns);
 	free(context->links.items);
 	free(context->known.items);

@@ -152,20 +152,11 @@ netif_parse_link_attribute(
 	return 0;
 }
 
-typedef int (*netif_attribute_store)(
-    void *target, unsigned type, const unsigned char *payload, size_t length);
-
-/*
- * Hands each attribute of message, from offset (past the family header)
- * to nlmsg_len, to store. Returns 0, or -1 with errno EBADMSG when an
- * attribute overruns the message or store refuses its payload.
- */
-static int
-netif_parse_attributes(const struct nlmsghdr *message, size_t offset,
+int
+netif_attributes_walk(const unsigned char *bytes, size_t length,
     netif_attribute_store store, void *target)
 {
-	const unsigned char *bytes = (const unsigned char *)message;
-	size_t length = message->nlmsg_len;
+	size_t offset = 0;
 
 	while (offset < length) {
 		struct rtattr attribute;
@@ -181,10 +172,21 @@ netif_parse_attributes(const struct nlmsghdr *message, size_t offset,
 		        bytes + offset + NETIF_ATTRIBUTE_HEADER_LENGTH,
 		        attribute.rta_len - NETIF_ATTRIBUTE_HEADER_LENGTH) != 0)
 			return netif_malformed();
-		/* The last attribute's padding may lie past the message. */
+		/* The last attribute's padding may lie past the buffer. */
 		offset += RTA_ALIGN(attribute.rta_len);
 	}
 	return 0;
+}
+
+/* The attributes of message from offset (past the family header). */
+static int
+netif_parse_attributes(const struct nlmsghdr *message, size_t offset,
+    netif_attribute_store store, void *target)
+{
+	if (offset > message->nlmsg_len)
+		return netif_malformed();
+	return netif_attributes_walk((const unsigned char *)message + offset,
+	    message->nlmsg_len - offset, store, target);
 }
 
 int

@@ -127,6 +127,18 @@ struct netif_link_stats {
 int netif_stats_parse(
     const struct nlmsghdr *message, struct netif_link_stats *stats);
 
+/*
+ * Hands each netlink attribute of the `length` bytes at `bytes` (a message
+ * past its family header, or a nested attribute's payload) to store: its
+ * type (flags masked off), payload and payload length. Returns 0, or -1
+ * with errno EBADMSG when an attribute overruns the bytes or store refuses
+ * it (returns non-zero).
+ */
+typedef int (*netif_attribute_store)(
+    void *target, unsigned type, const unsigned char *payload, size_t length);
+int netif_attributes_walk(const unsigned char *bytes, size_t length,
+    netif_attribute_store store, void *target);
+
 #pragma GCC visibility pop
 
 #endif

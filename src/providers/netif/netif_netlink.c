@@ -41,10 +41,16 @@ netif_malformed(void)
 int
 netif_netlink_open(void)
 {
+	return netif_netlink_open_protocol(NETLINK_ROUTE);
+}
+
+int
+netif_netlink_open_protocol(int protocol)
+{
 	struct timeval timeout = {.tv_sec = NETIF_RECEIVE_TIMEOUT_SECONDS};
 	int descriptor;
 
-	descriptor = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	descriptor = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, protocol);
 	if (descriptor < 0)
 		return -1;
 	if (setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout,
@@ -223,13 +229,8 @@ netif_receive(
 	}
 }
 
-/*
- * Sends a dump request of type with its family header and reads the whole
- * answer, handing each message of the dump to each (see netif_dump_state).
- * Returns as netif_link_dump does.
- */
-static int
-netif_dump(int descriptor, uint32_t sequence, uint16_t type,
+int
+netif_netlink_dump(int descriptor, uint32_t sequence, uint16_t type,
     const void *family_header, size_t length, netif_message_each each,
     void *context)
 {
@@ -312,8 +313,9 @@ netif_link_dump(
 	    .each.link = each, .context = context};
 	struct ifinfomsg information = {.ifi_family = AF_UNSPEC};
 
-	return netif_dump(descriptor, sequence, RTM_GETLINK, &information,
-	    sizeof information, netif_each_link_message, &callback);
+	return netif_netlink_dump(descriptor, sequence, RTM_GETLINK,
+	    &information, sizeof information, netif_each_link_message,
+	    &callback);
 }
 
 static int
@@ -343,7 +345,7 @@ netif_stats_dump(
 	    .filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64),
 	};
 
-	return netif_dump(descriptor, sequence, RTM_GETSTATS, &filter,
+	return netif_netlink_dump(descriptor, sequence, RTM_GETSTATS, &filter,
 	    sizeof filter, netif_each_stats_message, &callback);
 }
 

@@ -22,6 +22,9 @@
  */
 int netif_netlink_open(void);
 
+/* The same for another netlink protocol (NETLINK_GENERIC for ethtool). */
+int netif_netlink_open_protocol(int protocol);
+
 /*
  * Called once per link of a dump. The link is valid only during the call.
  * Returns 0 to go on, anything else to stop.
@@ -90,6 +93,16 @@ int netif_monitor_drain(int descriptor);
  */
 typedef int (*netif_message_each)(
     const struct nlmsghdr *message, void *context);
+
+/*
+ * Sends a dump request (NLM_F_DUMP) of message type `type` with its family
+ * header (at most 32 bytes: a struct, or a generic netlink header and its
+ * attributes) and reads the whole answer, handing each message of the dump
+ * to each (see netif_dump_state). Returns as netif_link_dump does.
+ */
+int netif_netlink_dump(int descriptor, uint32_t sequence, uint16_t type,
+    const void *family_header, size_t length, netif_message_each each,
+    void *context);
 
 /*
  * The part of a dump that handles one received datagram, exposed for the
