@@ -45,9 +45,18 @@
 #     (1, IRQ, processor 0) whose count lies within the two readings' sums,
 #     each per-CPU row (processor CPU+1) within that CPU's two readings.
 #
+# Then SNMPv1 and SNMPv3, as doc/MIB.md says: an SNMPv1 GET of a Counter64
+# column answers noSuchName and a walk shows only the other columns; the
+# exporter with snmp.yml's auth turned to SNMPv3 authPriv scrapes through a
+# user of the master. Last, Prometheus itself runs
+# contrib/prometheus/prometheus.yml (ports and intervals changed) against
+# the exporter, with the agent in its targets file: the three dcistat jobs
+# are up, their series carry the agent as `instance` and the rows' names,
+# and dcistat.rules.yml records.
+#
 # Needs root and `ip netns` (exit 77 otherwise), and exits 77 when
-# prometheus-snmp-exporter, promtool (package prometheus) or curl is
-# missing; ./runtests installs them.
+# prometheus-snmp-exporter, promtool or prometheus (package prometheus) or
+# curl is missing; ./runtests installs them.
 
 # Functions run through wait_until look unreachable to shellcheck.
 # shellcheck disable=SC2317
@@ -62,7 +71,7 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 
 require_root
 require_cmd ip snmpd snmpget snmpwalk
-for command in prometheus-snmp-exporter promtool curl; do
+for command in prometheus-snmp-exporter promtool prometheus curl; do
 	command -v "$command" >/dev/null 2>&1 ||
 	    skip "$command not found (apt-get install prometheus-snmp-exporter prometheus curl)"
 done
@@ -132,6 +141,10 @@ for size in (100, 200, 300, 400, 500, 600, 700):
 PY
     fail "cannot send frames from dcp0"
 
+# An SNMPv3 user of the master, for the exporter's SNMPv3 module.
+V3_USER=dcimon V3_AUTH="dcistat auth phrase" V3_PRIV="dcistat priv phrase"
+SNMPD_EXTRA_CONF="createUser $V3_USER SHA \"$V3_AUTH\" AES \"$V3_PRIV\"
+rouser $V3_USER priv"
 start_snmpd
 config=$TMP_DIR/dcistatd.yaml
 write_agent_config "$config"
@@ -473,6 +486,116 @@ for irq in sorted(set(irq_before) & set(irq_after), key=int):
 ok("dci_evcnt: %d rows labelled as dciInstanceLabel (group, name, cpuN) in text; %d counts of %d numbered lines within /proc/interrupts before/after" % (len(count), checked, len(irq_before)))
 sys.exit(1 if failures else 0)
 PY
+
+# --- SNMPv1 and SNMPv3 -----------------------------------------------------------
+
+# SNMPv1 has no Counter64: a GET of one answers noSuchName, a walk skips
+# the 64-bit columns; the others are there.
+NETIF_ENTRY=$DCI_ARC.1.6.1.1.1
+if ns_run snmpget -v1 -c public -t 2 -r 1 "$SNMP_TARGET" "$NETIF_ENTRY.12.1" \
+    >"$TMP_DIR/v1.out" 2>&1 || ! grep -q noSuchName "$TMP_DIR/v1.out"; then
+	fail "SNMPv1 GET of dciNetifRxBytes.1 (Counter64): $(tr '\n' ' ' <"$TMP_DIR/v1.out"), expected noSuchName"
+fi
+v1_columns=$(ns_run snmpwalk -v1 -c public -t 2 -r 1 -On "$SNMP_TARGET" "$NETIF_ENTRY" |
+    sed -n -E "s/^${NETIF_ENTRY//./\\.}\.([0-9]+)\.1 = .*/\1/p" | tr '\n' ' ')
+[ "$v1_columns" = "1 2 3 4 6 " ] ||
+    fail "SNMPv1 walk of dciNetifTable, lo: columns '$v1_columns', expected '1 2 3 4 6 ' (name, address, mtu, oper_up, last_change)"
+ok "SNMPv1: dciNetifRxBytes.1 is noSuchName, a walk shows name, address, mtu, oper_up, last_change and no 64-bit column"
+
+# The exporter with snmp.yml's modules turned to SNMPv3 authPriv, as
+# doc/MIB.md tells: through the master's user, the same rows.
+"$PYTHON" - "$shipped/snmp.yml" "$TMP_DIR/snmp-v3.yml" "$V3_USER" "$V3_AUTH" "$V3_PRIV" <<'PY' ||
+import sys
+source, target, user, auth, priv = sys.argv[1:]
+text = open(source).read()
+v3 = ("  version: 3\n  auth:\n    username: %s\n    security_level: authPriv\n"
+      "    password: %s\n    auth_protocol: SHA\n    priv_protocol: AES\n"
+      "    priv_password: %s\n" % (user, auth, priv))
+v2 = "  version: 2\n  auth:\n    community: public\n"
+if text.count(v2) != 3:
+    sys.exit("snmp.yml has %d SNMPv2c auth blocks, not 3" % text.count(v2))
+open(target, "w").write(text.replace(v2, v3))
+PY
+    fail "cannot write an SNMPv3 snmp.yml"
+V3_PORT=$(free_tcp_port) || fail "no free TCP port"
+"${_lib_ns_prefix[@]}" prometheus-snmp-exporter \
+    --config.file="$TMP_DIR/snmp-v3.yml" \
+    --web.listen-address="127.0.0.1:$V3_PORT" \
+    </dev/null >"$TMP_DIR/exporter-v3.log" 2>&1 &
+_lib_pids+=("$!")
+v3_scrape() {
+	ns_run curl -sf -o "$TMP_DIR/scrape.v3" \
+	    "http://127.0.0.1:$V3_PORT/snmp?target=127.0.0.1:$SNMPD_PORT&module=dci_netif"
+}
+wait_until 10 v3_scrape || fail "the SNMPv3 exporter does not answer within 10 s"
+grep -q '^dciNetifRxBytes{dciNetifIfIndex="1",dciNetifName="lo"} ' "$TMP_DIR/scrape.v3" ||
+    fail "SNMPv3 scrape of dci_netif has no dciNetifRxBytes of lo: $(grep -v '^#' "$TMP_DIR/scrape.v3" | head -n 3 | tr '\n' ' ')"
+ok "SNMPv3 authPriv (SHA, AES) through the master's user: dci_netif scraped, $(grep -c '^dciNetif' "$TMP_DIR/scrape.v3") samples"
+
+# --- Prometheus ------------------------------------------------------------------
+
+# contrib/prometheus/prometheus.yml as shipped, but for the ports and
+# intervals: the exporter's address, the agent in the targets file, a
+# scrape and an evaluation every second.
+prom=$TMP_DIR/prometheus
+mkdir -p "$prom/data" || fail "cannot create $prom"
+sed -e "s/127\.0\.0\.1:9116/127.0.0.1:$EXPORTER_PORT/" \
+    -e 's/^\(  [a-z_]*_interval:\) 60s$/\1 1s/' \
+    "$shipped/prometheus.yml" >"$prom/prometheus.yml" || fail "cannot write prometheus.yml"
+cp "$shipped/dcistat.rules.yml" "$prom/" || fail "cannot copy the rules"
+printf -- '- targets: [127.0.0.1:%s]\n' "$SNMPD_PORT" >"$prom/dcistat-targets.yml"
+promtool check config "$prom/prometheus.yml" >"$TMP_DIR/config.out" 2>&1 ||
+    fail "promtool check config: $(tr '\n' ' ' <"$TMP_DIR/config.out")"
+PROMETHEUS_PORT=$(free_tcp_port) || fail "no free TCP port"
+"${_lib_ns_prefix[@]}" prometheus --config.file="$prom/prometheus.yml" \
+    --storage.tsdb.path="$prom/data" \
+    --web.listen-address="127.0.0.1:$PROMETHEUS_PORT" \
+    </dev/null >"$TMP_DIR/prometheus.log" 2>&1 &
+PROMETHEUS_PID=$!
+_lib_pids+=("$PROMETHEUS_PID")
+
+query() { # PROMQL: the API's JSON answer into $TMP_DIR/query.json
+	ns_run curl -sf -o "$TMP_DIR/query.json" --data-urlencode "query=$1" \
+	    "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/query"
+}
+# every_series PYTHON-CONDITION: every series of the last query meets it
+# (s: its labels, v: its value), and there is one.
+every_series() {
+	"$PYTHON" - "$TMP_DIR/query.json" "$1" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1]))["data"]["result"]
+ok = bool(result) and all(eval(sys.argv[2], {}, {"s": r["metric"], "v": float(r["value"][1])}) for r in result)
+sys.exit(0 if ok else 1)
+PY
+}
+targets_up() {
+	_lib_alive "$PROMETHEUS_PID" || return "$GIVE_UP"
+	query 'count(up{job=~"dcistat_.*"} == 1) == 3' && every_series 'v == 3'
+}
+wait_until 30 targets_up ||
+    fail "Prometheus: the jobs dcistat_netif, dcistat_devstat and dcistat_evcnt are not all up within 30 s"
+instance=127.0.0.1:$SNMPD_PORT
+# expect_series PROMQL PYTHON-CONDITION: fails unless the query has series
+# and each meets the condition.
+expect_series() {
+	if ! { query "$1" && every_series "$2"; }; then
+		fail "Prometheus: $1 is not as expected ($2): $(head -c 400 "$TMP_DIR/query.json")"
+	fi
+}
+expect_series 'dciNetifRxBytes{dciNetifName="lo"}' \
+    "s['instance'] == '$instance' and s['job'] == 'dcistat_netif' and s['dciNetifIfIndex'] == '1' and v > 0"
+expect_series 'dciEvcntCount{dciEvcntProcessor="0"}' \
+    "s['instance'] == '$instance' and s['dciEvcntGroup'] != '' and not s['dciEvcntName'].startswith('0x')"
+if grep -q '^dciDevstatBusyTime' "$TMP_DIR/scrape.dci_devstat"; then
+	expect_series 'dciDevstatBusyTime' \
+	    "s['instance'] == '$instance' and s['dciDevstatDeviceName'] != ''"
+fi
+recorded() {
+	query 'dcistat:netif_errors:rate5m{dciNetifName="lo"}' && every_series 'v == 0'
+}
+wait_until 15 recorded ||
+    fail "Prometheus: the rule dcistat:netif_errors:rate5m gives no 0 for lo within 15 s: $(cat "$TMP_DIR/query.json")"
+ok "Prometheus with contrib/prometheus/prometheus.yml: the three jobs up through the exporter, series labelled instance=$instance and the rows' names, rules recorded"
 
 stop_dcistatd
 ok "done in $(($(now_ms) - started)) ms"
