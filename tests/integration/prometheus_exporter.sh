@@ -7,7 +7,8 @@
 #   - contrib/prometheus/generator.yml is what `dcistatd
 #     --prometheus-generator` writes now for netif, devstat and evcnt
 #     (scripts/generate-prometheus generator; `make prometheus` rewrites
-#     it);
+#     it); with -t or --mib it is a usage error (2), and with no class an
+#     error (1) that writes nothing;
 #   - contrib/prometheus/snmp.yml is what prometheus-snmp-generator makes
 #     of that generator.yml with mibs/ and the IETF base modules
 #     (scripts/generate-prometheus snmp), with no MIB parse error and no
@@ -93,6 +94,24 @@ if ! cmp -s "$shipped/generator.yml" "$TMP_DIR/generator.yml"; then
 	fail "contrib/prometheus/generator.yml differs from what dcistatd --prometheus-generator writes now (make prometheus)"
 fi
 ok "contrib/prometheus/generator.yml is what dcistatd --prometheus-generator writes"
+
+# The command line: -t and --mib exclude it (usage, 2); a configuration
+# whose providers register no class is an error (1) that writes nothing.
+# refused STATUS PATTERN WHAT: the last run_dcistatd exited STATUS, wrote
+# nothing on stdout and PATTERN on stderr.
+refused() {
+	if [ "$RUN_STATUS" -ne "$1" ] || [ -s "$TMP_DIR/out" ] || ! grep -q -e "$2" "$TMP_DIR/err"; then
+		fail "$3: status $RUN_STATUS, stdout $(head -c 100 "$TMP_DIR/out"), stderr $(head -n 1 "$TMP_DIR/err"); expected $1 and '$2'"
+	fi
+}
+run_dcistatd "$TMP_DIR/out" "$TMP_DIR/err" --prometheus-generator -t
+refused 2 '--prometheus-generator excludes -t' "--prometheus-generator -t"
+run_dcistatd "$TMP_DIR/out" "$TMP_DIR/err" --prometheus-generator --mib DCI-X-MIB
+refused 2 '--prometheus-generator excludes --mib' "--prometheus-generator --mib"
+printf 'providers: []\n' >"$TMP_DIR/empty.yaml"
+run_dcistatd "$TMP_DIR/out" "$TMP_DIR/err" --prometheus-generator -c "$TMP_DIR/empty.yaml"
+refused 1 'no class to describe' "--prometheus-generator with no class"
+ok "--prometheus-generator: -t and --mib refused (2); no class: 1, nothing written"
 
 if ! "$top_srcdir/scripts/fetch-base-mibs" >/dev/null 2>"$TMP_DIR/fetch.err"; then
 	note "snmp.yml not regenerated: the IETF base MIB modules cannot be fetched ($(head -n 1 "$TMP_DIR/fetch.err"))"
