@@ -15,6 +15,7 @@
 #include "agent/daemon.h"
 #include "agent/notifications.h"
 #include "mib/mib_generator.h"
+#include "mib/prometheus_generator.h"
 #include "agent/options.h"
 #include "config.h"
 #include "core/clock.h"
@@ -55,33 +56,55 @@ realpath_of_new_file(const char *path)
 	return absolute;
 }
 
-/* --mib: loads the providers (their init registers their classes), runs
- * one refresh of each (a provider whose suppliers come and go, such as
- * suppliers, registers its classes there), and writes the module to
- * stdout; no agent. Returns the exit
- * status. The text is made whole before anything is written, so an error
- * leaves stdout empty. */
+/* What --mib and --prometheus-generator write: text from a registry,
+ * NULL with the reason in `error`. */
+typedef char *(*generated_text_function)(const struct dci_registry *registry,
+    const struct agent_options *options, char *error, size_t error_size);
+
+static char *
+mib_text(const struct dci_registry *registry,
+    const struct agent_options *options, char *error, size_t error_size)
+{
+	return mib_generator_generate(
+	    registry, options->mib_module, error, error_size);
+}
+
+static char *
+prometheus_text(const struct dci_registry *registry,
+    const struct agent_options *options, char *error, size_t error_size)
+{
+	(void)options;
+	return prometheus_generator_generate(registry, error, error_size);
+}
+
+/* --mib and --prometheus-generator: loads the providers (their init
+ * registers their classes), runs one refresh of each (a provider whose
+ * suppliers come and go, such as suppliers, registers its classes there),
+ * and writes what `generate` makes of the registry to stdout; no agent.
+ * Returns the exit status. The text is made whole before anything is
+ * written, so an error leaves stdout empty. */
 static int
-mib_write(const struct agent_options *options)
+generated_write(const struct agent_options *options,
+    generated_text_function generate, const char *what)
 {
 	struct dci_lifecycle lifecycle;
 	char error[2048], *text;
 	int status = 0;
 
-	if (!mib_generator_module_name_valid(
+	if (options->mib_module != NULL &&
+	    !mib_generator_module_name_valid(
 	        options->mib_module, error, sizeof(error)))
 		fatalx("%s", error);
 	if (dci_lifecycle_load(&lifecycle, options->config_file, PROVIDERDIR,
 	        DCI_LOAD_STRICT, error, sizeof(error)) != 0)
 		fatalx("%s", error);
 	dci_plugins_refresh_all(&lifecycle.plugins, dci_clock_milliseconds());
-	text = mib_generator_generate(
-	    lifecycle.registry, options->mib_module, error, sizeof(error));
+	text = generate(lifecycle.registry, options, error, sizeof(error));
 	if (text == NULL) {
 		log_warnx("%s: %s", options->config_file, error);
 		status = 1;
 	} else if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-		log_warn("cannot write the module to standard output");
+		log_warn("cannot write the %s to standard output", what);
 		status = 1;
 	}
 	free(text);
@@ -162,7 +185,10 @@ main(int argc, char **argv)
 		options.insecure_paths = true;
 	dci_secure_path_require(!options.insecure_paths, geteuid());
 	if (options.mib_module != NULL)
-		return mib_write(&options);
+		return generated_write(&options, mib_text, "module");
+	if (options.prometheus_generator)
+		return generated_write(
+		    &options, prometheus_text, "generator configuration");
 
 	/* First: a second dcistatd with the same pid file is refused before
 	 * it loads anything, and on stderr, where the caller sees it. The

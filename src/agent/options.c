@@ -22,6 +22,7 @@ agent_options_usage(FILE *out)
 	    "[--in-place auto|on|off]\n"
 	    "                [--insecure-paths]\n"
 	    "       dcistatd --mib MODULE-NAME [-c FILE]\n"
+	    "       dcistatd --prometheus-generator [-c FILE]\n"
 	    "  -f  stay in the foreground (default: daemonise)\n"
 	    "  -t  check the configuration and its providers, then exit 0 or "
 	    "1\n"
@@ -45,7 +46,12 @@ agent_options_usage(FILE *out)
 	    "  --mib  write an SMIv2 module MODULE-NAME describing the "
 	    "per-class tables\n"
 	    "         of the providers of FILE to standard output, then "
-	    "exit\n",
+	    "exit\n"
+	    "  --prometheus-generator  write snmp_exporter's generator.yml "
+	    "for the\n"
+	    "         per-class tables of the providers of FILE to standard "
+	    "output,\n"
+	    "         then exit\n",
 	    SYSCONFDIR);
 }
 
@@ -53,6 +59,7 @@ agent_options_usage(FILE *out)
 #define AGENT_OPTION_MIB 256
 #define AGENT_OPTION_IN_PLACE 257
 #define AGENT_OPTION_INSECURE_PATHS 258
+#define AGENT_OPTION_PROMETHEUS_GENERATOR 259
 
 int
 agent_options_parse(int argc, char **argv, struct agent_options *options)
@@ -61,6 +68,8 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	    {"mib", required_argument, NULL, AGENT_OPTION_MIB},
 	    {"in-place", required_argument, NULL, AGENT_OPTION_IN_PLACE},
 	    {"insecure-paths", no_argument, NULL, AGENT_OPTION_INSECURE_PATHS},
+	    {"prometheus-generator", no_argument, NULL,
+	        AGENT_OPTION_PROMETHEUS_GENERATOR},
 	    {NULL, 0, NULL, 0},
 	};
 	int option;
@@ -89,6 +98,9 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 			break;
 		case AGENT_OPTION_INSECURE_PATHS:
 			options->insecure_paths = true;
+			break;
+		case AGENT_OPTION_PROMETHEUS_GENERATOR:
+			options->prometheus_generator = true;
 			break;
 		case 'f':
 			options->foreground = true;
@@ -142,6 +154,14 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	}
 	if (options->mib_module != NULL && options->check_only) {
 		fprintf(stderr, "dcistatd: --mib and -t exclude each other\n");
+		agent_options_usage(stderr);
+		return -1;
+	}
+	if (options->prometheus_generator &&
+	    (options->check_only || options->mib_module != NULL)) {
+		fprintf(stderr,
+		    "dcistatd: --prometheus-generator excludes %s\n",
+		    options->check_only ? "-t" : "--mib");
 		agent_options_usage(stderr);
 		return -1;
 	}

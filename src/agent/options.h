@@ -18,14 +18,16 @@ struct agent_options {
 	bool insecure_paths; /* --insecure-paths: no strict paths rule */
 	const char *log_target;    /* -L, overrides the YAML */
 	const char *mib_module;    /* --mib NAME: write the MIB module, exit */
+	/* --prometheus-generator: write snmp_exporter's generator.yml, exit */
+	bool prometheus_generator;
 	bool in_place_set;         /* --in-place, overrides the YAML */
 	enum dci_config_in_place in_place;
 };
 
 /* Parses argv; on a usage error prints the usage and returns -1; on -h or
  * -V prints and returns 1 (exit 0); otherwise returns 0. --mib takes a
- * module name (checked later, with the generator's rules) and excludes
- * -t. */
+ * module name (checked later, with the generator's rules);
+ * --prometheus-generator takes none; each excludes -t and the other. */
 int agent_options_parse(int argc, char **argv, struct agent_options *options);
 
 #endif

@@ -248,6 +248,22 @@ free_udp_port() {
 	return 1
 }
 
+# Prints a TCP port nothing listens on at 127.0.0.1 (in $NETNS if set).
+free_tcp_port() {
+	local base port i used
+	base=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+	for ((i = 0; i < 200; i++)); do
+		port=$((base + i))
+		if command -v ss >/dev/null 2>&1; then
+			used=$(ns_run ss -Hltn "sport = :$port" 2>/dev/null)
+			[ -z "$used" ] || continue
+		fi
+		printf '%s\n' "$port"
+		return 0
+	done
+	return 1
+}
+
 # --- SNMP clients -----------------------------------------------------------------
 
 SNMP_TARGET=

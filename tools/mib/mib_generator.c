@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "mib/mib_generator.h"
+#include "mib/mib_plan.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -28,89 +29,6 @@
 
 /* Text lines of the module stay within this width. */
 #define MIB_LINE_WIDTH 72
-
-#define MIB_NAME_SIZE (AGENT_MIB_DESCRIPTOR_MAX + 1)
-
-/* What the module imports, beyond what every module imports. */
-enum mib_import {
-	MIB_IMPORT_INTEGER32 = 1u << 0,
-	MIB_IMPORT_UNSIGNED32 = 1u << 1,
-	MIB_IMPORT_GAUGE32 = 1u << 2,
-	MIB_IMPORT_COUNTER32 = 1u << 3,
-	MIB_IMPORT_COUNTER64 = 1u << 4,
-	MIB_IMPORT_IPADDRESS = 1u << 5,
-	MIB_IMPORT_TIMETICKS = 1u << 6,
-	MIB_IMPORT_DISPLAYSTRING = 1u << 7,
-	MIB_IMPORT_MACADDRESS = 1u << 8,
-	MIB_IMPORT_TRUTHVALUE = 1u << 9,
-	MIB_IMPORT_TIMESTAMP = 1u << 10,
-	MIB_IMPORT_HUNDREDTHS = 1u << 11,
-	MIB_IMPORT_GAUGE64 = 1u << 12,
-};
-
-/* One descriptor of the module and what it names, for clash messages. */
-struct mib_name {
-	char descriptor[MIB_NAME_SIZE];
-	char *owner; /* "class netif datum rx_bytes" */
-};
-
-struct mib_column {
-	uint32_t number;
-	const struct dci_datum *datum; /* NULL: an index column */
-	size_t word;                   /* index column: word of the id, 0.. */
-	size_t level;                  /* index column: its instance level */
-	size_t level_word;             /* index column: word in the level */
-	const char *syntax;            /* in the OBJECT-TYPE */
-	const char *sequence_syntax;   /* in the SEQUENCE */
-	char descriptor[MIB_NAME_SIZE];
-};
-
-struct mib_class {
-	const struct dci_class *class;
-	char id_text[DCI_CLASS_ID_MAX_LEVELS * 11 + 1]; /* "1.1" */
-	char camel[MIB_NAME_SIZE];
-	char table[MIB_NAME_SIZE];
-	char entry[MIB_NAME_SIZE];
-	char type[MIB_NAME_SIZE + 8]; /* "Dci...Entry" */
-	char group[MIB_NAME_SIZE];
-	char table_parent[MIB_NAME_SIZE];
-	struct mib_column *columns; /* datums and index words, by number */
-	size_t column_count;
-	size_t *index; /* positions in columns, in word order */
-	size_t index_count;
-};
-
-/* An OBJECT IDENTIFIER node between dciClassData (or dciClassModules) and
- * a table (or the module identity). */
-struct mib_arc {
-	char descriptor[MIB_NAME_SIZE];
-	char parent[MIB_NAME_SIZE];
-	uint32_t number;
-};
-
-struct mib_generator {
-	const struct dci_registry *registry;
-	const char *module_name;
-	char identity[MIB_NAME_SIZE];
-	char identity_parent[MIB_NAME_SIZE];
-	uint32_t identity_number;
-	char conformance[MIB_NAME_SIZE];
-	char compliances[MIB_NAME_SIZE];
-	char groups[MIB_NAME_SIZE];
-	char compliance[MIB_NAME_SIZE];
-	struct mib_class *classes; /* the classes described */
-	size_t class_count;
-	const struct dci_class **skipped; /* classes with no served datum */
-	size_t skipped_count;
-	struct mib_arc *arcs;
-	size_t arc_count;
-	struct mib_name *names;
-	size_t name_count;
-	unsigned imports;
-	bool write_failed; /* out of memory while writing */
-	char *error;
-	size_t error_size;
-};
 
 /* --- Small helpers ---------------------------------------------------------
  * ASCII only, on purpose: the output must not depend on the locale. */
@@ -791,13 +709,28 @@ class_plan_free(struct mib_class *plan)
 	free(plan->index);
 }
 
-static int
-plan(struct mib_generator *generator)
+void
+mib_plan_release(struct mib_generator *generator)
+{
+	for (size_t i = 0; i < generator->class_count; i++)
+		class_plan_free(&generator->classes[i]);
+	for (size_t i = 0; i < generator->name_count; i++)
+		free(generator->names[i].owner);
+	free(generator->names);
+	free(generator->classes);
+	free(generator->skipped);
+	free(generator->arcs);
+	*generator = (struct mib_generator){0};
+}
+
+int
+mib_plan_make(struct mib_generator *generator)
 {
 	const struct dci_registry *registry = generator->registry;
 	char why[512];
 
-	if (!mib_generator_module_name_valid(
+	if (generator->module_name != NULL &&
+	    !mib_generator_module_name_valid(
 	        generator->module_name, why, sizeof(why))) {
 		log_reason(generator->error, generator->error_size, "%s", why);
 		return -1;
@@ -846,6 +779,8 @@ plan(struct mib_generator *generator)
 		    "SNMP can carry");
 		return -1;
 	}
+	if (generator->module_name == NULL)
+		return 0;
 	if (identity_name(generator) != 0 ||
 	    name_format(generator->conformance, "the module's conformance",
 	        generator->error, generator->error_size, "%sConformance",
@@ -1595,19 +1530,17 @@ mib_generator_generate(const struct dci_registry *registry, const char *module_n
 	};
 	char *text = NULL;
 
-	if (plan(&generator) == 0 && write_module(&generator, &text) != 0) {
+	if (module_name == NULL) {
+		log_reason(error, error_size, "module name is empty");
+		return NULL;
+	}
+	if (mib_plan_make(&generator) == 0 &&
+	    write_module(&generator, &text) != 0) {
 		free(text);
 		text = NULL;
 		log_reason(
 		    error, error_size, "out of memory writing the module");
 	}
-	for (size_t i = 0; i < generator.class_count; i++)
-		class_plan_free(&generator.classes[i]);
-	for (size_t i = 0; i < generator.name_count; i++)
-		free(generator.names[i].owner);
-	free(generator.names);
-	free(generator.classes);
-	free(generator.skipped);
-	free(generator.arcs);
+	mib_plan_release(&generator);
 	return text;
 }

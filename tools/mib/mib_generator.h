@@ -27,9 +27,11 @@
  *    level is not INDEX { ifIndex } but an own object that says it is the
  *    ifIndex.
  *  - SYNTAX by kind as DCI-STATS-MIB's dciStatTable columns; a 64-bit
- *    gauge is DciGauge64, a TEXTUAL-CONVENTION of Counter64 defined in the
- *    module that needs it (HCNUM-TC's CounterBasedGauge64 is not among the
- *    base modules either).
+ *    gauge is DciGauge64, a TEXTUAL-CONVENTION of Counter64 that
+ *    DCI-STATS-MIB defines and the module imports (HCNUM-TC's
+ *    CounterBasedGauge64 is not among the base modules either, and
+ *    snmp_exporter's generator reads either as a counter:
+ *    prometheus_generator.h overrides it).
  *  - MODULE-IDENTITY at dciClassModules.L1...Ln of the first class (the
  *    registry's order): deterministic, and one per class set, since no
  *    class id is a prefix of another. Intermediate arcs are named

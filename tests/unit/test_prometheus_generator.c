@@ -1,0 +1,204 @@
+/*
+ * Unit tests for tools/mib/prometheus_generator.c: module names, one
+ * module per class walking its table, text datums as lookups keyed by
+ * every index object, the overrides by kind (64-bit gauge, TruthValue,
+ * Ethernet address, long text, signed 64-bit), and the errors (no class,
+ * two classes with one module name). The shipped generator.yml of the
+ * built-in providers is checked against dcistatd by
+ * tests/integration/prometheus_exporter.sh.
+ */
+#define _GNU_SOURCE
+#include "mib/prometheus_generator.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+
+static char error[2048];
+
+static char *
+module_name(const char *label)
+{
+	static char out[300];
+
+	prometheus_generator_module_name(label, out, sizeof(out));
+	return out;
+}
+
+START_TEST(module_names_are_lower_case_words)
+{
+	char small[6];
+
+	ck_assert_str_eq(module_name("netif"), "dci_netif");
+	ck_assert_str_eq(module_name("Disk IO"), "dci_disk_io");
+	ck_assert_str_eq(module_name("disk--io"), "dci_disk_io");
+	ck_assert_str_eq(module_name(" queue 7 "), "dci_queue_7");
+	ck_assert_str_eq(module_name("a.b/c"), "dci_a_b_c");
+	/* Truncated as snprintf truncates, with the length it needed. */
+	ck_assert_uint_eq(
+	    prometheus_generator_module_name("netif", small, sizeof(small)), 9);
+	ck_assert_str_eq(small, "dci_n");
+}
+END_TEST
+
+static const struct dci_instance_level two_levels[] = {
+    {.itype = DCI_ITYPE_DISKID, .size = 4},
+    {.itype = DCI_ITYPE_EVENT, .size = 8},
+};
+
+/* A registry with class `label` {9, id_last} of the given datums and
+ * two_levels, added to `registry` (a new one when NULL). */
+static struct dci_registry *
+add_class(struct dci_registry *registry, const char *label, uint32_t id_last,
+    const struct dci_datum_info *datums, size_t datum_count)
+{
+	struct dci_supplier *supplier;
+	uint32_t id[] = {9, id_last};
+	struct dci_class_info info;
+
+	if (registry == NULL) {
+		registry = dci_registry_new();
+		ck_assert_ptr_nonnull(registry);
+	}
+	supplier = fx_supplier(registry, label);
+	info = fx_class_info(id, 2, label, two_levels, 2, datums, datum_count);
+	fx_class(registry, supplier, &info);
+	return registry;
+}
+
+START_TEST(one_module_per_class_with_lookups_and_overrides)
+{
+	struct dci_datum_info queue[] = {
+	    fx_datum(1, "name", DCI_ST_STRING, DCI_SSF_ZEROTERM, 16,
+	        DCI_SEMANTICS_DISCRETE),
+	    fx_datum(2, "in_flight", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	    fx_datum(3, "served", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_COUNTER),
+	    fx_datum(4, "healthy", DCI_ST_BOOLEAN, DCI_SBF_NORMAL, 0,
+	        DCI_SEMANTICS_DISCRETE),
+	    fx_datum(5, "hwaddr", DCI_ST_ADDRESS, DCI_SAF_ETHERNET, 0,
+	        DCI_SEMANTICS_DISCRETE),
+	    fx_datum(6, "balance", DCI_ST_INTEGER64, 0, 0, DCI_SEMANTICS_GAUGE),
+	    fx_datum(7, "notes", DCI_ST_STRING, DCI_SSF_ZEROTERM, 1024,
+	        DCI_SEMANTICS_DISCRETE),
+	    fx_datum(8, "owner", DCI_ST_STRING, DCI_SSF_ZEROTERM, 32,
+	        DCI_SEMANTICS_DISCRETE),
+	    fx_datum(9, "depth", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	};
+	struct dci_datum_info spare[] = {
+	    fx_datum(1, "waiting", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	};
+	struct dci_registry *registry = add_class(
+	    add_class(NULL, "work queue", 4, queue, 9), "spare", 5, spare, 1);
+	char *text =
+	    prometheus_generator_generate(registry, error, sizeof(error));
+	const char *spare_module;
+
+	ck_assert_msg(text != NULL, "%s", error);
+	ck_assert_ptr_nonnull(strstr(text, "\nmodules:\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(text, "  # class work queue (9.4), supplier work queue: "
+	                 "dciClassData.9.4\n"
+	                 "  dci_work_queue:\n"
+	                 "    walk:\n"
+	                 "      - dciWorkQueueTable\n"
+	                 "    version: 2\n"
+	                 "    auth:\n"
+	                 "      community: public\n"
+	                 "    lookups:\n"
+	                 "      - source_indexes: [dciWorkQueueDiskid, "
+	                 "dciWorkQueueEventWord1, dciWorkQueueEventWord2]\n"
+	                 "        lookup: dciWorkQueueName\n"
+	                 "      - source_indexes: [dciWorkQueueDiskid, "
+	                 "dciWorkQueueEventWord1, dciWorkQueueEventWord2]\n"
+	                 "        lookup: dciWorkQueueOwner\n"
+	                 "    overrides:\n"
+	                 "      dciWorkQueueName:\n"
+	                 "        ignore: true\n"
+	                 "      dciWorkQueueInFlight:\n"
+	                 "        type: gauge\n"
+	                 "      dciWorkQueueHealthy:\n"
+	                 "        regex_extracts:\n"
+	                 "          '':\n"
+	                 "            - regex: '1'\n"
+	                 "              value: '1'\n"
+	                 "            - regex: '2'\n"
+	                 "              value: '0'\n"
+	                 "      dciWorkQueueHwaddr:\n"
+	                 "        type: PhysAddress48\n"
+	                 "      dciWorkQueueBalance:\n"
+	                 "        regex_extracts:\n"
+	                 "          '':\n"
+	                 "            - regex: '(-?[0-9]+)'\n"
+	                 "              value: '$1'\n"
+	                 "      dciWorkQueueNotes:\n"
+	                 "        type: DisplayString\n"
+	                 "      dciWorkQueueOwner:\n"
+	                 "        ignore: true\n"
+	                 "      dciWorkQueueDiskid:\n"
+	                 "        ignore: true\n"));
+	/* A counter and a Gauge32 are right as the module says. */
+	ck_assert_ptr_null(strstr(text, "dciWorkQueueServed"));
+	ck_assert_ptr_null(strstr(text, "dciWorkQueueDepth"));
+	/* The second class: its own module, no lookups. */
+	spare_module = strstr(text, "  dci_spare:\n");
+	ck_assert_ptr_nonnull(spare_module);
+	ck_assert_ptr_null(strstr(spare_module, "lookups:"));
+	ck_assert_ptr_nonnull(strstr(spare_module, "      - dciSpareTable\n"
+	                                           "    version: 2\n"));
+	free(text);
+	dci_registry_free(registry);
+}
+END_TEST
+
+START_TEST(errors)
+{
+	struct dci_datum_info datums[] = {
+	    fx_datum(1, "waiting", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	};
+	struct dci_registry *registry = dci_registry_new();
+
+	ck_assert_ptr_null(
+	    prometheus_generator_generate(registry, error, sizeof(error)));
+	ck_assert_str_eq(error, "no class to describe: the configuration's "
+	                        "providers registered none");
+	dci_registry_free(registry);
+
+	/* Labels equal but for punctuation give one module name, and
+	 * descriptors equal or equal but for case: the MIB generator's
+	 * refusal, naming both classes, comes first. */
+	registry = add_class(
+	    add_class(NULL, "disk io", 4, datums, 1), "disk-io", 5, datums, 1);
+	ck_assert_ptr_null(
+	    prometheus_generator_generate(registry, error, sizeof(error)));
+	ck_assert_str_eq(error, "class disk io table and class disk-io table "
+	                        "both give the descriptor dciDiskIoTable");
+	dci_registry_free(registry);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *suite = suite_create("prometheus_generator");
+	TCase *cases = tcase_create("prometheus_generator");
+	SRunner *runner;
+	int failed;
+
+	tcase_add_test(cases, module_names_are_lower_case_words);
+	tcase_add_test(cases, one_module_per_class_with_lookups_and_overrides);
+	tcase_add_test(cases, errors);
+	suite_add_tcase(suite, cases);
+	runner = srunner_create(suite);
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
