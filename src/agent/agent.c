@@ -62,12 +62,20 @@ static netsnmp_session *agentx_session;
  * hold a SIGTERM for the session's full timeouts and retries. */
 #define AGENT_STOP_TIMEOUT_MICROSECONDS 100000
 
-/* SNMPD_CALLBACK_INDEX_START: the session to the master is open. */
+/* SNMPD_CALLBACK_INDEX_START: the session to the master is open. The
+ * first one is the first moment a notification reaches a receiver: the
+ * providers that failed to start are announced then. */
 static int
 agentx_session_opened(
     int major, int minor, void *server_argument, void *client_argument)
 {
+	static bool announced;
+
 	agentx_session = server_argument;
+	if (!announced && agent_serving) {
+		announced = true;
+		agent_notifications_announce_failures(agent_tables.registry);
+	}
 	return 0;
 }
 

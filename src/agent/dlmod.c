@@ -83,6 +83,9 @@ static struct {
 	 * background after reading snmpd.conf, and an isolated provider's
 	 * process is a child of the one that started it. */
 	pid_t loaded_by;
+	/* A fresh load's failed providers are still to be announced
+	 * (agent_notifications_announce_failures). */
+	bool announce;
 } embedded = {.notify_fd = -1};
 
 static void
@@ -246,6 +249,7 @@ embedded_load_configuration(const char *path)
 	}
 	embedded.loaded = true;
 	embedded.loaded_by = getpid();
+	embedded.announce = true;
 	agent_notifications_configure(
 	    &embedded.lifecycle.config->notifications);
 	dci_plugins_refresh_all(
@@ -284,6 +288,11 @@ embedded_load(
 		    LOG_ERR, "cannot register the DCI-STATS-MIB tables");
 		embedded_unload();
 		return 0;
+	}
+	if (embedded.announce) {
+		embedded.announce = false;
+		agent_notifications_announce_failures(
+		    embedded.lifecycle.registry);
 	}
 	embedded_schedule();
 	return 0;

@@ -339,6 +339,19 @@ agent_notifications_supplier(void *context, const struct dci_supplier *supplier,
 }
 
 void
+agent_notifications_announce_failures(const struct dci_registry *registry)
+{
+	for (size_t i = 0; i < registry->supplier_count; i++) {
+		const struct dci_supplier *supplier = registry->suppliers[i];
+
+		if (supplier != NULL && !supplier->withdrawn &&
+		    supplier->status == DCI_SUPPLIER_FAILED)
+			agent_notifications_supplier(
+			    NULL, supplier, DCI_EVENTS_SUPPLIER_FAILED);
+	}
+}
+
+void
 agent_notifications_configure(const struct dci_config_notifications *settings)
 {
 	agent_notifications_settings = *settings;

@@ -28,6 +28,17 @@ void agent_notifications_configure(
  * on. */
 void agent_notifications_start(void);
 
+struct dci_registry;
+
+/* Sends a dciSupplierFailed (when that kind is on) for every supplier
+ * failed now: the providers that could not start. A failure found while
+ * loading happens before any receiver can be reached, so the caller
+ * announces it once, when one can: dcistatd at its first session with the
+ * master, the snmpd module after its first load (snmpd has read its trap
+ * sinks then). Their retries failing alike are no news; a start that
+ * works sends dciSupplierRestarted. */
+void agent_notifications_announce_failures(const struct dci_registry *registry);
+
 /* Unregisters them and drops what the rate limit holds back. */
 void agent_notifications_stop(void);
 

@@ -6,13 +6,14 @@
 # (disableAuthorization yes, logging with numeric OIDs), a private snmpd
 # master with `trap2sink` to it, and dcistatd with netif and the loader
 # tests' provider (good_provider.so). The test asserts:
-#   - no notification for the initial population;
+#   - no notification for the initial population (but good's failure);
 #   - a veth pair created: dciInstanceAdded for each end, dciNotifyClassId
 #     pointing at class 1.1's dciClassLabel, dciNotifyInstanceId at
 #     dciInstanceLabel of its ifIndex, its name as dciNotifyInstanceLabel,
 #     "netif" as class label and supplier; deleted: dciInstanceRemoved;
-#   - good, failing to initialise at start, able to: one
-#     dciSupplierRestarted (its failed retries are no news);
+#   - good, failing to initialise at start: one dciSupplierFailed once
+#     the master is there, its reason dciSupplierFailure's (its failed
+#     retries are no news); able to: one dciSupplierRestarted;
 #   - good's refreshes made to fail: one dciSupplierFailed with reason
 #     "refresh failed" (the failures after it are no news); working again:
 #     one dciSupplierRecovered;
@@ -41,7 +42,9 @@
 #     added gives dciInstanceAdded with their ifIndex and name, an MTU
 #     change dciDataChanged; past its rate limit (3 per 15) the pair's
 #     removal comes as a dciInstancesSummary (removed 2) when the window
-#     ends; good failing and recovering gives dciSupplierFailed and
+#     ends; good failing to start gives one dciSupplierFailed after
+#     snmpd read its sinks, then dciSupplierRestarted when it can; its
+#     refreshes failing and working again dciSupplierFailed and
 #     dciSupplierRecovered.
 #
 # Needs root, `ip netns` and snmptrapd (exit 77 otherwise).
@@ -146,21 +149,32 @@ start_snmpd
 start_dcistatd "$config"
 wait_dcistatd_ready 10
 sleep 2
-! grep -q -F "$NOTIFICATION." "$TRAP_LOG" ||
+! grep -F "$NOTIFICATION." "$TRAP_LOG" | grep -q -v -F "$NOTIFICATION.$FAILED"$'\t' ||
     fail "notifications for the initial population: $(cat "$TRAP_LOG")"
 ok "no notification for the initial population"
 
 # --- a provider started after failing -------------------------------------------------
 
-# good failed to initialise at start (before notifications; its retries
-# fail alike: no news); once it can, it starts: new reset stamps.
+# good failed to initialise at start: one dciSupplierFailed once the
+# master is there (its retries fail alike: no news); once it can, it
+# starts: new reset stamps.
+line=$(traps $FAILED)
+# Named as the configuration names it: what started is not known yet.
+{ [ "$(count $FAILED)" -eq 1 ] && [ "$(value "$line" 5)" = "$GOOD_SO" ] &&
+    [ "$(value "$line" 6)" = "$(snmp_get "$DCI_ARC.1.1.1.11.2" | tr -d '"')" ] &&
+    [ -n "$(value "$line" 6)" ]; } ||
+    fail "not one dciSupplierFailed for good failing at start, with dciSupplierFailure as reason: $(traps $FAILED)"
+reason=$(value "$line" 6)
+sleep 2
+[ "$(count $FAILED)" -eq 1 ] || fail "dciSupplierFailed for good's retries: $(traps $FAILED)"
 touch "$NEEDED"
 restarted() { [ "$(count $RESTARTED)" -eq 1 ]; }
 wait_until 15 restarted || fail "no dciSupplierRestarted within 15 s of good able to start"
 [ "$(value "$(traps $RESTARTED)" 5)" = good ] ||
     fail "dciSupplierRestarted carries: $(traps $RESTARTED)"
-[ "$(count $FAILED)" -eq 0 ] || fail "dciSupplierFailed for a failure known at start: $(traps $FAILED)"
-ok "good started after failing at start: one dciSupplierRestarted, no dciSupplierFailed for its retries"
+[ "$(count $FAILED)" -eq 1 ] || fail "more dciSupplierFailed: $(traps $FAILED)"
+ok "good failing at start: one dciSupplierFailed ('$reason'), none for its retries; started: one dciSupplierRestarted"
+failed_at_start=1
 
 # --- a veth pair added and removed --------------------------------------------------
 
@@ -189,11 +203,11 @@ ok "veth pair deleted: dciInstanceRemoved for ifIndex $index0 and $index1"
 # --- a supplier failing and recovering ----------------------------------------------
 
 touch "$BROKEN"
-failed_once() { [ "$(count $FAILED)" -ge 1 ]; }
+failed_once() { [ "$(count $FAILED)" -ge $((failed_at_start + 1)) ]; }
 wait_until 10 failed_once || fail "no dciSupplierFailed within 10 s of good's refreshes failing"
 sleep 2 # further failures: no news
-[ "$(count $FAILED)" -eq 1 ] || fail "dciSupplierFailed sent $(count $FAILED) times"
-line=$(traps $FAILED)
+[ "$(count $FAILED)" -eq $((failed_at_start + 1)) ] || fail "dciSupplierFailed sent $(count $FAILED) times"
+line=$(traps $FAILED | tail -n 1)
 { [ "$(value "$line" 5)" = good ] && [ "$(value "$line" 6)" = "refresh failed" ]; } ||
     fail "dciSupplierFailed carries: $line"
 rm -f "$BROKEN"
@@ -373,6 +387,7 @@ cat >>"$TMP_DIR/module.yaml" <<END
     refresh: 0.5
     options:
       refresh_fails_while: $BROKEN
+      init_needs: $NEEDED.module
 notifications:
   rate-limit: $MODULE_LIMIT per $MODULE_WINDOW
   data-changed:
@@ -388,9 +403,18 @@ start_snmpd
 module_serves() { [ "$(snmp_get "$DCI_SUPPLIER_MODULE_1" 2>/dev/null)" = netif ]; }
 wait_until 10 module_serves || fail "snmpd's module does not serve netif"
 sleep 2
-[ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
-    fail "the module notified its initial population: $(tail -n 3 "$TRAP_LOG")"
-ok "snmpd's module: no notification for its initial population"
+# Only good's failure to start, announced after snmpd read its sinks.
+{ [ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq $((total + 1)) ] &&
+    [ "$(count $FAILED)" -eq $((failed_before + 1)) ] &&
+    [ "$(value "$(traps $FAILED | tail -n 1)" 5)" = "$GOOD_SO" ]; } ||
+    fail "the module's notifications at load: $(tail -n 3 "$TRAP_LOG")"
+ok "snmpd's module: no notification for its initial population, one dciSupplierFailed for good failing to start"
+restarted_before=$(count $RESTARTED)
+touch "$NEEDED.module"
+module_restarted() { [ "$(count $RESTARTED)" -gt "$restarted_before" ]; }
+wait_until 15 module_restarted || fail "the module sent no dciSupplierRestarted for good able to start"
+failed_before=$(count $FAILED)
+ok "snmpd's module: good able to start: dciSupplierRestarted"
 # Within its limit (3 per 15 s): the pair added and one MTU change.
 ip -n "$NETNS" link add mveth0 type veth peer name mveth1 || fail "cannot create mveth0"
 index0=$(ifindex mveth0)
