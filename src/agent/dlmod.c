@@ -279,6 +279,10 @@ embedded_load(
 	}
 	embedded.initialised = false;
 	agent_unserve();
+	/* A reload keeps the registry: what it changes (a provider
+	 * restarted, say) is news, as in dcistatd. */
+	if (embedded.loaded)
+		agent_notifications_start();
 	if (!embedded_load_configuration(path)) {
 		embedded_unload();
 		return 0;

@@ -301,6 +301,10 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 		}
 		if (dci_plugin_start(next[i], now, reason, sizeof(reason)) != 0)
 			log_warnx("%s; retrying with back-off", reason);
+		else if (claimed[i])
+			/* In the place of a provider of the same module: its
+			 * suppliers' reset stamps are new. */
+			dci_plugin_announce_restart(next[i]);
 	}
 	/* Entries that could not even be allocated are dropped. */
 	{

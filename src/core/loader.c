@@ -473,9 +473,7 @@ dci_plugin_start(
 		    plugin->consecutive_failures == 1 ? "y" : "ies");
 		/* Initialised again: new reset stamps. A first start is
 		 * the population, no change. */
-		for (size_t i = 0; i < plugin->supplier_count; i++)
-			dci_events_supplier(plugin->suppliers[i],
-			    DCI_EVENTS_SUPPLIER_RESTARTED);
+		dci_plugin_announce_restart(plugin);
 	}
 	plugin->state = DCI_PLUGIN_RUNNING;
 	plugin->quiet = false;
@@ -951,6 +949,14 @@ dci_plugins_refresh_all(struct dci_plugins *plugins, int64_t now)
 		plugin->next_refresh_milliseconds = now;
 		dci_plugin_run_due(plugin, now);
 	}
+}
+
+void
+dci_plugin_announce_restart(const struct dci_plugin *plugin)
+{
+	for (size_t i = 0; i < plugin->supplier_count; i++)
+		dci_events_supplier(
+		    plugin->suppliers[i], DCI_EVENTS_SUPPLIER_RESTARTED);
 }
 
 void

@@ -179,6 +179,11 @@ struct dci_plugin *dci_plugin_new(const struct dci_config *config, size_t index,
 int dci_plugin_start(
     struct dci_plugin *plugin, int64_t now, char *error, size_t error_size);
 
+/* Hands every supplier of a running `plugin` to the event sink as
+ * restarted (new reset stamps, core/events.h): after a start that follows
+ * a failure, and after a reload replaced its provider. */
+void dci_plugin_announce_restart(const struct dci_plugin *plugin);
+
 /* Waits for a refresh in flight to return (refusing the registration or
  * withdrawal it may be waiting for, so that it can), calls fini (if init
  * ran), unloads, and removes what the provider registered from the

@@ -35,8 +35,10 @@
 #     on lo's MTU served by dcistatd: mteTriggerRising at 65536, then
 #     lo's MTU set to 1500: mteTriggerFalling with that value and lo's
 #     label;
-#   - dcistatd restarted, then reloaded with netif restarted: no
-#     notification (a first snapshot is a population, not a change);
+#   - dcistatd restarted: no notification; reloaded with netif
+#     restarted: one dciSupplierRestarted for netif (new reset stamps)
+#     and no instance notification (a first snapshot is a population,
+#     not a change);
 #   - the snmpd module (dlmod) instead of dcistatd, snmpd's own trap
 #     machinery: no notification for its initial population; a veth pair
 #     added gives dciInstanceAdded with their ifIndex and name, an MTU
@@ -45,7 +47,8 @@
 #     ends; good failing to start gives one dciSupplierFailed after
 #     snmpd read its sinks, then dciSupplierRestarted when it can; its
 #     refreshes failing and working again dciSupplierFailed and
-#     dciSupplierRecovered.
+#     dciSupplierRecovered; snmpd's SIGHUP restarting netif: one
+#     dciSupplierRestarted.
 #
 # Needs root, `ip netns` and snmptrapd (exit 77 otherwise).
 
@@ -369,9 +372,11 @@ kill -HUP "$DCISTATD_PID"
 reloaded() { grep -q -E "reloaded .* 1 restarted" "$DCISTATD_LOG"; }
 wait_until 10 reloaded || fail "no reload restarting netif: $(tail -n 3 "$DCISTATD_LOG")"
 sleep 3
-[ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq "$total" ] ||
+# Only netif's new reset stamp: no instance notification.
+{ [ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq $((total + 1)) ] &&
+    [ "$(value "$(traps $RESTARTED | tail -n 1)" 5)" = netif ]; } ||
     fail "notifications after a reload: $(tail -n 3 "$TRAP_LOG")"
-ok "reload restarting netif with $interfaces interfaces: no notification"
+ok "reload restarting netif with $interfaces interfaces: one dciSupplierRestarted (netif), no instance notification"
 stop_dcistatd
 
 # --- the snmpd module ------------------------------------------------------------------
@@ -452,6 +457,17 @@ module_recovered() { [ "$(count $RECOVERED)" -gt "$recovered_before" ]; }
 wait_until 15 module_recovered || fail "the module sent no dciSupplierRecovered for good"
 [ "$(value "$(traps $RECOVERED | tail -n 1)" 5)" = good ] || fail "the module's dciSupplierRecovered carries: $(traps $RECOVERED | tail -n 1)"
 ok "snmpd's module: good failed (dciSupplierFailed, reason 'refresh failed') and recovered (dciSupplierRecovered)"
+# snmpd's SIGHUP reloads the module's configuration: netif restarted.
+total=$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")
+sed -i 's/^    refresh: 0.2$/    refresh: 0.3/' "$TMP_DIR/module.yaml"
+kill -HUP "$SNMPD_PID"
+module_reloaded() { [ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -gt "$total" ]; }
+wait_until 10 module_reloaded || fail "the module sent nothing for a reload restarting netif"
+sleep 2
+{ [ "$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")" -eq $((total + 1)) ] &&
+    [ "$(value "$(traps $RESTARTED | tail -n 1)" 5)" = netif ]; } ||
+    fail "the module's notifications after a reload: $(tail -n 3 "$TRAP_LOG")"
+ok "snmpd's module reloaded by SIGHUP with netif restarted: one dciSupplierRestarted (netif), no instance notification"
 stop_snmpd
 printf '# one notification of each kind received:\n'
 for n in $ADDED $REMOVED $SUMMARY $FAILED $RECOVERED $RESTARTED $CHANGED; do
