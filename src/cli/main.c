@@ -25,6 +25,7 @@
 #include "config.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/secure_path.h"
 
 #ifndef PROVIDERDIR
 #define PROVIDERDIR "/usr/lib/dcistat/providers"
@@ -159,6 +160,13 @@ main(int argc, char **argv)
 	}
 	log_open("stderr", "dcistat");
 	log_set_sink(log_to_stderr);
+	/* The local source loads code as dcistatd does: from files only
+	 * root, or whoever runs it, can change; a development tree is let
+	 * off by --insecure-paths or DCISTAT_INSECURE_PATHS=1. */
+	if (getenv("DCISTAT_INSECURE_PATHS") != NULL &&
+	    strcmp(getenv("DCISTAT_INSECURE_PATHS"), "1") == 0)
+		options.insecure_paths = true;
+	dci_secure_path_require(!options.insecure_paths, geteuid());
 	if (options.host != NULL) {
 		struct agent_remote_options remote = {
 		    .host = options.host,

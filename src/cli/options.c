@@ -38,6 +38,11 @@ cli_options_usage(FILE *out)
 	    "options:\n"
 	    "  -c, --config FILE   the dcistatd configuration to load "
 	    "(default " SYSCONFDIR "/dcistat/dcistatd.yaml)\n"
+	    "      --insecure-paths\n"
+	    "                      load it and its providers from files "
+	    "others than root\n"
+	    "                      and you can change (a development "
+	    "tree)\n"
 	    "  -H, --host HOST     read DCI-STATS-MIB from the SNMP agent at "
 	    "HOST[:PORT]\n"
 	    "  -v 2c|3             SNMP version with -H (default 2c)\n"
@@ -126,9 +131,15 @@ int
 cli_options_parse(int argc, char **argv, struct cli_options *options,
     char *error, size_t error_size)
 {
-	enum { OPTION_JSON = 256, OPTION_OPENMETRICS, OPTION_CONFIG };
+	enum {
+		OPTION_JSON = 256,
+		OPTION_OPENMETRICS,
+		OPTION_CONFIG,
+		OPTION_INSECURE_PATHS
+	};
 	static const struct option long_options[] = {
 	    {"config", required_argument, NULL, OPTION_CONFIG},
+	    {"insecure-paths", no_argument, NULL, OPTION_INSECURE_PATHS},
 	    {"host", required_argument, NULL, 'H'},
 	    {"datums", required_argument, NULL, 'd'},
 	    {"interval", required_argument, NULL, 'i'},
@@ -213,6 +224,9 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			options->format = option == OPTION_JSON
 			                      ? CLI_FORMAT_JSON
 			                      : CLI_FORMAT_OPENMETRICS;
+			break;
+		case OPTION_INSECURE_PATHS:
+			options->insecure_paths = true;
 			break;
 		case 'h':
 			cli_options_usage(stdout);

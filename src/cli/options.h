@@ -36,6 +36,9 @@ enum cli_command {
 struct cli_options {
 	enum cli_command command;
 	const char *config_file; /* NULL: the installed configuration */
+	/* --insecure-paths: the local source skips the strict paths rule
+	 * (core/secure_path.h). */
+	bool insecure_paths;
 	enum cli_format format;
 	const char *class_name; /* NULL: every class (show) */
 	const char *instance;   /* NULL: every instance */

@@ -14,7 +14,8 @@
 #   - the provider's directory writable by its group (mode 0775);
 #   - the provider's directory owned by another user (uid 12345);
 #   - a provider that is a link to a copy under /tmp;
-# --insecure-paths accepts the one under /tmp. A running dcistatd whose
+# --insecure-paths accepts the one under /tmp. dcistat's local source
+# applies the same rule (and the same --insecure-paths). A running dcistatd whose
 # configuration becomes group-writable refuses the reload (logged) and
 # keeps running. snmpd's module refuses a configuration under /tmp the same
 # way (logged through snmpd, nothing served) and serves the safe one.
@@ -94,6 +95,31 @@ ln -s "$TMP_DIR/netif.so" "$SAFE/providers/linked.so"
 printf 'providers:\n  - module: %s\n' "$SAFE/providers/linked.so" >"$SAFE/linked.yaml"
 chmod 0644 "$SAFE/linked.yaml"
 refused "a provider linked to a copy under /tmp" "linked.so: /tmp is writable by others" "$SAFE/linked.yaml"
+
+# --- dcistat's local source ----------------------------------------------------
+
+DCISTAT=$top_builddir/src/cli/dcistat
+# dcistat_local CONFIG [OPTION...]: dcistat classes; sets STATUS and OUTPUT.
+dcistat_local() {
+	local config=$1
+	shift
+	OUTPUT=$("$DCISTAT" -c "$config" "$@" classes 2>&1 </dev/null)
+	STATUS=$?
+}
+dcistat_local "$CONFIG"
+{ [ "$STATUS" = 0 ] && grep -q '^netif ' <<<"$OUTPUT"; } ||
+    fail "dcistat: the safe configuration refused: $OUTPUT"
+dcistat_local "$TMP_DIR/dcistatd.yaml"
+{ [ "$STATUS" = 1 ] && grep -q -- "/tmp is writable by others (mode 1777)" <<<"$OUTPUT"; } ||
+    fail "dcistat: a configuration under /tmp: exit $STATUS, $OUTPUT"
+# A provider refused is a provider failed, as any other (shown, not served).
+dcistat_local "$SAFE/linked.yaml"
+{ grep -q -- "linked.so: /tmp is writable by others" <<<"$OUTPUT" &&
+    ! grep -q '^netif ' <<<"$OUTPUT"; } ||
+    fail "dcistat: a provider linked to a copy under /tmp: exit $STATUS, $OUTPUT"
+dcistat_local "$TMP_DIR/dcistatd.yaml" --insecure-paths
+[ "$STATUS" = 0 ] || fail "dcistat --insecure-paths: refused: $OUTPUT"
+ok "dcistat's local source: the safe configuration served; one under /tmp refused (exit 1), a provider linked there not loaded, each with the path and the rule named; --insecure-paths lets them off"
 
 # --- reload -----------------------------------------------------------------
 
