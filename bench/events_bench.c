@@ -16,29 +16,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_time.h"
+
 #include "core/config.h"
 #include "core/events.h"
 #include "core/registry.h"
 #include "core/snapshot.h"
 
 #define COUNTERS 10
-
-static double
-now_nanoseconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)now.tv_sec * 1e9 + (double)now.tv_nsec;
-}
-
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static size_t events_seen;
 
@@ -64,7 +49,8 @@ commit_generation(struct dci_class *class, size_t instances,
 	if (builder == NULL)
 		return -1;
 	for (uint32_t i = 0; i < instances; i++) {
-		long row = dci_snapshot_builder_add(builder, &i, 1, "if", NULL, 0);
+		long row =
+		    dci_snapshot_builder_add(builder, &i, 1, "if", NULL, 0);
 		uint64_t mtu = 1500;
 
 		if (changing && i % 100 == 0 && generation % 2 == 1)
@@ -90,13 +76,13 @@ commit_generation(struct dci_class *class, size_t instances,
 				return -1;
 			}
 	}
-	began = now_nanoseconds();
-	if (dci_snapshot_commit(builder, class, 1000 * (int64_t)generation,
-	        why, sizeof(why)) != 0) {
+	began = bench_now_nanoseconds();
+	if (dci_snapshot_commit(builder, class, 1000 * (int64_t)generation, why,
+	        sizeof(why)) != 0) {
 		fprintf(stderr, "events_bench: %s\n", why);
 		return -1;
 	}
-	return now_nanoseconds() - began;
+	return bench_now_nanoseconds() - began;
 }
 
 static double
@@ -113,8 +99,7 @@ measure(struct dci_class *class, size_t instances, unsigned rounds,
 		if (samples[r] < 0)
 			exit(1);
 	}
-	qsort(samples, rounds, sizeof(samples[0]), compare_doubles);
-	return samples[rounds / 2];
+	return bench_median(samples, rounds);
 }
 
 int
@@ -126,21 +111,36 @@ main(int argc, char **argv)
 	static const struct dci_instance_level levels[] = {
 	    {DCI_ITYPE_INTERFACE, 4}};
 	struct dci_datum_info datums[4 + COUNTERS] = {
-	    {.id = 1, .label = "mtu", .type = DCI_ST_INTEGER32,
-	        .format = DCI_SIF_UNSIGNED, .presentation = DCI_SIP_DECIMAL,
-	        .size = 4, .volatility = DCI_SV_VARIABLE,
+	    {.id = 1,
+	        .label = "mtu",
+	        .type = DCI_ST_INTEGER32,
+	        .format = DCI_SIF_UNSIGNED,
+	        .presentation = DCI_SIP_DECIMAL,
+	        .size = 4,
+	        .volatility = DCI_SV_VARIABLE,
 	        .semantics = DCI_SEMANTICS_GAUGE},
-	    {.id = 2, .label = "oper_up", .type = DCI_ST_BOOLEAN,
-	        .format = DCI_SBF_NORMAL, .presentation = DCI_SBP_TRUE_FALSE,
+	    {.id = 2,
+	        .label = "oper_up",
+	        .type = DCI_ST_BOOLEAN,
+	        .format = DCI_SBF_NORMAL,
+	        .presentation = DCI_SBP_TRUE_FALSE,
 	        .volatility = DCI_SV_VOLATILE,
 	        .semantics = DCI_SEMANTICS_DISCRETE},
-	    {.id = 3, .label = "speed", .type = DCI_ST_INTEGER64,
-	        .format = DCI_SIF_UNSIGNED, .presentation = DCI_SIP_DECIMAL,
-	        .size = 8, .volatility = DCI_SV_VARIABLE,
+	    {.id = 3,
+	        .label = "speed",
+	        .type = DCI_ST_INTEGER64,
+	        .format = DCI_SIF_UNSIGNED,
+	        .presentation = DCI_SIP_DECIMAL,
+	        .size = 8,
+	        .volatility = DCI_SV_VARIABLE,
 	        .semantics = DCI_SEMANTICS_GAUGE},
-	    {.id = 4, .label = "name", .type = DCI_ST_STRING,
-	        .format = DCI_SSF_ZEROTERM, .presentation = DCI_SSP_LITERAL,
-	        .size = 16, .volatility = DCI_SV_VARIABLE,
+	    {.id = 4,
+	        .label = "name",
+	        .type = DCI_ST_STRING,
+	        .format = DCI_SSF_ZEROTERM,
+	        .presentation = DCI_SSP_LITERAL,
+	        .size = 16,
+	        .volatility = DCI_SV_VARIABLE,
 	        .semantics = DCI_SEMANTICS_DISCRETE},
 	};
 	static char counter_labels[COUNTERS][16];
@@ -206,7 +206,8 @@ main(int argc, char **argv)
 		size_t seen_before = events_seen;
 
 		dci_events_set_sink(cases[i].sink ? count_event : NULL, NULL);
-		if (dci_events_set_watches(&watch, cases[i].watches ? 1 : 0) != 0)
+		if (dci_events_set_watches(&watch, cases[i].watches ? 1 : 0) !=
+		    0)
 			return 1;
 		printf("%s %.0f", cases[i].name,
 		    measure(class, instances, rounds, cases[i].changing,

@@ -20,26 +20,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_time.h"
+
 #include "agent/table_index.h"
 #include "core/registry.h"
 #include "core/snapshot.h"
-
-static double
-now_nanoseconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)now.tv_sec * 1e9 + (double)now.tv_nsec;
-}
-
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Walks a column from its start to its end; returns the GETNEXTs made. */
 static size_t
@@ -85,14 +70,13 @@ measure(const struct dci_registry *registry, bool class_data,
 		rounds = 64;
 	for (unsigned r = 0; r < rounds; r++) {
 		size_t count = 0;
-		double began = now_nanoseconds();
+		double began = bench_now_nanoseconds();
 		for (unsigned i = 0; i < repetitions; i++)
 			count += walk(
 			    registry, class_data, filter, start, start_length);
-		samples[r] = (now_nanoseconds() - began) / (double)count;
+		samples[r] = (bench_now_nanoseconds() - began) / (double)count;
 	}
-	qsort(samples, rounds, sizeof(samples[0]), compare_doubles);
-	return samples[rounds / 2];
+	return bench_median(samples, rounds);
 }
 
 int
