@@ -51,11 +51,20 @@ struct remote_datum {
 	char label[256], description[256];
 };
 
+/* dciClassLevelTypes and dciClassLevelSizes: 4 octets a level. */
+#define REMOTE_LEVEL_OCTETS_MAX (4u * DCI_INSTANCE_ID_MAX_WORDS)
+
 struct remote_class {
 	uint32_t id[DCI_CLASS_ID_MAX_LEVELS];
 	size_t id_length;
-	char label[256];
+	char label[256], description[256];
 	uint32_t level_count, supplier_index;
+	/* Revision 202611251200Z's columns, as received; an older agent
+	 * serves none (the *_read flags stay false). */
+	unsigned char level_types[REMOTE_LEVEL_OCTETS_MAX];
+	unsigned char level_sizes[REMOTE_LEVEL_OCTETS_MAX];
+	size_t level_types_length, level_sizes_length;
+	bool level_types_read, level_sizes_read;
 	struct remote_datum *datums;
 	size_t datum_count;
 	struct dci_class *class; /* once registered */
@@ -141,6 +150,35 @@ agent_remote_decode_index(const uint64_t *subids, size_t length,
 		break;
 	}
 	return at == length;
+}
+
+static uint32_t
+big_endian_word(const unsigned char *octets)
+{
+	return (uint32_t)octets[0] << 24 | (uint32_t)octets[1] << 16 |
+	       (uint32_t)octets[2] << 8 | (uint32_t)octets[3];
+}
+
+bool
+agent_remote_decode_levels(const unsigned char *types, size_t types_length,
+    const unsigned char *sizes, size_t sizes_length, size_t level_count,
+    struct dci_instance_level *levels)
+{
+	uint64_t total = 0;
+
+	if (level_count < 1 || level_count > DCI_INSTANCE_ID_MAX_WORDS ||
+	    types_length != 4 * level_count || sizes_length != 4 * level_count)
+		return false;
+	for (size_t i = 0; i < level_count; i++) {
+		uint32_t size = big_endian_word(sizes + 4 * i);
+		if (size < 4 || size % 4 != 0)
+			return false;
+		total += size;
+		levels[i].itype =
+		    (enum dci_instance_type)big_endian_word(types + 4 * i);
+		levels[i].size = size;
+	}
+	return total <= 4 * DCI_INSTANCE_ID_MAX_WORDS;
 }
 
 bool
@@ -543,6 +581,22 @@ read_string(struct remote_state *state, const netsnmp_variable_list *varbind,
 	return 0;
 }
 
+/* An OCTET STRING of at most `capacity` octets into `octets`, its length
+ * into `*length`; longer is a malformed answer. */
+static int
+read_octets(struct remote_state *state, const netsnmp_variable_list *varbind,
+    unsigned char *octets, size_t capacity, size_t *length, char *error,
+    size_t error_size)
+{
+	if (varbind->type != ASN_OCTET_STR ||
+	    (varbind->val_len > 0 && varbind->val.string == NULL) ||
+	    varbind->val_len > capacity)
+		return wrong_value(state, varbind, error, error_size);
+	memcpy(octets, varbind->val.string, varbind->val_len);
+	*length = varbind->val_len;
+	return 0;
+}
+
 /* Our monotonic clock at a TimeStamp of the agent; 0 stays 0 ("never"). */
 static int64_t
 moment_of_ticks(const struct remote_state *state, uint32_t ticks)
@@ -711,8 +765,25 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 	case AGENT_CLASS_SUPPLIER:
 		return read_unsigned(
 		    state, varbind, &class->supplier_index, error, error_size);
+	case AGENT_CLASS_DESCRIPTION:
+		return read_string(state, varbind, class->description,
+		    sizeof(class->description), error, error_size);
+	case AGENT_CLASS_LEVEL_TYPES:
+		if (read_octets(state, varbind, class->level_types,
+		        sizeof(class->level_types), &class->level_types_length,
+		        error, error_size) != 0)
+			return -1;
+		class->level_types_read = true;
+		return 0;
+	case AGENT_CLASS_LEVEL_SIZES:
+		if (read_octets(state, varbind, class->level_sizes,
+		        sizeof(class->level_sizes), &class->level_sizes_length,
+		        error, error_size) != 0)
+			return -1;
+		class->level_sizes_read = true;
+		return 0;
 	}
-	return 0;
+	return 0; /* a column of a later MIB revision */
 }
 
 static int
@@ -1488,6 +1559,23 @@ register_suppliers(struct remote_state *state, char *error, size_t error_size)
 	return 0;
 }
 
+/* The levels of a class an agent before revision 202611251200Z serves
+ * (no dciClassLevelTypes or dciClassLevelSizes): types unknown, the
+ * instance ids' words split into 4-byte levels, the last taking the
+ * rest. */
+static void
+guess_levels(
+    const struct remote_class *class, struct dci_instance_level *levels)
+{
+	size_t words = class->instance_words >= class->level_count
+	                   ? class->instance_words - class->level_count + 1
+	                   : 1;
+
+	for (uint32_t l = 0; l < class->level_count; l++)
+		levels[l] = (struct dci_instance_level){.itype = 0, .size = 4};
+	levels[class->level_count - 1].size = (uint32_t)(4 * words);
+}
+
 /* Each class with its datums as the agent describes them; a derived
  * datum's format, presentation, size and semantics are the registry's to
  * set, as they are when a provider registers it. */
@@ -1511,14 +1599,19 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 			    state->host, class->label);
 			return -1;
 		}
-		for (uint32_t l = 0; l < class->level_count; l++)
-			levels[l] =
-			    (struct dci_instance_level){.itype = 0, .size = 4};
-		levels[class->level_count - 1].size =
-		    (uint32_t)(4 * (class->instance_words >= class->level_count
-		                           ? class->instance_words -
-		                                 class->level_count + 1
-		                           : 1));
+		if (class->level_types_read && class->level_sizes_read) {
+			if (!agent_remote_decode_levels(class->level_types,
+			        class->level_types_length, class->level_sizes,
+			        class->level_sizes_length, class->level_count,
+			        levels)) {
+				snprintf(error, error_size,
+				    "%s: malformed answer: the level types or "
+				    "sizes of class %s",
+				    state->host, class->label);
+				return -1;
+			}
+		} else
+			guess_levels(class, levels);
 		datums = calloc(class->datum_count, sizeof(*datums));
 		if (datums == NULL) {
 			snprintf(error, error_size, "out of memory");
@@ -1539,6 +1632,9 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 		    .id = class->id,
 		    .id_length = class->id_length,
 		    .label = class->label,
+		    .description = class->description[0] != '\0'
+		                       ? class->description
+		                       : NULL,
 		    .levels = levels,
 		    .level_count = class->level_count,
 		    .datums = datums,
