@@ -15,18 +15,15 @@
 #     interval before, as the agent serves its last snapshot);
 #   - `show evcnt --json`: the same instances, labels and parents (the
 #     RowPointers of dciInstanceParent decoded);
-#   - `suppliers`, `classes` and `describe` as JSON (with a provider that
-#     fails to load, shown failed with its reason): identical in what
-#     DCI-STATS-MIB carries (modules, titles, versions, status, failures;
-#     class ids, labels, suppliers, instance counts; every served datum
-#     with its type, format, presentation, size, volatility, unit,
-#     semantics and description). Not compared, since the MIB has no
-#     object for them: a class's description, its levels' types and how
-#     the instance id's words split between them (the remote source shows
-#     "", UNKNOWN, and 4-byte levels but the last), and an ST_UNUSED datum
-#     (never served); and the suppliers' reset stamps, which belong to each
-#     process's own initialisation (the remote one is checked against
+#   - `suppliers` as JSON (with a provider that fails to load, shown
+#     failed with its reason): identical in modules, titles, versions,
+#     status and failures; not the reset stamps and times, which belong to
+#     each process's own initialisation (the remote one is checked against
 #     dciSupplierReset instead);
+#   - `classes` and `describe CLASS` of netif, devstat, evcnt and example,
+#     as text, --json and --openmetrics: byte for byte the local source's
+#     output (descriptions, level types and sizes and ST_UNUSED datums
+#     read from DCI-STATS-MIB revision 202611251200Z);
 #   - `show --openmetrics` and `suppliers --openmetrics` of the remote
 #     source pass prometheus_client's OpenMetrics parser;
 #   - `watch netif -n 2 --json` through the agent: an interval each, every
@@ -79,6 +76,7 @@ cat >>"$config" <<YAML
       instances: 3
       churn_seconds: 0
   - module: $(provider_so evcnt)
+  - module: $(provider_so devstat)
   - module: $TMP_DIR/nothere.so
 YAML
 start_dcistatd "$config"
@@ -217,18 +215,12 @@ print("# %d instances, %d with a parent, alike" % (len(remote["rows"]), len(pare
 PY
 ok "show evcnt --json: the same instances and parents (dciInstanceParent decoded)"
 
-# --- suppliers, classes, describe ---------------------------------------------------
+# --- suppliers ---------------------------------------------------------------------
 
 saved suppliers.local local suppliers --json
 saved suppliers.remote remote suppliers --json
-saved classes.local local classes --json
-saved classes.remote remote classes --json
-for class in netif example; do
-	saved "describe.$class.local" local describe "$class" --json
-	saved "describe.$class.remote" remote describe "$class" --json
-done
 reset=$(snmp_get "$DCI_ARC.1.1.1.7.2" 2>/dev/null | tr -d ' "' | tr 'A-F' 'a-f')
-"$PYTHON" - "$TMP_DIR" "$reset" <<'PY' || fail "suppliers, classes or describe: the sources differ (above)"
+"$PYTHON" - "$TMP_DIR" "$reset" <<'PY' || fail "suppliers: the sources differ (above)"
 import json, sys
 directory, reset = sys.argv[1], sys.argv[2]
 def load(name):
@@ -238,7 +230,7 @@ def same(what, left, right):
     global failures
     if left != right:
         print("FAIL: %s: local %r, remote %r" % (what, left, right)); failures += 1
-# Suppliers: everything the MIB carries; times move, stamps are per process.
+# Everything the MIB carries; times move, stamps are per process.
 (ls,), (rs,) = load("suppliers.local"), load("suppliers.remote")
 same("supplier columns", ls["columns"], rs["columns"])
 for lrow, rrow in zip(ls["rows"], rs["rows"]):
@@ -250,30 +242,46 @@ if len(failed) != 1 or "nothere.so" not in failed[0]["failure"]:
     print("FAIL: the provider that fails to load: %r" % failed); failures += 1
 stamp = rs["rows"][1]["reset_stamp"]
 same("example's reset stamp against dciSupplierReset.2", reset, stamp)
-# Classes: all but the description and the levels' types.
-(lc,), (rc,) = load("classes.local"), load("classes.remote")
-same("class columns", lc["columns"], rc["columns"])
-for lrow, rrow in zip(lc["rows"], rc["rows"]):
-    for field in ("class", "id", "supplier", "instances"):
-        same("class %s" % field, lrow[field], rrow[field])
-    # The MIB gives the number of levels and, through the instance ids,
-    # their total size, not how it splits.
-    def levels(text):
-        sizes = [int(l.split("(")[1].rstrip(")")) for l in text.split()]
-        return len(sizes), sum(sizes)
-    same("levels and their total size", levels(lrow["levels"]), levels(rrow["levels"]))
-for name in ("netif", "example"):
-    local, remote = load("describe.%s.local" % name), load("describe.%s.remote" % name)
-    same("%s tables" % name, [t["name"] for t in local], [t["name"] for t in remote])
-    ldatums = [r for r in local[2]["rows"] if r["type"] != "ST_UNUSED"]
-    same("%s datums" % name, ldatums, remote[2]["rows"])
-    same("%s levels and their total size" % name,
-         (len(local[1]["rows"]), sum(r["size"] for r in local[1]["rows"])),
-         (len(remote[1]["rows"]), sum(r["size"] for r in remote[1]["rows"])))
-    print("# %s: %d datums described alike" % (name, len(ldatums)))
 sys.exit(1 if failures else 0)
 PY
-ok "suppliers, classes, describe: identical in what DCI-STATS-MIB carries"
+ok "suppliers --json: identical in what DCI-STATS-MIB carries"
+
+# --- classes and describe: byte for byte -----------------------------------------------
+
+# same_output WHAT ARG...: the local and remote outputs of ARG... are equal.
+same_output() {
+	local what=$1
+	shift
+	saved catalog.local local "$@"
+	saved catalog.remote remote "$@"
+	[ -s "$TMP_DIR/catalog.local" ] || fail "dcistat $what: no output"
+	cmp -s "$TMP_DIR/catalog.local" "$TMP_DIR/catalog.remote" || {
+		diff "$TMP_DIR/catalog.local" "$TMP_DIR/catalog.remote" | head -n 20 | sed 's/^/#   /'
+		fail "dcistat $what: the remote source's output differs from the local one's (above)"
+	}
+}
+compared=0
+for format in text json openmetrics; do
+	options=()
+	[ "$format" = text ] || options=("--$format")
+	same_output "classes $format" classes "${options[@]}"
+	compared=$((compared + 1))
+	for class in netif devstat evcnt example; do
+		same_output "describe $class $format" describe "$class" "${options[@]}"
+		compared=$((compared + 1))
+	done
+done
+# What revision 202611251200Z brought is there to be compared.
+saved describe.example remote describe example --json
+"$PYTHON" - "$TMP_DIR/describe.example" <<'PY' || fail "describe example --json over SNMP lacks what the MIB now carries (above)"
+import json, sys
+classes, levels, datums = json.load(open(sys.argv[1]))["tables"]
+(row,) = classes["rows"]
+assert row["description"], row
+assert all(r["itype"] != "UNKNOWN" for r in levels["rows"]), levels["rows"]
+assert [r for r in datums["rows"] if r["type"] == "ST_UNUSED"], "no ST_UNUSED datum"
+PY
+ok "classes and describe netif, devstat, evcnt, example: $compared outputs (text, --json, --openmetrics) byte for byte the local source's"
 
 # --- OpenMetrics and watch ------------------------------------------------------------
 
@@ -293,7 +301,7 @@ if sys.argv[2] == "show":
     assert mtu["dciremote"] == 1234, mtu
 else:
     modules = sorted(s.labels["module"].rsplit("/", 1)[-1] for s in families["dcistat_suppliers"].samples)
-    assert modules == ["evcnt", "example", "netif", "nothere.so"], modules
+    assert modules == ["devstat", "evcnt", "example", "netif", "nothere.so"], modules
 print("# %s: %d families parsed" % (sys.argv[2], len(families)))
 PY
 	ok "dcistat -H $command --openmetrics passes the OpenMetrics parser"
