@@ -32,6 +32,10 @@
 #     backwards, a length prefix out of bounds, a value of the wrong type;
 #     and what Net-SNMP drops: a sub-identifier above 32 bits, an
 #     over-long OID, a cut datagram) end in a clear message and exit 1;
+#   - a fake agent of revision 202611250000Z
+#     (snmp_liar.py older, without the class description and level
+#     columns) is read as before: classes, describe and show work, with an
+#     empty description and levels of type UNKNOWN;
 #   - SNMP options without -H, --config with -H, -r and -t out of bounds
 #     are bad command lines (exit 2);
 #   - SNMPv3 authPriv (SHA, AES) gives the same screen as v2c;
@@ -372,16 +376,26 @@ expect_failure "an unknown v3 user" "$TARGET: " \
 # cannot parse (a sub-identifier above 2^32, an OID of 200
 # sub-identifiers, a cut datagram) is dropped, so it ends as a timeout.
 liar_port=$(free_udp_port) || fail "no free UDP port"
-for scenario in backwards:malformed long-prefix:malformed wrong-type:malformed \
-    wide-subid:timeout long-oid:timeout truncated:timeout; do
+liar=
+# start_liar SCENARIO / stop_liar: snmp_liar.py on $liar_port in the namespace.
+start_liar() {
 	_lib_set_ns_prefix
 	rm -f "$TMP_DIR/liar.ready"
-	"${_lib_ns_prefix[@]}" "$PYTHON" "$here/snmp_liar.py" "$liar_port" "${scenario%%:*}" \
+	"${_lib_ns_prefix[@]}" "$PYTHON" "$here/snmp_liar.py" "$liar_port" "$1" \
 	    "$TMP_DIR/liar.ready" &
 	liar=$!
 	_lib_pids+=("$liar")
 	wait_until 10 test -e "$TMP_DIR/liar.ready" ||
 	    fail "snmp_liar.py does not listen on $liar_port"
+}
+stop_liar() {
+	kill "$liar" 2>/dev/null
+	wait "$liar" 2>/dev/null
+	wait_until 5 _lib_gone "$liar" || fail "snmp_liar.py (pid $liar) did not stop"
+}
+for scenario in backwards:malformed long-prefix:malformed wrong-type:malformed \
+    wide-subid:timeout long-oid:timeout truncated:timeout; do
+	start_liar "${scenario%%:*}"
 	# A loaded machine may make the fake agent slow: a malformed answer
 	# is given 3 s to come.
 	case ${scenario#*:} in
@@ -390,10 +404,38 @@ for scenario in backwards:malformed long-prefix:malformed wrong-type:malformed \
 	esac
 	expect_failure "a fake agent's ${scenario%%:*} answer" "$pattern" \
 	    -H "127.0.0.1:$liar_port" -c public -t "$timeout" -r 0 show
-	kill "$liar" 2>/dev/null
-	wait "$liar" 2>/dev/null
-	wait_until 5 _lib_gone "$liar" || fail "snmp_liar.py (pid $liar) did not stop"
+	stop_liar
 done
+
+# An agent of revision 202611250000Z (no dciClassDescription,
+# dciClassLevelTypes or dciClassLevelSizes): read as before, an empty
+# description and levels of type UNKNOWN whose sizes split the instance id's
+# 3 words as 4 and 8 octets.
+start_liar older
+for command in "classes --json" "describe disks --json" "show disks --json"; do
+	# shellcheck disable=SC2086 # the command's words
+	ns_run "$DCISTAT" -H "127.0.0.1:$liar_port" -c public -t 3 -r 0 $command \
+	    </dev/null >"$TMP_DIR/older.${command%% *}" 2>"$TMP_DIR/err" ||
+	    fail "dcistat -H (an older agent) $command: $(head -n 3 "$TMP_DIR/err")"
+done
+"$PYTHON" - "$TMP_DIR" <<'PY' || fail "an older agent's classes, describe or show (above)"
+import json, sys
+def tables(command):
+    return json.load(open("%s/older.%s" % (sys.argv[1], command)))["tables"]
+(classes,) = tables("classes")
+(row,) = classes["rows"]
+expected = {"class": "disks", "id": "1.7", "supplier": "older",
+            "levels": "UNKNOWN(4) UNKNOWN(8)", "datums": 1, "instances": 1}
+assert all(row.get(k) == v for k, v in expected.items()), row
+assert row.get("description", "") == "", row
+_, levels, datums = tables("describe")
+assert [(r["itype"], r["size"]) for r in levels["rows"]] == [("UNKNOWN", 4), ("UNKNOWN", 8)], levels["rows"]
+assert [(r["datum"], r["type"], r["semantics"]) for r in datums["rows"]] == [("reads", "ST_INTEGER32", "counter")], datums["rows"]
+(show,) = tables("show")
+assert [(r["instance"], r["reads"]) for r in show["rows"]] == [("sda", 42)], show["rows"]
+PY
+ok "an agent of revision 202611250000Z: classes, describe and show as before (no description, UNKNOWN levels of 4 and 8 octets)"
+stop_liar
 
 note "cli_remote.sh took $(($(now_ms) - started)) ms"
 stop_dcistatd

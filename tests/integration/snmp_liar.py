@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """snmp_liar.py -- a fake SNMPv2c agent that answers dcistat's requests with a
-malformed DCI-STATS-MIB, for cli_remote.sh.
+malformed DCI-STATS-MIB, or a well-formed one of an older revision, for
+cli_remote.sh.
 
 Usage: snmp_liar.py PORT SCENARIO READY-FILE
 Listens on udp 127.0.0.1:PORT (then creates READY-FILE); answers a GET of sysUpTime.0 properly and every
@@ -11,6 +12,9 @@ GETBULK with one varbind chosen by SCENARIO:
   wrong-type   dciSupplierModule.1 as an INTEGER
   long-oid     an OID of 200 sub-identifiers under dciSupplierTable
   truncated    a response cut in the middle of its varbind (no answer parses)
+  older        a well-formed agent of revision 202611250000Z (OLDER_TREE),
+               without dciClassDescription, dciClassLevelTypes and
+               dciClassLevelSizes: GETBULK answered in order from the tree
 Only what dcistat sends is decoded: BER definite lengths, SNMPv2c.
 """
 import socket
@@ -48,6 +52,68 @@ def objid(oid):
     return tlv(0x06, body)
 
 
+def oid_of(body):
+    """The sub-identifiers of an OBJECT IDENTIFIER's contents."""
+    oid = [body[0] // 40, body[0] % 40]
+    value = 0
+    for octet in body[1:]:
+        value = value << 7 | (octet & 0x7F)
+        if not octet & 0x80:
+            oid.append(value)
+            value = 0
+    return oid
+
+
+def octets(text):
+    return tlv(0x04, text if isinstance(text, bytes) else text.encode())
+
+
+# An agent of revision 202611250000Z: one supplier, one class 1.7 "disks" of
+# 2 levels whose instance ids have 3 words (the sizes, 4 and 8 octets, are
+# not served), one counter datum, one instance.
+SUPPLIER, CLASS, DATUM, INSTANCE = [1], [2, 1, 7], [2, 1, 7, 1], [2, 1, 7, 3, 8, 0, 1]
+OLDER_TREE = sorted([
+    (ARC + [1, 1, 2] + SUPPLIER, octets("older")),
+    (ARC + [1, 1, 3] + SUPPLIER, octets("An older agent")),
+    (ARC + [1, 1, 4] + SUPPLIER, octets("")),
+    (ARC + [1, 1, 5] + SUPPLIER, integer(0x42, 0)),
+    (ARC + [1, 1, 6] + SUPPLIER, integer(0x42, 100)),
+    (ARC + [1, 1, 7] + SUPPLIER, octets(bytes(range(1, 9)))),
+    (ARC + [1, 1, 8] + SUPPLIER, integer(0x02, 1)),
+    (ARC + [1, 1, 9] + SUPPLIER, integer(0x43, 100)),
+    (ARC + [1, 1, 10] + SUPPLIER, integer(0x43, 200)),
+    (ARC + [1, 1, 11] + SUPPLIER, octets("")),
+    (ARC + [2, 1, 2] + CLASS, octets("disks")),
+    (ARC + [2, 1, 3] + CLASS, integer(0x42, 2)),
+    (ARC + [2, 1, 4] + CLASS, integer(0x42, 1)),
+    (ARC + [2, 1, 5] + CLASS, integer(0x42, 1)),
+    (ARC + [2, 1, 6] + CLASS, integer(0x42, 1)),
+    (ARC + [3, 1, 2] + DATUM, octets("reads")),
+    (ARC + [3, 1, 3] + DATUM, integer(0x02, 5)),      # integer32
+    (ARC + [3, 1, 4] + DATUM, integer(0x42, 1)),     # SIF_UNSIGNED
+    (ARC + [3, 1, 5] + DATUM, integer(0x42, 1)),     # decimal
+    (ARC + [3, 1, 6] + DATUM, integer(0x42, 4)),
+    (ARC + [3, 1, 7] + DATUM, integer(0x02, 2)),      # SV_VOLATILE
+    (ARC + [3, 1, 8] + DATUM, octets("")),
+    (ARC + [3, 1, 9] + DATUM, integer(0x02, 1)),      # counter
+    (ARC + [3, 1, 10] + DATUM, octets("read operations")),
+    (ARC + [4, 1, 2] + INSTANCE, octets("sda")),
+    (ARC + [4, 1, 3] + INSTANCE, integer(0x43, 0)),
+    (ARC + [4, 1, 4] + INSTANCE, integer(0x43, 0)),
+    (ARC + [4, 1, 5] + INSTANCE, objid([0, 0])),
+    (ARC + [6, 1, 7, 1, 1, 8, 0, 1], integer(0x41, 42)),
+])
+
+
+def older_bulk(start, repetitions):
+    """The varbinds after `start` in OLDER_TREE, then endOfMibView."""
+    following = [(o, v) for o, v in OLDER_TREE if o > start][:repetitions]
+    varbinds = b"".join(tlv(0x30, objid(o) + v) for o, v in following)
+    if len(following) < repetitions:
+        varbinds += tlv(0x30, objid(start) + tlv(0x82, b""))
+    return varbinds
+
+
 def read(data, at):
     tag = data[at]
     length = data[at + 1]
@@ -68,6 +134,14 @@ def answer(request, scenario):
     request_id = int.from_bytes(request_id, "big", signed=True)
     if pdu_tag == 0xA0:  # GET: sysUpTime.0
         varbind = tlv(0x30, objid([1, 3, 6, 1, 2, 1, 1, 3, 0]) + integer(0x43, 12345))
+    elif scenario == "older":
+        _, _, at = read(pdu, 0)                 # request id
+        _, _, at = read(pdu, at)                # non-repeaters
+        _, repetitions, at = read(pdu, at)
+        _, varbinds, _ = read(pdu, at)
+        _, first, _ = read(varbinds, 0)
+        _, name, _ = read(first, 0)
+        varbind = older_bulk(oid_of(name), int.from_bytes(repetitions, "big"))
     else:
         supplier = ARC + [1, 1, 2]
         if scenario == "backwards":
@@ -82,6 +156,7 @@ def answer(request, scenario):
             varbind = tlv(0x30, objid(supplier + [1] * 200) + tlv(0x04, b"x"))
         else:
             varbind = tlv(0x30, objid(supplier + [1]) + tlv(0x04, b"x"))
+    # `varbind`: one varbind, or (older) the GETBULK's varbinds in a row.
     body = integer(0x02, request_id) + integer(0x02, 0) + integer(0x02, 0) + tlv(0x30, varbind)
     response = tlv(0x30, integer(0x02, 1) + tlv(0x04, community) + tlv(0xA2, body))
     if scenario == "truncated" and pdu_tag != 0xA0:
