@@ -92,6 +92,9 @@ struct remote_state {
 	size_t supplier_count;
 	struct remote_class *classes;
 	size_t class_count;
+	/* The one class a refresh reads (agent_remote_options.focus_class),
+	 * an index into `classes`; -1 for every class. */
+	long focus;
 	/* Absolute ST_TIME values of the refresh in progress: the agent
 	 * serves them as TimeStamps, 0 for a moment before it started, so
 	 * they are read again as the agent renders them (dciStatText). */
@@ -424,12 +427,16 @@ typedef int (*walk_callback)(struct remote_state *state, const uint64_t *suffix,
     char *error, size_t error_size);
 
 /* Walks the subtree `root` with GETBULK, in order, calling `callback` for
- * each varbind. Every OID must sort after the one before (an agent that
+ * each varbind with the sub-identifiers after the first `suffix_start`
+ * (at most root_length) of its name: a walk of one class's rows of a
+ * column gives its callback the column and index, as a walk of the whole
+ * table does. Every OID must sort after the one before (an agent that
  * goes backwards or repeats would loop) and be at most REMOTE_OID_MAX
  * sub-identifiers. Returns 0, or -1 with the reason in `error`. */
 static int
-remote_walk(struct remote_state *state, const oid *root, size_t root_length,
-    walk_callback callback, void *context, char *error, size_t error_size)
+remote_walk_from(struct remote_state *state, const oid *root,
+    size_t root_length, size_t suffix_start, walk_callback callback,
+    void *context, char *error, size_t error_size)
 {
 	oid last[REMOTE_OID_MAX];
 	size_t last_length = root_length;
@@ -494,11 +501,11 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 				snmp_free_pdu(response);
 				return -1;
 			}
-			for (size_t i = root_length; i < varbind->name_length;
+			for (size_t i = suffix_start; i < varbind->name_length;
 			     i++)
-				suffix[i - root_length] = varbind->name[i];
+				suffix[i - suffix_start] = varbind->name[i];
 			if (callback(state, suffix,
-			        varbind->name_length - root_length, varbind,
+			        varbind->name_length - suffix_start, varbind,
 			        context, error, error_size) != 0) {
 				size_t used = strlen(error);
 				/* The OID at fault, formatted only now: a walk
@@ -520,6 +527,15 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 		if (done)
 			return 0;
 	}
+}
+
+/* Walks the subtree `root`, the callback given what follows it. */
+static int
+remote_walk(struct remote_state *state, const oid *root, size_t root_length,
+    walk_callback callback, void *context, char *error, size_t error_size)
+{
+	return remote_walk_from(state, root, root_length, root_length, callback,
+	    context, error, error_size);
 }
 
 /* The root of a table's entry (.1.TABLE.1), as the agent writes it, or of
@@ -1438,6 +1454,39 @@ discard_builders(struct remote_state *state)
 	}
 }
 
+/* One class's rows only: each column of dciInstanceTable from the
+ * class's index prefix (.1.4.1.COLUMN.LENGTH.CLASS...), then its table
+ * under dciClassData (.1.6.CLASS...), so that `show CLASS` and `watch
+ * CLASS` cost what that class has, whatever the others have. */
+static int
+read_class_rows(struct remote_state *state, struct remote_class *class,
+    char *error, size_t error_size)
+{
+	static const unsigned columns[] = {AGENT_INSTANCE_LABEL,
+	    AGENT_INSTANCE_CREATED, AGENT_INSTANCE_DISCONTINUITY,
+	    AGENT_INSTANCE_PARENT};
+	oid root[REMOTE_OID_MAX];
+	size_t entry_length, length;
+
+	for (size_t c = 0; c < sizeof(columns) / sizeof(*columns); c++) {
+		entry_length = table_root(AGENT_TABLE_INSTANCE, root);
+		length = entry_length;
+		root[length++] = columns[c];
+		root[length++] = class->id_length;
+		for (size_t i = 0; i < class->id_length; i++)
+			root[length++] = class->id[i];
+		if (remote_walk_from(state, root, length, entry_length,
+		        instance_varbind, NULL, error, error_size) != 0)
+			return -1;
+	}
+	entry_length = table_root(AGENT_CLASS_DATA, root);
+	length = entry_length;
+	for (size_t i = 0; i < class->id_length; i++)
+		root[length++] = class->id[i];
+	return remote_walk_from(state, root, length, entry_length,
+	    value_varbind, NULL, error, error_size);
+}
+
 /* Reads every registered class's instances and values and commits them
  * as the classes' snapshots, with the agent's creation and discontinuity
  * times. */
@@ -1452,7 +1501,8 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 		return -1;
 	for (size_t c = 0; c < state->class_count; c++) {
 		struct remote_class *class = &state->classes[c];
-		if (class->class == NULL)
+		if (class->class == NULL ||
+		    (state->focus >= 0 && (size_t)state->focus != c))
 			continue;
 		class->builder = dci_snapshot_builder_new(class->class);
 		if (class->builder == NULL) {
@@ -1464,15 +1514,22 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 		class->cursor = 0;
 		class->instance_words = class->class->instance_words;
 	}
-	root_length = table_root(AGENT_TABLE_INSTANCE, root);
-	if (remote_walk(state, root, root_length, instance_varbind, NULL, error,
-	        error_size) != 0)
-		goto fail;
 	state->pending_count = 0;
-	root_length = table_root(AGENT_CLASS_DATA, root);
-	if (remote_walk(state, root, root_length, value_varbind, NULL, error,
-	        error_size) != 0 ||
-	    read_pending_times(state, error, error_size) != 0)
+	if (state->focus >= 0) {
+		if (read_class_rows(state, &state->classes[state->focus], error,
+		        error_size) != 0)
+			goto fail;
+	} else {
+		root_length = table_root(AGENT_TABLE_INSTANCE, root);
+		if (remote_walk(state, root, root_length, instance_varbind,
+		        NULL, error, error_size) != 0)
+			goto fail;
+		root_length = table_root(AGENT_CLASS_DATA, root);
+		if (remote_walk(state, root, root_length, value_varbind, NULL,
+		        error, error_size) != 0)
+			goto fail;
+	}
+	if (read_pending_times(state, error, error_size) != 0)
 		goto fail;
 	for (size_t c = 0; c < state->class_count; c++) {
 		struct remote_class *class = &state->classes[c];
@@ -1673,6 +1730,15 @@ first_instance_varbind(struct remote_state *state, const uint64_t *suffix,
 	return 0;
 }
 
+static bool
+every_level_size_read(const struct remote_state *state)
+{
+	for (size_t c = 0; c < state->class_count; c++)
+		if (!state->classes[c].level_sizes_read)
+			return false;
+	return true;
+}
+
 static void
 remote_wait_until(struct cli_source *source, int64_t deadline)
 {
@@ -1830,6 +1896,7 @@ agent_remote_source_open(struct cli_source *source,
 		return -1;
 	}
 	snprintf(state->host, sizeof(state->host), "%s", options->host);
+	state->focus = -1;
 	source->operations = &remote_operations;
 	source->state = state;
 	source->registry = NULL;
@@ -1919,12 +1986,16 @@ agent_remote_source_open(struct cli_source *source,
 		    state->host);
 		goto fail;
 	}
-	/* The first column of dciInstanceTable: each class's id length. */
-	root_length = table_root(AGENT_TABLE_INSTANCE, root);
-	root[root_length++] = AGENT_INSTANCE_LABEL;
-	if (remote_walk(state, root, root_length, first_instance_varbind, NULL,
-	        error, error_size) != 0)
-		goto fail;
+	/* The first column of dciInstanceTable: each class's id length,
+	 * needed only for an agent that does not serve the level sizes
+	 * (before revision 202611251200Z). */
+	if (!every_level_size_read(state)) {
+		root_length = table_root(AGENT_TABLE_INSTANCE, root);
+		root[root_length++] = AGENT_INSTANCE_LABEL;
+		if (remote_walk(state, root, root_length,
+		        first_instance_varbind, NULL, error, error_size) != 0)
+			goto fail;
+	}
 	for (size_t c = 0; c < state->class_count; c++)
 		if (state->classes[c].instance_words == 0)
 			state->classes[c].instance_words =
@@ -1932,6 +2003,13 @@ agent_remote_source_open(struct cli_source *source,
 	if (register_suppliers(state, error, error_size) != 0 ||
 	    register_classes(state, error, error_size) != 0)
 		goto fail;
+	if (options->focus_class != NULL) {
+		const struct dci_class *focus = dci_registry_find_class(
+		    state->registry, options->focus_class);
+		for (size_t c = 0; focus != NULL && c < state->class_count; c++)
+			if (state->classes[c].class == focus)
+				state->focus = (long)c;
+	}
 	if (remote_refresh(source, error, error_size) == 0)
 		return 0;
 fail:

@@ -5,10 +5,12 @@
  * format of dcistat reads it as it reads the local source.
  *
  * What it reads: sysUpTime.0 (the base of the agent's TimeStamps),
- * dciSupplierTable, dciClassTable, dciDatumTable and the first column of
+ * dciSupplierTable, dciClassTable, dciDatumTable and, from an agent
+ * before revision 202611251200Z (no level sizes), the first column of
  * dciInstanceTable once at open (the registry's suppliers, classes and
  * datums); then at open and at every refresh dciInstanceTable and the
- * per-class tables under dciClassData (each class's snapshot, committed
+ * per-class tables under dciClassData, or only one class's rows of them
+ * (agent_remote_options.focus_class) (each class's snapshot, committed
  * through core as a provider's batch is, so derived datums are computed
  * here as dcistatd computes them), and with GETs the dciStatText of every
  * absolute ST_TIME value, which the per-class tables give as a TimeStamp
@@ -52,6 +54,12 @@ struct agent_remote_options {
 	const char *privacy_passphrase;
 	unsigned timeout_milliseconds; /* 0: 1000 */
 	unsigned retries;
+	/* The one class (label or id, as dci_registry_find_class takes it)
+	 * whose instances and values every refresh reads, from that class's
+	 * rows only; the others stay without a snapshot. NULL, or a name no
+	 * class has: every class. The catalogue (suppliers, classes, datums)
+	 * is read whole either way. */
+	const char *focus_class;
 };
 
 /* Opens a session to the agent and fills a registry from it. Returns 0,

@@ -377,12 +377,13 @@ expect_failure "an unknown v3 user" "$TARGET: " \
 # sub-identifiers, a cut datagram) is dropped, so it ends as a timeout.
 liar_port=$(free_udp_port) || fail "no free UDP port"
 liar=
-# start_liar SCENARIO / stop_liar: snmp_liar.py on $liar_port in the namespace.
+# start_liar SCENARIO / stop_liar: snmp_liar.py on $liar_port in the
+# namespace, logging where each GETBULK of the older scenario starts.
 start_liar() {
 	_lib_set_ns_prefix
-	rm -f "$TMP_DIR/liar.ready"
+	rm -f "$TMP_DIR/liar.ready" "$TMP_DIR/liar.log"
 	"${_lib_ns_prefix[@]}" "$PYTHON" "$here/snmp_liar.py" "$liar_port" "$1" \
-	    "$TMP_DIR/liar.ready" &
+	    "$TMP_DIR/liar.ready" "$TMP_DIR/liar.log" &
 	liar=$!
 	_lib_pids+=("$liar")
 	wait_until 10 test -e "$TMP_DIR/liar.ready" ||
@@ -412,27 +413,50 @@ done
 # description and levels of type UNKNOWN whose sizes split the instance id's
 # 3 words as 4 and 8 octets.
 start_liar older
-for command in "classes --json" "describe disks --json" "show disks --json"; do
+# show CLASS reads that class's rows only: its instance columns and its
+# per-class table from the class's prefix, nothing of class 1.8 "cpus"
+# (but the first column of dciInstanceTable whole, for the instance ids'
+# length, which an agent of this revision does not give otherwise).
+ns_run "$DCISTAT" -H "127.0.0.1:$liar_port" -c public -t 3 -r 0 show disks \
+    </dev/null >"$TMP_DIR/out" 2>"$TMP_DIR/err" ||
+    fail "dcistat -H (an older agent) show disks: $(head -n 3 "$TMP_DIR/err")"
+grep -q "cpu" "$TMP_DIR/out" && fail "show disks shows cpus: $(cat "$TMP_DIR/out")"
+instances=$DCI_ARC.1.4.1 data=$DCI_ARC.1.6
+for column in 2 3 4 5; do
+	grep -q -x "${instances#.}.$column.2.1.7" "$TMP_DIR/liar.log" ||
+	    fail "show disks: no walk of dciInstanceTable column $column from class 1.7: $(tr '\n' ' ' <"$TMP_DIR/liar.log")"
+done
+grep -q -x "${data#.}.1.7" "$TMP_DIR/liar.log" ||
+    fail "show disks: no walk of dciClassData.1.7: $(tr '\n' ' ' <"$TMP_DIR/liar.log")"
+if grep -E -x -e "${instances#.}" -e "${data#.}" -e "(${instances#.}\.[0-9]+|${data#.})\.(2\.)?1\.8(\..*)?" "$TMP_DIR/liar.log"; then
+	fail "show disks walked more than class 1.7's rows (above)"
+fi
+ok "show CLASS reads that class's rows only ($(grep -c -e "^${instances#.}\." -e "^${data#.}\." "$TMP_DIR/liar.log") walks from its prefixes)"
+for command in "classes --json" "describe disks --json" "show disks --json" "show --json"; do
 	# shellcheck disable=SC2086 # the command's words
 	ns_run "$DCISTAT" -H "127.0.0.1:$liar_port" -c public -t 3 -r 0 $command \
-	    </dev/null >"$TMP_DIR/older.${command%% *}" 2>"$TMP_DIR/err" ||
+	    </dev/null >"$TMP_DIR/older.${command// /}" 2>"$TMP_DIR/err" ||
 	    fail "dcistat -H (an older agent) $command: $(head -n 3 "$TMP_DIR/err")"
 done
 "$PYTHON" - "$TMP_DIR" <<'PY' || fail "an older agent's classes, describe or show (above)"
 import json, sys
 def tables(command):
     return json.load(open("%s/older.%s" % (sys.argv[1], command)))["tables"]
-(classes,) = tables("classes")
-(row,) = classes["rows"]
+(classes,) = tables("classes--json")
+row, cpus = classes["rows"]
+assert cpus["class"] == "cpus" and cpus["levels"] == "UNKNOWN(4)", cpus
 expected = {"class": "disks", "id": "1.7", "supplier": "older",
             "levels": "UNKNOWN(4) UNKNOWN(8)", "datums": 1, "instances": 1}
 assert all(row.get(k) == v for k, v in expected.items()), row
 assert row.get("description", "") == "", row
-_, levels, datums = tables("describe")
+_, levels, datums = tables("describedisks--json")
 assert [(r["itype"], r["size"]) for r in levels["rows"]] == [("UNKNOWN", 4), ("UNKNOWN", 8)], levels["rows"]
 assert [(r["datum"], r["type"], r["semantics"]) for r in datums["rows"]] == [("reads", "ST_INTEGER32", "counter")], datums["rows"]
-(show,) = tables("show")
+(show,) = tables("showdisks--json")
 assert [(r["instance"], r["reads"]) for r in show["rows"]] == [("sda", 42)], show["rows"]
+disks, cpus = tables("show--json")
+assert [(r["instance"], r["reads"]) for r in disks["rows"]] == [("sda", 42)], disks["rows"]
+assert [(r["instance"], r["busy"]) for r in cpus["rows"]] == [("cpu0", 7)], cpus["rows"]
 PY
 ok "an agent of revision 202611250000Z: classes, describe and show as before (no description, UNKNOWN levels of 4 and 8 octets)"
 stop_liar

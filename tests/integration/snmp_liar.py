@@ -3,7 +3,7 @@
 malformed DCI-STATS-MIB, or a well-formed one of an older revision, for
 cli_remote.sh.
 
-Usage: snmp_liar.py PORT SCENARIO READY-FILE
+Usage: snmp_liar.py PORT SCENARIO READY-FILE [LOG-FILE]
 Listens on udp 127.0.0.1:PORT (then creates READY-FILE); answers a GET of sysUpTime.0 properly and every
 GETBULK with one varbind chosen by SCENARIO:
   backwards    an OID that sorts before the one asked for (a walk loop)
@@ -14,7 +14,8 @@ GETBULK with one varbind chosen by SCENARIO:
   truncated    a response cut in the middle of its varbind (no answer parses)
   older        a well-formed agent of revision 202611250000Z (OLDER_TREE),
                without dciClassDescription, dciClassLevelTypes and
-               dciClassLevelSizes: GETBULK answered in order from the tree
+               dciClassLevelSizes: GETBULK answered in order from the tree;
+               the OID each GETBULK starts from is appended to LOG-FILE
 Only what dcistat sends is decoded: BER definite lengths, SNMPv2c.
 """
 import socket
@@ -68,10 +69,12 @@ def octets(text):
     return tlv(0x04, text if isinstance(text, bytes) else text.encode())
 
 
-# An agent of revision 202611250000Z: one supplier, one class 1.7 "disks" of
+# An agent of revision 202611250000Z: one supplier, a class 1.7 "disks" of
 # 2 levels whose instance ids have 3 words (the sizes, 4 and 8 octets, are
-# not served), one counter datum, one instance.
+# not served), one counter datum, one instance; and a class 1.8 "cpus" of
+# one level, one datum and one instance.
 SUPPLIER, CLASS, DATUM, INSTANCE = [1], [2, 1, 7], [2, 1, 7, 1], [2, 1, 7, 3, 8, 0, 1]
+CPUS, CPU_DATUM, CPU = [2, 1, 8], [2, 1, 8, 1], [2, 1, 8, 1, 0]
 OLDER_TREE = sorted([
     (ARC + [1, 1, 2] + SUPPLIER, octets("older")),
     (ARC + [1, 1, 3] + SUPPLIER, octets("An older agent")),
@@ -102,6 +105,25 @@ OLDER_TREE = sorted([
     (ARC + [4, 1, 4] + INSTANCE, integer(0x43, 0)),
     (ARC + [4, 1, 5] + INSTANCE, objid([0, 0])),
     (ARC + [6, 1, 7, 1, 1, 8, 0, 1], integer(0x41, 42)),
+    (ARC + [2, 1, 2] + CPUS, octets("cpus")),
+    (ARC + [2, 1, 3] + CPUS, integer(0x42, 1)),
+    (ARC + [2, 1, 4] + CPUS, integer(0x42, 1)),
+    (ARC + [2, 1, 5] + CPUS, integer(0x42, 1)),
+    (ARC + [2, 1, 6] + CPUS, integer(0x42, 1)),
+    (ARC + [3, 1, 2] + CPU_DATUM, octets("busy")),
+    (ARC + [3, 1, 3] + CPU_DATUM, integer(0x02, 5)),
+    (ARC + [3, 1, 4] + CPU_DATUM, integer(0x42, 1)),
+    (ARC + [3, 1, 5] + CPU_DATUM, integer(0x42, 1)),
+    (ARC + [3, 1, 6] + CPU_DATUM, integer(0x42, 4)),
+    (ARC + [3, 1, 7] + CPU_DATUM, integer(0x02, 2)),
+    (ARC + [3, 1, 8] + CPU_DATUM, octets("")),
+    (ARC + [3, 1, 9] + CPU_DATUM, integer(0x02, 1)),
+    (ARC + [3, 1, 10] + CPU_DATUM, octets("")),
+    (ARC + [4, 1, 2] + CPU, octets("cpu0")),
+    (ARC + [4, 1, 3] + CPU, integer(0x43, 0)),
+    (ARC + [4, 1, 4] + CPU, integer(0x43, 0)),
+    (ARC + [4, 1, 5] + CPU, objid([0, 0])),
+    (ARC + [6, 1, 8, 1, 1, 0], integer(0x41, 7)),
 ])
 
 
@@ -125,7 +147,7 @@ def read(data, at):
     return tag, data[at:at + length], at + length
 
 
-def answer(request, scenario):
+def answer(request, scenario, log):
     _, message, _ = read(request, 0)
     _, _, at = read(message, 0)             # version
     _, community, at = read(message, at)
@@ -141,6 +163,9 @@ def answer(request, scenario):
         _, varbinds, _ = read(pdu, at)
         _, first, _ = read(varbinds, 0)
         _, name, _ = read(first, 0)
+        if log:
+            with open(log, "a") as out:
+                out.write(".".join(str(s) for s in oid_of(name)) + "\n")
         varbind = older_bulk(oid_of(name), int.from_bytes(repetitions, "big"))
     else:
         supplier = ARC + [1, 1, 2]
@@ -169,10 +194,11 @@ def main():
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", port))
     open(sys.argv[3], "w").close()
+    log = sys.argv[4] if len(sys.argv) > 4 else None
     while True:
         request, peer = sock.recvfrom(65536)
         try:
-            sock.sendto(answer(request, scenario), peer)
+            sock.sendto(answer(request, scenario, log), peer)
         except (IndexError, ValueError):
             pass
 
