@@ -92,9 +92,15 @@ struct remote_state {
 	size_t supplier_count;
 	struct remote_class *classes;
 	size_t class_count;
-	/* The one class a refresh reads (agent_remote_options.focus_class),
-	 * an index into `classes`; -1 for every class. */
+	/* The one class a refresh reads (agent_remote_options.focus_class,
+	 * copied to focus_name), an index into `classes`; -1 for every
+	 * class. */
+	char *focus_name;
 	long focus;
+	/* The agent's sysUpTime went back at the last read_uptime. */
+	bool restarted;
+	/* read_catalogue has just run: the next refresh need not check. */
+	bool catalogue_read;
 	/* Absolute ST_TIME values of the refresh in progress: the agent
 	 * serves them as TimeStamps, 0 for a moment before it started, so
 	 * they are read again as the agent renders them (dciStatText). */
@@ -1431,6 +1437,8 @@ read_uptime(struct remote_state *state, char *error, size_t error_size)
 	 * discontinuity time for a discontinuity. An agent that restarted
 	 * (its sysUpTime went back) moves it, as every instance's counters
 	 * are then discontinuous anyway. */
+	state->restarted =
+	    state->started && state->uptime_ticks < state->previous_uptime;
 	if (!state->started || state->uptime_ticks < state->previous_uptime) {
 		state->start_milliseconds =
 		    state->now_milliseconds - (int64_t)state->uptime_ticks * 10;
@@ -1452,6 +1460,193 @@ discard_builders(struct remote_state *state)
 			dci_snapshot_builder_free(class->builder);
 		class->builder = NULL;
 	}
+}
+
+static bool every_level_size_read(const struct remote_state *state);
+static int first_instance_varbind(struct remote_state *state,
+    const uint64_t *suffix, size_t length, const netsnmp_variable_list *varbind,
+    void *context, char *error, size_t error_size);
+static int register_suppliers(
+    struct remote_state *state, char *error, size_t error_size);
+static int register_classes(
+    struct remote_state *state, char *error, size_t error_size);
+
+/* Frees what read_catalogue read: suppliers and classes, with each class's
+ * datums and refresh arrays (builders discarded). */
+static void
+catalogue_free(struct remote_state *state)
+{
+	discard_builders(state);
+	for (size_t c = 0; c < state->class_count; c++) {
+		struct remote_class *class = &state->classes[c];
+		free(class->datums);
+		free(class->instance_ids);
+		free(class->rows);
+		free(class->created_ticks);
+		free(class->discontinuity_ticks);
+	}
+	free(state->classes);
+	free(state->suppliers);
+	state->classes = NULL;
+	state->class_count = 0;
+	state->suppliers = NULL;
+	state->supplier_count = 0;
+	state->focus = -1;
+}
+
+/* Reads the catalogue, dciSupplierTable, dciClassTable and dciDatumTable
+ * (and, from an agent without level sizes, the first column of
+ * dciInstanceTable for the instance ids' length), into a new registry
+ * that replaces the source's (snapshots come with the next refresh), and
+ * finds the focus class again by name. Returns 0, or -1 with the reason
+ * in `error` (the source then has the part read). */
+static int
+read_catalogue(struct cli_source *source, char *error, size_t error_size)
+{
+	struct remote_state *state = source->state;
+	struct dci_registry *registry = dci_registry_new();
+	oid root[REMOTE_OID_MAX];
+	size_t root_length;
+
+	if (registry == NULL) {
+		snprintf(error, error_size, "out of memory");
+		return -1;
+	}
+	catalogue_free(state);
+	if (state->registry != NULL)
+		dci_registry_free(state->registry);
+	state->registry = registry;
+	source->registry = registry;
+	root_length = table_root(AGENT_TABLE_SUPPLIER, root);
+	if (remote_walk(state, root, root_length, supplier_varbind, NULL, error,
+	        error_size) != 0)
+		return -1;
+	root_length = table_root(AGENT_TABLE_CLASS, root);
+	if (remote_walk(state, root, root_length, class_varbind, NULL, error,
+	        error_size) != 0)
+		return -1;
+	root_length = table_root(AGENT_TABLE_DATUM, root);
+	if (remote_walk(state, root, root_length, datum_varbind, NULL, error,
+	        error_size) != 0)
+		return -1;
+	if (state->supplier_count == 0) {
+		snprintf(error, error_size,
+		    "%s: the agent serves no DCI-STATS-MIB suppliers",
+		    state->host);
+		return -1;
+	}
+	/* The first column of dciInstanceTable: each class's id length,
+	 * needed only for an agent that does not serve the level sizes
+	 * (before revision 202611251200Z). */
+	if (!every_level_size_read(state)) {
+		root_length = table_root(AGENT_TABLE_INSTANCE, root);
+		root[root_length++] = AGENT_INSTANCE_LABEL;
+		if (remote_walk(state, root, root_length,
+		        first_instance_varbind, NULL, error, error_size) != 0)
+			return -1;
+	}
+	for (size_t c = 0; c < state->class_count; c++)
+		if (state->classes[c].instance_words == 0)
+			state->classes[c].instance_words =
+			    state->classes[c].level_count;
+	if (register_suppliers(state, error, error_size) != 0 ||
+	    register_classes(state, error, error_size) != 0)
+		return -1;
+	if (state->focus_name != NULL) {
+		const struct dci_class *focus =
+		    dci_registry_find_class(registry, state->focus_name);
+		for (size_t c = 0; focus != NULL && c < state->class_count; c++)
+			if (state->classes[c].class == focus)
+				state->focus = (long)c;
+	}
+	state->catalogue_read = true;
+	return 0;
+}
+
+/* What catalogue_changed compares: how many of the known classes or
+ * suppliers the walk met, and whether anything differed. */
+struct catalogue_check {
+	size_t met;
+	bool changed;
+};
+
+/* dciClassDatumCount: a class not known, or with another datum count. */
+static int
+datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct catalogue_check *check = context;
+	struct agent_remote_index index;
+	struct remote_class *class;
+	uint32_t count;
+
+	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
+	                      AGENT_REMOTE_SHAPE_CLASS, &index))
+		return malformed_index(
+		    state, "dciClassTable", error, error_size);
+	if (read_unsigned(state, varbind, &count, error, error_size) != 0)
+		return -1;
+	class = find_class(state, index.class_id, index.class_length);
+	if (class == NULL || class->datum_count != count)
+		check->changed = true;
+	else
+		check->met++;
+	return 0;
+}
+
+/* dciSupplierDiscontinuity: a supplier not known, or (re)initialised
+ * since, which may have registered its classes again. */
+static int
+supplier_time_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct catalogue_check *check = context;
+	struct remote_supplier *supplier;
+	uint32_t ticks;
+
+	if (length != 2 || suffix[1] < 1 || suffix[1] > UINT32_MAX)
+		return malformed_index(
+		    state, "dciSupplierTable", error, error_size);
+	if (read_unsigned(state, varbind, &ticks, error, error_size) != 0)
+		return -1;
+	supplier = find_supplier(state, (uint32_t)suffix[1]);
+	if (supplier == NULL || supplier->discontinuity_ticks != ticks)
+		check->changed = true;
+	else
+		check->met++;
+	return 0;
+}
+
+/* Whether the agent's catalogue differs from what read_catalogue read: it
+ * restarted, a supplier came, went or was reinitialised, or a class came,
+ * went or has another number of datums. Two walks of one column each, so
+ * a watch of one class does not read every datum at every interval.
+ * Returns 1 or 0, or -1 with the reason in `error`. */
+static int
+catalogue_changed(struct remote_state *state, char *error, size_t error_size)
+{
+	struct catalogue_check classes = {0, false}, suppliers = {0, false};
+	oid root[REMOTE_OID_MAX];
+	size_t entry_length, root_length;
+
+	if (state->restarted)
+		return 1;
+	entry_length = table_root(AGENT_TABLE_CLASS, root);
+	root_length = entry_length;
+	root[root_length++] = AGENT_CLASS_DATUM_COUNT;
+	if (remote_walk_from(state, root, root_length, entry_length,
+	        datum_count_varbind, &classes, error, error_size) != 0)
+		return -1;
+	entry_length = table_root(AGENT_TABLE_SUPPLIER, root);
+	root_length = entry_length;
+	root[root_length++] = AGENT_SUPPLIER_DISCONTINUITY;
+	if (remote_walk_from(state, root, root_length, entry_length,
+	        supplier_time_varbind, &suppliers, error, error_size) != 0)
+		return -1;
+	return classes.changed || classes.met != state->class_count ||
+	       suppliers.changed || suppliers.met != state->supplier_count;
 }
 
 /* One class's rows only: each column of dciInstanceTable from the
@@ -1499,6 +1694,18 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 
 	if (read_uptime(state, error, error_size) != 0)
 		return -1;
+	if (state->catalogue_read) {
+		/* Open has just read it; later refreshes read it again when
+		 * the agent's changed (watch.c finds its class again by name
+		 * after every refresh). */
+		state->catalogue_read = false;
+	} else {
+		int changed = catalogue_changed(state, error, error_size);
+		if (changed < 0 || (changed > 0 && read_catalogue(source, error,
+		                                       error_size) != 0))
+			return -1;
+		state->catalogue_read = false;
+	}
 	for (size_t c = 0; c < state->class_count; c++) {
 		struct remote_class *class = &state->classes[c];
 		if (class->class == NULL ||
@@ -1761,17 +1968,8 @@ remote_close(struct cli_source *source)
 
 	if (state == NULL)
 		return;
-	discard_builders(state);
-	for (size_t c = 0; c < state->class_count; c++) {
-		struct remote_class *class = &state->classes[c];
-		free(class->datums);
-		free(class->instance_ids);
-		free(class->rows);
-		free(class->created_ticks);
-		free(class->discontinuity_ticks);
-	}
-	free(state->classes);
-	free(state->suppliers);
+	catalogue_free(state);
+	free(state->focus_name);
 	free(state->pending);
 	if (state->registry != NULL)
 		dci_registry_free(state->registry);
@@ -1888,8 +2086,6 @@ agent_remote_source_open(struct cli_source *source,
 	const char *version = options->version ? options->version : "2c";
 	struct remote_state *state = calloc(1, sizeof(*state));
 	netsnmp_session session;
-	oid root[REMOTE_OID_MAX];
-	size_t root_length;
 
 	if (state == NULL) {
 		snprintf(error, error_size, "out of memory");
@@ -1966,50 +2162,16 @@ agent_remote_source_open(struct cli_source *source,
 		return -1;
 	}
 	source->registry = state->registry;
-	if (read_uptime(state, error, error_size) != 0)
-		goto fail;
-	root_length = table_root(AGENT_TABLE_SUPPLIER, root);
-	if (remote_walk(state, root, root_length, supplier_varbind, NULL, error,
-	        error_size) != 0)
-		goto fail;
-	root_length = table_root(AGENT_TABLE_CLASS, root);
-	if (remote_walk(state, root, root_length, class_varbind, NULL, error,
-	        error_size) != 0)
-		goto fail;
-	root_length = table_root(AGENT_TABLE_DATUM, root);
-	if (remote_walk(state, root, root_length, datum_varbind, NULL, error,
-	        error_size) != 0)
-		goto fail;
-	if (state->supplier_count == 0) {
-		snprintf(error, error_size,
-		    "%s: the agent serves no DCI-STATS-MIB suppliers",
-		    state->host);
-		goto fail;
-	}
-	/* The first column of dciInstanceTable: each class's id length,
-	 * needed only for an agent that does not serve the level sizes
-	 * (before revision 202611251200Z). */
-	if (!every_level_size_read(state)) {
-		root_length = table_root(AGENT_TABLE_INSTANCE, root);
-		root[root_length++] = AGENT_INSTANCE_LABEL;
-		if (remote_walk(state, root, root_length,
-		        first_instance_varbind, NULL, error, error_size) != 0)
-			goto fail;
-	}
-	for (size_t c = 0; c < state->class_count; c++)
-		if (state->classes[c].instance_words == 0)
-			state->classes[c].instance_words =
-			    state->classes[c].level_count;
-	if (register_suppliers(state, error, error_size) != 0 ||
-	    register_classes(state, error, error_size) != 0)
-		goto fail;
 	if (options->focus_class != NULL) {
-		const struct dci_class *focus = dci_registry_find_class(
-		    state->registry, options->focus_class);
-		for (size_t c = 0; focus != NULL && c < state->class_count; c++)
-			if (state->classes[c].class == focus)
-				state->focus = (long)c;
+		state->focus_name = strdup(options->focus_class);
+		if (state->focus_name == NULL) {
+			snprintf(error, error_size, "out of memory");
+			goto fail;
+		}
 	}
+	if (read_uptime(state, error, error_size) != 0 ||
+	    read_catalogue(source, error, error_size) != 0)
+		goto fail;
 	if (remote_refresh(source, error, error_size) == 0)
 		return 0;
 fail:

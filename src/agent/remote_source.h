@@ -8,7 +8,10 @@
  * dciSupplierTable, dciClassTable, dciDatumTable and, from an agent
  * before revision 202611251200Z (no level sizes), the first column of
  * dciInstanceTable once at open (the registry's suppliers, classes and
- * datums); then at open and at every refresh dciInstanceTable and the
+ * datums), and again at a refresh when dciClassDatumCount or
+ * dciSupplierDiscontinuity differ or sysUpTime went back (the registry is
+ * then replaced: callers find their class again by name after every
+ * refresh); then at open and at every refresh dciInstanceTable and the
  * per-class tables under dciClassData, or only one class's rows of them
  * (agent_remote_options.focus_class) (each class's snapshot, committed
  * through core as a provider's batch is, so derived datums are computed

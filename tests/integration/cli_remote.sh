@@ -36,6 +36,11 @@
 #     (snmp_liar.py older, without the class description and level
 #     columns) is read as before: classes, describe and show work, with an
 #     empty description and levels of type UNKNOWN;
+#   - show CLASS walks only that class's rows (snmp_liar.py's log of
+#     where each GETBULK starts), and watch picks up its class registered
+#     again with another datum (the catalogue is read again when a class's
+#     datum count or a supplier's discontinuity time changes, or the agent
+#     restarted);
 #   - SNMP options without -H, --config with -H, -r and -t out of bounds
 #     are bad command lines (exit 2);
 #   - SNMPv3 authPriv (SHA, AES) gives the same screen as v2c;
@@ -459,6 +464,29 @@ assert [(r["instance"], r["reads"]) for r in disks["rows"]] == [("sda", 42)], di
 assert [(r["instance"], r["busy"]) for r in cpus["rows"]] == [("cpu0", 7)], cpus["rows"]
 PY
 ok "an agent of revision 202611250000Z: classes, describe and show as before (no description, UNKNOWN levels of 4 and 8 octets)"
+
+# watch picks up a class registered again after it started: once the fake
+# agent's "cpus" has a second datum (its supplier reinitialised), the
+# intervals after show it.
+rm -f "$TMP_DIR/liar.ready.more"
+ns_run "$DCISTAT" -H "127.0.0.1:$liar_port" -c public -t 3 -r 0 watch cpus -i 0.5 -n 4 --json \
+    </dev/null >"$TMP_DIR/older.watch" 2>"$TMP_DIR/err" &
+watcher=$!
+_lib_pids+=("$watcher")
+wait_until 10 test -s "$TMP_DIR/older.watch" || fail "watch cpus: no first interval"
+touch "$TMP_DIR/liar.ready.more"
+wait "$watcher" || fail "watch cpus: exit $?: $(head -n 3 "$TMP_DIR/err")"
+"$PYTHON" - "$TMP_DIR/older.watch" <<'PY' || fail "watch cpus did not pick up the class registered again (above)"
+import json, sys
+intervals = [json.loads(line)["tables"][0] for line in open(sys.argv[1]) if line.strip()]
+assert len(intervals) == 4, len(intervals)
+columns = [[c["name"] for c in t["columns"]] for t in intervals]
+assert "idle" not in columns[0], columns[0]
+assert "idle" in columns[-1], columns[-1]
+assert intervals[-1]["rows"][0]["idle"] == 93, intervals[-1]["rows"]
+print("# columns before: %s; after: %s" % (columns[0], columns[-1]))
+PY
+ok "watch cpus: the class registered again with another datum is read again, its new datum shown"
 stop_liar
 
 note "cli_remote.sh took $(($(now_ms) - started)) ms"

@@ -15,9 +15,12 @@ GETBULK with one varbind chosen by SCENARIO:
   older        a well-formed agent of revision 202611250000Z (OLDER_TREE),
                without dciClassDescription, dciClassLevelTypes and
                dciClassLevelSizes: GETBULK answered in order from the tree;
-               the OID each GETBULK starts from is appended to LOG-FILE
+               the OID each GETBULK starts from is appended to LOG-FILE;
+               once READY-FILE.more exists, class "cpus" has a second datum
+               (OLDER_TREE_MORE: its supplier registered it again)
 Only what dcistat sends is decoded: BER definite lengths, SNMPv2c.
 """
+import os
 import socket
 import sys
 
@@ -127,9 +130,28 @@ OLDER_TREE = sorted([
 ])
 
 
-def older_bulk(start, repetitions):
-    """The varbinds after `start` in OLDER_TREE, then endOfMibView."""
-    following = [(o, v) for o, v in OLDER_TREE if o > start][:repetitions]
+# "cpus" registered again with a second datum, 2 "idle", a gauge: its
+# supplier reinitialised (dciSupplierDiscontinuity) and its datum count is 2.
+OLDER_TREE_MORE = sorted([(o, v) for o, v in OLDER_TREE
+                          if o not in (ARC + [2, 1, 4] + CPUS, ARC + [1, 1, 9] + SUPPLIER)] + [
+    (ARC + [1, 1, 9] + SUPPLIER, integer(0x43, 150)),
+    (ARC + [2, 1, 4] + CPUS, integer(0x42, 2)),
+    (ARC + [3, 1, 2] + CPUS + [2], octets("idle")),
+    (ARC + [3, 1, 3] + CPUS + [2], integer(0x02, 5)),
+    (ARC + [3, 1, 4] + CPUS + [2], integer(0x42, 1)),
+    (ARC + [3, 1, 5] + CPUS + [2], integer(0x42, 1)),
+    (ARC + [3, 1, 6] + CPUS + [2], integer(0x42, 4)),
+    (ARC + [3, 1, 7] + CPUS + [2], integer(0x02, 2)),
+    (ARC + [3, 1, 8] + CPUS + [2], octets("")),
+    (ARC + [3, 1, 9] + CPUS + [2], integer(0x02, 2)),   # gauge
+    (ARC + [3, 1, 10] + CPUS + [2], octets("")),
+    (ARC + [6, 1, 8, 1, 2, 0], integer(0x42, 93)),
+])
+
+
+def older_bulk(start, repetitions, tree):
+    """The varbinds after `start` in `tree`, then endOfMibView."""
+    following = [(o, v) for o, v in tree if o > start][:repetitions]
     varbinds = b"".join(tlv(0x30, objid(o) + v) for o, v in following)
     if len(following) < repetitions:
         varbinds += tlv(0x30, objid(start) + tlv(0x82, b""))
@@ -166,7 +188,8 @@ def answer(request, scenario, log):
         if log:
             with open(log, "a") as out:
                 out.write(".".join(str(s) for s in oid_of(name)) + "\n")
-        varbind = older_bulk(oid_of(name), int.from_bytes(repetitions, "big"))
+        tree = OLDER_TREE_MORE if os.path.exists(sys.argv[3] + ".more") else OLDER_TREE
+        varbind = older_bulk(oid_of(name), int.from_bytes(repetitions, "big"), tree)
     else:
         supplier = ARC + [1, 1, 2]
         if scenario == "backwards":
