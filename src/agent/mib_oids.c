@@ -38,6 +38,9 @@ const struct agent_mib_object agent_mib_objects[] = {
     COLUMN("dciClassSupplier", AGENT_TABLE_CLASS, AGENT_CLASS_SUPPLIER),
     COLUMN(
         "dciClassInstanceCount", AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_COUNT),
+    COLUMN("dciClassDescription", AGENT_TABLE_CLASS, AGENT_CLASS_DESCRIPTION),
+    COLUMN("dciClassLevelTypes", AGENT_TABLE_CLASS, AGENT_CLASS_LEVEL_TYPES),
+    COLUMN("dciClassLevelSizes", AGENT_TABLE_CLASS, AGENT_CLASS_LEVEL_SIZES),
     TABLE("dciDatumTable", AGENT_TABLE_DATUM),
     ENTRY("dciDatumEntry", AGENT_TABLE_DATUM),
     COLUMN("dciDatumLabel", AGENT_TABLE_DATUM, AGENT_DATUM_LABEL),

@@ -42,6 +42,10 @@ enum agent_class_column {
 	AGENT_CLASS_DATUM_COUNT,
 	AGENT_CLASS_SUPPLIER,
 	AGENT_CLASS_INSTANCE_COUNT,
+	/* Revision 202611251200Z: what an older agent does not serve. */
+	AGENT_CLASS_DESCRIPTION,
+	AGENT_CLASS_LEVEL_TYPES,
+	AGENT_CLASS_LEVEL_SIZES,
 };
 
 enum agent_datum_column {

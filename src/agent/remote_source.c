@@ -51,11 +51,20 @@ struct remote_datum {
 	char label[256], description[256];
 };
 
+/* dciClassLevelTypes and dciClassLevelSizes: 4 octets a level. */
+#define REMOTE_LEVEL_OCTETS_MAX (4u * DCI_INSTANCE_ID_MAX_WORDS)
+
 struct remote_class {
 	uint32_t id[DCI_CLASS_ID_MAX_LEVELS];
 	size_t id_length;
-	char label[256];
+	char label[256], description[256];
 	uint32_t level_count, supplier_index;
+	/* Revision 202611251200Z's columns, as received; an older agent
+	 * serves none (the *_read flags stay false). */
+	unsigned char level_types[REMOTE_LEVEL_OCTETS_MAX];
+	unsigned char level_sizes[REMOTE_LEVEL_OCTETS_MAX];
+	size_t level_types_length, level_sizes_length;
+	bool level_types_read, level_sizes_read;
 	struct remote_datum *datums;
 	size_t datum_count;
 	struct dci_class *class; /* once registered */
@@ -83,6 +92,15 @@ struct remote_state {
 	size_t supplier_count;
 	struct remote_class *classes;
 	size_t class_count;
+	/* The one class a refresh reads (agent_remote_options.focus_class,
+	 * copied to focus_name), an index into `classes`; -1 for every
+	 * class. */
+	char *focus_name;
+	long focus;
+	/* The agent's sysUpTime went back at the last read_uptime. */
+	bool restarted;
+	/* read_catalogue has just run: the next refresh need not check. */
+	bool catalogue_read;
 	/* Absolute ST_TIME values of the refresh in progress: the agent
 	 * serves them as TimeStamps, 0 for a moment before it started, so
 	 * they are read again as the agent renders them (dciStatText). */
@@ -141,6 +159,35 @@ agent_remote_decode_index(const uint64_t *subids, size_t length,
 		break;
 	}
 	return at == length;
+}
+
+static uint32_t
+big_endian_word(const unsigned char *octets)
+{
+	return (uint32_t)octets[0] << 24 | (uint32_t)octets[1] << 16 |
+	       (uint32_t)octets[2] << 8 | (uint32_t)octets[3];
+}
+
+bool
+agent_remote_decode_levels(const unsigned char *types, size_t types_length,
+    const unsigned char *sizes, size_t sizes_length, size_t level_count,
+    struct dci_instance_level *levels)
+{
+	uint64_t total = 0;
+
+	if (level_count < 1 || level_count > DCI_INSTANCE_ID_MAX_WORDS ||
+	    types_length != 4 * level_count || sizes_length != 4 * level_count)
+		return false;
+	for (size_t i = 0; i < level_count; i++) {
+		uint32_t size = big_endian_word(sizes + 4 * i);
+		if (size < 4 || size % 4 != 0)
+			return false;
+		total += size;
+		levels[i].itype =
+		    (enum dci_instance_type)big_endian_word(types + 4 * i);
+		levels[i].size = size;
+	}
+	return total <= 4 * DCI_INSTANCE_ID_MAX_WORDS;
 }
 
 bool
@@ -386,12 +433,16 @@ typedef int (*walk_callback)(struct remote_state *state, const uint64_t *suffix,
     char *error, size_t error_size);
 
 /* Walks the subtree `root` with GETBULK, in order, calling `callback` for
- * each varbind. Every OID must sort after the one before (an agent that
+ * each varbind with the sub-identifiers after the first `suffix_start`
+ * (at most root_length) of its name: a walk of one class's rows of a
+ * column gives its callback the column and index, as a walk of the whole
+ * table does. Every OID must sort after the one before (an agent that
  * goes backwards or repeats would loop) and be at most REMOTE_OID_MAX
  * sub-identifiers. Returns 0, or -1 with the reason in `error`. */
 static int
-remote_walk(struct remote_state *state, const oid *root, size_t root_length,
-    walk_callback callback, void *context, char *error, size_t error_size)
+remote_walk_from(struct remote_state *state, const oid *root,
+    size_t root_length, size_t suffix_start, walk_callback callback,
+    void *context, char *error, size_t error_size)
 {
 	oid last[REMOTE_OID_MAX];
 	size_t last_length = root_length;
@@ -456,11 +507,11 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 				snmp_free_pdu(response);
 				return -1;
 			}
-			for (size_t i = root_length; i < varbind->name_length;
+			for (size_t i = suffix_start; i < varbind->name_length;
 			     i++)
-				suffix[i - root_length] = varbind->name[i];
+				suffix[i - suffix_start] = varbind->name[i];
 			if (callback(state, suffix,
-			        varbind->name_length - root_length, varbind,
+			        varbind->name_length - suffix_start, varbind,
 			        context, error, error_size) != 0) {
 				size_t used = strlen(error);
 				/* The OID at fault, formatted only now: a walk
@@ -482,6 +533,15 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 		if (done)
 			return 0;
 	}
+}
+
+/* Walks the subtree `root`, the callback given what follows it. */
+static int
+remote_walk(struct remote_state *state, const oid *root, size_t root_length,
+    walk_callback callback, void *context, char *error, size_t error_size)
+{
+	return remote_walk_from(state, root, root_length, root_length, callback,
+	    context, error, error_size);
 }
 
 /* The root of a table's entry (.1.TABLE.1), as the agent writes it, or of
@@ -540,6 +600,22 @@ read_string(struct remote_state *state, const netsnmp_variable_list *varbind,
 	}
 	memcpy(text, varbind->val.string, varbind->val_len);
 	text[varbind->val_len] = '\0';
+	return 0;
+}
+
+/* An OCTET STRING of at most `capacity` octets into `octets`, its length
+ * into `*length`; longer is a malformed answer. */
+static int
+read_octets(struct remote_state *state, const netsnmp_variable_list *varbind,
+    unsigned char *octets, size_t capacity, size_t *length, char *error,
+    size_t error_size)
+{
+	if (varbind->type != ASN_OCTET_STR ||
+	    (varbind->val_len > 0 && varbind->val.string == NULL) ||
+	    varbind->val_len > capacity)
+		return wrong_value(state, varbind, error, error_size);
+	memcpy(octets, varbind->val.string, varbind->val_len);
+	*length = varbind->val_len;
 	return 0;
 }
 
@@ -711,8 +787,25 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 	case AGENT_CLASS_SUPPLIER:
 		return read_unsigned(
 		    state, varbind, &class->supplier_index, error, error_size);
+	case AGENT_CLASS_DESCRIPTION:
+		return read_string(state, varbind, class->description,
+		    sizeof(class->description), error, error_size);
+	case AGENT_CLASS_LEVEL_TYPES:
+		if (read_octets(state, varbind, class->level_types,
+		        sizeof(class->level_types), &class->level_types_length,
+		        error, error_size) != 0)
+			return -1;
+		class->level_types_read = true;
+		return 0;
+	case AGENT_CLASS_LEVEL_SIZES:
+		if (read_octets(state, varbind, class->level_sizes,
+		        sizeof(class->level_sizes), &class->level_sizes_length,
+		        error, error_size) != 0)
+			return -1;
+		class->level_sizes_read = true;
+		return 0;
 	}
-	return 0;
+	return 0; /* a column of a later MIB revision */
 }
 
 static int
@@ -1344,6 +1437,8 @@ read_uptime(struct remote_state *state, char *error, size_t error_size)
 	 * discontinuity time for a discontinuity. An agent that restarted
 	 * (its sysUpTime went back) moves it, as every instance's counters
 	 * are then discontinuous anyway. */
+	state->restarted =
+	    state->started && state->uptime_ticks < state->previous_uptime;
 	if (!state->started || state->uptime_ticks < state->previous_uptime) {
 		state->start_milliseconds =
 		    state->now_milliseconds - (int64_t)state->uptime_ticks * 10;
@@ -1367,6 +1462,226 @@ discard_builders(struct remote_state *state)
 	}
 }
 
+static bool every_level_size_read(const struct remote_state *state);
+static int first_instance_varbind(struct remote_state *state,
+    const uint64_t *suffix, size_t length, const netsnmp_variable_list *varbind,
+    void *context, char *error, size_t error_size);
+static int register_suppliers(
+    struct remote_state *state, char *error, size_t error_size);
+static int register_classes(
+    struct remote_state *state, char *error, size_t error_size);
+
+/* Frees what read_catalogue read: suppliers and classes, with each class's
+ * datums and refresh arrays (builders discarded). */
+static void
+catalogue_free(struct remote_state *state)
+{
+	discard_builders(state);
+	for (size_t c = 0; c < state->class_count; c++) {
+		struct remote_class *class = &state->classes[c];
+		free(class->datums);
+		free(class->instance_ids);
+		free(class->rows);
+		free(class->created_ticks);
+		free(class->discontinuity_ticks);
+	}
+	free(state->classes);
+	free(state->suppliers);
+	state->classes = NULL;
+	state->class_count = 0;
+	state->suppliers = NULL;
+	state->supplier_count = 0;
+	state->focus = -1;
+}
+
+/* Reads the catalogue, dciSupplierTable, dciClassTable and dciDatumTable
+ * (and, from an agent without level sizes, the first column of
+ * dciInstanceTable for the instance ids' length), into a new registry
+ * that replaces the source's (snapshots come with the next refresh), and
+ * finds the focus class again by name. Returns 0, or -1 with the reason
+ * in `error` (the source then has the part read). */
+static int
+read_catalogue(struct cli_source *source, char *error, size_t error_size)
+{
+	struct remote_state *state = source->state;
+	struct dci_registry *registry = dci_registry_new();
+	oid root[REMOTE_OID_MAX];
+	size_t root_length;
+
+	if (registry == NULL) {
+		snprintf(error, error_size, "out of memory");
+		return -1;
+	}
+	catalogue_free(state);
+	if (state->registry != NULL)
+		dci_registry_free(state->registry);
+	state->registry = registry;
+	source->registry = registry;
+	root_length = table_root(AGENT_TABLE_SUPPLIER, root);
+	if (remote_walk(state, root, root_length, supplier_varbind, NULL, error,
+	        error_size) != 0)
+		return -1;
+	root_length = table_root(AGENT_TABLE_CLASS, root);
+	if (remote_walk(state, root, root_length, class_varbind, NULL, error,
+	        error_size) != 0)
+		return -1;
+	root_length = table_root(AGENT_TABLE_DATUM, root);
+	if (remote_walk(state, root, root_length, datum_varbind, NULL, error,
+	        error_size) != 0)
+		return -1;
+	if (state->supplier_count == 0) {
+		snprintf(error, error_size,
+		    "%s: the agent serves no DCI-STATS-MIB suppliers",
+		    state->host);
+		return -1;
+	}
+	/* The first column of dciInstanceTable: each class's id length,
+	 * needed only for an agent that does not serve the level sizes
+	 * (before revision 202611251200Z). */
+	if (!every_level_size_read(state)) {
+		root_length = table_root(AGENT_TABLE_INSTANCE, root);
+		root[root_length++] = AGENT_INSTANCE_LABEL;
+		if (remote_walk(state, root, root_length,
+		        first_instance_varbind, NULL, error, error_size) != 0)
+			return -1;
+	}
+	for (size_t c = 0; c < state->class_count; c++)
+		if (state->classes[c].instance_words == 0)
+			state->classes[c].instance_words =
+			    state->classes[c].level_count;
+	if (register_suppliers(state, error, error_size) != 0 ||
+	    register_classes(state, error, error_size) != 0)
+		return -1;
+	if (state->focus_name != NULL) {
+		const struct dci_class *focus =
+		    dci_registry_find_class(registry, state->focus_name);
+		for (size_t c = 0; focus != NULL && c < state->class_count; c++)
+			if (state->classes[c].class == focus)
+				state->focus = (long)c;
+	}
+	state->catalogue_read = true;
+	return 0;
+}
+
+/* What catalogue_changed compares: how many of the known classes or
+ * suppliers the walk met, and whether anything differed. */
+struct catalogue_check {
+	size_t met;
+	bool changed;
+};
+
+/* dciClassDatumCount: a class not known, or with another datum count. */
+static int
+datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct catalogue_check *check = context;
+	struct agent_remote_index index;
+	struct remote_class *class;
+	uint32_t count;
+
+	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
+	                      AGENT_REMOTE_SHAPE_CLASS, &index))
+		return malformed_index(
+		    state, "dciClassTable", error, error_size);
+	if (read_unsigned(state, varbind, &count, error, error_size) != 0)
+		return -1;
+	class = find_class(state, index.class_id, index.class_length);
+	if (class == NULL || class->datum_count != count)
+		check->changed = true;
+	else
+		check->met++;
+	return 0;
+}
+
+/* dciSupplierDiscontinuity: a supplier not known, or (re)initialised
+ * since, which may have registered its classes again. */
+static int
+supplier_time_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct catalogue_check *check = context;
+	struct remote_supplier *supplier;
+	uint32_t ticks;
+
+	if (length != 2 || suffix[1] < 1 || suffix[1] > UINT32_MAX)
+		return malformed_index(
+		    state, "dciSupplierTable", error, error_size);
+	if (read_unsigned(state, varbind, &ticks, error, error_size) != 0)
+		return -1;
+	supplier = find_supplier(state, (uint32_t)suffix[1]);
+	if (supplier == NULL || supplier->discontinuity_ticks != ticks)
+		check->changed = true;
+	else
+		check->met++;
+	return 0;
+}
+
+/* Whether the agent's catalogue differs from what read_catalogue read: it
+ * restarted, a supplier came, went or was reinitialised, or a class came,
+ * went or has another number of datums. Two walks of one column each, so
+ * a watch of one class does not read every datum at every interval.
+ * Returns 1 or 0, or -1 with the reason in `error`. */
+static int
+catalogue_changed(struct remote_state *state, char *error, size_t error_size)
+{
+	struct catalogue_check classes = {0, false}, suppliers = {0, false};
+	oid root[REMOTE_OID_MAX];
+	size_t entry_length, root_length;
+
+	if (state->restarted)
+		return 1;
+	entry_length = table_root(AGENT_TABLE_CLASS, root);
+	root_length = entry_length;
+	root[root_length++] = AGENT_CLASS_DATUM_COUNT;
+	if (remote_walk_from(state, root, root_length, entry_length,
+	        datum_count_varbind, &classes, error, error_size) != 0)
+		return -1;
+	entry_length = table_root(AGENT_TABLE_SUPPLIER, root);
+	root_length = entry_length;
+	root[root_length++] = AGENT_SUPPLIER_DISCONTINUITY;
+	if (remote_walk_from(state, root, root_length, entry_length,
+	        supplier_time_varbind, &suppliers, error, error_size) != 0)
+		return -1;
+	return classes.changed || classes.met != state->class_count ||
+	       suppliers.changed || suppliers.met != state->supplier_count;
+}
+
+/* One class's rows only: each column of dciInstanceTable from the
+ * class's index prefix (.1.4.1.COLUMN.LENGTH.CLASS...), then its table
+ * under dciClassData (.1.6.CLASS...), so that `show CLASS` and `watch
+ * CLASS` cost what that class has, whatever the others have. */
+static int
+read_class_rows(struct remote_state *state, struct remote_class *class,
+    char *error, size_t error_size)
+{
+	static const unsigned columns[] = {AGENT_INSTANCE_LABEL,
+	    AGENT_INSTANCE_CREATED, AGENT_INSTANCE_DISCONTINUITY,
+	    AGENT_INSTANCE_PARENT};
+	oid root[REMOTE_OID_MAX];
+	size_t entry_length, length;
+
+	for (size_t c = 0; c < sizeof(columns) / sizeof(*columns); c++) {
+		entry_length = table_root(AGENT_TABLE_INSTANCE, root);
+		length = entry_length;
+		root[length++] = columns[c];
+		root[length++] = class->id_length;
+		for (size_t i = 0; i < class->id_length; i++)
+			root[length++] = class->id[i];
+		if (remote_walk_from(state, root, length, entry_length,
+		        instance_varbind, NULL, error, error_size) != 0)
+			return -1;
+	}
+	entry_length = table_root(AGENT_CLASS_DATA, root);
+	length = entry_length;
+	for (size_t i = 0; i < class->id_length; i++)
+		root[length++] = class->id[i];
+	return remote_walk_from(state, root, length, entry_length,
+	    value_varbind, NULL, error, error_size);
+}
+
 /* Reads every registered class's instances and values and commits them
  * as the classes' snapshots, with the agent's creation and discontinuity
  * times. */
@@ -1379,9 +1694,22 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 
 	if (read_uptime(state, error, error_size) != 0)
 		return -1;
+	if (state->catalogue_read) {
+		/* Open has just read it; later refreshes read it again when
+		 * the agent's changed (watch.c finds its class again by name
+		 * after every refresh). */
+		state->catalogue_read = false;
+	} else {
+		int changed = catalogue_changed(state, error, error_size);
+		if (changed < 0 || (changed > 0 && read_catalogue(source, error,
+		                                       error_size) != 0))
+			return -1;
+		state->catalogue_read = false;
+	}
 	for (size_t c = 0; c < state->class_count; c++) {
 		struct remote_class *class = &state->classes[c];
-		if (class->class == NULL)
+		if (class->class == NULL ||
+		    (state->focus >= 0 && (size_t)state->focus != c))
 			continue;
 		class->builder = dci_snapshot_builder_new(class->class);
 		if (class->builder == NULL) {
@@ -1393,15 +1721,22 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 		class->cursor = 0;
 		class->instance_words = class->class->instance_words;
 	}
-	root_length = table_root(AGENT_TABLE_INSTANCE, root);
-	if (remote_walk(state, root, root_length, instance_varbind, NULL, error,
-	        error_size) != 0)
-		goto fail;
 	state->pending_count = 0;
-	root_length = table_root(AGENT_CLASS_DATA, root);
-	if (remote_walk(state, root, root_length, value_varbind, NULL, error,
-	        error_size) != 0 ||
-	    read_pending_times(state, error, error_size) != 0)
+	if (state->focus >= 0) {
+		if (read_class_rows(state, &state->classes[state->focus], error,
+		        error_size) != 0)
+			goto fail;
+	} else {
+		root_length = table_root(AGENT_TABLE_INSTANCE, root);
+		if (remote_walk(state, root, root_length, instance_varbind,
+		        NULL, error, error_size) != 0)
+			goto fail;
+		root_length = table_root(AGENT_CLASS_DATA, root);
+		if (remote_walk(state, root, root_length, value_varbind, NULL,
+		        error, error_size) != 0)
+			goto fail;
+	}
+	if (read_pending_times(state, error, error_size) != 0)
 		goto fail;
 	for (size_t c = 0; c < state->class_count; c++) {
 		struct remote_class *class = &state->classes[c];
@@ -1488,6 +1823,23 @@ register_suppliers(struct remote_state *state, char *error, size_t error_size)
 	return 0;
 }
 
+/* The levels of a class an agent before revision 202611251200Z serves
+ * (no dciClassLevelTypes or dciClassLevelSizes): types unknown, the
+ * instance ids' words split into 4-byte levels, the last taking the
+ * rest. */
+static void
+guess_levels(
+    const struct remote_class *class, struct dci_instance_level *levels)
+{
+	size_t words = class->instance_words >= class->level_count
+	                   ? class->instance_words - class->level_count + 1
+	                   : 1;
+
+	for (uint32_t l = 0; l < class->level_count; l++)
+		levels[l] = (struct dci_instance_level){.itype = 0, .size = 4};
+	levels[class->level_count - 1].size = (uint32_t)(4 * words);
+}
+
 /* Each class with its datums as the agent describes them; a derived
  * datum's format, presentation, size and semantics are the registry's to
  * set, as they are when a provider registers it. */
@@ -1511,14 +1863,19 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 			    state->host, class->label);
 			return -1;
 		}
-		for (uint32_t l = 0; l < class->level_count; l++)
-			levels[l] =
-			    (struct dci_instance_level){.itype = 0, .size = 4};
-		levels[class->level_count - 1].size =
-		    (uint32_t)(4 * (class->instance_words >= class->level_count
-		                           ? class->instance_words -
-		                                 class->level_count + 1
-		                           : 1));
+		if (class->level_types_read && class->level_sizes_read) {
+			if (!agent_remote_decode_levels(class->level_types,
+			        class->level_types_length, class->level_sizes,
+			        class->level_sizes_length, class->level_count,
+			        levels)) {
+				snprintf(error, error_size,
+				    "%s: malformed answer: the level types or "
+				    "sizes of class %s",
+				    state->host, class->label);
+				return -1;
+			}
+		} else
+			guess_levels(class, levels);
 		datums = calloc(class->datum_count, sizeof(*datums));
 		if (datums == NULL) {
 			snprintf(error, error_size, "out of memory");
@@ -1539,6 +1896,9 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 		    .id = class->id,
 		    .id_length = class->id_length,
 		    .label = class->label,
+		    .description = class->description[0] != '\0'
+		                       ? class->description
+		                       : NULL,
 		    .levels = levels,
 		    .level_count = class->level_count,
 		    .datums = datums,
@@ -1577,6 +1937,15 @@ first_instance_varbind(struct remote_state *state, const uint64_t *suffix,
 	return 0;
 }
 
+static bool
+every_level_size_read(const struct remote_state *state)
+{
+	for (size_t c = 0; c < state->class_count; c++)
+		if (!state->classes[c].level_sizes_read)
+			return false;
+	return true;
+}
+
 static void
 remote_wait_until(struct cli_source *source, int64_t deadline)
 {
@@ -1599,17 +1968,8 @@ remote_close(struct cli_source *source)
 
 	if (state == NULL)
 		return;
-	discard_builders(state);
-	for (size_t c = 0; c < state->class_count; c++) {
-		struct remote_class *class = &state->classes[c];
-		free(class->datums);
-		free(class->instance_ids);
-		free(class->rows);
-		free(class->created_ticks);
-		free(class->discontinuity_ticks);
-	}
-	free(state->classes);
-	free(state->suppliers);
+	catalogue_free(state);
+	free(state->focus_name);
 	free(state->pending);
 	if (state->registry != NULL)
 		dci_registry_free(state->registry);
@@ -1726,14 +2086,13 @@ agent_remote_source_open(struct cli_source *source,
 	const char *version = options->version ? options->version : "2c";
 	struct remote_state *state = calloc(1, sizeof(*state));
 	netsnmp_session session;
-	oid root[REMOTE_OID_MAX];
-	size_t root_length;
 
 	if (state == NULL) {
 		snprintf(error, error_size, "out of memory");
 		return -1;
 	}
 	snprintf(state->host, sizeof(state->host), "%s", options->host);
+	state->focus = -1;
 	source->operations = &remote_operations;
 	source->state = state;
 	source->registry = NULL;
@@ -1803,38 +2162,15 @@ agent_remote_source_open(struct cli_source *source,
 		return -1;
 	}
 	source->registry = state->registry;
-	if (read_uptime(state, error, error_size) != 0)
-		goto fail;
-	root_length = table_root(AGENT_TABLE_SUPPLIER, root);
-	if (remote_walk(state, root, root_length, supplier_varbind, NULL, error,
-	        error_size) != 0)
-		goto fail;
-	root_length = table_root(AGENT_TABLE_CLASS, root);
-	if (remote_walk(state, root, root_length, class_varbind, NULL, error,
-	        error_size) != 0)
-		goto fail;
-	root_length = table_root(AGENT_TABLE_DATUM, root);
-	if (remote_walk(state, root, root_length, datum_varbind, NULL, error,
-	        error_size) != 0)
-		goto fail;
-	if (state->supplier_count == 0) {
-		snprintf(error, error_size,
-		    "%s: the agent serves no DCI-STATS-MIB suppliers",
-		    state->host);
-		goto fail;
+	if (options->focus_class != NULL) {
+		state->focus_name = strdup(options->focus_class);
+		if (state->focus_name == NULL) {
+			snprintf(error, error_size, "out of memory");
+			goto fail;
+		}
 	}
-	/* The first column of dciInstanceTable: each class's id length. */
-	root_length = table_root(AGENT_TABLE_INSTANCE, root);
-	root[root_length++] = AGENT_INSTANCE_LABEL;
-	if (remote_walk(state, root, root_length, first_instance_varbind, NULL,
-	        error, error_size) != 0)
-		goto fail;
-	for (size_t c = 0; c < state->class_count; c++)
-		if (state->classes[c].instance_words == 0)
-			state->classes[c].instance_words =
-			    state->classes[c].level_count;
-	if (register_suppliers(state, error, error_size) != 0 ||
-	    register_classes(state, error, error_size) != 0)
+	if (read_uptime(state, error, error_size) != 0 ||
+	    read_catalogue(source, error, error_size) != 0)
 		goto fail;
 	if (remote_refresh(source, error, error_size) == 0)
 		return 0;

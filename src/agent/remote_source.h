@@ -5,18 +5,25 @@
  * format of dcistat reads it as it reads the local source.
  *
  * What it reads: sysUpTime.0 (the base of the agent's TimeStamps),
- * dciSupplierTable, dciClassTable, dciDatumTable and the first column of
+ * dciSupplierTable, dciClassTable, dciDatumTable and, from an agent
+ * before revision 202611251200Z (no level sizes), the first column of
  * dciInstanceTable once at open (the registry's suppliers, classes and
- * datums); then at open and at every refresh dciInstanceTable and the
- * per-class tables under dciClassData (each class's snapshot, committed
+ * datums), and again at a refresh when dciClassDatumCount or
+ * dciSupplierDiscontinuity differ or sysUpTime went back (the registry is
+ * then replaced: callers find their class again by name after every
+ * refresh); then at open and at every refresh dciInstanceTable and the
+ * per-class tables under dciClassData, or only one class's rows of them
+ * (agent_remote_options.focus_class) (each class's snapshot, committed
  * through core as a provider's batch is, so derived datums are computed
  * here as dcistatd computes them), and with GETs the dciStatText of every
  * absolute ST_TIME value, which the per-class tables give as a TimeStamp
- * (0 for a moment before the agent started). What the MIB does not carry
- * is left empty: a class's description, its instance levels' types
- * (UNKNOWN) and sizes (the MIB gives their count; the words of the
- * instance ids are split into 4-byte levels, the last taking the rest),
- * and ST_UNUSED datums, which have no row.
+ * (0 for a moment before the agent started). A class's description and
+ * its instance levels' types and sizes are read from dciClassTable's
+ * columns of revision 202611251200Z, and ST_UNUSED datums from their rows
+ * of dciDatumTable, so the registry equals the agent's. An older agent
+ * lacks them: its classes have no description, levels of type UNKNOWN
+ * whose sizes split the instance ids' words into 4-byte levels (the last
+ * taking the rest), and no ST_UNUSED datum.
  *
  * Everything read is untrusted: every length, count and sub-identifier is
  * bounded, and a malformed answer fails the operation with a message
@@ -50,6 +57,12 @@ struct agent_remote_options {
 	const char *privacy_passphrase;
 	unsigned timeout_milliseconds; /* 0: 1000 */
 	unsigned retries;
+	/* The one class (label or id, as dci_registry_find_class takes it)
+	 * whose instances and values every refresh reads, from that class's
+	 * rows only; the others stay without a snapshot. NULL, or a name no
+	 * class has: every class. The catalogue (suppliers, classes, datums)
+	 * is read whole either way. */
+	const char *focus_class;
 };
 
 /* Opens a session to the agent and fills a registry from it. Returns 0,
@@ -98,6 +111,18 @@ bool agent_remote_parse_text_integer(
  * (centiseconds since 1900, below 2^40). False for anything else. */
 bool agent_remote_parse_time_text(
     const char *text, const struct dci_datum_info *info, int64_t *value);
+
+/* The instance levels of a class from dciClassLevelTypes (`types`) and
+ * dciClassLevelSizes (`sizes`), 4 octets a level, most significant first,
+ * into `levels` (room for DCI_INSTANCE_ID_MAX_WORDS). True only when
+ * `level_count` (dciClassInstanceLevels) is 1..DCI_INSTANCE_ID_MAX_WORDS,
+ * both lengths are 4 * level_count, and every size is a nonzero multiple
+ * of 4 with a total of at most 4 * DCI_INSTANCE_ID_MAX_WORDS octets; any
+ * 32-bit type is accepted (one this build does not name shows as
+ * UNKNOWN). Pure: for tests. */
+bool agent_remote_decode_levels(const unsigned char *types, size_t types_length,
+    const unsigned char *sizes, size_t sizes_length, size_t level_count,
+    struct dci_instance_level *levels);
 
 /* The unit whose dciDatumUnits name is `name` (dci_value_unit_name's
  * inverse); false when no unit has that name. */

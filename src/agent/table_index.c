@@ -265,6 +265,13 @@ datum_in_column(
 }
 
 bool
+agent_index_datum_described(const struct dci_datum *datum)
+{
+	return datum->kind != DCI_KIND_NONE ||
+	       datum->info.type == DCI_ST_UNUSED;
+}
+
+bool
 agent_index_datum(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum agent_index_mode mode, struct agent_index_row *row)
 {
@@ -287,7 +294,7 @@ agent_index_datum(const struct dci_registry *registry, const uint64_t *index,
 		else if (mode == AGENT_INDEX_EXACT)
 			return false;
 		for (size_t d = start; d < class->datum_count; d++) {
-			if (datum_in_column(&class->datums[d], NULL)) {
+			if (agent_index_datum_described(&class->datums[d])) {
 				*row = (struct agent_index_row){
 				    .class = class, .datum = &class->datums[d]};
 				return true;

@@ -59,6 +59,11 @@ bool agent_index_supplier(const struct dci_registry *registry,
     struct agent_index_row *row);
 bool agent_index_class(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum agent_index_mode mode, struct agent_index_row *row);
+/* Whether `datum` has a row of dciDatumTable: every datum with a value
+ * column, and ST_UNUSED, which reserves its id (revision 202611251200Z:
+ * described, so that a manager lists every datum the class defines),
+ * though it has no value anywhere. */
+bool agent_index_datum_described(const struct dci_datum *datum);
 bool agent_index_datum(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum agent_index_mode mode, struct agent_index_row *row);
 bool agent_index_instance(const struct dci_registry *registry,

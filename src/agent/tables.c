@@ -141,6 +141,29 @@ class_encode(const struct agent_index_row *row, uint32_t *index)
 	return agent_index_encode_class(row->class, index);
 }
 
+/* dciClassLevelTypes (`types`) or dciClassLevelSizes: 4 octets per level,
+ * most significant first. The registry holds at most
+ * DCI_INSTANCE_ID_MAX_WORDS levels, so 64 octets, as the MIB's SIZE. */
+static void
+set_class_levels(
+    netsnmp_variable_list *varbind, const struct dci_class *class, bool types)
+{
+	unsigned char octets[4 * DCI_INSTANCE_ID_MAX_WORDS];
+	size_t count = class->level_count < DCI_INSTANCE_ID_MAX_WORDS
+	                   ? class->level_count
+	                   : DCI_INSTANCE_ID_MAX_WORDS;
+
+	for (size_t i = 0; i < count; i++) {
+		uint32_t word = types ? (uint32_t) class->levels[i].itype
+		                      : class->levels[i].size;
+		octets[4 * i] = (unsigned char)(word >> 24);
+		octets[4 * i + 1] = (unsigned char)(word >> 16);
+		octets[4 * i + 2] = (unsigned char)(word >> 8);
+		octets[4 * i + 3] = (unsigned char)word;
+	}
+	snmp_set_var_typed_value(varbind, ASN_OCTET_STR, octets, 4 * count);
+}
+
 static void
 class_value(struct agent_tables *tables, unsigned column,
     const struct agent_index_row *row, netsnmp_variable_list *varbind)
@@ -156,10 +179,11 @@ class_value(struct agent_tables *tables, unsigned column,
 		    varbind, ASN_UNSIGNED, (uint32_t) class->level_count);
 		break;
 	case AGENT_CLASS_DATUM_COUNT: {
-		/* The rows of dciDatumTable: ST_UNUSED only reserves an id. */
+		/* The rows of dciDatumTable. */
 		uint32_t served = 0;
 		for (size_t i = 0; i < class->datum_count; i++)
-			served += class->datums[i].kind != DCI_KIND_NONE;
+			served +=
+			    agent_index_datum_described(&class->datums[i]);
 		set_unsigned(varbind, ASN_UNSIGNED, served);
 		break;
 	}
@@ -169,6 +193,15 @@ class_value(struct agent_tables *tables, unsigned column,
 	case AGENT_CLASS_INSTANCE_COUNT:
 		set_unsigned(varbind, ASN_GAUGE,
 		    class->snapshot ? (uint32_t) class->snapshot->count : 0);
+		break;
+	case AGENT_CLASS_DESCRIPTION:
+		set_string(varbind,
+		    class->description != NULL ? class->description : "");
+		break;
+	case AGENT_CLASS_LEVEL_TYPES:
+	case AGENT_CLASS_LEVEL_SIZES:
+		set_class_levels(
+		    varbind, class, column == AGENT_CLASS_LEVEL_TYPES);
 		break;
 	}
 }
@@ -400,7 +433,7 @@ stat_value(struct agent_tables *tables, unsigned column,
 static const struct table_shape table_shapes[] = {
     [AGENT_TABLE_SUPPLIER] = {AGENT_SUPPLIER_MODULE, AGENT_SUPPLIER_FAILURE,
         supplier_find, supplier_encode, supplier_value},
-    [AGENT_TABLE_CLASS] = {AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
+    [AGENT_TABLE_CLASS] = {AGENT_CLASS_LABEL, AGENT_CLASS_LEVEL_SIZES,
         class_find, class_encode, class_value},
     [AGENT_TABLE_DATUM] = {AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
         datum_find, agent_index_encode_datum, datum_value},

@@ -180,6 +180,12 @@ main(int argc, char **argv)
 		    .privacy_passphrase = options.privacy_passphrase,
 		    .timeout_milliseconds = options.timeout_milliseconds,
 		    .retries = options.retries,
+		    /* show CLASS and watch CLASS read that class's rows
+		     * only. */
+		    .focus_class = options.command == CLI_COMMAND_SHOW ||
+		                           options.command == CLI_COMMAND_WATCH
+		                       ? options.class_name
+		                       : NULL,
 		};
 		opened = agent_remote_source_open(
 		    &source, &remote, error, sizeof(error));

@@ -15,18 +15,15 @@
 #     interval before, as the agent serves its last snapshot);
 #   - `show evcnt --json`: the same instances, labels and parents (the
 #     RowPointers of dciInstanceParent decoded);
-#   - `suppliers`, `classes` and `describe` as JSON (with a provider that
-#     fails to load, shown failed with its reason): identical in what
-#     DCI-STATS-MIB carries (modules, titles, versions, status, failures;
-#     class ids, labels, suppliers, instance counts; every served datum
-#     with its type, format, presentation, size, volatility, unit,
-#     semantics and description). Not compared, since the MIB has no
-#     object for them: a class's description, its levels' types and how
-#     the instance id's words split between them (the remote source shows
-#     "", UNKNOWN, and 4-byte levels but the last), and an ST_UNUSED datum
-#     (never served); and the suppliers' reset stamps, which belong to each
-#     process's own initialisation (the remote one is checked against
+#   - `suppliers` as JSON (with a provider that fails to load, shown
+#     failed with its reason): identical in modules, titles, versions,
+#     status and failures; not the reset stamps and times, which belong to
+#     each process's own initialisation (the remote one is checked against
 #     dciSupplierReset instead);
+#   - `classes` and `describe CLASS` of netif, devstat, evcnt and example,
+#     as text, --json and --openmetrics: byte for byte the local source's
+#     output (descriptions, level types and sizes and ST_UNUSED datums
+#     read from DCI-STATS-MIB revision 202611251200Z);
 #   - `show --openmetrics` and `suppliers --openmetrics` of the remote
 #     source pass prometheus_client's OpenMetrics parser;
 #   - `watch netif -n 2 --json` through the agent: an interval each, every
@@ -35,6 +32,15 @@
 #     backwards, a length prefix out of bounds, a value of the wrong type;
 #     and what Net-SNMP drops: a sub-identifier above 32 bits, an
 #     over-long OID, a cut datagram) end in a clear message and exit 1;
+#   - a fake agent of revision 202611250000Z
+#     (snmp_liar.py older, without the class description and level
+#     columns) is read as before: classes, describe and show work, with an
+#     empty description and levels of type UNKNOWN;
+#   - show CLASS walks only that class's rows (snmp_liar.py's log of
+#     where each GETBULK starts), and watch picks up its class registered
+#     again with another datum (the catalogue is read again when a class's
+#     datum count or a supplier's discontinuity time changes, or the agent
+#     restarted);
 #   - SNMP options without -H, --config with -H, -r and -t out of bounds
 #     are bad command lines (exit 2);
 #   - SNMPv3 authPriv (SHA, AES) gives the same screen as v2c;
@@ -79,6 +85,7 @@ cat >>"$config" <<YAML
       instances: 3
       churn_seconds: 0
   - module: $(provider_so evcnt)
+  - module: $(provider_so devstat)
   - module: $TMP_DIR/nothere.so
 YAML
 start_dcistatd "$config"
@@ -217,18 +224,12 @@ print("# %d instances, %d with a parent, alike" % (len(remote["rows"]), len(pare
 PY
 ok "show evcnt --json: the same instances and parents (dciInstanceParent decoded)"
 
-# --- suppliers, classes, describe ---------------------------------------------------
+# --- suppliers ---------------------------------------------------------------------
 
 saved suppliers.local local suppliers --json
 saved suppliers.remote remote suppliers --json
-saved classes.local local classes --json
-saved classes.remote remote classes --json
-for class in netif example; do
-	saved "describe.$class.local" local describe "$class" --json
-	saved "describe.$class.remote" remote describe "$class" --json
-done
 reset=$(snmp_get "$DCI_ARC.1.1.1.7.2" 2>/dev/null | tr -d ' "' | tr 'A-F' 'a-f')
-"$PYTHON" - "$TMP_DIR" "$reset" <<'PY' || fail "suppliers, classes or describe: the sources differ (above)"
+"$PYTHON" - "$TMP_DIR" "$reset" <<'PY' || fail "suppliers: the sources differ (above)"
 import json, sys
 directory, reset = sys.argv[1], sys.argv[2]
 def load(name):
@@ -238,7 +239,7 @@ def same(what, left, right):
     global failures
     if left != right:
         print("FAIL: %s: local %r, remote %r" % (what, left, right)); failures += 1
-# Suppliers: everything the MIB carries; times move, stamps are per process.
+# Everything the MIB carries; times move, stamps are per process.
 (ls,), (rs,) = load("suppliers.local"), load("suppliers.remote")
 same("supplier columns", ls["columns"], rs["columns"])
 for lrow, rrow in zip(ls["rows"], rs["rows"]):
@@ -250,30 +251,46 @@ if len(failed) != 1 or "nothere.so" not in failed[0]["failure"]:
     print("FAIL: the provider that fails to load: %r" % failed); failures += 1
 stamp = rs["rows"][1]["reset_stamp"]
 same("example's reset stamp against dciSupplierReset.2", reset, stamp)
-# Classes: all but the description and the levels' types.
-(lc,), (rc,) = load("classes.local"), load("classes.remote")
-same("class columns", lc["columns"], rc["columns"])
-for lrow, rrow in zip(lc["rows"], rc["rows"]):
-    for field in ("class", "id", "supplier", "instances"):
-        same("class %s" % field, lrow[field], rrow[field])
-    # The MIB gives the number of levels and, through the instance ids,
-    # their total size, not how it splits.
-    def levels(text):
-        sizes = [int(l.split("(")[1].rstrip(")")) for l in text.split()]
-        return len(sizes), sum(sizes)
-    same("levels and their total size", levels(lrow["levels"]), levels(rrow["levels"]))
-for name in ("netif", "example"):
-    local, remote = load("describe.%s.local" % name), load("describe.%s.remote" % name)
-    same("%s tables" % name, [t["name"] for t in local], [t["name"] for t in remote])
-    ldatums = [r for r in local[2]["rows"] if r["type"] != "ST_UNUSED"]
-    same("%s datums" % name, ldatums, remote[2]["rows"])
-    same("%s levels and their total size" % name,
-         (len(local[1]["rows"]), sum(r["size"] for r in local[1]["rows"])),
-         (len(remote[1]["rows"]), sum(r["size"] for r in remote[1]["rows"])))
-    print("# %s: %d datums described alike" % (name, len(ldatums)))
 sys.exit(1 if failures else 0)
 PY
-ok "suppliers, classes, describe: identical in what DCI-STATS-MIB carries"
+ok "suppliers --json: identical in what DCI-STATS-MIB carries"
+
+# --- classes and describe: byte for byte -----------------------------------------------
+
+# same_output WHAT ARG...: the local and remote outputs of ARG... are equal.
+same_output() {
+	local what=$1
+	shift
+	saved catalog.local local "$@"
+	saved catalog.remote remote "$@"
+	[ -s "$TMP_DIR/catalog.local" ] || fail "dcistat $what: no output"
+	cmp -s "$TMP_DIR/catalog.local" "$TMP_DIR/catalog.remote" || {
+		diff "$TMP_DIR/catalog.local" "$TMP_DIR/catalog.remote" | head -n 20 | sed 's/^/#   /'
+		fail "dcistat $what: the remote source's output differs from the local one's (above)"
+	}
+}
+compared=0
+for format in text json openmetrics; do
+	options=()
+	[ "$format" = text ] || options=("--$format")
+	same_output "classes $format" classes "${options[@]}"
+	compared=$((compared + 1))
+	for class in netif devstat evcnt example; do
+		same_output "describe $class $format" describe "$class" "${options[@]}"
+		compared=$((compared + 1))
+	done
+done
+# What revision 202611251200Z brought is there to be compared.
+saved describe.example remote describe example --json
+"$PYTHON" - "$TMP_DIR/describe.example" <<'PY' || fail "describe example --json over SNMP lacks what the MIB now carries (above)"
+import json, sys
+classes, levels, datums = json.load(open(sys.argv[1]))["tables"]
+(row,) = classes["rows"]
+assert row["description"], row
+assert all(r["itype"] != "UNKNOWN" for r in levels["rows"]), levels["rows"]
+assert [r for r in datums["rows"] if r["type"] == "ST_UNUSED"], "no ST_UNUSED datum"
+PY
+ok "classes and describe netif, devstat, evcnt, example: $compared outputs (text, --json, --openmetrics) byte for byte the local source's"
 
 # --- OpenMetrics and watch ------------------------------------------------------------
 
@@ -293,7 +310,7 @@ if sys.argv[2] == "show":
     assert mtu["dciremote"] == 1234, mtu
 else:
     modules = sorted(s.labels["module"].rsplit("/", 1)[-1] for s in families["dcistat_suppliers"].samples)
-    assert modules == ["evcnt", "example", "netif", "nothere.so"], modules
+    assert modules == ["devstat", "evcnt", "example", "netif", "nothere.so"], modules
 print("# %s: %d families parsed" % (sys.argv[2], len(families)))
 PY
 	ok "dcistat -H $command --openmetrics passes the OpenMetrics parser"
@@ -364,16 +381,27 @@ expect_failure "an unknown v3 user" "$TARGET: " \
 # cannot parse (a sub-identifier above 2^32, an OID of 200
 # sub-identifiers, a cut datagram) is dropped, so it ends as a timeout.
 liar_port=$(free_udp_port) || fail "no free UDP port"
-for scenario in backwards:malformed long-prefix:malformed wrong-type:malformed \
-    wide-subid:timeout long-oid:timeout truncated:timeout; do
+liar=
+# start_liar SCENARIO / stop_liar: snmp_liar.py on $liar_port in the
+# namespace, logging where each GETBULK of the older scenario starts.
+start_liar() {
 	_lib_set_ns_prefix
-	rm -f "$TMP_DIR/liar.ready"
-	"${_lib_ns_prefix[@]}" "$PYTHON" "$here/snmp_liar.py" "$liar_port" "${scenario%%:*}" \
-	    "$TMP_DIR/liar.ready" &
+	rm -f "$TMP_DIR/liar.ready" "$TMP_DIR/liar.log"
+	"${_lib_ns_prefix[@]}" "$PYTHON" "$here/snmp_liar.py" "$liar_port" "$1" \
+	    "$TMP_DIR/liar.ready" "$TMP_DIR/liar.log" &
 	liar=$!
 	_lib_pids+=("$liar")
 	wait_until 10 test -e "$TMP_DIR/liar.ready" ||
 	    fail "snmp_liar.py does not listen on $liar_port"
+}
+stop_liar() {
+	kill "$liar" 2>/dev/null
+	wait "$liar" 2>/dev/null
+	wait_until 5 _lib_gone "$liar" || fail "snmp_liar.py (pid $liar) did not stop"
+}
+for scenario in backwards:malformed long-prefix:malformed wrong-type:malformed \
+    wide-subid:timeout long-oid:timeout truncated:timeout; do
+	start_liar "${scenario%%:*}"
 	# A loaded machine may make the fake agent slow: a malformed answer
 	# is given 3 s to come.
 	case ${scenario#*:} in
@@ -382,10 +410,84 @@ for scenario in backwards:malformed long-prefix:malformed wrong-type:malformed \
 	esac
 	expect_failure "a fake agent's ${scenario%%:*} answer" "$pattern" \
 	    -H "127.0.0.1:$liar_port" -c public -t "$timeout" -r 0 show
-	kill "$liar" 2>/dev/null
-	wait "$liar" 2>/dev/null
-	wait_until 5 _lib_gone "$liar" || fail "snmp_liar.py (pid $liar) did not stop"
+	stop_liar
 done
+
+# An agent of revision 202611250000Z (no dciClassDescription,
+# dciClassLevelTypes or dciClassLevelSizes): read as before, an empty
+# description and levels of type UNKNOWN whose sizes split the instance id's
+# 3 words as 4 and 8 octets.
+start_liar older
+# show CLASS reads that class's rows only: its instance columns and its
+# per-class table from the class's prefix, nothing of class 1.8 "cpus"
+# (but the first column of dciInstanceTable whole, for the instance ids'
+# length, which an agent of this revision does not give otherwise).
+ns_run "$DCISTAT" -H "127.0.0.1:$liar_port" -c public -t 3 -r 0 show disks \
+    </dev/null >"$TMP_DIR/out" 2>"$TMP_DIR/err" ||
+    fail "dcistat -H (an older agent) show disks: $(head -n 3 "$TMP_DIR/err")"
+grep -q "cpu" "$TMP_DIR/out" && fail "show disks shows cpus: $(cat "$TMP_DIR/out")"
+instances=$DCI_ARC.1.4.1 data=$DCI_ARC.1.6
+for column in 2 3 4 5; do
+	grep -q -x "${instances#.}.$column.2.1.7" "$TMP_DIR/liar.log" ||
+	    fail "show disks: no walk of dciInstanceTable column $column from class 1.7: $(tr '\n' ' ' <"$TMP_DIR/liar.log")"
+done
+grep -q -x "${data#.}.1.7" "$TMP_DIR/liar.log" ||
+    fail "show disks: no walk of dciClassData.1.7: $(tr '\n' ' ' <"$TMP_DIR/liar.log")"
+if grep -E -x -e "${instances#.}" -e "${data#.}" -e "(${instances#.}\.[0-9]+|${data#.})\.(2\.)?1\.8(\..*)?" "$TMP_DIR/liar.log"; then
+	fail "show disks walked more than class 1.7's rows (above)"
+fi
+ok "show CLASS reads that class's rows only (its 4 dciInstanceTable columns and dciClassData.1.7, from the class's prefixes)"
+for command in "classes --json" "describe disks --json" "show disks --json" "show --json"; do
+	# shellcheck disable=SC2086 # the command's words
+	ns_run "$DCISTAT" -H "127.0.0.1:$liar_port" -c public -t 3 -r 0 $command \
+	    </dev/null >"$TMP_DIR/older.${command// /}" 2>"$TMP_DIR/err" ||
+	    fail "dcistat -H (an older agent) $command: $(head -n 3 "$TMP_DIR/err")"
+done
+"$PYTHON" - "$TMP_DIR" <<'PY' || fail "an older agent's classes, describe or show (above)"
+import json, sys
+def tables(command):
+    return json.load(open("%s/older.%s" % (sys.argv[1], command)))["tables"]
+(classes,) = tables("classes--json")
+row, cpus = classes["rows"]
+assert cpus["class"] == "cpus" and cpus["levels"] == "UNKNOWN(4)", cpus
+expected = {"class": "disks", "id": "1.7", "supplier": "older",
+            "levels": "UNKNOWN(4) UNKNOWN(8)", "datums": 1, "instances": 1}
+assert all(row.get(k) == v for k, v in expected.items()), row
+assert row.get("description", "") == "", row
+_, levels, datums = tables("describedisks--json")
+assert [(r["itype"], r["size"]) for r in levels["rows"]] == [("UNKNOWN", 4), ("UNKNOWN", 8)], levels["rows"]
+assert [(r["datum"], r["type"], r["semantics"]) for r in datums["rows"]] == [("reads", "ST_INTEGER32", "counter")], datums["rows"]
+(show,) = tables("showdisks--json")
+assert [(r["instance"], r["reads"]) for r in show["rows"]] == [("sda", 42)], show["rows"]
+disks, cpus = tables("show--json")
+assert [(r["instance"], r["reads"]) for r in disks["rows"]] == [("sda", 42)], disks["rows"]
+assert [(r["instance"], r["busy"]) for r in cpus["rows"]] == [("cpu0", 7)], cpus["rows"]
+PY
+ok "an agent of revision 202611250000Z: classes, describe and show as before (no description, UNKNOWN levels of 4 and 8 octets)"
+
+# watch picks up a class registered again after it started: once the fake
+# agent's "cpus" has a second datum (its supplier reinitialised), the
+# intervals after show it.
+rm -f "$TMP_DIR/liar.ready.more"
+ns_run "$DCISTAT" -H "127.0.0.1:$liar_port" -c public -t 3 -r 0 watch cpus -i 0.5 -n 4 --json \
+    </dev/null >"$TMP_DIR/older.watch" 2>"$TMP_DIR/err" &
+watcher=$!
+_lib_pids+=("$watcher")
+wait_until 10 test -s "$TMP_DIR/older.watch" || fail "watch cpus: no first interval"
+touch "$TMP_DIR/liar.ready.more"
+wait "$watcher" || fail "watch cpus: exit $?: $(head -n 3 "$TMP_DIR/err")"
+"$PYTHON" - "$TMP_DIR/older.watch" <<'PY' || fail "watch cpus did not pick up the class registered again (above)"
+import json, sys
+intervals = [json.loads(line)["tables"][0] for line in open(sys.argv[1]) if line.strip()]
+assert len(intervals) == 4, len(intervals)
+columns = [[c["name"] for c in t["columns"]] for t in intervals]
+assert "idle" not in columns[0], columns[0]
+assert "idle" in columns[-1], columns[-1]
+assert intervals[-1]["rows"][0]["idle"] == 93, intervals[-1]["rows"]
+print("# columns before: %s; after: %s" % (columns[0], columns[-1]))
+PY
+ok "watch cpus: the class registered again with another datum is read again, its new datum shown"
+stop_liar
 
 note "cli_remote.sh took $(($(now_ms) - started)) ms"
 stop_dcistatd

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """snmp_liar.py -- a fake SNMPv2c agent that answers dcistat's requests with a
-malformed DCI-STATS-MIB, for cli_remote.sh.
+malformed DCI-STATS-MIB, or a well-formed one of an older revision, for
+cli_remote.sh.
 
-Usage: snmp_liar.py PORT SCENARIO READY-FILE
+Usage: snmp_liar.py PORT SCENARIO READY-FILE [LOG-FILE]
 Listens on udp 127.0.0.1:PORT (then creates READY-FILE); answers a GET of sysUpTime.0 properly and every
 GETBULK with one varbind chosen by SCENARIO:
   backwards    an OID that sorts before the one asked for (a walk loop)
@@ -11,8 +12,15 @@ GETBULK with one varbind chosen by SCENARIO:
   wrong-type   dciSupplierModule.1 as an INTEGER
   long-oid     an OID of 200 sub-identifiers under dciSupplierTable
   truncated    a response cut in the middle of its varbind (no answer parses)
+  older        a well-formed agent of revision 202611250000Z (OLDER_TREE),
+               without dciClassDescription, dciClassLevelTypes and
+               dciClassLevelSizes: GETBULK answered in order from the tree;
+               the OID each GETBULK starts from is appended to LOG-FILE;
+               once READY-FILE.more exists, class "cpus" has a second datum
+               (OLDER_TREE_MORE: its supplier registered it again)
 Only what dcistat sends is decoded: BER definite lengths, SNMPv2c.
 """
+import os
 import socket
 import sys
 
@@ -48,6 +56,108 @@ def objid(oid):
     return tlv(0x06, body)
 
 
+def oid_of(body):
+    """The sub-identifiers of an OBJECT IDENTIFIER's contents."""
+    oid = [body[0] // 40, body[0] % 40]
+    value = 0
+    for octet in body[1:]:
+        value = value << 7 | (octet & 0x7F)
+        if not octet & 0x80:
+            oid.append(value)
+            value = 0
+    return oid
+
+
+def octets(text):
+    return tlv(0x04, text if isinstance(text, bytes) else text.encode())
+
+
+# An agent of revision 202611250000Z: one supplier, a class 1.7 "disks" of
+# 2 levels whose instance ids have 3 words (the sizes, 4 and 8 octets, are
+# not served), one counter datum, one instance; and a class 1.8 "cpus" of
+# one level, one datum and one instance.
+SUPPLIER, CLASS, DATUM, INSTANCE = [1], [2, 1, 7], [2, 1, 7, 1], [2, 1, 7, 3, 8, 0, 1]
+CPUS, CPU_DATUM, CPU = [2, 1, 8], [2, 1, 8, 1], [2, 1, 8, 1, 0]
+OLDER_TREE = sorted([
+    (ARC + [1, 1, 2] + SUPPLIER, octets("older")),
+    (ARC + [1, 1, 3] + SUPPLIER, octets("An older agent")),
+    (ARC + [1, 1, 4] + SUPPLIER, octets("")),
+    (ARC + [1, 1, 5] + SUPPLIER, integer(0x42, 0)),
+    (ARC + [1, 1, 6] + SUPPLIER, integer(0x42, 100)),
+    (ARC + [1, 1, 7] + SUPPLIER, octets(bytes(range(1, 9)))),
+    (ARC + [1, 1, 8] + SUPPLIER, integer(0x02, 1)),
+    (ARC + [1, 1, 9] + SUPPLIER, integer(0x43, 100)),
+    (ARC + [1, 1, 10] + SUPPLIER, integer(0x43, 200)),
+    (ARC + [1, 1, 11] + SUPPLIER, octets("")),
+    (ARC + [2, 1, 2] + CLASS, octets("disks")),
+    (ARC + [2, 1, 3] + CLASS, integer(0x42, 2)),
+    (ARC + [2, 1, 4] + CLASS, integer(0x42, 1)),
+    (ARC + [2, 1, 5] + CLASS, integer(0x42, 1)),
+    (ARC + [2, 1, 6] + CLASS, integer(0x42, 1)),
+    (ARC + [3, 1, 2] + DATUM, octets("reads")),
+    (ARC + [3, 1, 3] + DATUM, integer(0x02, 5)),      # integer32
+    (ARC + [3, 1, 4] + DATUM, integer(0x42, 1)),     # SIF_UNSIGNED
+    (ARC + [3, 1, 5] + DATUM, integer(0x42, 1)),     # decimal
+    (ARC + [3, 1, 6] + DATUM, integer(0x42, 4)),
+    (ARC + [3, 1, 7] + DATUM, integer(0x02, 2)),      # SV_VOLATILE
+    (ARC + [3, 1, 8] + DATUM, octets("")),
+    (ARC + [3, 1, 9] + DATUM, integer(0x02, 1)),      # counter
+    (ARC + [3, 1, 10] + DATUM, octets("read operations")),
+    (ARC + [4, 1, 2] + INSTANCE, octets("sda")),
+    (ARC + [4, 1, 3] + INSTANCE, integer(0x43, 0)),
+    (ARC + [4, 1, 4] + INSTANCE, integer(0x43, 0)),
+    (ARC + [4, 1, 5] + INSTANCE, objid([0, 0])),
+    (ARC + [6, 1, 7, 1, 1, 8, 0, 1], integer(0x41, 42)),
+    (ARC + [2, 1, 2] + CPUS, octets("cpus")),
+    (ARC + [2, 1, 3] + CPUS, integer(0x42, 1)),
+    (ARC + [2, 1, 4] + CPUS, integer(0x42, 1)),
+    (ARC + [2, 1, 5] + CPUS, integer(0x42, 1)),
+    (ARC + [2, 1, 6] + CPUS, integer(0x42, 1)),
+    (ARC + [3, 1, 2] + CPU_DATUM, octets("busy")),
+    (ARC + [3, 1, 3] + CPU_DATUM, integer(0x02, 5)),
+    (ARC + [3, 1, 4] + CPU_DATUM, integer(0x42, 1)),
+    (ARC + [3, 1, 5] + CPU_DATUM, integer(0x42, 1)),
+    (ARC + [3, 1, 6] + CPU_DATUM, integer(0x42, 4)),
+    (ARC + [3, 1, 7] + CPU_DATUM, integer(0x02, 2)),
+    (ARC + [3, 1, 8] + CPU_DATUM, octets("")),
+    (ARC + [3, 1, 9] + CPU_DATUM, integer(0x02, 1)),
+    (ARC + [3, 1, 10] + CPU_DATUM, octets("")),
+    (ARC + [4, 1, 2] + CPU, octets("cpu0")),
+    (ARC + [4, 1, 3] + CPU, integer(0x43, 0)),
+    (ARC + [4, 1, 4] + CPU, integer(0x43, 0)),
+    (ARC + [4, 1, 5] + CPU, objid([0, 0])),
+    (ARC + [6, 1, 8, 1, 1, 0], integer(0x41, 7)),
+])
+
+
+# "cpus" registered again with a second datum, 2 "idle", a gauge: its
+# supplier reinitialised (dciSupplierDiscontinuity) and its datum count is 2.
+OLDER_TREE_MORE = sorted([(o, v) for o, v in OLDER_TREE
+                          if o not in (ARC + [2, 1, 4] + CPUS, ARC + [1, 1, 9] + SUPPLIER)] + [
+    (ARC + [1, 1, 9] + SUPPLIER, integer(0x43, 150)),
+    (ARC + [2, 1, 4] + CPUS, integer(0x42, 2)),
+    (ARC + [3, 1, 2] + CPUS + [2], octets("idle")),
+    (ARC + [3, 1, 3] + CPUS + [2], integer(0x02, 5)),
+    (ARC + [3, 1, 4] + CPUS + [2], integer(0x42, 1)),
+    (ARC + [3, 1, 5] + CPUS + [2], integer(0x42, 1)),
+    (ARC + [3, 1, 6] + CPUS + [2], integer(0x42, 4)),
+    (ARC + [3, 1, 7] + CPUS + [2], integer(0x02, 2)),
+    (ARC + [3, 1, 8] + CPUS + [2], octets("")),
+    (ARC + [3, 1, 9] + CPUS + [2], integer(0x02, 2)),   # gauge
+    (ARC + [3, 1, 10] + CPUS + [2], octets("")),
+    (ARC + [6, 1, 8, 1, 2, 0], integer(0x42, 93)),
+])
+
+
+def older_bulk(start, repetitions, tree):
+    """The varbinds after `start` in `tree`, then endOfMibView."""
+    following = [(o, v) for o, v in tree if o > start][:repetitions]
+    varbinds = b"".join(tlv(0x30, objid(o) + v) for o, v in following)
+    if len(following) < repetitions:
+        varbinds += tlv(0x30, objid(start) + tlv(0x82, b""))
+    return varbinds
+
+
 def read(data, at):
     tag = data[at]
     length = data[at + 1]
@@ -59,7 +169,7 @@ def read(data, at):
     return tag, data[at:at + length], at + length
 
 
-def answer(request, scenario):
+def answer(request, scenario, log):
     _, message, _ = read(request, 0)
     _, _, at = read(message, 0)             # version
     _, community, at = read(message, at)
@@ -68,6 +178,18 @@ def answer(request, scenario):
     request_id = int.from_bytes(request_id, "big", signed=True)
     if pdu_tag == 0xA0:  # GET: sysUpTime.0
         varbind = tlv(0x30, objid([1, 3, 6, 1, 2, 1, 1, 3, 0]) + integer(0x43, 12345))
+    elif scenario == "older":
+        _, _, at = read(pdu, 0)                 # request id
+        _, _, at = read(pdu, at)                # non-repeaters
+        _, repetitions, at = read(pdu, at)
+        _, varbinds, _ = read(pdu, at)
+        _, first, _ = read(varbinds, 0)
+        _, name, _ = read(first, 0)
+        if log:
+            with open(log, "a") as out:
+                out.write(".".join(str(s) for s in oid_of(name)) + "\n")
+        tree = OLDER_TREE_MORE if os.path.exists(sys.argv[3] + ".more") else OLDER_TREE
+        varbind = older_bulk(oid_of(name), int.from_bytes(repetitions, "big"), tree)
     else:
         supplier = ARC + [1, 1, 2]
         if scenario == "backwards":
@@ -82,6 +204,7 @@ def answer(request, scenario):
             varbind = tlv(0x30, objid(supplier + [1] * 200) + tlv(0x04, b"x"))
         else:
             varbind = tlv(0x30, objid(supplier + [1]) + tlv(0x04, b"x"))
+    # `varbind`: one varbind, or (older) the GETBULK's varbinds in a row.
     body = integer(0x02, request_id) + integer(0x02, 0) + integer(0x02, 0) + tlv(0x30, varbind)
     response = tlv(0x30, integer(0x02, 1) + tlv(0x04, community) + tlv(0xA2, body))
     if scenario == "truncated" and pdu_tag != 0xA0:
@@ -94,10 +217,11 @@ def main():
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", port))
     open(sys.argv[3], "w").close()
+    log = sys.argv[4] if len(sys.argv) > 4 else None
     while True:
         request, peer = sock.recvfrom(65536)
         try:
-            sock.sendto(answer(request, scenario), peer)
+            sock.sendto(answer(request, scenario, log), peer)
         except (IndexError, ValueError):
             pass
 

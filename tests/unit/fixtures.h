@@ -548,7 +548,9 @@ fx_oracle(const struct dci_registry *registry, enum fx_table table,
 		if (table == FX_DATUM) {
 			for (size_t d = 0; d < class->datum_count; d++) {
 				struct fx_row *row;
-				if (class->datums[d].kind == DCI_KIND_NONE)
+				/* ST_UNUSED is described, never valued. */
+				if (class->datums[d].kind == DCI_KIND_NONE &&
+				    class->datums[d].info.type != DCI_ST_UNUSED)
 					continue;
 				row = fx_rows_push(rows);
 				row->class = class;

@@ -587,10 +587,10 @@ static const struct {
 } tables_to_walk[] = {
     {AGENT_TABLE_SUPPLIER, FX_SUPPLIER, AGENT_SUPPLIER_MODULE,
         AGENT_SUPPLIER_FAILURE, 3},
-    {AGENT_TABLE_CLASS, FX_CLASS, AGENT_CLASS_LABEL, AGENT_CLASS_INSTANCE_COUNT,
+    {AGENT_TABLE_CLASS, FX_CLASS, AGENT_CLASS_LABEL, AGENT_CLASS_LEVEL_SIZES,
         4},
     {AGENT_TABLE_DATUM, FX_DATUM, AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
-        11},
+        12},
     {AGENT_TABLE_INSTANCE, FX_INSTANCE, AGENT_INSTANCE_LABEL,
         AGENT_INSTANCE_PARENT, 6},
 };
@@ -919,6 +919,29 @@ START_TEST(class_table_indexed_by_length_prefixed_id)
 	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_COUNT, 2, 1, 1));
 	assert_number(varbind, ASN_GAUGE, 3);
 	snmp_free_varbind(varbind);
+	/* Revision 202611251200Z: description, level types and sizes, 4
+	 * octets a level, most significant first. */
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_DESCRIPTION, 2, 1, 2));
+	assert_string(varbind, "");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LEVEL_TYPES, 2, 1, 2));
+	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
+	ck_assert_uint_eq(varbind->val_len, 8);
+	ck_assert_mem_eq(
+	    varbind->val.string, "\0\0\0\3\0\0\0\5", 8); /* DISKID DEVICE */
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LEVEL_SIZES, 2, 1, 2));
+	ck_assert_uint_eq(varbind->val_len, 8);
+	ck_assert_mem_eq(varbind->val.string, "\0\0\0\4\0\0\0\10", 8);
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LEVEL_TYPES, 2, 1, 1));
+	ck_assert_uint_eq(varbind->val_len, 4);
+	ck_assert_mem_eq(varbind->val.string, "\0\1\0\0", 4); /* INTERFACE */
+	snmp_free_varbind(varbind);
 	/* Never committed: a row, with no instances. */
 	varbind = get(AGENT_TABLE_CLASS,
 	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_COUNT, 2, 3, 1));
@@ -957,14 +980,23 @@ START_TEST(datum_table_values)
 	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_DESCRIPTION, 2, 3, 1, 1));
 	assert_string(varbind, "");
 	snmp_free_varbind(varbind);
-	/* ST_UNUSED reserves an id but has no row. */
-	snmp_free_varbind(ask(AGENT_TABLE_DATUM, false,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 5),
-	    AGENT_NO_SUCH_INSTANCE));
+	/* ST_UNUSED reserves an id: described (type unused), never valued. */
+	varbind = get(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 5));
+	assert_string(varbind, "reserved");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_DATUM,
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_TYPE, 1, 2, 5));
+	assert_number(varbind, ASN_INTEGER, DCI_ST_UNUSED);
+	snmp_free_varbind(varbind);
 	varbind = get_next(AGENT_TABLE_DATUM,
 	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 4),
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 6));
-	assert_string(varbind, "elapsed");
+	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 5));
+	assert_string(varbind, "reserved");
+	snmp_free_varbind(varbind);
+	varbind = get(AGENT_TABLE_CLASS,
+	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_DATUM_COUNT, 1, 2));
+	assert_number(varbind, ASN_UNSIGNED, 6);
 	snmp_free_varbind(varbind);
 }
 END_TEST

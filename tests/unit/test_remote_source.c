@@ -220,6 +220,108 @@ START_TEST(units_found_by_name)
 }
 END_TEST
 
+/* decode_levels on copies of exactly `types_length` and `sizes_length`
+ * octets (a sanitizer build catches a read past them); the levels after
+ * `level_count` must stay untouched. */
+static bool
+decode_levels_exactly(const unsigned char *types, size_t types_length,
+    const unsigned char *sizes, size_t sizes_length, size_t level_count,
+    struct dci_instance_level *levels)
+{
+	unsigned char *types_copy = malloc(types_length + 1);
+	unsigned char *sizes_copy = malloc(sizes_length + 1);
+	bool decoded;
+
+	ck_assert_ptr_nonnull(types_copy);
+	ck_assert_ptr_nonnull(sizes_copy);
+	if (types_length > 0)
+		memcpy(types_copy, types, types_length);
+	if (sizes_length > 0)
+		memcpy(sizes_copy, sizes, sizes_length);
+	decoded = agent_remote_decode_levels(types_copy, types_length,
+	    sizes_copy, sizes_length, level_count, levels);
+	free(types_copy);
+	free(sizes_copy);
+	return decoded;
+}
+
+START_TEST(levels_decoded)
+{
+	/* evcnt's: EVENT (65537) of 8 octets, PROCESSOR of 4. */
+	static const unsigned char types[] = {0, 1, 0, 1, 0, 0, 0, 2};
+	static const unsigned char sizes[] = {0, 0, 0, 8, 0, 0, 0, 4};
+	/* A type this build does not name is kept as its number. */
+	static const unsigned char odd_type[] = {0xde, 0xad, 0xbe, 0xef};
+	static const unsigned char four[] = {0, 0, 0, 4};
+	static const unsigned char sixty_four[] = {0, 0, 0, 64};
+	unsigned char many_types[64] = {0}, many_sizes[64] = {0};
+	struct dci_instance_level levels[DCI_INSTANCE_ID_MAX_WORDS + 1];
+
+	memset(levels, 0x5a, sizeof(levels));
+	ck_assert(decode_levels_exactly(
+	    types, sizeof(types), sizes, sizeof(sizes), 2, levels));
+	ck_assert_int_eq(levels[0].itype, DCI_ITYPE_EVENT);
+	ck_assert_uint_eq(levels[0].size, 8);
+	ck_assert_int_eq(levels[1].itype, DCI_ITYPE_PROCESSOR);
+	ck_assert_uint_eq(levels[1].size, 4);
+	ck_assert_uint_eq(levels[2].size, 0x5a5a5a5au);
+
+	ck_assert(decode_levels_exactly(
+	    odd_type, sizeof(odd_type), four, sizeof(four), 1, levels));
+	ck_assert_uint_eq((uint32_t)levels[0].itype, 0xdeadbeefu);
+	ck_assert(decode_levels_exactly(
+	    four, sizeof(four), sixty_four, sizeof(sixty_four), 1, levels));
+	ck_assert_uint_eq(levels[0].size, 64);
+
+	/* The most levels: 16 of 4 octets. */
+	for (size_t i = 0; i < DCI_INSTANCE_ID_MAX_WORDS; i++) {
+		many_types[4 * i + 3] = (unsigned char)(i + 1);
+		many_sizes[4 * i + 3] = 4;
+	}
+	ck_assert(decode_levels_exactly(many_types, sizeof(many_types),
+	    many_sizes, sizeof(many_sizes), DCI_INSTANCE_ID_MAX_WORDS, levels));
+	ck_assert_uint_eq(levels[15].itype, 16);
+	ck_assert_uint_eq(levels[16].size, 0x5a5a5a5au);
+}
+END_TEST
+
+START_TEST(malformed_levels_refused)
+{
+	static const unsigned char types[] = {0, 0, 0, 5, 0, 0, 0, 5};
+	static const unsigned char sizes[] = {0, 0, 0, 4, 0, 0, 0, 4};
+	static const unsigned char zero[] = {0, 0, 0, 4, 0, 0, 0, 0};
+	static const unsigned char unaligned[] = {0, 0, 0, 4, 0, 0, 0, 6};
+	static const unsigned char huge[] = {
+	    0xff, 0xff, 0xff, 0xfc, 0, 0, 0, 4};
+	static const unsigned char too_long[] = {0, 0, 0, 64, 0, 0, 0, 4};
+	unsigned char many[68] = {0};
+	struct dci_instance_level levels[DCI_INSTANCE_ID_MAX_WORDS + 1];
+
+	/* A level count out of bounds, whatever the strings. */
+	ck_assert(!decode_levels_exactly(types, 0, sizes, 0, 0, levels));
+	for (size_t i = 0; i < 17; i++)
+		many[4 * i + 3] = 4;
+	ck_assert(!decode_levels_exactly(many, sizeof(many), many, sizeof(many),
+	    DCI_INSTANCE_ID_MAX_WORDS + 1, levels));
+	ck_assert(!decode_levels_exactly(
+	    types, 8, sizes, 8, SIZE_MAX / 4 + 1, levels));
+	/* Lengths other than 4 octets a level: empty, short, long, odd. */
+	ck_assert(!decode_levels_exactly(types, 0, sizes, 0, 1, levels));
+	ck_assert(!decode_levels_exactly(types, 7, sizes, 8, 2, levels));
+	ck_assert(!decode_levels_exactly(types, 8, sizes, 7, 2, levels));
+	ck_assert(!decode_levels_exactly(types, 8, sizes, 8, 1, levels));
+	ck_assert(!decode_levels_exactly(types, 4, sizes, 8, 2, levels));
+	ck_assert(!decode_levels_exactly(types, 3, sizes, 3, 1, levels));
+	/* Sizes: zero, not a multiple of 4, beyond 64 octets in total. */
+	ck_assert(!decode_levels_exactly(types, 8, zero, 8, 2, levels));
+	ck_assert(!decode_levels_exactly(types, 8, unaligned, 8, 2, levels));
+	ck_assert(!decode_levels_exactly(types, 8, huge, 8, 2, levels));
+	ck_assert(!decode_levels_exactly(types, 8, too_long, 8, 2, levels));
+	/* And the well-formed pair still decodes. */
+	ck_assert(decode_levels_exactly(types, 8, sizes, 8, 2, levels));
+}
+END_TEST
+
 static Suite *
 remote_suite(void)
 {
@@ -233,6 +335,8 @@ remote_suite(void)
 	tcase_add_test(decoding, times_read_back_as_rendered);
 	tcase_add_test(decoding, malformed_times_refused);
 	tcase_add_test(decoding, units_found_by_name);
+	tcase_add_test(decoding, levels_decoded);
+	tcase_add_test(decoding, malformed_levels_refused);
 	suite_add_tcase(suite, decoding);
 	return suite;
 }
