@@ -138,7 +138,9 @@ group unixgroup v2c unixsec
 view all included .1
 access unixgroup "" any noauth exact all none none
 CONF
-in_root snmpd -f -Lf "$run/snmpd.log" -C -c "$run/snmpd.conf" -p "$run/snmpd.pid" \
+# chroot itself, not in_root: $! must be the process that becomes snmpd
+# (a backgrounded function is a subshell, whose kill would leave snmpd).
+chroot "$root" snmpd -f -Lf "$run/snmpd.log" -C -c "$run/snmpd.conf" -p "$run/snmpd.pid" \
     "unix:$run/snmp.sock" </dev/null >/dev/null 2>&1 &
 pids+=("$!")
 target=(-v2c -c public "unix:$run/snmp.sock")
@@ -173,6 +175,7 @@ ok "dcistatd (pid $daemon) as the packaged user dcistat against the root's snmpd
 for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 wait 2>/dev/null || true
 pids=()
+! pgrep -f "snmpd -f -Lf $run/snmpd.log" >/dev/null || fail "the root's snmpd still runs after its kill"
 
 # --- purge -------------------------------------------------------------------------
 
