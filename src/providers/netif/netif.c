@@ -805,8 +805,6 @@ netif_read_speeds(struct netif_context *context, size_t count)
 			    strerror(errno));
 			close(context->ethtool);
 			context->ethtool = -1;
-			for (size_t i = 0; i < count; i++)
-				items[i].has_speed = false;
 		}
 	}
 	for (size_t i = 0; i < count; i++) {
