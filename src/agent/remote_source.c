@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "agent/remote_source.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -164,8 +165,10 @@ agent_remote_decode_index(const uint64_t *subids, size_t length,
 static uint32_t
 big_endian_word(const unsigned char *octets)
 {
-	return (uint32_t)octets[0] << 24 | (uint32_t)octets[1] << 16 |
-	       (uint32_t)octets[2] << 8 | (uint32_t)octets[3];
+	uint32_t word;
+
+	memcpy(&word, octets, sizeof(word));
+	return be32toh(word);
 }
 
 bool

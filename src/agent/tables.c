@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "agent/tables.h"
 
+#include <endian.h>
 #include <string.h>
 
 #include <net-snmp/agent/null.h>
@@ -154,12 +155,10 @@ set_class_levels(
 	                   : DCI_INSTANCE_ID_MAX_WORDS;
 
 	for (size_t i = 0; i < count; i++) {
-		uint32_t word = types ? (uint32_t) class->levels[i].itype
-		                      : class->levels[i].size;
-		octets[4 * i] = (unsigned char)(word >> 24);
-		octets[4 * i + 1] = (unsigned char)(word >> 16);
-		octets[4 * i + 2] = (unsigned char)(word >> 8);
-		octets[4 * i + 3] = (unsigned char)word;
+		uint32_t word =
+		    htobe32(types ? (uint32_t) class->levels[i].itype
+		                  : class->levels[i].size);
+		memcpy(octets + 4 * i, &word, sizeof(word));
 	}
 	snmp_set_var_typed_value(varbind, ASN_OCTET_STR, octets, 4 * count);
 }
@@ -298,8 +297,8 @@ instance_value(struct agent_tables *tables, unsigned column,
 		break;
 	case AGENT_INSTANCE_CREATED:
 		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_timestamps_of(&tables->timestamps,
-		        state->created_milliseconds));
+		    agent_timestamps_of(
+		        &tables->timestamps, state->created_milliseconds));
 		break;
 	case AGENT_INSTANCE_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
@@ -389,7 +388,7 @@ stat_value(struct agent_tables *tables, unsigned column,
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    agent_timestamps_of(&tables->timestamps,
 		        class->snapshot->instances[row->instance]
-		                    .discontinuity_milliseconds));
+		            .discontinuity_milliseconds));
 		return;
 	}
 
@@ -421,8 +420,8 @@ stat_value(struct agent_tables *tables, unsigned column,
 		    value.bytes, value.length);
 		break;
 	case AGENT_STAT_TIME_TICKS:
-		set_unsigned(varbind, ASN_TIMETICKS,
-		    time_ticks(tables, info, &value));
+		set_unsigned(
+		    varbind, ASN_TIMETICKS, time_ticks(tables, info, &value));
 		break;
 	case AGENT_STAT_TRUTH_VALUE:
 		set_integer(varbind, value.truth ? 1 : 2);
@@ -490,7 +489,8 @@ class_data_answer(struct agent_tables *tables, bool next,
     const struct agent_request_name *request, struct agent_row_name *name,
     netsnmp_variable_list *varbind)
 {
-	oid prefix[ENTRY_PREFIX_LENGTH]; /* the first CLASS_DATA_PREFIX_LENGTH */
+	oid prefix[ENTRY_PREFIX_LENGTH]; /* the first CLASS_DATA_PREFIX_LENGTH
+	                                  */
 	uint32_t encoded[AGENT_INDEX_MAX];
 	const uint64_t *index = NULL;
 	size_t index_length = 0, length;
@@ -556,7 +556,8 @@ agent_tables_answer_request(struct agent_tables *tables, unsigned table,
 	if (!next) {
 		if (order != 0 || request->length <= ENTRY_PREFIX_LENGTH)
 			return AGENT_NO_SUCH_OBJECT;
-		if (request->subids[ENTRY_PREFIX_LENGTH] < shape->first_column ||
+		if (request->subids[ENTRY_PREFIX_LENGTH] <
+		        shape->first_column ||
 		    request->subids[ENTRY_PREFIX_LENGTH] > shape->last_column)
 			return AGENT_NO_SUCH_OBJECT;
 		column = (unsigned)request->subids[ENTRY_PREFIX_LENGTH];
@@ -608,7 +609,8 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	struct agent_row_name name;
 	enum agent_answer answer;
 
-	agent_request_name_decode(varbind->name, varbind->name_length, &request);
+	agent_request_name_decode(
+	    varbind->name, varbind->name_length, &request);
 	answer = agent_tables_answer_request(
 	    tables, table, next, &request, &name, varbind);
 	if (answer == AGENT_ANSWERED)
