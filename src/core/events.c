@@ -8,7 +8,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/registry.h"
-#include "core/snapshot.h"
+#include "core/snapshot_access.h"
 #include "core/snapshot_data.h"
 #include "core/value.h"
 

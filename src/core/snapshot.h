@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/registry.h"
+#include "core/snapshot_access.h"
 #include "core/snapshot_data.h"
 
 struct dci_snapshot_builder;
@@ -80,46 +81,11 @@ int dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
     size_t why_size);
 
-static inline const uint32_t *
-dci_snapshot_instance_id(const struct dci_class *class,
-    const struct dci_snapshot *snapshot, size_t instance)
-{
-	return snapshot->ids + instance * class->instance_words;
-}
-
-static inline const unsigned char *
-dci_snapshot_slot(const struct dci_class *class,
-    const struct dci_snapshot *snapshot, size_t instance,
-    const struct dci_datum *datum)
-{
-	return snapshot->values + instance * class->record_size + datum->offset;
-}
-
-static inline bool
-dci_snapshot_present(const struct dci_class *class,
-    const struct dci_snapshot *snapshot, size_t instance,
-    const struct dci_datum *datum)
-{
-	const unsigned char *bits =
-	    snapshot->present + instance * class->present_size;
-	return (bits[datum->index / 8] >> (datum->index % 8)) & 1;
-}
-
 /* The first instance at or after `start` with a value for `datum`, or
  * snapshot->count when there is none. O(log n). */
 size_t dci_snapshot_next_present(const struct dci_class *class,
     const struct dci_snapshot *snapshot, const struct dci_datum *datum,
     size_t start);
-
-/* The id of the instance's parent, or NULL when it has none. */
-static inline const uint32_t *
-dci_snapshot_parent_id(const struct dci_class *class,
-    const struct dci_snapshot *snapshot, size_t instance)
-{
-	if (!snapshot->instances[instance].has_parent)
-		return NULL;
-	return snapshot->parents + instance * class->instance_words;
-}
 
 /* Finds an instance by id (binary search); returns its position or -1. */
 long dci_snapshot_find(const struct dci_class *class,
