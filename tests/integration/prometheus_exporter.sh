@@ -35,8 +35,10 @@
 #   - netif: each interface's 24 counters, typed counter, lie between
 #     /sys/class/net/IF/statistics read more than a refresh interval before
 #     the scrape and read after it, and equal them on the quiet veth ends;
-#     mtu and speed are gauges, mtu equals sysfs; oper_up is 1 or 0 (lo and
-#     the veth ends: 1); the address is the sysfs address as a label;
+#     mtu and speed are gauges, mtu equals sysfs; oper_up is 1 for lo and
+#     the veth ends that are up and 0 for a pair left down (TruthValue
+#     false, 2 on the wire, must read 0 for an alert on == 0 to fire);
+#     the address is the sysfs address as a label;
 #   - devstat: every disk of /proc/diskstats the provider serves by default
 #     (not loop*, ram*, zram*, not a partition) is a row indexed by major
 #     and minor, bytes read and written (sectors x 512), reads, writes
@@ -144,6 +146,10 @@ fi
 if ! { ip -n "$NETNS" link set dcp0 up && ip -n "$NETNS" link set dcp1 up; }; then
 	fail "cannot bring dcp0/dcp1 up"
 fi
+# A second pair left administratively down: its oper_up must read 0.
+if ! ip -n "$NETNS" link add dcp2 type veth peer name dcp3 2>"$TMP_DIR/veth.err"; then
+	fail "cannot create a second veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
+fi
 link_up() { [ "$(ns_run cat "/sys/class/net/$1/operstate" 2>/dev/null)" = up ]; }
 if ! { wait_until 5 link_up dcp0 && wait_until 5 link_up dcp1; }; then
 	fail "dcp0/dcp1 not operationally up within 5 s"
@@ -205,7 +211,7 @@ read_system() {
 		for d in /sys/class/net/*; do
 			n=${d##*/}
 			cd "$d" || exit 1
-			for f in ifindex mtu address statistics/*; do
+			for f in ifindex mtu address operstate statistics/*; do
 				printf "%s %s %s\n" "$n" "${f#statistics/}" "$(cat "$f")"
 			done
 		done' >"$TMP_DIR/sysfs.$1" || fail "cannot read the interfaces' sysfs files"
@@ -325,7 +331,7 @@ before, after = read_sysfs("before"), read_sysfs("after")
 netif = scrape("dci_netif", "dciNetif")
 labels = instance_labels(1)
 by_index = {v["ifindex"]: name for name, v in before.items()}
-counters = sorted(k for k in before["lo"] if k not in ("ifindex", "mtu", "address"))
+counters = sorted(k for k in before["lo"] if k not in ("ifindex", "mtu", "address", "operstate"))
 if len(counters) < 20:
     fail("lo has only %d statistics files in sysfs" % len(counters))
 rows = set()
@@ -353,6 +359,7 @@ def one(families, metric, key, index):
     return kind, (found[0] if len(found) == 1 else None)
 
 equal = 0
+down_seen = 0
 for name, index in ((n, v["ifindex"]) for n, v in before.items()):
     for counter in counters:
         metric = "dciNetif" + camel(counter)
@@ -371,16 +378,25 @@ for name, index in ((n, v["ifindex"]) for n, v in before.items()):
             equal += 1
     # Gauge32 and DciGauge64 (a Counter64 on the wire): gauges. The
     # veth ends have a speed (lo has none).
+    # The veth ends that are up have a speed (lo has none; no interface
+    # that is down has one, as sysfs says).
+    is_up = before[name]["operstate"] == "up"
     for metric in ("dciNetifMtu", "dciNetifSpeed"):
         kind, value = one(netif, metric, "dciNetifIfIndex", index)
-        if kind != "gauge" or (value is None and (metric == "dciNetifMtu" or name != "lo")):
+        if kind != "gauge" or (value is None and (metric == "dciNetifMtu" or (name != "lo" and is_up))):
             fail("%s{%s} = %r is typed %s, not gauge" % (metric, name, value, kind))
     kind, value = one(netif, "dciNetifMtu", "dciNetifIfIndex", index)
     if value != int(before[name]["mtu"]):
         fail("dciNetifMtu{%s} = %r, sysfs mtu %s" % (name, value, before[name]["mtu"]))
+    # TruthValue: true(1) reads 1, false(2) reads 0, so that an alert on
+    # dciNetifOperUp == 0 fires. lo's operstate is "unknown" (up and
+    # running, RFC 2863's unknown).
+    expected_up = 1 if before[name]["operstate"] in ("up", "unknown") else 0
     kind, value = one(netif, "dciNetifOperUp", "dciNetifIfIndex", index)
-    if kind != "gauge" or value != 1:
-        fail("dciNetifOperUp{%s} = %r (%s), expected gauge 1" % (name, value, kind))
+    if kind != "gauge" or value != expected_up:
+        fail("dciNetifOperUp{%s} = %r (%s), sysfs operstate %s: expected gauge %d" % (name, value, kind, before[name]["operstate"], expected_up))
+    elif expected_up == 0:
+        down_seen += 1
     if name.startswith("dcp"):
         kind, samples = netif.get("dciNetifAddress", (None, []))
         found = [s.get("dciNetifAddress", "").lower() for s, v in samples if s.get("dciNetifIfIndex") == index]
@@ -390,7 +406,9 @@ for name in ("dcp0", "dcp1"):
     moved = "tx_packets" if name == "dcp0" else "rx_packets"
     if int(before[name][moved]) < 7:
         fail("%s %s is %s: the frames did not go through" % (name, moved, before[name][moved]))
-ok("dci_netif: %d counters typed counter within sysfs before/after (exact on dcp0 and dcp1); mtu, speed gauges; oper_up 1; dcp addresses as labels" % equal)
+if down_seen != 2:
+    fail("dciNetifOperUp read 0 for %d interfaces, expected 2 (dcp2 and dcp3, down)" % down_seen)
+ok("dci_netif: %d counters typed counter within sysfs before/after (exact on the dcp veth ends); mtu, speed gauges; oper_up 1 for lo, dcp0 and dcp1, 0 for dcp2 and dcp3 (down); dcp addresses as labels" % equal)
 
 # --- devstat -------------------------------------------------------------
 def diskstats(which):

@@ -124,6 +124,7 @@ START_TEST(one_module_per_class_with_lookups_and_overrides)
 	                 "      dciWorkQueueInFlight:\n"
 	                 "        type: gauge\n"
 	                 "      dciWorkQueueHealthy:\n"
+	                 "        type: DisplayString\n"
 	                 "        regex_extracts:\n"
 	                 "          '':\n"
 	                 "            - regex: '1'\n"

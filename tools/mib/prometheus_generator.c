@@ -92,9 +92,14 @@ put_override(FILE *out, const struct mib_column *column)
 			    column->descriptor);
 		break;
 	case DCI_KIND_TRUTHVALUE:
-		/* The exporter anchors each regex at both ends. */
+		/* snmp_exporter 0.21 (Debian 12) applies regex_extracts to
+		 * string metrics only, so the TruthValue is read as text
+		 * ("1" or "2") and mapped to 1 or 0 from there; read as a
+		 * gauge it would stay 1 or 2. The exporter anchors each
+		 * regex at both ends. */
 		fprintf(out,
 		    "      %s:\n"
+		    "        type: DisplayString\n"
 		    "        regex_extracts:\n"
 		    "          '':\n"
 		    "            - regex: '1'\n"
