@@ -23,6 +23,7 @@ agent_options_usage(FILE *out)
 	    "                [--insecure-paths]\n"
 	    "       dcistatd --mib MODULE-NAME [-c FILE]\n"
 	    "       dcistatd --prometheus-generator [-c FILE]\n"
+	    "       dcistatd -h|--help | -V|--version\n"
 	    "  -f  stay in the foreground (default: daemonise)\n"
 	    "  -t  check the configuration and its providers, then exit 0 or "
 	    "1\n"
@@ -51,7 +52,9 @@ agent_options_usage(FILE *out)
 	    "for the\n"
 	    "         per-class tables of the providers of FILE to standard "
 	    "output,\n"
-	    "         then exit\n",
+	    "         then exit\n"
+	    "  -h, --help  print this help, then exit\n"
+	    "  -V, --version  print the version, then exit\n",
 	    SYSCONFDIR);
 }
 
@@ -70,6 +73,8 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	    {"insecure-paths", no_argument, NULL, AGENT_OPTION_INSECURE_PATHS},
 	    {"prometheus-generator", no_argument, NULL,
 	        AGENT_OPTION_PROMETHEUS_GENERATOR},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	int option;

@@ -193,7 +193,8 @@ main(int argc, char **argv)
 		opened = cli_source_local_open(&source,
 		    options.config_file != NULL ? options.config_file
 		                                : DEFAULT_CONFIG_FILE,
-		    PROVIDERDIR, error, sizeof(error));
+		    PROVIDERDIR, options.command == CLI_COMMAND_WATCH, error,
+		    sizeof(error));
 	if (opened != 0) {
 		fprintf(stderr, "dcistat: %s\n", error);
 		log_close();
@@ -226,6 +227,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "dcistat: cannot write the output\n");
 		status = EXIT_RUN_FAILURE;
 	}
+	/* What could be shown was; a one-shot command still says that not
+	 * everything it was asked to load could be (each reported above). */
+	if (status == 0 && options.command != CLI_COMMAND_WATCH &&
+	    source.providers_failed > 0)
+		status = EXIT_RUN_FAILURE;
 	cli_document_clear(&document);
 	source.operations->close(&source);
 	log_set_sink(NULL);

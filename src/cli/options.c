@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 
@@ -46,8 +47,11 @@ cli_options_usage(FILE *out)
 	    "  -H, --host HOST     read DCI-STATS-MIB from the SNMP agent at "
 	    "HOST[:PORT]\n"
 	    "  -v 2c|3             SNMP version with -H (default 2c)\n"
-	    "  -c COMMUNITY        with -H: the v2c community (default "
-	    "public)\n"
+	    "  -c, --community COMMUNITY\n"
+	    "                      with -H: the v2c community (default "
+	    "public); -c\n"
+	    "                      with a path or a .yaml name is refused "
+	    "there\n"
 	    "  -u, -l, -a, -A, -x, -X\n"
 	    "                      with -H -v 3: user, level, "
 	    "authentication and privacy\n"
@@ -115,6 +119,23 @@ parse_retries(const char *text, unsigned *retries)
 	return 0;
 }
 
+/* A value of -c given with -H that is surely a configuration file meant
+ * for the local source rather than a community: a path (a slash), a YAML
+ * file name, or the name of a file that exists. */
+static bool
+value_looks_like_file(const char *value)
+{
+	size_t length = strlen(value);
+	struct stat status;
+
+	if (strchr(value, '/') != NULL)
+		return true;
+	if ((length > 5 && strcmp(value + length - 5, ".yaml") == 0) ||
+	    (length > 4 && strcmp(value + length - 4, ".yml") == 0))
+		return true;
+	return stat(value, &status) == 0 && S_ISREG(status.st_mode);
+}
+
 static const struct {
 	const char *name;
 	enum cli_command command;
@@ -135,10 +156,12 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		OPTION_JSON = 256,
 		OPTION_OPENMETRICS,
 		OPTION_CONFIG,
+		OPTION_COMMUNITY,
 		OPTION_INSECURE_PATHS
 	};
 	static const struct option long_options[] = {
 	    {"config", required_argument, NULL, OPTION_CONFIG},
+	    {"community", required_argument, NULL, OPTION_COMMUNITY},
 	    {"insecure-paths", no_argument, NULL, OPTION_INSECURE_PATHS},
 	    {"host", required_argument, NULL, 'H'},
 	    {"datums", required_argument, NULL, 'd'},
@@ -151,7 +174,7 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    {NULL, 0, NULL, 0},
 	};
 	const char *interval = NULL, *count = NULL, *c_value = NULL;
-	const char *timeout = NULL, *retries = NULL;
+	const char *timeout = NULL, *retries = NULL, *community = NULL;
 	bool config_given = false;
 	bool format_given = false;
 	int option, arguments;
@@ -172,6 +195,9 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		case OPTION_CONFIG:
 			options->config_file = optarg;
 			config_given = true;
+			break;
+		case OPTION_COMMUNITY:
+			community = optarg;
 			break;
 		case 'H':
 			options->host = optarg;
@@ -250,7 +276,23 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			    "--config is for the local source, not with -H");
 			return -1;
 		}
-		options->community = c_value;
+		if (community != NULL && c_value != NULL) {
+			snprintf(error, error_size,
+			    "-c and --community both give the community");
+			return -1;
+		}
+		if (c_value != NULL && value_looks_like_file(c_value)) {
+			snprintf(error, error_size,
+			    "with -H, -c is the SNMP community (as in "
+			    "Net-SNMP's tools), but '%.100s' looks like a "
+			    "configuration file: the configuration is read "
+			    "only without -H (--config FILE); give a "
+			    "community that looks like a path with "
+			    "--community",
+			    c_value);
+			return -1;
+		}
+		options->community = community != NULL ? community : c_value;
 		options->timeout_milliseconds = 1000;
 		options->retries = 2;
 		if (timeout != NULL &&
@@ -279,6 +321,17 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			snprintf(error, error_size,
 			    "-v, -u, -l, -a, -A, -x, -X, -t and -r are for the "
 			    "remote source: give -H HOST");
+			return -1;
+		}
+		if (community != NULL) {
+			snprintf(error, error_size,
+			    "--community is for the remote source: give -H "
+			    "HOST");
+			return -1;
+		}
+		if (c_value != NULL && config_given) {
+			snprintf(error, error_size,
+			    "-c and --config both give the configuration");
 			return -1;
 		}
 		if (c_value != NULL)

@@ -890,7 +890,10 @@ dci_plugins_load(const struct dci_config *config,
 			dci_plugins_close(plugins);
 			return -1;
 		}
-		log_warnx("%s; retrying with back-off", reason);
+		if (mode == DCI_LOAD_ONCE)
+			log_warnx("%s", reason);
+		else
+			log_warnx("%s; retrying with back-off", reason);
 		failed = true;
 	}
 	if (dci_plugins_check_derived(

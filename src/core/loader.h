@@ -153,6 +153,10 @@ enum dci_load_mode {
 	/* Those are logged, shown failed and retried; the rest is served
 	 * (the daemon and the snmpd module). */
 	DCI_LOAD_TOLERANT,
+	/* Those are logged and shown failed, without the promise of a retry,
+	 * and the rest is loaded: a one-shot command (dcistat show) that
+	 * shows what it can, then exits non-zero. */
+	DCI_LOAD_ONCE,
 };
 
 /* Resolves and opens one plug-in file and checks its entry symbol. Returns

@@ -36,8 +36,8 @@ dci_secure_path_required(void)
 /* One file or directory of the resolved path: -1 with the reason and what
  * fixes it. */
 static int
-component_check(const char *path, const char *component, char *error,
-    size_t error_size)
+component_check(
+    const char *path, const char *component, char *error, size_t error_size)
 {
 	struct stat status;
 
@@ -58,8 +58,8 @@ component_check(const char *path, const char *component, char *error,
 	}
 	if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
 		snprintf(error, error_size,
-		    "%s: %s is writable by %s (mode %04o): refused; %s"
-		    SECURE_PATH_WAY_OUT,
+		    "%s: %s is writable by %s (mode %04o): refused; "
+		    "%s" SECURE_PATH_WAY_OUT,
 		    path, component,
 		    (status.st_mode & S_IWOTH) != 0 ? "others" : "its group",
 		    (unsigned)(status.st_mode & 07777),
