@@ -18,12 +18,13 @@ void
 cli_options_usage(FILE *out)
 {
 	fputs(
-	    "usage: dcistat [-c FILE] [--json | --openmetrics] COMMAND "
+	    "usage: dcistat [-c FILE] [--json | --openmetrics | --prometheus] "
+	    "COMMAND "
 	    "[ARGUMENT...]\n"
 	    "       dcistat -H HOST[:PORT] [-v 2c -c COMMUNITY | -v 3 -u USER "
 	    "[-l LEVEL -a PROTO -A PASS -x PROTO -X PASS]]\n"
 	    "               [-t SECONDS] [-r RETRIES] [--json | "
-	    "--openmetrics] COMMAND [ARGUMENT...]\n"
+	    "--openmetrics | --prometheus] COMMAND [ARGUMENT...]\n"
 	    "commands:\n"
 	    "  suppliers                      the suppliers and their "
 	    "state\n"
@@ -68,6 +69,9 @@ cli_options_usage(FILE *out)
 	    "interrupted)\n"
 	    "      --json          JSON output\n"
 	    "      --openmetrics   OpenMetrics text output\n"
+	    "      --prometheus    Prometheus text format output "
+	    "(node_exporter's textfile\n"
+	    "                      collector, promtool check metrics)\n"
 	    "  -h, --help          this text\n"
 	    "  -V, --version       the version\n",
 	    out);
@@ -155,6 +159,7 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	enum {
 		OPTION_JSON = 256,
 		OPTION_OPENMETRICS,
+		OPTION_PROMETHEUS,
 		OPTION_CONFIG,
 		OPTION_COMMUNITY,
 		OPTION_INSECURE_PATHS
@@ -169,6 +174,7 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    {"count", required_argument, NULL, 'n'},
 	    {"json", no_argument, NULL, OPTION_JSON},
 	    {"openmetrics", no_argument, NULL, OPTION_OPENMETRICS},
+	    {"prometheus", no_argument, NULL, OPTION_PROMETHEUS},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -240,16 +246,19 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			break;
 		case OPTION_JSON:
 		case OPTION_OPENMETRICS:
+		case OPTION_PROMETHEUS:
 			if (format_given) {
 				snprintf(error, error_size,
-				    "--json and --openmetrics exclude each "
-				    "other");
+				    "--json, --openmetrics and --prometheus "
+				    "exclude each other");
 				return -1;
 			}
 			format_given = true;
 			options->format = option == OPTION_JSON
 			                      ? CLI_FORMAT_JSON
-			                      : CLI_FORMAT_OPENMETRICS;
+			                  : option == OPTION_OPENMETRICS
+			                      ? CLI_FORMAT_OPENMETRICS
+			                      : CLI_FORMAT_PROMETHEUS;
 			break;
 		case OPTION_INSECURE_PATHS:
 			options->insecure_paths = true;

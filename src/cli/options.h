@@ -1,7 +1,7 @@
 /*
  * dcistat's command line:
- *   dcistat [-c FILE] [--json | --openmetrics] COMMAND [ARGUMENT...]
- *   dcistat -H HOST[:PORT] [SNMP OPTIONS] [--json | --openmetrics] COMMAND
+ *   dcistat [-c FILE] [--json | --openmetrics | --prometheus] COMMAND [ARGUMENT...]
+ *   dcistat -H HOST[:PORT] [SNMP OPTIONS] [--json | --openmetrics | --prometheus] COMMAND
  * where -H reads the statistics from an SNMP agent (the remote source)
  * and the SNMP options take Net-SNMP's spelling: -v 2c|3, -c COMMUNITY
  * (with -H, -c is the community, as in snmpwalk), -u USER, -l LEVEL,

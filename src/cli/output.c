@@ -18,7 +18,11 @@ cli_output_write(FILE *out, enum cli_format format,
 		cli_json_write(out, document);
 		break;
 	case CLI_FORMAT_OPENMETRICS:
-		cli_openmetrics_write(out, document);
+		cli_openmetrics_write(
+		    out, document, CLI_EXPOSITION_OPENMETRICS);
+		break;
+	case CLI_FORMAT_PROMETHEUS:
+		cli_openmetrics_write(out, document, CLI_EXPOSITION_PROMETHEUS);
 		break;
 	}
 	return fflush(out) != 0 || ferror(out) ? -1 : 0;

@@ -11,6 +11,7 @@ enum cli_format {
 	CLI_FORMAT_TEXT,        /* tables for people (text_table.h) */
 	CLI_FORMAT_JSON,        /* json.h */
 	CLI_FORMAT_OPENMETRICS, /* openmetrics.h */
+	CLI_FORMAT_PROMETHEUS,  /* openmetrics.h, the older text format */
 };
 
 /* Writes the document in `format`; `width` is the terminal's (0: no

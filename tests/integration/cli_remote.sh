@@ -311,10 +311,10 @@ text = open(sys.argv[1]).read()
 families = {f.name: f for f in text_string_to_metric_families(text)}
 assert text.endswith("# EOF\n")
 if sys.argv[2] == "show":
-    counter = families["dcistat_example_uint64_counter_octets"]
-    values = {s.labels["instance"]: s.value for s in counter.samples}
+    counter = families["dcistat_example_uint64_counter_bytes"]
+    values = {s.labels["dci_instance"]: s.value for s in counter.samples}
     assert counter.type == "counter" and values["unit2"] == 10000000000000000000, values
-    mtu = {s.labels["instance"]: s.value for s in families["dcistat_netif_mtu_bytes"].samples}
+    mtu = {s.labels["dci_instance"]: s.value for s in families["dcistat_netif_mtu_bytes"].samples}
     assert mtu["dciremote"] == 1234, mtu
 else:
     modules = sorted(s.labels["module"].rsplit("/", 1)[-1] for s in families["dcistat_suppliers"].samples)

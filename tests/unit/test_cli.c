@@ -200,6 +200,18 @@ written(void (*write)(FILE *, const struct cli_document *),
 	return text;
 }
 
+static void
+openmetrics_write(FILE *out, const struct cli_document *document)
+{
+	cli_openmetrics_write(out, document, CLI_EXPOSITION_OPENMETRICS);
+}
+
+static void
+prometheus_write(FILE *out, const struct cli_document *document)
+{
+	cli_openmetrics_write(out, document, CLI_EXPOSITION_PROMETHEUS);
+}
+
 static char *
 written_text(const struct cli_document *document, size_t width)
 {
@@ -284,26 +296,112 @@ START_TEST(test_openmetrics_document)
 {
 	struct cli_document document =
 	    sample_document("eth0 \"x\"\\", "new\nline");
-	char *text = written(cli_openmetrics_write, &document);
+	char *text = written(openmetrics_write, &document);
 
+	/* The instance label is dci_instance: Prometheus sets "instance"
+	 * to the scraped target. */
 	ck_assert_str_eq(text,
 	    "# TYPE dcistat_t_1 info\n"
 	    "# HELP dcistat_t_1 Test \\\"t\\\"\n"
-	    "dcistat_t_1_info{instance=\"eth0 \\\"x\\\"\\\\\",id=\"1.2\","
+	    "dcistat_t_1_info{dci_instance=\"eth0 \\\"x\\\"\\\\\",id=\"1.2\","
 	    "name=\"new\\nline\"} 1\n"
-	    "dcistat_t_1_info{instance=\"b\",id=\"2\"} 1\n"
+	    "dcistat_t_1_info{dci_instance=\"b\",id=\"2\"} 1\n"
 	    "# TYPE dcistat_t_1_rx_bytes counter\n"
 	    "# UNIT dcistat_t_1_rx_bytes bytes\n"
 	    "# HELP dcistat_t_1_rx_bytes Octets\\nreceived \\\\\n"
-	    "dcistat_t_1_rx_bytes_total{instance=\"eth0 \\\"x\\\"\\\\\","
+	    "dcistat_t_1_rx_bytes_total{dci_instance=\"eth0 \\\"x\\\"\\\\\","
 	    "id=\"1.2\"} 18446744073709551615\n"
 	    "# TYPE dcistat_t_1_queue_length_total gauge\n"
-	    "dcistat_t_1_queue_length_total{instance=\"eth0 "
+	    "dcistat_t_1_queue_length_total{dci_instance=\"eth0 "
 	    "\\\"x\\\"\\\\\",id=\"1.2\"} -2\n"
-	    "dcistat_t_1_queue_length_total{instance=\"b\",id=\"2\"} 1.29\n"
+	    "dcistat_t_1_queue_length_total{dci_instance=\"b\",id=\"2\"} 1.29\n"
 	    "# EOF\n");
 	free(text);
 	cli_document_clear(&document);
+}
+END_TEST
+
+/* The Prometheus text format: the metadata of a counter and of an info
+ * family name their samples, no UNIT, no EOF. */
+START_TEST(test_prometheus_document)
+{
+	struct cli_document document = sample_document("a", "b");
+	char *text = written(prometheus_write, &document);
+
+	ck_assert_str_eq(text,
+	    "# TYPE dcistat_t_1_info gauge\n"
+	    "# HELP dcistat_t_1_info Test \\\"t\\\"\n"
+	    "dcistat_t_1_info{dci_instance=\"a\",id=\"1.2\",name=\"b\"} 1\n"
+	    "dcistat_t_1_info{dci_instance=\"b\",id=\"2\"} 1\n"
+	    "# TYPE dcistat_t_1_rx_bytes_total counter\n"
+	    "# HELP dcistat_t_1_rx_bytes_total Octets\\nreceived \\\\\n"
+	    "dcistat_t_1_rx_bytes_total{dci_instance=\"a\",id=\"1.2\"} "
+	    "18446744073709551615\n"
+	    "# TYPE dcistat_t_1_queue_length_total gauge\n"
+	    "dcistat_t_1_queue_length_total{dci_instance=\"a\",id=\"1.2\"} -2\n"
+	    "dcistat_t_1_queue_length_total{dci_instance=\"b\",id=\"2\"} "
+	    "1.29\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+/* Times in base units: the decimal point moved, never a float; octets are
+ * bytes; a job column is dci_job. */
+START_TEST(test_openmetrics_base_units)
+{
+	static const struct {
+		const char *unit, *number, *family, *value;
+	} cases[] = {
+	    {"milliseconds", "16092", "busy_time_seconds", "16.092"},
+	    {"milliseconds", "5", "busy_time_seconds", "0.005"},
+	    {"milliseconds", "-5", "busy_time_seconds", "-0.005"},
+	    {"milliseconds", "0", "busy_time_seconds", "0.000"},
+	    {"centiseconds", "1234", "busy_time_seconds", "12.34"},
+	    {"nanoseconds", "18446744073709551615", "busy_time_seconds",
+	        "18446744073.709551615"},
+	    {"microseconds", "12.5", "busy_time_seconds", "0.0000125"},
+	    {"octets", "1500", "busy_time_bytes", "1500"},
+	    {"seconds", "7", "busy_time_seconds", "7"},
+	    /* A megabit is 125,000 bytes: whole, however large. */
+	    {"megabits per second", "1", "busy_time_bytes_per_second",
+	        "125000"},
+	    {"megabits per second", "10", "busy_time_bytes_per_second",
+	        "1250000"},
+	    {"megabits per second", "0", "busy_time_bytes_per_second", "0"},
+	    {"megabits per second", "18446744073709551615",
+	        "busy_time_bytes_per_second", "2305843009213693951875000"},
+	    /* A count is no unit: no _count suffix (a histogram's). */
+	    {"count", "3", "busy_time", "3"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct cli_document document = {0};
+		struct cli_table *table = cli_table_new("d", "");
+		char expected[256], *text;
+
+		ck_assert_int_eq(cli_table_add_column(
+		                     table, "job", CLI_COLUMN_KEY, NULL, NULL),
+		    0);
+		ck_assert_int_eq(cli_table_add_column(table, "busy_time",
+		                     CLI_COLUMN_GAUGE, cases[i].unit, NULL),
+		    1);
+		ck_assert_int_eq(cli_table_add_row(table), 0);
+		ck_assert_int_eq(cli_table_set(table, 0, 0, "j", NULL), 0);
+		ck_assert_int_eq(cli_table_set(table, 0, 1, cases[i].number,
+		                     cases[i].number),
+		    0);
+		ck_assert_int_eq(cli_document_add(&document, table), 0);
+		text = written(prometheus_write, &document);
+		snprintf(expected, sizeof(expected),
+		    "# TYPE dcistat_d_%s gauge\n"
+		    "dcistat_d_%s{dci_job=\"j\"} %s\n",
+		    cases[i].family, cases[i].family, cases[i].value);
+		ck_assert_msg(strcmp(text, expected) == 0,
+		    "case %zu: got %s, expected %s", i, text, expected);
+		free(text);
+		cli_document_clear(&document);
+	}
 }
 END_TEST
 
@@ -377,7 +475,7 @@ START_TEST(test_openmetrics_duplicates)
 		    cli_table_set(table, 0, 0, "1", t == 0 ? "1" : "2"), 0);
 		ck_assert_int_eq(cli_document_add(&document, table), 0);
 	}
-	text = written(cli_openmetrics_write, &document);
+	text = written(openmetrics_write, &document);
 	ck_assert_str_eq(text, "# TYPE dcistat_a_b_v gauge\n"
 	                       "dcistat_a_b_v{} 1\n"
 	                       "# EOF\n");
@@ -411,7 +509,7 @@ START_TEST(test_openmetrics_sample_clashes)
 		ck_assert_int_eq(
 		    cli_table_set(table, 0, i, "1", i ? "1" : NULL), 0);
 	ck_assert_int_eq(cli_document_add(&document, table), 0);
-	text = written(cli_openmetrics_write, &document);
+	text = written(openmetrics_write, &document);
 	ck_assert_str_eq(text, "# TYPE dcistat_c info\n"
 	                       "dcistat_c_info{s=\"1\"} 1\n"
 	                       "# TYPE dcistat_c_x counter\n"
@@ -660,8 +758,9 @@ script_open(struct cli_source *source, struct script *script)
 	ck_assert_msg(script->class != NULL, "%s", why);
 	script->now = 10000;
 	script_commit(script);
-	*source =
-	    (struct cli_source){&script_operations, script->registry, script};
+	*source = (struct cli_source){.operations = &script_operations,
+	    .registry = script->registry,
+	    .state = script};
 }
 
 /* A table as "instance:column=text/number ..." lines, "-" for none. */
@@ -893,6 +992,8 @@ cli_suite(void)
 	tcase_add_test(writers, test_json_document);
 	tcase_add_test(writers, test_json_escaping);
 	tcase_add_test(writers, test_openmetrics_document);
+	tcase_add_test(writers, test_prometheus_document);
+	tcase_add_test(writers, test_openmetrics_base_units);
 	tcase_add_test(writers, test_openmetrics_names);
 	tcase_add_test(writers, test_openmetrics_escaping);
 	tcase_add_test(writers, test_openmetrics_duplicates);
