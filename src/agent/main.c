@@ -77,6 +77,14 @@ prometheus_text(const struct dci_registry *registry,
 	return prometheus_generator_generate(registry, error, error_size);
 }
 
+static char *
+prometheus_config_text(const struct dci_registry *registry,
+    const struct agent_options *options, char *error, size_t error_size)
+{
+	(void)options;
+	return prometheus_generator_scrape_config(registry, error, error_size);
+}
+
 /* --mib and --prometheus-generator: loads the providers (their init
  * registers their classes), runs one refresh of each (a provider whose
  * suppliers come and go, such as suppliers, registers its classes there),
@@ -189,6 +197,9 @@ main(int argc, char **argv)
 	if (options.prometheus_generator)
 		return generated_write(
 		    &options, prometheus_text, "generator configuration");
+	if (options.prometheus_config)
+		return generated_write(&options, prometheus_config_text,
+		    "Prometheus configuration");
 
 	/* First: a second dcistatd with the same pid file is refused before
 	 * it loads anything, and on stderr, where the caller sees it. The

@@ -14,6 +14,8 @@
 #     (scripts/generate-prometheus snmp), with no MIB parse error and no
 #     generator warning; skipped with a note when the base modules cannot
 #     be fetched (scripts/fetch-base-mibs);
+#   - contrib/prometheus/prometheus.yml is what `dcistatd
+#     --prometheus-config` writes now (scripts/generate-prometheus config);
 #   - contrib/prometheus/dcistat.rules.yml passes `promtool check rules`
 #     and its unit test, tests/prometheus/dcistat.rules.test.yml.
 # Then, in a private network namespace holding lo and a veth pair with no
@@ -55,7 +57,9 @@
 # contrib/prometheus/prometheus.yml (ports and intervals changed) against
 # the exporter, with the agent in its targets file: the three dcistat jobs
 # are up, their series carry the agent as `instance` and the rows' names,
-# and dcistat.rules.yml records.
+# every series is stored (read back through Prometheus's API) under its
+# MIB name in snake_case, a counter's with _total, with snake_case labels
+# only, and dcistat.rules.yml records.
 #
 # Needs root and `ip netns` (exit 77 otherwise), and exits 77 when
 # prometheus-snmp-exporter, promtool or prometheus (package prometheus) or
@@ -96,6 +100,13 @@ if ! cmp -s "$shipped/generator.yml" "$TMP_DIR/generator.yml"; then
 	fail "contrib/prometheus/generator.yml differs from what dcistatd --prometheus-generator writes now (make prometheus)"
 fi
 ok "contrib/prometheus/generator.yml is what dcistatd --prometheus-generator writes"
+"$generate" config "$top_builddir" >"$TMP_DIR/prometheus.yml" 2>"$TMP_DIR/generate.err" ||
+    fail "scripts/generate-prometheus config failed: $(head -n 3 "$TMP_DIR/generate.err")"
+if ! cmp -s "$shipped/prometheus.yml" "$TMP_DIR/prometheus.yml"; then
+	diff -u "$shipped/prometheus.yml" "$TMP_DIR/prometheus.yml" | head -n 40 | sed 's/^/#   /'
+	fail "contrib/prometheus/prometheus.yml differs from what dcistatd --prometheus-config writes now (make prometheus)"
+fi
+ok "contrib/prometheus/prometheus.yml is what dcistatd --prometheus-config writes"
 
 # The command line: -t and --mib exclude it (usage, 2); a configuration
 # whose providers register no class is an error (1) that writes nothing.
@@ -619,20 +630,59 @@ expect_series() {
 		fail "Prometheus: $1 is not as expected ($2): $(head -c 400 "$TMP_DIR/query.json")"
 	fi
 }
-expect_series 'dciNetifRxBytes{dciNetifName="lo"}' \
-    "s['instance'] == '$instance' and s['job'] == 'dcistat_netif' and s['dciNetifIfIndex'] == '1' and v > 0"
-expect_series 'dciEvcntCount{dciEvcntProcessor="0"}' \
-    "s['instance'] == '$instance' and s['dciEvcntGroup'] != '' and not s['dciEvcntName'].startswith('0x')"
+expect_series 'dci_netif_rx_bytes_total{dci_netif_name="lo"}' \
+    "s['instance'] == '$instance' and s['job'] == 'dcistat_netif' and s['dci_netif_if_index'] == '1' and v > 0"
+expect_series 'dci_netif_oper_up{dci_netif_name="dcp2"}' "v == 0"
+expect_series 'dci_evcnt_count_total{dci_evcnt_processor="0"}' \
+    "s['instance'] == '$instance' and s['dci_evcnt_group'] != '' and not s['dci_evcnt_name'].startswith('0x')"
 if grep -q '^dciDevstatBusyTime' "$TMP_DIR/scrape.dci_devstat"; then
-	expect_series 'dciDevstatBusyTime' \
-	    "s['instance'] == '$instance' and s['dciDevstatDeviceName'] != ''"
+	expect_series 'dci_devstat_busy_time_total' \
+	    "s['instance'] == '$instance' and s['dci_devstat_device_name'] != ''"
 fi
+# Every series the three jobs stored, by Prometheus's API, against what
+# the exporter exposed: each metric stored as its MIB name in snake_case,
+# a counter's with _total and no other's, and no camelCase label left.
+ns_run curl -sf -o "$TMP_DIR/series.json" -g \
+    "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/series?match[]={job=~\"dcistat_.*\"}" ||
+    fail "Prometheus: cannot read the stored series"
+"$PYTHON" - "$TMP_DIR/series.json" "$TMP_DIR" $MODULES <<'PY' || fail "Prometheus: the stored names are not as expected (above)"
+import json, re, sys
+from prometheus_client.parser import text_string_to_metric_families
+series, tmp, modules = json.load(open(sys.argv[1]))["data"], sys.argv[2], sys.argv[3:]
+def snake(name):
+    out = []
+    for i, c in enumerate(name):
+        if c.isupper() and i > 0:
+            previous, following = name[i - 1], name[i + 1:i + 2]
+            if previous.islower() or previous.isdigit() or (previous.isupper() and following.islower()):
+                out.append("_")
+        out.append(c.lower())
+    return "".join(out)
+expected = set()
+for module in modules:
+    for family in text_string_to_metric_families(open("%s/scrape.%s" % (tmp, module)).read()):
+        if family.name.startswith("dci"):
+            expected.add(snake(family.name) + ("_total" if family.type == "counter" else ""))
+stored = {s["__name__"] for s in series if s["__name__"].startswith("dci")}
+failures = 0
+if stored != expected:
+    print("FAIL: stored but not expected %s; expected but not stored %s" % (sorted(stored - expected), sorted(expected - stored)))
+    failures += 1
+for s in series:
+    for label in s:
+        if not re.fullmatch(r"[a-z0-9_]+", label):
+            print("FAIL: %s carries the label %s" % (s["__name__"], label)); failures += 1
+            break
+counters = sorted(n for n in stored if n.endswith("_total"))
+print("# %d names stored, %d of them counters (%s ...)" % (len(stored), len(counters), ", ".join(counters[:3])))
+sys.exit(1 if failures else 0)
+PY
 recorded() {
-	query 'dcistat:netif_errors:rate5m{dciNetifName="lo"}' && every_series 'v == 0'
+	query 'dcistat:netif_errors:rate5m{dci_netif_name="lo"}' && every_series 'v == 0'
 }
 wait_until 15 recorded ||
     fail "Prometheus: the rule dcistat:netif_errors:rate5m gives no 0 for lo within 15 s: $(cat "$TMP_DIR/query.json")"
-ok "Prometheus with contrib/prometheus/prometheus.yml: the three jobs up through the exporter, series labelled instance=$instance and the rows' names, rules recorded"
+ok "Prometheus with contrib/prometheus/prometheus.yml: the three jobs up through the exporter, every series stored with its snake_case name (counters _total) and labels, labelled instance=$instance and the rows' names, dcp2's oper_up 0, rules recorded"
 
 stop_dcistatd
 ok "done in $(($(now_ms) - started)) ms"
