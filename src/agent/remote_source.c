@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/snapshot.h"
 #include "core/value.h"
+#include "text/escape.h"
 
 /* GETBULK max-repetitions: large enough that a class of 1,000 instances
  * takes few round trips, small enough that an answer fits an ordinary
@@ -438,6 +439,16 @@ room_for_one(void **items, size_t *capacity, size_t count, size_t item_size)
 }
 
 /* --- The session and the walk ------------------------------------------ */
+
+/* An outside string in a message: quoted escaped (text/escape.h), cut to
+ * REMOTE_QUOTED_SIZE with "..." at the end. */
+#define REMOTE_QUOTED_SIZE 96
+
+static const char *
+remote_quote(char quoted[REMOTE_QUOTED_SIZE], const char *text)
+{
+	return dci_text_quote(quoted, REMOTE_QUOTED_SIZE, text);
+}
 
 static void
 format_oid(const oid *name, size_t length, char *text, size_t text_size)
@@ -968,9 +979,10 @@ datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 		datum = &class->datums[class->datum_cursor];
 	if (datum == NULL) {
 		if (class->datum_count >= REMOTE_DATUMS_MAX) {
+			char label[REMOTE_QUOTED_SIZE];
 			snprintf(error, error_size,
-			    "%s: too many datums in class %s", state->host,
-			    class->label);
+			    "%s: too many datums in class \"%s\"", state->host,
+			    remote_quote(label, class->label));
 			return -1;
 		}
 		if (!room_for_one((void **)&class->datums,
@@ -997,9 +1009,11 @@ datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 		        error_size) != 0)
 			return -1;
 		if (!agent_remote_unit_of_name(name, &unit)) {
+			char quoted[REMOTE_QUOTED_SIZE];
 			snprintf(error, error_size,
-			    "%s: unknown unit '%.64s' of datum %" PRIu32,
-			    state->host, name, datum->info.id);
+			    "%s: unknown unit \"%s\" of datum %" PRIu32,
+			    state->host, remote_quote(quoted, name),
+			    datum->info.id);
 			return -1;
 		}
 		datum->info.unit = unit;
@@ -1457,13 +1471,15 @@ read_pending_times(struct remote_state *state, char *error, size_t error_size)
 			if (read_string(state, varbind, text, sizeof(text),
 			        error, error_size) != 0 ||
 			    !agent_remote_parse_time_text(text, info, &value)) {
+				char quoted[REMOTE_QUOTED_SIZE];
 				if (error[0] == '\0' ||
 				    strstr(error, "malformed") == NULL)
 					snprintf(error, error_size,
 					    "%s: malformed answer: time "
-					    "'%.64s' "
-					    "of datum %s",
-					    state->host, text, info->label);
+					    "\"%s\" of datum %s",
+					    state->host,
+					    remote_quote(quoted, text),
+					    info->label);
 				snmp_free_pdu(response);
 				return -1;
 			}
@@ -1997,14 +2013,14 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 		struct remote_supplier *supplier =
 		    find_supplier(state, class->supplier_index);
 		struct dci_class_info info;
-		char why[512];
+		char why[512], label[REMOTE_QUOTED_SIZE];
 
 		if (supplier == NULL || supplier->supplier == NULL ||
 		    class->level_count == 0 || class->datum_count == 0) {
 			snprintf(error, error_size,
-			    "%s: malformed answer: class %s has no supplier, "
-			    "levels or datums",
-			    state->host, class->label);
+			    "%s: malformed answer: class \"%s\" has no "
+			    "supplier, levels or datums",
+			    state->host, remote_quote(label, class->label));
 			return -1;
 		}
 		if (class->level_types_read && class->level_sizes_read) {
@@ -2014,8 +2030,9 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 			        levels)) {
 				snprintf(error, error_size,
 				    "%s: malformed answer: the level types or "
-				    "sizes of class %s",
-				    state->host, class->label);
+				    "sizes of class \"%s\"",
+				    state->host,
+				    remote_quote(label, class->label));
 				return -1;
 			}
 		} else
