@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/snapshot.h"
 #include "core/value.h"
+#include "text/escape.h"
 
 /* GETBULK max-repetitions: large enough that a class of 1,000 instances
  * takes few round trips, small enough that an answer fits an ordinary
@@ -66,8 +67,9 @@ struct remote_class {
 	unsigned char level_sizes[REMOTE_LEVEL_OCTETS_MAX];
 	size_t level_types_length, level_sizes_length;
 	bool level_types_read, level_sizes_read;
-	struct remote_datum *datums;
-	size_t datum_count;
+	struct remote_datum *datums; /* ascending ids */
+	size_t datum_count, datum_capacity;
+	size_t datum_cursor;     /* where the last lookup found a datum */
 	struct dci_class *class; /* once registered */
 	/* The refresh in progress: instances in the order dciInstanceTable
 	 * gives them (ascending ids), their builder rows and TimeStamps. */
@@ -89,10 +91,12 @@ struct remote_state {
 	netsnmp_session *session;
 	char host[256];
 	struct dci_registry *registry;
+	/* In ascending index order, as a walk meets them (find_supplier,
+	 * find_class); each cursor is where the last lookup found one. */
 	struct remote_supplier *suppliers;
-	size_t supplier_count;
+	size_t supplier_count, supplier_capacity, supplier_cursor;
 	struct remote_class *classes;
-	size_t class_count;
+	size_t class_count, class_capacity, class_cursor;
 	/* The one class a refresh reads (agent_remote_options.focus_class,
 	 * copied to focus_name), an index into `classes`; -1 for every
 	 * class. */
@@ -373,7 +377,78 @@ agent_remote_parse_time_text(
 	return false;
 }
 
+enum agent_remote_row
+agent_remote_row_find(const void *rows, size_t count, const void *key,
+    agent_remote_row_compare compare, size_t *cursor)
+{
+	size_t low = 0, high = count;
+	int order;
+
+	if (count == 0)
+		return AGENT_REMOTE_ROW_NEW;
+	/* The first column of a walk: every row after the last. */
+	order = compare(rows, count - 1, key);
+	if (order < 0)
+		return AGENT_REMOTE_ROW_NEW;
+	if (order == 0) {
+		*cursor = count - 1;
+		return AGENT_REMOTE_ROW_KNOWN;
+	}
+	/* A later column: the row after the one found last, or that one
+	 * again (several rows of another table under one class). */
+	for (size_t probe = *cursor; probe < *cursor + 2 && probe < count;
+	     probe++) {
+		if (compare(rows, probe, key) == 0) {
+			*cursor = probe;
+			return AGENT_REMOTE_ROW_KNOWN;
+		}
+	}
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		order = compare(rows, middle, key);
+		if (order == 0) {
+			*cursor = middle;
+			return AGENT_REMOTE_ROW_KNOWN;
+		}
+		if (order < 0)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return AGENT_REMOTE_ROW_MISSED;
+}
+
+/* Room for one more of `*count` items of `item_size` bytes in `*items`
+ * (`*capacity`, doubled when full): a walk appends row by row, and
+ * growing by one each time would copy the table at every row. */
+static bool
+room_for_one(void **items, size_t *capacity, size_t count, size_t item_size)
+{
+	size_t grown_capacity;
+	void *grown;
+
+	if (count < *capacity)
+		return true;
+	grown_capacity = *capacity == 0 ? 16 : *capacity * 2;
+	grown = realloc(*items, grown_capacity * item_size);
+	if (grown == NULL)
+		return false;
+	*items = grown;
+	*capacity = grown_capacity;
+	return true;
+}
+
 /* --- The session and the walk ------------------------------------------ */
+
+/* An outside string in a message: quoted escaped (text/escape.h), cut to
+ * REMOTE_QUOTED_SIZE with "..." at the end. */
+#define REMOTE_QUOTED_SIZE 96
+
+static const char *
+remote_quote(char quoted[REMOTE_QUOTED_SIZE], const char *text)
+{
+	return dci_text_quote(quoted, REMOTE_QUOTED_SIZE, text);
+}
 
 static void
 format_oid(const oid *name, size_t length, char *text, size_t text_size)
@@ -633,13 +708,37 @@ moment_of_ticks(const struct remote_state *state, uint32_t ticks)
 
 /* --- dciSupplierTable ---------------------------------------------------- */
 
+static int
+compare_supplier(const void *rows, size_t position, const void *key)
+{
+	uint32_t index = ((const struct remote_supplier *)rows)[position]
+	                     .remote_index,
+	         wanted = *(const uint32_t *)key;
+
+	return index < wanted ? -1 : index > wanted;
+}
+
+/* The supplier of `remote_index`, or NULL; `*place` (when not NULL) says
+ * whether a new one is to be appended. */
+static struct remote_supplier *
+find_supplier_placed(struct remote_state *state, uint32_t remote_index,
+    enum agent_remote_row *place)
+{
+	enum agent_remote_row found =
+	    agent_remote_row_find(state->suppliers, state->supplier_count,
+	        &remote_index, compare_supplier, &state->supplier_cursor);
+
+	if (place != NULL)
+		*place = found;
+	return found == AGENT_REMOTE_ROW_KNOWN
+	           ? &state->suppliers[state->supplier_cursor]
+	           : NULL;
+}
+
 static struct remote_supplier *
 find_supplier(struct remote_state *state, uint32_t remote_index)
 {
-	for (size_t i = 0; i < state->supplier_count; i++)
-		if (state->suppliers[i].remote_index == remote_index)
-			return &state->suppliers[i];
-	return NULL;
+	return find_supplier_placed(state, remote_index, NULL);
 }
 
 static int
@@ -648,6 +747,7 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
     char *error, size_t error_size)
 {
 	struct remote_supplier *supplier;
+	enum agent_remote_row place;
 
 	(void)context;
 	if (length != 2 || suffix[1] < 1 || suffix[1] > UINT32_MAX) {
@@ -656,22 +756,22 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 		    state->host);
 		return -1;
 	}
-	supplier = find_supplier(state, (uint32_t)suffix[1]);
+	supplier = find_supplier_placed(state, (uint32_t)suffix[1], &place);
+	if (place == AGENT_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
 	if (supplier == NULL) {
-		struct remote_supplier *grown;
 		if (state->supplier_count >= REMOTE_SUPPLIERS_MAX) {
 			snprintf(error, error_size, "%s: too many suppliers",
 			    state->host);
 			return -1;
 		}
-		grown = realloc(state->suppliers,
-		    (state->supplier_count + 1) * sizeof(*grown));
-		if (grown == NULL) {
+		if (!room_for_one((void **)&state->suppliers,
+		        &state->supplier_capacity, state->supplier_count,
+		        sizeof(*state->suppliers))) {
 			snprintf(error, error_size, "out of memory");
 			return -1;
 		}
-		state->suppliers = grown;
-		supplier = &grown[state->supplier_count++];
+		supplier = &state->suppliers[state->supplier_count++];
 		memset(supplier, 0, sizeof(*supplier));
 		supplier->remote_index = (uint32_t)suffix[1];
 	}
@@ -716,16 +816,46 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 
 /* --- dciClassTable and dciDatumTable ------------------------------------ */
 
+/* A class id as an index orders it: its length first, then its words. */
+struct class_key {
+	const uint32_t *id;
+	size_t length;
+};
+
+static int
+compare_class(const void *rows, size_t position, const void *key)
+{
+	const struct remote_class *class =
+	    &((const struct remote_class *)rows)[position];
+	const struct class_key *wanted = key;
+
+	if (class->id_length != wanted->length)
+		return class->id_length < wanted->length ? -1 : 1;
+	for (size_t i = 0; i < wanted->length; i++)
+		if (class->id[i] != wanted->id[i])
+			return class->id[i] < wanted->id[i] ? -1 : 1;
+	return 0;
+}
+
+static struct remote_class *
+find_class_placed(struct remote_state *state, const uint32_t *id,
+    size_t id_length, enum agent_remote_row *place)
+{
+	struct class_key key = {id, id_length};
+	enum agent_remote_row found = agent_remote_row_find(state->classes,
+	    state->class_count, &key, compare_class, &state->class_cursor);
+
+	if (place != NULL)
+		*place = found;
+	return found == AGENT_REMOTE_ROW_KNOWN
+	           ? &state->classes[state->class_cursor]
+	           : NULL;
+}
+
 static struct remote_class *
 find_class(struct remote_state *state, const uint32_t *id, size_t id_length)
 {
-	for (size_t i = 0; i < state->class_count; i++) {
-		struct remote_class *class = &state->classes[i];
-		if (class->id_length == id_length &&
-		    memcmp(class->id, id, id_length * sizeof(*id)) == 0)
-			return class;
-	}
-	return NULL;
+	return find_class_placed(state, id, id_length, NULL);
 }
 
 static int
@@ -744,28 +874,30 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 {
 	struct agent_remote_index index;
 	struct remote_class *class;
+	enum agent_remote_row place;
 
 	(void)context;
 	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
 	                      AGENT_REMOTE_SHAPE_CLASS, &index))
 		return malformed_index(
 		    state, "dciClassTable", error, error_size);
-	class = find_class(state, index.class_id, index.class_length);
+	class = find_class_placed(
+	    state, index.class_id, index.class_length, &place);
+	if (place == AGENT_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
 	if (class == NULL) {
-		struct remote_class *grown;
 		if (state->class_count >= REMOTE_CLASSES_MAX) {
 			snprintf(error, error_size, "%s: too many classes",
 			    state->host);
 			return -1;
 		}
-		grown = realloc(
-		    state->classes, (state->class_count + 1) * sizeof(*grown));
-		if (grown == NULL) {
+		if (!room_for_one((void **)&state->classes,
+		        &state->class_capacity, state->class_count,
+		        sizeof(*state->classes))) {
 			snprintf(error, error_size, "out of memory");
 			return -1;
 		}
-		state->classes = grown;
-		class = &grown[state->class_count++];
+		class = &state->classes[state->class_count++];
 		memset(class, 0, sizeof(*class));
 		memcpy(class->id, index.class_id,
 		    index.class_length * sizeof(uint32_t));
@@ -812,6 +944,15 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 }
 
 static int
+compare_datum(const void *rows, size_t position, const void *key)
+{
+	uint32_t id = ((const struct remote_datum *)rows)[position].info.id,
+	         wanted = *(const uint32_t *)key;
+
+	return id < wanted ? -1 : id > wanted;
+}
+
+static int
 datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
     const netsnmp_variable_list *varbind, void *context, char *error,
     size_t error_size)
@@ -819,6 +960,7 @@ datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 	struct agent_remote_index index;
 	struct remote_class *class;
 	struct remote_datum *datum = NULL;
+	enum agent_remote_row place;
 	uint32_t number;
 
 	(void)context;
@@ -829,29 +971,27 @@ datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 	class = find_class(state, index.class_id, index.class_length);
 	if (class == NULL)
 		return 0; /* a class registered since the class table's walk */
-	/* Column-major: a datum is the last one added or an earlier one. */
-	for (size_t i = class->datum_count; i > 0; i--) {
-		if (class->datums[i - 1].info.id == index.datum) {
-			datum = &class->datums[i - 1];
-			break;
-		}
-	}
+	place = agent_remote_row_find(class->datums, class->datum_count,
+	    &index.datum, compare_datum, &class->datum_cursor);
+	if (place == AGENT_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
+	if (place == AGENT_REMOTE_ROW_KNOWN)
+		datum = &class->datums[class->datum_cursor];
 	if (datum == NULL) {
-		struct remote_datum *grown;
 		if (class->datum_count >= REMOTE_DATUMS_MAX) {
+			char label[REMOTE_QUOTED_SIZE];
 			snprintf(error, error_size,
-			    "%s: too many datums in class %s", state->host,
-			    class->label);
+			    "%s: too many datums in class \"%s\"", state->host,
+			    remote_quote(label, class->label));
 			return -1;
 		}
-		grown = realloc(
-		    class->datums, (class->datum_count + 1) * sizeof(*grown));
-		if (grown == NULL) {
+		if (!room_for_one((void **)&class->datums,
+		        &class->datum_capacity, class->datum_count,
+		        sizeof(*class->datums))) {
 			snprintf(error, error_size, "out of memory");
 			return -1;
 		}
-		class->datums = grown;
-		datum = &grown[class->datum_count++];
+		datum = &class->datums[class->datum_count++];
 		memset(datum, 0, sizeof(*datum));
 		datum->info.id = index.datum;
 	}
@@ -869,9 +1009,11 @@ datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 		        error_size) != 0)
 			return -1;
 		if (!agent_remote_unit_of_name(name, &unit)) {
+			char quoted[REMOTE_QUOTED_SIZE];
 			snprintf(error, error_size,
-			    "%s: unknown unit '%.64s' of datum %" PRIu32,
-			    state->host, name, datum->info.id);
+			    "%s: unknown unit \"%s\" of datum %" PRIu32,
+			    state->host, remote_quote(quoted, name),
+			    datum->info.id);
 			return -1;
 		}
 		datum->info.unit = unit;
@@ -1329,13 +1471,15 @@ read_pending_times(struct remote_state *state, char *error, size_t error_size)
 			if (read_string(state, varbind, text, sizeof(text),
 			        error, error_size) != 0 ||
 			    !agent_remote_parse_time_text(text, info, &value)) {
+				char quoted[REMOTE_QUOTED_SIZE];
 				if (error[0] == '\0' ||
 				    strstr(error, "malformed") == NULL)
 					snprintf(error, error_size,
 					    "%s: malformed answer: time "
-					    "'%.64s' "
-					    "of datum %s",
-					    state->host, text, info->label);
+					    "\"%s\" of datum %s",
+					    state->host,
+					    remote_quote(quoted, text),
+					    info->label);
 				snmp_free_pdu(response);
 				return -1;
 			}
@@ -1377,15 +1521,27 @@ value_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 
 	(void)context;
 	/* [class..., 1, datum, instance...]: no class id is a prefix of
-	 * another, so at most one class matches. */
-	for (size_t c = 0; c < state->class_count && class == NULL; c++) {
-		struct remote_class *candidate = &state->classes[c];
-		bool match =
-		    candidate->builder != NULL && length > candidate->id_length;
-		for (size_t i = 0; match && i < candidate->id_length; i++)
-			match = suffix[i] == candidate->id[i];
+	 * another, so at most one class matches: the class of the value
+	 * before (the cursor), or the one of each length there is. */
+	if (state->class_count > 0) {
+		struct remote_class *last =
+		    &state->classes[state->class_cursor];
+		bool match = last->builder != NULL && length > last->id_length;
+		for (size_t i = 0; match && i < last->id_length; i++)
+			match = suffix[i] == last->id[i];
 		if (match)
-			class = candidate;
+			class = last;
+	}
+	for (size_t l = 1;
+	     l <= DCI_CLASS_ID_MAX_LEVELS && l < length && class == NULL; l++) {
+		uint32_t id[DCI_CLASS_ID_MAX_LEVELS];
+		bool fits = true;
+		for (size_t i = 0; i < l; i++) {
+			fits = fits && suffix[i] <= UINT32_MAX;
+			id[i] = (uint32_t)suffix[i];
+		}
+		if (fits)
+			class = find_registered_class(state, id, l);
 	}
 	if (class == NULL)
 		return 0; /* a class registered after this source opened */
@@ -1491,9 +1647,10 @@ catalogue_free(struct remote_state *state)
 	free(state->classes);
 	free(state->suppliers);
 	state->classes = NULL;
-	state->class_count = 0;
+	state->class_count = state->class_capacity = state->class_cursor = 0;
 	state->suppliers = NULL;
-	state->supplier_count = 0;
+	state->supplier_count = state->supplier_capacity = 0;
+	state->supplier_cursor = 0;
 	state->focus = -1;
 }
 
@@ -1856,14 +2013,14 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 		struct remote_supplier *supplier =
 		    find_supplier(state, class->supplier_index);
 		struct dci_class_info info;
-		char why[512];
+		char why[512], label[REMOTE_QUOTED_SIZE];
 
 		if (supplier == NULL || supplier->supplier == NULL ||
 		    class->level_count == 0 || class->datum_count == 0) {
 			snprintf(error, error_size,
-			    "%s: malformed answer: class %s has no supplier, "
-			    "levels or datums",
-			    state->host, class->label);
+			    "%s: malformed answer: class \"%s\" has no "
+			    "supplier, levels or datums",
+			    state->host, remote_quote(label, class->label));
 			return -1;
 		}
 		if (class->level_types_read && class->level_sizes_read) {
@@ -1873,8 +2030,9 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 			        levels)) {
 				snprintf(error, error_size,
 				    "%s: malformed answer: the level types or "
-				    "sizes of class %s",
-				    state->host, class->label);
+				    "sizes of class \"%s\"",
+				    state->host,
+				    remote_quote(label, class->label));
 				return -1;
 			}
 		} else

@@ -124,6 +124,32 @@ bool agent_remote_decode_levels(const unsigned char *types, size_t types_length,
     const unsigned char *sizes, size_t sizes_length, size_t level_count,
     struct dci_instance_level *levels);
 
+/*
+ * Where a row met in a table walk goes among the `count` rows read so
+ * far, kept in ascending index order. The agent gives each column's rows
+ * in ascending order (remote_walk_from refuses an OID that does not
+ * follow the one before), so the first column's rows each sort after the
+ * last one: one comparison says it is new, and no duplicate can arise. A
+ * later column's row is the one after the row found last (`*cursor`), or
+ * that one again; anything else costs a binary search. A walk is thus
+ * linear in its rows.
+ *   AGENT_REMOTE_ROW_KNOWN   the row at *cursor (set to it);
+ *   AGENT_REMOTE_ROW_NEW     it sorts after every row: appended;
+ *   AGENT_REMOTE_ROW_MISSED  it falls between rows without being one (a
+ *                            row added while the walk went on): ignored.
+ * `compare` orders the row at `position` of `rows` against `key`
+ * (negative, 0, positive). Pure: for tests.
+ */
+enum agent_remote_row {
+	AGENT_REMOTE_ROW_KNOWN,
+	AGENT_REMOTE_ROW_NEW,
+	AGENT_REMOTE_ROW_MISSED,
+};
+typedef int (*agent_remote_row_compare)(
+    const void *rows, size_t position, const void *key);
+enum agent_remote_row agent_remote_row_find(const void *rows, size_t count,
+    const void *key, agent_remote_row_compare compare, size_t *cursor);
+
 /* The unit whose dciDatumUnits name is `name` (dci_value_unit_name's
  * inverse); false when no unit has that name. */
 bool agent_remote_unit_of_name(const char *name, enum dci_unit *unit);

@@ -26,6 +26,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/secure_path.h"
+#include "text/escape.h"
 
 #ifndef PROVIDERDIR
 #define PROVIDERDIR "/usr/lib/dcistat/providers"
@@ -52,14 +53,34 @@ output_width(void)
 	return 80;
 }
 
+/* Writes an error on stderr, escaped (text/escape.h, terminal mode): it
+ * may quote what an agent answered, a provider or a configuration file
+ * said, or the command line. */
+static void
+print_error(const char *message)
+{
+	size_t length = strlen(message);
+	char *escaped = malloc(length * DCI_TEXT_ESCAPE_GROWTH + 1);
+
+	if (escaped == NULL) {
+		fputs("dcistat: out of memory\n", stderr);
+		return;
+	}
+	dci_text_escape(escaped, length * DCI_TEXT_ESCAPE_GROWTH + 1, message,
+	    length, DCI_TEXT_ESCAPE_TERMINAL);
+	fprintf(stderr, "dcistat: %s\n", escaped);
+	free(escaped);
+}
+
 /* Core's log, as dcistat shows it: warnings and errors (a provider that
  * failed to load, a refused value) on stderr; the notices and information
- * a daemon logs about its providers' life would only hide the output. */
+ * a daemon logs about its providers' life would only hide the output.
+ * log.c has escaped the message; print_error leaves it as it is. */
 static void
 log_to_stderr(int level, const char *message)
 {
 	if (level <= LOG_WARNING)
-		fprintf(stderr, "dcistat: %s\n", message);
+		print_error(message);
 }
 
 static int64_t
@@ -154,7 +175,7 @@ main(int argc, char **argv)
 	if (parsed > 0)
 		return 0;
 	if (parsed < 0) {
-		fprintf(stderr, "dcistat: %s\n", error);
+		print_error(error);
 		fprintf(stderr, "Try 'dcistat --help'.\n");
 		return EXIT_USAGE;
 	}
@@ -196,7 +217,7 @@ main(int argc, char **argv)
 		    PROVIDERDIR, options.command == CLI_COMMAND_WATCH, error,
 		    sizeof(error));
 	if (opened != 0) {
-		fprintf(stderr, "dcistat: %s\n", error);
+		print_error(error);
 		log_close();
 		return EXIT_RUN_FAILURE;
 	}
@@ -215,12 +236,12 @@ main(int argc, char **argv)
 
 		if (cli_watch_run(&source, &settings, emit_interval, &emit,
 		        error, sizeof(error)) != 0) {
-			fprintf(stderr, "dcistat: %s\n", error);
+			print_error(error);
 			status = EXIT_RUN_FAILURE;
 		}
 	} else if (command_tables(&options, &source, &document, error,
 	               sizeof(error)) != 0) {
-		fprintf(stderr, "dcistat: %s\n", error);
+		print_error(error);
 		status = EXIT_RUN_FAILURE;
 	} else if (cli_output_write(stdout, options.format, &document,
 	               output_width()) != 0) {

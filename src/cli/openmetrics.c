@@ -58,7 +58,10 @@ cli_openmetrics_write_escaped(FILE *out, const char *text)
 			fputs("\\\"", out);
 		} else if (byte == '\n') {
 			fputs("\\n", out);
-		} else if (byte < 0x20 || byte == 0x7f) {
+		} else if (byte < 0x20 || byte == 0x7f ||
+		           (byte == 0xc2 && bytes[1] < 0xa0)) {
+			/* Controls, C1 (U+0080..U+009F) included, have no
+			 * escape in OpenMetrics. */
 			fputs(CLI_UTF8_REPLACEMENT, out);
 		} else {
 			fwrite(bytes, 1, step, out);

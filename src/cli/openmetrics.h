@@ -11,8 +11,8 @@
  * every sample labelled with the row's key columns (instance label and
  * id, supplier module). A cell without a value gives no sample. Names are
  * made valid by replacing each other character with '_'; label values
- * and help are escaped (\\, \", \n) and bytes that are not UTF-8 become
- * U+FFFD. The exposition ends with "# EOF". A family whose name or
+ * and help are escaped (\\, \", \n); other control characters, C1
+ * (U+0080..U+009F) included, and bytes that are not UTF-8 become U+FFFD. The exposition ends with "# EOF". A family whose name or
  * sample names (_total, _created, _info) another family already took is
  * left out, as the format allows each name once. Labels named instance or
  * job (the labels Prometheus gives every series of a target) are written

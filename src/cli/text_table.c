@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/utf8.h"
+#include "text/escape.h"
 
 /* Between two columns. */
 #define GAP 2
@@ -24,24 +25,41 @@ right_aligned(const struct cli_column *column)
 	       column->role == CLI_COLUMN_GAUGE;
 }
 
-/* Writes text with control characters as '?': the runs between them
- * whole. */
-static void
-write_safe(FILE *out, const char *text)
+/* The text as shown, escaped (text/escape.h, terminal mode): a value,
+ * label or description an agent or a provider gave can then neither move
+ * the cursor nor change the terminal's state. NULL: out of memory. */
+static char *
+shown_text(const char *text)
 {
-	const char *run = text;
+	size_t length = strlen(text);
+	char *shown = malloc(length * DCI_TEXT_ESCAPE_GROWTH + 1);
 
-	for (const char *c = text;; c++) {
-		unsigned char byte = (unsigned char)*c;
+	if (shown != NULL)
+		dci_text_escape(shown, length * DCI_TEXT_ESCAPE_GROWTH + 1,
+		    text, length, DCI_TEXT_ESCAPE_TERMINAL);
+	return shown;
+}
 
-		if (byte != '\0' && byte >= 0x20 && byte != 0x7f)
-			continue;
-		fwrite(run, 1, (size_t)(c - run), out);
-		if (byte == '\0')
-			return;
-		putc('?', out);
-		run = c + 1;
-	}
+/* The width the text takes as shown. */
+static size_t
+shown_width(const char *text)
+{
+	char *shown = shown_text(text);
+	size_t width = shown != NULL ? cli_utf8_width(shown) : 0;
+
+	free(shown);
+	return width;
+}
+
+/* Writes the text as shown; nothing without memory. */
+static void
+write_shown(FILE *out, const char *text)
+{
+	char *shown = shown_text(text);
+
+	if (shown != NULL)
+		fputs(shown, out);
+	free(shown);
 }
 
 static void
@@ -61,12 +79,12 @@ write_padding(FILE *out, size_t count)
 static void
 write_padded(FILE *out, const char *text, size_t width, bool right)
 {
-	size_t used = cli_utf8_width(text);
+	size_t used = shown_width(text);
 	size_t padding = used < width ? width - used : 0;
 
 	if (right)
 		write_padding(out, padding);
-	write_safe(out, text);
+	write_shown(out, text);
 	if (!right)
 		write_padding(out, padding);
 }
@@ -112,7 +130,7 @@ write_table(FILE *out, const struct cli_table *table, size_t width)
 	bool *chosen = calloc(table->column_count + 1, sizeof(*chosen));
 	size_t keys_width = 0, next = 0;
 
-	write_safe(out, table->title);
+	write_shown(out, table->title);
 	putc('\n', out);
 	if (widths == NULL || chosen == NULL || table->row_count == 0) {
 		if (table->row_count == 0)
@@ -122,9 +140,9 @@ write_table(FILE *out, const struct cli_table *table, size_t width)
 		return;
 	}
 	for (size_t i = 0; i < table->column_count; i++) {
-		widths[i] = cli_utf8_width(table->columns[i].name);
+		widths[i] = shown_width(table->columns[i].name);
 		for (size_t row = 0; row < table->row_count; row++) {
-			size_t cell = cli_utf8_width(
+			size_t cell = shown_width(
 			    cell_text(cli_table_cell(table, row, i)));
 			if (cell > widths[i])
 				widths[i] = cell;

@@ -4,8 +4,9 @@
  * aligned, text left; a cell without a value is "-". A table wider than
  * the terminal is cut into blocks of columns that fit, each repeating the
  * key columns (instance label and id), so that nothing wraps mid-row.
- * Control characters in the text are written as '?', so a value can never
- * move the cursor or change the terminal's state.
+ * Text is written escaped (text/escape.h, terminal mode: control bytes,
+ * C1 controls and bytes that are no UTF-8 as "\xHH"), so a value can
+ * never move the cursor or change the terminal's state.
  */
 #ifndef DCISTAT_CLI_TEXT_TABLE_H
 #define DCISTAT_CLI_TEXT_TABLE_H

@@ -264,6 +264,11 @@ START_TEST(test_json_escaping)
 	    {"a\"b\\c", "\"a\\\"b\\\\c\""},
 	    {"line\nfeed\ttab\rcr", "\"line\\nfeed\\ttab\\rcr\""},
 	    {"\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\""},
+	    /* C1 controls (U+009B CSI, U+009D OSC) are escaped too: valid
+	     * JSON raw, but a terminal showing the document acts on them. */
+	    {"\xc2\x9b"
+	     "2J\xc2\x9d\xc2\xa0",
+	        "\"\\u009b2J\\u009d\xc2\xa0\""},
 	    /* UTF-8 passes; bytes that are not UTF-8 become U+FFFD. */
 	    {"d\xc3\xa9v", "\"d\xc3\xa9v\""},
 	    {"\xff"
@@ -447,11 +452,13 @@ START_TEST(test_openmetrics_escaping)
 	ck_assert_ptr_nonnull(out);
 	cli_openmetrics_write_escaped(out, "a\\b\"c\nd\x01"
 	                                   "e\xff"
-	                                   "f\xc3\xa9");
+	                                   "f\xc3\xa9\xc2\x9b\x9d");
 	ck_assert_int_eq(fclose(out), 0);
+	/* Controls, C1 ones as UTF-8 (U+009B) or raw (0x9d), have no escape
+	 * in OpenMetrics: U+FFFD. */
 	ck_assert_str_eq(text, "a\\\\b\\\"c\\nd\xef\xbf\xbd"
 	                       "e\xef\xbf\xbd"
-	                       "f\xc3\xa9");
+	                       "f\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd");
 	free(text);
 }
 END_TEST
@@ -524,14 +531,21 @@ END_TEST
 
 START_TEST(test_text_table)
 {
-	struct cli_document document = sample_document("a", "x\x1b[2J");
-	char *text = written_text(&document, 0);
+	/* Control bytes, C1 ones raw (0x9b) or as UTF-8 (U+009D), and bytes
+	 * that are no UTF-8 are shown escaped, the columns aligned on what is
+	 * shown; other UTF-8 and backslashes are shown as they are. */
+	struct cli_document document =
+	    sample_document("a\x9b\\", "x\x1b[2J\n\xc2\x9d\xc3\xa9");
+	char *text = written_text(&document, 0), expected[512];
 
-	ck_assert_str_eq(text,
+	snprintf(expected, sizeof(expected),
 	    "Test \"t\"\n"
-	    "instance  id   name               rx_bytes  queue-length_total\n"
-	    "a         1.2  x?[2J  18446744073709551615                  -2\n"
-	    "b         2    -                         -                1.29\n");
+	    "instance  id   name%31srx_bytes  queue-length_total\n"
+	    "a\\x9b\\    1.2  x\\x1b[2J\\x0a\\xc2\\x9d\xc3\xa9  "
+	    "18446744073709551615                  -2\n"
+	    "b         2    -%41s-                1.29\n",
+	    "", "");
+	ck_assert_str_eq(text, expected);
 	free(text);
 	cli_document_clear(&document);
 }

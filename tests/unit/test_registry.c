@@ -463,6 +463,8 @@ END_TEST
 static const unsigned char non_printing[] = {
     '\t', '\n', 0x01, 0x1f, 0x7f, 0x80, 0xff};
 
+/* The refusal quotes the label escaped (text/escape.h): it goes to a log
+ * line. */
 START_TEST(non_printing_character_in_labels_refused)
 {
 	char label[5], expected[256], why[WHY_SIZE] = "";
@@ -473,26 +475,26 @@ START_TEST(non_printing_character_in_labels_refused)
 
 	label_with(label, (char)c);
 	snprintf(expected, sizeof(expected),
-	    "class 1.1: label \"%s\" has non-printing character 0x%02x at 3 "
-	    "(UMA reserves it)",
-	    label, c);
+	    "class 1.1: label \"ab\\x%02xc\" has non-printing character "
+	    "0x%02x at 3 (UMA reserves it)",
+	    c, c);
 	datums[0] = gauge(1, "queue");
 	assert_refused_alone(
 	    netif_id, 2, label, one_level, 1, datums, 1, expected);
 
 	datums[1] = gauge(6, label);
 	snprintf(expected, sizeof(expected),
-	    "class 1.1: datum 6: label \"%s\" has non-printing character "
-	    "0x%02x at 3 (UMA reserves it)",
-	    label, c);
+	    "class 1.1: datum 6: label \"ab\\x%02xc\" has non-printing "
+	    "character 0x%02x at 3 (UMA reserves it)",
+	    c, c);
 	assert_refused_alone(
 	    netif_id, 2, "netif", one_level, 1, datums, 2, expected);
 
 	registry = dci_registry_new();
 	snprintf(expected, sizeof(expected),
-	    "supplier module: label \"%s\" has non-printing character "
-	    "0x%02x at 3 (UMA reserves it)",
-	    label, c);
+	    "supplier module: label \"ab\\x%02xc\" has non-printing "
+	    "character 0x%02x at 3 (UMA reserves it)",
+	    c, c);
 	ck_assert_ptr_null(dci_registry_add_supplier(
 	    registry, &info, "test", why, sizeof(why)));
 	ck_assert_str_eq(why, expected);

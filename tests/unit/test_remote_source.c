@@ -3,7 +3,7 @@
  * what an agent answers and so must refuse anything malformed: table
  * indexes (length prefixes out of bounds, sub-identifiers above 32 bits,
  * too short, too long), the texts of signed 64-bit and absolute time
- * values, and unit names.
+ * values, and unit names; and the lookup of a walk's rows, linear.
  */
 #include "agent/remote_source.h"
 
@@ -322,6 +322,106 @@ START_TEST(malformed_levels_refused)
 }
 END_TEST
 
+/* Rows keyed by a number, with the comparisons counted: a walk must cost
+ * a bounded number of comparisons per row, whatever the table's size. */
+struct counted_rows {
+	uint32_t keys[70000];
+	size_t count;
+	size_t comparisons;
+};
+
+static int
+compare_counted(const void *rows, size_t position, const void *key)
+{
+	struct counted_rows *table = (struct counted_rows *)rows;
+	uint32_t have = table->keys[position], wanted = *(const uint32_t *)key;
+
+	table->comparisons++;
+	return have < wanted ? -1 : have > wanted;
+}
+
+/* The rows of a walk of one column after another, as an agent gives them
+ * (each column's in ascending order): the first column's rows are each
+ * new with one comparison, a later column's rows are found again, both at
+ * a bounded cost a row (no scan: the walk is linear). */
+START_TEST(walk_rows_found_in_linear_time)
+{
+	static struct counted_rows table;
+	const size_t rows = 65536, columns = 10;
+	size_t cursor = 0;
+
+	table.count = table.comparisons = 0;
+	for (uint32_t key = 1; key <= rows; key++) {
+		ck_assert_int_eq(agent_remote_row_find(&table, table.count,
+		                     &key, compare_counted, &cursor),
+		    AGENT_REMOTE_ROW_NEW);
+		table.keys[table.count++] = key;
+	}
+	ck_assert_uint_eq(table.comparisons, rows - 1);
+	for (size_t column = 1; column < columns; column++) {
+		for (uint32_t key = 1; key <= rows; key++) {
+			ck_assert_int_eq(
+			    agent_remote_row_find(&table, table.count, &key,
+			        compare_counted, &cursor),
+			    AGENT_REMOTE_ROW_KNOWN);
+			ck_assert_uint_eq(table.keys[cursor], key);
+		}
+	}
+	/* At most 3 comparisons a row of a later column (the last row, the
+	 * row found before, the one after it), and one binary search (17
+	 * comparisons) for each column's first row. */
+	ck_assert_uint_le(
+	    table.comparisons, rows + (3 * rows + 17) * (columns - 1));
+}
+END_TEST
+
+/* A row that sorts before the last one without being one (added while
+ * the walk went on) is missed, never a duplicate; one of several rows
+ * under one key is found again (the cursor's row). */
+START_TEST(walk_rows_out_of_order_missed)
+{
+	static struct counted_rows table;
+	size_t cursor = 0;
+	uint32_t key;
+
+	table.count = 0;
+	ck_assert_int_eq(agent_remote_row_find(&table, 0, &(uint32_t){5},
+	                     compare_counted, &cursor),
+	    AGENT_REMOTE_ROW_NEW);
+	table.keys[table.count++] = 10;
+	table.keys[table.count++] = 20;
+	table.keys[table.count++] = 30;
+	key = 15;
+	ck_assert_int_eq(agent_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    AGENT_REMOTE_ROW_MISSED);
+	key = 5;
+	ck_assert_int_eq(agent_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    AGENT_REMOTE_ROW_MISSED);
+	key = 30;
+	ck_assert_int_eq(agent_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    AGENT_REMOTE_ROW_KNOWN);
+	ck_assert_uint_eq(cursor, 2);
+	key = 10;
+	ck_assert_int_eq(agent_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    AGENT_REMOTE_ROW_KNOWN);
+	ck_assert_uint_eq(cursor, 0);
+	table.comparisons = 0;
+	ck_assert_int_eq(agent_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    AGENT_REMOTE_ROW_KNOWN);
+	ck_assert_uint_eq(cursor, 0);
+	ck_assert_uint_le(table.comparisons, 2);
+	key = 31;
+	ck_assert_int_eq(agent_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    AGENT_REMOTE_ROW_NEW);
+}
+END_TEST
+
 static Suite *
 remote_suite(void)
 {
@@ -337,6 +437,8 @@ remote_suite(void)
 	tcase_add_test(decoding, units_found_by_name);
 	tcase_add_test(decoding, levels_decoded);
 	tcase_add_test(decoding, malformed_levels_refused);
+	tcase_add_test(decoding, walk_rows_found_in_linear_time);
+	tcase_add_test(decoding, walk_rows_out_of_order_missed);
 	suite_add_tcase(suite, decoding);
 	return suite;
 }
