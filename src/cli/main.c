@@ -21,6 +21,7 @@
 #include "cli/source.h"
 #include "agent/remote_source.h"
 #include "cli/values.h"
+#include "cli/view.h"
 #include "cli/watch.h"
 #include "config.h"
 #include "core/clock.h"
@@ -144,22 +145,72 @@ command_tables(const struct cli_options *options, struct cli_source *source,
 	return result;
 }
 
+/* Colour (bold headers) on a terminal that shows it, unless the user
+ * asked otherwise: --color, or NO_COLOR (no-color.org) in the
+ * environment. */
+static bool
+color_wanted(enum cli_color color)
+{
+	const char *term = getenv("TERM");
+
+	switch (color) {
+	case CLI_COLOR_ALWAYS:
+		return true;
+	case CLI_COLOR_NEVER:
+		return false;
+	case CLI_COLOR_AUTO:
+		break;
+	}
+	return isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL &&
+	       term != NULL && strcmp(term, "dumb") != 0;
+}
+
 struct emit_context {
 	enum cli_format format;
-	size_t width;
+	struct cli_text_style style;
+	const struct cli_view *view;
+	unsigned interval_milliseconds;
 	bool first;
 };
 
-static int
-emit_interval(const struct cli_document *document, void *context)
+static void
+watch_waiting(const struct dci_class *class, void *context)
 {
 	struct emit_context *emit = context;
 
+	/* People see at once that the command runs; scripts reading JSON or
+	 * OpenMetrics get only the samples. */
+	if (emit->format != CLI_FORMAT_TEXT)
+		return;
+	printf("%s: waiting %u.%03u s for the first sample\n", class->label,
+	    emit->interval_milliseconds / 1000,
+	    emit->interval_milliseconds % 1000);
+	fflush(stdout);
+}
+
+static int
+emit_interval(struct cli_document *document, void *context)
+{
+	struct emit_context *emit = context;
+	char stamp[16], error[256];
+	time_t now = time(NULL);
+	struct tm local;
+
+	if (cli_view_apply(document, emit->view, error, sizeof(error)) != 0) {
+		print_error(error);
+		return -1;
+	}
+	/* The time of the sample before its table, as sar gives it. */
+	if (localtime_r(&now, &local) != NULL &&
+	    strftime(stamp, sizeof(stamp), "%H:%M:%S", &local) > 0)
+		emit->style.stamp = stamp;
+	else
+		emit->style.stamp = NULL;
 	/* A blank line between two intervals' tables. */
 	if (emit->format == CLI_FORMAT_TEXT && !emit->first)
 		putchar('\n');
 	emit->first = false;
-	return cli_output_write(stdout, emit->format, document, emit->width);
+	return cli_output_write(stdout, emit->format, document, &emit->style);
 }
 
 int
@@ -168,6 +219,8 @@ main(int argc, char **argv)
 	struct cli_options options;
 	struct cli_source source = {0};
 	struct cli_document document = {0};
+	struct cli_text_style style;
+	struct cli_view view;
 	char error[2048];
 	int parsed, opened, status = 0;
 
@@ -221,16 +274,29 @@ main(int argc, char **argv)
 		log_close();
 		return EXIT_RUN_FAILURE;
 	}
+	style = (struct cli_text_style){
+	    .width = output_width(),
+	    .human = !options.raw,
+	    .color = color_wanted(options.color),
+	};
+	view = (struct cli_view){
+	    .match = options.match,
+	    .sort = options.sort,
+	    .top = options.top,
+	};
 	if (options.command == CLI_COMMAND_WATCH) {
 		struct cli_watch_settings settings = {
 		    .class_name = options.class_name,
 		    .selection = options.selection,
 		    .interval_milliseconds = options.interval_milliseconds,
 		    .count = options.count,
+		    .waiting = watch_waiting,
 		};
 		struct emit_context emit = {
 		    .format = options.format,
-		    .width = output_width(),
+		    .style = style,
+		    .view = &view,
+		    .interval_milliseconds = options.interval_milliseconds,
 		    .first = true,
 		};
 
@@ -240,11 +306,13 @@ main(int argc, char **argv)
 			status = EXIT_RUN_FAILURE;
 		}
 	} else if (command_tables(&options, &source, &document, error,
-	               sizeof(error)) != 0) {
+	               sizeof(error)) != 0 ||
+	           cli_view_apply(&document, &view, error, sizeof(error)) !=
+	               0) {
 		print_error(error);
 		status = EXIT_RUN_FAILURE;
-	} else if (cli_output_write(stdout, options.format, &document,
-	               output_width()) != 0) {
+	} else if (cli_output_write(
+	               stdout, options.format, &document, &style) != 0) {
 		fprintf(stderr, "dcistat: cannot write the output\n");
 		status = EXIT_RUN_FAILURE;
 	}

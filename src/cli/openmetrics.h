@@ -12,11 +12,12 @@
  * id, supplier module). A cell without a value gives no sample. Names are
  * made valid by replacing each other character with '_'; label values
  * and help are escaped (\\, \", \n); other control characters, C1
- * (U+0080..U+009F) included, and bytes that are not UTF-8 become U+FFFD. The exposition ends with "# EOF". A family whose name or
- * sample names (_total, _created, _info) another family already took is
- * left out, as the format allows each name once. Labels named instance or
- * job (the labels Prometheus gives every series of a target) are written
- * dci_instance and dci_job; a unit in octets is written as bytes.
+ * (U+0080..U+009F) included, and bytes that are not UTF-8 become U+FFFD. The
+ * exposition ends with "# EOF". A family whose name or sample names (_total,
+ * _created, _info) another family already took is left out, as the format
+ * allows each name once. Labels named instance or job (the labels Prometheus
+ * gives every series of a target) are written dci_instance and dci_job; a unit
+ * in octets is written as bytes.
  *
  * The --prometheus format is the same in the Prometheus text format
  * (0.0.4), which node_exporter's textfile collector and `promtool check

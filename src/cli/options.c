@@ -34,9 +34,9 @@ cli_options_usage(FILE *out)
 	    "datums\n"
 	    "  show [-d LIST] [CLASS [INSTANCE]]\n"
 	    "                                 values, a table per class\n"
-	    "  watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS\n"
+	    "  watch [-d LIST] CLASS [SECONDS [COUNT]]\n"
 	    "                                 counters as rates per "
-	    "second\n"
+	    "second, as sar 1 5\n"
 	    "options:\n"
 	    "  -c, --config FILE   the dcistatd configuration to load "
 	    "(default " SYSCONFDIR "/dcistat/dcistatd.yaml)\n"
@@ -67,6 +67,15 @@ cli_options_usage(FILE *out)
 	    "  -i, --interval S    seconds between samples (default 1)\n"
 	    "  -n, --count N       intervals to show (default: until "
 	    "interrupted)\n"
+	    "      --match GLOB    show and watch: the instances whose "
+	    "label matches\n"
+	    "      --sort DATUM    show and watch: largest first by that "
+	    "datum (or rate)\n"
+	    "      --top N         show and watch: the first N instances\n"
+	    "      --raw           exact numbers in text (default: 27.9M "
+	    "for 27891952)\n"
+	    "      --color WHEN    bold headers: auto (on a terminal), "
+	    "always, never\n"
 	    "      --json          JSON output\n"
 	    "      --openmetrics   OpenMetrics text output\n"
 	    "      --prometheus    Prometheus text format output "
@@ -149,7 +158,7 @@ static const struct {
     {"classes", CLI_COMMAND_CLASSES, 0, 0},
     {"describe", CLI_COMMAND_DESCRIBE, 1, 1},
     {"show", CLI_COMMAND_SHOW, 0, 2},
-    {"watch", CLI_COMMAND_WATCH, 1, 1},
+    {"watch", CLI_COMMAND_WATCH, 1, 3},
 };
 
 int
@@ -162,7 +171,12 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		OPTION_PROMETHEUS,
 		OPTION_CONFIG,
 		OPTION_COMMUNITY,
-		OPTION_INSECURE_PATHS
+		OPTION_INSECURE_PATHS,
+		OPTION_MATCH,
+		OPTION_SORT,
+		OPTION_TOP,
+		OPTION_RAW,
+		OPTION_COLOR,
 	};
 	static const struct option long_options[] = {
 	    {"config", required_argument, NULL, OPTION_CONFIG},
@@ -175,12 +189,19 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    {"json", no_argument, NULL, OPTION_JSON},
 	    {"openmetrics", no_argument, NULL, OPTION_OPENMETRICS},
 	    {"prometheus", no_argument, NULL, OPTION_PROMETHEUS},
+	    {"match", required_argument, NULL, OPTION_MATCH},
+	    {"sort", required_argument, NULL, OPTION_SORT},
+	    {"top", required_argument, NULL, OPTION_TOP},
+	    {"raw", no_argument, NULL, OPTION_RAW},
+	    {"color", required_argument, NULL, OPTION_COLOR},
+	    {"colour", required_argument, NULL, OPTION_COLOR},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *interval = NULL, *count = NULL, *c_value = NULL;
 	const char *timeout = NULL, *retries = NULL, *community = NULL;
+	const char *top = NULL, *color = NULL;
 	bool config_given = false;
 	bool format_given = false;
 	int option, arguments;
@@ -262,6 +283,21 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			break;
 		case OPTION_INSECURE_PATHS:
 			options->insecure_paths = true;
+			break;
+		case OPTION_MATCH:
+			options->match = optarg;
+			break;
+		case OPTION_SORT:
+			options->sort = optarg;
+			break;
+		case OPTION_TOP:
+			top = optarg;
+			break;
+		case OPTION_RAW:
+			options->raw = true;
+			break;
+		case OPTION_COLOR:
+			color = optarg;
 			break;
 		case 'h':
 			cli_options_usage(stdout);
@@ -374,7 +410,25 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	}
 	if (arguments >= 1)
 		options->class_name = argv[optind + 1];
-	if (arguments >= 2)
+	if (options->command == CLI_COMMAND_WATCH) {
+		/* watch CLASS [SECONDS [COUNT]], as sar 1 5. */
+		if (arguments >= 2 && interval != NULL) {
+			snprintf(error, error_size,
+			    "the interval is given twice (-i and after the "
+			    "class)");
+			return -1;
+		}
+		if (arguments >= 3 && count != NULL) {
+			snprintf(error, error_size,
+			    "the count is given twice (-n and after the "
+			    "interval)");
+			return -1;
+		}
+		if (arguments >= 2)
+			interval = argv[optind + 2];
+		if (arguments >= 3)
+			count = argv[optind + 3];
+	} else if (arguments >= 2)
 		options->instance = argv[optind + 2];
 	if (options->selection != NULL &&
 	    options->command != CLI_COMMAND_SHOW &&
@@ -386,6 +440,38 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    options->command != CLI_COMMAND_WATCH) {
 		snprintf(error, error_size, "-i and -n are for watch only");
 		return -1;
+	}
+	if ((options->match != NULL || options->sort != NULL || top != NULL) &&
+	    options->command != CLI_COMMAND_SHOW &&
+	    options->command != CLI_COMMAND_WATCH) {
+		snprintf(error, error_size,
+		    "--match, --sort and --top are for show and watch only");
+		return -1;
+	}
+	if (top != NULL) {
+		unsigned long rows;
+
+		if (parse_count(top, &rows) != 0) {
+			snprintf(error, error_size,
+			    "--top %.100s: not a number of rows from 1", top);
+			return -1;
+		}
+		options->top = rows;
+	}
+	if (color != NULL) {
+		if (strcmp(color, "auto") == 0)
+			options->color = CLI_COLOR_AUTO;
+		else if (strcmp(color, "always") == 0)
+			options->color = CLI_COLOR_ALWAYS;
+		else if (strcmp(color, "never") == 0)
+			options->color = CLI_COLOR_NEVER;
+		else {
+			snprintf(error, error_size,
+			    "--color takes auto, always or never, not "
+			    "'%.100s'",
+			    color);
+			return -1;
+		}
 	}
 	if (interval != NULL &&
 	    parse_interval(interval, &options->interval_milliseconds) != 0) {

@@ -8,11 +8,11 @@
 
 int
 cli_output_write(FILE *out, enum cli_format format,
-    const struct cli_document *document, size_t width)
+    const struct cli_document *document, const struct cli_text_style *style)
 {
 	switch (format) {
 	case CLI_FORMAT_TEXT:
-		cli_text_table_write(out, document, width);
+		cli_text_table_write(out, document, style);
 		break;
 	case CLI_FORMAT_JSON:
 		cli_json_write(out, document);

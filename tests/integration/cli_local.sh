@@ -184,7 +184,7 @@ ok "show evcnt --json: each per-CPU count names its total as parent; totals are 
 
 # --- show example: the documented values --------------------------------------
 
-dcistat_ok show example unit2 -d bool_yes_no,inverted_always_never,int16_hex,uint32_dotted,int64_hex,uint64_counter,ip_address,econet_address,no_mac_address,fivebyte_relative,derived_average,derived_by_zero
+dcistat_ok show example unit2 --raw -d bool_yes_no,inverted_always_never,int16_hex,uint32_dotted,int64_hex,uint64_counter,ip_address,econet_address,no_mac_address,fivebyte_relative,derived_average,derived_by_zero
 expected='example (class 2.1, 3 instances)
 instance  id  bool_yes_no  inverted_always_never  int16_hex  uint32_dotted           int64_hex        uint64_counter  ip_address  econet_address  no_mac_address  fivebyte_relative  derived_average  derived_by_zero
 unit2     2            no                 always     0xfffe      192.0.2.1  0xfffffffffffffffe  10000000000000000000  192.0.2.1   1.254           none            123.45 seconds                1.29                -'
@@ -193,7 +193,23 @@ unit2     2            no                 always     0xfffe      192.0.2.1  0xff
 $(cat "$TMP_DIR/out")
 expected
 $expected"
-ok "show example unit2 (text): the DCI4 presentation of each documented value, '-' for a value the derivation has none of"
+ok "show example unit2 --raw (text): the DCI4 presentation of each documented value, '-' for a value the derivation has none of"
+# For people (no --raw): a large number with an SI prefix, a hexadecimal
+# one as the provider presents it, no escape sequence off a terminal.
+dcistat_ok show example unit2 -d uint64_counter,int64_hex,uint32_dotted
+expected='example (class 2.1, 3 instances)
+instance  id  uint64_counter           int64_hex  uint32_dotted
+unit2     2            10.0E  0xfffffffffffffffe      192.0.2.1'
+[ "$(cat "$TMP_DIR/out")" = "$expected" ] ||
+    fail "show example unit2 (human): got
+$(cat "$TMP_DIR/out")
+expected
+$expected"
+dcistat_ok show example unit2 -d uint64_counter --color always
+grep -q $'^\e\[1minstance  id  uint64_counter\e\[0m$' "$TMP_DIR/out" ||
+    fail "--color always: the header is not bold: $(od -c "$TMP_DIR/out" | head -n 3)"
+[ "$(grep -c $'\e' "$TMP_DIR/out")" = 2 ] || fail "--color always: escapes beside the title and header"
+ok "show example unit2: 10.0E for 10^19 without --raw, hexadecimal kept; --color always: bold title and header only"
 
 dcistat_ok show example 2 --json -d text,int8_decimal,uint64_counter,derived_average,derived_signed,ip_address,bool_on_off
 "$PYTHON" - "$TMP_DIR/out" <<'PY' || fail "show example 2 --json: values differ (above)"

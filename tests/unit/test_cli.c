@@ -26,6 +26,7 @@
 #include "cli/text_table.h"
 #include "cli/utf8.h"
 #include "cli/values.h"
+#include "cli/view.h"
 #include "cli/watch.h"
 #include "core/registry.h"
 #include "core/snapshot.h"
@@ -212,18 +213,215 @@ prometheus_write(FILE *out, const struct cli_document *document)
 	cli_openmetrics_write(out, document, CLI_EXPOSITION_PROMETHEUS);
 }
 
+/* The text format with exact numbers and no colour, at `width`. */
 static char *
 written_text(const struct cli_document *document, size_t width)
+{
+	struct cli_text_style style = {.width = width};
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	cli_text_table_write(out, document, &style);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
+/* --- for people: SI prefixes, colour, the rows chosen ----------------------
+ */
+
+START_TEST(test_human_numbers)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+	    {"0", "0"},
+	    {"99999", "99999"},
+	    {"100000", "100k"},
+	    {"190181", "190k"},
+	    {"999499", "999k"},
+	    {"999500", "1.00M"},
+	    {"3493299", "3.49M"},
+	    {"27891952", "27.9M"},
+	    {"18446744073709551615", "18.4E"},
+	    {"-2500000", "-2.50M"},
+	    {"0.52", "0.52"},
+	    {"123456.78", "123k"},
+	    /* Not a decimal number: left as it is. */
+	    {"0x1f", "0x1f"},
+	    {"1.2.3.4", "1.2.3.4"},
+	    {"", ""},
+	};
+	char out[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		cli_text_human_number(cases[i].in, out, sizeof(out));
+		ck_assert_msg(strcmp(out, cases[i].out) == 0,
+		    "%s: got %s, expected %s", cases[i].in, out, cases[i].out);
+	}
+}
+END_TEST
+
+/* A table of an instance label, a counter, a gauge shown in hexadecimal
+ * and a text, for the style and view tests. */
+static struct cli_document
+people_document(void)
+{
+	static const char *const rows[][4] = {
+	    {"eth0", "27891952", "0x10", "up"},
+	    {"lo", "190181", "0x20", "up"},
+	    {"eth1", "5", "0x30", "down"},
+	    {"wlan0", NULL, "0x40", "up"},
+	};
+	struct cli_document document = {0};
+	struct cli_table *table = cli_table_new("netif", "netif");
+
+	ck_assert_ptr_nonnull(table);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "instance", CLI_COLUMN_KEY, NULL, NULL),
+	    0);
+	ck_assert_int_eq(cli_table_add_column(table, "rx_bytes",
+	                     CLI_COLUMN_COUNTER, "bytes", NULL),
+	    1);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "flags", CLI_COLUMN_GAUGE, NULL, NULL),
+	    2);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "state", CLI_COLUMN_TEXT, NULL, NULL),
+	    3);
+	for (size_t r = 0; r < 4; r++) {
+		ck_assert_int_eq(cli_table_add_row(table), (long)r);
+		ck_assert_int_eq(
+		    cli_table_set(table, r, 0, rows[r][0], NULL), 0);
+		if (rows[r][1] != NULL)
+			ck_assert_int_eq(
+			    cli_table_set(table, r, 1, rows[r][1], rows[r][1]),
+			    0);
+		ck_assert_int_eq(
+		    cli_table_set(table, r, 2, rows[r][2], "16"), 0);
+		ck_assert_int_eq(
+		    cli_table_set(table, r, 3, rows[r][3], NULL), 0);
+	}
+	ck_assert_int_eq(cli_document_add(&document, table), 0);
+	return document;
+}
+
+static char *
+written_styled(
+    const struct cli_document *document, const struct cli_text_style *style)
 {
 	char *text = NULL;
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);
 
 	ck_assert_ptr_nonnull(out);
-	cli_text_table_write(out, document, width);
+	cli_text_table_write(out, document, style);
 	ck_assert_int_eq(fclose(out), 0);
 	return text;
 }
+
+/* Numbers shown with prefixes, a hexadecimal one as it is; bold around
+ * the title and header only, whatever the data holds. */
+START_TEST(test_text_human_and_color)
+{
+	struct cli_document document = people_document();
+	struct cli_text_style style = {
+	    .human = true, .color = true, .stamp = "17:10:03"};
+	char *text = written_styled(&document, &style);
+
+	ck_assert_str_eq(text,
+	    "\033[1m17:10:03  netif\033[0m\n"
+	    "\033[1minstance  rx_bytes  flags  state\033[0m\n"
+	    "eth0         27.9M   0x10  up\n"
+	    "lo            190k   0x20  up\n"
+	    "eth1             5   0x30  down\n"
+	    "wlan0            -   0x40  up\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+START_TEST(test_view)
+{
+	static const struct {
+		struct cli_view view;
+		const char *instances;
+	} cases[] = {
+	    {{NULL, NULL, 0}, "eth0 lo eth1 wlan0"},
+	    {{"eth*", NULL, 0}, "eth0 eth1"},
+	    /* Largest first, exactly; a row without a value last. */
+	    {{NULL, "rx_bytes", 0}, "eth0 lo eth1 wlan0"},
+	    {{NULL, "rx_bytes", 2}, "eth0 lo"},
+	    {{"*[01]", "rx_bytes", 0}, "eth0 eth1 wlan0"},
+	    /* Text in byte order, ties in the source's order. */
+	    {{NULL, "state", 0}, "eth1 eth0 lo wlan0"},
+	    {{NULL, "instance", 3}, "eth0 eth1 lo"},
+	    {{"nothing", NULL, 0}, ""},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct cli_document document = people_document();
+		const struct cli_table *table;
+		char error[256] = "", shown[128] = "";
+
+		ck_assert_msg(cli_view_apply(&document, &cases[i].view, error,
+		                  sizeof(error)) == 0,
+		    "case %zu: %s", i, error);
+		table = document.tables[0];
+		for (size_t row = 0; row < table->row_count; row++) {
+			if (row > 0)
+				strcat(shown, " ");
+			strcat(shown, cli_table_cell(table, row, 0)->text);
+		}
+		ck_assert_msg(strcmp(shown, cases[i].instances) == 0,
+		    "case %zu: got '%s', expected '%s'", i, shown,
+		    cases[i].instances);
+		cli_document_clear(&document);
+	}
+	{
+		struct cli_document document = people_document();
+		struct cli_view view = {.sort = "tx_bytes"};
+		char error[256] = "";
+
+		ck_assert_int_eq(
+		    cli_view_apply(&document, &view, error, sizeof(error)), -1);
+		ck_assert_str_eq(error,
+		    "--sort tx_bytes: no such datum in what "
+		    "is shown (see dcistat describe CLASS)");
+		cli_document_clear(&document);
+	}
+}
+END_TEST
+
+/* Numbers compared as decimals, whatever their length or sign. */
+START_TEST(test_view_sort_exact)
+{
+	static const char *const numbers[] = {"18446744073709551615",
+	    "18446744073709551614", "-0.5", "0.52", "0.5", "-3", "007", "0"};
+	static const char *const sorted[] = {"18446744073709551615",
+	    "18446744073709551614", "007", "0.52", "0.5", "0", "-0.5", "-3"};
+	struct cli_document document = {0};
+	struct cli_table *table = cli_table_new("n", "n");
+	struct cli_view view = {.sort = "v"};
+	char error[256] = "";
+
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "v", CLI_COLUMN_GAUGE, NULL, NULL), 0);
+	for (size_t r = 0; r < 8; r++) {
+		ck_assert_int_eq(cli_table_add_row(table), (long)r);
+		ck_assert_int_eq(
+		    cli_table_set(table, r, 0, numbers[r], numbers[r]), 0);
+	}
+	ck_assert_int_eq(cli_document_add(&document, table), 0);
+	ck_assert_int_eq(
+	    cli_view_apply(&document, &view, error, sizeof(error)), 0);
+	for (size_t r = 0; r < 8; r++)
+		ck_assert_str_eq(
+		    cli_table_cell(table, r, 0)->number, sorted[r]);
+	cli_document_clear(&document);
+}
+END_TEST
 
 /* --- JSON --------------------------------------------------------------- */
 
@@ -926,7 +1124,7 @@ struct captured {
 };
 
 static int
-capture(const struct cli_document *document, void *context)
+capture(struct cli_document *document, void *context)
 {
 	struct captured *captured = context;
 
@@ -942,7 +1140,10 @@ START_TEST(test_watch_rates)
 	struct cli_source source;
 	struct script script;
 	struct captured captured = {0};
-	struct cli_watch_settings settings = {"7.1", "c,w,g", 2000, 3};
+	struct cli_watch_settings settings = {.class_name = "7.1",
+	    .selection = "c,w,g",
+	    .interval_milliseconds = 2000,
+	    .count = 3};
 	char error[256] = "";
 
 	script_open(&source, &script);
@@ -1005,6 +1206,10 @@ cli_suite(void)
 	suite_add_tcase(suite, rates);
 	tcase_add_test(writers, test_json_document);
 	tcase_add_test(writers, test_json_escaping);
+	tcase_add_test(writers, test_human_numbers);
+	tcase_add_test(writers, test_text_human_and_color);
+	tcase_add_test(writers, test_view);
+	tcase_add_test(writers, test_view_sort_exact);
 	tcase_add_test(writers, test_openmetrics_document);
 	tcase_add_test(writers, test_prometheus_document);
 	tcase_add_test(writers, test_openmetrics_base_units);
