@@ -15,6 +15,7 @@
 
 #include "agent/mib_oids.h"
 #include "agent/request_name.h"
+#include "agent/snmp_log.h"
 #include "agent/tables.h"
 #include "agent/table_index.h"
 #include "core/clock.h"
@@ -2266,6 +2267,9 @@ agent_remote_source_open(struct cli_source *source,
 	netsnmp_ds_set_boolean(
 	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 	setenv("MIBS", "", 1);
+	/* Net-SNMP's own messages go through our log, escaped as every
+	 * message is (core/log.h): they may quote what the agent sent. */
+	agent_snmp_log_route();
 	init_snmp("dcistat");
 
 	snmp_sess_init(&session);
