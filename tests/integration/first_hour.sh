@@ -11,6 +11,9 @@
 #     --config, --community without -H: exit 2 with the reason; through a
 #     real master, --community public reads netif and a wrong community
 #     still ends with the timeout message;
+#   - watch CLASS SECONDS COUNT, as sar 1 5: a "waiting for the first
+#     sample" line, then each sample's table after its time; show with
+#     --match, --sort and --top chooses and orders the rows;
 #   - a provider that cannot be loaded makes a one-shot dcistat show what
 #     the others give, then exit 1, naming the file, line and provider,
 #     with no promise of a retry.
@@ -83,6 +86,43 @@ run "$DCISTAT" -H "127.0.0.1:$SNMPD_PORT" --community wrong/community -t 0.2 -r 
     fail "a wrong --community: exit $STATUS, '$(head -n 1 "$TMP_DIR/err")'"
 ok "--community public reads netif through the master; a wrong one (with a slash) times out with exit 1"
 stop_dcistatd
+
+# --- as sar and ip -s: watch SECONDS COUNT, times, choosing rows -------------------
+
+printf 'providers:\n  - module: %s\n    refresh: 0.1\n' "$(provider_so netif)" >"$TMP_DIR/netif.yaml"
+run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" watch netif 0.2 2 -d rx_bytes,mtu
+[ "$STATUS" -eq 0 ] || fail "watch netif 0.2 2: exit $STATUS: $(head -n 2 "$TMP_DIR/err")"
+[ "$(head -n 1 "$TMP_DIR/out")" = "netif: waiting 0.200 s for the first sample" ] ||
+    fail "watch: the first line is '$(head -n 1 "$TMP_DIR/out")', not the waiting line"
+stamped=$(grep -c -E '^[0-2][0-9]:[0-5][0-9]:[0-5][0-9]  netif \(class 1\.1\): counters per second over 0\.[0-9]{3} s$' "$TMP_DIR/out")
+[ "$stamped" = 2 ] || fail "watch netif 0.2 2: $stamped tables with a time before the title, expected 2: $(head -n 5 "$TMP_DIR/out")"
+run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" watch netif 0.2 -i 0.2
+[ "$STATUS" -eq 2 ] && grep -q "the interval is given twice" "$TMP_DIR/err" ||
+    fail "watch netif 0.2 -i 0.2: exit $STATUS, '$(head -n 1 "$TMP_DIR/err")'"
+ok "watch netif 0.2 2 (as sar 1 5): a waiting line, then two samples each after its time; the interval twice is refused"
+
+# The interfaces, largest receive count first, of those matching.
+mapfile -t names < <(ls /sys/class/net)
+expected=$(for name in "${names[@]}"; do
+	case $name in l* | e*) printf '%s %s\n' "$(cat "/sys/class/net/$name/statistics/rx_bytes")" "$name" ;; esac
+done | sort -k1,1nr -s | head -n 2 | awk '{print $2}' | xargs)
+run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" show netif --match '[le]*' --sort rx_bytes --top 2 --json
+[ "$STATUS" -eq 0 ] || fail "show --match --sort --top: exit $STATUS: $(head -n 2 "$TMP_DIR/err")"
+shown=$(python3 -c 'import json,sys; print(" ".join(r["instance"] for r in json.load(open(sys.argv[1]))["tables"][0]["rows"]))' "$TMP_DIR/out")
+# The counters move between the two readings; the order is checked only
+# where sysfs's order leaves no doubt (a single match, or lo alone).
+if [ "$(wc -w <<<"$expected")" -le 1 ] || [ "$shown" = "$expected" ]; then
+	ok "show netif --match '[le]*' --sort rx_bytes --top 2: $shown"
+else
+	note "show --sort gave '$shown', sysfs read after it '$expected' (moving counters)"
+	[ "$(wc -w <<<"$shown")" = 2 ] || fail "show --match --sort --top 2 gave '$shown'"
+fi
+run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" show netif --sort nosuch
+[ "$STATUS" -eq 1 ] && grep -q -- "--sort nosuch: no such datum" "$TMP_DIR/err" ||
+    fail "--sort nosuch: exit $STATUS, '$(head -n 1 "$TMP_DIR/err")'"
+run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" classes --top 1
+[ "$STATUS" -eq 2 ] || fail "classes --top 1: exit $STATUS"
+ok "--sort of an unknown datum exits 1 naming it; --top outside show and watch is a usage error"
 
 # --- a provider that cannot be loaded ------------------------------------------------
 
