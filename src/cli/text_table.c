@@ -91,11 +91,27 @@ shown_text(const char *text)
 	return shown;
 }
 
+/* Printable ASCII only: shown as it is, one column a byte. Nearly every
+ * cell is, so it needs no escaped copy. */
+static bool
+plain_ascii(const char *text)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c != '\0';
+	     c++)
+		if (*c < 0x20 || *c >= 0x7f)
+			return false;
+	return true;
+}
+
 /* The width the text takes as shown. */
 static size_t
 shown_width(const char *text)
 {
-	char *shown = shown_text(text);
+	char *shown;
+
+	if (plain_ascii(text))
+		return strlen(text);
+	shown = shown_text(text);
 	size_t width = shown != NULL ? cli_utf8_width(shown) : 0;
 
 	free(shown);
@@ -106,7 +122,13 @@ shown_width(const char *text)
 static void
 write_shown(FILE *out, const char *text)
 {
-	char *shown = shown_text(text);
+	char *shown;
+
+	if (plain_ascii(text)) {
+		fputs(text, out);
+		return;
+	}
+	shown = shown_text(text);
 
 	if (shown != NULL)
 		fputs(shown, out);
