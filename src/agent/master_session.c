@@ -26,8 +26,10 @@
  * registrations, and its stop for the master to take the Close. */
 #define MASTER_START_WAIT_MILLISECONDS 5000
 #define MASTER_STOP_WAIT_MILLISECONDS 100
-/* The registrations: at most this many tables (registration.h). */
+/* The registrations: each table (registration.h, at most this many) at
+ * its priority and, as a stand-by, at the next one. */
 #define MASTER_TABLES_MAX 8
+#define MASTER_REGISTRATIONS_MAX (2 * MASTER_TABLES_MAX)
 
 enum table_state {
 	TABLE_UNASKED, /* to be sent (again) */
@@ -47,7 +49,7 @@ struct master_table {
  * Net-SNMP's time-out of its requests when it frees it) changes nothing. */
 static netsnmp_session *master;
 static unsigned generation;
-static struct master_table tables[MASTER_TABLES_MAX];
+static struct master_table tables[MASTER_REGISTRATIONS_MAX];
 /* The first session's refusals stop dcistatd (agent_master_wait_registered)
  * and are logged there; later ones are logged as they come. */
 static bool starting = true;
@@ -107,6 +109,23 @@ root_text(const oid *root, size_t length, char *text, size_t size)
 	}
 }
 
+/*
+ * Registration `number`: table number / 2 at its priority (even), or at
+ * the next priority (odd). A master that lets another subagent unregister
+ * a subtree by name and priority (Net-SNMP's does) then still routes it
+ * here, by the stand-by; a second dcistatd is refused both.
+ */
+static bool
+registration_find(unsigned number, const char **name, const oid **root,
+    size_t *root_length, int *priority)
+{
+	if (!agent_registration_root(
+	        number / 2, name, root, root_length, priority))
+		return false;
+	*priority += (int)(number % 2);
+	return true;
+}
+
 static void
 refusal_log(unsigned number, long error, bool fatal)
 {
@@ -116,7 +135,7 @@ refusal_log(unsigned number, long error, bool fatal)
 	int priority;
 	char text[MAX_OID_LEN * 11 + 1];
 
-	if (!agent_registration_root(number, &name, &root, &length, &priority))
+	if (!registration_find(number, &name, &root, &length, &priority))
 		return;
 	root_text(root, length, text, sizeof(text));
 	if (error == AGENTX_ERROR_DUPLICATE_REGISTRATION)
@@ -142,7 +161,8 @@ registration_answered(int operation, netsnmp_session *session, int request,
 
 	(void)session;
 	(void)request;
-	if (!magic_current(magic, &number) || number >= MASTER_TABLES_MAX)
+	if (!magic_current(magic, &number) ||
+	    number >= MASTER_REGISTRATIONS_MAX)
 		return 1;
 	table = &tables[number];
 	if (operation != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || pdu == NULL) {
@@ -162,11 +182,10 @@ registration_answered(int operation, netsnmp_session *session, int request,
 
 		table->state = TABLE_GRANTED;
 		if (table->refused_once &&
-		    agent_registration_root(
-		        number, &name, &root, &length, &priority))
-			log_notice("agent: the AgentX master now routes %s to "
-			           "dcistatd",
-			    name);
+		    registration_find(number, &name, &root, &length, &priority))
+			log_notice("agent: the AgentX master now routes %s "
+			           "(priority %d) to dcistatd",
+			    name, priority);
 		table->refused_once = false;
 		return 1;
 	}
@@ -191,8 +210,8 @@ registrations_send(void)
 
 	registration_retry = INT64_MAX;
 	for (unsigned number = 0;
-	     number < MASTER_TABLES_MAX &&
-	     agent_registration_root(number, &name, &root, &length, &priority);
+	     number < MASTER_REGISTRATIONS_MAX &&
+	     registration_find(number, &name, &root, &length, &priority);
 	     number++) {
 		netsnmp_pdu *pdu;
 
@@ -316,7 +335,7 @@ master_opened(
 	generation++;
 	heard = dci_clock_milliseconds();
 	ping_pending = ping_late = false;
-	for (unsigned i = 0; i < MASTER_TABLES_MAX; i++)
+	for (unsigned i = 0; i < MASTER_REGISTRATIONS_MAX; i++)
 		tables[i] = (struct master_table){TABLE_UNASKED, 0, false};
 	agent_registration_mark_attached();
 	registrations_send();
@@ -376,7 +395,7 @@ master_pump(int64_t milliseconds)
 static bool
 registrations_pending(void)
 {
-	for (unsigned i = 0; i < MASTER_TABLES_MAX; i++)
+	for (unsigned i = 0; i < MASTER_REGISTRATIONS_MAX; i++)
 		if (tables[i].state == TABLE_PENDING)
 			return true;
 	return false;
@@ -397,7 +416,7 @@ agent_master_wait_registered(void)
 	starting = false;
 	if (master == NULL)
 		return 0;
-	for (unsigned i = 0; i < MASTER_TABLES_MAX; i++) {
+	for (unsigned i = 0; i < MASTER_REGISTRATIONS_MAX; i++) {
 		if (tables[i].state == TABLE_REFUSED) {
 			refusal_log(i, tables[i].refusal, true);
 			result = -1;
@@ -407,7 +426,7 @@ agent_master_wait_registered(void)
 			size_t length;
 			int priority;
 
-			if (agent_registration_root(
+			if (registration_find(
 			        i, &name, &root, &length, &priority))
 				log_warnx("agent: the AgentX master has not "
 				          "answered the registration of %s "

@@ -10,8 +10,12 @@
  * Register PDU whose answer is read when it comes. A refusal at start
  * stops dcistatd (agent_master_wait_registered); on a later session it is
  * logged and the table asked for again every ping interval until the
- * master grants it, which is logged too. Nothing is ever unregistered one
- * subtree at a time: the session's close takes its registrations away.
+ * master grants it, which is logged too. Each table is registered at the
+ * next priority as well, a stand-by that keeps it routed here when another
+ * subagent unregisters it at its own priority (an older dcistatd refused at
+ * start did, at its stop); the master does not tell, so that is not
+ * logged. Nothing is ever unregistered one subtree at a time: the
+ * session's close takes its registrations away.
  *
  * Pings. Net-SNMP's ping alarm waits for the answer (the session's timeout
  * and retries), so a master that hangs froze the loop, and the snapshots

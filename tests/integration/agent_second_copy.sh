@@ -12,6 +12,10 @@
 #     its log naming each of the six tables refused with
 #     duplicateRegistration; A must answer every GET made while B lived
 #     and for 3 s after (stated bound: A is never unplugged);
+#   - an older copy's Unregister: another subagent (agentx_unregister.py)
+#     unregisters the six tables at their priority, which the master
+#     grants; A must answer every GET for 3 s after (it registers each
+#     table at the next priority too, as a stand-by);
 #   - a copy that came first: with A stopped (SIGSTOP), snmpd restarts and
 #     B takes the tables; A, continued, reconnects, is refused, logs it and
 #     keeps running; B stops; A must log that the master routes the tables
@@ -32,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$here/lib.sh"
 
 require_root
-require_cmd snmpd snmpget
+require_cmd snmpd snmpget python3
 require_built
 EVCNT_SO=$(provider_so evcnt)
 [ -f "$EVCNT_SO" ] || fail "$EVCNT_SO not built (run make)"
@@ -95,6 +99,28 @@ done
     fail "the first dcistatd did not answer $unanswered of $gets GETs while the second lived and for 3 s after"
 ok "the first dcistatd answered all $gets GETs, while the second lived and for 3 s after it"
 
+# --- an older copy's Unregister -------------------------------------------------
+
+# What an older dcistatd, refused at start, sent at its stop: an Unregister
+# of each table at the priority it asked for (Net-SNMP's default, 127).
+for number in 1 2 3 4 5 6; do
+	result=$(python3 "$here/agentx_unregister.py" "$SNMPD_AGENTX" \
+	    "$DCI_ARC.1.$number" 127) || fail "agentx_unregister.py: $result"
+	[ "$result" = "unregister: 0" ] ||
+	    fail "the master did not remove $DCI_ARC.1.$number at priority 127: $result"
+done
+ok "another subagent unregistered the six tables at priority 127 (the master took it)"
+gets=0 unanswered=0
+end=$(($(now_ms) + 3000))
+while (($(now_ms) < end)); do
+	gets=$((gets + 1))
+	serves netif || unanswered=$((unanswered + 1))
+	sleep 0.2
+done
+((unanswered == 0)) ||
+    fail "the first dcistatd did not answer $unanswered of $gets GETs after another subagent's Unregister"
+ok "the first dcistatd answered all $gets GETs in the 3 s after it (served by its stand-by registrations)"
+
 # --- a copy that came first ---------------------------------------------------------
 
 kill -STOP "$pid_a"
@@ -119,7 +145,7 @@ wait_until $((2 * PING_INTERVAL)) serves netif ||
     fail "dcistatd A not served within $((2 * PING_INTERVAL)) s of B's stop"
 took=$(($(now_ms) - stopped))
 for table in $TABLES; do
-	grep -q "master now routes $table to dcistatd" "$log_a" ||
+	grep -q "master now routes $table (priority 127) to dcistatd" "$log_a" ||
 	    fail "dcistatd A's log does not say it serves $table again"
 done
 ok "dcistatd A served again $took ms after B stopped (bound: 2 ping intervals of $PING_INTERVAL s), each table's return logged"
