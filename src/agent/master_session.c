@@ -31,15 +31,15 @@
 #define MASTER_TABLES_MAX 8
 #define MASTER_REGISTRATIONS_MAX (2 * MASTER_TABLES_MAX)
 
-enum table_state {
-	TABLE_UNASKED, /* to be sent (again) */
-	TABLE_PENDING, /* sent, no answer yet */
-	TABLE_GRANTED,
-	TABLE_REFUSED, /* asked for again every ping interval */
+enum registration_state {
+	REGISTRATION_UNASKED, /* to be sent (again) */
+	REGISTRATION_PENDING, /* sent, no answer yet */
+	REGISTRATION_GRANTED,
+	REGISTRATION_REFUSED, /* asked for again every ping interval */
 };
 
-struct master_table {
-	enum table_state state;
+struct master_registration {
+	enum registration_state state;
 	long refusal;      /* the master's error code */
 	bool refused_once; /* in this session: logged, and its grant too */
 };
@@ -49,7 +49,7 @@ struct master_table {
  * Net-SNMP's time-out of its requests when it frees it) changes nothing. */
 static netsnmp_session *master;
 static unsigned generation;
-static struct master_table tables[MASTER_REGISTRATIONS_MAX];
+static struct master_registration registrations[MASTER_REGISTRATIONS_MAX];
 /* The first session's refusals stop dcistatd (agent_master_wait_registered)
  * and are logged there; later ones are logged as they come. */
 static bool starting = true;
@@ -60,8 +60,9 @@ static int64_t ping_sent;
 static bool ping_late;             /* logged as unanswered */
 static int64_t registration_retry; /* INT64_MAX: none to ask for */
 
-/* An answer's context: the session generation and a table number (or the
- * ping) in one pointer-sized number. */
+/* An answer's context: the session generation (what a pointer holds of
+ * it) and a registration number (or the ping) in one pointer-sized
+ * number. */
 #define MAGIC_PING 0xffu
 static void *
 magic_make(unsigned what)
@@ -74,7 +75,8 @@ magic_current(void *magic, unsigned *what)
 	uintptr_t value = (uintptr_t)magic;
 
 	*what = (unsigned)(value & 0xff);
-	return master != NULL && (value >> 8) == (uintptr_t)generation;
+	return master != NULL &&
+	       (value >> 8) == ((uintptr_t)generation << 8) >> 8;
 }
 
 /* The RFC 2741 name of an AgentX error. */
@@ -157,17 +159,17 @@ registration_answered(int operation, netsnmp_session *session, int request,
     netsnmp_pdu *pdu, void *magic)
 {
 	unsigned number;
-	struct master_table *table;
+	struct master_registration *registration;
 
 	(void)session;
 	(void)request;
 	if (!magic_current(magic, &number) ||
 	    number >= MASTER_REGISTRATIONS_MAX)
 		return 1;
-	table = &tables[number];
+	registration = &registrations[number];
 	if (operation != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || pdu == NULL) {
 		/* No answer: asked for again at the next ping interval. */
-		table->state = TABLE_UNASKED;
+		registration->state = REGISTRATION_UNASKED;
 		if (registration_retry == INT64_MAX)
 			registration_retry =
 			    dci_clock_milliseconds() + ping_interval;
@@ -180,26 +182,26 @@ registration_answered(int operation, netsnmp_session *session, int request,
 		size_t length;
 		int priority;
 
-		table->state = TABLE_GRANTED;
-		if (table->refused_once &&
+		registration->state = REGISTRATION_GRANTED;
+		if (registration->refused_once &&
 		    registration_find(number, &name, &root, &length, &priority))
 			log_notice("agent: the AgentX master now routes %s "
 			           "(priority %d) to dcistatd",
 			    name, priority);
-		table->refused_once = false;
+		registration->refused_once = false;
 		return 1;
 	}
-	table->state = TABLE_REFUSED;
-	table->refusal = pdu->errstat;
-	if (!starting && !table->refused_once)
+	registration->state = REGISTRATION_REFUSED;
+	registration->refusal = pdu->errstat;
+	if (!starting && !registration->refused_once)
 		refusal_log(number, pdu->errstat, false);
-	table->refused_once = true;
+	registration->refused_once = true;
 	if (registration_retry == INT64_MAX)
 		registration_retry = dci_clock_milliseconds() + ping_interval;
 	return 1;
 }
 
-/* Sends a Register PDU for each table not granted nor waiting. */
+/* Sends a Register PDU for each registration neither granted nor waiting. */
 static void
 registrations_send(void)
 {
@@ -215,8 +217,8 @@ registrations_send(void)
 	     number++) {
 		netsnmp_pdu *pdu;
 
-		if (tables[number].state != TABLE_UNASKED &&
-		    tables[number].state != TABLE_REFUSED)
+		if (registrations[number].state != REGISTRATION_UNASKED &&
+		    registrations[number].state != REGISTRATION_REFUSED)
 			continue;
 		pdu = snmp_pdu_create(AGENTX_REGISTER);
 		if (pdu == NULL) {
@@ -236,7 +238,7 @@ registrations_send(void)
 			    dci_clock_milliseconds() + ping_interval;
 			continue;
 		}
-		tables[number].state = TABLE_PENDING;
+		registrations[number].state = REGISTRATION_PENDING;
 		log_debug("agent", "asked the master for %s", name);
 	}
 }
@@ -336,7 +338,8 @@ master_opened(
 	heard = dci_clock_milliseconds();
 	ping_pending = ping_late = false;
 	for (unsigned i = 0; i < MASTER_REGISTRATIONS_MAX; i++)
-		tables[i] = (struct master_table){TABLE_UNASKED, 0, false};
+		registrations[i] = (struct master_registration){
+		    REGISTRATION_UNASKED, 0, false};
 	agent_registration_mark_attached();
 	registrations_send();
 	return 0;
@@ -396,7 +399,7 @@ static bool
 registrations_pending(void)
 {
 	for (unsigned i = 0; i < MASTER_REGISTRATIONS_MAX; i++)
-		if (tables[i].state == TABLE_PENDING)
+		if (registrations[i].state == REGISTRATION_PENDING)
 			return true;
 	return false;
 }
@@ -417,10 +420,10 @@ agent_master_wait_registered(void)
 	if (master == NULL)
 		return 0;
 	for (unsigned i = 0; i < MASTER_REGISTRATIONS_MAX; i++) {
-		if (tables[i].state == TABLE_REFUSED) {
-			refusal_log(i, tables[i].refusal, true);
+		if (registrations[i].state == REGISTRATION_REFUSED) {
+			refusal_log(i, registrations[i].refusal, true);
 			result = -1;
-		} else if (tables[i].state == TABLE_PENDING) {
+		} else if (registrations[i].state == REGISTRATION_PENDING) {
 			const char *name;
 			const oid *root;
 			size_t length;
