@@ -22,10 +22,17 @@
 #define AGENTX_CLOSE_SHUTDOWN 5
 #define AGENTX_ERROR_DUPLICATE_REGISTRATION 263
 
+/* AgentX version 1 in a Net-SNMP session. */
+#define AGENTX_SESSION_VERSION (192 | 1)
+
 /* How long dcistatd's start waits for the master's answers to its
- * registrations, and its stop for the master to take the Close. */
+ * registrations, its stop for the master to take the Close, and a
+ * connection for the answer to its Open: the one exchange Net-SNMP still
+ * waits for inside the loop (a master that answers later is tried again at
+ * the next ping interval). */
 #define MASTER_START_WAIT_MILLISECONDS 5000
 #define MASTER_STOP_WAIT_MILLISECONDS 100
+#define MASTER_OPEN_WAIT_MILLISECONDS 200
 /* The registrations: each table (registration.h, at most this many) at
  * its priority and, as a stand-by, at the next one. */
 #define MASTER_TABLES_MAX 8
@@ -324,6 +331,24 @@ net_snmp_ping_disarm(void)
 	}
 }
 
+/* SNMP_CALLBACK_SESSION_INIT: Net-SNMP made a session. One to the master
+ * is about to send its Open and wait for the answer: not long, and not
+ * again (its own default is a second, five times over). */
+static int
+session_made(int major, int minor, void *server_argument, void *client_argument)
+{
+	netsnmp_session *session = server_argument;
+
+	(void)major;
+	(void)minor;
+	(void)client_argument;
+	if (session != NULL && session->version == AGENTX_SESSION_VERSION) {
+		session->timeout = MASTER_OPEN_WAIT_MILLISECONDS * 1000L;
+		session->retries = 0;
+	}
+	return 0;
+}
+
 /* SNMPD_CALLBACK_INDEX_START: Net-SNMP opened a session to the master and
  * is about to re-attach the subtrees; ours are registered here. */
 static int
@@ -334,6 +359,11 @@ master_opened(
 	(void)minor;
 	(void)client_argument;
 	master = server_argument;
+	/* The answers to what this file sends are waited for in the loop:
+	 * a ping interval each, and nothing is sent twice. */
+	if (ping_interval > 0)
+		master->timeout = (long)ping_interval * 1000;
+	master->retries = 0;
 	generation++;
 	heard = dci_clock_milliseconds();
 	ping_pending = ping_late = false;
@@ -367,6 +397,8 @@ agent_master_setup(unsigned ping_interval_seconds)
 {
 	ping_interval = (int64_t)ping_interval_seconds * 1000;
 	registration_retry = INT64_MAX;
+	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
+	    SNMP_CALLBACK_SESSION_INIT, session_made, NULL);
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
 	    SNMPD_CALLBACK_INDEX_START, master_opened, NULL);
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION,

@@ -25,6 +25,10 @@
  * requests are answered when it resumes (a master that dies closes the
  * connection, and Net-SNMP reconnects). A master that answers that it no
  * longer knows the session is disconnected from, and Net-SNMP reconnects.
+ * The one exchange Net-SNMP still waits for, the Open of each new session,
+ * is given a short time-out (a master that answers later is tried again at
+ * the next ping interval), so that a master hung before dcistatd joins it
+ * does not hold the loop either.
  *
  * The stop. Net-SNMP closes the session from its shutdown callbacks with
  * synchronous Unregister and Close exchanges; a master that disconnects

@@ -14,7 +14,10 @@
 # SIGHUP within 1 s (its loop runs), and never logs a class as not
 # refreshed; after SIGCONT it logs that the master answers again and
 # serves within 2 s; then it stops cleanly, its log and snmpd's without
-# netsnmp_assert (lib.sh's stop_dcistatd and stop_snmpd).
+# netsnmp_assert (lib.sh's stop_dcistatd and stop_snmpd). Then dcistatd is
+# started while the master hangs: it starts within 5 s, takes a SIGHUP
+# within 1 s, logs no class as not refreshed, and serves within 2 ping
+# intervals and a second of SIGCONT.
 #
 # Needs root (snmpd's sockets).
 
@@ -89,5 +92,39 @@ run_mode() {
 
 run_mode on
 run_mode off
+
+# dcistatd started while the master hangs: its Open goes unanswered.
+# Net-SNMP waited for the answer (a second, five times over) before the
+# loop had even started, and again at each retry; the wait is now bounded
+# well below the staleness of a 0.2 s refresh.
+config=$TMP_DIR/hung-at-start.yaml
+write_config "$config" "$PING_INTERVAL" "$REFRESH"
+kill -STOP "$SNMPD_PID"
+hung_at=$(now_ms)
+start_dcistatd "$config"
+wait_until 5 log_has 'AgentX subagent started' || {
+	continue_snmpd
+	fail "dcistatd did not start within 5 s with the master hung"
+}
+ok "dcistatd started $(($(now_ms) - hung_at)) ms after it was run, the master hung"
+while (($(now_ms) - hung_at < HANG_SECONDS * 1000)); do
+	sleep 0.2
+done
+kill -HUP "$DCISTATD_PID"
+reload_at=$(now_ms)
+wait_until 1 log_has 'SIGHUP: reloading' || {
+	continue_snmpd
+	fail "with the master hung since the start, a SIGHUP was not taken within 1 s"
+}
+ok "with the master hung since the start, a SIGHUP taken within $(($(now_ms) - reload_at)) ms"
+kill -CONT "$SNMPD_PID"
+if grep 'not refreshed' "$DCISTATD_LOG" | sed 's/^/# /' | grep .; then
+	fail "snapshots went stale while dcistatd tried to join a hung master (above)"
+fi
+reload_at=$(now_ms)
+wait_until $((2 * PING_INTERVAL + 1)) dcistatd_serves ||
+    fail "not served within $((2 * PING_INTERVAL + 1)) s of SIGCONT"
+ok "served $(($(now_ms) - reload_at)) ms after SIGCONT (bound: 2 ping intervals + 1 s), no class stale"
+stop_dcistatd
 stop_snmpd
 exit 0
