@@ -135,6 +135,15 @@ registration_find(unsigned number, const char **name, const oid **root,
 	return true;
 }
 
+/* A stand-by whose table was refused at its own priority too: one line
+ * says it of both. */
+static bool
+stand_by_of_refused(unsigned number)
+{
+	return number % 2 == 1 &&
+	       registrations[number - 1].state == REGISTRATION_REFUSED;
+}
+
 static void
 refusal_log(unsigned number, long error, bool fatal)
 {
@@ -190,7 +199,8 @@ registration_answered(int operation, netsnmp_session *session, int request,
 		int priority;
 
 		registration->state = REGISTRATION_GRANTED;
-		if (registration->refused_once &&
+		/* Said of the table, at its own priority. */
+		if (registration->refused_once && number % 2 == 0 &&
 		    registration_find(number, &name, &root, &length, &priority))
 			log_notice("agent: the AgentX master now routes %s "
 			           "(priority %d) to dcistatd",
@@ -200,7 +210,8 @@ registration_answered(int operation, netsnmp_session *session, int request,
 	}
 	registration->state = REGISTRATION_REFUSED;
 	registration->refusal = pdu->errstat;
-	if (!starting && !registration->refused_once)
+	if (!starting && !registration->refused_once &&
+	    !stand_by_of_refused(number))
 		refusal_log(number, pdu->errstat, false);
 	registration->refused_once = true;
 	if (registration_retry == INT64_MAX)
@@ -453,7 +464,8 @@ agent_master_wait_registered(void)
 		return 0;
 	for (unsigned i = 0; i < MASTER_REGISTRATIONS_MAX; i++) {
 		if (registrations[i].state == REGISTRATION_REFUSED) {
-			refusal_log(i, registrations[i].refusal, true);
+			if (!stand_by_of_refused(i))
+				refusal_log(i, registrations[i].refusal, true);
 			result = -1;
 		} else if (registrations[i].state == REGISTRATION_PENDING) {
 			const char *name;
