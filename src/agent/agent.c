@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "agent/agentx_direct.h"
+#include "agent/master_session.h"
 #include "agent/notifications.h"
 #include "agent/registration.h"
 #include "agent/snmp_log.h"
@@ -54,14 +55,6 @@ agent_unserve(void)
 	agent_serving = false;
 }
 
-/* The open session to the master (SNMPD_CALLBACK_INDEX_START until
- * SNMPD_CALLBACK_INDEX_STOP), or NULL. */
-static netsnmp_session *agentx_session;
-/* How long agent_stop waits for each answer of the master to the
- * unregistrations and the close: a master that stopped answering must not
- * hold a SIGTERM for the session's full timeouts and retries. */
-#define AGENT_STOP_TIMEOUT_MICROSECONDS 100000
-
 /* SNMPD_CALLBACK_INDEX_START: the session to the master is open. The
  * first one is the first moment a notification reaches a receiver: the
  * providers that failed to start are announced then. */
@@ -71,20 +64,10 @@ agentx_session_opened(
 {
 	static bool announced;
 
-	agentx_session = server_argument;
 	if (!announced && agent_serving) {
 		announced = true;
 		agent_notifications_announce_failures(agent_tables.registry);
 	}
-	return 0;
-}
-
-/* SNMPD_CALLBACK_INDEX_STOP: the session to the master is closed. */
-static int
-agentx_session_closed(
-    int major, int minor, void *server_argument, void *client_argument)
-{
-	agentx_session = NULL;
 	return 0;
 }
 
@@ -134,10 +117,18 @@ agent_start(
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
 	    SNMPD_CALLBACK_INDEX_START, agentx_session_opened, NULL);
 	agent_direct_setup(&agent_tables, settings->in_place);
-	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
-	    SNMPD_CALLBACK_INDEX_STOP, agentx_session_closed, NULL);
+	agent_master_setup(settings->ping_interval_seconds);
 	init_snmp(AGENT_APPLICATION);
 	agent_started = true;
+	/* A master that refuses a table serves it from another subagent:
+	 * this one would answer nothing there. */
+	if (agent_master_wait_registered() != 0) {
+		log_warnx("agent: the AgentX master refused DCI-STATS-MIB "
+		          "tables (above); not starting a second agent for "
+		          "them");
+		agent_stop();
+		return -1;
+	}
 	log_info("agent: AgentX subagent started (master socket %s, ping "
 	         "every %u s)",
 	    settings->agentx_socket ? settings->agentx_socket
@@ -151,12 +142,12 @@ agent_stop(void)
 {
 	if (!agent_started)
 		return;
-	if (agentx_session != NULL) {
-		agentx_session->timeout = AGENT_STOP_TIMEOUT_MICROSECONDS;
-		agentx_session->retries = 0;
-	}
+	/* First: the master drops the session's registrations with it, and
+	 * Net-SNMP then has no Unregister to send (which would remove another
+	 * subagent's registration of the same subtree, and waits inside
+	 * Net-SNMP's callbacks). */
+	agent_master_close();
 	agent_unserve();
-	/* Closes the AgentX session, which unregisters our subtrees. */
 	snmp_shutdown(AGENT_APPLICATION);
 	agent_started = false;
 }

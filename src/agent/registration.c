@@ -152,6 +152,39 @@ agent_registration_alone(void)
 	return ours > 0;
 }
 
+bool
+agent_registration_root(unsigned number, const char **name, const oid **root,
+    size_t *root_length, int *priority)
+{
+	const netsnmp_handler_registration *registration;
+
+	if (number > AGENT_CLASS_DATA - AGENT_TABLE_SUPPLIER)
+		return false;
+	registration = registrations[AGENT_TABLE_SUPPLIER + number];
+	if (registration == NULL)
+		return false;
+	*name = registration->handlerName;
+	*root = registration->rootoid;
+	*root_length = registration->rootoid_len;
+	*priority = registration->priority;
+	return true;
+}
+
+void
+agent_registration_mark_attached(void)
+{
+	for (netsnmp_subtree *subtree = netsnmp_subtree_find_first("");
+	     subtree != NULL; subtree = subtree->next) {
+		for (netsnmp_subtree *child = subtree; child != NULL;
+		     child = child->children) {
+			bool null;
+
+			if (registration_ours(child->reginfo, &null) && !null)
+				child->flags |= SUBTREE_ATTACHED;
+		}
+	}
+}
+
 void
 agent_registration_remove(void)
 {

@@ -10,6 +10,13 @@
  * the newline so that each of our messages is one whole line. */
 static char pending[1024];
 static size_t pending_length;
+static bool quiet;
+
+void
+agent_snmp_log_quiet(bool on)
+{
+	quiet = on;
+}
 
 static int
 agent_snmp_log_callback(
@@ -33,7 +40,7 @@ agent_snmp_log_callback(
 		return 0;
 	while (pending_length > 0 && pending[pending_length - 1] == '\n')
 		pending[--pending_length] = '\0';
-	if (priority >= LOG_DEBUG)
+	if (priority >= LOG_DEBUG || (quiet && priority >= LOG_NOTICE))
 		log_debug("netsnmp", "%s", pending);
 	else
 		log_message(priority < LOG_ERR ? LOG_ERR : priority,

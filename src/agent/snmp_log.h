@@ -3,8 +3,15 @@
 #ifndef DCISTAT_AGENT_SNMP_LOG_H
 #define DCISTAT_AGENT_SNMP_LOG_H
 
+#include <stdbool.h>
+
 /* Call before init_agent so that start-up messages are routed too. */
 void agent_snmp_log_route(void);
+
+/* While true, Net-SNMP's notices and information are debug messages
+ * (token netsnmp): for what Net-SNMP says about an exchange this side
+ * ended on purpose. Warnings and errors are logged as ever. */
+void agent_snmp_log_quiet(bool quiet);
 
 /* The reverse, for the snmpd module (agent/dlmod.c), where snmpd owns the
  * log: one of our messages (level, text without newline) to snmp_log. */
