@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "agent/agentx_direct.h"
+#include "agent/master_diagnosis.h"
 #include "agent/master_session.h"
 #include "agent/notifications.h"
 #include "agent/registration.h"
@@ -21,6 +22,12 @@
 static struct agent_tables agent_tables;
 static bool agent_serving;
 static bool agent_started;
+/* The master's socket as configured, and the ping interval, for what is
+ * logged when the master comes. */
+static const char *agent_master_name;
+static unsigned agent_ping_interval;
+/* The first session is not open yet: its opening is news. */
+static bool agent_waiting;
 
 int
 agent_serve(struct dci_registry *registry,
@@ -55,6 +62,13 @@ agent_unserve(void)
 	agent_serving = false;
 }
 
+/* Net-SNMP could not connect to the master: why, said once a cause. */
+static void
+agent_master_unreachable(void)
+{
+	agent_master_connect_failed(agent_master_name);
+}
+
 /* SNMPD_CALLBACK_INDEX_START: the session to the master is open. The
  * first one is the first moment a notification reaches a receiver: the
  * providers that failed to start are announced then. */
@@ -68,6 +82,13 @@ agentx_session_opened(
 		announced = true;
 		agent_notifications_announce_failures(agent_tables.registry);
 	}
+	agent_master_connect_succeeded();
+	if (agent_waiting) {
+		agent_waiting = false;
+		log_info("agent: AgentX subagent started: the master at %s "
+		         "answered",
+		    agent_master_name);
+	}
 	return 0;
 }
 
@@ -77,6 +98,11 @@ agent_start(
 {
 	/* The daemon needs no MIB files: every OID it serves is compiled in. */
 	setenv("MIBS", "", 1);
+	agent_master_name = settings->agentx_socket != NULL
+	                        ? settings->agentx_socket
+	                        : AGENT_MASTER_DEFAULT_SOCKET;
+	agent_ping_interval = settings->ping_interval_seconds;
+	agent_snmp_log_on_connect_failed(agent_master_unreachable);
 	agent_snmp_log_route();
 
 	netsnmp_ds_set_boolean(
@@ -129,11 +155,17 @@ agent_start(
 		agent_stop();
 		return -1;
 	}
-	log_info("agent: AgentX subagent started (master socket %s, ping "
-	         "every %u s)",
-	    settings->agentx_socket ? settings->agentx_socket
-	                            : "Net-SNMP default",
-	    settings->ping_interval_seconds);
+	/* "Started" only with a session: before it, nothing is served. */
+	if (agent_master_socket() >= 0)
+		log_info("agent: AgentX subagent started (master socket %s, "
+		         "ping every %u s)",
+		    agent_master_name, agent_ping_interval);
+	else {
+		agent_waiting = true;
+		log_info("agent: AgentX subagent waiting for the master at %s "
+		         "(tried again every %u s)",
+		    agent_master_name, agent_ping_interval);
+	}
 	return 0;
 }
 

@@ -6,6 +6,18 @@
 
 #include "core/log.h"
 
+/* Net-SNMP's line for every failed connection to the master, whatever
+ * the cause: handed to the hook, which names the cause. */
+#define CONNECT_FAILED "Failed to connect to the agentx master agent ("
+
+static void (*connect_failed_hook)(void);
+
+void
+agent_snmp_log_on_connect_failed(void (*hook)(void))
+{
+	connect_failed_hook = hook;
+}
+
 /* Net-SNMP sometimes logs one line in several calls; keep the pieces until
  * the newline so that each of our messages is one whole line. */
 static char pending[1024];
@@ -40,7 +52,12 @@ agent_snmp_log_callback(
 		return 0;
 	while (pending_length > 0 && pending[pending_length - 1] == '\n')
 		pending[--pending_length] = '\0';
-	if (priority >= LOG_DEBUG || (quiet && priority >= LOG_NOTICE))
+	if (connect_failed_hook != NULL &&
+	    strstr(pending, CONNECT_FAILED) != NULL) {
+		log_debug("netsnmp", "%s", pending);
+		connect_failed_hook();
+	} else if (priority >= LOG_DEBUG ||
+	           (quiet && priority >= LOG_NOTICE))
 		log_debug("netsnmp", "%s", pending);
 	else
 		log_message(priority < LOG_ERR ? LOG_ERR : priority,

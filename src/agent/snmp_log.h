@@ -13,6 +13,11 @@ void agent_snmp_log_route(void);
  * ended on purpose. Warnings and errors are logged as ever. */
 void agent_snmp_log_quiet(bool quiet);
 
+/* Net-SNMP's "Failed to connect to the agentx master agent" line, which
+ * says nothing of the cause, is a debug message and calls `hook` instead
+ * (NULL: logged as Net-SNMP wrote it). */
+void agent_snmp_log_on_connect_failed(void (*hook)(void));
+
 /* The reverse, for the snmpd module (agent/dlmod.c), where snmpd owns the
  * log: one of our messages (level, text without newline) to snmp_log. */
 void agent_snmp_log_sink(int level, const char *message);

@@ -102,7 +102,7 @@ write_config "$config" "$PING_INTERVAL" "$REFRESH"
 kill -STOP "$SNMPD_PID"
 hung_at=$(now_ms)
 start_dcistatd "$config"
-wait_until 5 log_has 'AgentX subagent started' || {
+wait_until 5 log_has 'AgentX subagent \(started\|waiting for the master\)' || {
 	continue_snmpd
 	fail "dcistatd did not start within 5 s with the master hung"
 }

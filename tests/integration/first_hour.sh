@@ -14,6 +14,10 @@
 #   - watch CLASS SECONDS COUNT, as sar 1 5: a "waiting for the first
 #     sample" line, then each sample's table after its time; show with
 #     --match, --sort and --top chooses and orders the rows;
+#   - dcistatd without a master says why and what to do: a socket out of
+#     its user's reach (run as nobody) is a permission to give in
+#     snmpd.conf (agentXPerms), and it says "waiting", not "started"
+#     (bad_input.sh checks the missing socket);
 #   - a provider that cannot be loaded makes a one-shot dcistat show what
 #     the others give, then exit 1, naming the file, line and provider,
 #     with no promise of a retry.
@@ -86,6 +90,32 @@ run "$DCISTAT" -H "127.0.0.1:$SNMPD_PORT" --community wrong/community -t 0.2 -r 
     fail "a wrong --community: exit $STATUS, '$(head -n 1 "$TMP_DIR/err")'"
 ok "--community public reads netif through the master; a wrong one (with a slash) times out with exit 1"
 stop_dcistatd
+
+# The master there, its socket out of reach of the user dcistatd runs as
+# (the test's directory is root's, 0700, as a default agentXPerms leaves
+# /var/agentx): said as a permission to give, not as a missing master,
+# and "waiting", not "started".
+if id nobody >/dev/null 2>&1 && runuser -u nobody -- test -x "$DCISTATD" 2>/dev/null &&
+    runuser -u nobody -- test -r "$(provider_so netif)" 2>/dev/null; then
+	public=$(mktemp -d /tmp/dcistat-first-hour.XXXXXX) || fail "mktemp"
+	cleanup_public() { rm -rf -- "$public"; }
+	at_exit cleanup_public
+	chmod 0755 "$public"
+	printf 'agent:\n  agentx-socket: %s\n  ping-interval: 1\nproviders:\n  - module: %s\n' \
+	    "$SNMPD_AGENTX" "$(provider_so netif)" >"$public/dcistatd.yaml"
+	chmod 0644 "$public/dcistatd.yaml"
+	timeout 3 setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups \
+	    "$DCISTATD" -f -L stderr --insecure-paths -c "$public/dcistatd.yaml" \
+	    </dev/null >/dev/null 2>"$TMP_DIR/nobody.err"
+	grep -q "agent: cannot reach the AgentX socket $SNMPD_AGENTX: permission denied on its directory; snmpd.conf's agentXPerms must let this user open it" "$TMP_DIR/nobody.err" ||
+	    fail "dcistatd as nobody: $(head -n 2 "$TMP_DIR/nobody.err")"
+	grep -q "AgentX subagent waiting for the master" "$TMP_DIR/nobody.err" &&
+	    ! grep -q "subagent started" "$TMP_DIR/nobody.err" ||
+	    fail "dcistatd as nobody, no session: $(grep agent: "$TMP_DIR/nobody.err" | tail -n 2)"
+	ok "dcistatd as nobody, the socket out of its reach: $(grep -m 1 "cannot reach" "$TMP_DIR/nobody.err" | cut -c 1-160)..."
+else
+	note "user nobody cannot run the build tree: the permission message not checked"
+fi
 
 # --- as sar and ip -s: watch SECONDS COUNT, times, choosing rows -------------------
 
