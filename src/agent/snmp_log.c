@@ -56,8 +56,7 @@ agent_snmp_log_callback(
 	    strstr(pending, CONNECT_FAILED) != NULL) {
 		log_debug("netsnmp", "%s", pending);
 		connect_failed_hook();
-	} else if (priority >= LOG_DEBUG ||
-	           (quiet && priority >= LOG_NOTICE))
+	} else if (priority >= LOG_DEBUG || (quiet && priority >= LOG_NOTICE))
 		log_debug("netsnmp", "%s", pending);
 	else
 		log_message(priority < LOG_ERR ? LOG_ERR : priority,
