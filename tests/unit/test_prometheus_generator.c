@@ -1,5 +1,5 @@
 /*
- * Unit tests for tools/mib/prometheus_generator.c: module names, one
+ * Unit tests for src/mib/prometheus_generator.c: module names, one
  * module per class walking its table, text datums as lookups keyed by
  * every index object, the overrides by kind (64-bit gauge, TruthValue,
  * Ethernet address, long text, signed 64-bit), and the errors (no class,
