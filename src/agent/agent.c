@@ -12,7 +12,7 @@
 #include "agent/master_session.h"
 #include "agent/notifications.h"
 #include "agent/registration.h"
-#include "agent/snmp_log.h"
+#include "snmp/netsnmp_log.h"
 #include "agent/tables.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -102,8 +102,8 @@ agent_start(
 	                        ? settings->agentx_socket
 	                        : AGENT_MASTER_DEFAULT_SOCKET;
 	agent_ping_interval = settings->ping_interval_seconds;
-	agent_snmp_log_on_connect_failed(agent_master_unreachable);
-	agent_snmp_log_route();
+	dci_netsnmp_log_on_connect_failed(agent_master_unreachable);
+	dci_netsnmp_log_route();
 
 	netsnmp_ds_set_boolean(
 	    NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE, 1);

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #include "agent/registration.h"
-#include "agent/snmp_log.h"
+#include "snmp/netsnmp_log.h"
 #include "core/clock.h"
 #include "core/log.h"
 
@@ -569,9 +569,9 @@ agent_master_close(void)
 	/* Net-SNMP's disconnection path (its session callbacks unregistered,
 	 * INDEX_STOP) runs here, outside any callback: it says "master
 	 * disconnected us", which is this side's doing. */
-	agent_snmp_log_quiet(true);
+	dci_netsnmp_log_quiet(true);
 	deadline = dci_clock_milliseconds() + MASTER_STOP_WAIT_MILLISECONDS;
 	while (master == session && (now = dci_clock_milliseconds()) < deadline)
 		master_pump(deadline - now);
-	agent_snmp_log_quiet(false);
+	dci_netsnmp_log_quiet(false);
 }

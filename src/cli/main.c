@@ -19,7 +19,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/source.h"
-#include "agent/remote_source.h"
+#include "cli/remote/remote_source.h"
 #include "cli/values.h"
 #include "cli/view.h"
 #include "cli/watch.h"
@@ -242,7 +242,7 @@ main(int argc, char **argv)
 		options.insecure_paths = true;
 	dci_secure_path_require(!options.insecure_paths, geteuid());
 	if (options.host != NULL) {
-		struct agent_remote_options remote = {
+		struct cli_remote_options remote = {
 		    .host = options.host,
 		    .version = options.snmp_version,
 		    .community = options.community,
@@ -261,7 +261,7 @@ main(int argc, char **argv)
 		                       ? options.class_name
 		                       : NULL,
 		};
-		opened = agent_remote_source_open(
+		opened = cli_remote_source_open(
 		    &source, &remote, error, sizeof(error));
 	} else
 		opened = cli_source_local_open(&source,

@@ -1,4 +1,4 @@
-#include "agent/snmp_log.h"
+#include "snmp/netsnmp_log.h"
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -13,7 +13,7 @@
 static void (*connect_failed_hook)(void);
 
 void
-agent_snmp_log_on_connect_failed(void (*hook)(void))
+dci_netsnmp_log_on_connect_failed(void (*hook)(void))
 {
 	connect_failed_hook = hook;
 }
@@ -25,7 +25,7 @@ static size_t pending_length;
 static bool quiet;
 
 void
-agent_snmp_log_quiet(bool on)
+dci_netsnmp_log_quiet(bool on)
 {
 	quiet = on;
 }
@@ -66,7 +66,7 @@ agent_snmp_log_callback(
 }
 
 void
-agent_snmp_log_route(void)
+dci_netsnmp_log_route(void)
 {
 	netsnmp_log_handler *handler;
 
@@ -83,7 +83,7 @@ agent_snmp_log_route(void)
 }
 
 void
-agent_snmp_log_sink(int level, const char *message)
+dci_netsnmp_log_sink(int level, const char *message)
 {
 	snmp_log(level, "dcistat: %s\n", message);
 }

@@ -1,6 +1,6 @@
 /* The remote source of dcistat (remote_source.h). */
 #define _GNU_SOURCE
-#include "agent/remote_source.h"
+#include "cli/remote/remote_source.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -13,11 +13,10 @@
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 
-#include "agent/mib_oids.h"
-#include "agent/request_name.h"
-#include "agent/snmp_log.h"
-#include "agent/tables.h"
-#include "agent/table_index.h"
+#include "snmp/mib_oids.h"
+#include "snmp/request_name.h"
+#include "snmp/netsnmp_log.h"
+#include "snmp/table_index.h"
 #include "core/clock.h"
 #include "core/snapshot.h"
 #include "core/value.h"
@@ -98,7 +97,7 @@ struct remote_state {
 	size_t supplier_count, supplier_capacity, supplier_cursor;
 	struct remote_class *classes;
 	size_t class_count, class_capacity, class_cursor;
-	/* The one class a refresh reads (agent_remote_options.focus_class,
+	/* The one class a refresh reads (cli_remote_options.focus_class,
 	 * copied to focus_name), an index into `classes`; -1 for every
 	 * class. */
 	char *focus_name;
@@ -125,8 +124,8 @@ struct remote_state {
 /* --- Pure decoding ------------------------------------------------------ */
 
 bool
-agent_remote_decode_index(const uint64_t *subids, size_t length,
-    enum agent_remote_shape shape, struct agent_remote_index *index)
+cli_remote_decode_index(const uint64_t *subids, size_t length,
+    enum cli_remote_shape shape, struct cli_remote_index *index)
 {
 	size_t at = 0;
 
@@ -143,14 +142,14 @@ agent_remote_decode_index(const uint64_t *subids, size_t length,
 		index->class_id[i] = (uint32_t)subids[at];
 	}
 	switch (shape) {
-	case AGENT_REMOTE_SHAPE_CLASS:
+	case CLI_REMOTE_SHAPE_CLASS:
 		break;
-	case AGENT_REMOTE_SHAPE_DATUM:
+	case CLI_REMOTE_SHAPE_DATUM:
 		if (length - at < 1 || subids[at] > UINT32_MAX)
 			return false;
 		index->datum = (uint32_t)subids[at++];
 		break;
-	case AGENT_REMOTE_SHAPE_INSTANCE:
+	case CLI_REMOTE_SHAPE_INSTANCE:
 		if (length - at < 1 || subids[at] < 1 ||
 		    subids[at] > DCI_INSTANCE_ID_MAX_WORDS)
 			return false;
@@ -177,7 +176,7 @@ big_endian_word(const unsigned char *octets)
 }
 
 bool
-agent_remote_decode_levels(const unsigned char *types, size_t types_length,
+cli_remote_decode_levels(const unsigned char *types, size_t types_length,
     const unsigned char *sizes, size_t sizes_length, size_t level_count,
     struct dci_instance_level *levels)
 {
@@ -199,7 +198,7 @@ agent_remote_decode_levels(const unsigned char *types, size_t types_length,
 }
 
 bool
-agent_remote_unit_of_name(const char *name, enum dci_unit *unit)
+cli_remote_unit_of_name(const char *name, enum dci_unit *unit)
 {
 	/* Units are dense runs from 0 (plain units), 0x10000 (time units)
 	 * and 0x20000 (derivations); 256 values of each run cover them. */
@@ -218,7 +217,7 @@ agent_remote_unit_of_name(const char *name, enum dci_unit *unit)
 }
 
 bool
-agent_remote_parse_text_integer(
+cli_remote_parse_text_integer(
     const char *text, uint32_t presentation, int64_t *number)
 {
 	uint64_t value = 0;
@@ -332,7 +331,7 @@ parse_centiseconds(const char *text, uint64_t *centiseconds, const char **end)
 #define SECONDS_1900_TO_1970 2208988800LL
 
 bool
-agent_remote_parse_time_text(
+cli_remote_parse_time_text(
     const char *text, const struct dci_datum_info *info, int64_t *value)
 {
 	const char *end;
@@ -378,22 +377,22 @@ agent_remote_parse_time_text(
 	return false;
 }
 
-enum agent_remote_row
-agent_remote_row_find(const void *rows, size_t count, const void *key,
-    agent_remote_row_compare compare, size_t *cursor)
+enum cli_remote_row
+cli_remote_row_find(const void *rows, size_t count, const void *key,
+    cli_remote_row_compare compare, size_t *cursor)
 {
 	size_t low = 0, high = count;
 	int order;
 
 	if (count == 0)
-		return AGENT_REMOTE_ROW_NEW;
+		return CLI_REMOTE_ROW_NEW;
 	/* The first column of a walk: every row after the last. */
 	order = compare(rows, count - 1, key);
 	if (order < 0)
-		return AGENT_REMOTE_ROW_NEW;
+		return CLI_REMOTE_ROW_NEW;
 	if (order == 0) {
 		*cursor = count - 1;
-		return AGENT_REMOTE_ROW_KNOWN;
+		return CLI_REMOTE_ROW_KNOWN;
 	}
 	/* A later column: the row after the one found last, or that one
 	 * again (several rows of another table under one class). */
@@ -401,7 +400,7 @@ agent_remote_row_find(const void *rows, size_t count, const void *key,
 	     probe++) {
 		if (compare(rows, probe, key) == 0) {
 			*cursor = probe;
-			return AGENT_REMOTE_ROW_KNOWN;
+			return CLI_REMOTE_ROW_KNOWN;
 		}
 	}
 	while (low < high) {
@@ -409,14 +408,14 @@ agent_remote_row_find(const void *rows, size_t count, const void *key,
 		order = compare(rows, middle, key);
 		if (order == 0) {
 			*cursor = middle;
-			return AGENT_REMOTE_ROW_KNOWN;
+			return CLI_REMOTE_ROW_KNOWN;
 		}
 		if (order < 0)
 			low = middle + 1;
 		else
 			high = middle;
 	}
-	return AGENT_REMOTE_ROW_MISSED;
+	return CLI_REMOTE_ROW_MISSED;
 }
 
 /* Room for one more of `*count` items of `item_size` bytes in `*items`
@@ -625,13 +624,13 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 
 /* The root of a table's entry (.1.TABLE.1), as the agent writes it, or of
  * dciClassData (.1.6, the per-class tables have no common entry). `root`
- * has room for AGENT_ENTRY_PREFIX_LENGTH sub-identifiers. */
+ * has room for SCHEMA_ENTRY_PREFIX_LENGTH sub-identifiers. */
 static size_t
 table_root(unsigned table, oid *root)
 {
-	agent_tables_entry_prefix(table, root);
-	return table == AGENT_CLASS_DATA ? AGENT_ENTRY_PREFIX_LENGTH - 1
-	                                 : AGENT_ENTRY_PREFIX_LENGTH;
+	schema_entry_prefix(table, root);
+	return table == SCHEMA_CLASS_DATA ? SCHEMA_ENTRY_PREFIX_LENGTH - 1
+	                                  : SCHEMA_ENTRY_PREFIX_LENGTH;
 }
 
 /* --- Reading typed values ------------------------------------------------ */
@@ -723,15 +722,15 @@ compare_supplier(const void *rows, size_t position, const void *key)
  * whether a new one is to be appended. */
 static struct remote_supplier *
 find_supplier_placed(struct remote_state *state, uint32_t remote_index,
-    enum agent_remote_row *place)
+    enum cli_remote_row *place)
 {
-	enum agent_remote_row found =
-	    agent_remote_row_find(state->suppliers, state->supplier_count,
+	enum cli_remote_row found =
+	    cli_remote_row_find(state->suppliers, state->supplier_count,
 	        &remote_index, compare_supplier, &state->supplier_cursor);
 
 	if (place != NULL)
 		*place = found;
-	return found == AGENT_REMOTE_ROW_KNOWN
+	return found == CLI_REMOTE_ROW_KNOWN
 	           ? &state->suppliers[state->supplier_cursor]
 	           : NULL;
 }
@@ -748,7 +747,7 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
     char *error, size_t error_size)
 {
 	struct remote_supplier *supplier;
-	enum agent_remote_row place;
+	enum cli_remote_row place;
 
 	(void)context;
 	if (length != 2 || suffix[1] < 1 || suffix[1] > UINT32_MAX) {
@@ -758,7 +757,7 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 		return -1;
 	}
 	supplier = find_supplier_placed(state, (uint32_t)suffix[1], &place);
-	if (place == AGENT_REMOTE_ROW_MISSED)
+	if (place == CLI_REMOTE_ROW_MISSED)
 		return 0; /* a row added after its first column's walk */
 	if (supplier == NULL) {
 		if (state->supplier_count >= REMOTE_SUPPLIERS_MAX) {
@@ -777,38 +776,38 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 		supplier->remote_index = (uint32_t)suffix[1];
 	}
 	switch (suffix[0]) {
-	case AGENT_SUPPLIER_MODULE:
+	case SCHEMA_SUPPLIER_MODULE:
 		return read_string(state, varbind, supplier->module,
 		    sizeof(supplier->module), error, error_size);
-	case AGENT_SUPPLIER_TITLE:
+	case SCHEMA_SUPPLIER_TITLE:
 		return read_string(state, varbind, supplier->title,
 		    sizeof(supplier->title), error, error_size);
-	case AGENT_SUPPLIER_DESCRIPTION:
+	case SCHEMA_SUPPLIER_DESCRIPTION:
 		return read_string(state, varbind, supplier->description,
 		    sizeof(supplier->description), error, error_size);
-	case AGENT_SUPPLIER_TYPE:
+	case SCHEMA_SUPPLIER_TYPE:
 		return read_unsigned(
 		    state, varbind, &supplier->type, error, error_size);
-	case AGENT_SUPPLIER_VERSION:
+	case SCHEMA_SUPPLIER_VERSION:
 		return read_unsigned(
 		    state, varbind, &supplier->version, error, error_size);
-	case AGENT_SUPPLIER_RESET:
+	case SCHEMA_SUPPLIER_RESET:
 		if (varbind->type != ASN_OCTET_STR ||
 		    varbind->val_len != sizeof(supplier->reset))
 			return wrong_value(state, varbind, error, error_size);
 		memcpy(supplier->reset, varbind->val.string,
 		    sizeof(supplier->reset));
 		return 0;
-	case AGENT_SUPPLIER_STATUS:
+	case SCHEMA_SUPPLIER_STATUS:
 		return read_unsigned(
 		    state, varbind, &supplier->status, error, error_size);
-	case AGENT_SUPPLIER_DISCONTINUITY:
+	case SCHEMA_SUPPLIER_DISCONTINUITY:
 		return read_unsigned(state, varbind,
 		    &supplier->discontinuity_ticks, error, error_size);
-	case AGENT_SUPPLIER_LAST_REFRESH:
+	case SCHEMA_SUPPLIER_LAST_REFRESH:
 		return read_unsigned(state, varbind,
 		    &supplier->last_refresh_ticks, error, error_size);
-	case AGENT_SUPPLIER_FAILURE:
+	case SCHEMA_SUPPLIER_FAILURE:
 		return read_string(state, varbind, supplier->failure,
 		    sizeof(supplier->failure), error, error_size);
 	}
@@ -840,15 +839,15 @@ compare_class(const void *rows, size_t position, const void *key)
 
 static struct remote_class *
 find_class_placed(struct remote_state *state, const uint32_t *id,
-    size_t id_length, enum agent_remote_row *place)
+    size_t id_length, enum cli_remote_row *place)
 {
 	struct class_key key = {id, id_length};
-	enum agent_remote_row found = agent_remote_row_find(state->classes,
+	enum cli_remote_row found = cli_remote_row_find(state->classes,
 	    state->class_count, &key, compare_class, &state->class_cursor);
 
 	if (place != NULL)
 		*place = found;
-	return found == AGENT_REMOTE_ROW_KNOWN
+	return found == CLI_REMOTE_ROW_KNOWN
 	           ? &state->classes[state->class_cursor]
 	           : NULL;
 }
@@ -873,18 +872,18 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
     const netsnmp_variable_list *varbind, void *context, char *error,
     size_t error_size)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
-	enum agent_remote_row place;
+	enum cli_remote_row place;
 
 	(void)context;
-	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
-	                      AGENT_REMOTE_SHAPE_CLASS, &index))
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_CLASS, &index))
 		return malformed_index(
 		    state, "dciClassTable", error, error_size);
 	class = find_class_placed(
 	    state, index.class_id, index.class_length, &place);
-	if (place == AGENT_REMOTE_ROW_MISSED)
+	if (place == CLI_REMOTE_ROW_MISSED)
 		return 0; /* a row added after its first column's walk */
 	if (class == NULL) {
 		if (state->class_count >= REMOTE_CLASSES_MAX) {
@@ -905,10 +904,10 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 		class->id_length = index.class_length;
 	}
 	switch (suffix[0]) {
-	case AGENT_CLASS_LABEL:
+	case SCHEMA_CLASS_LABEL:
 		return read_string(state, varbind, class->label,
 		    sizeof(class->label), error, error_size);
-	case AGENT_CLASS_INSTANCE_LEVELS:
+	case SCHEMA_CLASS_INSTANCE_LEVELS:
 		if (read_unsigned(state, varbind, &class->level_count, error,
 		        error_size) != 0)
 			return -1;
@@ -920,20 +919,20 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 			return -1;
 		}
 		return 0;
-	case AGENT_CLASS_SUPPLIER:
+	case SCHEMA_CLASS_SUPPLIER:
 		return read_unsigned(
 		    state, varbind, &class->supplier_index, error, error_size);
-	case AGENT_CLASS_DESCRIPTION:
+	case SCHEMA_CLASS_DESCRIPTION:
 		return read_string(state, varbind, class->description,
 		    sizeof(class->description), error, error_size);
-	case AGENT_CLASS_LEVEL_TYPES:
+	case SCHEMA_CLASS_LEVEL_TYPES:
 		if (read_octets(state, varbind, class->level_types,
 		        sizeof(class->level_types), &class->level_types_length,
 		        error, error_size) != 0)
 			return -1;
 		class->level_types_read = true;
 		return 0;
-	case AGENT_CLASS_LEVEL_SIZES:
+	case SCHEMA_CLASS_LEVEL_SIZES:
 		if (read_octets(state, varbind, class->level_sizes,
 		        sizeof(class->level_sizes), &class->level_sizes_length,
 		        error, error_size) != 0)
@@ -958,25 +957,25 @@ datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
     const netsnmp_variable_list *varbind, void *context, char *error,
     size_t error_size)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
 	struct remote_datum *datum = NULL;
-	enum agent_remote_row place;
+	enum cli_remote_row place;
 	uint32_t number;
 
 	(void)context;
-	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
-	                      AGENT_REMOTE_SHAPE_DATUM, &index))
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_DATUM, &index))
 		return malformed_index(
 		    state, "dciDatumTable", error, error_size);
 	class = find_class(state, index.class_id, index.class_length);
 	if (class == NULL)
 		return 0; /* a class registered since the class table's walk */
-	place = agent_remote_row_find(class->datums, class->datum_count,
+	place = cli_remote_row_find(class->datums, class->datum_count,
 	    &index.datum, compare_datum, &class->datum_cursor);
-	if (place == AGENT_REMOTE_ROW_MISSED)
+	if (place == CLI_REMOTE_ROW_MISSED)
 		return 0; /* a row added after its first column's walk */
-	if (place == AGENT_REMOTE_ROW_KNOWN)
+	if (place == CLI_REMOTE_ROW_KNOWN)
 		datum = &class->datums[class->datum_cursor];
 	if (datum == NULL) {
 		if (class->datum_count >= REMOTE_DATUMS_MAX) {
@@ -997,19 +996,19 @@ datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 		datum->info.id = index.datum;
 	}
 	switch (suffix[0]) {
-	case AGENT_DATUM_LABEL:
+	case SCHEMA_DATUM_LABEL:
 		return read_string(state, varbind, datum->label,
 		    sizeof(datum->label), error, error_size);
-	case AGENT_DATUM_DESCRIPTION:
+	case SCHEMA_DATUM_DESCRIPTION:
 		return read_string(state, varbind, datum->description,
 		    sizeof(datum->description), error, error_size);
-	case AGENT_DATUM_UNITS: {
+	case SCHEMA_DATUM_UNITS: {
 		char name[256];
 		enum dci_unit unit;
 		if (read_string(state, varbind, name, sizeof(name), error,
 		        error_size) != 0)
 			return -1;
-		if (!agent_remote_unit_of_name(name, &unit)) {
+		if (!cli_remote_unit_of_name(name, &unit)) {
 			char quoted[REMOTE_QUOTED_SIZE];
 			snprintf(error, error_size,
 			    "%s: unknown unit \"%s\" of datum %" PRIu32,
@@ -1020,24 +1019,24 @@ datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 		datum->info.unit = unit;
 		return 0;
 	}
-	case AGENT_DATUM_TYPE:
-	case AGENT_DATUM_FORMAT:
-	case AGENT_DATUM_PRESENTATION:
-	case AGENT_DATUM_SIZE:
-	case AGENT_DATUM_VOLATILITY:
-	case AGENT_DATUM_SEMANTICS:
+	case SCHEMA_DATUM_TYPE:
+	case SCHEMA_DATUM_FORMAT:
+	case SCHEMA_DATUM_PRESENTATION:
+	case SCHEMA_DATUM_SIZE:
+	case SCHEMA_DATUM_VOLATILITY:
+	case SCHEMA_DATUM_SEMANTICS:
 		if (read_unsigned(state, varbind, &number, error, error_size) !=
 		    0)
 			return -1;
-		if (suffix[0] == AGENT_DATUM_TYPE)
+		if (suffix[0] == SCHEMA_DATUM_TYPE)
 			datum->info.type = (enum dci_type)number;
-		else if (suffix[0] == AGENT_DATUM_FORMAT)
+		else if (suffix[0] == SCHEMA_DATUM_FORMAT)
 			datum->info.format = number;
-		else if (suffix[0] == AGENT_DATUM_PRESENTATION)
+		else if (suffix[0] == SCHEMA_DATUM_PRESENTATION)
 			datum->info.presentation = number;
-		else if (suffix[0] == AGENT_DATUM_SIZE)
+		else if (suffix[0] == SCHEMA_DATUM_SIZE)
 			datum->info.size = number;
-		else if (suffix[0] == AGENT_DATUM_VOLATILITY)
+		else if (suffix[0] == SCHEMA_DATUM_VOLATILITY)
 			datum->info.volatility = number;
 		else
 			datum->info.semantics = (enum dci_semantics)number;
@@ -1101,8 +1100,8 @@ find_registered_class(
 
 static int
 instance_label(struct remote_state *state, struct remote_class *class,
-    const struct agent_remote_index *index,
-    const netsnmp_variable_list *varbind, char *error, size_t error_size)
+    const struct cli_remote_index *index, const netsnmp_variable_list *varbind,
+    char *error, size_t error_size)
 {
 	char label[DCI_INSTANCE_LABEL_SIZE], why[256];
 	size_t words = index->instance_words;
@@ -1180,11 +1179,11 @@ instance_parent(struct remote_state *state, struct remote_class *class,
     long position, const netsnmp_variable_list *varbind, char *error,
     size_t error_size)
 {
-	oid prefix[AGENT_ENTRY_PREFIX_LENGTH];
-	size_t prefix_length = table_root(AGENT_TABLE_INSTANCE, prefix);
+	oid prefix[SCHEMA_ENTRY_PREFIX_LENGTH];
+	size_t prefix_length = table_root(SCHEMA_TABLE_INSTANCE, prefix);
 	size_t count = varbind->val_len / sizeof(oid);
 	uint64_t subids[REMOTE_OID_MAX];
-	struct agent_remote_index parent;
+	struct cli_remote_index parent;
 	char why[256];
 
 	if (varbind->type != ASN_OBJECT_ID || varbind->val.objid == NULL)
@@ -1195,12 +1194,12 @@ instance_parent(struct remote_state *state, struct remote_class *class,
 	if (count <= prefix_length + 1 || count > REMOTE_OID_MAX ||
 	    memcmp(varbind->val.objid, prefix, prefix_length * sizeof(oid)) !=
 	        0 ||
-	    varbind->val.objid[prefix_length] != AGENT_INSTANCE_LABEL)
+	    varbind->val.objid[prefix_length] != SCHEMA_INSTANCE_LABEL)
 		goto malformed;
 	for (size_t i = prefix_length + 1; i < count; i++)
 		subids[i - prefix_length - 1] = varbind->val.objid[i];
-	if (!agent_remote_decode_index(subids, count - prefix_length - 1,
-	        AGENT_REMOTE_SHAPE_INSTANCE, &parent) ||
+	if (!cli_remote_decode_index(subids, count - prefix_length - 1,
+	        CLI_REMOTE_SHAPE_INSTANCE, &parent) ||
 	    parent.class_length != class->id_length ||
 	    memcmp(parent.class_id, class->id,
 	        class->id_length * sizeof(uint32_t)) != 0 ||
@@ -1226,33 +1225,33 @@ instance_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
 	long position;
 
 	(void)context;
-	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
-	                      AGENT_REMOTE_SHAPE_INSTANCE, &index))
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_INSTANCE, &index))
 		return malformed_index(
 		    state, "dciInstanceTable", error, error_size);
 	class =
 	    find_registered_class(state, index.class_id, index.class_length);
 	if (class == NULL)
 		return 0; /* a class registered after this source opened */
-	if (suffix[0] == AGENT_INSTANCE_LABEL)
+	if (suffix[0] == SCHEMA_INSTANCE_LABEL)
 		return instance_label(
 		    state, class, &index, varbind, error, error_size);
 	if (index.instance_words != class->instance_words ||
 	    (position = find_instance(class, index.instance)) < 0)
 		return 0; /* an instance that came after its label's walk */
 	switch (suffix[0]) {
-	case AGENT_INSTANCE_CREATED:
+	case SCHEMA_INSTANCE_CREATED:
 		return read_unsigned(state, varbind,
 		    &class->created_ticks[position], error, error_size);
-	case AGENT_INSTANCE_DISCONTINUITY:
+	case SCHEMA_INSTANCE_DISCONTINUITY:
 		return read_unsigned(state, varbind,
 		    &class->discontinuity_ticks[position], error, error_size);
-	case AGENT_INSTANCE_PARENT:
+	case SCHEMA_INSTANCE_PARENT:
 		return instance_parent(
 		    state, class, position, varbind, error, error_size);
 	}
@@ -1357,7 +1356,7 @@ set_value(struct remote_state *state, struct remote_class *class, long row,
 		if (read_string(state, varbind, text, sizeof(text), error,
 		        error_size) != 0)
 			return -1;
-		if (!agent_remote_parse_text_integer(
+		if (!cli_remote_parse_text_integer(
 		        text, info->presentation, &number))
 			return wrong_value(state, varbind, error, error_size);
 		result = dci_snapshot_builder_set_signed(
@@ -1408,11 +1407,11 @@ static size_t
 pending_text_oid(const struct remote_pending_time *pending, oid *name)
 {
 	const struct remote_class *class = pending->class;
-	size_t length = table_root(AGENT_TABLE_STAT, name);
+	size_t length = table_root(SCHEMA_TABLE_STAT, name);
 	const uint32_t *id =
 	    class->instance_ids + pending->position * class->instance_words;
 
-	name[length++] = AGENT_STAT_TEXT;
+	name[length++] = SCHEMA_STAT_TEXT;
 	name[length++] = class->id_length;
 	for (size_t i = 0; i < class->id_length; i++)
 		name[length++] = class->id[i];
@@ -1471,7 +1470,7 @@ read_pending_times(struct remote_state *state, char *error, size_t error_size)
 			}
 			if (read_string(state, varbind, text, sizeof(text),
 			        error, error_size) != 0 ||
-			    !agent_remote_parse_time_text(text, info, &value)) {
+			    !cli_remote_parse_time_text(text, info, &value)) {
 				char quoted[REMOTE_QUOTED_SIZE];
 				if (error[0] == '\0' ||
 				    strstr(error, "malformed") == NULL)
@@ -1678,15 +1677,15 @@ read_catalogue(struct cli_source *source, char *error, size_t error_size)
 		dci_registry_free(state->registry);
 	state->registry = registry;
 	source->registry = registry;
-	root_length = table_root(AGENT_TABLE_SUPPLIER, root);
+	root_length = table_root(SCHEMA_TABLE_SUPPLIER, root);
 	if (remote_walk(state, root, root_length, supplier_varbind, NULL, error,
 	        error_size) != 0)
 		return -1;
-	root_length = table_root(AGENT_TABLE_CLASS, root);
+	root_length = table_root(SCHEMA_TABLE_CLASS, root);
 	if (remote_walk(state, root, root_length, class_varbind, NULL, error,
 	        error_size) != 0)
 		return -1;
-	root_length = table_root(AGENT_TABLE_DATUM, root);
+	root_length = table_root(SCHEMA_TABLE_DATUM, root);
 	if (remote_walk(state, root, root_length, datum_varbind, NULL, error,
 	        error_size) != 0)
 		return -1;
@@ -1700,8 +1699,8 @@ read_catalogue(struct cli_source *source, char *error, size_t error_size)
 	 * needed only for an agent that does not serve the level sizes
 	 * (before revision 202611251200Z). */
 	if (!every_level_size_read(state)) {
-		root_length = table_root(AGENT_TABLE_INSTANCE, root);
-		root[root_length++] = AGENT_INSTANCE_LABEL;
+		root_length = table_root(SCHEMA_TABLE_INSTANCE, root);
+		root[root_length++] = SCHEMA_INSTANCE_LABEL;
 		if (remote_walk(state, root, root_length,
 		        first_instance_varbind, NULL, error, error_size) != 0)
 			return -1;
@@ -1738,12 +1737,12 @@ datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
     char *error, size_t error_size)
 {
 	struct catalogue_check *check = context;
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
 	uint32_t count;
 
-	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
-	                      AGENT_REMOTE_SHAPE_CLASS, &index))
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_CLASS, &index))
 		return malformed_index(
 		    state, "dciClassTable", error, error_size);
 	if (read_unsigned(state, varbind, &count, error, error_size) != 0)
@@ -1794,15 +1793,15 @@ catalogue_changed(struct remote_state *state, char *error, size_t error_size)
 
 	if (state->restarted)
 		return 1;
-	entry_length = table_root(AGENT_TABLE_CLASS, root);
+	entry_length = table_root(SCHEMA_TABLE_CLASS, root);
 	root_length = entry_length;
-	root[root_length++] = AGENT_CLASS_DATUM_COUNT;
+	root[root_length++] = SCHEMA_CLASS_DATUM_COUNT;
 	if (remote_walk_from(state, root, root_length, entry_length,
 	        datum_count_varbind, &classes, error, error_size) != 0)
 		return -1;
-	entry_length = table_root(AGENT_TABLE_SUPPLIER, root);
+	entry_length = table_root(SCHEMA_TABLE_SUPPLIER, root);
 	root_length = entry_length;
-	root[root_length++] = AGENT_SUPPLIER_DISCONTINUITY;
+	root[root_length++] = SCHEMA_SUPPLIER_DISCONTINUITY;
 	if (remote_walk_from(state, root, root_length, entry_length,
 	        supplier_time_varbind, &suppliers, error, error_size) != 0)
 		return -1;
@@ -1818,14 +1817,14 @@ static int
 read_class_rows(struct remote_state *state, struct remote_class *class,
     char *error, size_t error_size)
 {
-	static const unsigned columns[] = {AGENT_INSTANCE_LABEL,
-	    AGENT_INSTANCE_CREATED, AGENT_INSTANCE_DISCONTINUITY,
-	    AGENT_INSTANCE_PARENT};
+	static const unsigned columns[] = {SCHEMA_INSTANCE_LABEL,
+	    SCHEMA_INSTANCE_CREATED, SCHEMA_INSTANCE_DISCONTINUITY,
+	    SCHEMA_INSTANCE_PARENT};
 	oid root[REMOTE_OID_MAX];
 	size_t entry_length, length;
 
 	for (size_t c = 0; c < sizeof(columns) / sizeof(*columns); c++) {
-		entry_length = table_root(AGENT_TABLE_INSTANCE, root);
+		entry_length = table_root(SCHEMA_TABLE_INSTANCE, root);
 		length = entry_length;
 		root[length++] = columns[c];
 		root[length++] = class->id_length;
@@ -1835,7 +1834,7 @@ read_class_rows(struct remote_state *state, struct remote_class *class,
 		        instance_varbind, NULL, error, error_size) != 0)
 			return -1;
 	}
-	entry_length = table_root(AGENT_CLASS_DATA, root);
+	entry_length = table_root(SCHEMA_CLASS_DATA, root);
 	length = entry_length;
 	for (size_t i = 0; i < class->id_length; i++)
 		root[length++] = class->id[i];
@@ -1888,11 +1887,11 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 		        error_size) != 0)
 			goto fail;
 	} else {
-		root_length = table_root(AGENT_TABLE_INSTANCE, root);
+		root_length = table_root(SCHEMA_TABLE_INSTANCE, root);
 		if (remote_walk(state, root, root_length, instance_varbind,
 		        NULL, error, error_size) != 0)
 			goto fail;
-		root_length = table_root(AGENT_CLASS_DATA, root);
+		root_length = table_root(SCHEMA_CLASS_DATA, root);
 		if (remote_walk(state, root, root_length, value_varbind, NULL,
 		        error, error_size) != 0)
 			goto fail;
@@ -2025,7 +2024,7 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 			return -1;
 		}
 		if (class->level_types_read && class->level_sizes_read) {
-			if (!agent_remote_decode_levels(class->level_types,
+			if (!cli_remote_decode_levels(class->level_types,
 			        class->level_types_length, class->level_sizes,
 			        class->level_sizes_length, class->level_count,
 			        levels)) {
@@ -2084,13 +2083,13 @@ first_instance_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
 
 	(void)varbind;
 	(void)context;
-	if (!agent_remote_decode_index(
-	        suffix, length, AGENT_REMOTE_SHAPE_INSTANCE, &index))
+	if (!cli_remote_decode_index(
+	        suffix, length, CLI_REMOTE_SHAPE_INSTANCE, &index))
 		return malformed_index(
 		    state, "dciInstanceTable", error, error_size);
 	class = find_class(state, index.class_id, index.class_length);
@@ -2150,7 +2149,7 @@ static const struct cli_source_operations remote_operations = {
 
 /* The v3 part of a session; -1 with the option at fault in `error`. */
 static int
-session_v3(netsnmp_session *session, const struct agent_remote_options *options,
+session_v3(netsnmp_session *session, const struct cli_remote_options *options,
     char *error, size_t error_size)
 {
 	const char *level = options->level ? options->level : "noAuthNoPriv";
@@ -2242,8 +2241,8 @@ session_v3(netsnmp_session *session, const struct agent_remote_options *options,
 }
 
 int
-agent_remote_source_open(struct cli_source *source,
-    const struct agent_remote_options *options, char *error, size_t error_size)
+cli_remote_source_open(struct cli_source *source,
+    const struct cli_remote_options *options, char *error, size_t error_size)
 {
 	const char *version = options->version ? options->version : "2c";
 	struct remote_state *state = calloc(1, sizeof(*state));
@@ -2269,7 +2268,7 @@ agent_remote_source_open(struct cli_source *source,
 	setenv("MIBS", "", 1);
 	/* Net-SNMP's own messages go through our log, escaped as every
 	 * message is (core/log.h): they may quote what the agent sent. */
-	agent_snmp_log_route();
+	dci_netsnmp_log_route();
 	init_snmp("dcistat");
 
 	snmp_sess_init(&session);
