@@ -521,7 +521,7 @@ dci_isolation_child_main(int socket)
 	child_socket = socket;
 	recording_operations_fill();
 	log_set_sink(forward_log);
-	if (dci_wire_receive(socket, INT64_MAX, &buffer, &buffer_size, &type,
+	if (dci_wire_receive(socket, -1, INT64_MAX, &buffer, &buffer_size, &type,
 	        &payload, why, sizeof(why)) != 1 ||
 	    type != DCI_WIRE_SETUP)
 		return 2;
@@ -539,7 +539,7 @@ dci_isolation_child_main(int socket)
 	done(result, plugin->name);
 
 	for (;;) {
-		int received = dci_wire_receive(socket, INT64_MAX, &buffer,
+		int received = dci_wire_receive(socket, -1, INT64_MAX, &buffer,
 		    &buffer_size, &type, &payload, why, sizeof(why));
 
 		if (received != 1)
