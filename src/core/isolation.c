@@ -6,6 +6,7 @@
 #include "core/isolation.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,11 @@ struct isolation {
 	pid_t pid;  /* 0: no process */
 	int socket; /* -1: none */
 	int watch;  /* readable when the process ended (pidfd), or -1 */
+	/* A stop interrupts a refresh in flight from the main thread
+	 * (dci_isolation_interrupt): `socket` is closed, and read there,
+	 * under this lock. */
+	pthread_mutex_t socket_lock;
+	bool interrupted;
 	unsigned char *buffer;
 	size_t buffer_size;
 	struct dci_wire_writer out;
@@ -65,9 +71,11 @@ process_end(struct isolation *isolation, bool kill_now, const char *what)
 {
 	char status[128] = "";
 
+	pthread_mutex_lock(&isolation->socket_lock);
 	if (isolation->socket >= 0)
 		close(isolation->socket);
 	isolation->socket = -1;
+	pthread_mutex_unlock(&isolation->socket_lock);
 	if (isolation->pid > 0)
 		dci_isolation_process_end(isolation->pid, kill_now ? 0 : 1000,
 		    status, sizeof(status));
@@ -420,6 +428,14 @@ converse(struct isolation *isolation, struct dci_host *host, char *name,
 		    &isolation->buffer_size, &type, &reader, why, sizeof(why));
 		int result = 0, replayed;
 
+		if (__atomic_load_n(
+		        &isolation->interrupted, __ATOMIC_ACQUIRE)) {
+			process_end(isolation, true,
+			    "stopped during a refresh, killed");
+			log_info("provider %s: %s", isolation->plugin->name,
+			    isolation->why);
+			return -1;
+		}
 		/* Ended: the stream's end, or the process's own where
 		 * what it forked holds the stream open. */
 		if (received == 0 || received == -3) {
@@ -464,6 +480,7 @@ dci_isolation_replayer_new(struct dci_plugin *plugin)
 		replayer->isolation.plugin = plugin;
 		replayer->isolation.socket = -1;
 		replayer->isolation.watch = -1;
+		pthread_mutex_init(&replayer->isolation.socket_lock, NULL);
 	}
 	return replayer;
 }
@@ -503,6 +520,7 @@ dci_isolation_replayer_free(struct dci_isolation_replayer *replayer)
 	if (replayer == NULL)
 		return;
 	free(replayer->isolation.rows);
+	pthread_mutex_destroy(&replayer->isolation.socket_lock);
 	free(replayer);
 }
 
@@ -593,6 +611,7 @@ isolation_init(struct dci_host *host, void **context)
 	isolation->plugin = plugin;
 	isolation->socket = -1;
 	isolation->watch = -1;
+	pthread_mutex_init(&isolation->socket_lock, NULL);
 	*context = isolation;
 	if (process_setup(isolation, host) != 0) {
 		if (isolation->why[0] != '\0')
@@ -620,8 +639,10 @@ isolation_refresh(struct dci_host *host, void *context)
 	    send_frame(isolation) != 0 ||
 	    converse(isolation, host, NULL, 0) != 0) {
 		/* The process is gone: fail and restart the plug-in. A
-		 * refresh the provider itself failed is an ordinary one. */
-		if (isolation->socket < 0)
+		 * refresh the provider itself failed is an ordinary one, and
+		 * one a stop interrupted is nothing to restart. */
+		if (isolation->socket < 0 &&
+		    !__atomic_load_n(&isolation->interrupted, __ATOMIC_ACQUIRE))
 			isolation_failed(isolation);
 		return -1;
 	}
@@ -640,7 +661,24 @@ isolation_fini(struct dci_host *host, void *context)
 	dci_wire_writer_free(&isolation->out);
 	free(isolation->buffer);
 	free(isolation->rows);
+	pthread_mutex_destroy(&isolation->socket_lock);
 	free(isolation);
+}
+
+void
+dci_isolation_interrupt(void *context)
+{
+	struct isolation *isolation = context;
+
+	if (isolation == NULL)
+		return;
+	pthread_mutex_lock(&isolation->socket_lock);
+	__atomic_store_n(&isolation->interrupted, true, __ATOMIC_RELEASE);
+	/* The refresh's read sees the end at once; the descriptor stays
+	 * its to close. */
+	if (isolation->socket >= 0)
+		shutdown(isolation->socket, SHUT_RDWR);
+	pthread_mutex_unlock(&isolation->socket_lock);
 }
 
 const struct dci_provider dci_isolation_provider = {

@@ -55,6 +55,12 @@ int dci_isolation_replay(struct dci_isolation_replayer *replayer,
     const unsigned char *data, size_t length);
 void dci_isolation_replayer_free(struct dci_isolation_replayer *replayer);
 
+/* From the main thread, at a stop (loader.c), with `context` the
+ * isolation provider's: a refresh in flight on the refresher returns at
+ * once, its process killed (with what it started), instead of waiting out
+ * the hang limit; the provider is not restarted for it. */
+void dci_isolation_interrupt(void *context);
+
 /* The child's side, the whole of dcistat-isolate: serves dcistatd on
  * `socket` until it closes it. Returns the exit status. */
 int dci_isolation_child_main(int socket);

@@ -366,6 +366,11 @@ plugin_refresher_stop(struct dci_plugin *plugin)
 	pthread_cond_signal(&plugin->refresher_wake);
 	pthread_mutex_unlock(&plugin->refresher_lock);
 	plugin_request_answer(plugin, true);
+	/* An isolated provider's refresh waits on its process: ended now,
+	 * rather than after its hang limit. */
+	if (plugin->refresh_in_flight &&
+	    plugin->entry == &dci_isolation_provider)
+		dci_isolation_interrupt(plugin->context);
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += DCI_PLUGIN_STOP_WAIT_MILLISECONDS / 1000;
 	deadline.tv_nsec +=

@@ -12,6 +12,9 @@
 #    returns, what it asks is refused and the daemon serves on; it stops
 #    cleanly (exit 0, no sanitizer report), the fini never run.
 # 3. Not stuck: the same provider's fini runs at stop.
+# 4. Isolated and stuck: SIGTERM ends its process at once (logged "stopped
+#    during a refresh, killed"), nothing abandoned, no dcistat-isolate left,
+#    dcistatd gone well within the bound.
 #
 # Needs root (for snmpd's sockets; exit 77 otherwise).
 
@@ -52,6 +55,7 @@ YAML
 	cat >>"$1" <<YAML
   - module: $PROCESS_SO
     refresh: 0.2
+    isolate: ${3:-false}
     options:
       hang_while: $HANG
       fini_writes: $FINI
@@ -113,3 +117,26 @@ stop_dcistatd
 [ -e "$FINI" ] || fail "the provider's fini did not run at an ordinary stop"
 grep -q 'abandoned' "$DCISTATD_LOG" && fail "a provider was abandoned at an ordinary stop"
 ok "not stuck: its fini runs at stop, nothing abandoned"
+
+# --- 4. Isolated and stuck ------------------------------------------------
+
+ISOLATE=$top_builddir/src/isolate/dcistat-isolate
+[ -x "$ISOLATE" ] || fail "$ISOLATE not built (run make)"
+export DCISTAT_ISOLATE_PROGRAM=$ISOLATE
+config "$TMP_DIR/isolated.yaml" stuck true
+rm -f "$FINI"
+: >"$HANG"
+start_dcistatd "$TMP_DIR/isolated.yaml"
+wait_dcistatd_ready 20
+wait_until 10 grep -q 'provider process: running isolated' "$DCISTATD_LOG" ||
+    fail "the provider did not start isolated"
+sleep 0.5 # its refresh is under way, and stuck
+stop_started=$(now_ms)
+stop_dcistatd
+stop_ms=$(($(now_ms) - stop_started))
+[ "$stop_ms" -lt "$BOUND_MS" ] || fail "the stop took $stop_ms ms: the isolated refresh was waited for"
+grep -q 'provider process: isolated process stopped during a refresh, killed' "$DCISTATD_LOG" ||
+    fail "the log does not say the isolated process was killed at the stop"
+grep -q 'abandoned' "$DCISTATD_LOG" && fail "the isolated provider was abandoned"
+pgrep -f "$ISOLATE" >/dev/null && fail "a dcistat-isolate process outlived dcistatd"
+ok "isolated and stuck: stopped in $stop_ms ms, its process killed (logged), nothing abandoned or left"
