@@ -167,6 +167,9 @@ sed -e '/^agent:/,/^providers:/{/^providers:/!d}' "$TMP_DIR/fork.yaml" >"$TMP_DI
 SNMPD_EXTRA_CONF="dlmod dcistat $MODULE
 dcistatConfig $TMP_DIR/embedded.yaml"
 SNMPD_ENV=("${EMBEDDED_ENV[@]}" "DCISTAT_ISOLATE_PROGRAM=$ISOLATE" "DCISTAT_INSECURE_PATHS=1")
+# A sanitized module's crash must be a crash there too.
+[ ${#EMBEDDED_ENV[@]} -eq 0 ] ||
+    SNMPD_ENV+=("ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_segv=0")
 : >"$SPAWN"
 start_snmpd
 wait_until 20 marked_are "" 3 ||
