@@ -210,12 +210,14 @@ static size_t session_and_tree_kill(pid_t leader);
 static void
 leaders_kill_at_exit(void)
 {
+	/* Checked before the lock: a process forked while another thread
+	 * held it (a provider's helper calling exit) must not wait for it. */
+	if (__atomic_load_n(&leaders_owner, __ATOMIC_ACQUIRE) != getpid())
+		return;
 	pthread_mutex_lock(&lock);
-	if (getpid() == leaders_owner) {
-		for (size_t i = 0; i < leader_count; i++) {
-			session_and_tree_kill(leaders[i]);
-			kill(-leaders[i], SIGKILL);
-		}
+	for (size_t i = 0; i < leader_count; i++) {
+		session_and_tree_kill(leaders[i]);
+		kill(-leaders[i], SIGKILL);
 	}
 	pthread_mutex_unlock(&lock);
 }
@@ -244,7 +246,7 @@ dci_isolation_process_start(
 		/* Those of the process this one was forked from are not its
 		 * own. */
 		leader_count = 0;
-		leaders_owner = parent;
+		__atomic_store_n(&leaders_owner, parent, __ATOMIC_RELEASE);
 	}
 	if (!exit_handler_set)
 		exit_handler_set = atexit(leaders_kill_at_exit) == 0;
