@@ -202,7 +202,7 @@ children_list(pid_t **children)
 
 /* --- Start and end --------------------------------------------------- */
 
-static size_t session_and_tree_kill(pid_t leader);
+static size_t session_and_tree_kill(pid_t leader, bool stop_leader);
 
 /* At exit (snmpd's, which keeps the module and its providers loaded to
  * the end): the providers' processes end with it (PR_SET_PDEATHSIG), and
@@ -216,7 +216,7 @@ leaders_kill_at_exit(void)
 		return;
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < leader_count; i++) {
-		session_and_tree_kill(leaders[i]);
+		session_and_tree_kill(leaders[i], true);
 		kill(-leaders[i], SIGKILL);
 	}
 	pthread_mutex_unlock(&lock);
@@ -352,14 +352,15 @@ entry_below(const struct process_entry *entries, size_t count,
 /* Kills, with SIGKILL, every process of the session `leader` leads and
  * every process below `leader` in the tree (while it lives its
  * descendants stay below it), in rounds until one finds nothing. `leader`
- * is stopped first, so that it forks nothing more meanwhile; it is not
- * killed here. Returns how many were killed. */
+ * is stopped first when `stop_leader`, so that it forks nothing more
+ * meanwhile; it is not killed here. Returns how many were killed. */
 static size_t
-session_and_tree_kill(pid_t leader)
+session_and_tree_kill(pid_t leader, bool stop_leader)
 {
 	size_t killed = 0;
 
-	kill(leader, SIGSTOP);
+	if (stop_leader)
+		kill(leader, SIGSTOP);
 	for (int round = 0; round < KILL_ROUNDS; round++) {
 		size_t count, found = 0;
 		struct process_entry *entries = processes_list(&count);
@@ -397,7 +398,7 @@ dci_isolation_process_end(
 		usleep(5000);
 	/* Ended or not, `pid` is not reaped yet: its number (its session's
 	 * and group's) cannot be anyone else's. */
-	killed = session_and_tree_kill(pid);
+	killed = session_and_tree_kill(pid, true);
 	if (kill(-pid, SIGKILL) != 0)
 		kill(pid, SIGKILL);
 	do
@@ -409,13 +410,19 @@ dci_isolation_process_end(
 		/* Reaped by someone else (snmpd's own child handling). */
 		snprintf(status, status_size, "ended (%s)", strerror(errno));
 	/* Processes of the session forked while it ended. */
-	killed += session_and_tree_kill(pid);
+	killed += session_and_tree_kill(pid, true);
 	leader_forget(pid);
 	if (killed > 0)
 		log_info("isolated process %ld: %zu process%s it started "
 		         "killed with it",
 		    (long)pid, killed, killed == 1 ? "" : "es");
 	dci_isolation_reap_adopted(true);
+}
+
+size_t
+dci_isolation_process_kill_own(void)
+{
+	return session_and_tree_kill(getpid(), false);
 }
 
 /* --- Adopted processes (dcistatd) ------------------------------------ */

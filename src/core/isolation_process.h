@@ -53,6 +53,13 @@ pid_t dci_isolation_process_start(
 void dci_isolation_process_end(
     pid_t pid, unsigned grace_milliseconds, char *status, size_t status_size);
 
+/* In the provider's process, at its orderly end (the provider's fini
+ * done): kills what it started, as dci_isolation_process_end would, but
+ * with its own rights, which dcistatd may have given up since (-u): a
+ * process started before dcistatd dropped root ends at the change of user
+ * this way. Returns how many it killed. */
+size_t dci_isolation_process_kill_own(void);
+
 /* dcistatd only: makes this process the child subreaper (above), after
  * any fork into the background (the attribute is not inherited). Returns
  * 0, or -1 (logged; orphans go to init as before). */

@@ -17,6 +17,7 @@
 #include "core/events.h"
 #include "core/host.h"
 #include "core/isolation.h"
+#include "core/isolation_process.h"
 #include "core/log.h"
 #include "core/secure_path.h"
 #include "core/snapshot.h"
@@ -991,6 +992,10 @@ size_t
 dci_plugins_run_due(struct dci_plugins *plugins, int64_t now)
 {
 	size_t ran = 0;
+
+	/* What isolated providers left and dcistatd adopted, once ended
+	 * (nothing in the snmpd module; at most every half second). */
+	dci_isolation_reap_adopted(false);
 
 	for (size_t i = 0; i < plugins->count; i++)
 		ran += dci_plugin_run_due(plugins->items[i], now);
