@@ -20,7 +20,14 @@
  * session other than dcistatd's are reaped while dcistatd runs: those are
  * the only ones an isolated provider can leave, and an in-process
  * provider's own children (popen, system), which it waits for itself, are
- * in dcistatd's session and never taken from it.
+ * in dcistatd's session and never taken from it. (The price: an orphan an
+ * in-process provider's child leaves in dcistatd's session is adopted and
+ * reaped only at stop.)
+ *
+ * The same kill runs from an exit handler for the processes still running
+ * when the process exits (snmpd keeps the module and its providers to the
+ * end). Only a dcistatd or snmpd killed outright leaves what its
+ * providers' processes started (those end by PR_SET_PDEATHSIG) to init.
  *
  * snmpd is not made a subreaper by the module: the orphans of snmpd's own
  * children (the extend, exec and pass scripts' background processes)
