@@ -41,6 +41,21 @@ batch_of(struct dci_batch *batch)
 	return (struct host_batch *)batch;
 }
 
+/* A provider abandoned at stop because its refresh did not return
+ * (loader.h) may return later: what it then asks is refused without a
+ * look at its classes or batches, which may be gone. */
+static bool
+plugin_abandoned(const struct dci_plugin *plugin)
+{
+	return __atomic_load_n(&plugin->abandoned, __ATOMIC_ACQUIRE);
+}
+
+static bool
+batch_abandoned(struct dci_batch *public)
+{
+	return plugin_abandoned(batch_of(public)->plugin);
+}
+
 /* False for a batch of a class withdrawn since it was begun (batch_orphan):
  * the call is refused without a word, the commit says why. */
 static bool
@@ -386,6 +401,8 @@ host_batch_begin(struct dci_host *host, struct dci_class *class)
 	struct host_batch *batch;
 	struct dci_batch **grown;
 
+	if (plugin_abandoned(plugin))
+		return NULL;
 	if (!class_owned(plugin, class)) {
 		log_warnx("provider %s: batch refused: class handle is not one "
 		          "this provider registered",
@@ -543,6 +560,8 @@ static long
 host_batch_instance(struct dci_batch *public, const uint32_t *id,
     size_t id_words, const char *label)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 	long row;
@@ -581,6 +600,8 @@ static int
 host_batch_set_unsigned(
     struct dci_batch *public, long row, uint32_t datum_id, uint64_t value)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -597,6 +618,8 @@ static int
 host_batch_set_signed(
     struct dci_batch *public, long row, uint32_t datum_id, int64_t value)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -613,6 +636,8 @@ static int
 host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
     const void *bytes, size_t length)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -628,6 +653,8 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 static int
 host_batch_set_invalid(struct dci_batch *public, long row, uint32_t datum_id)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -644,6 +671,8 @@ static int
 host_batch_instance_parent(struct dci_batch *public, long row,
     const uint32_t *parent_id, size_t parent_words)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -659,6 +688,8 @@ host_batch_instance_parent(struct dci_batch *public, long row,
 static int
 host_batch_set_discontinuity(struct dci_batch *public, long row)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -706,6 +737,8 @@ batch_queue(struct host_batch *batch)
 static int
 host_batch_commit(struct dci_batch *public)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 	int result;
@@ -747,6 +780,8 @@ host_batch_commit(struct dci_batch *public)
 static void
 host_batch_abort(struct dci_batch *public)
 {
+	if (batch_abandoned(public))
+		return;
 	struct host_batch *batch = batch_of(public);
 
 	dci_snapshot_builder_free(batch->builder);

@@ -6,17 +6,15 @@
 #include "core/isolation.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/isolation_process.h"
 #include "core/isolation_wire.h"
 #include "core/loader.h"
 #include "core/log.h"
@@ -33,6 +31,12 @@ struct isolation {
 	struct dci_plugin *plugin;
 	pid_t pid;  /* 0: no process */
 	int socket; /* -1: none */
+	int watch;  /* readable when the process ended (pidfd), or -1 */
+	/* A stop interrupts a refresh in flight from the main thread
+	 * (dci_isolation_interrupt): `socket` is closed, and read there,
+	 * under this lock. */
+	pthread_mutex_t socket_lock;
+	bool interrupted;
 	unsigned char *buffer;
 	size_t buffer_size;
 	struct dci_wire_writer out;
@@ -58,61 +62,27 @@ hang_milliseconds(const struct isolation *isolation)
 	           : DCI_ISOLATION_HANG_MILLISECONDS;
 }
 
-static void
-status_text(int status, char *text, size_t size)
-{
-	if (WIFSIGNALED(status))
-		snprintf(text, size, "killed by signal %d (%s)",
-		    WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (WIFEXITED(status))
-		snprintf(
-		    text, size, "exited with status %d", WEXITSTATUS(status));
-	else
-		snprintf(text, size, "ended");
-}
-
-/* Waits up to `milliseconds` for the process to end; then kills it. */
-static void
-reap(
-    struct isolation *isolation, unsigned milliseconds, char *text, size_t size)
-{
-	int64_t give_up = dci_clock_milliseconds() + milliseconds;
-	int status = 0;
-	pid_t ended;
-
-	for (;;) {
-		ended = waitpid(isolation->pid, &status, WNOHANG);
-		if (ended != 0 || dci_clock_milliseconds() >= give_up)
-			break;
-		usleep(5000);
-	}
-	if (ended == 0) {
-		kill(isolation->pid, SIGKILL);
-		ended = waitpid(isolation->pid, &status, 0);
-	}
-	if (ended == isolation->pid)
-		status_text(status, text, size);
-	else
-		/* Reaped by someone else (snmpd's own child handling). */
-		snprintf(text, size, "ended (%s)", strerror(errno));
-	isolation->pid = 0;
-}
-
-/* Ends the process now; the reason for the log and dciSupplierFailure is
- * in isolation->why. */
+/* Ends the process now (after a second, for the orderly end that closing
+ * the socket asks for, when not `kill_now`), with everything it started
+ * (core/isolation_process.h); the reason for the log and
+ * dciSupplierFailure is in isolation->why. */
 static void
 process_end(struct isolation *isolation, bool kill_now, const char *what)
 {
 	char status[128] = "";
 
+	pthread_mutex_lock(&isolation->socket_lock);
 	if (isolation->socket >= 0)
 		close(isolation->socket);
 	isolation->socket = -1;
-	if (isolation->pid > 0) {
-		if (kill_now)
-			kill(isolation->pid, SIGKILL);
-		reap(isolation, kill_now ? 0 : 1000, status, sizeof(status));
-	}
+	pthread_mutex_unlock(&isolation->socket_lock);
+	if (isolation->pid > 0)
+		dci_isolation_process_end(isolation->pid, kill_now ? 0 : 1000,
+		    status, sizeof(status));
+	isolation->pid = 0;
+	if (isolation->watch >= 0)
+		close(isolation->watch);
+	isolation->watch = -1;
 	if (what != NULL)
 		snprintf(isolation->why, sizeof(isolation->why),
 		    "isolated process %s%s%s", what, status[0] ? ": " : "",
@@ -123,7 +93,7 @@ static int
 process_start(struct isolation *isolation)
 {
 	const char *program = getenv(DCI_ISOLATION_PROGRAM_ENVIRONMENT);
-	pid_t parent = getpid(), pid;
+	pid_t pid;
 	int pair[2];
 
 	if (program == NULL || program[0] == '\0')
@@ -134,37 +104,13 @@ process_start(struct isolation *isolation)
 		    strerror(errno));
 		return -1;
 	}
-	pid = fork();
+	pid = dci_isolation_process_start(program, pair[1], &isolation->watch,
+	    isolation->why, sizeof(isolation->why));
+	close(pair[1]);
 	if (pid < 0) {
-		snprintf(isolation->why, sizeof(isolation->why),
-		    "cannot start an isolated process: fork: %s",
-		    strerror(errno));
 		close(pair[0]);
-		close(pair[1]);
 		return -1;
 	}
-	if (pid == 0) {
-		/* Async-signal-safe calls only: dcistatd has threads. */
-		sigset_t none;
-		int null;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		if (pair[1] == 3)
-			fcntl(3, F_SETFD, 0);
-		else if (dup2(pair[1], 3) != 3)
-			_exit(127);
-		null = open("/dev/null", O_RDONLY);
-		if (null >= 0 && null != 0)
-			dup2(null, 0);
-		close_range(4, ~0u, 0);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execl(program, "dcistat-isolate", (char *)NULL);
-		_exit(127);
-	}
-	close(pair[1]);
 	isolation->socket = pair[0];
 	isolation->pid = pid;
 	isolation->supplier_count = 0;
@@ -477,12 +423,22 @@ converse(struct isolation *isolation, struct dci_host *host, char *name,
 	for (;;) {
 		struct dci_wire_reader reader;
 		enum dci_wire_type type;
-		int received = dci_wire_receive(isolation->socket, deadline,
-		    &isolation->buffer, &isolation->buffer_size, &type, &reader,
-		    why, sizeof(why));
+		int received = dci_wire_receive(isolation->socket,
+		    isolation->watch, deadline, &isolation->buffer,
+		    &isolation->buffer_size, &type, &reader, why, sizeof(why));
 		int result = 0, replayed;
 
-		if (received == 0) {
+		if (__atomic_load_n(
+		        &isolation->interrupted, __ATOMIC_ACQUIRE)) {
+			process_end(isolation, true,
+			    "stopped during a refresh, killed");
+			log_info("provider %s: %s", isolation->plugin->name,
+			    isolation->why);
+			return -1;
+		}
+		/* Ended: the stream's end, or the process's own where
+		 * what it forked holds the stream open. */
+		if (received == 0 || received == -3) {
 			process_end(isolation, false, "ended");
 			return -1;
 		}
@@ -523,6 +479,8 @@ dci_isolation_replayer_new(struct dci_plugin *plugin)
 	if (replayer != NULL) {
 		replayer->isolation.plugin = plugin;
 		replayer->isolation.socket = -1;
+		replayer->isolation.watch = -1;
+		pthread_mutex_init(&replayer->isolation.socket_lock, NULL);
 	}
 	return replayer;
 }
@@ -562,6 +520,7 @@ dci_isolation_replayer_free(struct dci_isolation_replayer *replayer)
 	if (replayer == NULL)
 		return;
 	free(replayer->isolation.rows);
+	pthread_mutex_destroy(&replayer->isolation.socket_lock);
 	free(replayer);
 }
 
@@ -651,6 +610,8 @@ isolation_init(struct dci_host *host, void **context)
 		return -1;
 	isolation->plugin = plugin;
 	isolation->socket = -1;
+	isolation->watch = -1;
+	pthread_mutex_init(&isolation->socket_lock, NULL);
 	*context = isolation;
 	if (process_setup(isolation, host) != 0) {
 		if (isolation->why[0] != '\0')
@@ -666,6 +627,7 @@ isolation_refresh(struct dci_host *host, void *context)
 {
 	struct isolation *isolation = context;
 
+	dci_isolation_reap_adopted(false);
 	if (isolation->socket < 0) {
 		snprintf(isolation->why, sizeof(isolation->why),
 		    "isolated process gone");
@@ -677,8 +639,10 @@ isolation_refresh(struct dci_host *host, void *context)
 	    send_frame(isolation) != 0 ||
 	    converse(isolation, host, NULL, 0) != 0) {
 		/* The process is gone: fail and restart the plug-in. A
-		 * refresh the provider itself failed is an ordinary one. */
-		if (isolation->socket < 0)
+		 * refresh the provider itself failed is an ordinary one, and
+		 * one a stop interrupted is nothing to restart. */
+		if (isolation->socket < 0 &&
+		    !__atomic_load_n(&isolation->interrupted, __ATOMIC_ACQUIRE))
 			isolation_failed(isolation);
 		return -1;
 	}
@@ -697,7 +661,24 @@ isolation_fini(struct dci_host *host, void *context)
 	dci_wire_writer_free(&isolation->out);
 	free(isolation->buffer);
 	free(isolation->rows);
+	pthread_mutex_destroy(&isolation->socket_lock);
 	free(isolation);
+}
+
+void
+dci_isolation_interrupt(void *context)
+{
+	struct isolation *isolation = context;
+
+	if (isolation == NULL)
+		return;
+	pthread_mutex_lock(&isolation->socket_lock);
+	__atomic_store_n(&isolation->interrupted, true, __ATOMIC_RELEASE);
+	/* The refresh's read sees the end at once; the descriptor stays
+	 * its to close. */
+	if (isolation->socket >= 0)
+		shutdown(isolation->socket, SHUT_RDWR);
+	pthread_mutex_unlock(&isolation->socket_lock);
 }
 
 const struct dci_provider dci_isolation_provider = {

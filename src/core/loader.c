@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "core/clock.h"
 #include "core/events.h"
 #include "core/host.h"
 #include "core/isolation.h"
+#include "core/isolation_process.h"
 #include "core/log.h"
 #include "core/secure_path.h"
 #include "core/snapshot.h"
@@ -331,29 +333,75 @@ plugin_request_answer(struct dci_plugin *plugin, bool refuse)
 	pthread_mutex_unlock(&plugin->refresher_lock);
 }
 
+/* Plug-ins abandoned by a stop: kept, so that their refreshes find them
+ * if they ever return (and so that they are not leaks). Main thread. */
+static struct dci_plugin **abandoned_plugins;
+static size_t abandoned_count;
+
+bool
+dci_plugins_abandoned_use(const struct dci_config *config)
+{
+	for (size_t i = 0; i < abandoned_count; i++)
+		if (abandoned_plugins[i]->source == config ||
+		    abandoned_plugins[i]->derived_source == config)
+			return true;
+	return false;
+}
+
 /* Stops the refresher, waiting for a refresh in flight to return; what it
  * committed is dropped. A refresh waiting for a registration is answered
  * with a refusal, and, refresher_stopping being set under the same lock,
- * no other request follows; so the join cannot wait for the main thread. */
-static void
+ * no other request follows; so the join cannot wait for the main thread.
+ * A refresh that does not return within DCI_PLUGIN_STOP_WAIT_MILLISECONDS
+ * is left running: false, the plug-in abandoned. */
+static bool
 plugin_refresher_stop(struct dci_plugin *plugin)
 {
+	struct timespec deadline;
+	int joined;
+
 	if (!plugin->refresher_running)
-		return;
+		return true;
 	pthread_mutex_lock(&plugin->refresher_lock);
 	plugin->refresher_stopping = true;
 	pthread_cond_signal(&plugin->refresher_wake);
 	pthread_mutex_unlock(&plugin->refresher_lock);
 	plugin_request_answer(plugin, true);
-	pthread_join(plugin->refresher, NULL);
+	/* An isolated provider's refresh waits on its process: ended now,
+	 * rather than after its hang limit. */
+	if (plugin->refresh_in_flight &&
+	    plugin->entry == &dci_isolation_provider)
+		dci_isolation_interrupt(plugin->context);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += DCI_PLUGIN_STOP_WAIT_MILLISECONDS / 1000;
+	deadline.tv_nsec +=
+	    (DCI_PLUGIN_STOP_WAIT_MILLISECONDS % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	joined = pthread_timedjoin_np(plugin->refresher, NULL, &deadline);
 	log_flush_deferred();
 	plugin->refresher_running = false;
+	if (joined == ETIMEDOUT) {
+		/* Its wake-up byte, if it ever returns, goes nowhere. */
+		pthread_mutex_lock(&plugin->refresher_lock);
+		plugin->notify_fd = -1;
+		__atomic_store_n(&plugin->abandoned, true, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&plugin->refresher_lock);
+		pthread_detach(plugin->refresher);
+		log_warnx("provider %s: its refresh did not return within %u "
+		          "ms of the stop; abandoned without running its fini",
+		    plugin->name, (unsigned)DCI_PLUGIN_STOP_WAIT_MILLISECONDS);
+		return false;
+	}
 	plugin->refresh_in_flight = false;
 	plugin->refresh_finished = false;
 	for (size_t i = 0; i < plugin->pending_count; i++)
 		dci_snapshot_builder_free(plugin->pending[i].builder);
 	plugin->pending_count = 0;
 	plugin->refresh_milliseconds_at = 0;
+	return true;
 }
 
 /* The wait before the next try after `failures` failures in a row: `first`,
@@ -447,6 +495,12 @@ dci_plugin_start(
 	/* A failed row from an earlier try goes; init registers anew and may
 	 * declare its refresh limit anew. */
 	dci_plugin_stop(plugin);
+	if (plugin->abandoned) {
+		log_reason(error, error_size,
+		    "provider %s: abandoned, its refresh still running",
+		    plugin->name);
+		return -1;
+	}
 	plugin->refresh_milliseconds = config->refresh_milliseconds;
 	plugin->refresh_limit_milliseconds = 0;
 	/* An isolated provider's options are checked in its process, against
@@ -741,8 +795,16 @@ dci_plugin_deadline(const struct dci_plugin *plugin)
 void
 dci_plugin_stop(struct dci_plugin *plugin)
 {
-	/* fini never runs beside a refresh. */
-	plugin_refresher_stop(plugin);
+	/* fini never runs beside a refresh; an abandoned provider's refresh
+	 * may still use its batches, pending commits, object and context. */
+	if (plugin->abandoned || !plugin_refresher_stop(plugin)) {
+		if (plugin->registry != NULL)
+			dci_registry_withdraw_owner(plugin->registry, plugin);
+		plugin->supplier_count = 0;
+		plugin->initialised = false;
+		plugin->state = DCI_PLUGIN_STOPPED;
+		return;
+	}
 	if (plugin->initialised && plugin->entry != NULL &&
 	    plugin->entry->fini != NULL)
 		plugin->entry->fini(&plugin->host, plugin->context);
@@ -767,6 +829,16 @@ dci_plugin_close(struct dci_plugin *plugin)
 	if (plugin == NULL)
 		return;
 	dci_plugin_stop(plugin);
+	if (plugin->abandoned) {
+		struct dci_plugin **grown = realloc(
+		    abandoned_plugins, (abandoned_count + 1) * sizeof(*grown));
+		/* Out of memory: a leak, never a free under its thread. */
+		if (grown != NULL) {
+			abandoned_plugins = grown;
+			abandoned_plugins[abandoned_count++] = plugin;
+		}
+		return;
+	}
 	pthread_mutex_destroy(&plugin->refresher_lock);
 	pthread_cond_destroy(&plugin->refresher_wake);
 	free(plugin->pending);
@@ -923,6 +995,10 @@ size_t
 dci_plugins_run_due(struct dci_plugins *plugins, int64_t now)
 {
 	size_t ran = 0;
+
+	/* What isolated providers left and dcistatd adopted, once ended
+	 * (nothing in the snmpd module; at most every half second). */
+	dci_isolation_reap_adopted(false);
 
 	for (size_t i = 0; i < plugins->count; i++)
 		ran += dci_plugin_run_due(plugins->items[i], now);

@@ -28,6 +28,10 @@
 #define DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS 60000
 /* The first wait after a provider failed to load or to initialise. */
 #define DCI_PLUGIN_RETRY_FIRST_MILLISECONDS 1000
+/* The longest a stop (dcistatd's, or a reload's of a provider removed or
+ * restarted) waits for a provider's refresh in flight to return; then the
+ * provider is abandoned (dci_plugin_stop). */
+#define DCI_PLUGIN_STOP_WAIT_MILLISECONDS 5000
 
 enum dci_plugin_state {
 	DCI_PLUGIN_STOPPED, /* not started, or stopped */
@@ -128,7 +132,11 @@ struct dci_plugin {
 	int refresh_result;      /* refresher_lock, with refresh_finished */
 	int64_t refresh_duration_milliseconds; /* likewise */
 	bool refresh_in_flight; /* asked for and not yet installed */
-	bool on_refresher;      /* the refresher is in the provider's refresh */
+	/* Its refresh did not return within DCI_PLUGIN_STOP_WAIT_MILLISECONDS
+	 * of a stop: left to its thread (atomic; host.c refuses whatever it
+	 * asks from then on). */
+	bool abandoned;
+	bool on_refresher; /* the refresher is in the provider's refresh */
 	struct dci_host_request *request; /* refresher_lock; NULL: none */
 	struct dci_pending_commit *pending;
 	size_t pending_count;
@@ -191,11 +199,19 @@ void dci_plugin_announce_restart(const struct dci_plugin *plugin);
 /* Waits for a refresh in flight to return (refusing the registration or
  * withdrawal it may be waiting for, so that it can), calls fini (if init
  * ran), unloads, and removes what the provider registered from the
- * registry. */
+ * registry. A refresh that does not return within
+ * DCI_PLUGIN_STOP_WAIT_MILLISECONDS is not waited for longer: the
+ * provider is abandoned, as the log says, its registrations removed but
+ * neither its fini run nor its object unloaded nor anything its refresh
+ * may still touch freed (its thread runs on; what it asks is refused). */
 void dci_plugin_stop(struct dci_plugin *plugin);
 
-/* Stops and frees. */
+/* Stops and frees (an abandoned plugin is kept, never freed). */
 void dci_plugin_close(struct dci_plugin *plugin);
+
+/* Whether an abandoned plugin was started from `config`, which must then
+ * outlive it: its refresh may read its options. */
+bool dci_plugins_abandoned_use(const struct dci_config *config);
 
 /* On the refresher, from the provider's refresh: has the main thread
  * perform `request` (dci_host_request_perform, host.h) and returns when it
