@@ -161,8 +161,37 @@ color_wanted(enum cli_color color)
 	case CLI_COLOR_AUTO:
 		break;
 	}
-	return isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL &&
+	/* NO_COLOR counts when it is set to something (no-color.org). */
+	return isatty(STDOUT_FILENO) &&
+	       (getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0') &&
 	       term != NULL && strcmp(term, "dumb") != 0;
+}
+
+/* watch --sort DATUM: the datum is checked before the first wait, so that
+ * a typo is said at once (show checks it on its tables). Returns 0, or -1
+ * with the reason in `error`; an unknown class is left to the watch. */
+static int
+watch_sort_check(const struct cli_options *options,
+    const struct cli_source *source, char *error, size_t error_size)
+{
+	const struct dci_class *class;
+
+	if (options->sort == NULL)
+		return 0;
+	class = dci_registry_find_class(source->registry, options->class_name);
+	if (class == NULL ||
+	    strcmp(options->sort, CLI_VALUES_INSTANCE_COLUMN) == 0 ||
+	    strcmp(options->sort, CLI_VALUES_ID_COLUMN) == 0 ||
+	    strcmp(options->sort, CLI_WATCH_INTERVAL_COLUMN) == 0)
+		return 0;
+	for (size_t i = 0; i < class->datum_count; i++)
+		if (strcmp(class->datums[i].info.label, options->sort) == 0)
+			return 0;
+	snprintf(error, error_size,
+	    "--sort %.100s: no such datum in class %.100s (see dcistat "
+	    "describe %.100s)",
+	    options->sort, class->label, class->label);
+	return -1;
 }
 
 struct emit_context {
@@ -300,7 +329,9 @@ main(int argc, char **argv)
 		    .first = true,
 		};
 
-		if (cli_watch_run(&source, &settings, emit_interval, &emit,
+		if (watch_sort_check(&options, &source, error, sizeof(error)) !=
+		        0 ||
+		    cli_watch_run(&source, &settings, emit_interval, &emit,
 		        error, sizeof(error)) != 0) {
 			print_error(error);
 			status = EXIT_RUN_FAILURE;

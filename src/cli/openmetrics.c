@@ -42,6 +42,12 @@ cli_openmetrics_name(
 void
 cli_openmetrics_write_escaped(FILE *out, const char *text)
 {
+	cli_openmetrics_write_text(out, text, true);
+}
+
+void
+cli_openmetrics_write_text(FILE *out, const char *text, bool escape_quote)
+{
 	const unsigned char *bytes = (const unsigned char *)text;
 	size_t available = strlen(text), step;
 
@@ -54,7 +60,7 @@ cli_openmetrics_write_escaped(FILE *out, const char *text)
 			step = 1;
 		} else if (byte == '\\') {
 			fputs("\\\\", out);
-		} else if (byte == '"') {
+		} else if (byte == '"' && escape_quote) {
 			fputs("\\\"", out);
 		} else if (byte == '\n') {
 			fputs("\\n", out);
@@ -202,6 +208,16 @@ clashes_with_key(const struct cli_table *table, size_t column)
 	return false;
 }
 
+/* A HELP text: the Prometheus text format escapes only the backslash and
+ * the newline there (a \" is an error to its parser); OpenMetrics the
+ * quote too. */
+static void
+write_help(FILE *out, const char *help, enum cli_exposition exposition)
+{
+	cli_openmetrics_write_text(
+	    out, help, exposition == CLI_EXPOSITION_OPENMETRICS);
+}
+
 /* The name of the metadata lines (# TYPE, # HELP) of a family whose
  * samples are FAMILY + `suffix`: in OpenMetrics the family's, in the
  * Prometheus text format the samples'. */
@@ -317,7 +333,7 @@ write_info_family(FILE *out, const struct cli_table *table, const char *prefix,
 	    exposition == CLI_EXPOSITION_PROMETHEUS ? "gauge" : "info");
 	if (table->title[0] != '\0') {
 		fprintf(out, "# HELP %s ", name);
-		cli_openmetrics_write_escaped(out, table->title);
+		write_help(out, table->title, exposition);
 		putc('\n', out);
 	}
 	for (size_t row = 0; row < table->row_count; row++) {
@@ -388,7 +404,7 @@ write_numeric_family(FILE *out, const struct cli_table *table, size_t column,
 		fprintf(out, "# UNIT %s %s\n", family, unit);
 	if (info->help[0] != '\0') {
 		fprintf(out, "# HELP %s ", name);
-		cli_openmetrics_write_escaped(out, info->help);
+		write_help(out, info->help, exposition);
 		/* The description names the unit the provider counts in. */
 		if (shift != 0 || megabits)
 			fprintf(out, " (written in %s)", unit);

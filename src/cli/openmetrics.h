@@ -28,6 +28,7 @@
 #ifndef DCISTAT_CLI_OPENMETRICS_H
 #define DCISTAT_CLI_OPENMETRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -42,6 +43,10 @@ void cli_openmetrics_name(
 
 /* Writes `text` escaped for a label value or HELP (without quotes). */
 void cli_openmetrics_write_escaped(FILE *out, const char *text);
+
+/* The same, the double quote escaped only when `escape_quote` (a HELP of
+ * the Prometheus text format leaves it as it is). */
+void cli_openmetrics_write_text(FILE *out, const char *text, bool escape_quote);
 
 enum cli_exposition {
 	CLI_EXPOSITION_OPENMETRICS, /* OpenMetrics 1.0 */

@@ -441,6 +441,14 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		snprintf(error, error_size, "-i and -n are for watch only");
 		return -1;
 	}
+	if (options->command == CLI_COMMAND_WATCH &&
+	    options->format == CLI_FORMAT_PROMETHEUS) {
+		snprintf(error, error_size,
+		    "watch writes an exposition per interval, which the "
+		    "Prometheus text format cannot tell apart: use "
+		    "--openmetrics (each ends with # EOF)");
+		return -1;
+	}
 	if ((options->match != NULL || options->sort != NULL || top != NULL) &&
 	    options->command != CLI_COMMAND_SHOW &&
 	    options->command != CLI_COMMAND_WATCH) {

@@ -47,13 +47,23 @@ component_check(
 		return -1;
 	}
 	if (status.st_uid != 0 && status.st_uid != secure_path_user) {
-		snprintf(error, error_size,
-		    "%s: %s is owned by uid %ld, not root%s: refused; give it "
-		    "to root (chown root %s) or move the file where only root "
-		    "can change it" SECURE_PATH_WAY_OUT,
-		    path, component, (long)status.st_uid,
-		    secure_path_user != 0 ? " or dcistatd's user" : "",
-		    component);
+		/* Giving the file to root is a fix; giving a directory (a
+		 * home, say) is not one to suggest. */
+		if (S_ISDIR(status.st_mode))
+			snprintf(error, error_size,
+			    "%s: %s is owned by uid %ld, not root%s: refused; "
+			    "move the file to a directory only root can "
+			    "change (e.g. /etc/dcistat)" SECURE_PATH_WAY_OUT,
+			    path, component, (long)status.st_uid,
+			    secure_path_user != 0 ? " or dcistatd's user" : "");
+		else
+			snprintf(error, error_size,
+			    "%s: %s is owned by uid %ld, not root%s: refused; "
+			    "give it to root (chown root '%s') or move it "
+			    "where only root can change it" SECURE_PATH_WAY_OUT,
+			    path, component, (long)status.st_uid,
+			    secure_path_user != 0 ? " or dcistatd's user" : "",
+			    component);
 		return -1;
 	}
 	if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {

@@ -431,6 +431,22 @@ dci_value_check_datum(
 		    (unsigned)datum->unit);
 		return -1;
 	}
+	/* Hundredths are a gauge's fraction served as an integer column: not
+	 * a signed 64-bit datum (text only over SNMP, where "0.52" would be
+	 * no integer), not a counter (whose rate dcistat computes from the
+	 * raw number). */
+	if (datum->unit == DCI_UNIT_HUNDREDTHS &&
+	    (!is_integer_type(datum->type) ||
+	        datum->presentation != DCI_SIP_DECIMAL ||
+	        datum->semantics != DCI_SEMANTICS_GAUGE ||
+	        (datum->type == DCI_ST_INTEGER64 &&
+	            (datum->format & DCI_SIF_UNSIGNED) == 0))) {
+		set_reason(why, why_size,
+		    "unit DCI_UNIT_HUNDREDTHS is for integer gauges in decimal "
+		    "presentation, not signed 64-bit, not %s",
+		    name);
+		return -1;
+	}
 	if (datum->type == DCI_ST_STRING) {
 		if (datum->size < 2 || datum->size > DCI_STRING_MAX) {
 			set_reason(why, why_size,

@@ -5,7 +5,7 @@
 # line is set as bash sets it for a TAB, and what _dcistat offers is
 # compared with what dcistat lists of the same source (a configuration of
 # netif and evcnt): the commands, the classes, the instances of show
-# CLASS, the datums of -d (after a comma too) and --sort, the values of
+# CLASS (ids, one word each), the datums of -d (after a comma too) and --sort, the values of
 # --color, the options; after -c a file name, and nothing after -c with
 # -H (the community). The zsh completion (contrib/completion/zsh/_dcistat)
 # is checked for syntax with zsh -n where zsh is installed.
@@ -23,9 +23,17 @@ config=$TMP_DIR/dcistat.yaml
 printf 'providers:\n  - module: %s\n  - module: %s\n' "$(provider_so netif)" \
     "$(provider_so evcnt)" >"$config"
 
-# offered WORD...: what _dcistat offers for the last WORD, one line, sorted.
+# offered WORD...: what _dcistat offers for the last WORD (empty: after a
+# blank), one line, sorted. The line and the cursor are set as bash sets
+# them on TAB; so are its words, split at ':' and '=' as well as blanks,
+# which the completion must not trust.
 offered() {
-	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _dcistat; printf "%s\n" "${COMPREPLY[@]}" | sort | xargs' \
+	bash -c 'source "$1"; shift
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		read -r -a COMP_WORDS <<<"${COMP_LINE//:/ : }"
+		[[ $COMP_LINE == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_dcistat; printf "%s\n" "${COMPREPLY[@]}" | sort | xargs' \
 	    _ "$script" "$DCISTAT" "$@"
 }
 # expect WHAT EXPECTED WORD...: fails unless _dcistat offers EXPECTED.
@@ -41,9 +49,17 @@ source=(--insecure-paths -c "$config")
 expect "commands" "classes describe show suppliers watch" ""
 expect "commands from a prefix" "show suppliers" "s"
 expect "classes of the configuration" "evcnt netif" "${source[@]}" show ""
-labels=$("$DCISTAT" "${source[@]}" --json show netif -d mtu |
-    python3 -c 'import json,sys; print(" ".join(sorted(r["instance"] for r in json.load(sys.stdin)["tables"][0]["rows"])))')
-expect "instances of show netif" "$labels" "${source[@]}" show netif ""
+ids=$("$DCISTAT" "${source[@]}" --json show netif -d mtu |
+    python3 -c 'import json,sys; print(" ".join(sorted(r["id"] for r in json.load(sys.stdin)["tables"][0]["rows"])))')
+expect "instance ids of show netif" "$ids" "${source[@]}" show netif ""
+# evcnt's labels hold blanks: ids are offered, one word each.
+evcnt_ids=$("$DCISTAT" "${source[@]}" --json show evcnt -d count |
+    python3 -c 'import json,sys; print(len(json.load(sys.stdin)["tables"][0]["rows"]))')
+[ "$(offered "${source[@]}" show evcnt "" | wc -w)" = "$evcnt_ids" ] ||
+    fail "show evcnt: $(offered "${source[@]}" show evcnt "" | wc -w) words offered for $evcnt_ids instances"
+ok "show evcnt: one word per instance ($evcnt_ids)"
+# -H host:port as quickstart prints it: bash splits the port off.
+expect "commands after -H host:port" "show suppliers" -H 127.0.0.1:1161 -c public s
 expect "datums of -d" "rx_bytes" "${source[@]}" watch netif -d rx_b
 expect "datums after a comma" "mtu,tx_compressed" "${source[@]}" show netif -d mtu,tx_co
 expect "datums after a comma" "mtu,tx_bytes" "${source[@]}" show netif -d mtu,tx_by

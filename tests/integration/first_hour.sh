@@ -70,7 +70,7 @@ looks_like="looks like a configuration file: the configuration is read only with
 expect_usage "'$TMP_DIR/c.yaml' $looks_like" -H 127.0.0.1:1 -c "$TMP_DIR/c.yaml" show
 expect_usage "'good.yaml' $looks_like" -H 127.0.0.1:1 -c good.yaml show
 expect_usage "'good.yml' $looks_like" -H 127.0.0.1:1 -c good.yml show
-(cd "$TMP_DIR" && expect_usage "'existing' $looks_like" -H 127.0.0.1:1 -c existing show)
+(cd "$TMP_DIR" && expect_usage "'existing' $looks_like" -H 127.0.0.1:1 -c existing show) || exit 1
 expect_usage "-c and --community both give the community" -H 127.0.0.1:1 -c a --community b show
 expect_usage "--community is for the remote source: give -H HOST" --community public show
 expect_usage "-c and --config both give the configuration" -c a.yaml --config b.yaml show
@@ -150,6 +150,13 @@ fi
 run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" show netif --sort nosuch
 [ "$STATUS" -eq 1 ] && grep -q -- "--sort nosuch: no such datum" "$TMP_DIR/err" ||
     fail "--sort nosuch: exit $STATUS, '$(head -n 1 "$TMP_DIR/err")'"
+run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" watch netif 0.2 1 --sort nosuch
+[ "$STATUS" -eq 1 ] && grep -q -- "--sort nosuch: no such datum in class netif" "$TMP_DIR/err" &&
+    [ ! -s "$TMP_DIR/out" ] && [ "$(wc -l <"$TMP_DIR/err")" = 1 ] ||
+    fail "watch --sort nosuch: exit $STATUS, stdout '$(head -n 1 "$TMP_DIR/out")', stderr '$(cat "$TMP_DIR/err")'"
+run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" watch netif --prometheus
+[ "$STATUS" -eq 2 ] && grep -q "use --openmetrics" "$TMP_DIR/err" ||
+    fail "watch --prometheus: exit $STATUS, '$(head -n 1 "$TMP_DIR/err")'"
 run "$DCISTAT" --insecure-paths -c "$TMP_DIR/netif.yaml" classes --top 1
 [ "$STATUS" -eq 2 ] || fail "classes --top 1: exit $STATUS"
 ok "--sort of an unknown datum exits 1 naming it; --top outside show and watch is a usage error"

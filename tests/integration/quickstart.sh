@@ -7,6 +7,8 @@
 #     from the directory quickstart was started in, exits 0 and prints
 #     something (the remote show and watch, the local show, snmpwalk);
 #   - ./quickstart stop stops both, and the pid files' processes are gone;
+#   - ./quickstart left this build's configuration alone (it reuses any
+#     configured build: config.status is unchanged);
 #   - scripts/configure-build, which ./quickstart and ./runtests both
 #     configure through, configures a fresh directory once and leaves it
 #     unchanged when asked again with the same flags (so ./runtests after
@@ -26,6 +28,7 @@ require_built
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 state=$TMP_DIR/tmp/dcistat-quickstart
+config_status_before=$(cksum <"$top_builddir/config.status")
 mkdir -p "$TMP_DIR/tmp" "$TMP_DIR/cwd"
 stop_quickstart() {
 	(cd "$TMP_DIR/cwd" && TMPDIR=$TMP_DIR/tmp DCISTAT_BUILD_DIR=$top_builddir \
@@ -38,6 +41,8 @@ at_exit stop_quickstart
     { sed 's/^/#   /' "$TMP_DIR/quickstart.out" | tail -n 30; fail "./quickstart failed (above)"; }
 grep -q '^lo ' "$TMP_DIR/quickstart.out" || fail "./quickstart showed no row for lo"
 ok "./quickstart started a master and dcistatd and showed netif"
+[ "$(cksum <"$top_builddir/config.status")" = "$config_status_before" ] ||
+    fail "./quickstart configured the build it was given again"
 
 mapfile -t commands < <(sed -n 's/^\$ //p' "$TMP_DIR/quickstart.out")
 [ ${#commands[@]} -ge 4 ] || fail "./quickstart printed ${#commands[@]} commands, expected at least 4"

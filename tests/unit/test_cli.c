@@ -533,7 +533,8 @@ START_TEST(test_prometheus_document)
 
 	ck_assert_str_eq(text,
 	    "# TYPE dcistat_t_1_info gauge\n"
-	    "# HELP dcistat_t_1_info Test \\\"t\\\"\n"
+	    /* No \" in a HELP: the text format's parser refuses it. */
+	    "# HELP dcistat_t_1_info Test \"t\"\n"
 	    "dcistat_t_1_info{dci_instance=\"a\",id=\"1.2\",name=\"b\"} 1\n"
 	    "dcistat_t_1_info{dci_instance=\"b\",id=\"2\"} 1\n"
 	    "# TYPE dcistat_t_1_rx_bytes_total counter\n"

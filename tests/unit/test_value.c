@@ -238,7 +238,7 @@ START_TEST(test_hundredths)
 	    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, false, 0, 4294967295u,
 	        "42949672.95"},
 	    {DCI_ST_INTEGER16, 0, true, -5, 0, "-0.05"},
-	    {DCI_ST_INTEGER64, 0, true, INT64_MIN, 0, "-92233720368547758.08"},
+	    {DCI_ST_INTEGER32, 0, true, INT32_MIN, 0, "-21474836.48"},
 	    {DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, false, 0, UINT64_MAX,
 	        "184467440737095516.15"},
 	};
@@ -260,6 +260,40 @@ START_TEST(test_hundredths)
 		              cases[i].unsigned_value, slot, why, sizeof(why)),
 		    0);
 		assert_render(&datum, slot, cases[i].text);
+		ck_assert_int_eq(dci_value_check_datum(&datum, NULL, 0), 0);
+	}
+	/* Not a counter, not signed 64-bit, not hexadecimal, not a string. */
+	{
+		static const struct {
+			enum dci_type type;
+			uint32_t format, presentation;
+			enum dci_semantics semantics;
+		} refused[] = {
+		    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL,
+		        DCI_SEMANTICS_COUNTER},
+		    {DCI_ST_INTEGER64, 0, DCI_SIP_DECIMAL, DCI_SEMANTICS_GAUGE},
+		    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, DCI_SIP_HEXADECIMAL,
+		        DCI_SEMANTICS_GAUGE},
+		    {DCI_ST_STRING, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL,
+		        DCI_SEMANTICS_DISCRETE},
+		};
+		char why[160] = "";
+
+		for (size_t i = 0; i < COUNT_OF(refused); i++) {
+			struct dci_datum_info datum =
+			    make_datum(refused[i].type, refused[i].format,
+			        refused[i].presentation,
+			        refused[i].type == DCI_ST_STRING ? 8 : 0,
+			        refused[i].semantics);
+
+			datum.unit = DCI_UNIT_HUNDREDTHS;
+			ck_assert_int_eq(
+			    dci_value_check_datum(&datum, why, sizeof(why)),
+			    -1);
+			ck_assert_msg(
+			    strstr(why, "DCI_UNIT_HUNDREDTHS") != NULL,
+			    "case %zu: %s", i, why);
+		}
 	}
 }
 END_TEST
