@@ -67,7 +67,9 @@ cell_text(const struct cli_table *table, size_t row, size_t column,
 
 	if (cell->text == NULL)
 		return CLI_TEXT_NO_VALUE;
+	/* Most numbers are short: under 100000 they are shown as they are. */
 	if (style->human && cell->number != NULL &&
+	    strcspn(cell->number + (cell->number[0] == '-'), ".") > 5 &&
 	    right_aligned(&table->columns[column]) &&
 	    strcmp(cell->text, cell->number) == 0) {
 		cli_text_human_number(cell->number, buffer, buffer_size);
