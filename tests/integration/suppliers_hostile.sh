@@ -19,8 +19,8 @@
 #    The run directory here is root's, group the supplier group, without
 #    setgid: the users' files carry their primary groups and are accepted
 #    for their supplementary membership (usermod -a -G).
-# 3. Nothing left behind. A refused segment (its module served by another
-#    process) is removed once its process is killed. A segment left with
+# 3. Nothing left behind. A refused segment (malformed; its module served
+#    by another process) is removed once its process is killed. A segment left with
 #    its closed flag set is refused once and never served, however many
 #    events follow. Under -u, a dead segment that dcistatd may not remove
 #    (root's sticky directory, another user's file) is logged once with
@@ -89,8 +89,9 @@ SNMP_TARGET=unix:$SNMPD_UNIX
 
 # start_app USER DIRECTORY MODULE NUMBER: tests/supplier_commands as USER
 # (its groups as login gives them), kept running by a FIFO this shell
-# holds open; APP_PID, APP_OUT and APP_SEGMENT are set.
-APP_PID= APP_OUT= APP_SEGMENT=
+# holds open; APP_PID, APP_OUT, APP_SEGMENT and APP_IN (its commands'
+# descriptor) are set.
+APP_PID= APP_OUT= APP_SEGMENT= APP_IN=
 _app_count=0
 start_app() {
 	local user=$1 directory=$2 module=$3 number=$4 fifo fd
@@ -103,6 +104,7 @@ start_app() {
 	APP_PID=$!
 	_lib_pids+=("$APP_PID")
 	exec {fd}>"$fifo"
+	APP_IN=$fd
 	wait_until 10 grep -q '^ready' "$APP_OUT" ||
 	    fail "$module as $user did not start: $(cat "$APP_OUT")"
 	APP_SEGMENT=$directory/$module.$APP_PID.dciseg
@@ -129,10 +131,15 @@ row_of() { # MODULE: its dciSupplierTable index
 	snmp_walk "$SUPPLIER_MODULE" | awk -v m="$1" '$2 == m { n = split($1, a, "."); print a[n] }'
 }
 served() { grep -c "supplier \"$1\" (pid $2) served" "$DCISTATD_LOG"; }
+# equals EXPECTED COMMAND...: COMMAND's output is EXPECTED (for wait_until).
+equals() { local expected=$1; shift; [ "$("$@" 2>/dev/null)" = "$expected" ]; }
+instance_count() { snmp_walk "$1" | wc -l; }
+uid_of() { ps -o uid= -p "$1" | tr -d ' '; }
 
 # --- 1. Names -----------------------------------------------------------------------
 
 RUN1=$TMP_DIR/run1
+mkdir -m 3770 "$RUN1" && chgrp "$GROUP" "$RUN1" || fail "cannot make $RUN1"
 config=$TMP_DIR/names.yaml
 write_agent_config "$config" 1
 cat >>"$config" <<EOF
@@ -164,11 +171,12 @@ grep -q 'supplier refused: supplier "example" is reserved for configured provide
 ok "a segment claiming module example while the isolated example restarts: refused, reserved for that provider"
 wait_until 10 grep -q 'provider example: started after' "$DCISTATD_LOG" ||
     fail "the example provider did not start again (log: $(tail -n 5 "$DCISTATD_LOG"))"
-wait_until 10 test "$(snmp_get "$SUPPLIER_VERSION.$example_row" 2>/dev/null)" = 100 ||
+wait_until 10 equals 100 snmp_get "$SUPPLIER_VERSION.$example_row" ||
     fail "supplier row $example_row has version $(snmp_get "$SUPPLIER_VERSION.$example_row"), not the example's 100"
 [ "$(snmp_get "$SUPPLIER_MODULE.$example_row")" = example ] || fail "row $example_row is no longer example"
 [ "$(snmp_get "$SUPPLIER_STATUS.$example_row")" = 1 ] || fail "the example is not running(1)"
-wait_until 10 test -n "$(snmp_walk "$EXAMPLE_LABEL")" || fail "the example's class 2.1 is not served"
+example_served() { [ -n "$(snmp_walk "$EXAMPLE_LABEL")" ]; }
+wait_until 10 example_served || fail "the example's class 2.1 is not served"
 ! grep -q 'supplier "example" already registered' "$DCISTATD_LOG" ||
     fail "the example provider was refused its own name"
 [ "$(served example "$APP_PID")" = 0 ] || fail "the application was served as example"
@@ -222,7 +230,7 @@ wait_until 10 grep -q 'AgentX subagent started' "$DCISTATD_LOG" || fail "dcistat
 # The attacker's own application, copied: pid 1, then its own live pid
 # with no start time.
 start_app "$ATTACKER" "$RUN2" attackapp 701
-wait_until 10 test "$(served attackapp "$APP_PID")" = 1 ||
+wait_until 10 equals 1 served attackapp "$APP_PID" ||
     fail "the attacker's own application, a member by supplementary group, is not served"
 ok "a file of the attacker's primary group served for its supplementary membership"
 attacker_app=$APP_PID attacker_segment=$APP_SEGMENT
@@ -247,7 +255,7 @@ wait_until 10 grep -q "victimapp.$sleeper.dciseg: it records no start time.*; re
     fail "the segment claiming a live pid with start time 0 was not removed"
 ! grep -q 'supplier "victimapp" (pid' "$DCISTATD_LOG" || fail "a squatting segment was served"
 start_app "$SERVICE" "$RUN2" victimapp 702
-wait_until 10 test "$(served victimapp "$APP_PID")" = 1 ||
+wait_until 10 equals 1 served victimapp "$APP_PID" ||
     fail "the real victimapp is not served (log: $(tail -n 5 "$DCISTATD_LOG"))"
 ok "segments claiming pid 1 or start time 0 removed as not their owner's; the real victimapp served"
 victim_app=$APP_PID victim_segment=$APP_SEGMENT
@@ -262,7 +270,7 @@ sleep 1
 [ "$(grep -c 'supplier "\(attackapp\|fill[234]\)" (pid [0-9]*) served' "$DCISTATD_LOG")" = 2 ] ||
     fail "the attacker holds more than its share"
 start_app "$DAEMON" "$RUN2" otherapp 705
-wait_until 10 test "$(served otherapp "$APP_PID")" = 1 ||
+wait_until 10 equals 1 served otherapp "$APP_PID" ||
     fail "another user's application is not served while the attacker waits"
 other_app=$APP_PID
 ok "the attacker holds 2 slots of 8 (its share), another user's application served"
@@ -270,6 +278,26 @@ kill -KILL "$other_app"
 wait "$other_app" 2>/dev/null
 
 # --- 3. Nothing left behind, nothing served closed -------------------------------
+
+# An application refused for a malformed record (an instance naming a
+# class it does not have), then killed: its segment is removed.
+start_app "$SERVICE" "$RUN2" brokenapp 707
+broken=$APP_PID broken_segment=$APP_SEGMENT
+echo "add 1 one" >&"$APP_IN"
+wait_until 10 grep -q '^ok' "$APP_OUT" || fail "brokenapp did not add its instance: $(cat "$APP_OUT")"
+wait_until 10 equals 1 instance_count "$DCI_ARC.1.4.1.2.3.3.707.17" ||
+    fail "brokenapp's instance is not served: $(snmp_walk "$DCI_ARC.1.4.1.2" | tail -n 3)"
+instances=$(od -An -t u8 -j 376 -N 8 "$broken_segment" | tr -d ' ')
+patch "$broken_segment" $((instances + 4)) 99 4 # class_index of record 0
+wait_until 10 grep -q "${broken_segment##*/} refused: instance \"one\": class 99 of 1" "$DCISTATD_LOG" ||
+    fail "the malformed segment was not refused (log: $(tail -n 5 "$DCISTATD_LOG"))"
+kill -KILL "$broken"
+wait "$broken" 2>/dev/null
+wait_until 15 test ! -e "$broken_segment" ||
+    fail "the refused segment of a killed process was not removed"
+grep -q "${broken_segment##*/}: its process $broken is gone; removed" "$DCISTATD_LOG" ||
+    fail "no log line for the removal"
+ok "a segment refused as malformed, its process killed: removed ($(grep -o "${broken_segment##*/}: its process.*" "$DCISTATD_LOG"))"
 
 # A second victimapp: refused (module served), then killed: removed.
 start_app "$SERVICE" "$RUN2" victimapp 702
@@ -282,7 +310,7 @@ wait_until 15 test ! -e "$second_segment" ||
     fail "the refused segment of a killed process was not removed"
 grep -q "${second_segment##*/}: its process $second is gone; removed" "$DCISTATD_LOG" ||
     fail "no log line for the removal"
-ok "a refused segment whose process was killed: removed ($(grep -o "${second_segment##*/}: its process.*" "$DCISTATD_LOG"))"
+ok "a segment refused for a module served elsewhere, its process killed: removed"
 
 # Closed: a copy of the victim's segment (its live owner) with closed set.
 closed=$RUN2/closedapp.$victim_app.dciseg
@@ -320,11 +348,11 @@ cat >>"$config" <<EOF
 EOF
 start_dcistatd "$config" -u "$DAEMON"
 wait_until 10 grep -q 'AgentX subagent started' "$DCISTATD_LOG" || fail "dcistatd did not start"
-wait_until 10 test "$(ps -o uid= -p "$DCISTATD_PID" | tr -d ' ')" = "$(id -u "$DAEMON")" ||
+wait_until 10 equals "$(id -u "$DAEMON")" uid_of "$DCISTATD_PID" ||
     fail "dcistatd does not run as $DAEMON"
 start_app "$SERVICE" "$RUN3" staleapp 720
 stale=$APP_PID stale_segment=$APP_SEGMENT
-wait_until 10 test "$(served staleapp "$stale")" = 1 || fail "staleapp not served under -u"
+wait_until 10 equals 1 served staleapp "$stale" || fail "staleapp not served under -u"
 kill -KILL "$stale"
 wait "$stale" 2>/dev/null
 wait_until 15 grep -q "${stale_segment##*/}: .*cannot be removed: Operation not permitted" "$DCISTATD_LOG" ||
@@ -364,7 +392,7 @@ chmod 0755 "$TMP_DIR/run4"
 start_app "$SERVICE" "$RUN4" documented 740
 [ "$(stat -c %G "$APP_SEGMENT")" = "$GROUP" ] ||
     fail "the segment's group is $(stat -c %G "$APP_SEGMENT"), not the directory's"
-wait_until 10 test "$(served documented "$APP_PID")" = 1 ||
+wait_until 10 equals 1 served documented "$APP_PID" ||
     fail "the documented set-up's application is not served (log: $(tail -n 5 "$DCISTATD_LOG"))"
 ok "run directory 3770 root:$GROUP; a user added with usermod -a -G supplies, its segment of group $GROUP"
 stop_dcistatd
