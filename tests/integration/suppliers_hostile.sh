@@ -22,7 +22,9 @@
 # 3. Nothing left behind. A refused segment (malformed; its module served
 #    by another process) is removed once its process is killed. A segment left with
 #    its closed flag set is refused once and never served, however many
-#    events follow. Under -u, a dead segment that dcistatd may not remove
+#    events follow. A killed process that its parent does not reap (a
+#    zombie) loses its segment at the full owner check. Under -u, a dead
+#    segment that dcistatd may not remove
 #    (root's sticky directory, another user's file) is logged once with
 #    the reason, never "removed".
 # 4. The documented set-up: dcistatd creates the run directory (mode
@@ -323,6 +325,7 @@ wait_until 10 grep -q "${closed##*/} refused: its application closed it" "$DCIST
     fail "the closed segment was not refused"
 for i in 1 2 3 4 5 6; do # events and rescans (a slot freed)
 	start_app "$SERVICE" "$RUN2" "churn$i" $((710 + i))
+	wait_until 10 equals 1 served "churn$i" "$APP_PID" || fail "churn$i not served"
 	kill -KILL "$APP_PID"
 	wait "$APP_PID" 2>/dev/null # a zombie still counts (SUPPLIERS.md)
 	sleep 0.3
@@ -332,6 +335,29 @@ wait_until 10 grep -q "churn6.*withdrawn" "$DCISTATD_LOG" || fail "the churning 
     fail "the closed segment was seen more than once: $(grep "${closed##*/}" "$DCISTATD_LOG" | head -n 3)"
 ! grep -q 'supplier "closedapp"' "$DCISTATD_LOG" || fail "the closed segment was served"
 ok "a segment left with its closed flag: refused once, never served, through 6 rescans"
+
+# Killed, never reaped: a zombie still has its pid and start time; the
+# full owner check (every 10 s) sees it exited.
+mkfifo "$TMP_DIR/zombie.in"
+setpriv --reuid="$SERVICE" --regid="$(id -g "$SERVICE")" --init-groups \
+    /usr/bin/python3 -c 'import os, sys, time
+child = os.fork()
+if child == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+print(child, flush=True)
+time.sleep(600)' "$COMMANDS" "$RUN2" zombieapp 708 <"$TMP_DIR/zombie.in" >"$TMP_DIR/zombie.out" 2>&1 &
+_lib_pids+=("$!")
+exec {zombie_in}>"$TMP_DIR/zombie.in"
+wait_until 10 grep -q '^ready' "$TMP_DIR/zombie.out" || fail "zombieapp did not start: $(cat "$TMP_DIR/zombie.out")"
+zombie=$(head -n 1 "$TMP_DIR/zombie.out")
+wait_until 10 equals 1 served zombieapp "$zombie" || fail "zombieapp not served"
+kill -KILL "$zombie"
+state_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f1; }
+wait_until 5 equals Z state_of "$zombie" || fail "$zombie is not a zombie"
+wait_until 15 grep -q "zombieapp.$zombie.dciseg: its process $zombie exited (its parent has not reaped it yet); removed" "$DCISTATD_LOG" ||
+    fail "the zombie's segment was not withdrawn and removed"
+exec {zombie_in}>&-
+ok "a killed process its parent did not reap: its segment withdrawn and removed at the full owner check"
 stop_dcistatd
 
 # Under -u: root's sticky directory, the service user's dead segment.
@@ -360,6 +386,7 @@ wait_until 15 grep -q "${stale_segment##*/}: .*cannot be removed: Operation not 
 [ -e "$stale_segment" ] || fail "the stale segment went (dcistatd should not be able to remove it)"
 for i in 1 2 3; do # rescans: a slot freed each time
 	start_app "$SERVICE" "$RUN3" "churn$i" $((730 + i))
+	wait_until 10 equals 1 served "churn$i" "$APP_PID" || fail "churn$i not served"
 	kill -KILL "$APP_PID"
 	wait "$APP_PID" 2>/dev/null
 	sleep 0.5

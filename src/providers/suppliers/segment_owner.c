@@ -28,13 +28,15 @@ proc_read(int directory, const char *name, char *text, size_t size)
 	return length;
 }
 
-/* Field 22 of /proc/PID/stat; the command name may hold spaces and
- * parentheses, so fields count from its last ')'. */
+/* Fields 3 (the state) and 22 of /proc/PID/stat; the command name may
+ * hold spaces and parentheses, so fields count from its last ')'. */
 static bool
-stat_start(const char *text, unsigned long long *start)
+stat_fields(const char *text, char *state, unsigned long long *start)
 {
 	const char *field = strrchr(text, ')');
 
+	if (field == NULL || sscanf(field + 1, " %c", state) != 1)
+		return false;
 	for (int i = 0; i < 20 && field != NULL; i++)
 		field = strchr(field + 1, ' ');
 	return field != NULL && sscanf(field + 1, "%llu", start) == 1;
@@ -57,6 +59,7 @@ segment_owner_check(
 	char path[32], text[2048];
 	unsigned long long started;
 	unsigned long real, effective;
+	char state;
 	int directory;
 	bool alive = true;
 
@@ -80,8 +83,13 @@ segment_owner_check(
 		return false;
 	}
 	if (proc_read(directory, "stat", text, sizeof(text)) <= 0 ||
-	    !stat_start(text, &started)) {
+	    !stat_fields(text, &state, &started)) {
 		snprintf(why, why_size, "its process %u is gone", pid);
+		alive = false;
+	} else if (state == 'Z' || state == 'X') {
+		snprintf(why, why_size,
+		    "its process %u exited (its parent has not reaped it yet)",
+		    pid);
 		alive = false;
 	} else if (started != start) {
 		snprintf(why, why_size,

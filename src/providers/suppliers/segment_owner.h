@@ -19,7 +19,8 @@
 #pragma GCC visibility push(hidden)
 
 /* True when process `pid`, started at `start` (clock ticks since boot,
- * /proc/PID/stat field 22; 0, unknown, never counts), runs as `owner`.
+ * /proc/PID/stat field 22; 0, unknown, never counts), runs as `owner`
+ * (and has not exited: a zombie its parent has not reaped is gone).
  * False with the reason in `why` otherwise. /proc unreadable for another
  * reason than the process's absence counts as alive: a live owner is
  * never judged gone on a doubt. */
