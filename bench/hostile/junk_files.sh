@@ -25,7 +25,7 @@ chmod 0755 "$work"
 mkdir -m 1777 "$work/run"
 
 # Every thread's (the provider refreshes on a thread of its own).
-cpu_ns() { cat "/proc/$1"/task/*/schedstat | awk '{ sum += $1 } END { print sum }'; }
+cpu_ns() { cat "/proc/$1"/task/*/schedstat | awk '{ sum += $1 } END { printf "%.0f\n", sum }'; }
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
 percent() { awk -v ns="$1" -v s="$2" 'BEGIN { printf "%.3f", ns / (s * 1e9) * 100 }'; }
 prefix=()
