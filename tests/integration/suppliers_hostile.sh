@@ -29,7 +29,8 @@
 #    the reason, never "removed".
 # 4. The documented set-up: dcistatd creates the run directory (mode
 #    03770, the configured group), and a service user added to that group
-#    with usermod -a -G supplies as documented.
+#    with usermod -a -G supplies as documented. The directory replaced by
+#    another: watched again, its segments served.
 #
 # Needs root (users, snmpd's sockets; exit 77 otherwise).
 
@@ -422,4 +423,17 @@ start_app "$SERVICE" "$RUN4" documented 740
 wait_until 10 equals 1 served documented "$APP_PID" ||
     fail "the documented set-up's application is not served (log: $(tail -n 5 "$DCISTATD_LOG"))"
 ok "run directory 3770 root:$GROUP; a user added with usermod -a -G supplies, its segment of group $GROUP"
+
+# The directory replaced (moved away, made again): watched again, a new
+# segment in the new one served within a few refreshes, not at the next
+# periodic rescan (60 s).
+mv "$RUN4" "$RUN4.old"
+mkdir -m 3770 "$RUN4" && chgrp "$GROUP" "$RUN4" || fail "cannot make $RUN4 again"
+wait_until 10 grep -q 'supplier "documented" withdrawn: its file was removed' "$DCISTATD_LOG" ||
+    fail "the segment of the directory moved away is still served"
+sleep 1 # the rescans that the move caused are over
+start_app "$SERVICE" "$RUN4" replaced 741
+wait_until 10 equals 1 served replaced "$APP_PID" ||
+    fail "a segment in the replaced directory is not served (log: $(tail -n 5 "$DCISTATD_LOG"))"
+ok "the run directory replaced: the new one watched, its segment served"
 stop_dcistatd

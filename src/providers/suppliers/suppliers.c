@@ -139,6 +139,10 @@ struct suppliers_context {
 	int watch;
 	uint64_t last_scan_microseconds;
 	bool rescan_due;
+	/* The directory was removed or renamed: watched again (a new one
+	 * of that path) before the next full scan. */
+	bool watch_lost;
+	int watch_descriptor; /* -1: none */
 	uint64_t last_owner_check_microseconds;
 	struct segment_scratch scratch;
 	struct segment_value *values;
@@ -756,6 +760,9 @@ directory_events(struct suppliers_context *context, bool full)
 			struct served_segment *segment;
 
 			at += (ssize_t)(sizeof(*event) + event->len);
+			if (event->mask & (IN_DELETE_SELF | IN_MOVE_SELF |
+			                      IN_IGNORED))
+				context->watch_lost = true;
 			if (event->mask & (IN_Q_OVERFLOW | IN_DELETE_SELF |
 			                      IN_MOVE_SELF | IN_IGNORED))
 				full = true;
@@ -790,6 +797,22 @@ directory_events(struct suppliers_context *context, bool full)
 	return full;
 }
 
+/* Watches the run directory's changes that matter: files renamed in or
+ * out, written and closed, changed or removed, and the directory itself
+ * going. */
+static int
+watch_add(struct suppliers_context *context)
+{
+	/* A directory moved away is still watched: not any more. */
+	if (context->watch_descriptor >= 0)
+		inotify_rm_watch(context->watch, context->watch_descriptor);
+	context->watch_descriptor = inotify_add_watch(context->watch,
+	    context->directory,
+	    IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_ATTRIB |
+	        IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+	return context->watch_descriptor < 0 ? -1 : 0;
+}
+
 /* Brings the served segments and the refused set up to date with the
  * directory: its events, or a full scan when one is due. */
 static int
@@ -807,6 +830,17 @@ directory_update(struct suppliers_context *context, uint64_t now)
 		full = true;
 	if (!full)
 		return 0;
+	if (context->watch_lost) {
+		context->watch_lost = false;
+		if (watch_add(context) != 0) {
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "cannot watch %s again (%s): it is rescanned at "
+			    "every refresh",
+			    context->directory, strerror(errno));
+			close(context->watch);
+			context->watch = -1;
+		}
+	}
 	if (directory_scan(context) != 0)
 		return -1;
 	context->last_scan_microseconds = now;
@@ -1237,6 +1271,7 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	}
 	context->host = host;
 	context->watch = -1;
+	context->watch_descriptor = -1;
 	if (parse_unsigned(host, "max-segments", 1,
 	        SUPPLIERS_MAX_SEGMENTS_LIMIT, SUPPLIERS_MAX_SEGMENTS_DEFAULT,
 	        &max_segments) != 0 ||
@@ -1265,11 +1300,7 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	if (directory_prepare(context) != 0)
 		goto failed;
 	context->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (context->watch >= 0 &&
-	    inotify_add_watch(context->watch, context->directory,
-	        IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_ATTRIB |
-	            IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF |
-	            IN_ONLYDIR) < 0) {
+	if (context->watch >= 0 && watch_add(context) != 0) {
 		close(context->watch);
 		context->watch = -1;
 	}
