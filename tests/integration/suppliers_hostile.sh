@@ -94,7 +94,7 @@ SNMP_TARGET=unix:$SNMPD_UNIX
 # (its groups as login gives them), kept running by a FIFO this shell
 # holds open; APP_PID, APP_OUT, APP_SEGMENT and APP_IN (its commands'
 # descriptor) are set.
-APP_PID= APP_OUT= APP_SEGMENT= APP_IN=
+APP_PID='' APP_OUT='' APP_SEGMENT='' APP_IN=''
 _app_count=0
 start_app() {
 	local user=$1 directory=$2 module=$3 number=$4 fifo fd
@@ -142,7 +142,7 @@ uid_of() { ps -o uid= -p "$1" | tr -d ' '; }
 # --- 1. Names -----------------------------------------------------------------------
 
 RUN1=$TMP_DIR/run1
-mkdir -m 3770 "$RUN1" && chgrp "$GROUP" "$RUN1" || fail "cannot make $RUN1"
+{ mkdir -m 3770 "$RUN1" && chgrp "$GROUP" "$RUN1"; } || fail "cannot make $RUN1"
 config=$TMP_DIR/names.yaml
 write_agent_config "$config" 1
 cat >>"$config" <<EOF
@@ -215,7 +215,7 @@ stop_dcistatd
 # Root's directory, the group's, no setgid: files keep their owners'
 # primary groups, and pass for the owners' supplementary membership.
 RUN2=$TMP_DIR/run2
-mkdir -m 1770 "$RUN2" && chgrp "$GROUP" "$RUN2" || fail "cannot make $RUN2"
+{ mkdir -m 1770 "$RUN2" && chgrp "$GROUP" "$RUN2"; } || fail "cannot make $RUN2"
 config=$TMP_DIR/squat.yaml
 write_agent_config "$config" 1
 cat >>"$config" <<EOF
@@ -236,7 +236,7 @@ start_app "$ATTACKER" "$RUN2" attackapp 701
 wait_until 10 equals 1 served attackapp "$APP_PID" ||
     fail "the attacker's own application, a member by supplementary group, is not served"
 ok "a file of the attacker's primary group served for its supplementary membership"
-attacker_app=$APP_PID attacker_segment=$APP_SEGMENT
+attacker_segment=$APP_SEGMENT
 squat() { # NAME PID START: a copy of the attacker's segment claiming them
 	local file=$RUN2/.$1.new
 	setpriv --reuid="$ATTACKER" --regid="$(id -g "$ATTACKER")" --init-groups \
@@ -363,7 +363,7 @@ stop_dcistatd
 
 # Under -u: root's sticky directory, the service user's dead segment.
 RUN3=$TMP_DIR/run3
-mkdir -m 3770 "$RUN3" && chgrp "$GROUP" "$RUN3" || fail "cannot make $RUN3"
+{ mkdir -m 3770 "$RUN3" && chgrp "$GROUP" "$RUN3"; } || fail "cannot make $RUN3"
 config=$TMP_DIR/user.yaml
 write_agent_config "$config" 1
 cat >>"$config" <<EOF
@@ -428,7 +428,7 @@ ok "run directory 3770 root:$GROUP; a user added with usermod -a -G supplies, it
 # segment in the new one served within a few refreshes, not at the next
 # periodic rescan (60 s).
 mv "$RUN4" "$RUN4.old"
-mkdir -m 3770 "$RUN4" && chgrp "$GROUP" "$RUN4" || fail "cannot make $RUN4 again"
+{ mkdir -m 3770 "$RUN4" && chgrp "$GROUP" "$RUN4"; } || fail "cannot make $RUN4 again"
 wait_until 10 grep -q 'supplier "documented" withdrawn: its file was removed' "$DCISTATD_LOG" ||
     fail "the segment of the directory moved away is still served"
 sleep 1 # the rescans that the move caused are over
