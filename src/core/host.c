@@ -80,8 +80,14 @@ supplier_register_perform(
 		supplier = dci_registry_add_supplier(
 		    plugin->registry, info, plugin->name, why, sizeof(why));
 	if (supplier == NULL) {
-		log_warnx(
-		    "provider %s: supplier refused: %s", plugin->name, why);
+		/* A provider retried after the same failure is quiet. */
+		if (plugin->quiet)
+			log_debug(plugin->name,
+			    "provider %s: supplier refused: %s", plugin->name,
+			    why);
+		else
+			log_warnx("provider %s: supplier refused: %s",
+			    plugin->name, why);
 		snprintf(plugin->supplier_refusal,
 		    sizeof(plugin->supplier_refusal), "%s", why);
 		return NULL;

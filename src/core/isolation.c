@@ -652,7 +652,11 @@ isolation_failed(struct isolation *isolation)
 {
 	struct dci_plugin *plugin = isolation->plugin;
 
-	log_warnx("provider %s: %s", plugin->name, isolation->why);
+	if (plugin->quiet)
+		log_debug(plugin->name, "provider %s: %s", plugin->name,
+		    isolation->why);
+	else
+		log_warnx("provider %s: %s", plugin->name, isolation->why);
 	snprintf(plugin->restart_reason, sizeof(plugin->restart_reason),
 	    "%s: provider %s: %s", plugin->path, plugin->name, isolation->why);
 }
