@@ -15,7 +15,9 @@
 #    0, is removed as not its owner's; the real application (another user,
 #    the same module) is then served. An attacker running more
 #    applications than its share (max-segments 8: two each) holds two
-#    slots; another user's is served.
+#    slots; another user's is served. 300 junk files of one user: 256
+#    remembered, the rest ignored (max-refused-per-uid), at most 32 named
+#    in the log a refresh, the rest counted in one line.
 #    The run directory here is root's, group the supplier group, without
 #    setgid: the users' files carry their primary groups and are accepted
 #    for their supplementary membership (usermod -a -G).
@@ -277,6 +279,26 @@ wait_until 10 equals 1 served otherapp "$APP_PID" ||
     fail "another user's application is not served while the attacker waits"
 other_app=$APP_PID
 ok "the attacker holds 2 slots of 8 (its share), another user's application served"
+
+# Junk: 300 files of another user's (the attacker, at its share of
+# slots, has its further files wait unread), renamed in at once. At most
+# 256 remembered (max-refused-per-uid), at most 32 named a refresh.
+mkdir -m 0700 "$RUN2/.junk" && chown "$DAEMON" "$RUN2/.junk"
+# shellcheck disable=SC2016 # expanded by the inner shell
+setpriv --reuid="$DAEMON" --regid="$(id -g "$DAEMON")" --init-groups \
+    sh -c 'for i in $(seq 1 300); do head -c 1024 /dev/urandom >"$1/junk$i.dciseg"; done' sh "$RUN2/.junk"
+# shellcheck disable=SC2016 # expanded by the inner shell
+setpriv --reuid="$DAEMON" --regid="$(id -g "$DAEMON")" --init-groups \
+    sh -c 'mv "$1"/*.dciseg "$2"/' sh "$RUN2/.junk" "$RUN2"
+wait_until 15 grep -q "256 files of uid $(id -u "$DAEMON") refused; its other files are ignored" "$DCISTATD_LOG" ||
+    fail "the refused files of one user were not capped (log: $(tail -n 3 "$DCISTATD_LOG"))"
+grep -q 'more files refused or removed in this refresh, not named (at most 32' "$DCISTATD_LOG" ||
+    fail "no summary of the refusals not named"
+named=$(grep -c '/junk[0-9]*\.dciseg refused' "$DCISTATD_LOG")
+[ "$named" -le 64 ] || fail "$named junk files named in the log"
+{ kill -0 "$victim_app" && [ "$(snmp_get "$SUPPLIER_MODULE.$(row_of victimapp)")" = victimapp ]; } ||
+    fail "victimapp is not served beside the junk"
+ok "300 junk files: 256 remembered (its share), $named named in the log, the rest summed up; victimapp served"
 kill -KILL "$other_app"
 wait "$other_app" 2>/dev/null
 

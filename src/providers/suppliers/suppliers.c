@@ -95,6 +95,10 @@
 /* The longest time between two full rescans of the directory while
  * inotify reports its changes (it says when it lost events). */
 #define SUPPLIERS_RESCAN_MICROSECONDS (UINT64_C(60) * 1000000u)
+/* The refusals and removals one refresh names in the log; the others
+ * are counted in one line, so that a user's junk cannot flood the log
+ * (nor drop other lines from a refresh thread's bounded queue). */
+#define SUPPLIERS_FILES_LOGGED_PER_REFRESH 32u
 /* The longest time between two full checks that each owner, served or
  * refused, is the process that created its segment (its pid not reused,
  * its user the file's); in between, kill(pid, 0) says whether it exists. */
@@ -142,6 +146,10 @@ struct suppliers_context {
 	/* The directory was removed or renamed: watched again (a new one
 	 * of that path) before the next full scan. */
 	bool watch_lost;
+	/* Refusals and removals named in this refresh's log, and those
+	 * beyond SUPPLIERS_FILES_LOGGED_PER_REFRESH. */
+	unsigned files_logged;
+	size_t files_unlogged;
 	int watch_descriptor; /* -1: none */
 	uint64_t last_owner_check_microseconds;
 	struct segment_scratch scratch;
@@ -398,6 +406,33 @@ refused_forget(struct suppliers_context *context, struct refused_file *refused)
 	refused_set_remove(&context->refused, refused);
 }
 
+/* Whether a refusal or removal may name its file in the log in this
+ * refresh; else it is counted for files_summarize. */
+static bool
+file_log_allowed(struct suppliers_context *context)
+{
+	if (context->files_logged < SUPPLIERS_FILES_LOGGED_PER_REFRESH) {
+		context->files_logged++;
+		return true;
+	}
+	context->files_unlogged++;
+	return false;
+}
+
+/* The line for the refusals and removals a refresh did not name. */
+static void
+files_summarize(struct suppliers_context *context)
+{
+	if (context->files_unlogged > 0)
+		dci_log(context->host, DCI_LOG_WARNING,
+		    "%s: %zu more files refused or removed in this refresh, "
+		    "not named (at most %u a refresh are)",
+		    context->directory, context->files_unlogged,
+		    SUPPLIERS_FILES_LOGGED_PER_REFRESH);
+	context->files_logged = 0;
+	context->files_unlogged = 0;
+}
+
 /* Removes `name`, whose owner is gone (`why`), if it is still the file
  * `device`/`inode` (not one put in its place since). Returns true when
  * the file is gone; false, logged with the reason, when it cannot be
@@ -412,19 +447,23 @@ dead_file_remove(struct suppliers_context *context, int directory_descriptor,
 	if (fstatat(directory_descriptor, name, &status, AT_SYMLINK_NOFOLLOW) !=
 	        0 ||
 	    status.st_dev != device || status.st_ino != inode) {
-		dci_log(context->host, DCI_LOG_INFO, "%s/%s: %s; already gone",
-		    context->directory, name, why);
+		if (file_log_allowed(context))
+			dci_log(context->host, DCI_LOG_INFO,
+			    "%s/%s: %s; already gone", context->directory,
+			    name, why);
 		return true;
 	}
 	if (unlinkat(directory_descriptor, name, 0) != 0) {
-		dci_log(context->host, DCI_LOG_WARNING,
-		    "%s/%s: %s, but it cannot be removed: %s (it stays until "
-		    "its owner or root removes it)",
-		    context->directory, name, why, strerror(errno));
+		if (file_log_allowed(context))
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "%s/%s: %s, but it cannot be removed: %s (it "
+			    "stays until its owner or root removes it)",
+			    context->directory, name, why, strerror(errno));
 		return false;
 	}
-	dci_log(context->host, DCI_LOG_INFO, "%s/%s: %s; removed",
-	    context->directory, name, why);
+	if (file_log_allowed(context))
+		dci_log(context->host, DCI_LOG_INFO, "%s/%s: %s; removed",
+		    context->directory, name, why);
 	return true;
 }
 
@@ -588,8 +627,9 @@ refused:
 		struct refused_owner owner = {.name = name,
 		    .pid = segment->view.pid,
 		    .start = segment->view.process_start};
-		dci_log(context->host, DCI_LOG_WARNING, "%s/%s refused: %s",
-		    context->directory, name, why);
+		if (file_log_allowed(context))
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "%s/%s refused: %s", context->directory, name, why);
 		refuse_file_owned(
 		    context, status, collision, header_read ? &owner : NULL);
 	}
@@ -1342,6 +1382,7 @@ suppliers_refresh(struct dci_host *host, void *context_pointer)
 		    &context->refused, refused_owner_gone, context);
 		context->last_owner_check_microseconds = now_microseconds;
 	}
+	files_summarize(context);
 	for (size_t i = 0; i < context->segment_count;) {
 		struct served_segment *segment = context->segments[i];
 		struct stat status;
