@@ -6,7 +6,8 @@
 # 1. Names. With the example provider isolated and restarting (its process
 #    killed), a segment claiming module "example" is refused as a name
 #    reserved for that configured provider; the example starts again as
-#    supplier "example", version 100, its class served. An isolated
+#    supplier "example", version 100, its class served. A segment claiming
+#    "suppliers", the provider's own name, is refused. An isolated
 #    provider whose supplier dcistatd refuses (the example configured
 #    twice) is failed, dciSupplierFailure naming the refusal, never logged
 #    as running.
@@ -186,6 +187,10 @@ wait_until 10 example_served || fail "the example's class 2.1 is not served"
     fail "the example provider was refused its own name"
 [ "$(served example "$APP_PID")" = 0 ] || fail "the application was served as example"
 ok "the example restarted as supplier example (row $example_row, version 100, running), its class served"
+start_app "$ATTACKER" "$RUN1" suppliers 709
+wait_until 10 grep -q "${APP_SEGMENT##*/} refused: module \"suppliers\" is this provider's own name" "$DCISTATD_LOG" ||
+    fail "a segment claiming module suppliers was not refused"
+ok "a segment claiming module suppliers (the provider's own name): refused"
 stop_dcistatd
 
 # An isolated provider whose supplier dcistatd refuses: failed, visibly.
