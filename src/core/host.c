@@ -71,6 +71,7 @@ supplier_register_perform(
     struct dci_plugin *plugin, const struct dci_supplier_info *info)
 {
 	struct dci_supplier *supplier, **grown;
+	const char *holder;
 	char why[512];
 
 	grown = realloc(
@@ -81,13 +82,36 @@ supplier_register_perform(
 		return NULL;
 	}
 	plugin->suppliers = grown;
-	supplier = dci_registry_add_supplier(
-	    plugin->registry, info, plugin->name, why, sizeof(why));
+	holder = dci_registry_supplier_holder(
+	    plugin->registry, info != NULL ? info->module : NULL);
+	if (holder != NULL && strcmp(holder, plugin->module) != 0) {
+		/* Reserved for a configured provider, running or not: no
+		 * other takes its name while it is down or restarting. */
+		snprintf(why, sizeof(why),
+		    "supplier \"%s\" is reserved for configured provider %s",
+		    info->module, holder);
+		supplier = NULL;
+	} else
+		supplier = dci_registry_add_supplier(
+		    plugin->registry, info, plugin->name, why, sizeof(why));
 	if (supplier == NULL) {
-		log_warnx(
-		    "provider %s: supplier refused: %s", plugin->name, why);
+		/* A provider retried after the same failure is quiet. */
+		if (plugin->quiet)
+			log_debug(plugin->name,
+			    "provider %s: supplier refused: %s", plugin->name,
+			    why);
+		else
+			log_warnx("provider %s: supplier refused: %s",
+			    plugin->name, why);
+		snprintf(plugin->supplier_refusal,
+		    sizeof(plugin->supplier_refusal), "%s", why);
 		return NULL;
 	}
+	if (dci_registry_reserve_supplier(
+	        plugin->registry, info->module, plugin->module, false) != 0)
+		log_warnx("provider %s: supplier \"%s\" not reserved: out of "
+		          "memory",
+		    plugin->name, info->module);
 	supplier->discontinuity_milliseconds = dci_clock_milliseconds();
 	supplier->owner = plugin;
 	plugin->suppliers[plugin->supplier_count++] = supplier;

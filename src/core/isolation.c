@@ -49,6 +49,10 @@ struct isolation {
 	/* A batch's rows: the process's row number -> dcistatd's. */
 	long *rows;
 	size_t row_capacity;
+	/* dcistatd refused a supplier the process registered (its name
+	 * taken or reserved): the provider cannot serve as it believes it
+	 * does, so it is failed, with the refusal as its reason. */
+	bool supplier_refused;
 	char why[512];
 };
 
@@ -135,8 +139,16 @@ replay_supplier(struct isolation *isolation, struct dci_host *host,
 	if (!dci_wire_at_end(reader) || handle != isolation->supplier_count ||
 	    handle >= HANDLES_MAX)
 		return -1;
-	isolation->suppliers[isolation->supplier_count++] =
+	isolation->suppliers[isolation->supplier_count] =
 	    dci_supplier_register(host, &info);
+	if (isolation->suppliers[isolation->supplier_count] == NULL &&
+	    !isolation->supplier_refused) {
+		isolation->supplier_refused = true;
+		snprintf(isolation->why, sizeof(isolation->why),
+		    "its supplier was refused: %.480s",
+		    isolation->plugin->supplier_refusal);
+	}
+	isolation->supplier_count++;
 	return 0;
 }
 
@@ -572,6 +584,7 @@ process_setup(struct isolation *isolation, struct dci_host *host)
 	}
 	if (send_frame(isolation) != 0)
 		return -1;
+	isolation->supplier_refused = false;
 	result = converse(isolation, host, name, sizeof(name));
 	/* The provider's own name, as in-process (loader.c). */
 	if (name[0] != '\0' && strcmp(name, plugin->name) != 0) {
@@ -580,6 +593,10 @@ process_setup(struct isolation *isolation, struct dci_host *host)
 			free(plugin->name);
 			plugin->name = copy;
 		}
+	}
+	if (result == 0 && isolation->supplier_refused) {
+		process_end(isolation, true, NULL);
+		return -1;
 	}
 	if (result == 0)
 		log_info("provider %s: running isolated in process %ld",
@@ -594,7 +611,11 @@ isolation_failed(struct isolation *isolation)
 {
 	struct dci_plugin *plugin = isolation->plugin;
 
-	log_warnx("provider %s: %s", plugin->name, isolation->why);
+	if (plugin->quiet)
+		log_debug(plugin->name, "provider %s: %s", plugin->name,
+		    isolation->why);
+	else
+		log_warnx("provider %s: %s", plugin->name, isolation->why);
 	snprintf(plugin->restart_reason, sizeof(plugin->restart_reason),
 	    "%s: provider %s: %s", plugin->path, plugin->name, isolation->why);
 }
@@ -614,7 +635,10 @@ isolation_init(struct dci_host *host, void **context)
 	pthread_mutex_init(&isolation->socket_lock, NULL);
 	*context = isolation;
 	if (process_setup(isolation, host) != 0) {
-		if (isolation->why[0] != '\0')
+		if (isolation->supplier_refused)
+			/* The reason of its failed row (loader.c). */
+			isolation_failed(isolation);
+		else if (isolation->why[0] != '\0')
 			log_warnx(
 			    "provider %s: %s", plugin->name, isolation->why);
 		return -1;
@@ -644,6 +668,12 @@ isolation_refresh(struct dci_host *host, void *context)
 		if (isolation->socket < 0 &&
 		    !__atomic_load_n(&isolation->interrupted, __ATOMIC_ACQUIRE))
 			isolation_failed(isolation);
+		return -1;
+	}
+	if (isolation->supplier_refused) {
+		/* A supplier registered from a refresh was refused. */
+		process_end(isolation, true, NULL);
+		isolation_failed(isolation);
 		return -1;
 	}
 	return 0;

@@ -288,6 +288,9 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 			counted.removed++;
 		dci_plugin_close(plugins->items[p]);
 	}
+	/* The new configuration's names are reserved before its providers
+	 * start; those of providers removed are free. */
+	dci_plugins_reserve_names(after, lifecycle->registry);
 	now = dci_clock_milliseconds();
 	for (size_t i = 0; i < after->provider_count; i++) {
 		if (next[i] != NULL)

@@ -511,14 +511,22 @@ dci_plugin_start(
 	            plugin, config, reason, sizeof(reason)) != 0))
 		goto failed;
 	plugin->initialised = true;
+	plugin->restart_reason[0] = '\0';
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
 		dci_host_abort_open_batches(plugin);
 		/* The same words every time, so that a retry failing alike
-		 * is known as such (plugin_fail_start). */
-		snprintf(reason, sizeof(reason),
-		    "%s: provider %s failed to initialise (its messages are "
-		    "in the log)",
-		    plugin->path, plugin->name);
+		 * is known as such (plugin_fail_start); a stand-in's own
+		 * reason (an isolated provider's supplier refused) when it
+		 * gave one. */
+		if (plugin->restart_reason[0] != '\0')
+			snprintf(reason, sizeof(reason), "%s",
+			    plugin->restart_reason);
+		else
+			snprintf(reason, sizeof(reason),
+			    "%s: provider %s failed to initialise (its "
+			    "messages are in the log)",
+			    plugin->path, plugin->name);
+		plugin->restart_reason[0] = '\0';
 		goto failed;
 	}
 	if (plugin->state == DCI_PLUGIN_FAILED) {
@@ -926,6 +934,54 @@ dci_plugins_drain_notifications(struct dci_plugins *plugins)
 	}
 }
 
+/* A module's name as a supplier would carry it: the file name without
+ * its directory and ".so". */
+static char *
+module_supplier_name(const char *module)
+{
+	const char *base = strrchr(module, '/');
+	size_t length;
+
+	base = base != NULL ? base + 1 : module;
+	length = strlen(base);
+	if (length > 3 && strcmp(base + length - 3, ".so") == 0)
+		length -= 3;
+	return strndup(base, length);
+}
+
+int
+dci_plugins_reserve_names(
+    const struct dci_config *config, struct dci_registry *registry)
+{
+	const char **holders =
+	    calloc(config->provider_count ? config->provider_count : 1,
+	        sizeof(*holders));
+	int result = 0;
+
+	if (holders == NULL) {
+		log_warnx("supplier names not reserved: out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < config->provider_count; i++)
+		holders[i] = config->providers[i].module;
+	dci_registry_reservations_retain(
+	    registry, holders, config->provider_count);
+	free(holders);
+	for (size_t i = 0; i < config->provider_count; i++) {
+		const char *module = config->providers[i].module;
+		char *name = module_supplier_name(module);
+		if (name == NULL || dci_registry_reserve_supplier(
+		                        registry, name, module, true) != 0) {
+			log_warnx("provider %s: supplier name not reserved: "
+			          "out of memory",
+			    module);
+			result = -1;
+		}
+		free(name);
+	}
+	return result;
+}
+
 int
 dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
@@ -940,7 +996,10 @@ dci_plugins_load(const struct dci_config *config,
 	    calloc(config->provider_count ? config->provider_count : 1,
 	        sizeof(*plugins->items));
 	plugins->count = 0;
-	if (plugins->items == NULL) {
+	if (plugins->items == NULL ||
+	    dci_plugins_reserve_names(config, registry) != 0) {
+		free(plugins->items);
+		plugins->items = NULL;
 		log_reason(error, error_size, "out of memory");
 		return -1;
 	}

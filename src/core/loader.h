@@ -82,6 +82,10 @@ struct dci_plugin {
 	 * is then failed as a failed start is, with this reason. Written on
 	 * the refresher before the refresh returns, read after. */
 	char restart_reason[1024];
+	/* Why the host last refused a supplier it registered (logged
+	 * then), for a stand-in that fails the provider for it
+	 * (core/isolation.c). */
+	char supplier_refusal[512];
 	unsigned refresh_milliseconds;
 	/* The longest period the provider's widening tolerates
 	 * (dci_refresh_limit); refresh_milliseconds never exceeds it. */
@@ -264,6 +268,14 @@ int dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
     enum dci_load_mode mode, struct dci_plugins *plugins, char *error,
     size_t error_size);
+
+/* Reserves, before any of them starts, the supplier name of each provider
+ * of `config` (its module's name: "netif" for both `netif` and
+ * /path/netif.so) for that provider, and drops the reservations of
+ * providers no longer configured (dci_registry_reserve_supplier). Returns
+ * 0, or -1 out of memory (logged). */
+int dci_plugins_reserve_names(
+    const struct dci_config *config, struct dci_registry *registry);
 
 /* Checks that every class `config` derives metrics for is registered;
  * -1 with "FILE:LINE:COLUMN: ..." otherwise. */

@@ -58,6 +58,11 @@ dci_registry_free(struct dci_registry *registry)
 		class_free(registry->classes[i]);
 	for (size_t i = 0; i < registry->supplier_count; i++)
 		supplier_free(registry->suppliers[i]);
+	for (size_t i = 0; i < registry->reservation_count; i++) {
+		free(registry->reservations[i].name);
+		free(registry->reservations[i].holder);
+	}
+	free(registry->reservations);
 	free(registry->classes);
 	free(registry->classes_by_levels);
 	free(registry->suppliers);
@@ -269,6 +274,83 @@ dci_registry_add_supplier(struct dci_registry *registry,
 	supplier->status = DCI_SUPPLIER_RUNNING;
 	supplier_stamp_reset(supplier);
 	return supplier;
+}
+
+static struct dci_supplier_reservation *
+reservation_find(const struct dci_registry *registry, const char *name)
+{
+	for (size_t i = 0; i < registry->reservation_count; i++) {
+		if (strcmp(registry->reservations[i].name, name) == 0)
+			return &registry->reservations[i];
+	}
+	return NULL;
+}
+
+int
+dci_registry_reserve_supplier(struct dci_registry *registry, const char *name,
+    const char *holder, bool replace)
+{
+	struct dci_supplier_reservation *found =
+	    reservation_find(registry, name);
+	struct dci_supplier_reservation *grown;
+	char *copy;
+
+	if (found != NULL && (!replace || strcmp(found->holder, holder) == 0))
+		return 0;
+	if ((copy = strdup(holder)) == NULL)
+		return -1;
+	if (found != NULL) {
+		free(found->holder);
+		found->holder = copy;
+		return 0;
+	}
+	grown = realloc(registry->reservations,
+	    (registry->reservation_count + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		free(copy);
+		return -1;
+	}
+	registry->reservations = grown;
+	grown[registry->reservation_count].holder = copy;
+	if ((grown[registry->reservation_count].name = strdup(name)) == NULL) {
+		free(copy);
+		return -1;
+	}
+	registry->reservation_count++;
+	return 0;
+}
+
+const char *
+dci_registry_supplier_holder(
+    const struct dci_registry *registry, const char *name)
+{
+	const struct dci_supplier_reservation *found =
+	    name != NULL ? reservation_find(registry, name) : NULL;
+
+	return found != NULL ? found->holder : NULL;
+}
+
+void
+dci_registry_reservations_retain(struct dci_registry *registry,
+    const char *const *holders, size_t holder_count)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < registry->reservation_count; i++) {
+		struct dci_supplier_reservation *reservation =
+		    &registry->reservations[i];
+		bool configured = false;
+		for (size_t h = 0; h < holder_count && !configured; h++)
+			configured =
+			    strcmp(reservation->holder, holders[h]) == 0;
+		if (configured) {
+			registry->reservations[kept++] = *reservation;
+			continue;
+		}
+		free(reservation->name);
+		free(reservation->holder);
+	}
+	registry->reservation_count = kept;
 }
 
 struct dci_supplier *

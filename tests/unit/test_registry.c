@@ -1635,6 +1635,49 @@ START_TEST(builder_grows_past_initial_capacity)
 }
 END_TEST
 
+/* Supplier names reserved for configured providers: a configured name
+ * wins over an earlier registration's reservation; a registration's does
+ * not replace another holder's; retaining a configuration drops the
+ * reservations of providers no longer in it. */
+START_TEST(supplier_reservations_held_replaced_and_dropped)
+{
+	struct dci_registry *registry = dci_registry_new();
+	static const char *const kept[] = {"/lib/example.so"};
+
+	ck_assert_ptr_null(dci_registry_supplier_holder(registry, "example"));
+	ck_assert_int_eq(dci_registry_reserve_supplier(
+	                     registry, "example", "suppliers", false),
+	    0);
+	ck_assert_str_eq(
+	    dci_registry_supplier_holder(registry, "example"), "suppliers");
+	/* The configuration's own name wins. */
+	ck_assert_int_eq(dci_registry_reserve_supplier(
+	                     registry, "example", "/lib/example.so", true),
+	    0);
+	ck_assert_str_eq(dci_registry_supplier_holder(registry, "example"),
+	    "/lib/example.so");
+	/* A registration does not take it over. */
+	ck_assert_int_eq(dci_registry_reserve_supplier(
+	                     registry, "example", "suppliers", false),
+	    0);
+	ck_assert_str_eq(dci_registry_supplier_holder(registry, "example"),
+	    "/lib/example.so");
+	ck_assert_int_eq(
+	    dci_registry_reserve_supplier(registry, "app", "suppliers", false),
+	    0);
+	ck_assert_uint_eq(registry->reservation_count, 2);
+	/* A new configuration without the suppliers provider. */
+	dci_registry_reservations_retain(registry, kept, 1);
+	ck_assert_uint_eq(registry->reservation_count, 1);
+	ck_assert_ptr_null(dci_registry_supplier_holder(registry, "app"));
+	ck_assert_str_eq(dci_registry_supplier_holder(registry, "example"),
+	    "/lib/example.so");
+	dci_registry_reservations_retain(registry, NULL, 0);
+	ck_assert_uint_eq(registry->reservation_count, 0);
+	dci_registry_free(registry);
+}
+END_TEST
+
 static Suite *
 registry_suite(void)
 {
@@ -1683,6 +1726,7 @@ registry_suite(void)
 	tcase_add_test(labels, empty_label_refused);
 	tcase_add_test(labels, label_longer_than_255_refused);
 	tcase_add_test(labels, duplicate_supplier_refused);
+	tcase_add_test(labels, supplier_reservations_held_replaced_and_dropped);
 	suite_add_tcase(suite, labels);
 
 	tcase_add_test(accepted, valid_class_accepted);
