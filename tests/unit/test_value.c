@@ -277,7 +277,7 @@ START_TEST(test_hundredths)
 		    {DCI_ST_STRING, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL,
 		        DCI_SEMANTICS_DISCRETE},
 		};
-		char why[160] = "";
+		char refusal[160] = "";
 
 		for (size_t i = 0; i < COUNT_OF(refused); i++) {
 			struct dci_datum_info datum =
@@ -287,12 +287,12 @@ START_TEST(test_hundredths)
 			        refused[i].semantics);
 
 			datum.unit = DCI_UNIT_HUNDREDTHS;
-			ck_assert_int_eq(
-			    dci_value_check_datum(&datum, why, sizeof(why)),
+			ck_assert_int_eq(dci_value_check_datum(
+			                     &datum, refusal, sizeof(refusal)),
 			    -1);
 			ck_assert_msg(
-			    strstr(why, "DCI_UNIT_HUNDREDTHS") != NULL,
-			    "case %zu: %s", i, why);
+			    strstr(refusal, "DCI_UNIT_HUNDREDTHS") != NULL,
+			    "case %zu: %s", i, refusal);
 		}
 	}
 }
