@@ -164,6 +164,9 @@ dci_protocol_put_u32(struct dci_protocol_writer *writer, uint32_t value)
 void
 dci_protocol_put_u64(struct dci_protocol_writer *writer, uint64_t value)
 {
+	/* Both halves or neither. */
+	if (!writer_reserve(writer, 8))
+		return;
 	dci_protocol_put_u32(writer, (uint32_t)value);
 	dci_protocol_put_u32(writer, (uint32_t)(value >> 32));
 }
