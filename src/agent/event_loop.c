@@ -105,19 +105,24 @@ timeout_milliseconds(const struct timeval *timeout)
 	return milliseconds > INT_MAX ? INT_MAX : (int)milliseconds;
 }
 
-/* The poll timeout: Net-SNMP's (block: none), the plug-ins' or the master
- * session's next deadline, whichever is sooner; -1 waits for input
- * alone. */
+/* The poll timeout: Net-SNMP's (block: none), the plug-ins', the master
+ * session's or the DCI Server's next deadline, whichever is sooner; -1 waits
+ * for input alone. */
 static int
 wait_milliseconds(const struct agent_loop *loop, int block,
     const struct timeval *timeout, int64_t now)
 {
 	int64_t deadline = dci_plugins_deadline(loop->plugins);
 	int64_t master = agent_master_deadline();
+	int64_t server = loop->dci_server != NULL
+	                     ? dci_server_deadline(loop->dci_server)
+	                     : INT64_MAX;
 	int wait = block ? -1 : timeout_milliseconds(timeout);
 
 	if (master < deadline)
 		deadline = master;
+	if (server < deadline)
+		deadline = server;
 	if (deadline == INT64_MAX)
 		return wait;
 	if (deadline <= now)
@@ -187,8 +192,11 @@ agent_run(const struct agent_loop *loop)
 		/* Refresh threads say here that a refresh ended. */
 		if (notify >= 0)
 			polled[used++] = (struct pollfd){notify, POLLIN, 0};
-		/* The DCI Server's listener and consumers. */
+		/* The DCI Server's listener and consumers, less those whose
+		 * answer went unread for too long. */
 		if (loop->dci_server != NULL) {
+			dci_server_expire(
+			    loop->dci_server, dci_clock_milliseconds());
 			server_first = used;
 			server_count = dci_server_poll_add(
 			    loop->dci_server, polled + used);

@@ -11,10 +11,14 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
 #include "server/dci_access.h"
 #include "server/dci_answer.h"
 #include "server/dci_protocol.h"
+
+/* Output buffer a consumer keeps between answers. */
+#define DCI_SERVER_KEPT_OUTPUT_BYTES (64u * 1024u)
 
 struct dci_server_client {
 	int fd;
@@ -26,6 +30,8 @@ struct dci_server_client {
 	/* The answer being sent: output.data[sent..length). */
 	struct dci_protocol_writer output;
 	size_t sent;
+	/* When the answer was queued or last taken in part by the socket. */
+	int64_t progress_milliseconds;
 	bool close_when_sent; /* it sent what the server cannot read */
 };
 
@@ -34,6 +40,7 @@ struct dci_server {
 	char *path;
 	const struct dci_registry *registry;
 	struct dci_access access;
+	int64_t stall_milliseconds;
 	struct dci_server_client *clients[DCI_SERVER_CLIENTS_MAX];
 	size_t client_count;
 	/* What dci_server_poll_add wrote after the listener: clients by
@@ -68,6 +75,10 @@ dci_server_start(const struct dci_server_settings *settings,
 		return NULL;
 	}
 	server->registry = registry;
+	server->stall_milliseconds =
+	    settings->stall_milliseconds > 0
+	        ? settings->stall_milliseconds
+	        : DCI_SERVER_DEFAULT_STALL_MILLISECONDS;
 	/* A socket left by a daemon that did not stop cleanly; never
 	 * anything else. */
 	if (lstat(settings->path, &status) == 0 && S_ISSOCK(status.st_mode))
@@ -120,6 +131,38 @@ dci_server_stop(struct dci_server *server)
 	dci_access_free(&server->access);
 	free(server->path);
 	free(server);
+}
+
+void
+dci_server_expire(struct dci_server *server, int64_t now)
+{
+	for (size_t i = server->client_count; i-- > 0;) {
+		const struct dci_server_client *client = server->clients[i];
+
+		if (client->sent < client->output.length &&
+		    now - client->progress_milliseconds >=
+		        server->stall_milliseconds)
+			client_drop(server, i, "its answer stalled unread");
+	}
+}
+
+int64_t
+dci_server_deadline(const struct dci_server *server)
+{
+	int64_t deadline = INT64_MAX;
+
+	for (size_t i = 0; i < server->client_count; i++) {
+		const struct dci_server_client *client = server->clients[i];
+		int64_t due;
+
+		if (client->sent >= client->output.length)
+			continue;
+		due =
+		    client->progress_milliseconds + server->stall_milliseconds;
+		if (due < deadline)
+			deadline = due;
+	}
+	return deadline;
 }
 
 size_t
@@ -222,6 +265,7 @@ answer_end(struct dci_server_client *client, uint16_t type, uint32_t serial)
 	header.length =
 	    (uint32_t)(client->output.length - DCI_PROTOCOL_HEADER_SIZE);
 	dci_protocol_header_write(client->output.data, &header);
+	client->progress_milliseconds = dci_clock_milliseconds();
 }
 
 /* Answers the complete message in the client's input. */
@@ -301,8 +345,16 @@ client_write(struct dci_server_client *client)
 			return errno == EAGAIN || errno == EWOULDBLOCK ||
 			       errno == EINTR;
 		client->sent += (size_t)count;
+		client->progress_milliseconds = dci_clock_milliseconds();
 	}
 	client->output.length = client->sent = 0;
+	/* A large answer's buffer is not kept while the consumer idles. */
+	if (client->output.capacity > DCI_SERVER_KEPT_OUTPUT_BYTES) {
+		size_t limit = client->output.limit;
+
+		dci_protocol_writer_free(&client->output);
+		dci_protocol_writer_init(&client->output, limit);
+	}
 	return !client->close_when_sent;
 }
 

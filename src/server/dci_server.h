@@ -9,9 +9,11 @@
  * (dci_server_poll_handle). Every socket is non-blocking. Each wake-up
  * reads at most one request per consumer; a consumer's next request is
  * not read until its answer has been sent, so the answers a consumer that
- * stops reading can hold are one, at most DCI_PROTOCOL_RESPONSE_MAX bytes,
- * and at most DCI_SERVER_CLIENTS_MAX consumers are connected at a time
- * (a connection beyond is closed at once). A consumer that sends a
+ * stops reading can hold are one, at most DCI_PROTOCOL_RESPONSE_MAX bytes;
+ * and a consumer whose answer makes no progress for the stall period is
+ * disconnected, so that it does not keep its place. At most
+ * DCI_SERVER_CLIENTS_MAX consumers are connected at a time (a connection
+ * beyond is closed at once). A consumer that sends a
  * message the server cannot read gets DCI_PROTOCOL_ERROR and is disconnected.
  */
 #ifndef DCISTAT_SERVER_DCI_SERVER_H
@@ -24,6 +26,7 @@
 #include "core/registry.h"
 
 #define DCI_SERVER_CLIENTS_MAX 16u
+#define DCI_SERVER_DEFAULT_STALL_MILLISECONDS 10000
 
 struct dci_server;
 
@@ -32,6 +35,9 @@ struct dci_server_settings {
 	unsigned mode;    /* permission bits of the socket file */
 	const struct dci_config_dci_access *access;
 	size_t access_count;
+	/* How long an answer may wait for its consumer to read any of it;
+	 * 0: DCI_SERVER_DEFAULT_STALL_MILLISECONDS. */
+	int64_t stall_milliseconds;
 };
 
 /* Binds and listens at settings->path, replacing a socket file left there
@@ -43,6 +49,13 @@ struct dci_server *dci_server_start(const struct dci_server_settings *settings,
 /* Disconnects every consumer, closes the socket and removes its file.
  * NULL is allowed. */
 void dci_server_stop(struct dci_server *server);
+
+/* Disconnects the consumers whose answer has made no progress for the
+ * stall period by `now` (core/clock.h's milliseconds). */
+void dci_server_expire(struct dci_server *server, int64_t now);
+
+/* When dci_server_expire next has something to do; INT64_MAX: never. */
+int64_t dci_server_deadline(const struct dci_server *server);
 
 /* The most entries dci_server_poll_add writes. */
 size_t dci_server_poll_max(void);

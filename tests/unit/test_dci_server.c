@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "fixtures.h"
 #include "server/dci_access.h"
 #include "server/dci_answer.h"
@@ -650,6 +651,43 @@ START_TEST(stalled_consumer_bounded)
 }
 END_TEST
 
+START_TEST(stalled_consumer_dropped)
+{
+	struct dci_server_settings settings = {
+	    .path = socket_path, .mode = 0600, .stall_milliseconds = 50};
+	unsigned char
+	    bytes[DCI_PROTOCOL_HEADER_SIZE + DCI_PROTOCOL_REQUEST_MAX];
+	struct dci_protocol_request request =
+	    request_of((const uint32_t[]){ALL}, 1, 0, NULL, 0, ALL);
+	size_t length = message_of(bytes, DCI_PROTOCOL_GET_DATA, &request);
+	char why[256];
+	int64_t deadline;
+	int fd;
+
+	dci_server_stop(server);
+	server = dci_server_start(&settings, registry, why, sizeof(why));
+	ck_assert_msg(server != NULL, "%s", why);
+	ck_assert_int_eq(dci_server_deadline(server), INT64_MAX);
+	fd = consumer_connect();
+	server_turn(1000);
+	for (int turns = 0; turns < 200000; turns++) {
+		if (send(fd, bytes, length, MSG_DONTWAIT) != (ssize_t)length)
+			break;
+		server_turn(0);
+	}
+	/* An answer is pending: the deadline is its stall period away. */
+	deadline = dci_server_deadline(server);
+	ck_assert_int_ne(deadline, INT64_MAX);
+	ck_assert_int_le(deadline, dci_clock_milliseconds() + 50);
+	dci_server_expire(server, deadline - 1);
+	ck_assert_uint_eq(dci_server_client_count(server), 1);
+	dci_server_expire(server, deadline);
+	ck_assert_uint_eq(dci_server_client_count(server), 0);
+	ck_assert_int_eq(dci_server_deadline(server), INT64_MAX);
+	close(fd);
+}
+END_TEST
+
 START_TEST(consumers_beyond_the_limit_closed)
 {
 	int fds[DCI_SERVER_CLIENTS_MAX + 1];
@@ -694,6 +732,7 @@ dci_server_suite(void)
 	tcase_add_test(socket, served_over_the_socket);
 	tcase_add_test(socket, garbage_disconnects);
 	tcase_add_test(socket, stalled_consumer_bounded);
+	tcase_add_test(socket, stalled_consumer_dropped);
 	tcase_add_test(socket, consumers_beyond_the_limit_closed);
 	suite_add_tcase(suite, socket);
 	return suite;
