@@ -52,8 +52,10 @@ int dci_access_build(struct dci_access *access,
 void dci_access_free(struct dci_access *access);
 
 /* Fills `peer` from a connected Unix socket; -1 when the kernel does not
- * say who is at the other end. Supplementary groups beyond
- * DCI_ACCESS_GROUPS_MAX are not seen (they can only admit, never deny). */
+ * say who is at the other end. A peer with more than DCI_ACCESS_GROUPS_MAX
+ * supplementary groups, or a kernel without SO_PEERGROUPS, is judged by
+ * its primary group alone: groups only admit, so it is never given more
+ * than its credentials allow. */
 int dci_access_peer_read(int socket, struct dci_access_peer *peer);
 
 bool dci_access_may_read(const struct dci_access *access,
