@@ -291,6 +291,7 @@ shape_fetch(
 	if (status != DCI_PROTOCOL_SUCCESS ||
 	    dci_protocol_get_u32(&reader) != 1) {
 		printf("status %s count 0\n", dci_protocol_status_name(status));
+		free(payload);
 		exit(1);
 	}
 	dci_protocol_get_u64(&reader);
@@ -433,6 +434,9 @@ command_get(int fd, char **arguments)
 	if (reader.failed)
 		fail("short answer");
 	free(payload);
+	free(shape.datums);
+	free(shape.offsets);
+	free(shape.labels);
 	return status == DCI_PROTOCOL_SUCCESS ? 0 : 1;
 }
 

@@ -77,8 +77,9 @@ SOCK=$SOCK_DIR/dci.sock
 if ! ip -n "$NETNS" link add dh28a type veth peer name dh28b 2>"$TMP_DIR/veth.err"; then
 	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
 fi
-ip -n "$NETNS" link set dh28a up && ip -n "$NETNS" link set dh28b up ||
-    fail "cannot bring the pair up"
+if ! { ip -n "$NETNS" link set dh28a up && ip -n "$NETNS" link set dh28b up; }; then
+	fail "cannot bring the pair up"
+fi
 QUIET=$(ns_run cat /sys/class/net/dh28b/ifindex) || fail "no ifindex"
 
 start_snmpd
@@ -113,9 +114,9 @@ ok "the class listing holds 1.1 netif"
 # Every value of the quiet interface equals dciStatText; rx/tx_bytes
 # equal dciStatCounter64.
 values_agree() {
-	local instance id label text oids=() texts=() got i
+	local instance id text oids=() texts=() got i
 	"$QUERY" "$SOCK" get 1.1 "$QUIET" '*' >"$TMP_DIR/all.out" || return 1
-	while read -r instance id label text; do
+	while read -r instance id _ text; do
 		[ "$instance" = status ] && continue
 		oids+=("$DCI_TEXT.1.$QUIET.$id")
 		texts+=("$text")
@@ -155,8 +156,9 @@ out=$(runuser -u "$USER_OUT" -- "$QUERY" "$SOCK" classes '*' 2>&1)
 ok "$USER_OUT (not in $GROUP) is refused class 1.1 (NOTPRESENT, not listed)"
 in_rx=$(runuser -u "$USER_IN" -- "$QUERY" "$SOCK" get 1.1 "$QUIET" rx_bytes | sed -n 2p)
 root_rx=$("$QUERY" "$SOCK" get 1.1 "$QUIET" rx_bytes | sed -n 2p)
-[ -n "$in_rx" ] && [ "$in_rx" = "$root_rx" ] ||
-    fail "$USER_IN read '$in_rx', root '$root_rx'"
+if [ -z "$in_rx" ] || [ "$in_rx" != "$root_rx" ]; then
+	fail "$USER_IN read '$in_rx', root '$root_rx'"
+fi
 ok "$USER_IN (in $GROUP as a supplementary group) reads class 1.1"
 
 # --- bad input ---------------------------------------------------------------
