@@ -195,6 +195,36 @@ dci_server_client_count(const struct dci_server *server)
 	return server->client_count;
 }
 
+/* Whether a consumer with these credentials may take a place now (see
+ * dci_server.h); a refusal is logged under the debug token "dci", since
+ * any local user can cause one at will. */
+static bool
+place_for(const struct dci_server *server, const struct dci_access_peer *peer)
+{
+	size_t same_user = 0;
+
+	if (peer->uid == 0)
+		return true;
+	if (server->client_count >=
+	    DCI_SERVER_CLIENTS_MAX - DCI_SERVER_CLIENTS_ROOT_RESERVED) {
+		log_debug("dci",
+		    "consumer uid %ld refused: the places left "
+		    "are root's",
+		    (long)peer->uid);
+		return false;
+	}
+	for (size_t i = 0; i < server->client_count; i++)
+		same_user += server->clients[i]->peer.uid == peer->uid;
+	if (same_user >= DCI_SERVER_CLIENTS_PER_USER_MAX) {
+		log_debug("dci",
+		    "consumer uid %ld refused: %u connected as "
+		    "that user already",
+		    (long)peer->uid, DCI_SERVER_CLIENTS_PER_USER_MAX);
+		return false;
+	}
+	return true;
+}
+
 static void
 accept_consumers(struct dci_server *server)
 {
@@ -227,14 +257,15 @@ accept_consumers(struct dci_server *server)
 		client->fd = fd;
 		dci_protocol_writer_init(&client->output,
 		    DCI_PROTOCOL_HEADER_SIZE + DCI_PROTOCOL_RESPONSE_MAX);
-		if (dci_access_peer_read(fd, &client->peer) != 0) {
+		if (dci_access_peer_read(fd, &client->peer) != 0)
 			log_warn("dci-socket: peer credentials");
-			close(fd);
-			dci_protocol_writer_free(&client->output);
-			free(client);
+		else if (place_for(server, &client->peer)) {
+			server->clients[server->client_count++] = client;
 			continue;
 		}
-		server->clients[server->client_count++] = client;
+		close(fd);
+		dci_protocol_writer_free(&client->output);
+		free(client);
 	}
 }
 

@@ -12,8 +12,11 @@
  * stops reading can hold are one, at most DCI_PROTOCOL_RESPONSE_MAX bytes;
  * and a consumer whose answer makes no progress for the stall period is
  * disconnected, so that it does not keep its place. At most
- * DCI_SERVER_CLIENTS_MAX consumers are connected at a time (a connection
- * beyond is closed at once). A consumer that sends a
+ * DCI_SERVER_CLIENTS_MAX consumers are connected at a time, at most
+ * DCI_SERVER_CLIENTS_PER_USER_MAX of them as one user other than root,
+ * and the last DCI_SERVER_CLIENTS_ROOT_RESERVED places are root's: a
+ * connection beyond is closed at once, so that no user can take every
+ * place from the others or from root. A consumer that sends a
  * message the server cannot read gets DCI_PROTOCOL_ERROR and is disconnected.
  */
 #ifndef DCISTAT_SERVER_DCI_SERVER_H
@@ -26,6 +29,8 @@
 #include "core/registry.h"
 
 #define DCI_SERVER_CLIENTS_MAX 16u
+#define DCI_SERVER_CLIENTS_PER_USER_MAX 4u
+#define DCI_SERVER_CLIENTS_ROOT_RESERVED 2u
 #define DCI_SERVER_DEFAULT_STALL_MILLISECONDS 10000
 
 struct dci_server;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -503,7 +504,9 @@ static struct dci_server *server;
 static void
 server_setup(void)
 {
-	struct dci_server_settings settings = {.mode = 0600};
+	/* Open to every user: places_per_user_and_for_root connects as
+	 * another. */
+	struct dci_server_settings settings = {.mode = 0666};
 	char why[256];
 
 	registry_setup();
@@ -705,6 +708,90 @@ START_TEST(consumers_beyond_the_limit_closed)
 }
 END_TEST
 
+/* Connects `count` consumers as uid 65534 from a child process; returns
+ * the child, which keeps them open until its stdin (`hold`) closes. */
+static pid_t
+consumers_as_nobody(size_t count, int *hold)
+{
+	int pipe_fds[2];
+	pid_t child;
+
+	ck_assert_int_eq(pipe(pipe_fds), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		char byte;
+
+		close(pipe_fds[1]);
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(3);
+		for (size_t i = 0; i < count; i++)
+			consumer_connect();
+		/* Until the parent has looked. */
+		if (read(pipe_fds[0], &byte, 1) < 0)
+			_exit(4);
+		_exit(0);
+	}
+	close(pipe_fds[0]);
+	*hold = pipe_fds[1];
+	return child;
+}
+
+START_TEST(places_per_user_and_for_root)
+{
+	int hold, status, fds[DCI_SERVER_CLIENTS_MAX];
+	size_t rooted = 0;
+	pid_t child;
+
+	if (geteuid() != 0)
+		return; /* needs to become another user */
+	/* One user: DCI_SERVER_CLIENTS_PER_USER_MAX places, no more. */
+	child = consumers_as_nobody(DCI_SERVER_CLIENTS_PER_USER_MAX + 2, &hold);
+	for (int i = 0; i < 50 && dci_server_client_count(server) <
+	                              DCI_SERVER_CLIENTS_PER_USER_MAX;
+	     i++)
+		server_turn(100);
+	server_turn(100);
+	ck_assert_uint_eq(
+	    dci_server_client_count(server), DCI_SERVER_CLIENTS_PER_USER_MAX);
+	/* Root takes every place left, the reserved ones too. */
+	while (dci_server_client_count(server) < DCI_SERVER_CLIENTS_MAX) {
+		fds[rooted++] = consumer_connect();
+		server_turn(1000);
+	}
+	ck_assert_uint_eq(
+	    rooted, DCI_SERVER_CLIENTS_MAX - DCI_SERVER_CLIENTS_PER_USER_MAX);
+	close(hold);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	for (int i = 0; i < 20 && dci_server_client_count(server) > rooted; i++)
+		server_turn(100);
+	ck_assert_uint_eq(dci_server_client_count(server), rooted);
+	while (rooted > 0)
+		close(fds[--rooted]);
+	for (int i = 0; i < 20 && dci_server_client_count(server) > 0; i++)
+		server_turn(100);
+	ck_assert_uint_eq(dci_server_client_count(server), 0);
+
+	/* With root holding all but one of the places other users may
+	 * take, another user gets that one alone: the rest are root's. */
+	while (rooted + 1 <
+	       DCI_SERVER_CLIENTS_MAX - DCI_SERVER_CLIENTS_ROOT_RESERVED) {
+		fds[rooted++] = consumer_connect();
+		server_turn(1000);
+	}
+	child = consumers_as_nobody(DCI_SERVER_CLIENTS_PER_USER_MAX, &hold);
+	for (int i = 0; i < 20; i++)
+		server_turn(50);
+	ck_assert_uint_eq(dci_server_client_count(server),
+	    DCI_SERVER_CLIENTS_MAX - DCI_SERVER_CLIENTS_ROOT_RESERVED);
+	close(hold);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	while (rooted > 0)
+		close(fds[--rooted]);
+}
+END_TEST
+
 static Suite *
 dci_server_suite(void)
 {
@@ -734,6 +821,7 @@ dci_server_suite(void)
 	tcase_add_test(socket, stalled_consumer_bounded);
 	tcase_add_test(socket, stalled_consumer_dropped);
 	tcase_add_test(socket, consumers_beyond_the_limit_closed);
+	tcase_add_test(socket, places_per_user_and_for_root);
 	suite_add_tcase(suite, socket);
 	return suite;
 }
