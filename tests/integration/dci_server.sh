@@ -21,6 +21,8 @@
 #   - a consumer that sends requests and never reads (until its socket
 #     stops taking them) stalls nothing: 20 snmpgets each answer (the
 #     slowest is reported), and another consumer is served meanwhile;
+#     it is disconnected once its answer has gone unread for the stall
+#     period (the debug log of token dci says so);
 #   - dcistatd stops cleanly on SIGTERM and removes its socket file.
 # Test users and group are created here and removed on exit.
 #
@@ -97,7 +99,7 @@ providers:
   - module: netif
     refresh: 0.2
 EOF2
-start_dcistatd "$config"
+start_dcistatd "$config" -D dci
 wait_dcistatd_ready 10
 SNMP_TARGET=unix:$SNMPD_UNIX
 
@@ -194,6 +196,10 @@ slowest_get "while a DCI consumer is stalled"
 "$QUERY" "$SOCK" get 1.1 "$QUIET" rx_bytes >/dev/null ||
     fail "another consumer is not served while one is stalled"
 ok "with a consumer stalled after $sent requests, 20 snmpgets answered (slowest $slowest ms; $baseline ms with no consumer) and another consumer was served"
+stall_dropped() { grep -q 'disconnected: its answer stalled unread' "$DCISTATD_LOG"; }
+wait_until 15 stall_dropped ||
+    fail "the stalled consumer was not disconnected within 15 s"
+ok "the stalled consumer is disconnected after its answer went unread"
 
 stop_dcistatd
 [ ! -e "$SOCK" ] || fail "the socket file is left after SIGTERM"
