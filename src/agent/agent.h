@@ -42,8 +42,13 @@ void agent_unserve(void);
 int agent_start(
     const struct agent_settings *settings, struct dci_registry *registry);
 
+struct dci_server;
+
 /* What the subagent's loop drives besides Net-SNMP. */
 struct agent_loop {
+	/* The DCI Server's sockets (server/dci_server.h), served after the
+	 * refreshes due; NULL: none. */
+	struct dci_server *dci_server;
 	/* Refreshed, retried and aged on their schedule (loader.h): the loop
 	 * wakes at dci_plugins_deadline and before reading each request. */
 	struct dci_plugins *plugins;

@@ -22,6 +22,7 @@
 #include "agent/master_session.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "server/dci_server.h"
 
 static int signal_pipe[2] = {-1, -1};
 
@@ -104,19 +105,24 @@ timeout_milliseconds(const struct timeval *timeout)
 	return milliseconds > INT_MAX ? INT_MAX : (int)milliseconds;
 }
 
-/* The poll timeout: Net-SNMP's (block: none), the plug-ins' or the master
- * session's next deadline, whichever is sooner; -1 waits for input
- * alone. */
+/* The poll timeout: Net-SNMP's (block: none), the plug-ins', the master
+ * session's or the DCI Server's next deadline, whichever is sooner; -1 waits
+ * for input alone. */
 static int
 wait_milliseconds(const struct agent_loop *loop, int block,
     const struct timeval *timeout, int64_t now)
 {
 	int64_t deadline = dci_plugins_deadline(loop->plugins);
 	int64_t master = agent_master_deadline();
+	int64_t server = loop->dci_server != NULL
+	                     ? dci_server_deadline(loop->dci_server)
+	                     : INT64_MAX;
 	int wait = block ? -1 : timeout_milliseconds(timeout);
 
 	if (master < deadline)
 		deadline = master;
+	if (server < deadline)
+		deadline = server;
 	if (deadline == INT64_MAX)
 		return wait;
 	if (deadline <= now)
@@ -156,7 +162,10 @@ agent_run(const struct agent_loop *loop)
 		int notify = dci_plugins_notify_fd(loop->plugins);
 		int master;
 		bool quiet;
-		nfds_t used = 0, first_other;
+		nfds_t used = 0, first_other, server_first = 0,
+		       server_count = 0;
+		size_t server_room =
+		    loop->dci_server != NULL ? dci_server_poll_max() : 0;
 		int64_t now;
 
 		/* A ping or a registration due goes out before the wait
@@ -167,21 +176,32 @@ agent_run(const struct agent_loop *loop)
 		snmp_select_info2(&highest, &readable, &timeout, &block);
 		/* Each of Net-SNMP's descriptors, the signal pipe and the
 		 * refresh notifications. */
-		if ((size_t)highest + 2 > polled_size) {
+		if ((size_t)highest + 2 + server_room > polled_size) {
 			struct pollfd *grown = realloc(
-			    polled, ((size_t)highest + 2) * sizeof(*polled));
+			    polled, ((size_t)highest + 2 + server_room) *
+			                sizeof(*polled));
 			if (grown == NULL) {
 				log_warn("agent: poll set");
 				result = -1;
 				break;
 			}
 			polled = grown;
-			polled_size = (size_t)highest + 2;
+			polled_size = (size_t)highest + 2 + server_room;
 		}
 		polled[used++] = (struct pollfd){signal_pipe[0], POLLIN, 0};
 		/* Refresh threads say here that a refresh ended. */
 		if (notify >= 0)
 			polled[used++] = (struct pollfd){notify, POLLIN, 0};
+		/* The DCI Server's listener and consumers, less those whose
+		 * answer went unread for too long. */
+		if (loop->dci_server != NULL) {
+			dci_server_expire(
+			    loop->dci_server, dci_clock_milliseconds());
+			server_first = used;
+			server_count = dci_server_poll_add(
+			    loop->dci_server, polled + used);
+			used += server_count;
+		}
 		/* While the master's requests are answered in place and
 		 * Net-SNMP's callback pipes are idle, wait on the AgentX
 		 * socket alone: each idle descriptor costs poll a wait-queue
@@ -221,6 +241,7 @@ agent_run(const struct agent_loop *loop)
 				dci_plugins_drain_notifications(loop->plugins);
 			first_other = 2;
 		}
+		first_other += server_count;
 		NETSNMP_LARGE_FD_ZERO(&readable);
 		now = dci_clock_milliseconds();
 		for (nfds_t i = first_other; i < used; i++) {
@@ -240,6 +261,9 @@ agent_run(const struct agent_loop *loop)
 		 * whole snapshots, never older than their period, and never
 		 * read a file. */
 		dci_plugins_run_due(loop->plugins, now);
+		if (server_count > 0)
+			dci_server_poll_handle(loop->dci_server,
+			    polled + server_first, server_count);
 		if (ready > 0)
 			snmp_read2(&readable);
 		else if (count == 0)

@@ -25,6 +25,7 @@
 #include "core/log.h"
 #include "core/registry.h"
 #include "core/secure_path.h"
+#include "server/dci_server.h"
 
 #ifndef PROVIDERDIR
 #define PROVIDERDIR "/usr/lib/dcistat/providers"
@@ -174,6 +175,7 @@ main(int argc, char **argv)
 	struct agent_loop loop;
 	struct agent_daemon background = {.pid_file = -1, .ready_pipe = -1};
 	struct agent_daemon_user user;
+	struct dci_server *dci_server = NULL;
 	const char *user_name;
 	char error[2048], *pid_file = NULL;
 	int parsed, result;
@@ -278,6 +280,19 @@ main(int argc, char **argv)
 	agent_notifications_configure(&state.lifecycle.config->notifications);
 	if (agent_start(&state.settings, state.lifecycle.registry) != 0)
 		fatalx("cannot start the AgentX subagent");
+	/* Before the change of user: the socket's directory may be root's. */
+	if (state.lifecycle.config->dci_socket != NULL) {
+		struct dci_server_settings server_settings = {
+		    .path = state.lifecycle.config->dci_socket,
+		    .mode = state.lifecycle.config->dci_socket_mode,
+		    .access = state.lifecycle.config->dci_access,
+		    .access_count = state.lifecycle.config->dci_access_count,
+		};
+		dci_server = dci_server_start(&server_settings,
+		    state.lifecycle.registry, error, sizeof(error));
+		if (dci_server == NULL)
+			fatalx("%s", error);
+	}
 	/* The providers are loaded and the master's socket is open: nothing
 	 * further needs root. Isolated providers' processes, started as root,
 	 * start again as the user. */
@@ -292,6 +307,7 @@ main(int argc, char **argv)
 	agent_daemon_ready(&background);
 
 	loop = (struct agent_loop){
+	    .dci_server = dci_server,
 	    .plugins = &state.lifecycle.plugins,
 	    .reload = daemon_reload,
 	    .context = &state,
@@ -299,6 +315,7 @@ main(int argc, char **argv)
 	result = agent_run(&loop);
 	agent_daemon_stopping();
 
+	dci_server_stop(dci_server);
 	agent_stop();
 	dci_lifecycle_unload(&state.lifecycle);
 	dci_isolation_end_adopted();

@@ -79,10 +79,14 @@ enum agent_key {
 	AGENT_LOG,
 	AGENT_PLUGIN_DIR,
 	AGENT_IN_PLACE_ANSWERS,
-	AGENT_USER
+	AGENT_USER,
+	AGENT_DCI_SOCKET,
+	AGENT_DCI_SOCKET_MODE,
+	AGENT_DCI_ACCESS
 };
 static const char *const agent_keys[] = {"agentx-socket", "ping-interval",
-    "log", "plugin-dir", "in-place-answers", "user"};
+    "log", "plugin-dir", "in-place-answers", "user", "dci-socket",
+    "dci-socket-mode", "dci-access"};
 static const struct key_set agent_key_set = {
     "in agent", agent_keys, COUNT_OF(agent_keys)};
 
@@ -571,6 +575,169 @@ read_user(struct parse_state *state, const yaml_node_t *node, const char *key)
 }
 
 static int
+read_dci_socket(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	static const char expectation[] = "an absolute path";
+	const char *text = NULL;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	if (!is_absolute_path(text))
+		return report_expected(state, node, expectation, key);
+	return copy_text(state, text, &state->config->dci_socket);
+}
+
+/* Permission bits in octal, as chmod takes them: "0660", "666". */
+static int
+read_dci_socket_mode(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	static const char expectation[] =
+	    "permission bits in octal (0 to 0777)";
+	const char *text = NULL;
+	unsigned long mode = 0;
+	size_t length;
+
+	if (value_text(state, node, expectation, key, &text) != 0)
+		return -1;
+	length = strlen(text);
+	if (length > 4 || strspn(text, "01234567") != length)
+		return report_expected(state, node, expectation, key);
+	mode = strtoul(text, NULL, 8);
+	if (mode > 0777)
+		return report_expected(state, node, expectation, key);
+	state->config->dci_socket_mode = (unsigned)mode;
+	return 0;
+}
+
+/* "users" or "groups" of one dci-access entry: a sequence of names. */
+static int
+read_dci_access_names(struct parse_state *state, const yaml_node_t *node,
+    const char *key, char ***names, size_t *count)
+{
+	static const char expectation[] = "a sequence of user or group names";
+	const yaml_node_item_t *item;
+	size_t size;
+
+	if (node->type != YAML_SEQUENCE_NODE)
+		return report_expected(state, node, expectation, key);
+	size = (size_t)(node->data.sequence.items.top -
+	                node->data.sequence.items.start);
+	*names = calloc(size + 1, sizeof(**names));
+	if (*names == NULL)
+		return out_of_memory(state);
+	for (item = node->data.sequence.items.start;
+	     item < node->data.sequence.items.top; item++) {
+		const yaml_node_t *element = node_at(state, *item);
+		const char *text = NULL;
+
+		if (value_text(state, element, "a name", key, &text) != 0)
+			return -1;
+		if (!is_user_name(text))
+			return report_expected(state, element, "a name", key);
+		if (copy_text(state, text, &(*names)[*count]) != 0)
+			return -1;
+		(*count)++;
+	}
+	return 0;
+}
+
+/* One "CLASS-ID: {users: [...], groups: [...]}" of dci-access. */
+static int
+read_dci_access_entry(struct parse_state *state, const yaml_node_pair_t *pair,
+    const char *name, struct dci_config_dci_access *entry)
+{
+	static const char id_expectation[] =
+	    "a class id such as 1.2 (1 to 16 levels, each 0..4294967294)";
+	static const char *const keys[] = {"users", "groups"};
+	static const struct key_set set = {
+	    "in a dci-access entry", keys, COUNT_OF(keys)};
+	const yaml_node_t *key_node = node_at(state, pair->key);
+	const yaml_node_t *value = node_at(state, pair->value);
+	const yaml_node_pair_t *inner;
+	const char *cursor = name;
+
+	entry->position = position_of(state, key_node);
+	for (;;) {
+		unsigned long level;
+
+		if (entry->class_id_length == DCI_CLASS_ID_MAX_LEVELS ||
+		    !parse_whole_number(&cursor, 0xfffffffeul, &level) ||
+		    level > 0xfffffffeul)
+			return report_expected(
+			    state, key_node, id_expectation, "dci-access");
+		entry->class_id[entry->class_id_length++] = (uint32_t)level;
+		if (*cursor == '\0')
+			break;
+		if (*cursor++ != '.')
+			return report_expected(
+			    state, key_node, id_expectation, "dci-access");
+	}
+	if (value->type != YAML_MAPPING_NODE)
+		return report_expected(
+		    state, value, "a mapping with users and groups", name);
+	for (inner = value->data.mapping.pairs.start;
+	     inner < value->data.mapping.pairs.top; inner++) {
+		const char *inner_name = NULL;
+		size_t index;
+		int result;
+
+		if (check_key(state, value, inner, &set, &inner_name, &index) !=
+		    0)
+			return -1;
+		if (index == 0)
+			result = read_dci_access_names(state,
+			    node_at(state, inner->value), inner_name,
+			    &entry->users, &entry->user_count);
+		else
+			result = read_dci_access_names(state,
+			    node_at(state, inner->value), inner_name,
+			    &entry->groups, &entry->group_count);
+		if (result != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* dci-access: class subtrees and who may read them through the DCI
+ * Server. */
+static int
+read_dci_access(
+    struct parse_state *state, const yaml_node_t *node, const char *key)
+{
+	static const struct key_set any_key = {"in dci-access", NULL, 0};
+	struct dci_config *config = state->config;
+	const yaml_node_pair_t *pair;
+	size_t count;
+
+	if (is_null(node))
+		return 0;
+	if (node->type != YAML_MAPPING_NODE)
+		return report_expected(state, node,
+		    "a mapping of class ids to users and groups", key);
+	count = (size_t)(node->data.mapping.pairs.top -
+	                 node->data.mapping.pairs.start);
+	if (count == 0)
+		return 0;
+	config->dci_access = calloc(count, sizeof(*config->dci_access));
+	if (config->dci_access == NULL)
+		return out_of_memory(state);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		const char *name = NULL;
+		size_t index;
+
+		if (check_key(state, node, pair, &any_key, &name, &index) != 0)
+			return -1;
+		if (read_dci_access_entry(state, pair, name,
+		        &config->dci_access[config->dci_access_count++]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
 read_agent(struct parse_state *state, const yaml_node_t *node, const char *key)
 {
 	const yaml_node_pair_t *pair;
@@ -608,6 +775,15 @@ read_agent(struct parse_state *state, const yaml_node_t *node, const char *key)
 			break;
 		case AGENT_USER:
 			result = read_user(state, value, name);
+			break;
+		case AGENT_DCI_SOCKET:
+			result = read_dci_socket(state, value, name);
+			break;
+		case AGENT_DCI_SOCKET_MODE:
+			result = read_dci_socket_mode(state, value, name);
+			break;
+		case AGENT_DCI_ACCESS:
+			result = read_dci_access(state, value, name);
 			break;
 		}
 		if (result != 0)
@@ -1412,6 +1588,7 @@ dci_config_parse(const char *text, size_t length, const char *name,
 		return out_of_memory(&state);
 	state.config->ping_interval_seconds =
 	    DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS;
+	state.config->dci_socket_mode = DCI_CONFIG_DEFAULT_DCI_SOCKET_MODE;
 	state.config->notifications = (struct dci_config_notifications){
 	    .instance_added = true,
 	    .instance_removed = true,
@@ -1590,6 +1767,19 @@ dci_config_free(struct dci_config *config)
 		free(watch->datum_positions);
 	}
 	free(config->notifications.data_changed);
+	for (index = 0; index < config->dci_access_count; index++) {
+		struct dci_config_dci_access *entry =
+		    &config->dci_access[index];
+
+		for (size_t n = 0; n < entry->user_count; n++)
+			free(entry->users[n]);
+		for (size_t n = 0; n < entry->group_count; n++)
+			free(entry->groups[n]);
+		free(entry->users);
+		free(entry->groups);
+	}
+	free(config->dci_access);
+	free(config->dci_socket);
 	free(config->agentx_socket);
 	free(config->log_target);
 	free(config->user);

@@ -125,6 +125,21 @@ struct dci_config_notifications {
 	int64_t rate_window_milliseconds;
 };
 
+/* agent: dci-access: one class subtree of the DCI Server
+ * (server/dci_access.h) and who may read it: user and group names as
+ * written, checked against the system when the server starts. */
+struct dci_config_dci_access {
+	struct dci_config_position position; /* of the class id key */
+	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
+	size_t class_id_length;
+	char **users;
+	size_t user_count;
+	char **groups;
+	size_t group_count;
+};
+
+#define DCI_CONFIG_DEFAULT_DCI_SOCKET_MODE 0666u
+
 struct dci_config {
 	char *file; /* the path it was read from, or the name given to parse */
 	char *agentx_socket; /* NULL: not set (Net-SNMP's default applies) */
@@ -133,6 +148,12 @@ struct dci_config {
 	char *log_target; /* NULL: not set; else "stderr", "syslog" or a path */
 	char *plugin_dir; /* NULL: not set (the build's default applies) */
 	char *user; /* NULL: not set; the user to run as once started */
+	/* agent: dci-socket: where the DCI Server listens; NULL: no
+	 * server. dci-socket-mode: its permission bits (default 0666). */
+	char *dci_socket;
+	unsigned dci_socket_mode;
+	struct dci_config_dci_access *dci_access; /* in file order */
+	size_t dci_access_count;
 	struct dci_config_provider *providers; /* in file order */
 	size_t provider_count;
 	struct dci_config_derived *derived; /* top-level `derived`, in order */

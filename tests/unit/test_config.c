@@ -374,6 +374,61 @@ START_TEST(test_in_place_answers)
 }
 END_TEST
 
+START_TEST(test_dci_server_keys)
+{
+	struct dci_config *config = parse_valid("agent:\n  log: syslog\n");
+
+	/* Off unless asked for; 0666 when asked for without a mode. */
+	ck_assert_ptr_null(config->dci_socket);
+	ck_assert_uint_eq(config->dci_socket_mode, 0666);
+	ck_assert_uint_eq(config->dci_access_count, 0);
+	dci_config_free(config);
+	config =
+	    parse_valid("agent:\n"
+	                "  dci-socket: /run/dcistat/dci.sock\n"
+	                "  dci-socket-mode: \"0660\"\n"
+	                "  dci-access:\n"
+	                "    \"1.1\": {users: [alice, bob], groups: [staff]}\n"
+	                "    \"2\": {}\n");
+	ck_assert_str_eq(config->dci_socket, "/run/dcistat/dci.sock");
+	ck_assert_uint_eq(config->dci_socket_mode, 0660);
+	ck_assert_uint_eq(config->dci_access_count, 2);
+	ck_assert_uint_eq(config->dci_access[0].class_id_length, 2);
+	ck_assert_uint_eq(config->dci_access[0].class_id[1], 1);
+	ck_assert_uint_eq(config->dci_access[0].user_count, 2);
+	ck_assert_str_eq(config->dci_access[0].users[1], "bob");
+	ck_assert_uint_eq(config->dci_access[0].group_count, 1);
+	ck_assert_str_eq(config->dci_access[0].groups[0], "staff");
+	ck_assert_uint_eq(config->dci_access[0].position.line, 5);
+	/* An empty entry: nobody but root. */
+	ck_assert_uint_eq(config->dci_access[1].class_id[0], 2);
+	ck_assert_uint_eq(config->dci_access[1].user_count, 0);
+	ck_assert_uint_eq(config->dci_access[1].group_count, 0);
+	dci_config_free(config);
+
+	ASSERT_ERROR("agent:\n  dci-socket: run/dci.sock\n",
+	    "t.yaml:2:15: expected an absolute path for 'dci-socket', found "
+	    "'run/dci.sock'");
+	ASSERT_ERROR("agent:\n  dci-socket-mode: \"0888\"\n",
+	    "t.yaml:2:20: expected permission bits in octal (0 to 0777) for "
+	    "'dci-socket-mode', found '0888'");
+	ASSERT_ERROR("agent:\n  dci-socket-mode: \"1777\"\n",
+	    "t.yaml:2:20: expected permission bits in octal (0 to 0777) for "
+	    "'dci-socket-mode', found '1777'");
+	ASSERT_ERROR("agent:\n  dci-access:\n    \"1.x\": {users: [a]}\n",
+	    "t.yaml:3:5: expected a class id such as 1.2 (1 to 16 levels, "
+	    "each 0..4294967294) for 'dci-access', found '1.x'");
+	ASSERT_ERROR("agent:\n  dci-access:\n    \"1\": {people: [a]}\n",
+	    "t.yaml:3:11: unknown key 'people' in a dci-access entry: "
+	    "expected one of users, groups");
+	ASSERT_ERROR("agent:\n  dci-access:\n    \"1\": {users: [\"a b\"]}\n",
+	    "t.yaml:3:19: expected a name for 'users', found 'a b'");
+	ASSERT_ERROR("agent:\n  dci-access:\n    \"1\": [a]\n",
+	    "t.yaml:3:10: expected a mapping with users and groups for '1', "
+	    "found a sequence");
+}
+END_TEST
+
 START_TEST(test_ping_interval)
 {
 	struct dci_config *config = parse_valid("agent:\n  ping-interval: 1\n");
@@ -463,7 +518,7 @@ START_TEST(test_unknown_key_agent)
 	ASSERT_ERROR("agent:\n  log: syslog\n  ping_interval: 5\n",
 	    "t.yaml:3:3: unknown key 'ping_interval' in agent: expected one "
 	    "of agentx-socket, ping-interval, log, plugin-dir, "
-	    "in-place-answers, user");
+	    "in-place-answers, user, dci-socket, dci-socket-mode, dci-access");
 }
 END_TEST
 
@@ -1002,7 +1057,7 @@ START_TEST(test_load_file)
 	snprintf(expected, sizeof expected,
 	    "%s:2:3: unknown key 'bogus' in agent: expected one of "
 	    "agentx-socket, ping-interval, log, plugin-dir, "
-	    "in-place-answers, user",
+	    "in-place-answers, user, dci-socket, dci-socket-mode, dci-access",
 	    path);
 	ck_assert_str_eq(error, expected);
 	unlink(path);
@@ -1088,6 +1143,7 @@ config_suite(void)
 	tcase_add_test(invalid, test_refresh_refused);
 	tcase_add_test(invalid, test_ping_interval);
 	tcase_add_test(invalid, test_in_place_answers);
+	tcase_add_test(invalid, test_dci_server_keys);
 	tcase_add_test(invalid, test_isolate);
 	tcase_add_test(invalid, test_log_target);
 	tcase_add_test(invalid, test_user);

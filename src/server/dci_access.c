@@ -1,0 +1,157 @@
+/* Access control of the DCI Server (server/dci_access.h). */
+#define _GNU_SOURCE
+#include "server/dci_access.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "core/log.h"
+
+/* A name from the configuration, resolved now; false when the system does
+ * not know it (logged: the rule then admits nobody by that name). */
+static bool
+user_resolve(const char *name, uid_t *uid)
+{
+	struct passwd entry, *found = NULL;
+	char buffer[4096];
+
+	if (getpwnam_r(name, &entry, buffer, sizeof(buffer), &found) != 0 ||
+	    found == NULL) {
+		log_warnx(
+		    "dci-access: no user %s: it is given no access", name);
+		return false;
+	}
+	*uid = found->pw_uid;
+	return true;
+}
+
+static bool
+group_resolve(const char *name, gid_t *gid)
+{
+	struct group entry, *found = NULL;
+	char buffer[16384];
+
+	if (getgrnam_r(name, &entry, buffer, sizeof(buffer), &found) != 0 ||
+	    found == NULL) {
+		log_warnx(
+		    "dci-access: no group %s: it is given no access", name);
+		return false;
+	}
+	*gid = found->gr_gid;
+	return true;
+}
+
+int
+dci_access_build(struct dci_access *access,
+    const struct dci_config_dci_access *rules, size_t rule_count)
+{
+	*access = (struct dci_access){0};
+	if (rule_count == 0)
+		return 0;
+	access->rules = calloc(rule_count, sizeof(*access->rules));
+	if (access->rules == NULL)
+		return -1;
+	access->rule_count = rule_count;
+	for (size_t i = 0; i < rule_count; i++) {
+		const struct dci_config_dci_access *from = &rules[i];
+		struct dci_access_rule *rule = &access->rules[i];
+
+		memcpy(rule->class_id, from->class_id,
+		    from->class_id_length * sizeof(uint32_t));
+		rule->class_id_length = from->class_id_length;
+		rule->uids = calloc(from->user_count + 1, sizeof(uid_t));
+		rule->gids = calloc(from->group_count + 1, sizeof(gid_t));
+		if (rule->uids == NULL || rule->gids == NULL) {
+			dci_access_free(access);
+			return -1;
+		}
+		for (size_t j = 0; j < from->user_count; j++)
+			if (user_resolve(
+			        from->users[j], &rule->uids[rule->uid_count]))
+				rule->uid_count++;
+		for (size_t j = 0; j < from->group_count; j++)
+			if (group_resolve(
+			        from->groups[j], &rule->gids[rule->gid_count]))
+				rule->gid_count++;
+	}
+	return 0;
+}
+
+void
+dci_access_free(struct dci_access *access)
+{
+	for (size_t i = 0; i < access->rule_count; i++) {
+		free(access->rules[i].uids);
+		free(access->rules[i].gids);
+	}
+	free(access->rules);
+	*access = (struct dci_access){0};
+}
+
+int
+dci_access_peer_read(int socket, struct dci_access_peer *peer)
+{
+	struct ucred credentials;
+	socklen_t length = sizeof(credentials);
+
+	memset(peer, 0, sizeof(*peer));
+	if (getsockopt(
+	        socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0 ||
+	    length != sizeof(credentials))
+		return -1;
+	peer->pid = credentials.pid;
+	peer->uid = credentials.uid;
+	peer->gid = credentials.gid;
+	length = sizeof(peer->groups);
+	/* Linux 4.13 and later; before, the primary group alone counts. */
+	if (getsockopt(
+	        socket, SOL_SOCKET, SO_PEERGROUPS, peer->groups, &length) == 0)
+		peer->group_count = length / sizeof(gid_t);
+	return 0;
+}
+
+static bool
+peer_in_group(const struct dci_access_peer *peer, gid_t gid)
+{
+	if (peer->gid == gid)
+		return true;
+	for (size_t i = 0; i < peer->group_count; i++)
+		if (peer->groups[i] == gid)
+			return true;
+	return false;
+}
+
+bool
+dci_access_may_read(const struct dci_access *access,
+    const struct dci_access_peer *peer, const uint32_t *class_id,
+    size_t class_id_length)
+{
+	const struct dci_access_rule *decides = NULL;
+
+	if (peer->uid == 0)
+		return true;
+	for (size_t i = 0; i < access->rule_count; i++) {
+		const struct dci_access_rule *rule = &access->rules[i];
+
+		if (rule->class_id_length > class_id_length ||
+		    memcmp(rule->class_id, class_id,
+		        rule->class_id_length * sizeof(uint32_t)) != 0)
+			continue;
+		if (decides == NULL ||
+		    rule->class_id_length > decides->class_id_length)
+			decides = rule;
+	}
+	if (decides == NULL)
+		return true;
+	for (size_t i = 0; i < decides->uid_count; i++)
+		if (decides->uids[i] == peer->uid)
+			return true;
+	for (size_t i = 0; i < decides->gid_count; i++)
+		if (peer_in_group(peer, decides->gids[i]))
+			return true;
+	return false;
+}

@@ -1,0 +1,316 @@
+/*
+ * Answers of the DCI Server (server/dci_answer.h). Entries, in u32 words
+ * (a "block" is a length then bytes padded to 4; a class id is its level
+ * count then its levels; an instance id its word count then its words):
+ *
+ * LIST_CLASSES         class id, label block, instance level count,
+ *                      instance count of the current snapshot
+ * LIST_INSTANCES       class id, instance id, label block
+ * GET_CLASS_ATTRIBUTES class id, label block, description block, supplier
+ *                      index, level count, (itype, size in bytes) per
+ *                      level, record size, presence size, datum count,
+ *                      then per datum in id order: id, type, format,
+ *                      presentation, size, volatility, unit, semantics,
+ *                      offset in the record, label block, description
+ *                      block
+ * GET_DATA             status, class id, instance id, datum id as asked,
+ *                      presence block, data block. For every datum
+ *                      (DCI_PROTOCOL_ALL): the instance's whole record, each
+ *                      datum at its offset, and a bitmap with bit i
+ *                      (bit i % 8 of byte i / 8) set when the i-th datum in
+ *                      id order has a value; a datum without one holds
+ *                      zeros. For one datum: its slot alone (size bytes,
+ *                      in its format's byte order), no bitmap; INVALIDDATA
+ *                      and no bytes when it has no value.
+ *
+ * The summary status is SUCCESS when every entry is, NOTPRESENT when
+ * nothing matched, else the first entry's status that is not SUCCESS.
+ */
+#define _GNU_SOURCE
+#include "server/dci_answer.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "core/snapshot.h"
+
+static uint64_t
+now_nanoseconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static bool
+class_matches(
+    const struct dci_protocol_request *request, const struct dci_class *class)
+{
+	for (size_t i = 0; i < request->class_levels; i++) {
+		uint32_t level = request->class_id[i];
+
+		/* A trailing wildcard stands for one level or more. */
+		if (level == DCI_PROTOCOL_ALL && i + 1 == request->class_levels)
+			return class->id_length >= request->class_levels;
+		if (i >= class->id_length)
+			return false;
+		if (level != DCI_PROTOCOL_ALL && level != class->id[i])
+			return false;
+	}
+	return class->id_length == request->class_levels;
+}
+
+/* Whether the request's instance pattern can name instances of `class`:
+ * its mask names only levels the class has, and gives exactly their
+ * words. */
+static bool
+instance_pattern_fits(
+    const struct dci_protocol_request *request, const struct dci_class *class)
+{
+	size_t words = 0;
+
+	if (class->level_count < 32 &&
+	    (request->input_mask >> class->level_count) != 0)
+		return false;
+	for (size_t level = 0; level < class->level_count && level < 32;
+	     level++)
+		if (request->input_mask & (1u << level))
+			words += class->levels[level].size / 4;
+	return words == request->instance_words;
+}
+
+static bool
+instance_matches(const struct dci_protocol_request *request,
+    const struct dci_class *class, const uint32_t *id)
+{
+	size_t given = 0, at = 0;
+
+	for (size_t level = 0; level < class->level_count; level++) {
+		size_t words = class->levels[level].size / 4;
+
+		if (level < 32 && (request->input_mask & (1u << level))) {
+			if (memcmp(request->instance + given, id + at,
+			        words * sizeof(uint32_t)) != 0)
+				return false;
+			given += words;
+		}
+		at += words;
+	}
+	return true;
+}
+
+static void
+put_class_id(struct dci_protocol_writer *payload, const struct dci_class *class)
+{
+	dci_protocol_put_u32(payload, (uint32_t) class->id_length);
+	for (size_t i = 0; i < class->id_length; i++)
+		dci_protocol_put_u32(payload, class->id[i]);
+}
+
+static void
+put_instance_id(struct dci_protocol_writer *payload,
+    const struct dci_class *class, const uint32_t *id)
+{
+	dci_protocol_put_u32(payload, (uint32_t) class->instance_words);
+	for (size_t i = 0; i < class->instance_words; i++)
+		dci_protocol_put_u32(payload, id[i]);
+}
+
+static void
+put_text(struct dci_protocol_writer *payload, const char *text)
+{
+	dci_protocol_put_block(payload, text, text == NULL ? 0 : strlen(text));
+}
+
+static void
+put_class_attributes(
+    struct dci_protocol_writer *payload, const struct dci_class *class)
+{
+	put_class_id(payload, class);
+	put_text(payload, class->label);
+	put_text(payload, class->description);
+	dci_protocol_put_u32(payload, class->supplier->index);
+	dci_protocol_put_u32(payload, (uint32_t) class->level_count);
+	for (size_t i = 0; i < class->level_count; i++) {
+		dci_protocol_put_u32(
+		    payload, (uint32_t) class->levels[i].itype);
+		dci_protocol_put_u32(payload, class->levels[i].size);
+	}
+	dci_protocol_put_u32(payload, (uint32_t) class->record_size);
+	dci_protocol_put_u32(payload, (uint32_t) class->present_size);
+	dci_protocol_put_u32(payload, (uint32_t) class->datum_count);
+	for (size_t i = 0; i < class->datum_count; i++) {
+		const struct dci_datum *datum = &class->datums[i];
+		const struct dci_datum_info *info = &datum->info;
+
+		dci_protocol_put_u32(payload, info->id);
+		dci_protocol_put_u32(payload, (uint32_t)info->type);
+		dci_protocol_put_u32(payload, info->format);
+		dci_protocol_put_u32(payload, info->presentation);
+		dci_protocol_put_u32(payload, info->size);
+		dci_protocol_put_u32(payload, info->volatility);
+		dci_protocol_put_u32(payload, (uint32_t)info->unit);
+		dci_protocol_put_u32(payload, (uint32_t)info->semantics);
+		dci_protocol_put_u32(payload, datum->offset);
+		put_text(payload, info->label);
+		put_text(payload, info->description);
+	}
+}
+
+/* One GET_DATA entry; returns its status. */
+static uint32_t
+put_data(struct dci_protocol_writer *payload, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance, uint32_t datum_id)
+{
+	const uint32_t *id =
+	    dci_snapshot_instance_id(class, snapshot, instance);
+	const struct dci_datum *datum = NULL;
+	uint32_t status = DCI_PROTOCOL_SUCCESS;
+	size_t status_offset = payload->length;
+
+	dci_protocol_put_u32(payload, status);
+	put_class_id(payload, class);
+	put_instance_id(payload, class, id);
+	dci_protocol_put_u32(payload, datum_id);
+	if (datum_id == DCI_PROTOCOL_ALL) {
+		dci_protocol_put_block(payload,
+		    snapshot->present + instance * class->present_size,
+		    class->present_size);
+		dci_protocol_put_block(payload,
+		    snapshot->values + instance * class->record_size,
+		    class->record_size);
+		return status;
+	}
+	datum = dci_class_find_datum(class, datum_id);
+	dci_protocol_put_block(payload, NULL, 0);
+	if (datum == NULL)
+		status = DCI_PROTOCOL_NOTPRESENT;
+	else if (!dci_snapshot_present(class, snapshot, instance, datum))
+		status = DCI_PROTOCOL_INVALIDDATA;
+	if (status != DCI_PROTOCOL_SUCCESS) {
+		dci_protocol_put_block(payload, NULL, 0);
+		dci_protocol_patch_u32(payload, status_offset, status);
+		return status;
+	}
+	dci_protocol_put_block(payload,
+	    dci_snapshot_slot(class, snapshot, instance, datum),
+	    datum->info.size);
+	return status;
+}
+
+static uint32_t
+answer_instances(struct dci_protocol_writer *payload, uint16_t type,
+    const struct dci_protocol_request *request, const struct dci_class *class,
+    uint32_t *count)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	uint32_t summary = DCI_PROTOCOL_SUCCESS;
+	size_t first = 0, end;
+
+	if (snapshot == NULL || !instance_pattern_fits(request, class))
+		return summary;
+	end = snapshot->count;
+	/* Every level given: one binary search. */
+	if (request->instance_words == class->instance_words &&
+	    request->input_mask != 0) {
+		long found =
+		    dci_snapshot_find(class, snapshot, request->instance);
+		if (found < 0)
+			return summary;
+		first = (size_t)found;
+		end = first + 1;
+	}
+	for (size_t i = first; i < end; i++) {
+		const uint32_t *id =
+		    dci_snapshot_instance_id(class, snapshot, i);
+		uint32_t status;
+
+		if (!instance_matches(request, class, id))
+			continue;
+		(*count)++;
+		if (type == DCI_PROTOCOL_LIST_INSTANCES) {
+			put_class_id(payload, class);
+			put_instance_id(payload, class, id);
+			put_text(payload, snapshot->instances[i].label);
+			continue;
+		}
+		status =
+		    put_data(payload, class, snapshot, i, request->datum_id);
+		if (status != DCI_PROTOCOL_SUCCESS &&
+		    summary == DCI_PROTOCOL_SUCCESS)
+			summary = status;
+	}
+	return summary;
+}
+
+void
+dci_answer_status(struct dci_protocol_writer *payload, uint32_t status)
+{
+	uint64_t now = now_nanoseconds();
+
+	dci_protocol_put_u32(payload, status);
+	dci_protocol_put_u32(payload, 0);
+	dci_protocol_put_u64(payload, now);
+	dci_protocol_put_u64(payload, now);
+}
+
+void
+dci_answer(const struct dci_registry *registry, const struct dci_access *access,
+    const struct dci_access_peer *peer, uint16_t type,
+    const struct dci_protocol_request *request,
+    struct dci_protocol_writer *payload)
+{
+	uint64_t start = now_nanoseconds(), end;
+	uint32_t summary = DCI_PROTOCOL_SUCCESS, count = 0;
+	size_t base = payload->length;
+
+	if (type < DCI_PROTOCOL_LIST_CLASSES || type > DCI_PROTOCOL_GET_DATA) {
+		dci_answer_status(payload, DCI_PROTOCOL_NOTIMPLEMENTED);
+		return;
+	}
+	dci_protocol_put_u32(payload, summary);
+	dci_protocol_put_u32(payload, count);
+	dci_protocol_put_u64(payload, start);
+	dci_protocol_put_u64(payload, start);
+	for (size_t i = 0; i < registry->class_count; i++) {
+		const struct dci_class *class = registry->classes[i];
+		uint32_t status;
+
+		if (!class_matches(request, class) ||
+		    !dci_access_may_read(
+		        access, peer, class->id, class->id_length))
+			continue;
+		switch ((enum dci_protocol_type)type) {
+		case DCI_PROTOCOL_LIST_CLASSES:
+			count++;
+			put_class_id(payload, class);
+			put_text(payload, class->label);
+			dci_protocol_put_u32(
+			    payload, (uint32_t) class->level_count);
+			dci_protocol_put_u32(
+			    payload, class->snapshot == NULL
+			                 ? 0
+			                 : (uint32_t) class->snapshot->count);
+			break;
+		case DCI_PROTOCOL_GET_CLASS_ATTRIBUTES:
+			count++;
+			put_class_attributes(payload, class);
+			break;
+		default:
+			status = answer_instances(
+			    payload, type, request, class, &count);
+			if (status != DCI_PROTOCOL_SUCCESS &&
+			    summary == DCI_PROTOCOL_SUCCESS)
+				summary = status;
+			break;
+		}
+	}
+	if (count == 0)
+		summary = DCI_PROTOCOL_NOTPRESENT;
+	end = now_nanoseconds();
+	dci_protocol_patch_u32(payload, base, summary);
+	dci_protocol_patch_u32(payload, base + 4, count);
+	dci_protocol_patch_u32(payload, base + 16, (uint32_t)end);
+	dci_protocol_patch_u32(payload, base + 20, (uint32_t)(end >> 32));
+}

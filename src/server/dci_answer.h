@@ -1,0 +1,28 @@
+/*
+ * The DCI Server's answers: one request (server/dci_protocol.h) read against
+ * the registry's current snapshots, the same ones the SNMP tables serve,
+ * with the classes the consumer may not read left out as if absent
+ * (server/dci_access.h). Touches no socket; runs on the daemon's thread.
+ */
+#ifndef DCISTAT_SERVER_DCI_ANSWER_H
+#define DCISTAT_SERVER_DCI_ANSWER_H
+
+#include <stdint.h>
+
+#include "core/registry.h"
+#include "server/dci_access.h"
+#include "server/dci_protocol.h"
+
+/* Appends the answer's payload to `payload` (see dci_answer.c for each
+ * type's entries). `payload` may overflow its limit: the caller then
+ * answers DCI_PROTOCOL_ALLOCATIONFAILURE instead. An unknown type is answered
+ * with DCI_PROTOCOL_NOTIMPLEMENTED and no entries. */
+void dci_answer(const struct dci_registry *registry,
+    const struct dci_access *access, const struct dci_access_peer *peer,
+    uint16_t type, const struct dci_protocol_request *request,
+    struct dci_protocol_writer *payload);
+
+/* An answer with `status`, no entries and both times now. */
+void dci_answer_status(struct dci_protocol_writer *payload, uint32_t status);
+
+#endif
