@@ -28,6 +28,14 @@ alignment (a check below compares the sizes with what segment.h gives).
 --module M --number N --pid P (default: the parent process) --start TICKS
                      (default: P's start time from /proc)
 --value V            every value word of the shared region (default 1)
+--published-classes N
+                     the class count published in the header (default:
+                     all); the others can be published later by writing
+                     the header's class_count (offset CLASS_COUNT_OFFSET)
+--datums-first       the datum table before the class table, so that a
+                     file cut in the class table keeps the datums whole
+--size-at-least B    the value regions made longer until the file has at
+                     least B bytes
 --print-cost         prints the file size and the counts on stdout
 
 Prints nothing else; exits 2 on a bad argument.
@@ -89,6 +97,8 @@ class Instance(ctypes.Structure):
                 ("label", ctypes.c_char * INSTANCE_LABEL)]
 
 
+CLASS_COUNT_OFFSET = Header.class_count.offset
+assert CLASS_COUNT_OFFSET == 400, "segment.h changed"
 assert (ctypes.sizeof(Header), ctypes.sizeof(Class), ctypes.sizeof(Datum),
         ctypes.sizeof(Instance)) == (448, 424, 272, 216), "segment.h changed"
 
@@ -96,6 +106,7 @@ assert (ctypes.sizeof(Header), ctypes.sizeof(Class), ctypes.sizeof(Datum),
 ST_INTEGER64, ST_STRING = 6, 2
 COMBINE_SUM, COMBINE_STRING = 1, 5
 SEMANTICS_COUNTER, SEMANTICS_DISCRETE = 1, 3
+SIF_UNSIGNED, SIP_DECIMAL = 1, 1
 
 
 def align8(n):
@@ -126,6 +137,9 @@ def main():
     parser.add_argument("--start", type=int, default=-1)
     parser.add_argument("--value", type=int, default=1)
     parser.add_argument("--print-cost", action="store_true")
+    parser.add_argument("--published-classes", type=int, default=-1)
+    parser.add_argument("--datums-first", action="store_true")
+    parser.add_argument("--size-at-least", type=int, default=0)
     args = parser.parse_args()
     if args.classes < 1 or args.datums < 1 or args.instances < 0:
         parser.error("classes and datums >= 1, instances >= 0")
@@ -146,13 +160,23 @@ def main():
         blocks = max(args.instances, 1)
     region_words = 1 + blocks * block_words
 
-    class_offset = align8(ctypes.sizeof(Header))
-    datum_offset = align8(class_offset + args.classes * ctypes.sizeof(Class))
-    instance_offset = align8(datum_offset +
-                             datum_records * ctypes.sizeof(Datum))
+    class_bytes = args.classes * ctypes.sizeof(Class)
+    datum_bytes = datum_records * ctypes.sizeof(Datum)
+    if args.datums_first:
+        datum_offset = align8(ctypes.sizeof(Header))
+        class_offset = align8(datum_offset + datum_bytes)
+        instance_offset = align8(class_offset + class_bytes)
+    else:
+        class_offset = align8(ctypes.sizeof(Header))
+        datum_offset = align8(class_offset + class_bytes)
+        instance_offset = align8(datum_offset + datum_bytes)
     region_offset = align8(instance_offset +
                            max(args.instances, 1) * ctypes.sizeof(Instance))
     size = region_offset + (args.thread_regions + 1) * region_words * 8
+    if size < args.size_at_least:
+        region_words += -(-(args.size_at_least - size) //
+                          ((args.thread_regions + 1) * 8))
+        size = region_offset + (args.thread_regions + 1) * region_words * 8
 
     header = Header()
     header.magic = b"DCISEG"
@@ -177,7 +201,8 @@ def main():
     header.region_offset = region_offset
     header.region_words = region_words
     header.thread_regions = args.thread_regions
-    header.class_count = args.classes
+    header.class_count = args.classes if args.published_classes < 0 \
+        else args.published_classes
     header.datum_count = datum_records
     header.instance_high = args.instances
     header.regions_in_use = args.thread_regions
@@ -211,6 +236,8 @@ def main():
                 record.semantics = SEMANTICS_DISCRETE
             else:
                 record.type, record.combine = ST_INTEGER64, COMBINE_SUM
+                record.format = SIF_UNSIGNED
+                record.presentation = SIP_DECIMAL
                 record.size = 8
                 record.semantics = SEMANTICS_COUNTER
             record.word = d * datum_words
