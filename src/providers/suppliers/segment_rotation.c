@@ -12,9 +12,9 @@ turn_compare(const void *left_pointer, const void *right_pointer)
 
 	if (left->cheap != right->cheap)
 		return left->cheap ? -1 : 1;
-	if (left->deferred != right->deferred)
-		return left->deferred > right->deferred ? -1 : 1;
-	/* The same wait: the cheaper first, so that more are served. */
+	if (left->served_at != right->served_at)
+		return left->served_at < right->served_at ? -1 : 1;
+	/* Served together: the cheaper first, so that more are served. */
 	if (left->last_work != right->last_work)
 		return left->last_work < right->last_work ? -1 : 1;
 	return 0;
@@ -45,7 +45,8 @@ segment_rotation_due(const struct segment_turn *turn, uint64_t spent,
 }
 
 void
-segment_rotation_record(struct segment_turn *turn, bool served, uint64_t work)
+segment_rotation_record(
+    struct segment_turn *turn, bool served, uint64_t work, uint64_t served_at)
 {
 	if (!served) {
 		if (turn->deferred < UINT32_MAX)
@@ -53,6 +54,7 @@ segment_rotation_record(struct segment_turn *turn, bool served, uint64_t work)
 		return;
 	}
 	turn->deferred = 0;
+	turn->served_at = served_at;
 	turn->last_work = work;
 	turn->known = true;
 }

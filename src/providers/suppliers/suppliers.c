@@ -124,6 +124,7 @@ struct suppliers_context {
 	/* The order of a refresh's segments (segment_rotation.h). */
 	struct segment_turn **turns;
 	size_t turn_capacity;
+	uint64_t served_count; /* segments served since init */
 	struct served_segment **segments;
 	size_t segment_count;
 	struct refused_file *refused;
@@ -1191,14 +1192,15 @@ segments_serve_in_turn(struct suppliers_context *context, uint64_t now)
 
 		if (!segment_rotation_due(turn, spent, others_served,
 		        context->limits.refresh_work)) {
-			segment_rotation_record(turn, false, 0);
+			segment_rotation_record(turn, false, 0, 0);
 			continue;
 		}
 		if (!turn->cheap)
 			others_served++;
 		segment->refused = !segment_serve(context, segment, now);
 		spent = segment_budget_add(spent, context->scratch.work);
-		segment_rotation_record(turn, true, context->scratch.work);
+		segment_rotation_record(
+		    turn, true, context->scratch.work, ++context->served_count);
 	}
 }
 
