@@ -25,8 +25,8 @@
  * only what shares records to amplify itself.
  *
  * CPU. A refresh of a segment costs work units, one per 64-bit word it
- * copies or combines: SEGMENT_BUDGET_INSTANCE_WORK for each instance
- * record looked at (one for each free one), the regions times the block's
+ * copies or combines: SEGMENT_BUDGET_INSTANCE_WORK for each live instance
+ * and parent (one for each free record), the regions times the block's
  * words when a block is copied, the regions for each summed, largest or
  * least datum and one for any other. A segment whose refresh would cost
  * more than its budget (option max-segment-work) is refused whole; the
@@ -50,14 +50,16 @@
  * segment's file size. */
 #define SEGMENT_BUDGET_AMPLIFICATION 16
 
-/* Work units charged per instance record read, live or parent. */
-#define SEGMENT_BUDGET_INSTANCE_WORK 32u
+/* Work units charged per live instance (its record copied, its row made
+ * in the batch: measured to cost as much as this many words combined) and
+ * per parent looked up. */
+#define SEGMENT_BUDGET_INSTANCE_WORK 128u
 
 /* Defaults of the options. */
 #define SEGMENT_BUDGET_SEGMENT_BYTES_DEFAULT (UINT64_C(128) << 20)
 #define SEGMENT_BUDGET_USER_BYTES_DEFAULT (UINT64_C(256) << 20)
 #define SEGMENT_BUDGET_SEGMENT_WORK_DEFAULT (UINT64_C(1) << 24)
-#define SEGMENT_BUDGET_REFRESH_WORK_DEFAULT (UINT64_C(1) << 26)
+#define SEGMENT_BUDGET_REFRESH_WORK_DEFAULT (UINT64_C(1) << 25)
 
 struct segment_budget_limits {
 	uint64_t segment_bytes; /* max-segment-memory */

@@ -996,12 +996,6 @@ segment_read(struct suppliers_context *context, struct served_segment *segment,
 		}
 	}
 	segment->instances_bytes = bytes - segment->classes_bytes;
-	/* A large scratch is not kept for the next segment. */
-	if (scratch->capacity > SUPPLIERS_SCRATCH_KEPT_WORDS) {
-		uint64_t work = scratch->work;
-		segment_scratch_clear(scratch);
-		scratch->work = work;
-	}
 	return skipped;
 }
 
@@ -1201,6 +1195,9 @@ segments_serve_in_turn(struct suppliers_context *context, uint64_t now)
 		spent = segment_budget_add(spent, context->scratch.work);
 		segment_rotation_record(
 		    turn, true, context->scratch.work, ++context->served_count);
+		/* A large scratch is not kept for the next segment. */
+		if (context->scratch.capacity > SUPPLIERS_SCRATCH_KEPT_WORDS)
+			segment_scratch_clear(&context->scratch);
 	}
 }
 
