@@ -463,10 +463,11 @@ block_copy(const struct segment_view *view, uint32_t region, uint32_t block,
 		    __atomic_load_n(&from[0], __ATOMIC_ACQUIRE);
 		struct dcistat_segment_sequence sequence;
 
-		/* A writer that keeps a block changing costs every try. */
+		/* A writer that keeps a block changing costs every try; a
+		 * try costs its sequence word and the words. */
 		if (scratch->work_limit != 0 &&
 		    (scratch->work >= scratch->work_limit ||
-		        words > scratch->work_limit - scratch->work))
+		        words >= scratch->work_limit - scratch->work))
 			return false;
 		scratch->work++;
 		memcpy(&sequence, &before, sizeof(sequence));

@@ -24,7 +24,10 @@
 
 #pragma GCC visibility push(hidden)
 
-/* What the reader accepts, whatever the header says. */
+/* What the reader accepts, whatever the header says. These bound each
+ * record and table; what a whole segment may cost, in memory and in work
+ * per refresh, is bounded by the budgets of segment_budget.h, which the
+ * caller checks with the charges and work counts below. */
 #define SEGMENT_READER_CLASSES_MAX 1024u
 #define SEGMENT_READER_DATUMS_MAX 16384u
 #define SEGMENT_READER_DATUMS_PER_CLASS_MAX 1024u
