@@ -11,21 +11,22 @@
 #     less than 16 times the file's size (before: by about 500 MB);
 #   - a segment that shares datum records but stays within 16 times its
 #     size is served, and VmRSS grows by less than 16 times its size;
-#   - the per-uid budget: two segments of the user that each fit
-#     max-segment-memory but not together max-user-memory: the second is
+#   - the per-uid budget: three segments of the user that each fit
+#     max-segment-memory but not together max-user-memory: the third is
 #     refused ("what is left of max-user-memory"), while root's own
 #     segment of the same shape is served;
 #   - the leak: CYCLES segments, each served and then cut short inside its
 #     class table as its classes are published, are refused ("cut short")
 #     and VmRSS does not grow by what their classes would take; under
 #     --enable-sanitizers stop_dcistatd fails on any LeakSanitizer report;
-#   - CPU: a segment within every bound of the reader (4,096 instances,
-#     1,024 thread regions, blocks of 8,192 words, 1,024 summed datums)
-#     is refused as over max-segment-work, and a hostile segment just
-#     within it is served at every refresh; meanwhile another application
-#     (tests/supplier_commands) has its value served within two periods of
-#     its setting at every sample, and none of its rows is withdrawn as
-#     stale.
+#   - CPU, with the default budgets: a segment within every bound of the
+#     reader (4,096 instances, 1,024 thread regions, blocks of 8,192
+#     words, 1,024 summed datums; one refresh of 52.8 s before) is refused
+#     as over max-segment-work, naming the owner and the limit, and a
+#     hostile segment just within it stays served; meanwhile another
+#     application (tests/supplier_commands) has its rows at every sample
+#     for 8 s, none withdrawn as stale, and its value advancing with its
+#     settings.
 #
 # Needs root (snmpd's sockets, useradd; exit 77 otherwise).
 
