@@ -166,6 +166,35 @@ START_TEST(test_memory_limit)
 }
 END_TEST
 
+/* Each owner's charge, in the refresh's table: 300 owners, added to and
+ * taken from. */
+START_TEST(test_owner_charges)
+{
+	struct segment_budget_owners owners = {0};
+
+	ck_assert_int_eq(segment_budget_owners_reset(&owners, 300), 0);
+	ck_assert_uint_ge(owners.capacity, 600);
+	for (uint32_t uid = 0; uid < 300; uid++) {
+		segment_budget_owners_add(&owners, uid * 1000, uid + 1, false);
+		segment_budget_owners_add(&owners, uid * 1000, 10, false);
+	}
+	for (uint32_t uid = 0; uid < 300; uid++)
+		ck_assert_uint_eq(
+		    segment_budget_owners_bytes(&owners, uid * 1000), uid + 11);
+	ck_assert_uint_eq(segment_budget_owners_bytes(&owners, 7), 0);
+	segment_budget_owners_add(&owners, 5000, 100, true);
+	ck_assert_uint_eq(segment_budget_owners_bytes(&owners, 5000), 0);
+	segment_budget_owners_add(&owners, 6000, 7, true);
+	ck_assert_uint_eq(segment_budget_owners_bytes(&owners, 6000), 10);
+	ck_assert_int_eq(segment_budget_owners_reset(&owners, 2), 0);
+	ck_assert_uint_eq(segment_budget_owners_bytes(&owners, 6000), 0);
+	segment_budget_owners_free(&owners);
+	ck_assert_uint_eq(owners.capacity, 0);
+	segment_budget_owners_add(&owners, 1, 1, false); /* no table: nothing */
+	ck_assert_uint_eq(segment_budget_owners_bytes(&owners, 1), 0);
+}
+END_TEST
+
 /* 64 classes over the same 256 datum records: each class is charged its
  * own 256 datums, as each registers its own copy. */
 START_TEST(test_shared_datums_counted_per_class)
@@ -357,6 +386,7 @@ main(void)
 
 	tcase_add_test(budget, test_weights);
 	tcase_add_test(budget, test_memory_limit);
+	tcase_add_test(budget, test_owner_charges);
 	tcase_add_test(budget, test_shared_datums_counted_per_class);
 	tcase_add_test(budget, test_claimed_bounded);
 	tcase_add_test(budget, test_values_work);

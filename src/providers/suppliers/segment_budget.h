@@ -36,6 +36,8 @@
 #ifndef SUPPLIERS_SEGMENT_BUDGET_H
 #define SUPPLIERS_SEGMENT_BUDGET_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #pragma GCC visibility push(hidden)
@@ -84,6 +86,30 @@ uint64_t segment_budget_memory_limit(const struct segment_budget_limits *limits,
 
 /* a + b, saturated. */
 uint64_t segment_budget_add(uint64_t a, uint64_t b);
+
+/* What the segments of each owner are charged, kept for a refresh so that
+ * a segment's limit costs a lookup, not a walk over every segment. An open
+ * addressing table on the uid. */
+struct segment_budget_owner {
+	uint32_t uid;
+	bool used;
+	uint64_t bytes;
+};
+struct segment_budget_owners {
+	struct segment_budget_owner *slots;
+	size_t capacity; /* a power of two, at least twice the owners */
+};
+
+/* Empties the table for up to `count` owners; -1 when memory runs out
+ * (the table is then empty and unusable: capacity 0). */
+int segment_budget_owners_reset(
+    struct segment_budget_owners *owners, size_t count);
+/* Adds `bytes` to (or, with `subtract`, takes them from) `uid`'s charge. */
+void segment_budget_owners_add(struct segment_budget_owners *owners,
+    uint32_t uid, uint64_t bytes, bool subtract);
+uint64_t segment_budget_owners_bytes(
+    const struct segment_budget_owners *owners, uint32_t uid);
+void segment_budget_owners_free(struct segment_budget_owners *owners);
 
 #pragma GCC visibility pop
 

@@ -99,6 +99,8 @@ struct served_segment {
 	uid_t owner;
 	uint64_t classes_bytes;
 	uint64_t instances_bytes;
+	/* What context->owner_charges holds of it. */
+	uint64_t charge_counted;
 	struct segment_turn turn;
 };
 
@@ -125,6 +127,9 @@ struct suppliers_context {
 	struct segment_turn **turns;
 	size_t turn_capacity;
 	uint64_t served_count; /* segments served since init */
+	/* Each owner's charge, while a refresh serves the segments. */
+	struct segment_budget_owners owner_charges;
+	bool owner_charges_valid;
 	struct served_segment **segments;
 	size_t segment_count;
 	struct refused_file *refused;
@@ -397,12 +402,21 @@ segment_memory_limit(const struct suppliers_context *context,
 {
 	uint64_t others = 0;
 
-	for (size_t i = 0; i < context->segment_count; i++) {
-		const struct served_segment *other = context->segments[i];
-		if (other != segment && other->owner == segment->owner)
-			others = segment_budget_add(
-			    others, segment_budget_add(other->classes_bytes,
-			                other->instances_bytes));
+	if (context->owner_charges_valid) {
+		uint64_t all = segment_budget_owners_bytes(
+		    &context->owner_charges, (uint32_t)segment->owner);
+		others = all > segment->charge_counted
+		             ? all - segment->charge_counted
+		             : 0;
+	} else {
+		for (size_t i = 0; i < context->segment_count; i++) {
+			const struct served_segment *other =
+			    context->segments[i];
+			if (other != segment && other->owner == segment->owner)
+				others = segment_budget_add(others,
+				    segment_budget_add(other->classes_bytes,
+				        other->instances_bytes));
+		}
 	}
 	return segment_budget_memory_limit(
 	    &context->limits, segment->file.size, others, which);
@@ -1070,6 +1084,7 @@ context_free(struct suppliers_context *context)
 	}
 	free(context->segments);
 	free(context->turns);
+	segment_budget_owners_free(&context->owner_charges);
 	free(context->refused);
 	if (context->watch >= 0)
 		close(context->watch);
@@ -1175,6 +1190,18 @@ segments_serve_in_turn(struct suppliers_context *context, uint64_t now)
 	}
 	for (size_t i = 0; i < context->segment_count; i++)
 		context->turns[i] = &context->segments[i]->turn;
+	/* Each owner's charge in a table for the refresh, kept as each
+	 * segment's changes. */
+	context->owner_charges_valid =
+	    segment_budget_owners_reset(
+	        &context->owner_charges, context->segment_count) == 0;
+	for (size_t i = 0; i < context->segment_count; i++) {
+		struct served_segment *segment = context->segments[i];
+		segment->charge_counted = segment_budget_add(
+		    segment->classes_bytes, segment->instances_bytes);
+		segment_budget_owners_add(&context->owner_charges,
+		    (uint32_t)segment->owner, segment->charge_counted, false);
+	}
 	segment_rotation_order(context->turns, context->segment_count,
 	    context->limits.refresh_work);
 	for (size_t i = 0; i < context->segment_count; i++) {
@@ -1193,12 +1220,22 @@ segments_serve_in_turn(struct suppliers_context *context, uint64_t now)
 			others_served++;
 		segment->refused = !segment_serve(context, segment, now);
 		spent = segment_budget_add(spent, context->scratch.work);
+		segment_budget_owners_add(&context->owner_charges,
+		    (uint32_t)segment->owner, segment->charge_counted, true);
+		segment->charge_counted =
+		    segment->refused
+		        ? 0
+		        : segment_budget_add(
+		              segment->classes_bytes, segment->instances_bytes);
+		segment_budget_owners_add(&context->owner_charges,
+		    (uint32_t)segment->owner, segment->charge_counted, false);
 		segment_rotation_record(
 		    turn, true, context->scratch.work, ++context->served_count);
 		/* A large scratch is not kept for the next segment. */
 		if (context->scratch.capacity > SUPPLIERS_SCRATCH_KEPT_WORDS)
 			segment_scratch_clear(&context->scratch);
 	}
+	context->owner_charges_valid = false;
 }
 
 /* Drains the directory's inotify events; true when a full scan is due:
