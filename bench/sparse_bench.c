@@ -22,34 +22,34 @@
 
 #include "bench_time.h"
 
-#include "agent/table_index.h"
+#include "snmp/table_index.h"
 #include "core/registry.h"
 #include "core/snapshot.h"
 
 /* Walks a column from its start to its end; returns the GETNEXTs made. */
 static size_t
 walk(const struct dci_registry *registry, bool class_data,
-    const struct agent_index_filter *filter, const uint64_t *start,
+    const struct schema_index_filter *filter, const uint64_t *start,
     size_t start_length)
 {
-	uint64_t request[AGENT_INDEX_MAX];
-	uint32_t encoded[AGENT_INDEX_MAX];
+	uint64_t request[SCHEMA_INDEX_MAX];
+	uint32_t encoded[SCHEMA_INDEX_MAX];
 	size_t length = start_length, count = 0;
-	struct agent_index_row row;
+	struct schema_index_row row;
 
 	memcpy(request, start, start_length * sizeof(*request));
 	for (;;) {
 		bool found = class_data
-		                 ? agent_index_class_data(registry, request,
-		                       length, AGENT_INDEX_NEXT, &row)
-		                 : agent_index_stat(registry, request, length,
-		                       AGENT_INDEX_NEXT, filter, &row);
+		                 ? schema_index_class_data(registry, request,
+		                       length, SCHEMA_INDEX_NEXT, &row)
+		                 : schema_index_stat(registry, request, length,
+		                       SCHEMA_INDEX_NEXT, filter, &row);
 		count++;
 		if (!found)
 			break;
 		length = class_data
-		             ? agent_index_encode_class_data(&row, encoded)
-		             : agent_index_encode_stat(&row, encoded);
+		             ? schema_index_encode_class_data(&row, encoded)
+		             : schema_index_encode_stat(&row, encoded);
 		/* Leaving the column (the class data's next column). */
 		if (class_data && encoded[2] != start[2])
 			break;
@@ -61,7 +61,7 @@ walk(const struct dci_registry *registry, bool class_data,
 
 static double
 measure(const struct dci_registry *registry, bool class_data,
-    const struct agent_index_filter *filter, const uint64_t *start,
+    const struct schema_index_filter *filter, const uint64_t *start,
     size_t start_length, unsigned rounds, unsigned repetitions)
 {
 	double samples[64];
@@ -118,8 +118,8 @@ main(int argc, char **argv)
 	struct dci_supplier *supplier;
 	struct dci_class *class;
 	struct dci_snapshot_builder *builder;
-	struct agent_index_filter counter64 = {1u << DCI_KIND_COUNTER64, false};
-	struct agent_index_filter gauge32 = {1u << DCI_KIND_GAUGE32, false};
+	struct schema_index_filter counter64 = {1u << DCI_KIND_COUNTER64, false};
+	struct schema_index_filter gauge32 = {1u << DCI_KIND_GAUGE32, false};
 	struct dci_snapshot_column *columns;
 	size_t column_count;
 	char why[512];

@@ -2,7 +2,7 @@
  * dump_class_oids CONFIG: loads the providers of CONFIG as `dcistatd --mib`
  * does and prints, as "NAME NUMERIC-OID" lines, the table, entry and
  * datum columns of every class's per-class table at the OID the agent
- * serves it: AGENT_MIB_ARC . AGENT_MIB_OBJECTS . AGENT_CLASS_DATA . class
+ * serves it: SCHEMA_MIB_ARC . SCHEMA_MIB_OBJECTS . SCHEMA_CLASS_DATA . class
  * id levels . 1 . datum id (src/agent/mib_oids.h). Names are the
  * generator's (mib_generator_descriptor); the OIDs are computed here from the
  * registry, not taken from the module, so tests/mib/check_generated_mibs.sh
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "mib/mib_generator.h"
-#include "agent/mib_oids.h"
+#include "snmp/mib_oids.h"
 #include "core/config.h"
 #include "core/lifecycle.h"
 #include "core/registry.h"
@@ -21,12 +21,12 @@ static void
 print_oid(
     const char *name, const struct dci_class *class, int depth, uint32_t column)
 {
-	static const unsigned arc[] = {AGENT_MIB_ARC};
+	static const unsigned arc[] = {SCHEMA_MIB_ARC};
 
 	printf("%s ", name);
-	for (size_t i = 0; i < AGENT_MIB_ARC_LENGTH; i++)
+	for (size_t i = 0; i < SCHEMA_MIB_ARC_LENGTH; i++)
 		printf(".%u", arc[i]);
-	printf(".%u.%u", AGENT_MIB_OBJECTS, (unsigned)AGENT_CLASS_DATA);
+	printf(".%u.%u", SCHEMA_MIB_OBJECTS, (unsigned)SCHEMA_CLASS_DATA);
 	for (size_t i = 0; i < class->id_length; i++)
 		printf(".%u", (unsigned)class->id[i]);
 	if (depth >= 1)

@@ -5,7 +5,9 @@
  * one generic class "jobs" (relative id 17, one level) with a gauge
  * "state" (datum 1) and a counter "done" (datum 2).
  *
- * Usage: supplier_commands DIRECTORY MODULE NUMBER
+ * Usage: supplier_commands DIRECTORY MODULE NUMBER [CLASS-LABEL]
+ * (CLASS-LABEL: another label than "jobs", any bytes, as a hostile
+ * application may give: escape_outside_strings.sh)
  * Reads one command per line from stdin and answers each with "ok" or
  * "error: ..." on stdout (flushed), after "ready" once the segment exists:
  *   add ID LABEL    an instance, its state 0
@@ -64,7 +66,7 @@ main(int argc, char **argv)
 	        .semantics = DCI_SEMANTICS_COUNTER,
 	        .description = "Steps done"},
 	};
-	static const struct dci_class_info class_info = {.id = class_id,
+	struct dci_class_info class_info = {.id = class_id,
 	    .id_length = 1,
 	    .label = "jobs",
 	    .description = "The test application's jobs",
@@ -81,10 +83,14 @@ main(int argc, char **argv)
 	int state_index, done_index;
 	char line[256];
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s DIRECTORY MODULE NUMBER\n", argv[0]);
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr,
+		    "usage: %s DIRECTORY MODULE NUMBER [CLASS-LABEL]\n",
+		    argv[0]);
 		return 2;
 	}
+	if (argc == 5)
+		class_info.label = argv[4];
 	options.directory = argv[1];
 	info.module = argv[2];
 	supplier = dcistat_supplier_open(

@@ -31,9 +31,9 @@ enum { LOAD1 = 1, LOAD5, LOAD15, RUNNABLE, ENTITIES };
 	}
 
 static const struct dci_datum_info loadavg_datums[] = {
-    GAUGE(LOAD1, "load1", DCI_UNIT_NONE, "Load average, 1 minute, x 100"),
-    GAUGE(LOAD5, "load5", DCI_UNIT_NONE, "Load average, 5 minutes, x 100"),
-    GAUGE(LOAD15, "load15", DCI_UNIT_NONE, "Load average, 15 minutes, x 100"),
+    GAUGE(LOAD1, "load1", DCI_UNIT_HUNDREDTHS, "Load average, 1 minute"),
+    GAUGE(LOAD5, "load5", DCI_UNIT_HUNDREDTHS, "Load average, 5 minutes"),
+    GAUGE(LOAD15, "load15", DCI_UNIT_HUNDREDTHS, "Load average, 15 minutes"),
     GAUGE(RUNNABLE, "runnable", DCI_UNIT_COUNT, "Runnable entities now"),
     GAUGE(ENTITIES, "entities", DCI_UNIT_COUNT, "Scheduling entities"),
 };

@@ -186,6 +186,11 @@ enum dci_unit {
 	DCI_UNIT_MEGABITS_PER_SECOND,
 	DCI_UNIT_OCTETS, /* link-layer octets, as IF-MIB counts them */
 	DCI_UNIT_ERRORS,
+	/* A fraction carried as an integer number of hundredths (a load
+	 * average of 0.52 is 52), since SNMP has no fractions: served as that
+	 * integer, shown by dcistat and dciStatText as 0.52. Gauges of
+	 * ST_INTEGER8..32 or unsigned ST_INTEGER64, decimal presentation. */
+	DCI_UNIT_HUNDREDTHS,
 	/* UMA derived data units: for a DCI_ST_DERIVED datum the unit says how
 	 * it is derived from the arguments named in its id
 	 * (DCI_DERIVED_DATUM_ID). A ratio is served in hundredths. */

@@ -25,9 +25,16 @@
  * applications of a host, as a private enterprise number is among
  * organisations) and its classes are served under
  * {DCISTAT_SUPPLIER_CLASS_ARC, number}: evcnt as {.., 1}, devstat as
- * {.., 2}, the VOIs of template T as {.., 3, T, 1} and their histograms as
- * {.., 3, T, 2}; generic classes choose their own relative id, whose first
- * word is at least DCISTAT_CLASS_FIRST_GENERIC.
+ * {.., 2}, VOI V of template T as {.., 3, T, V, 1} and its histogram as
+ * {.., 3, T, V, 2}; generic classes choose their own relative id, whose
+ * first word is at least DCISTAT_CLASS_FIRST_GENERIC.
+ *
+ * Names. The module name is the application's own: dcistatd refuses one
+ * that a provider of its configuration has (running or not) and
+ * "suppliers"; a second live process with a module already served waits
+ * until the first goes. A segment counts only while the process it was
+ * opened by runs, as the file's owner: it is not to be handed to another
+ * process or user.
  *
  * Threads. Every function may be called from any thread. The update
  * functions (dcistat_value_add, _set, dcistat_evcnt_increment, _add,
@@ -59,6 +66,9 @@ extern "C" {
 #define DCISTAT_SUPPLIER_CLASS_ARC 3u
 /* Relative class ids below this are the models' (evcnt, devstat, VOIs). */
 #define DCISTAT_CLASS_FIRST_GENERIC 16u
+/* The largest size of a string datum, its NUL included: a string holds at
+ * most DCISTAT_SUPPLIER_STRING_MAX - 1 bytes. */
+#define DCISTAT_SUPPLIER_STRING_MAX 256u
 
 struct dcistat_supplier;
 struct dcistat_class;
@@ -106,8 +116,10 @@ const char *dcistat_supplier_path(const struct dcistat_supplier *supplier);
 /* Adds a class as a provider registers one (provider.h), with a relative
  * id (info->id, first word >= DCISTAT_CLASS_FIRST_GENERIC). Counters are
  * kept per thread and summed (add only, any thread); gauges and discrete
- * datums are kept once (set, or add atomically). Strings hold at most
- * DCISTAT_SEGMENT_STRING_MAX - 1 bytes. */
+ * datums are kept once (set, or add atomically). A string datum's size is
+ * 1 to DCISTAT_SUPPLIER_STRING_MAX, its NUL included: a string has no
+ * natural size, so size 0 (which provider.h reads as the type's natural
+ * size) is refused (EINVAL). */
 struct dcistat_class *dcistat_class_add(
     struct dcistat_supplier *supplier, const struct dci_class_info *info);
 

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 
 #include "agent/agentx_direct.h"
+#include "agent/master_diagnosis.h"
+#include "agent/master_session.h"
 #include "agent/notifications.h"
 #include "agent/registration.h"
-#include "agent/snmp_log.h"
+#include "snmp/netsnmp_log.h"
 #include "agent/tables.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -20,6 +22,12 @@
 static struct agent_tables agent_tables;
 static bool agent_serving;
 static bool agent_started;
+/* The master's socket as configured, and the ping interval, for what is
+ * logged when the master comes. */
+static const char *agent_master_name;
+static unsigned agent_ping_interval;
+/* The first session is not open yet: its opening is news. */
+static bool agent_waiting;
 
 int
 agent_serve(struct dci_registry *registry,
@@ -54,13 +62,12 @@ agent_unserve(void)
 	agent_serving = false;
 }
 
-/* The open session to the master (SNMPD_CALLBACK_INDEX_START until
- * SNMPD_CALLBACK_INDEX_STOP), or NULL. */
-static netsnmp_session *agentx_session;
-/* How long agent_stop waits for each answer of the master to the
- * unregistrations and the close: a master that stopped answering must not
- * hold a SIGTERM for the session's full timeouts and retries. */
-#define AGENT_STOP_TIMEOUT_MICROSECONDS 100000
+/* Net-SNMP could not connect to the master: why, said once a cause. */
+static void
+agent_master_unreachable(void)
+{
+	agent_master_connect_failed(agent_master_name);
+}
 
 /* SNMPD_CALLBACK_INDEX_START: the session to the master is open. The
  * first one is the first moment a notification reaches a receiver: the
@@ -71,20 +78,17 @@ agentx_session_opened(
 {
 	static bool announced;
 
-	agentx_session = server_argument;
 	if (!announced && agent_serving) {
 		announced = true;
 		agent_notifications_announce_failures(agent_tables.registry);
 	}
-	return 0;
-}
-
-/* SNMPD_CALLBACK_INDEX_STOP: the session to the master is closed. */
-static int
-agentx_session_closed(
-    int major, int minor, void *server_argument, void *client_argument)
-{
-	agentx_session = NULL;
+	agent_master_connect_succeeded();
+	if (agent_waiting) {
+		agent_waiting = false;
+		log_info("agent: AgentX subagent started: the master at %s "
+		         "answered",
+		    agent_master_name);
+	}
 	return 0;
 }
 
@@ -94,7 +98,12 @@ agent_start(
 {
 	/* The daemon needs no MIB files: every OID it serves is compiled in. */
 	setenv("MIBS", "", 1);
-	agent_snmp_log_route();
+	agent_master_name = settings->agentx_socket != NULL
+	                        ? settings->agentx_socket
+	                        : AGENT_MASTER_DEFAULT_SOCKET;
+	agent_ping_interval = settings->ping_interval_seconds;
+	dci_netsnmp_log_on_connect_failed(agent_master_unreachable);
+	dci_netsnmp_log_route();
 
 	netsnmp_ds_set_boolean(
 	    NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE, 1);
@@ -134,15 +143,29 @@ agent_start(
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
 	    SNMPD_CALLBACK_INDEX_START, agentx_session_opened, NULL);
 	agent_direct_setup(&agent_tables, settings->in_place);
-	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
-	    SNMPD_CALLBACK_INDEX_STOP, agentx_session_closed, NULL);
+	agent_master_setup(settings->ping_interval_seconds);
 	init_snmp(AGENT_APPLICATION);
 	agent_started = true;
-	log_info("agent: AgentX subagent started (master socket %s, ping "
-	         "every %u s)",
-	    settings->agentx_socket ? settings->agentx_socket
-	                            : "Net-SNMP default",
-	    settings->ping_interval_seconds);
+	/* A master that refuses a table serves it from another subagent:
+	 * this one would answer nothing there. */
+	if (agent_master_wait_registered() != 0) {
+		log_warnx("agent: the AgentX master refused DCI-STATS-MIB "
+		          "tables (above); not starting a second agent for "
+		          "them");
+		agent_stop();
+		return -1;
+	}
+	/* "Started" only with a session: before it, nothing is served. */
+	if (agent_master_socket() >= 0)
+		log_info("agent: AgentX subagent started (master socket %s, "
+		         "ping every %u s)",
+		    agent_master_name, agent_ping_interval);
+	else {
+		agent_waiting = true;
+		log_info("agent: AgentX subagent waiting for the master at %s "
+		         "(tried again every %u s)",
+		    agent_master_name, agent_ping_interval);
+	}
 	return 0;
 }
 
@@ -151,12 +174,12 @@ agent_stop(void)
 {
 	if (!agent_started)
 		return;
-	if (agentx_session != NULL) {
-		agentx_session->timeout = AGENT_STOP_TIMEOUT_MICROSECONDS;
-		agentx_session->retries = 0;
-	}
+	/* First: the master drops the session's registrations with it, and
+	 * Net-SNMP then has no Unregister to send (which would remove another
+	 * subagent's registration of the same subtree, and waits inside
+	 * Net-SNMP's callbacks). */
+	agent_master_close();
 	agent_unserve();
-	/* Closes the AgentX session, which unregisters our subtrees. */
 	snmp_shutdown(AGENT_APPLICATION);
 	agent_started = false;
 }

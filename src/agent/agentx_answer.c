@@ -2,22 +2,22 @@
 
 #include <string.h>
 
-#include "agent/mib_oids.h"
+#include "snmp/mib_oids.h"
 
 /* The tables in OID order: dciSupplierTable .. dciStatTable, then
  * dciClassData. */
-#define FIRST_TABLE AGENT_TABLE_SUPPLIER
-#define LAST_TABLE AGENT_CLASS_DATA
-#define TABLE_SUBID (AGENT_MIB_ARC_LENGTH + 1) /* .1.<table> */
+#define FIRST_TABLE SCHEMA_TABLE_SUPPLIER
+#define LAST_TABLE SCHEMA_CLASS_DATA
+#define TABLE_SUBID (SCHEMA_MIB_ARC_LENGTH + 1) /* .1.<table> */
 
-static const oid objects_prefix[] = {AGENT_MIB_ARC, AGENT_MIB_OBJECTS};
+static const oid objects_prefix[] = {SCHEMA_MIB_ARC, SCHEMA_MIB_OBJECTS};
 
 /* The table a name lies under, or 0. */
 static unsigned
-table_of(const struct agent_request_name *request)
+table_of(const struct schema_request_name *request)
 {
 	if (request->length <= TABLE_SUBID ||
-	    agent_request_name_compare_prefix(
+	    schema_request_name_compare_prefix(
 	        request, objects_prefix, TABLE_SUBID) != 0 ||
 	    request->subids[TABLE_SUBID] < FIRST_TABLE ||
 	    request->subids[TABLE_SUBID] > LAST_TABLE)
@@ -28,9 +28,9 @@ table_of(const struct agent_request_name *request)
 /* The first table a GETNEXT from `request` can find anything in; past
  * LAST_TABLE when there is none. */
 static unsigned
-first_table_after(const struct agent_request_name *request)
+first_table_after(const struct schema_request_name *request)
 {
-	int order = agent_request_name_compare_prefix(
+	int order = schema_request_name_compare_prefix(
 	    request, objects_prefix, TABLE_SUBID);
 
 	if (order < 0 || request->length <= TABLE_SUBID)
@@ -45,12 +45,12 @@ first_table_after(const struct agent_request_name *request)
 static void
 answer_get(struct agent_tables *tables, netsnmp_variable_list *varbind)
 {
-	struct agent_request_name request;
-	struct agent_row_name name;
+	struct schema_request_name request;
+	struct schema_row_name name;
 	unsigned table;
 	enum agent_answer answer;
 
-	agent_request_name_decode(
+	schema_request_name_decode(
 	    varbind->name, varbind->name_length, &request);
 	table = table_of(&request);
 	answer = table == 0 ? AGENT_NO_SUCH_OBJECT
@@ -68,7 +68,7 @@ answer_get(struct agent_tables *tables, netsnmp_variable_list *varbind)
  * it, means no end). False when there is none. */
 static bool
 search_range_end(
-    const netsnmp_variable_list *varbind, struct agent_request_name *end)
+    const netsnmp_variable_list *varbind, struct schema_request_name *end)
 {
 	static const oid null_oid[] = {0, 0};
 	size_t length;
@@ -81,19 +81,19 @@ search_range_end(
 	if (length == 0 || (length == 2 && memcmp(varbind->val.objid, null_oid,
 	                                       sizeof(null_oid)) == 0))
 		return false;
-	agent_request_name_decode(varbind->val.objid, length, end);
+	schema_request_name_decode(varbind->val.objid, length, end);
 	return true;
 }
 
 static void
 answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind)
 {
-	struct agent_request_name start, end;
-	struct agent_row_name name;
+	struct schema_request_name start, end;
+	struct schema_row_name name;
 	bool has_end = search_range_end(varbind, &end);
 	bool found = false;
 
-	agent_request_name_decode(varbind->name, varbind->name_length, &start);
+	schema_request_name_decode(varbind->name, varbind->name_length, &start);
 	if (varbind->type == ASN_PRIV_INCL_RANGE) {
 		unsigned table = table_of(&start);
 		found = table != 0 &&
@@ -105,7 +105,7 @@ answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind)
 		found = agent_tables_answer_request(tables, table, true, &start,
 		            &name, varbind) == AGENT_ANSWERED;
 	/* The end is exclusive. */
-	if (found && has_end && agent_request_name_compare(&name, &end) >= 0)
+	if (found && has_end && schema_request_name_compare(&name, &end) >= 0)
 		found = false;
 	if (found)
 		snmp_set_var_objid(varbind, name.subids, name.length);

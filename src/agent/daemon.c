@@ -3,6 +3,7 @@
 #include "agent/daemon.h"
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -124,6 +125,45 @@ static void __attribute__((noreturn)) starter_wait(int pipe)
 		_exit(1);
 	}
 	_exit(0);
+}
+
+void
+agent_daemon_close_inherited(void)
+{
+	DIR *directory;
+	struct dirent *item;
+	int *found = NULL;
+	size_t count = 0;
+
+	if (close_range(3, ~0u, 0) == 0)
+		return;
+	/* A kernel without close_range (before 5.9): the descriptors open,
+	 * as /proc lists them, read whole before any is closed. */
+	directory = opendir("/proc/self/fd");
+	if (directory == NULL) {
+		long maximum = sysconf(_SC_OPEN_MAX);
+		for (long fd = 3; fd < (maximum > 0 ? maximum : 1024); fd++)
+			close((int)fd);
+		return;
+	}
+	while ((item = readdir(directory)) != NULL) {
+		char *end;
+		long fd = strtol(item->d_name, &end, 10);
+		int *grown;
+
+		if (*end != '\0' || end == item->d_name || fd < 3 ||
+		    fd == dirfd(directory))
+			continue;
+		grown = realloc(found, (count + 1) * sizeof(*grown));
+		if (grown == NULL)
+			break;
+		found = grown;
+		found[count++] = (int)fd;
+	}
+	closedir(directory);
+	for (size_t i = 0; i < count; i++)
+		close(found[i]);
+	free(found);
 }
 
 int

@@ -31,6 +31,13 @@ struct agent_daemon {
 int agent_daemon_pid_file_open(struct agent_daemon *background,
     const char *path, char *error, size_t error_size);
 
+/* Closes every descriptor above standard error: for a daemon, first
+ * thing, before it opens any of its own (pid file, log, providers), so
+ * that it holds nothing its caller had open (a lock, a pipe whose reader
+ * waits for its end) for its whole life. close_range, else each
+ * descriptor /proc/self/fd lists. */
+void agent_daemon_close_inherited(void);
+
 /* Forks into the background (a new session, in /, standard input and
  * output on /dev/null) and rewrites the pid file with the daemon's pid.
  * Returns in the daemon only; the starting process waits for

@@ -44,7 +44,7 @@
 
 #include "agent/agent.h"
 #include "agent/notifications.h"
-#include "agent/snmp_log.h"
+#include "snmp/netsnmp_log.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/lifecycle.h"
@@ -327,7 +327,7 @@ init_dcistat(void)
 {
 	const char *insecure = getenv("DCISTAT_INSECURE_PATHS");
 
-	log_set_sink(agent_snmp_log_sink);
+	log_set_sink(dci_netsnmp_log_sink);
 	/* snmpd runs as root: the configuration and the providers only from
 	 * files root alone can change, as dcistatd reads them (strict paths,
 	 * core/secure_path.h); DCISTAT_INSECURE_PATHS=1 in snmpd's

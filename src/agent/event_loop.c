@@ -19,6 +19,7 @@
 
 #include "agent/agent.h"
 #include "agent/agentx_direct.h"
+#include "agent/master_session.h"
 #include "core/clock.h"
 #include "core/log.h"
 
@@ -103,15 +104,19 @@ timeout_milliseconds(const struct timeval *timeout)
 	return milliseconds > INT_MAX ? INT_MAX : (int)milliseconds;
 }
 
-/* The poll timeout: Net-SNMP's (block: none) or the plug-ins' next
- * deadline, whichever is sooner; -1 waits for input alone. */
+/* The poll timeout: Net-SNMP's (block: none), the plug-ins' or the master
+ * session's next deadline, whichever is sooner; -1 waits for input
+ * alone. */
 static int
 wait_milliseconds(const struct agent_loop *loop, int block,
     const struct timeval *timeout, int64_t now)
 {
 	int64_t deadline = dci_plugins_deadline(loop->plugins);
+	int64_t master = agent_master_deadline();
 	int wait = block ? -1 : timeout_milliseconds(timeout);
 
+	if (master < deadline)
+		deadline = master;
 	if (deadline == INT64_MAX)
 		return wait;
 	if (deadline <= now)
@@ -149,9 +154,15 @@ agent_run(const struct agent_loop *loop)
 		int highest = 0, block = 0, count, ready = 0, others = 0;
 		int direct = agent_direct_socket();
 		int notify = dci_plugins_notify_fd(loop->plugins);
+		int master;
 		bool quiet;
 		nfds_t used = 0, first_other;
+		int64_t now;
 
+		/* A ping or a registration due goes out before the wait
+		 * (its answer is read like any input). */
+		agent_master_run_due(dci_clock_milliseconds());
+		master = agent_master_socket();
 		NETSNMP_LARGE_FD_ZERO(&readable);
 		snmp_select_info2(&highest, &readable, &timeout, &block);
 		/* Each of Net-SNMP's descriptors, the signal pipe and the
@@ -211,6 +222,7 @@ agent_run(const struct agent_loop *loop)
 			first_other = 2;
 		}
 		NETSNMP_LARGE_FD_ZERO(&readable);
+		now = dci_clock_milliseconds();
 		for (nfds_t i = first_other; i < used; i++) {
 			/* Hang-ups and errors too: Net-SNMP's read sees the
 			 * closed connection and reconnects. */
@@ -218,6 +230,8 @@ agent_run(const struct agent_loop *loop)
 				NETSNMP_LARGE_FD_SET(polled[i].fd, &readable);
 				ready++;
 				others += polled[i].fd != direct;
+				if (polled[i].fd == master)
+					agent_master_heard(now);
 			}
 		}
 		if (!quiet && others == 0)
@@ -225,7 +239,7 @@ agent_run(const struct agent_loop *loop)
 		/* On schedule, and before a request is read: handlers see
 		 * whole snapshots, never older than their period, and never
 		 * read a file. */
-		dci_plugins_run_due(loop->plugins, dci_clock_milliseconds());
+		dci_plugins_run_due(loop->plugins, now);
 		if (ready > 0)
 			snmp_read2(&readable);
 		else if (count == 0)

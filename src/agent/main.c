@@ -20,6 +20,7 @@
 #include "config.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/isolation_process.h"
 #include "core/lifecycle.h"
 #include "core/log.h"
 #include "core/registry.h"
@@ -75,6 +76,14 @@ prometheus_text(const struct dci_registry *registry,
 {
 	(void)options;
 	return prometheus_generator_generate(registry, error, error_size);
+}
+
+static char *
+prometheus_config_text(const struct dci_registry *registry,
+    const struct agent_options *options, char *error, size_t error_size)
+{
+	(void)options;
+	return prometheus_generator_scrape_config(registry, error, error_size);
 }
 
 /* --mib and --prometheus-generator: loads the providers (their init
@@ -189,6 +198,14 @@ main(int argc, char **argv)
 	if (options.prometheus_generator)
 		return generated_write(
 		    &options, prometheus_text, "generator configuration");
+	if (options.prometheus_config)
+		return generated_write(&options, prometheus_config_text,
+		    "Prometheus configuration");
+
+	/* A daemon keeps none of its caller's descriptors: closed before
+	 * any of its own is opened. */
+	if (!options.foreground && !options.check_only)
+		agent_daemon_close_inherited();
 
 	/* First: a second dcistatd with the same pid file is refused before
 	 * it loads anything, and on stderr, where the caller sees it. The
@@ -204,6 +221,12 @@ main(int argc, char **argv)
 	    agent_daemon_pid_file_open(
 	        &background, options.pid_file, error, sizeof(error)) != 0)
 		fatalx("%s", error);
+
+	/* What isolated providers' processes leave is dcistatd's to reap
+	 * and, at stop, to kill (core/isolation_process.h); again after the
+	 * fork into the background, which does not inherit it. */
+	if (!options.check_only)
+		dci_isolation_adopt_orphans();
 
 	/* -t is strict: any provider that would fail fails the check. A
 	 * daemon serves what works and retries the rest. */
@@ -234,6 +257,7 @@ main(int argc, char **argv)
 	if (!options.foreground) {
 		if (agent_daemon_detach(&background) != 0)
 			fatal("cannot daemonise");
+		dci_isolation_adopt_orphans();
 		dci_plugins_restart_isolated(
 		    &state.lifecycle.plugins, dci_clock_milliseconds());
 	}
@@ -277,6 +301,7 @@ main(int argc, char **argv)
 
 	agent_stop();
 	dci_lifecycle_unload(&state.lifecycle);
+	dci_isolation_end_adopted();
 	agent_daemon_pid_file_remove(&background);
 	log_info("stopped");
 	log_close();

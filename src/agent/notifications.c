@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/mib_oids.h"
+#include "snmp/mib_oids.h"
 #include "core/clock.h"
 #include "core/events.h"
 #include "core/log.h"
@@ -57,11 +57,11 @@ static bool agent_notifications_started;
 /* Appends one varbind of notification object `object` (instance .0). */
 static void
 agent_notifications_add(netsnmp_variable_list **list,
-    enum agent_notification_object object, u_char type, const void *value,
+    enum schema_notification_object object, u_char type, const void *value,
     size_t length)
 {
-	oid name[] = {AGENT_MIB_ARC, AGENT_MIB_OBJECTS,
-	    AGENT_MIB_NOTIFICATION_OBJECTS, (oid)object, 0};
+	oid name[] = {SCHEMA_MIB_ARC, SCHEMA_MIB_OBJECTS,
+	    SCHEMA_MIB_NOTIFICATION_OBJECTS, (oid)object, 0};
 
 	(void)snmp_varlist_add_variable(
 	    list, name, OID_LENGTH(name), type, (const u_char *)value, length);
@@ -69,7 +69,7 @@ agent_notifications_add(netsnmp_variable_list **list,
 
 static void
 agent_notifications_add_text(netsnmp_variable_list **list,
-    enum agent_notification_object object, const char *text)
+    enum schema_notification_object object, const char *text)
 {
 	size_t length = strnlen(text, AGENT_NOTIFICATIONS_TEXT_MAX);
 
@@ -83,12 +83,12 @@ agent_notifications_add_text(netsnmp_variable_list **list,
  * DCI_CLASS_ID_MAX_LEVELS and 16 words. */
 static void
 agent_notifications_add_row(netsnmp_variable_list **list,
-    enum agent_notification_object object, unsigned table, unsigned column,
+    enum schema_notification_object object, unsigned table, unsigned column,
     const uint32_t *class_id, size_t class_id_length, const uint32_t *words,
     size_t count, const uint32_t *datum)
 {
-	oid value[MAX_OID_LEN] = {AGENT_MIB_ARC, AGENT_MIB_OBJECTS};
-	size_t length = AGENT_MIB_ARC_LENGTH + 1;
+	oid value[MAX_OID_LEN] = {SCHEMA_MIB_ARC, SCHEMA_MIB_OBJECTS};
+	size_t length = SCHEMA_MIB_ARC_LENGTH + 1;
 
 	value[length++] = table;
 	value[length++] = 1; /* the entry */
@@ -110,10 +110,10 @@ agent_notifications_add_row(netsnmp_variable_list **list,
 /* Sends `list`, led by snmpTrapOID.0 = `notification`, and frees it. */
 static void
 agent_notifications_send(
-    enum agent_notification notification, netsnmp_variable_list *list)
+    enum schema_notification notification, netsnmp_variable_list *list)
 {
 	oid trap[] = {
-	    AGENT_MIB_ARC, AGENT_MIB_NOTIFICATIONS, (oid)notification};
+	    SCHEMA_MIB_ARC, SCHEMA_MIB_NOTIFICATIONS, (oid)notification};
 	netsnmp_variable_list *head = NULL;
 
 	(void)snmp_varlist_add_variable(&head, agent_notifications_trap_oid,
@@ -140,23 +140,23 @@ agent_notifications_send_summary(const struct agent_notifications_held *held,
 	uint32_t changed =
 	    taken->changed > UINT32_MAX ? UINT32_MAX : (uint32_t)taken->changed;
 
-	agent_notifications_add_row(&list, AGENT_NOTIFY_CLASS_ID,
-	    AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, held->class_id,
+	agent_notifications_add_row(&list, SCHEMA_NOTIFY_CLASS_ID,
+	    SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, held->class_id,
 	    held->class_id_length, NULL, 0, NULL);
 	agent_notifications_add_text(
-	    &list, AGENT_NOTIFY_CLASS_LABEL, held->class_label);
+	    &list, SCHEMA_NOTIFY_CLASS_LABEL, held->class_label);
 	agent_notifications_add_text(
-	    &list, AGENT_NOTIFY_SUPPLIER_MODULE, held->module);
-	agent_notifications_add(&list, AGENT_NOTIFY_ADDED_COUNT, ASN_UNSIGNED,
+	    &list, SCHEMA_NOTIFY_SUPPLIER_MODULE, held->module);
+	agent_notifications_add(&list, SCHEMA_NOTIFY_ADDED_COUNT, ASN_UNSIGNED,
 	    &(u_long){added}, sizeof(u_long));
-	agent_notifications_add(&list, AGENT_NOTIFY_REMOVED_COUNT, ASN_UNSIGNED,
+	agent_notifications_add(&list, SCHEMA_NOTIFY_REMOVED_COUNT, ASN_UNSIGNED,
 	    &(u_long){removed}, sizeof(u_long));
-	agent_notifications_add(&list, AGENT_NOTIFY_CHANGED_COUNT, ASN_UNSIGNED,
+	agent_notifications_add(&list, SCHEMA_NOTIFY_CHANGED_COUNT, ASN_UNSIGNED,
 	    &(u_long){changed}, sizeof(u_long));
 	log_info("agent: %s: %u added, %u removed and %u changed past the "
 	         "notification rate limit",
 	    held->class_label, added, removed, changed);
-	agent_notifications_send(AGENT_NOTIFICATION_INSTANCES_SUMMARY, list);
+	agent_notifications_send(SCHEMA_NOTIFICATION_INSTANCES_SUMMARY, list);
 }
 
 /* Sends the summary of every class that held events back. */
@@ -239,18 +239,18 @@ agent_notifications_hold(const struct dci_events_instance *event)
 	}
 }
 
-static enum agent_notification
+static enum schema_notification
 agent_notifications_number(enum dci_events_kind kind)
 {
 	switch (kind) {
 	case DCI_EVENTS_INSTANCE_ADDED:
-		return AGENT_NOTIFICATION_INSTANCE_ADDED;
+		return SCHEMA_NOTIFICATION_INSTANCE_ADDED;
 	case DCI_EVENTS_INSTANCE_REMOVED:
-		return AGENT_NOTIFICATION_INSTANCE_REMOVED;
+		return SCHEMA_NOTIFICATION_INSTANCE_REMOVED;
 	case DCI_EVENTS_DATA_CHANGED:
 		break;
 	}
-	return AGENT_NOTIFICATION_DATA_CHANGED;
+	return SCHEMA_NOTIFICATION_DATA_CHANGED;
 }
 
 /* Every instance event: the instance's row pointers and labels, and for a
@@ -277,29 +277,29 @@ agent_notifications_instance(
 		agent_notifications_hold(event);
 		return;
 	}
-	agent_notifications_add_row(&list, AGENT_NOTIFY_CLASS_ID,
-	    AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, class->id, class->id_length,
+	agent_notifications_add_row(&list, SCHEMA_NOTIFY_CLASS_ID,
+	    SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, class->id, class->id_length,
 	    NULL, 0, NULL);
 	agent_notifications_add_text(
-	    &list, AGENT_NOTIFY_CLASS_LABEL, class->label);
-	agent_notifications_add_row(&list, AGENT_NOTIFY_INSTANCE_ID,
-	    AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, class->id,
+	    &list, SCHEMA_NOTIFY_CLASS_LABEL, class->label);
+	agent_notifications_add_row(&list, SCHEMA_NOTIFY_INSTANCE_ID,
+	    SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, class->id,
 	    class->id_length, event->id, class->instance_words, NULL);
-	agent_notifications_add_text(&list, AGENT_NOTIFY_INSTANCE_LABEL,
+	agent_notifications_add_text(&list, SCHEMA_NOTIFY_INSTANCE_LABEL,
 	    event->label != NULL ? event->label : "");
-	agent_notifications_add_text(&list, AGENT_NOTIFY_SUPPLIER_MODULE,
+	agent_notifications_add_text(&list, SCHEMA_NOTIFY_SUPPLIER_MODULE,
 	    class->supplier != NULL ? class->supplier->module : "");
 	if (event->kind == DCI_EVENTS_DATA_CHANGED) {
-		agent_notifications_add_row(&list, AGENT_NOTIFY_DATUM_ID,
-		    AGENT_TABLE_STAT, AGENT_STAT_TEXT, class->id,
+		agent_notifications_add_row(&list, SCHEMA_NOTIFY_DATUM_ID,
+		    SCHEMA_TABLE_STAT, SCHEMA_STAT_TEXT, class->id,
 		    class->id_length, event->id, class->instance_words,
 		    &event->datum->info.id);
 		agent_notifications_add_text(
-		    &list, AGENT_NOTIFY_DATUM_LABEL, event->datum->info.label);
+		    &list, SCHEMA_NOTIFY_DATUM_LABEL, event->datum->info.label);
 		agent_notifications_add_text(
-		    &list, AGENT_NOTIFY_OLD_VALUE, event->old_value);
+		    &list, SCHEMA_NOTIFY_OLD_VALUE, event->old_value);
 		agent_notifications_add_text(
-		    &list, AGENT_NOTIFY_NEW_VALUE, event->new_value);
+		    &list, SCHEMA_NOTIFY_NEW_VALUE, event->new_value);
 	}
 	agent_notifications_send(agent_notifications_number(event->kind), list);
 }
@@ -309,8 +309,8 @@ agent_notifications_supplier(void *context, const struct dci_supplier *supplier,
     enum dci_events_supplier_kind kind)
 {
 	netsnmp_variable_list *list = NULL;
-	enum agent_notification notification =
-	    AGENT_NOTIFICATION_SUPPLIER_FAILED;
+	enum schema_notification notification =
+	    SCHEMA_NOTIFICATION_SUPPLIER_FAILED;
 
 	bool wanted = false;
 
@@ -320,21 +320,21 @@ agent_notifications_supplier(void *context, const struct dci_supplier *supplier,
 		wanted = agent_notifications_settings.supplier_failed;
 		break;
 	case DCI_EVENTS_SUPPLIER_RECOVERED:
-		notification = AGENT_NOTIFICATION_SUPPLIER_RECOVERED;
+		notification = SCHEMA_NOTIFICATION_SUPPLIER_RECOVERED;
 		wanted = agent_notifications_settings.supplier_recovered;
 		break;
 	case DCI_EVENTS_SUPPLIER_RESTARTED:
-		notification = AGENT_NOTIFICATION_SUPPLIER_RESTARTED;
+		notification = SCHEMA_NOTIFICATION_SUPPLIER_RESTARTED;
 		wanted = agent_notifications_settings.supplier_restarted;
 		break;
 	}
 	if (!wanted)
 		return;
 	agent_notifications_add_text(
-	    &list, AGENT_NOTIFY_SUPPLIER_MODULE, supplier->module);
+	    &list, SCHEMA_NOTIFY_SUPPLIER_MODULE, supplier->module);
 	if (kind == DCI_EVENTS_SUPPLIER_FAILED)
 		agent_notifications_add_text(
-		    &list, AGENT_NOTIFY_REASON, supplier->failure);
+		    &list, SCHEMA_NOTIFY_REASON, supplier->failure);
 	agent_notifications_send(notification, list);
 }
 

@@ -23,6 +23,8 @@ agent_options_usage(FILE *out)
 	    "                [--insecure-paths]\n"
 	    "       dcistatd --mib MODULE-NAME [-c FILE]\n"
 	    "       dcistatd --prometheus-generator [-c FILE]\n"
+	    "       dcistatd --prometheus-config [-c FILE]\n"
+	    "       dcistatd -h|--help | -V|--version\n"
 	    "  -f  stay in the foreground (default: daemonise)\n"
 	    "  -t  check the configuration and its providers, then exit 0 or "
 	    "1\n"
@@ -51,7 +53,13 @@ agent_options_usage(FILE *out)
 	    "for the\n"
 	    "         per-class tables of the providers of FILE to standard "
 	    "output,\n"
-	    "         then exit\n",
+	    "         then exit\n"
+	    "  --prometheus-config  write Prometheus's prometheus.yml: a "
+	    "job per class\n"
+	    "         through snmp_exporter, series renamed to Prometheus's "
+	    "names, then exit\n"
+	    "  -h, --help  print this help, then exit\n"
+	    "  -V, --version  print the version, then exit\n",
 	    SYSCONFDIR);
 }
 
@@ -60,6 +68,7 @@ agent_options_usage(FILE *out)
 #define AGENT_OPTION_IN_PLACE 257
 #define AGENT_OPTION_INSECURE_PATHS 258
 #define AGENT_OPTION_PROMETHEUS_GENERATOR 259
+#define AGENT_OPTION_PROMETHEUS_CONFIG 260
 
 int
 agent_options_parse(int argc, char **argv, struct agent_options *options)
@@ -70,6 +79,10 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	    {"insecure-paths", no_argument, NULL, AGENT_OPTION_INSECURE_PATHS},
 	    {"prometheus-generator", no_argument, NULL,
 	        AGENT_OPTION_PROMETHEUS_GENERATOR},
+	    {"prometheus-config", no_argument, NULL,
+	        AGENT_OPTION_PROMETHEUS_CONFIG},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	int option;
@@ -78,8 +91,8 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	    .config_file = SYSCONFDIR "/dcistat/dcistatd.yaml",
 	};
 	opterr = 0;
-	while ((option = getopt_long(
-	            argc, argv, "ftc:x:D:p:L:u:hV", long_options, NULL)) != -1) {
+	while ((option = getopt_long(argc, argv, "ftc:x:D:p:L:u:hV",
+	            long_options, NULL)) != -1) {
 		switch (option) {
 		case AGENT_OPTION_MIB:
 			options->mib_module = optarg;
@@ -101,6 +114,9 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 			break;
 		case AGENT_OPTION_PROMETHEUS_GENERATOR:
 			options->prometheus_generator = true;
+			break;
+		case AGENT_OPTION_PROMETHEUS_CONFIG:
+			options->prometheus_config = true;
 			break;
 		case 'f':
 			options->foreground = true;
@@ -147,7 +163,7 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 				fprintf(stderr, "dcistatd: option -%c %s\n",
 				    optopt,
 				    strchr("cxDpLu", optopt) ? "needs a value"
-				                            : "is not known");
+				                             : "is not known");
 			agent_options_usage(stderr);
 			return -1;
 		}
@@ -158,9 +174,19 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 		return -1;
 	}
 	if (options->prometheus_generator &&
-	    (options->check_only || options->mib_module != NULL)) {
+	    (options->check_only || options->mib_module != NULL ||
+	        options->prometheus_config)) {
 		fprintf(stderr,
 		    "dcistatd: --prometheus-generator excludes %s\n",
+		    options->check_only           ? "-t"
+		    : options->mib_module != NULL ? "--mib"
+		                                  : "--prometheus-config");
+		agent_options_usage(stderr);
+		return -1;
+	}
+	if (options->prometheus_config &&
+	    (options->check_only || options->mib_module != NULL)) {
+		fprintf(stderr, "dcistatd: --prometheus-config excludes %s\n",
 		    options->check_only ? "-t" : "--mib");
 		agent_options_usage(stderr);
 		return -1;

@@ -20,6 +20,8 @@ struct agent_options {
 	const char *mib_module;    /* --mib NAME: write the MIB module, exit */
 	/* --prometheus-generator: write snmp_exporter's generator.yml, exit */
 	bool prometheus_generator;
+	/* --prometheus-config: write Prometheus's prometheus.yml, exit */
+	bool prometheus_config;
 	bool in_place_set;         /* --in-place, overrides the YAML */
 	enum dci_config_in_place in_place;
 };

@@ -4,7 +4,7 @@
 
 #include <net-snmp/agent/null.h>
 
-#include "agent/mib_oids.h"
+#include "snmp/mib_oids.h"
 #include "core/log.h"
 
 #define BEFORE_REQUEST_MARK "dcistatBeforeRequest"
@@ -72,26 +72,26 @@ registration_handle(netsnmp_mib_handler *handler,
 	return SNMP_ERR_NOERROR;
 }
 
-static netsnmp_handler_registration *registrations[AGENT_CLASS_DATA + 1];
+static netsnmp_handler_registration *registrations[SCHEMA_CLASS_DATA + 1];
 
 int
 agent_registration_add(struct agent_tables *tables)
 {
 	static const char *const names[] = {
-	    [AGENT_TABLE_SUPPLIER] = "dciSupplierTable",
-	    [AGENT_TABLE_CLASS] = "dciClassTable",
-	    [AGENT_TABLE_DATUM] = "dciDatumTable",
-	    [AGENT_TABLE_INSTANCE] = "dciInstanceTable",
-	    [AGENT_TABLE_STAT] = "dciStatTable",
-	    [AGENT_CLASS_DATA] = "dciClassData",
+	    [SCHEMA_TABLE_SUPPLIER] = "dciSupplierTable",
+	    [SCHEMA_TABLE_CLASS] = "dciClassTable",
+	    [SCHEMA_TABLE_DATUM] = "dciDatumTable",
+	    [SCHEMA_TABLE_INSTANCE] = "dciInstanceTable",
+	    [SCHEMA_TABLE_STAT] = "dciStatTable",
+	    [SCHEMA_CLASS_DATA] = "dciClassData",
 	};
 
-	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_CLASS_DATA;
+	for (unsigned table = SCHEMA_TABLE_SUPPLIER; table <= SCHEMA_CLASS_DATA;
 	     table++) {
-		oid root[AGENT_ENTRY_PREFIX_LENGTH];
+		oid root[SCHEMA_ENTRY_PREFIX_LENGTH];
 		netsnmp_mib_handler *handler;
 
-		agent_tables_entry_prefix(table, root);
+		schema_entry_prefix(table, root);
 		handler =
 		    netsnmp_create_handler(names[table], registration_handle);
 		if (handler == NULL)
@@ -99,7 +99,7 @@ agent_registration_add(struct agent_tables *tables)
 		handler->myvoid = tables;
 		registrations[table] =
 		    netsnmp_handler_registration_create(names[table], handler,
-		        root, AGENT_ENTRY_PREFIX_LENGTH - 1, HANDLER_CAN_RONLY);
+		        root, SCHEMA_ENTRY_PREFIX_LENGTH - 1, HANDLER_CAN_RONLY);
 		if (registrations[table] == NULL ||
 		    netsnmp_register_handler(registrations[table]) !=
 		        MIB_REGISTERED_OK) {
@@ -152,10 +152,43 @@ agent_registration_alone(void)
 	return ours > 0;
 }
 
+bool
+agent_registration_root(unsigned number, const char **name, const oid **root,
+    size_t *root_length, int *priority)
+{
+	const netsnmp_handler_registration *registration;
+
+	if (number > SCHEMA_CLASS_DATA - SCHEMA_TABLE_SUPPLIER)
+		return false;
+	registration = registrations[SCHEMA_TABLE_SUPPLIER + number];
+	if (registration == NULL)
+		return false;
+	*name = registration->handlerName;
+	*root = registration->rootoid;
+	*root_length = registration->rootoid_len;
+	*priority = registration->priority;
+	return true;
+}
+
+void
+agent_registration_mark_attached(void)
+{
+	for (netsnmp_subtree *subtree = netsnmp_subtree_find_first("");
+	     subtree != NULL; subtree = subtree->next) {
+		for (netsnmp_subtree *child = subtree; child != NULL;
+		     child = child->children) {
+			bool null;
+
+			if (registration_ours(child->reginfo, &null) && !null)
+				child->flags |= SUBTREE_ATTACHED;
+		}
+	}
+}
+
 void
 agent_registration_remove(void)
 {
-	for (unsigned table = AGENT_TABLE_SUPPLIER; table <= AGENT_CLASS_DATA;
+	for (unsigned table = SCHEMA_TABLE_SUPPLIER; table <= SCHEMA_CLASS_DATA;
 	     table++) {
 		if (registrations[table] != NULL)
 			netsnmp_unregister_handler(registrations[table]);

@@ -6,14 +6,14 @@
 
 #include <net-snmp/agent/null.h>
 
-#include "agent/mib_oids.h"
+#include "snmp/mib_oids.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/snapshot.h"
 #include "core/value.h"
-#include "agent/table_index.h"
+#include "snmp/table_index.h"
 
-#define ENTRY_PREFIX_LENGTH AGENT_ENTRY_PREFIX_LENGTH /* .1.table.1 */
+#define ENTRY_PREFIX_LENGTH SCHEMA_ENTRY_PREFIX_LENGTH /* .1.table.1 */
 
 /* How one table finds its rows, encodes their index, and which columns it
  * has. For dciStatTable the column decides which rows exist. */
@@ -21,23 +21,12 @@ struct table_shape {
 	unsigned first_column;
 	unsigned last_column;
 	bool (*find)(struct agent_tables *tables, unsigned column,
-	    const uint64_t *index, size_t length, enum agent_index_mode mode,
-	    struct agent_index_row *row);
-	size_t (*encode)(const struct agent_index_row *row, uint32_t *index);
+	    const uint64_t *index, size_t length, enum schema_index_mode mode,
+	    struct schema_index_row *row);
+	size_t (*encode)(const struct schema_index_row *row, uint32_t *index);
 	void (*value)(struct agent_tables *tables, unsigned column,
-	    const struct agent_index_row *row, netsnmp_variable_list *varbind);
+	    const struct schema_index_row *row, netsnmp_variable_list *varbind);
 };
-
-void
-agent_tables_entry_prefix(unsigned table, oid *name)
-{
-	static const oid arc[] = {AGENT_MIB_ARC};
-
-	memcpy(name, arc, sizeof(arc));
-	name[AGENT_MIB_ARC_LENGTH] = AGENT_MIB_OBJECTS;
-	name[AGENT_MIB_ARC_LENGTH + 1] = table;
-	name[AGENT_MIB_ARC_LENGTH + 2] = 1;
-}
 
 /* DisplayString columns: at most 255 octets, as the MIB's SYNTAX says. */
 #define DISPLAY_STRING_MAX 255
@@ -67,14 +56,14 @@ set_integer(netsnmp_variable_list *varbind, long value)
 
 static bool
 supplier_find(struct agent_tables *tables, unsigned column,
-    const uint64_t *index, size_t length, enum agent_index_mode mode,
-    struct agent_index_row *row)
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row)
 {
-	return agent_index_supplier(tables->registry, index, length, mode, row);
+	return schema_index_supplier(tables->registry, index, length, mode, row);
 }
 
 static size_t
-supplier_encode(const struct agent_index_row *row, uint32_t *index)
+supplier_encode(const struct schema_index_row *row, uint32_t *index)
 {
 	index[0] = row->supplier->index;
 	return 1;
@@ -82,46 +71,46 @@ supplier_encode(const struct agent_index_row *row, uint32_t *index)
 
 static void
 supplier_value(struct agent_tables *tables, unsigned column,
-    const struct agent_index_row *row, netsnmp_variable_list *varbind)
+    const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_supplier *supplier = row->supplier;
 
 	switch (column) {
-	case AGENT_SUPPLIER_MODULE:
+	case SCHEMA_SUPPLIER_MODULE:
 		set_string(varbind, supplier->module);
 		break;
-	case AGENT_SUPPLIER_TITLE:
+	case SCHEMA_SUPPLIER_TITLE:
 		set_string(varbind, supplier->title);
 		break;
-	case AGENT_SUPPLIER_DESCRIPTION:
+	case SCHEMA_SUPPLIER_DESCRIPTION:
 		set_string(varbind, supplier->description);
 		break;
-	case AGENT_SUPPLIER_TYPE:
+	case SCHEMA_SUPPLIER_TYPE:
 		set_unsigned(varbind, ASN_UNSIGNED, supplier->type);
 		break;
-	case AGENT_SUPPLIER_VERSION:
+	case SCHEMA_SUPPLIER_VERSION:
 		set_unsigned(varbind, ASN_UNSIGNED, supplier->version);
 		break;
-	case AGENT_SUPPLIER_RESET:
+	case SCHEMA_SUPPLIER_RESET:
 		snmp_set_var_typed_value(varbind, ASN_OCTET_STR,
 		    supplier->reset, sizeof(supplier->reset));
 		break;
-	case AGENT_SUPPLIER_STATUS:
+	case SCHEMA_SUPPLIER_STATUS:
 		set_integer(varbind, supplier->status);
 		break;
-	case AGENT_SUPPLIER_DISCONTINUITY:
+	case SCHEMA_SUPPLIER_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    agent_timestamps_of(&tables->timestamps,
 		        supplier->discontinuity_milliseconds));
 		break;
-	case AGENT_SUPPLIER_LAST_REFRESH:
+	case SCHEMA_SUPPLIER_LAST_REFRESH:
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    supplier->last_refresh_milliseconds == 0
 		        ? 0
 		        : agent_timestamps_of(&tables->timestamps,
 		              supplier->last_refresh_milliseconds));
 		break;
-	case AGENT_SUPPLIER_FAILURE:
+	case SCHEMA_SUPPLIER_FAILURE:
 		set_string(varbind, supplier->failure);
 		break;
 	}
@@ -131,15 +120,15 @@ supplier_value(struct agent_tables *tables, unsigned column,
 
 static bool
 class_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
+    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
 {
-	return agent_index_class(tables->registry, index, length, mode, row);
+	return schema_index_class(tables->registry, index, length, mode, row);
 }
 
 static size_t
-class_encode(const struct agent_index_row *row, uint32_t *index)
+class_encode(const struct schema_index_row *row, uint32_t *index)
 {
-	return agent_index_encode_class(row->class, index);
+	return schema_index_encode_class(row->class, index);
 }
 
 /* dciClassLevelTypes (`types`) or dciClassLevelSizes: 4 octets per level,
@@ -165,42 +154,42 @@ set_class_levels(
 
 static void
 class_value(struct agent_tables *tables, unsigned column,
-    const struct agent_index_row *row, netsnmp_variable_list *varbind)
+    const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_class *class = row->class;
 
 	switch (column) {
-	case AGENT_CLASS_LABEL:
+	case SCHEMA_CLASS_LABEL:
 		set_string(varbind, class->label);
 		break;
-	case AGENT_CLASS_INSTANCE_LEVELS:
+	case SCHEMA_CLASS_INSTANCE_LEVELS:
 		set_unsigned(
 		    varbind, ASN_UNSIGNED, (uint32_t) class->level_count);
 		break;
-	case AGENT_CLASS_DATUM_COUNT: {
+	case SCHEMA_CLASS_DATUM_COUNT: {
 		/* The rows of dciDatumTable. */
 		uint32_t served = 0;
 		for (size_t i = 0; i < class->datum_count; i++)
 			served +=
-			    agent_index_datum_described(&class->datums[i]);
+			    schema_index_datum_described(&class->datums[i]);
 		set_unsigned(varbind, ASN_UNSIGNED, served);
 		break;
 	}
-	case AGENT_CLASS_SUPPLIER:
+	case SCHEMA_CLASS_SUPPLIER:
 		set_unsigned(varbind, ASN_UNSIGNED, class->supplier->index);
 		break;
-	case AGENT_CLASS_INSTANCE_COUNT:
+	case SCHEMA_CLASS_INSTANCE_COUNT:
 		set_unsigned(varbind, ASN_GAUGE,
 		    class->snapshot ? (uint32_t) class->snapshot->count : 0);
 		break;
-	case AGENT_CLASS_DESCRIPTION:
+	case SCHEMA_CLASS_DESCRIPTION:
 		set_string(varbind,
 		    class->description != NULL ? class->description : "");
 		break;
-	case AGENT_CLASS_LEVEL_TYPES:
-	case AGENT_CLASS_LEVEL_SIZES:
+	case SCHEMA_CLASS_LEVEL_TYPES:
+	case SCHEMA_CLASS_LEVEL_SIZES:
 		set_class_levels(
-		    varbind, class, column == AGENT_CLASS_LEVEL_TYPES);
+		    varbind, class, column == SCHEMA_CLASS_LEVEL_TYPES);
 		break;
 	}
 }
@@ -209,43 +198,43 @@ class_value(struct agent_tables *tables, unsigned column,
 
 static bool
 datum_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
+    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
 {
-	return agent_index_datum(tables->registry, index, length, mode, row);
+	return schema_index_datum(tables->registry, index, length, mode, row);
 }
 
 static void
 datum_value(struct agent_tables *tables, unsigned column,
-    const struct agent_index_row *row, netsnmp_variable_list *varbind)
+    const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_datum_info *info = &row->datum->info;
 
 	switch (column) {
-	case AGENT_DATUM_LABEL:
+	case SCHEMA_DATUM_LABEL:
 		set_string(varbind, info->label);
 		break;
-	case AGENT_DATUM_TYPE:
+	case SCHEMA_DATUM_TYPE:
 		set_integer(varbind, info->type);
 		break;
-	case AGENT_DATUM_FORMAT:
+	case SCHEMA_DATUM_FORMAT:
 		set_unsigned(varbind, ASN_UNSIGNED, info->format);
 		break;
-	case AGENT_DATUM_PRESENTATION:
+	case SCHEMA_DATUM_PRESENTATION:
 		set_unsigned(varbind, ASN_UNSIGNED, info->presentation);
 		break;
-	case AGENT_DATUM_SIZE:
+	case SCHEMA_DATUM_SIZE:
 		set_unsigned(varbind, ASN_UNSIGNED, info->size);
 		break;
-	case AGENT_DATUM_VOLATILITY:
+	case SCHEMA_DATUM_VOLATILITY:
 		set_integer(varbind, (long)info->volatility);
 		break;
-	case AGENT_DATUM_UNITS:
+	case SCHEMA_DATUM_UNITS:
 		set_string(varbind, dci_value_unit_name(info->unit));
 		break;
-	case AGENT_DATUM_SEMANTICS:
+	case SCHEMA_DATUM_SEMANTICS:
 		set_integer(varbind, info->semantics);
 		break;
-	case AGENT_DATUM_DESCRIPTION:
+	case SCHEMA_DATUM_DESCRIPTION:
 		set_string(varbind, info->description);
 		break;
 	}
@@ -255,29 +244,29 @@ datum_value(struct agent_tables *tables, unsigned column,
 
 static bool
 instance_find(struct agent_tables *tables, unsigned column,
-    const uint64_t *index, size_t length, enum agent_index_mode mode,
-    struct agent_index_row *row)
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row)
 {
-	return agent_index_instance(tables->registry, index, length, mode, row);
+	return schema_index_instance(tables->registry, index, length, mode, row);
 }
 
 /* RowPointer to the parent's dciInstanceLabel, or zeroDotZero. */
 static void
 set_parent_pointer(
-    const struct agent_index_row *row, netsnmp_variable_list *varbind)
+    const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	static const oid zero_dot_zero[] = {0, 0};
-	oid pointer[ENTRY_PREFIX_LENGTH + 1 + AGENT_INDEX_MAX];
-	uint32_t index[AGENT_INDEX_MAX];
-	size_t length = agent_index_encode_parent(row, index);
+	oid pointer[ENTRY_PREFIX_LENGTH + 1 + SCHEMA_INDEX_MAX];
+	uint32_t index[SCHEMA_INDEX_MAX];
+	size_t length = schema_index_encode_parent(row, index);
 
 	if (length == 0) {
 		snmp_set_var_typed_value(varbind, ASN_OBJECT_ID, zero_dot_zero,
 		    sizeof(zero_dot_zero));
 		return;
 	}
-	agent_tables_entry_prefix(AGENT_TABLE_INSTANCE, pointer);
-	pointer[ENTRY_PREFIX_LENGTH] = AGENT_INSTANCE_LABEL;
+	schema_entry_prefix(SCHEMA_TABLE_INSTANCE, pointer);
+	pointer[ENTRY_PREFIX_LENGTH] = SCHEMA_INSTANCE_LABEL;
 	for (size_t i = 0; i < length; i++)
 		pointer[ENTRY_PREFIX_LENGTH + 1 + i] = index[i];
 	snmp_set_var_typed_value(varbind, ASN_OBJECT_ID, pointer,
@@ -286,26 +275,26 @@ set_parent_pointer(
 
 static void
 instance_value(struct agent_tables *tables, unsigned column,
-    const struct agent_index_row *row, netsnmp_variable_list *varbind)
+    const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_instance_state *state =
 	    &row->class->snapshot->instances[row->instance];
 
 	switch (column) {
-	case AGENT_INSTANCE_LABEL:
+	case SCHEMA_INSTANCE_LABEL:
 		set_string(varbind, state->label);
 		break;
-	case AGENT_INSTANCE_CREATED:
+	case SCHEMA_INSTANCE_CREATED:
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    agent_timestamps_of(
 		        &tables->timestamps, state->created_milliseconds));
 		break;
-	case AGENT_INSTANCE_DISCONTINUITY:
+	case SCHEMA_INSTANCE_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    agent_timestamps_of(&tables->timestamps,
 		        state->discontinuity_milliseconds));
 		break;
-	case AGENT_INSTANCE_PARENT:
+	case SCHEMA_INSTANCE_PARENT:
 		set_parent_pointer(row, varbind);
 		break;
 	}
@@ -313,39 +302,39 @@ instance_value(struct agent_tables *tables, unsigned column,
 
 /* --- dciStatTable --- */
 
-static struct agent_index_filter
+static struct schema_index_filter
 stat_filter(unsigned column)
 {
 	static const enum dci_value_kind kind_of_column[] = {
-	    [AGENT_STAT_COUNTER64] = DCI_KIND_COUNTER64,
-	    [AGENT_STAT_COUNTER32] = DCI_KIND_COUNTER32,
-	    [AGENT_STAT_GAUGE32] = DCI_KIND_GAUGE32,
-	    [AGENT_STAT_INTEGER32] = DCI_KIND_INTEGER32,
-	    [AGENT_STAT_STRING] = DCI_KIND_STRING,
-	    [AGENT_STAT_IP_ADDRESS] = DCI_KIND_IPADDRESS,
-	    [AGENT_STAT_MAC_ADDRESS] = DCI_KIND_MACADDRESS,
-	    [AGENT_STAT_TIME_TICKS] = DCI_KIND_TIMETICKS,
-	    [AGENT_STAT_TRUTH_VALUE] = DCI_KIND_TRUTHVALUE,
-	    [AGENT_STAT_HUNDREDTHS] = DCI_KIND_HUNDREDTHS,
+	    [SCHEMA_STAT_COUNTER64] = DCI_KIND_COUNTER64,
+	    [SCHEMA_STAT_COUNTER32] = DCI_KIND_COUNTER32,
+	    [SCHEMA_STAT_GAUGE32] = DCI_KIND_GAUGE32,
+	    [SCHEMA_STAT_INTEGER32] = DCI_KIND_INTEGER32,
+	    [SCHEMA_STAT_STRING] = DCI_KIND_STRING,
+	    [SCHEMA_STAT_IP_ADDRESS] = DCI_KIND_IPADDRESS,
+	    [SCHEMA_STAT_MAC_ADDRESS] = DCI_KIND_MACADDRESS,
+	    [SCHEMA_STAT_TIME_TICKS] = DCI_KIND_TIMETICKS,
+	    [SCHEMA_STAT_TRUTH_VALUE] = DCI_KIND_TRUTHVALUE,
+	    [SCHEMA_STAT_HUNDREDTHS] = DCI_KIND_HUNDREDTHS,
 	};
-	struct agent_index_filter filter = {AGENT_INDEX_ALL_KINDS, false};
+	struct schema_index_filter filter = {SCHEMA_INDEX_ALL_KINDS, false};
 
-	if ((column >= AGENT_STAT_COUNTER64 &&
-	        column <= AGENT_STAT_TRUTH_VALUE) ||
-	    column == AGENT_STAT_HUNDREDTHS)
+	if ((column >= SCHEMA_STAT_COUNTER64 &&
+	        column <= SCHEMA_STAT_TRUTH_VALUE) ||
+	    column == SCHEMA_STAT_HUNDREDTHS)
 		filter.kinds = 1u << kind_of_column[column];
-	else if (column == AGENT_STAT_DISCONTINUITY)
+	else if (column == SCHEMA_STAT_DISCONTINUITY)
 		filter.counters_only = true;
 	return filter;
 }
 
 static bool
 stat_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
+    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
 {
-	struct agent_index_filter filter = stat_filter(column);
+	struct schema_index_filter filter = stat_filter(column);
 
-	return agent_index_stat(
+	return schema_index_stat(
 	    tables->registry, index, length, mode, &filter, row);
 }
 
@@ -364,7 +353,7 @@ time_ticks(struct agent_tables *tables, const struct dci_datum_info *info,
 
 static void
 stat_value(struct agent_tables *tables, unsigned column,
-    const struct agent_index_row *row, netsnmp_variable_list *varbind)
+    const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_class *class = row->class;
 	const struct dci_datum_info *info = &row->datum->info;
@@ -373,18 +362,18 @@ stat_value(struct agent_tables *tables, unsigned column,
 	struct dci_value value;
 
 	switch (column) {
-	case AGENT_STAT_LABEL:
+	case SCHEMA_STAT_LABEL:
 		set_string(varbind, info->label);
 		return;
-	case AGENT_STAT_TYPE:
+	case SCHEMA_STAT_TYPE:
 		set_integer(varbind, info->type);
 		return;
-	case AGENT_STAT_TEXT:
+	case SCHEMA_STAT_TEXT:
 		dci_value_render(
 		    info, slot, tables->text, sizeof(tables->text));
 		set_string(varbind, tables->text);
 		return;
-	case AGENT_STAT_DISCONTINUITY:
+	case SCHEMA_STAT_DISCONTINUITY:
 		set_unsigned(varbind, ASN_TIMETICKS,
 		    agent_timestamps_of(&tables->timestamps,
 		        class->snapshot->instances[row->instance]
@@ -394,63 +383,63 @@ stat_value(struct agent_tables *tables, unsigned column,
 
 	dci_value_decode_trusted(info, slot, &value);
 	switch (column) {
-	case AGENT_STAT_COUNTER64: {
+	case SCHEMA_STAT_COUNTER64: {
 		struct counter64 number = {.high = value.number >> 32,
 		    .low = value.number & 0xffffffffu};
 		snmp_set_var_typed_value(
 		    varbind, ASN_COUNTER64, &number, sizeof(number));
 		break;
 	}
-	case AGENT_STAT_COUNTER32:
+	case SCHEMA_STAT_COUNTER32:
 		set_unsigned(varbind, ASN_COUNTER, (uint32_t)value.number);
 		break;
-	case AGENT_STAT_GAUGE32:
+	case SCHEMA_STAT_GAUGE32:
 		set_unsigned(varbind, ASN_GAUGE, (uint32_t)value.number);
 		break;
-	case AGENT_STAT_INTEGER32:
-	case AGENT_STAT_HUNDREDTHS:
+	case SCHEMA_STAT_INTEGER32:
+	case SCHEMA_STAT_HUNDREDTHS:
 		set_integer(varbind, (long)value.signed_number);
 		break;
-	case AGENT_STAT_STRING:
-	case AGENT_STAT_IP_ADDRESS:
-	case AGENT_STAT_MAC_ADDRESS:
+	case SCHEMA_STAT_STRING:
+	case SCHEMA_STAT_IP_ADDRESS:
+	case SCHEMA_STAT_MAC_ADDRESS:
 		snmp_set_var_typed_value(varbind,
-		    column == AGENT_STAT_IP_ADDRESS ? ASN_IPADDRESS
+		    column == SCHEMA_STAT_IP_ADDRESS ? ASN_IPADDRESS
 		                                    : ASN_OCTET_STR,
 		    value.bytes, value.length);
 		break;
-	case AGENT_STAT_TIME_TICKS:
+	case SCHEMA_STAT_TIME_TICKS:
 		set_unsigned(
 		    varbind, ASN_TIMETICKS, time_ticks(tables, info, &value));
 		break;
-	case AGENT_STAT_TRUTH_VALUE:
+	case SCHEMA_STAT_TRUTH_VALUE:
 		set_integer(varbind, value.truth ? 1 : 2);
 		break;
 	}
 }
 
 static const struct table_shape table_shapes[] = {
-    [AGENT_TABLE_SUPPLIER] = {AGENT_SUPPLIER_MODULE, AGENT_SUPPLIER_FAILURE,
+    [SCHEMA_TABLE_SUPPLIER] = {SCHEMA_SUPPLIER_MODULE, SCHEMA_SUPPLIER_FAILURE,
         supplier_find, supplier_encode, supplier_value},
-    [AGENT_TABLE_CLASS] = {AGENT_CLASS_LABEL, AGENT_CLASS_LEVEL_SIZES,
+    [SCHEMA_TABLE_CLASS] = {SCHEMA_CLASS_LABEL, SCHEMA_CLASS_LEVEL_SIZES,
         class_find, class_encode, class_value},
-    [AGENT_TABLE_DATUM] = {AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
-        datum_find, agent_index_encode_datum, datum_value},
-    [AGENT_TABLE_INSTANCE] = {AGENT_INSTANCE_LABEL, AGENT_INSTANCE_PARENT,
-        instance_find, agent_index_encode_instance, instance_value},
-    [AGENT_TABLE_STAT] = {AGENT_STAT_LABEL, AGENT_STAT_HUNDREDTHS, stat_find,
-        agent_index_encode_stat, stat_value},
+    [SCHEMA_TABLE_DATUM] = {SCHEMA_DATUM_LABEL, SCHEMA_DATUM_DESCRIPTION,
+        datum_find, schema_index_encode_datum, datum_value},
+    [SCHEMA_TABLE_INSTANCE] = {SCHEMA_INSTANCE_LABEL, SCHEMA_INSTANCE_PARENT,
+        instance_find, schema_index_encode_instance, instance_value},
+    [SCHEMA_TABLE_STAT] = {SCHEMA_STAT_LABEL, SCHEMA_STAT_HUNDREDTHS, stat_find,
+        schema_index_encode_stat, stat_value},
 };
 
 static void
 answer_row(struct agent_tables *tables, const struct table_shape *shape,
-    unsigned table, unsigned column, const struct agent_index_row *row,
-    struct agent_row_name *name, netsnmp_variable_list *varbind)
+    unsigned table, unsigned column, const struct schema_index_row *row,
+    struct schema_row_name *name, netsnmp_variable_list *varbind)
 {
-	uint32_t index[AGENT_INDEX_MAX];
+	uint32_t index[SCHEMA_INDEX_MAX];
 	size_t length = shape->encode(row, index);
 
-	agent_tables_entry_prefix(table, name->subids);
+	schema_entry_prefix(table, name->subids);
 	name->subids[ENTRY_PREFIX_LENGTH] = column;
 	for (size_t i = 0; i < length; i++)
 		name->subids[ENTRY_PREFIX_LENGTH + 1 + i] = index[i];
@@ -460,7 +449,7 @@ answer_row(struct agent_tables *tables, const struct table_shape *shape,
 
 /* --- dciClassData: one table per class ----------------------------------- */
 
-#define CLASS_DATA_PREFIX_LENGTH (AGENT_MIB_ARC_LENGTH + 2) /* .1.6 */
+#define CLASS_DATA_PREFIX_LENGTH (SCHEMA_MIB_ARC_LENGTH + 2) /* .1.6 */
 
 /* A per-class column has the syntax of the datum's dciStatTable value
  * column; a signed 64-bit datum, which has none, is served as its text. */
@@ -468,17 +457,17 @@ static unsigned
 class_data_stat_column(enum dci_value_kind kind)
 {
 	static const unsigned column_of_kind[] = {
-	    [DCI_KIND_COUNTER64] = AGENT_STAT_COUNTER64,
-	    [DCI_KIND_COUNTER32] = AGENT_STAT_COUNTER32,
-	    [DCI_KIND_GAUGE32] = AGENT_STAT_GAUGE32,
-	    [DCI_KIND_INTEGER32] = AGENT_STAT_INTEGER32,
-	    [DCI_KIND_STRING] = AGENT_STAT_STRING,
-	    [DCI_KIND_IPADDRESS] = AGENT_STAT_IP_ADDRESS,
-	    [DCI_KIND_MACADDRESS] = AGENT_STAT_MAC_ADDRESS,
-	    [DCI_KIND_TIMETICKS] = AGENT_STAT_TIME_TICKS,
-	    [DCI_KIND_TRUTHVALUE] = AGENT_STAT_TRUTH_VALUE,
-	    [DCI_KIND_TEXT_ONLY] = AGENT_STAT_TEXT,
-	    [DCI_KIND_HUNDREDTHS] = AGENT_STAT_HUNDREDTHS,
+	    [DCI_KIND_COUNTER64] = SCHEMA_STAT_COUNTER64,
+	    [DCI_KIND_COUNTER32] = SCHEMA_STAT_COUNTER32,
+	    [DCI_KIND_GAUGE32] = SCHEMA_STAT_GAUGE32,
+	    [DCI_KIND_INTEGER32] = SCHEMA_STAT_INTEGER32,
+	    [DCI_KIND_STRING] = SCHEMA_STAT_STRING,
+	    [DCI_KIND_IPADDRESS] = SCHEMA_STAT_IP_ADDRESS,
+	    [DCI_KIND_MACADDRESS] = SCHEMA_STAT_MAC_ADDRESS,
+	    [DCI_KIND_TIMETICKS] = SCHEMA_STAT_TIME_TICKS,
+	    [DCI_KIND_TRUTHVALUE] = SCHEMA_STAT_TRUTH_VALUE,
+	    [DCI_KIND_TEXT_ONLY] = SCHEMA_STAT_TEXT,
+	    [DCI_KIND_HUNDREDTHS] = SCHEMA_STAT_HUNDREDTHS,
 	};
 
 	return column_of_kind[kind];
@@ -486,19 +475,19 @@ class_data_stat_column(enum dci_value_kind kind)
 
 static enum agent_answer
 class_data_answer(struct agent_tables *tables, bool next,
-    const struct agent_request_name *request, struct agent_row_name *name,
+    const struct schema_request_name *request, struct schema_row_name *name,
     netsnmp_variable_list *varbind)
 {
 	oid prefix[ENTRY_PREFIX_LENGTH]; /* the first CLASS_DATA_PREFIX_LENGTH
 	                                  */
-	uint32_t encoded[AGENT_INDEX_MAX];
+	uint32_t encoded[SCHEMA_INDEX_MAX];
 	const uint64_t *index = NULL;
 	size_t index_length = 0, length;
-	struct agent_index_row row;
+	struct schema_index_row row;
 	int order;
 
-	agent_tables_entry_prefix(AGENT_CLASS_DATA, prefix);
-	order = agent_request_name_compare_prefix(
+	schema_entry_prefix(SCHEMA_CLASS_DATA, prefix);
+	order = schema_request_name_compare_prefix(
 	    request, prefix, CLASS_DATA_PREFIX_LENGTH);
 	if (order == 0 && request->length > CLASS_DATA_PREFIX_LENGTH) {
 		index = request->subids + CLASS_DATA_PREFIX_LENGTH;
@@ -508,20 +497,20 @@ class_data_answer(struct agent_tables *tables, bool next,
 		if (order != 0 || index_length == 0)
 			return AGENT_NO_SUCH_OBJECT;
 		if (request->truncated ||
-		    !agent_index_class_data(tables->registry, index,
-		        index_length, AGENT_INDEX_EXACT, &row))
-			return agent_index_class_data_column(
+		    !schema_index_class_data(tables->registry, index,
+		        index_length, SCHEMA_INDEX_EXACT, &row))
+			return schema_index_class_data_column(
 			           tables->registry, index, index_length)
 			           ? AGENT_NO_SUCH_INSTANCE
 			           : AGENT_NO_SUCH_OBJECT;
 	} else {
 		if (order > 0)
 			return AGENT_END_OF_TABLE;
-		if (!agent_index_class_data(tables->registry, index,
-		        index_length, AGENT_INDEX_NEXT, &row))
+		if (!schema_index_class_data(tables->registry, index,
+		        index_length, SCHEMA_INDEX_NEXT, &row))
 			return AGENT_END_OF_TABLE;
 	}
-	length = agent_index_encode_class_data(&row, encoded);
+	length = schema_index_encode_class_data(&row, encoded);
 	memcpy(name->subids, prefix, CLASS_DATA_PREFIX_LENGTH * sizeof(oid));
 	for (size_t i = 0; i < length; i++)
 		name->subids[CLASS_DATA_PREFIX_LENGTH + i] = encoded[i];
@@ -533,24 +522,24 @@ class_data_answer(struct agent_tables *tables, bool next,
 
 enum agent_answer
 agent_tables_answer_request(struct agent_tables *tables, unsigned table,
-    bool next, const struct agent_request_name *request,
-    struct agent_row_name *name, netsnmp_variable_list *varbind)
+    bool next, const struct schema_request_name *request,
+    struct schema_row_name *name, netsnmp_variable_list *varbind)
 {
 	const struct table_shape *shape;
 	oid prefix[ENTRY_PREFIX_LENGTH];
 	const uint64_t *index = NULL;
 	size_t index_length = 0;
 	unsigned column;
-	struct agent_index_row row;
+	struct schema_index_row row;
 	int order;
 
-	if (table == AGENT_CLASS_DATA)
+	if (table == SCHEMA_CLASS_DATA)
 		return class_data_answer(tables, next, request, name, varbind);
-	if (table < AGENT_TABLE_SUPPLIER || table > AGENT_TABLE_STAT)
+	if (table < SCHEMA_TABLE_SUPPLIER || table > SCHEMA_TABLE_STAT)
 		return next ? AGENT_END_OF_TABLE : AGENT_NO_SUCH_OBJECT;
 	shape = &table_shapes[table];
-	agent_tables_entry_prefix(table, prefix);
-	order = agent_request_name_compare_prefix(
+	schema_entry_prefix(table, prefix);
+	order = schema_request_name_compare_prefix(
 	    request, prefix, ENTRY_PREFIX_LENGTH);
 
 	if (!next) {
@@ -565,7 +554,7 @@ agent_tables_answer_request(struct agent_tables *tables, unsigned table,
 		index_length = request->length - ENTRY_PREFIX_LENGTH - 1;
 		if (request->truncated ||
 		    !shape->find(tables, column, index, index_length,
-		        AGENT_INDEX_EXACT, &row))
+		        SCHEMA_INDEX_EXACT, &row))
 			return AGENT_NO_SUCH_INSTANCE;
 		answer_row(tables, shape, table, column, &row, name, varbind);
 		return AGENT_ANSWERED;
@@ -589,7 +578,7 @@ agent_tables_answer_request(struct agent_tables *tables, unsigned table,
 	}
 	for (; column <= shape->last_column; column++) {
 		if (shape->find(tables, column, index, index_length,
-		        AGENT_INDEX_NEXT, &row)) {
+		        SCHEMA_INDEX_NEXT, &row)) {
 			answer_row(
 			    tables, shape, table, column, &row, name, varbind);
 			return AGENT_ANSWERED;
@@ -605,11 +594,11 @@ enum agent_answer
 agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
     netsnmp_variable_list *varbind)
 {
-	struct agent_request_name request;
-	struct agent_row_name name;
+	struct schema_request_name request;
+	struct schema_row_name name;
 	enum agent_answer answer;
 
-	agent_request_name_decode(
+	schema_request_name_decode(
 	    varbind->name, varbind->name_length, &request);
 	answer = agent_tables_answer_request(
 	    tables, table, next, &request, &name, varbind);

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agent/request_name.h"
+#include "snmp/request_name.h"
 #include "agent/timestamps.h"
 #include "core/registry.h"
 
@@ -45,19 +45,15 @@ enum agent_answer {
 	AGENT_END_OF_TABLE,     /* GETNEXT: nothing after it in the table */
 };
 
-/* Writes the AGENT_ENTRY_PREFIX_LENGTH sub-identifiers of a table's entry
- * (.arc.1.table.1) to `name`. */
-void agent_tables_entry_prefix(unsigned table, oid *name);
-
 /* Starts a request: what the tables read once per request is read again. */
 void agent_tables_request_begin(struct agent_tables *tables);
 
 /* Answers one GET (exact) or GETNEXT of `request` in the table numbered
- * `table` (enum agent_table_number): on AGENT_ANSWERED the row's name is
+ * `table` (enum schema_table_number): on AGENT_ANSWERED the row's name is
  * in `name` and its value set on `varbind`, whose name is left alone. */
 enum agent_answer agent_tables_answer_request(struct agent_tables *tables,
-    unsigned table, bool next, const struct agent_request_name *request,
-    struct agent_row_name *name, netsnmp_variable_list *varbind);
+    unsigned table, bool next, const struct schema_request_name *request,
+    struct schema_row_name *name, netsnmp_variable_list *varbind);
 
 /* The same for a varbind's own name, which on AGENT_ANSWERED becomes the
  * row's. */

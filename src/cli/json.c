@@ -31,6 +31,10 @@ cli_json_write_string(FILE *out, const char *text)
 			fputs("\\r", out);
 		} else if (byte < 0x20 || byte == 0x7f) {
 			fprintf(out, "\\u%04x", byte);
+		} else if (byte == 0xc2 && bytes[1] < 0xa0) {
+			/* A C1 control (U+0080..U+009F): valid JSON raw, but
+			 * CSI or OSC to a terminal showing the document. */
+			fprintf(out, "\\u%04x", bytes[1]);
 		} else {
 			fwrite(bytes, 1, step, out);
 		}

@@ -8,7 +8,9 @@
  *
  * A numeric column's value is a JSON number (the exact decimal), any other
  * a string; a cell without a value is null. Strings are escaped as RFC
- * 8259 requires, and bytes that are not UTF-8 become U+FFFD.
+ * 8259 requires, the C1 controls (U+0080..U+009F, which a terminal showing
+ * the document would act on) as \u0080..\u009f too, and bytes that are
+ * not UTF-8 become U+FFFD.
  */
 #ifndef DCISTAT_CLI_JSON_H
 #define DCISTAT_CLI_JSON_H

@@ -19,13 +19,15 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/source.h"
-#include "agent/remote_source.h"
+#include "cli/remote/remote_source.h"
 #include "cli/values.h"
+#include "cli/view.h"
 #include "cli/watch.h"
 #include "config.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/secure_path.h"
+#include "text/escape.h"
 
 #ifndef PROVIDERDIR
 #define PROVIDERDIR "/usr/lib/dcistat/providers"
@@ -52,14 +54,34 @@ output_width(void)
 	return 80;
 }
 
+/* Writes an error on stderr, escaped (text/escape.h, terminal mode): it
+ * may quote what an agent answered, a provider or a configuration file
+ * said, or the command line. */
+static void
+print_error(const char *message)
+{
+	size_t length = strlen(message);
+	char *escaped = malloc(length * DCI_TEXT_ESCAPE_GROWTH + 1);
+
+	if (escaped == NULL) {
+		fputs("dcistat: out of memory\n", stderr);
+		return;
+	}
+	dci_text_escape(escaped, length * DCI_TEXT_ESCAPE_GROWTH + 1, message,
+	    length, DCI_TEXT_ESCAPE_TERMINAL);
+	fprintf(stderr, "dcistat: %s\n", escaped);
+	free(escaped);
+}
+
 /* Core's log, as dcistat shows it: warnings and errors (a provider that
  * failed to load, a refused value) on stderr; the notices and information
- * a daemon logs about its providers' life would only hide the output. */
+ * a daemon logs about its providers' life would only hide the output.
+ * log.c has escaped the message; print_error leaves it as it is. */
 static void
 log_to_stderr(int level, const char *message)
 {
 	if (level <= LOG_WARNING)
-		fprintf(stderr, "dcistat: %s\n", message);
+		print_error(message);
 }
 
 static int64_t
@@ -123,22 +145,101 @@ command_tables(const struct cli_options *options, struct cli_source *source,
 	return result;
 }
 
+/* Colour (bold headers) on a terminal that shows it, unless the user
+ * asked otherwise: --color, or NO_COLOR (no-color.org) in the
+ * environment. */
+static bool
+color_wanted(enum cli_color color)
+{
+	const char *term = getenv("TERM");
+
+	switch (color) {
+	case CLI_COLOR_ALWAYS:
+		return true;
+	case CLI_COLOR_NEVER:
+		return false;
+	case CLI_COLOR_AUTO:
+		break;
+	}
+	/* NO_COLOR counts when it is set to something (no-color.org). */
+	return isatty(STDOUT_FILENO) &&
+	       (getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0') &&
+	       term != NULL && strcmp(term, "dumb") != 0;
+}
+
+/* watch --sort DATUM: the datum is checked before the first wait, so that
+ * a typo is said at once (show checks it on its tables). Returns 0, or -1
+ * with the reason in `error`; an unknown class is left to the watch. */
+static int
+watch_sort_check(const struct cli_options *options,
+    const struct cli_source *source, char *error, size_t error_size)
+{
+	const struct dci_class *class;
+
+	if (options->sort == NULL)
+		return 0;
+	class = dci_registry_find_class(source->registry, options->class_name);
+	if (class == NULL ||
+	    strcmp(options->sort, CLI_VALUES_INSTANCE_COLUMN) == 0 ||
+	    strcmp(options->sort, CLI_VALUES_ID_COLUMN) == 0 ||
+	    strcmp(options->sort, CLI_WATCH_INTERVAL_COLUMN) == 0)
+		return 0;
+	for (size_t i = 0; i < class->datum_count; i++)
+		if (strcmp(class->datums[i].info.label, options->sort) == 0)
+			return 0;
+	snprintf(error, error_size,
+	    "--sort %.100s: no such datum in class %.100s (see dcistat "
+	    "describe %.100s)",
+	    options->sort, class->label, class->label);
+	return -1;
+}
+
 struct emit_context {
 	enum cli_format format;
-	size_t width;
+	struct cli_text_style style;
+	const struct cli_view *view;
+	unsigned interval_milliseconds;
 	bool first;
 };
 
-static int
-emit_interval(const struct cli_document *document, void *context)
+static void
+watch_waiting(const struct dci_class *class, void *context)
 {
 	struct emit_context *emit = context;
 
+	/* People see at once that the command runs; scripts reading JSON or
+	 * OpenMetrics get only the samples. */
+	if (emit->format != CLI_FORMAT_TEXT)
+		return;
+	printf("%s: waiting %u.%03u s for the first sample\n", class->label,
+	    emit->interval_milliseconds / 1000,
+	    emit->interval_milliseconds % 1000);
+	fflush(stdout);
+}
+
+static int
+emit_interval(struct cli_document *document, void *context)
+{
+	struct emit_context *emit = context;
+	char stamp[16], error[256];
+	time_t now = time(NULL);
+	struct tm local;
+
+	if (cli_view_apply(document, emit->view, error, sizeof(error)) != 0) {
+		print_error(error);
+		return -1;
+	}
+	/* The time of the sample before its table, as sar gives it. */
+	if (localtime_r(&now, &local) != NULL &&
+	    strftime(stamp, sizeof(stamp), "%H:%M:%S", &local) > 0)
+		emit->style.stamp = stamp;
+	else
+		emit->style.stamp = NULL;
 	/* A blank line between two intervals' tables. */
 	if (emit->format == CLI_FORMAT_TEXT && !emit->first)
 		putchar('\n');
 	emit->first = false;
-	return cli_output_write(stdout, emit->format, document, emit->width);
+	return cli_output_write(stdout, emit->format, document, &emit->style);
 }
 
 int
@@ -147,6 +248,8 @@ main(int argc, char **argv)
 	struct cli_options options;
 	struct cli_source source = {0};
 	struct cli_document document = {0};
+	struct cli_text_style style;
+	struct cli_view view;
 	char error[2048];
 	int parsed, opened, status = 0;
 
@@ -154,7 +257,7 @@ main(int argc, char **argv)
 	if (parsed > 0)
 		return 0;
 	if (parsed < 0) {
-		fprintf(stderr, "dcistat: %s\n", error);
+		print_error(error);
 		fprintf(stderr, "Try 'dcistat --help'.\n");
 		return EXIT_USAGE;
 	}
@@ -168,7 +271,7 @@ main(int argc, char **argv)
 		options.insecure_paths = true;
 	dci_secure_path_require(!options.insecure_paths, geteuid());
 	if (options.host != NULL) {
-		struct agent_remote_options remote = {
+		struct cli_remote_options remote = {
 		    .host = options.host,
 		    .version = options.snmp_version,
 		    .community = options.community,
@@ -187,45 +290,68 @@ main(int argc, char **argv)
 		                       ? options.class_name
 		                       : NULL,
 		};
-		opened = agent_remote_source_open(
+		opened = cli_remote_source_open(
 		    &source, &remote, error, sizeof(error));
 	} else
 		opened = cli_source_local_open(&source,
 		    options.config_file != NULL ? options.config_file
 		                                : DEFAULT_CONFIG_FILE,
-		    PROVIDERDIR, error, sizeof(error));
+		    PROVIDERDIR, options.command == CLI_COMMAND_WATCH, error,
+		    sizeof(error));
 	if (opened != 0) {
-		fprintf(stderr, "dcistat: %s\n", error);
+		print_error(error);
 		log_close();
 		return EXIT_RUN_FAILURE;
 	}
+	style = (struct cli_text_style){
+	    .width = output_width(),
+	    .human = !options.raw,
+	    .color = color_wanted(options.color),
+	};
+	view = (struct cli_view){
+	    .match = options.match,
+	    .sort = options.sort,
+	    .top = options.top,
+	};
 	if (options.command == CLI_COMMAND_WATCH) {
 		struct cli_watch_settings settings = {
 		    .class_name = options.class_name,
 		    .selection = options.selection,
 		    .interval_milliseconds = options.interval_milliseconds,
 		    .count = options.count,
+		    .waiting = watch_waiting,
 		};
 		struct emit_context emit = {
 		    .format = options.format,
-		    .width = output_width(),
+		    .style = style,
+		    .view = &view,
+		    .interval_milliseconds = options.interval_milliseconds,
 		    .first = true,
 		};
 
-		if (cli_watch_run(&source, &settings, emit_interval, &emit,
+		if (watch_sort_check(&options, &source, error, sizeof(error)) !=
+		        0 ||
+		    cli_watch_run(&source, &settings, emit_interval, &emit,
 		        error, sizeof(error)) != 0) {
-			fprintf(stderr, "dcistat: %s\n", error);
+			print_error(error);
 			status = EXIT_RUN_FAILURE;
 		}
 	} else if (command_tables(&options, &source, &document, error,
-	               sizeof(error)) != 0) {
-		fprintf(stderr, "dcistat: %s\n", error);
+	               sizeof(error)) != 0 ||
+	           cli_view_apply(&document, &view, error, sizeof(error)) !=
+	               0) {
+		print_error(error);
 		status = EXIT_RUN_FAILURE;
-	} else if (cli_output_write(stdout, options.format, &document,
-	               output_width()) != 0) {
+	} else if (cli_output_write(
+	               stdout, options.format, &document, &style) != 0) {
 		fprintf(stderr, "dcistat: cannot write the output\n");
 		status = EXIT_RUN_FAILURE;
 	}
+	/* What could be shown was; a one-shot command still says that not
+	 * everything it was asked to load could be (each reported above). */
+	if (status == 0 && options.command != CLI_COMMAND_WATCH &&
+	    source.providers_failed > 0)
+		status = EXIT_RUN_FAILURE;
 	cli_document_clear(&document);
 	source.operations->close(&source);
 	log_set_sink(NULL);

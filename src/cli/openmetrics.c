@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "cli/openmetrics.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,12 @@ cli_openmetrics_name(
 void
 cli_openmetrics_write_escaped(FILE *out, const char *text)
 {
+	cli_openmetrics_write_text(out, text, true);
+}
+
+void
+cli_openmetrics_write_text(FILE *out, const char *text, bool escape_quote)
+{
 	const unsigned char *bytes = (const unsigned char *)text;
 	size_t available = strlen(text), step;
 
@@ -53,11 +60,14 @@ cli_openmetrics_write_escaped(FILE *out, const char *text)
 			step = 1;
 		} else if (byte == '\\') {
 			fputs("\\\\", out);
-		} else if (byte == '"') {
+		} else if (byte == '"' && escape_quote) {
 			fputs("\\\"", out);
 		} else if (byte == '\n') {
 			fputs("\\n", out);
-		} else if (byte < 0x20 || byte == 0x7f) {
+		} else if (byte < 0x20 || byte == 0x7f ||
+		           (byte == 0xc2 && bytes[1] < 0xa0)) {
+			/* Controls, C1 (U+0080..U+009F) included, have no
+			 * escape in OpenMetrics. */
 			fputs(CLI_UTF8_REPLACEMENT, out);
 		} else {
 			fwrite(bytes, 1, step, out);
@@ -133,13 +143,31 @@ ends_with(const char *text, const char *suffix)
 	       strcmp(text + length - suffix_length, suffix) == 0;
 }
 
+/* The label name of a column: its name made valid, and the labels
+ * Prometheus gives every series of a target (instance, job) prefixed
+ * with dci_, so that the instance label is not overwritten (or renamed
+ * exported_instance) by the scrape that collects it. */
+static void
+label_name(const char *column, char *label, size_t label_size)
+{
+	static const char *const reserved[] = {"instance", "job"};
+
+	cli_openmetrics_name(column, label, label_size, 1);
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(*reserved); i++) {
+		if (strcmp(label, reserved[i]) == 0) {
+			snprintf(label, label_size, "dci_%s", reserved[i]);
+			return;
+		}
+	}
+}
+
 /* Writes one label, preceded by ',' unless it is the first. */
 static void
 write_label(FILE *out, bool *first, const char *name, const char *value)
 {
 	char label[NAME_SIZE];
 
-	cli_openmetrics_name(name, label, sizeof(label), 1);
+	label_name(name, label, sizeof(label));
 	fprintf(out, "%s%s=\"", *first ? "" : ",", label);
 	cli_openmetrics_write_escaped(out, value);
 	putc('"', out);
@@ -169,24 +197,130 @@ clashes_with_key(const struct cli_table *table, size_t column)
 {
 	char name[NAME_SIZE], key[NAME_SIZE];
 
-	cli_openmetrics_name(
-	    table->columns[column].name, name, sizeof(name), 1);
+	label_name(table->columns[column].name, name, sizeof(name));
 	for (size_t i = 0; i < table->column_count; i++) {
 		if (table->columns[i].role != CLI_COLUMN_KEY)
 			continue;
-		cli_openmetrics_name(
-		    table->columns[i].name, key, sizeof(key), 1);
+		label_name(table->columns[i].name, key, sizeof(key));
 		if (strcmp(name, key) == 0)
 			return true;
 	}
 	return false;
 }
 
+/* A HELP text: the Prometheus text format escapes only the backslash and
+ * the newline there (a \" is an error to its parser); OpenMetrics the
+ * quote too. */
+static void
+write_help(FILE *out, const char *help, enum cli_exposition exposition)
+{
+	cli_openmetrics_write_text(
+	    out, help, exposition == CLI_EXPOSITION_OPENMETRICS);
+}
+
+/* The name of the metadata lines (# TYPE, # HELP) of a family whose
+ * samples are FAMILY + `suffix`: in OpenMetrics the family's, in the
+ * Prometheus text format the samples'. */
+static void
+metadata_name(char *name, size_t name_size, const char *family,
+    const char *suffix, enum cli_exposition exposition)
+{
+	size_t family_length = strlen(family), suffix_length;
+
+	if (exposition != CLI_EXPOSITION_PROMETHEUS)
+		suffix = "";
+	suffix_length = strlen(suffix);
+	if (name_size == 0)
+		return;
+	if (family_length >= name_size)
+		family_length = name_size - 1;
+	if (family_length + suffix_length >= name_size)
+		suffix_length = name_size - 1 - family_length;
+	memcpy(name, family, family_length);
+	memcpy(name + family_length, suffix, suffix_length);
+	name[family_length + suffix_length] = '\0';
+}
+
+/* The units written in Prometheus's base units: a time in seconds, octets
+ * as bytes, a plain count as no unit (a _count suffix is a histogram's or
+ * a summary's). `shift` is the power of ten the value is divided by, which
+ * moves its decimal point and so keeps it exact. */
+static const struct {
+	const char *unit, *base_unit;
+	unsigned shift;
+	bool megabits; /* megabits to bytes: times 125,000 */
+} base_units[] = {
+    {"octets", "bytes", 0, false},
+    {"count", "", 0, false},
+    {"megabits_per_second", "bytes_per_second", 0, true},
+    {"centiseconds", "seconds", 2, false},
+    {"milliseconds", "seconds", 3, false},
+    {"microseconds", "seconds", 6, false},
+    {"nanoseconds", "seconds", 9, false},
+    {"picoseconds", "seconds", 12, false},
+};
+
+/* Writes a whole number of megabits as bytes, exactly: v * 10^6 / 8 is
+ * (v / 8) * 10^6 + (v % 8) * 125,000, which cannot overflow. A number
+ * that is not a whole number of 64 bits is left as it is (never from a
+ * datum dcistat serves in megabits). */
+static void
+write_megabits_as_bytes(FILE *out, const char *number)
+{
+	unsigned long long value;
+	char *end;
+
+	errno = 0;
+	value = strtoull(number, &end, 10);
+	if (number[0] < '0' || number[0] > '9' || *end != '\0' || errno != 0) {
+		fputs(number, out);
+		return;
+	}
+	if (value / 8 == 0)
+		fprintf(out, "%llu", (value % 8) * 125000ULL);
+	else
+		fprintf(out, "%llu%06llu", value / 8, (value % 8) * 125000ULL);
+}
+
+/* Writes the decimal number `number` ("-12", "12.5") divided by
+ * 10^shift, exactly: its decimal point moved `shift` places left. */
+static void
+write_shifted(FILE *out, const char *number, unsigned shift)
+{
+	const char *digits = number, *point;
+	size_t integer_length;
+
+	if (shift == 0 || number[0] == '\0') {
+		fputs(number, out);
+		return;
+	}
+	if (*digits == '-') {
+		putc('-', out);
+		digits++;
+	}
+	point = strchr(digits, '.');
+	integer_length =
+	    point != NULL ? (size_t)(point - digits) : strlen(digits);
+	if (integer_length > shift) {
+		fwrite(digits, 1, integer_length - shift, out);
+		putc('.', out);
+		fwrite(digits + integer_length - shift, 1, shift, out);
+	} else {
+		fputs("0.", out);
+		for (size_t i = integer_length; i < shift; i++)
+			putc('0', out);
+		fwrite(digits, 1, integer_length, out);
+	}
+	if (point != NULL)
+		fputs(point + 1, out);
+}
+
 static void
 write_info_family(FILE *out, const struct cli_table *table, const char *prefix,
-    struct names *names)
+    struct names *names, enum cli_exposition exposition)
 {
 	static const char *const samples[] = {"_info", NULL};
+	char name[NAME_SIZE + 32];
 	bool any = false;
 
 	for (size_t i = 0; i < table->column_count; i++)
@@ -194,10 +328,12 @@ write_info_family(FILE *out, const struct cli_table *table, const char *prefix,
 
 	if (!any || !names_claim(names, prefix, samples))
 		return;
-	fprintf(out, "# TYPE %s info\n", prefix);
+	metadata_name(name, sizeof(name), prefix, "_info", exposition);
+	fprintf(out, "# TYPE %s %s\n", name,
+	    exposition == CLI_EXPOSITION_PROMETHEUS ? "gauge" : "info");
 	if (table->title[0] != '\0') {
-		fprintf(out, "# HELP %s ", prefix);
-		cli_openmetrics_write_escaped(out, table->title);
+		fprintf(out, "# HELP %s ", name);
+		write_help(out, table->title, exposition);
 		putc('\n', out);
 	}
 	for (size_t row = 0; row < table->row_count; row++) {
@@ -221,7 +357,7 @@ write_info_family(FILE *out, const struct cli_table *table, const char *prefix,
 
 static void
 write_numeric_family(FILE *out, const struct cli_table *table, size_t column,
-    const char *prefix, struct names *names)
+    const char *prefix, struct names *names, enum cli_exposition exposition)
 {
 	static const char *const counter_samples[] = {
 	    "_total", "_created", NULL};
@@ -229,7 +365,9 @@ write_numeric_family(FILE *out, const struct cli_table *table, size_t column,
 	const struct cli_column *info = &table->columns[column];
 	bool counter = info->role == CLI_COLUMN_COUNTER;
 	char part[NAME_SIZE], unit[NAME_SIZE], family[3 * NAME_SIZE];
-	char suffix[NAME_SIZE + 1];
+	char suffix[NAME_SIZE + 1], name[3 * NAME_SIZE + 16];
+	unsigned shift = 0;
+	bool megabits = false;
 
 	cli_openmetrics_name(info->name, part, sizeof(part), 0);
 	snprintf(family, sizeof(family), "%s_%s", prefix, part);
@@ -239,20 +377,37 @@ write_numeric_family(FILE *out, const struct cli_table *table, size_t column,
 	unit[0] = '\0';
 	if (info->unit[0] != '\0') {
 		cli_openmetrics_name(info->unit, unit, sizeof(unit), 0);
+		/* In base units, so that rx_bytes is not named
+		 * rx_bytes_octets nor a time counted in milliseconds. */
+		for (size_t u = 0; u < sizeof(base_units) / sizeof(*base_units);
+		     u++) {
+			if (strcmp(unit, base_units[u].unit) == 0) {
+				snprintf(unit, sizeof(unit), "%s",
+				    base_units[u].base_unit);
+				shift = base_units[u].shift;
+				megabits = base_units[u].megabits;
+				break;
+			}
+		}
 		snprintf(suffix, sizeof(suffix), "_%s", unit);
-		if (!ends_with(family, suffix) &&
+		if (unit[0] != '\0' && !ends_with(family, suffix) &&
 		    strlen(family) + strlen(suffix) < sizeof(family))
 			strcat(family, suffix);
 	}
 	if (!names_claim(
 	        names, family, counter ? counter_samples : gauge_samples))
 		return;
-	fprintf(out, "# TYPE %s %s\n", family, counter ? "counter" : "gauge");
-	if (unit[0] != '\0')
+	metadata_name(
+	    name, sizeof(name), family, counter ? "_total" : "", exposition);
+	fprintf(out, "# TYPE %s %s\n", name, counter ? "counter" : "gauge");
+	if (unit[0] != '\0' && exposition == CLI_EXPOSITION_OPENMETRICS)
 		fprintf(out, "# UNIT %s %s\n", family, unit);
 	if (info->help[0] != '\0') {
-		fprintf(out, "# HELP %s ", family);
-		cli_openmetrics_write_escaped(out, info->help);
+		fprintf(out, "# HELP %s ", name);
+		write_help(out, info->help, exposition);
+		/* The description names the unit the provider counts in. */
+		if (shift != 0 || megabits)
+			fprintf(out, " (written in %s)", unit);
 		putc('\n', out);
 	}
 	for (size_t row = 0; row < table->row_count; row++) {
@@ -264,12 +419,18 @@ write_numeric_family(FILE *out, const struct cli_table *table, size_t column,
 			continue;
 		fprintf(out, "%s%s{", family, counter ? "_total" : "");
 		write_key_labels(out, table, row, &first);
-		fprintf(out, "} %s\n", cell->number);
+		fputs("} ", out);
+		if (megabits)
+			write_megabits_as_bytes(out, cell->number);
+		else
+			write_shifted(out, cell->number, shift);
+		putc('\n', out);
 	}
 }
 
 void
-cli_openmetrics_write(FILE *out, const struct cli_document *document)
+cli_openmetrics_write(FILE *out, const struct cli_document *document,
+    enum cli_exposition exposition)
 {
 	struct names names = {0};
 	char part[NAME_SIZE], prefix[NAME_SIZE + 16];
@@ -279,16 +440,17 @@ cli_openmetrics_write(FILE *out, const struct cli_document *document)
 
 		cli_openmetrics_name(table->name, part, sizeof(part), 0);
 		snprintf(prefix, sizeof(prefix), "dcistat_%s", part);
-		write_info_family(out, table, prefix, &names);
+		write_info_family(out, table, prefix, &names, exposition);
 		for (size_t i = 0; i < table->column_count; i++) {
 			enum cli_column_role role = table->columns[i].role;
 
 			if (role == CLI_COLUMN_COUNTER ||
 			    role == CLI_COLUMN_GAUGE)
 				write_numeric_family(
-				    out, table, i, prefix, &names);
+				    out, table, i, prefix, &names, exposition);
 		}
 	}
-	fputs("# EOF\n", out);
+	if (exposition == CLI_EXPOSITION_OPENMETRICS)
+		fputs("# EOF\n", out);
 	names_free(&names);
 }

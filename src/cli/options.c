@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 
@@ -17,12 +18,13 @@ void
 cli_options_usage(FILE *out)
 {
 	fputs(
-	    "usage: dcistat [-c FILE] [--json | --openmetrics] COMMAND "
+	    "usage: dcistat [-c FILE] [--json | --openmetrics | --prometheus] "
+	    "COMMAND "
 	    "[ARGUMENT...]\n"
 	    "       dcistat -H HOST[:PORT] [-v 2c -c COMMUNITY | -v 3 -u USER "
 	    "[-l LEVEL -a PROTO -A PASS -x PROTO -X PASS]]\n"
 	    "               [-t SECONDS] [-r RETRIES] [--json | "
-	    "--openmetrics] COMMAND [ARGUMENT...]\n"
+	    "--openmetrics | --prometheus] COMMAND [ARGUMENT...]\n"
 	    "commands:\n"
 	    "  suppliers                      the suppliers and their "
 	    "state\n"
@@ -32,9 +34,9 @@ cli_options_usage(FILE *out)
 	    "datums\n"
 	    "  show [-d LIST] [CLASS [INSTANCE]]\n"
 	    "                                 values, a table per class\n"
-	    "  watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS\n"
+	    "  watch [-d LIST] CLASS [SECONDS [COUNT]]\n"
 	    "                                 counters as rates per "
-	    "second\n"
+	    "second, as sar 1 5\n"
 	    "options:\n"
 	    "  -c, --config FILE   the dcistatd configuration to load "
 	    "(default " SYSCONFDIR "/dcistat/dcistatd.yaml)\n"
@@ -46,8 +48,11 @@ cli_options_usage(FILE *out)
 	    "  -H, --host HOST     read DCI-STATS-MIB from the SNMP agent at "
 	    "HOST[:PORT]\n"
 	    "  -v 2c|3             SNMP version with -H (default 2c)\n"
-	    "  -c COMMUNITY        with -H: the v2c community (default "
-	    "public)\n"
+	    "  -c, --community COMMUNITY\n"
+	    "                      with -H: the v2c community (default "
+	    "public); -c\n"
+	    "                      with a path or a .yaml name is refused "
+	    "there\n"
 	    "  -u, -l, -a, -A, -x, -X\n"
 	    "                      with -H -v 3: user, level, "
 	    "authentication and privacy\n"
@@ -62,8 +67,20 @@ cli_options_usage(FILE *out)
 	    "  -i, --interval S    seconds between samples (default 1)\n"
 	    "  -n, --count N       intervals to show (default: until "
 	    "interrupted)\n"
+	    "      --match GLOB    show and watch: the instances whose "
+	    "label matches\n"
+	    "      --sort DATUM    show and watch: largest first by that "
+	    "datum (or rate)\n"
+	    "      --top N         show and watch: the first N instances\n"
+	    "      --raw           exact numbers in text (default: 27.9M "
+	    "for 27891952)\n"
+	    "      --color WHEN    bold headers: auto (on a terminal), "
+	    "always, never\n"
 	    "      --json          JSON output\n"
 	    "      --openmetrics   OpenMetrics text output\n"
+	    "      --prometheus    Prometheus text format output "
+	    "(node_exporter's textfile\n"
+	    "                      collector, promtool check metrics)\n"
 	    "  -h, --help          this text\n"
 	    "  -V, --version       the version\n",
 	    out);
@@ -115,6 +132,23 @@ parse_retries(const char *text, unsigned *retries)
 	return 0;
 }
 
+/* A value of -c given with -H that is surely a configuration file meant
+ * for the local source rather than a community: a path (a slash), a YAML
+ * file name, or the name of a file that exists. */
+static bool
+value_looks_like_file(const char *value)
+{
+	size_t length = strlen(value);
+	struct stat status;
+
+	if (strchr(value, '/') != NULL)
+		return true;
+	if ((length > 5 && strcmp(value + length - 5, ".yaml") == 0) ||
+	    (length > 4 && strcmp(value + length - 4, ".yml") == 0))
+		return true;
+	return stat(value, &status) == 0 && S_ISREG(status.st_mode);
+}
+
 static const struct {
 	const char *name;
 	enum cli_command command;
@@ -124,7 +158,7 @@ static const struct {
     {"classes", CLI_COMMAND_CLASSES, 0, 0},
     {"describe", CLI_COMMAND_DESCRIBE, 1, 1},
     {"show", CLI_COMMAND_SHOW, 0, 2},
-    {"watch", CLI_COMMAND_WATCH, 1, 1},
+    {"watch", CLI_COMMAND_WATCH, 1, 3},
 };
 
 int
@@ -134,11 +168,19 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	enum {
 		OPTION_JSON = 256,
 		OPTION_OPENMETRICS,
+		OPTION_PROMETHEUS,
 		OPTION_CONFIG,
-		OPTION_INSECURE_PATHS
+		OPTION_COMMUNITY,
+		OPTION_INSECURE_PATHS,
+		OPTION_MATCH,
+		OPTION_SORT,
+		OPTION_TOP,
+		OPTION_RAW,
+		OPTION_COLOR,
 	};
 	static const struct option long_options[] = {
 	    {"config", required_argument, NULL, OPTION_CONFIG},
+	    {"community", required_argument, NULL, OPTION_COMMUNITY},
 	    {"insecure-paths", no_argument, NULL, OPTION_INSECURE_PATHS},
 	    {"host", required_argument, NULL, 'H'},
 	    {"datums", required_argument, NULL, 'd'},
@@ -146,12 +188,20 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    {"count", required_argument, NULL, 'n'},
 	    {"json", no_argument, NULL, OPTION_JSON},
 	    {"openmetrics", no_argument, NULL, OPTION_OPENMETRICS},
+	    {"prometheus", no_argument, NULL, OPTION_PROMETHEUS},
+	    {"match", required_argument, NULL, OPTION_MATCH},
+	    {"sort", required_argument, NULL, OPTION_SORT},
+	    {"top", required_argument, NULL, OPTION_TOP},
+	    {"raw", no_argument, NULL, OPTION_RAW},
+	    {"color", required_argument, NULL, OPTION_COLOR},
+	    {"colour", required_argument, NULL, OPTION_COLOR},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *interval = NULL, *count = NULL, *c_value = NULL;
-	const char *timeout = NULL, *retries = NULL;
+	const char *timeout = NULL, *retries = NULL, *community = NULL;
+	const char *top = NULL, *color = NULL;
 	bool config_given = false;
 	bool format_given = false;
 	int option, arguments;
@@ -172,6 +222,9 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		case OPTION_CONFIG:
 			options->config_file = optarg;
 			config_given = true;
+			break;
+		case OPTION_COMMUNITY:
+			community = optarg;
 			break;
 		case 'H':
 			options->host = optarg;
@@ -214,19 +267,37 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			break;
 		case OPTION_JSON:
 		case OPTION_OPENMETRICS:
+		case OPTION_PROMETHEUS:
 			if (format_given) {
 				snprintf(error, error_size,
-				    "--json and --openmetrics exclude each "
-				    "other");
+				    "--json, --openmetrics and --prometheus "
+				    "exclude each other");
 				return -1;
 			}
 			format_given = true;
 			options->format = option == OPTION_JSON
 			                      ? CLI_FORMAT_JSON
-			                      : CLI_FORMAT_OPENMETRICS;
+			                  : option == OPTION_OPENMETRICS
+			                      ? CLI_FORMAT_OPENMETRICS
+			                      : CLI_FORMAT_PROMETHEUS;
 			break;
 		case OPTION_INSECURE_PATHS:
 			options->insecure_paths = true;
+			break;
+		case OPTION_MATCH:
+			options->match = optarg;
+			break;
+		case OPTION_SORT:
+			options->sort = optarg;
+			break;
+		case OPTION_TOP:
+			top = optarg;
+			break;
+		case OPTION_RAW:
+			options->raw = true;
+			break;
+		case OPTION_COLOR:
+			color = optarg;
 			break;
 		case 'h':
 			cli_options_usage(stdout);
@@ -250,7 +321,23 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			    "--config is for the local source, not with -H");
 			return -1;
 		}
-		options->community = c_value;
+		if (community != NULL && c_value != NULL) {
+			snprintf(error, error_size,
+			    "-c and --community both give the community");
+			return -1;
+		}
+		if (c_value != NULL && value_looks_like_file(c_value)) {
+			snprintf(error, error_size,
+			    "with -H, -c is the SNMP community (as in "
+			    "Net-SNMP's tools), but '%.100s' looks like a "
+			    "configuration file: the configuration is read "
+			    "only without -H (--config FILE); give a "
+			    "community that looks like a path with "
+			    "--community",
+			    c_value);
+			return -1;
+		}
+		options->community = community != NULL ? community : c_value;
 		options->timeout_milliseconds = 1000;
 		options->retries = 2;
 		if (timeout != NULL &&
@@ -279,6 +366,17 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			snprintf(error, error_size,
 			    "-v, -u, -l, -a, -A, -x, -X, -t and -r are for the "
 			    "remote source: give -H HOST");
+			return -1;
+		}
+		if (community != NULL) {
+			snprintf(error, error_size,
+			    "--community is for the remote source: give -H "
+			    "HOST");
+			return -1;
+		}
+		if (c_value != NULL && config_given) {
+			snprintf(error, error_size,
+			    "-c and --config both give the configuration");
 			return -1;
 		}
 		if (c_value != NULL)
@@ -312,7 +410,25 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	}
 	if (arguments >= 1)
 		options->class_name = argv[optind + 1];
-	if (arguments >= 2)
+	if (options->command == CLI_COMMAND_WATCH) {
+		/* watch CLASS [SECONDS [COUNT]], as sar 1 5. */
+		if (arguments >= 2 && interval != NULL) {
+			snprintf(error, error_size,
+			    "the interval is given twice (-i and after the "
+			    "class)");
+			return -1;
+		}
+		if (arguments >= 3 && count != NULL) {
+			snprintf(error, error_size,
+			    "the count is given twice (-n and after the "
+			    "interval)");
+			return -1;
+		}
+		if (arguments >= 2)
+			interval = argv[optind + 2];
+		if (arguments >= 3)
+			count = argv[optind + 3];
+	} else if (arguments >= 2)
 		options->instance = argv[optind + 2];
 	if (options->selection != NULL &&
 	    options->command != CLI_COMMAND_SHOW &&
@@ -324,6 +440,46 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    options->command != CLI_COMMAND_WATCH) {
 		snprintf(error, error_size, "-i and -n are for watch only");
 		return -1;
+	}
+	if (options->command == CLI_COMMAND_WATCH &&
+	    options->format == CLI_FORMAT_PROMETHEUS) {
+		snprintf(error, error_size,
+		    "watch writes an exposition per interval, which the "
+		    "Prometheus text format cannot tell apart: use "
+		    "--openmetrics (each ends with # EOF)");
+		return -1;
+	}
+	if ((options->match != NULL || options->sort != NULL || top != NULL) &&
+	    options->command != CLI_COMMAND_SHOW &&
+	    options->command != CLI_COMMAND_WATCH) {
+		snprintf(error, error_size,
+		    "--match, --sort and --top are for show and watch only");
+		return -1;
+	}
+	if (top != NULL) {
+		unsigned long rows;
+
+		if (parse_count(top, &rows) != 0) {
+			snprintf(error, error_size,
+			    "--top %.100s: not a number of rows from 1", top);
+			return -1;
+		}
+		options->top = rows;
+	}
+	if (color != NULL) {
+		if (strcmp(color, "auto") == 0)
+			options->color = CLI_COLOR_AUTO;
+		else if (strcmp(color, "always") == 0)
+			options->color = CLI_COLOR_ALWAYS;
+		else if (strcmp(color, "never") == 0)
+			options->color = CLI_COLOR_NEVER;
+		else {
+			snprintf(error, error_size,
+			    "--color takes auto, always or never, not "
+			    "'%.100s'",
+			    color);
+			return -1;
+		}
 	}
 	if (interval != NULL &&
 	    parse_interval(interval, &options->interval_milliseconds) != 0) {

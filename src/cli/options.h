@@ -1,20 +1,26 @@
 /*
  * dcistat's command line:
- *   dcistat [-c FILE] [--json | --openmetrics] COMMAND [ARGUMENT...]
- *   dcistat -H HOST[:PORT] [SNMP OPTIONS] [--json | --openmetrics] COMMAND
- * where -H reads the statistics from an SNMP agent (the remote source)
- * and the SNMP options take Net-SNMP's spelling: -v 2c|3, -c COMMUNITY
- * (with -H, -c is the community, as in snmpwalk), -u USER, -l LEVEL,
+ *   dcistat [-c FILE] [--json | --openmetrics | --prometheus] COMMAND
+ * [ARGUMENT...] dcistat -H HOST[:PORT] [SNMP OPTIONS] [--json | --openmetrics |
+ * --prometheus] COMMAND where -H reads the statistics from an SNMP agent (the
+ * remote source) and the SNMP options take Net-SNMP's spelling: -v 2c|3, -c
+ * COMMUNITY (with -H, -c is the community, as in snmpwalk), -u USER, -l LEVEL,
  * -a/-A, -x/-X, -t SECONDS, -r RETRIES.
  * with the commands suppliers, classes, describe CLASS,
  * show [-d LIST] [CLASS [INSTANCE]] and
- * watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS. Options may come before
- * or after the command. Every value is checked here, so that the commands
- * get only what they can use.
+ * watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS [SECONDS [COUNT]] (the
+ * last two as sar(1) takes them). The rows of show and watch may be
+ * chosen and ordered: --match GLOB (instance labels), --sort DATUM
+ * (largest first), --top N. Text output shows large numbers with SI
+ * prefixes (27.9M) unless --raw, and its headers in bold on a terminal
+ * (--color auto|always|never). Options may come before or after the
+ * command. Every value is checked here, so that the commands get only
+ * what they can use.
  */
 #ifndef DCISTAT_CLI_OPTIONS_H
 #define DCISTAT_CLI_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -45,6 +51,16 @@ struct cli_options {
 	const char *selection;  /* -d, NULL: every datum */
 	unsigned interval_milliseconds;
 	unsigned long count; /* -n; 0: until interrupted */
+	const char *match;   /* --match GLOB on instance labels, NULL: all */
+	const char *sort;    /* --sort DATUM, NULL: the source's order */
+	size_t top;          /* --top N; 0: every row */
+	bool raw;            /* --raw: exact numbers in text output */
+	enum cli_color {
+		CLI_COLOR_AUTO, /* on a terminal, unless NO_COLOR or TERM=dumb
+		                 */
+		CLI_COLOR_ALWAYS,
+		CLI_COLOR_NEVER,
+	} color;
 	/* The remote source: host is NULL for the local one. */
 	const char *host;
 	const char *snmp_version, *community, *user, *level;

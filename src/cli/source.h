@@ -11,6 +11,7 @@
 #ifndef DCISTAT_CLI_SOURCE_H
 #define DCISTAT_CLI_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,9 @@ struct cli_source {
 	const struct cli_source_operations *operations;
 	struct dci_registry *registry;
 	void *state;
+	/* Providers the local source could not load or initialise (each
+	 * reported on stderr): a one-shot command then exits non-zero. */
+	size_t providers_failed;
 };
 
 /*
@@ -43,11 +47,13 @@ struct cli_source {
  * `config_path` in this process, with the same core, loader and lifecycle
  * as dcistatd (providers named by name are looked up in `plugin_dir`
  * unless the file says otherwise), and refreshes each once. A provider
- * that fails to load is reported on stderr and shown as a failed supplier,
- * as dcistatd shows it. Returns 0, or -1 with "FILE:LINE:COLUMN: reason"
- * in `error`.
+ * that fails to load is reported on stderr, counted in
+ * `providers_failed` and shown as a failed supplier, as dcistatd shows it;
+ * `retry` (watch, which runs on) retries it as dcistatd does, otherwise
+ * the report promises no retry. Returns 0, or -1 with
+ * "FILE:LINE:COLUMN: reason" in `error`.
  */
 int cli_source_local_open(struct cli_source *source, const char *config_path,
-    const char *plugin_dir, char *error, size_t error_size);
+    const char *plugin_dir, bool retry, char *error, size_t error_size);
 
 #endif

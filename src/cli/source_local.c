@@ -68,7 +68,7 @@ static const struct cli_source_operations local_operations = {
 
 int
 cli_source_local_open(struct cli_source *source, const char *config_path,
-    const char *plugin_dir, char *error, size_t error_size)
+    const char *plugin_dir, bool retry, char *error, size_t error_size)
 {
 	struct dci_lifecycle *lifecycle = calloc(1, sizeof(*lifecycle));
 
@@ -77,10 +77,15 @@ cli_source_local_open(struct cli_source *source, const char *config_path,
 		return -1;
 	}
 	if (dci_lifecycle_load(lifecycle, config_path, plugin_dir,
-	        DCI_LOAD_TOLERANT, error, error_size) != 0) {
+	        retry ? DCI_LOAD_TOLERANT : DCI_LOAD_ONCE, error,
+	        error_size) != 0) {
 		free(lifecycle);
 		return -1;
 	}
+	source->providers_failed = 0;
+	for (size_t i = 0; i < lifecycle->plugins.count; i++)
+		if (lifecycle->plugins.items[i]->state == DCI_PLUGIN_FAILED)
+			source->providers_failed++;
 	source->operations = &local_operations;
 	source->state = lifecycle;
 	source->registry = lifecycle->registry;

@@ -3,19 +3,22 @@
 #include "cli/text_table.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/utf8.h"
+#include "text/escape.h"
 
 /* Between two columns. */
 #define GAP 2
 
-static const char *
-cell_text(const struct cli_cell *cell)
-{
-	return cell->text != NULL ? cell->text : CLI_TEXT_NO_VALUE;
-}
+/* Room for a number as shown: "-999E" at most, or an exact number cut. */
+#define HUMAN_NUMBER_SIZE 32
+
+/* Bold and back, around titles and headers only. */
+#define BOLD "\033[1m"
+#define PLAIN "\033[0m"
 
 static bool
 right_aligned(const struct cli_column *column)
@@ -24,24 +27,114 @@ right_aligned(const struct cli_column *column)
 	       column->role == CLI_COLUMN_GAUGE;
 }
 
-/* Writes text with control characters as '?': the runs between them
- * whole. */
-static void
-write_safe(FILE *out, const char *text)
+void
+cli_text_human_number(const char *number, char *out, size_t out_size)
 {
-	const char *run = text;
+	static const char prefixes[] = "kMGTPE";
+	const char *digits = number[0] == '-' ? number + 1 : number;
+	char *end;
+	double value;
+	size_t prefix = 0;
 
-	for (const char *c = text;; c++) {
-		unsigned char byte = (unsigned char)*c;
-
-		if (byte != '\0' && byte >= 0x20 && byte != 0x7f)
-			continue;
-		fwrite(run, 1, (size_t)(c - run), out);
-		if (byte == '\0')
-			return;
-		putc('?', out);
-		run = c + 1;
+	value = strtod(digits, &end);
+	if (digits[0] < '0' || digits[0] > '9' || *end != '\0' ||
+	    value < 100000.0) {
+		snprintf(out, out_size, "%s", number);
+		return;
 	}
+	value /= 1000.0;
+	while (value >= 999.5 && prefix + 1 < sizeof(prefixes) - 1) {
+		value /= 1000.0;
+		prefix++;
+	}
+	/* Three significant digits: 100k..999k, 1.00M..9.99M, 10.0M... */
+	snprintf(out, out_size, "%s%.*f%c", number[0] == '-' ? "-" : "",
+	    value >= 99.95   ? 0
+	    : value >= 9.995 ? 1
+	                     : 2,
+	    value, prefixes[prefix]);
+}
+
+/* The cell as shown: "-" without a value; a number of a numeric column
+ * with an SI prefix in the human style, when its text is that number (a
+ * hexadecimal or dotted presentation is left as the provider shows it).
+ * `buffer` holds the shorter form. */
+static const char *
+cell_text(const struct cli_table *table, size_t row, size_t column,
+    const struct cli_text_style *style, char *buffer, size_t buffer_size)
+{
+	const struct cli_cell *cell = cli_table_cell(table, row, column);
+
+	if (cell->text == NULL)
+		return CLI_TEXT_NO_VALUE;
+	/* Most numbers are short: under 100000 they are shown as they are. */
+	if (style->human && cell->number != NULL &&
+	    strcspn(cell->number + (cell->number[0] == '-'), ".") > 5 &&
+	    right_aligned(&table->columns[column]) &&
+	    strcmp(cell->text, cell->number) == 0) {
+		cli_text_human_number(cell->number, buffer, buffer_size);
+		return buffer;
+	}
+	return cell->text;
+}
+
+/* The text as shown, escaped (text/escape.h, terminal mode): a value,
+ * label or description an agent or a provider gave can then neither move
+ * the cursor nor change the terminal's state. NULL: out of memory. */
+static char *
+shown_text(const char *text)
+{
+	size_t length = strlen(text);
+	char *shown = malloc(length * DCI_TEXT_ESCAPE_GROWTH + 1);
+
+	if (shown != NULL)
+		dci_text_escape(shown, length * DCI_TEXT_ESCAPE_GROWTH + 1,
+		    text, length, DCI_TEXT_ESCAPE_TERMINAL);
+	return shown;
+}
+
+/* Printable ASCII only: shown as it is, one column a byte. Nearly every
+ * cell is, so it needs no escaped copy. */
+static bool
+plain_ascii(const char *text)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c != '\0';
+	     c++)
+		if (*c < 0x20 || *c >= 0x7f)
+			return false;
+	return true;
+}
+
+/* The width the text takes as shown. */
+static size_t
+shown_width(const char *text)
+{
+	char *shown;
+
+	if (plain_ascii(text))
+		return strlen(text);
+	shown = shown_text(text);
+	size_t width = shown != NULL ? cli_utf8_width(shown) : 0;
+
+	free(shown);
+	return width;
+}
+
+/* Writes the text as shown; nothing without memory. */
+static void
+write_shown(FILE *out, const char *text)
+{
+	char *shown;
+
+	if (plain_ascii(text)) {
+		fputs(text, out);
+		return;
+	}
+	shown = shown_text(text);
+
+	if (shown != NULL)
+		fputs(shown, out);
+	free(shown);
 }
 
 static void
@@ -61,12 +154,12 @@ write_padding(FILE *out, size_t count)
 static void
 write_padded(FILE *out, const char *text, size_t width, bool right)
 {
-	size_t used = cli_utf8_width(text);
+	size_t used = shown_width(text);
 	size_t padding = used < width ? width - used : 0;
 
 	if (right)
 		write_padding(out, padding);
-	write_safe(out, text);
+	write_shown(out, text);
 	if (!right)
 		write_padding(out, padding);
 }
@@ -74,8 +167,9 @@ write_padded(FILE *out, const char *text, size_t width, bool right)
 /* Writes the columns marked in `chosen`, header then rows. */
 static void
 write_block(FILE *out, const struct cli_table *table, const size_t *widths,
-    const bool *chosen)
+    const bool *chosen, const struct cli_text_style *style)
 {
+	char buffer[HUMAN_NUMBER_SIZE];
 	size_t last = 0;
 
 	for (size_t i = 0; i < table->column_count; i++)
@@ -84,6 +178,8 @@ write_block(FILE *out, const struct cli_table *table, const size_t *widths,
 	for (long row = -1; row < (long)table->row_count; row++) {
 		bool first = true;
 
+		if (row < 0 && style->color)
+			fputs(BOLD, out);
 		for (size_t i = 0; i < table->column_count; i++) {
 			const struct cli_column *column = &table->columns[i];
 			const char *text;
@@ -94,25 +190,35 @@ write_block(FILE *out, const struct cli_table *table, const size_t *widths,
 				write_padding(out, GAP);
 			first = false;
 			text = row < 0 ? column->name
-			               : cell_text(cli_table_cell(
-			                     table, (size_t)row, i));
+			               : cell_text(table, (size_t)row, i, style,
+			                     buffer, sizeof(buffer));
 			/* The last column is not padded on the right. */
 			write_padded(out, text,
 			    i == last && !right_aligned(column) ? 0 : widths[i],
 			    right_aligned(column));
 		}
+		if (row < 0 && style->color)
+			fputs(PLAIN, out);
 		putc('\n', out);
 	}
 }
 
 static void
-write_table(FILE *out, const struct cli_table *table, size_t width)
+write_table(FILE *out, const struct cli_table *table,
+    const struct cli_text_style *style)
 {
 	size_t *widths = calloc(table->column_count + 1, sizeof(*widths));
 	bool *chosen = calloc(table->column_count + 1, sizeof(*chosen));
-	size_t keys_width = 0, next = 0;
+	size_t keys_width = 0, next = 0, width = style->width;
+	char buffer[HUMAN_NUMBER_SIZE];
 
-	write_safe(out, table->title);
+	if (style->color)
+		fputs(BOLD, out);
+	if (style->stamp != NULL)
+		fprintf(out, "%s  ", style->stamp);
+	write_shown(out, table->title);
+	if (style->color)
+		fputs(PLAIN, out);
 	putc('\n', out);
 	if (widths == NULL || chosen == NULL || table->row_count == 0) {
 		if (table->row_count == 0)
@@ -122,10 +228,10 @@ write_table(FILE *out, const struct cli_table *table, size_t width)
 		return;
 	}
 	for (size_t i = 0; i < table->column_count; i++) {
-		widths[i] = cli_utf8_width(table->columns[i].name);
+		widths[i] = shown_width(table->columns[i].name);
 		for (size_t row = 0; row < table->row_count; row++) {
-			size_t cell = cli_utf8_width(
-			    cell_text(cli_table_cell(table, row, i)));
+			size_t cell = shown_width(cell_text(
+			    table, row, i, style, buffer, sizeof(buffer)));
 			if (cell > widths[i])
 				widths[i] = cell;
 		}
@@ -157,19 +263,19 @@ write_table(FILE *out, const struct cli_table *table, size_t width)
 		}
 		if (!first_block)
 			putc('\n', out);
-		write_block(out, table, widths, chosen);
+		write_block(out, table, widths, chosen, style);
 	}
 	free(widths);
 	free(chosen);
 }
 
 void
-cli_text_table_write(
-    FILE *out, const struct cli_document *document, size_t width)
+cli_text_table_write(FILE *out, const struct cli_document *document,
+    const struct cli_text_style *style)
 {
 	for (size_t i = 0; i < document->count; i++) {
 		if (i > 0)
 			putc('\n', out);
-		write_table(out, document->tables[i], width);
+		write_table(out, document->tables[i], style);
 	}
 }

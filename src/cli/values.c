@@ -93,10 +93,26 @@ cli_values_role(const struct dci_datum *datum)
 	}
 }
 
+/* An integer shown with two decimals: a derived ratio, or a datum that
+ * counts hundredths of a unit-less fraction (DCI_UNIT_HUNDREDTHS). */
+static bool
+shown_in_hundredths(const struct dci_datum *datum)
+{
+	return datum->kind == DCI_KIND_HUNDREDTHS ||
+	       (datum->info.unit == DCI_UNIT_HUNDREDTHS &&
+	           datum->info.presentation == DCI_SIP_DECIMAL &&
+	           (datum->kind == DCI_KIND_COUNTER64 ||
+	               datum->kind == DCI_KIND_COUNTER32 ||
+	               datum->kind == DCI_KIND_GAUGE32 ||
+	               datum->kind == DCI_KIND_INTEGER32 ||
+	               datum->kind == DCI_KIND_TEXT_ONLY));
+}
+
 const char *
 cli_values_unit(const struct dci_datum *datum)
 {
-	if (datum->info.type == DCI_ST_DERIVED)
+	/* What is shown in hundredths is shown as the fraction it is. */
+	if (datum->info.type == DCI_ST_DERIVED || shown_in_hundredths(datum))
 		return "";
 	return dci_value_unit_name(datum->info.unit);
 }
@@ -105,8 +121,21 @@ bool
 cli_values_number(const struct dci_datum *datum, const struct dci_value *value,
     char *text, size_t text_size)
 {
-	uint64_t magnitude;
+	if (shown_in_hundredths(datum)) {
+		bool is_signed = datum->kind == DCI_KIND_HUNDREDTHS ||
+		                 datum->kind == DCI_KIND_INTEGER32 ||
+		                 datum->kind == DCI_KIND_TEXT_ONLY;
+		int64_t number = value->signed_number;
 
+		if (is_signed)
+			dci_value_format_hundredths(text, text_size, number < 0,
+			    number < 0 ? 0 - (uint64_t)number
+			               : (uint64_t)number);
+		else
+			dci_value_format_hundredths(
+			    text, text_size, false, value->number);
+		return true;
+	}
 	switch (datum->kind) {
 	case DCI_KIND_COUNTER64:
 	case DCI_KIND_COUNTER32:
@@ -117,15 +146,6 @@ cli_values_number(const struct dci_datum *datum, const struct dci_value *value,
 	case DCI_KIND_INTEGER32:
 	case DCI_KIND_TEXT_ONLY:
 		snprintf(text, text_size, "%" PRId64, value->signed_number);
-		return true;
-	case DCI_KIND_HUNDREDTHS:
-		/* The magnitude as unsigned, so that INT64_MIN has one. */
-		magnitude = value->signed_number < 0
-		                ? 0 - (uint64_t)value->signed_number
-		                : (uint64_t)value->signed_number;
-		snprintf(text, text_size, "%s%" PRIu64 ".%02" PRIu64,
-		    value->signed_number < 0 ? "-" : "", magnitude / 100,
-		    magnitude % 100);
 		return true;
 	default:
 		return false;

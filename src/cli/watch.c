@@ -269,6 +269,8 @@ cli_watch_run(struct cli_source *source,
 	if (sample_take(&previous, class, class->snapshot, datums,
 	        (size_t)datum_count) != 0)
 		goto memory;
+	if (settings->waiting != NULL)
+		settings->waiting(class, context);
 	start = dci_clock_milliseconds();
 	for (unsigned long n = 1; settings->count == 0 || n <= settings->count;
 	     n++) {

@@ -24,12 +24,14 @@ struct cli_watch_settings {
 	const char *selection;  /* -d LIST, NULL for every datum */
 	unsigned interval_milliseconds;
 	unsigned long count; /* intervals; 0: until interrupted */
+	/* Called once the class is known, before the wait for the first
+	 * interval (a "waiting for the first sample" line); may be NULL. */
+	void (*waiting)(const struct dci_class *class, void *context);
 };
 
-/* Called with each interval's document; nonzero stops the watch (the
- * output is gone). */
-typedef int (*cli_watch_emit)(
-    const struct cli_document *document, void *context);
+/* Called with each interval's document, which it may change (the rows
+ * chosen and ordered); nonzero stops the watch (the output is gone). */
+typedef int (*cli_watch_emit)(struct cli_document *document, void *context);
 
 /* Runs the watch. Returns 0, or -1 with the reason in `error` (an unknown
  * class or datum, out of memory, the source failing, `emit` failing). */

@@ -41,6 +41,21 @@ batch_of(struct dci_batch *batch)
 	return (struct host_batch *)batch;
 }
 
+/* A provider abandoned at stop because its refresh did not return
+ * (loader.h) may return later: what it then asks is refused without a
+ * look at its classes or batches, which may be gone. */
+static bool
+plugin_abandoned(const struct dci_plugin *plugin)
+{
+	return __atomic_load_n(&plugin->abandoned, __ATOMIC_ACQUIRE);
+}
+
+static bool
+batch_abandoned(struct dci_batch *public)
+{
+	return plugin_abandoned(batch_of(public)->plugin);
+}
+
 /* False for a batch of a class withdrawn since it was begun (batch_orphan):
  * the call is refused without a word, the commit says why. */
 static bool
@@ -56,6 +71,7 @@ supplier_register_perform(
     struct dci_plugin *plugin, const struct dci_supplier_info *info)
 {
 	struct dci_supplier *supplier, **grown;
+	const char *holder;
 	char why[512];
 
 	grown = realloc(
@@ -66,13 +82,36 @@ supplier_register_perform(
 		return NULL;
 	}
 	plugin->suppliers = grown;
-	supplier = dci_registry_add_supplier(
-	    plugin->registry, info, plugin->name, why, sizeof(why));
+	holder = dci_registry_supplier_holder(
+	    plugin->registry, info != NULL ? info->module : NULL);
+	if (holder != NULL && strcmp(holder, plugin->module) != 0) {
+		/* Reserved for a configured provider, running or not: no
+		 * other takes its name while it is down or restarting. */
+		snprintf(why, sizeof(why),
+		    "supplier \"%s\" is reserved for configured provider %s",
+		    info->module, holder);
+		supplier = NULL;
+	} else
+		supplier = dci_registry_add_supplier(
+		    plugin->registry, info, plugin->name, why, sizeof(why));
 	if (supplier == NULL) {
-		log_warnx(
-		    "provider %s: supplier refused: %s", plugin->name, why);
+		/* A provider retried after the same failure is quiet. */
+		if (plugin->quiet)
+			log_debug(plugin->name,
+			    "provider %s: supplier refused: %s", plugin->name,
+			    why);
+		else
+			log_warnx("provider %s: supplier refused: %s",
+			    plugin->name, why);
+		snprintf(plugin->supplier_refusal,
+		    sizeof(plugin->supplier_refusal), "%s", why);
 		return NULL;
 	}
+	if (dci_registry_reserve_supplier(
+	        plugin->registry, info->module, plugin->module, false) != 0)
+		log_warnx("provider %s: supplier \"%s\" not reserved: out of "
+		          "memory",
+		    plugin->name, info->module);
 	supplier->discontinuity_milliseconds = dci_clock_milliseconds();
 	supplier->owner = plugin;
 	plugin->suppliers[plugin->supplier_count++] = supplier;
@@ -386,6 +425,8 @@ host_batch_begin(struct dci_host *host, struct dci_class *class)
 	struct host_batch *batch;
 	struct dci_batch **grown;
 
+	if (plugin_abandoned(plugin))
+		return NULL;
 	if (!class_owned(plugin, class)) {
 		log_warnx("provider %s: batch refused: class handle is not one "
 		          "this provider registered",
@@ -543,6 +584,8 @@ static long
 host_batch_instance(struct dci_batch *public, const uint32_t *id,
     size_t id_words, const char *label)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 	long row;
@@ -581,6 +624,8 @@ static int
 host_batch_set_unsigned(
     struct dci_batch *public, long row, uint32_t datum_id, uint64_t value)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -597,6 +642,8 @@ static int
 host_batch_set_signed(
     struct dci_batch *public, long row, uint32_t datum_id, int64_t value)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -613,6 +660,8 @@ static int
 host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
     const void *bytes, size_t length)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -628,6 +677,8 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 static int
 host_batch_set_invalid(struct dci_batch *public, long row, uint32_t datum_id)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -644,6 +695,8 @@ static int
 host_batch_instance_parent(struct dci_batch *public, long row,
     const uint32_t *parent_id, size_t parent_words)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -659,6 +712,8 @@ host_batch_instance_parent(struct dci_batch *public, long row,
 static int
 host_batch_set_discontinuity(struct dci_batch *public, long row)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 
@@ -706,6 +761,8 @@ batch_queue(struct host_batch *batch)
 static int
 host_batch_commit(struct dci_batch *public)
 {
+	if (batch_abandoned(public))
+		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
 	int result;
@@ -747,6 +804,8 @@ host_batch_commit(struct dci_batch *public)
 static void
 host_batch_abort(struct dci_batch *public)
 {
+	if (batch_abandoned(public))
+		return;
 	struct host_batch *batch = batch_of(public);
 
 	dci_snapshot_builder_free(batch->builder);

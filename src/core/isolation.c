@@ -6,17 +6,15 @@
 #include "core/isolation.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/isolation_process.h"
 #include "core/isolation_wire.h"
 #include "core/loader.h"
 #include "core/log.h"
@@ -33,6 +31,12 @@ struct isolation {
 	struct dci_plugin *plugin;
 	pid_t pid;  /* 0: no process */
 	int socket; /* -1: none */
+	int watch;  /* readable when the process ended (pidfd), or -1 */
+	/* A stop interrupts a refresh in flight from the main thread
+	 * (dci_isolation_interrupt): `socket` is closed, and read there,
+	 * under this lock. */
+	pthread_mutex_t socket_lock;
+	bool interrupted;
 	unsigned char *buffer;
 	size_t buffer_size;
 	struct dci_wire_writer out;
@@ -45,6 +49,10 @@ struct isolation {
 	/* A batch's rows: the process's row number -> dcistatd's. */
 	long *rows;
 	size_t row_capacity;
+	/* dcistatd refused a supplier the process registered (its name
+	 * taken or reserved): the provider cannot serve as it believes it
+	 * does, so it is failed, with the refusal as its reason. */
+	bool supplier_refused;
 	char why[512];
 };
 
@@ -58,61 +66,27 @@ hang_milliseconds(const struct isolation *isolation)
 	           : DCI_ISOLATION_HANG_MILLISECONDS;
 }
 
-static void
-status_text(int status, char *text, size_t size)
-{
-	if (WIFSIGNALED(status))
-		snprintf(text, size, "killed by signal %d (%s)",
-		    WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (WIFEXITED(status))
-		snprintf(
-		    text, size, "exited with status %d", WEXITSTATUS(status));
-	else
-		snprintf(text, size, "ended");
-}
-
-/* Waits up to `milliseconds` for the process to end; then kills it. */
-static void
-reap(
-    struct isolation *isolation, unsigned milliseconds, char *text, size_t size)
-{
-	int64_t give_up = dci_clock_milliseconds() + milliseconds;
-	int status = 0;
-	pid_t ended;
-
-	for (;;) {
-		ended = waitpid(isolation->pid, &status, WNOHANG);
-		if (ended != 0 || dci_clock_milliseconds() >= give_up)
-			break;
-		usleep(5000);
-	}
-	if (ended == 0) {
-		kill(isolation->pid, SIGKILL);
-		ended = waitpid(isolation->pid, &status, 0);
-	}
-	if (ended == isolation->pid)
-		status_text(status, text, size);
-	else
-		/* Reaped by someone else (snmpd's own child handling). */
-		snprintf(text, size, "ended (%s)", strerror(errno));
-	isolation->pid = 0;
-}
-
-/* Ends the process now; the reason for the log and dciSupplierFailure is
- * in isolation->why. */
+/* Ends the process now (after a second, for the orderly end that closing
+ * the socket asks for, when not `kill_now`), with everything it started
+ * (core/isolation_process.h); the reason for the log and
+ * dciSupplierFailure is in isolation->why. */
 static void
 process_end(struct isolation *isolation, bool kill_now, const char *what)
 {
 	char status[128] = "";
 
+	pthread_mutex_lock(&isolation->socket_lock);
 	if (isolation->socket >= 0)
 		close(isolation->socket);
 	isolation->socket = -1;
-	if (isolation->pid > 0) {
-		if (kill_now)
-			kill(isolation->pid, SIGKILL);
-		reap(isolation, kill_now ? 0 : 1000, status, sizeof(status));
-	}
+	pthread_mutex_unlock(&isolation->socket_lock);
+	if (isolation->pid > 0)
+		dci_isolation_process_end(isolation->pid, kill_now ? 0 : 1000,
+		    status, sizeof(status));
+	isolation->pid = 0;
+	if (isolation->watch >= 0)
+		close(isolation->watch);
+	isolation->watch = -1;
 	if (what != NULL)
 		snprintf(isolation->why, sizeof(isolation->why),
 		    "isolated process %s%s%s", what, status[0] ? ": " : "",
@@ -123,7 +97,7 @@ static int
 process_start(struct isolation *isolation)
 {
 	const char *program = getenv(DCI_ISOLATION_PROGRAM_ENVIRONMENT);
-	pid_t parent = getpid(), pid;
+	pid_t pid;
 	int pair[2];
 
 	if (program == NULL || program[0] == '\0')
@@ -134,37 +108,13 @@ process_start(struct isolation *isolation)
 		    strerror(errno));
 		return -1;
 	}
-	pid = fork();
+	pid = dci_isolation_process_start(program, pair[1], &isolation->watch,
+	    isolation->why, sizeof(isolation->why));
+	close(pair[1]);
 	if (pid < 0) {
-		snprintf(isolation->why, sizeof(isolation->why),
-		    "cannot start an isolated process: fork: %s",
-		    strerror(errno));
 		close(pair[0]);
-		close(pair[1]);
 		return -1;
 	}
-	if (pid == 0) {
-		/* Async-signal-safe calls only: dcistatd has threads. */
-		sigset_t none;
-		int null;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		if (pair[1] == 3)
-			fcntl(3, F_SETFD, 0);
-		else if (dup2(pair[1], 3) != 3)
-			_exit(127);
-		null = open("/dev/null", O_RDONLY);
-		if (null >= 0 && null != 0)
-			dup2(null, 0);
-		close_range(4, ~0u, 0);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execl(program, "dcistat-isolate", (char *)NULL);
-		_exit(127);
-	}
-	close(pair[1]);
 	isolation->socket = pair[0];
 	isolation->pid = pid;
 	isolation->supplier_count = 0;
@@ -189,8 +139,16 @@ replay_supplier(struct isolation *isolation, struct dci_host *host,
 	if (!dci_wire_at_end(reader) || handle != isolation->supplier_count ||
 	    handle >= HANDLES_MAX)
 		return -1;
-	isolation->suppliers[isolation->supplier_count++] =
+	isolation->suppliers[isolation->supplier_count] =
 	    dci_supplier_register(host, &info);
+	if (isolation->suppliers[isolation->supplier_count] == NULL &&
+	    !isolation->supplier_refused) {
+		isolation->supplier_refused = true;
+		snprintf(isolation->why, sizeof(isolation->why),
+		    "its supplier was refused: %.480s",
+		    isolation->plugin->supplier_refusal);
+	}
+	isolation->supplier_count++;
 	return 0;
 }
 
@@ -477,12 +435,22 @@ converse(struct isolation *isolation, struct dci_host *host, char *name,
 	for (;;) {
 		struct dci_wire_reader reader;
 		enum dci_wire_type type;
-		int received = dci_wire_receive(isolation->socket, deadline,
-		    &isolation->buffer, &isolation->buffer_size, &type, &reader,
-		    why, sizeof(why));
+		int received = dci_wire_receive(isolation->socket,
+		    isolation->watch, deadline, &isolation->buffer,
+		    &isolation->buffer_size, &type, &reader, why, sizeof(why));
 		int result = 0, replayed;
 
-		if (received == 0) {
+		if (__atomic_load_n(
+		        &isolation->interrupted, __ATOMIC_ACQUIRE)) {
+			process_end(isolation, true,
+			    "stopped during a refresh, killed");
+			log_info("provider %s: %s", isolation->plugin->name,
+			    isolation->why);
+			return -1;
+		}
+		/* Ended: the stream's end, or the process's own where
+		 * what it forked holds the stream open. */
+		if (received == 0 || received == -3) {
 			process_end(isolation, false, "ended");
 			return -1;
 		}
@@ -523,6 +491,8 @@ dci_isolation_replayer_new(struct dci_plugin *plugin)
 	if (replayer != NULL) {
 		replayer->isolation.plugin = plugin;
 		replayer->isolation.socket = -1;
+		replayer->isolation.watch = -1;
+		pthread_mutex_init(&replayer->isolation.socket_lock, NULL);
 	}
 	return replayer;
 }
@@ -562,6 +532,7 @@ dci_isolation_replayer_free(struct dci_isolation_replayer *replayer)
 	if (replayer == NULL)
 		return;
 	free(replayer->isolation.rows);
+	pthread_mutex_destroy(&replayer->isolation.socket_lock);
 	free(replayer);
 }
 
@@ -613,6 +584,7 @@ process_setup(struct isolation *isolation, struct dci_host *host)
 	}
 	if (send_frame(isolation) != 0)
 		return -1;
+	isolation->supplier_refused = false;
 	result = converse(isolation, host, name, sizeof(name));
 	/* The provider's own name, as in-process (loader.c). */
 	if (name[0] != '\0' && strcmp(name, plugin->name) != 0) {
@@ -621,6 +593,10 @@ process_setup(struct isolation *isolation, struct dci_host *host)
 			free(plugin->name);
 			plugin->name = copy;
 		}
+	}
+	if (result == 0 && isolation->supplier_refused) {
+		process_end(isolation, true, NULL);
+		return -1;
 	}
 	if (result == 0)
 		log_info("provider %s: running isolated in process %ld",
@@ -635,7 +611,11 @@ isolation_failed(struct isolation *isolation)
 {
 	struct dci_plugin *plugin = isolation->plugin;
 
-	log_warnx("provider %s: %s", plugin->name, isolation->why);
+	if (plugin->quiet)
+		log_debug(plugin->name, "provider %s: %s", plugin->name,
+		    isolation->why);
+	else
+		log_warnx("provider %s: %s", plugin->name, isolation->why);
 	snprintf(plugin->restart_reason, sizeof(plugin->restart_reason),
 	    "%s: provider %s: %s", plugin->path, plugin->name, isolation->why);
 }
@@ -651,9 +631,14 @@ isolation_init(struct dci_host *host, void **context)
 		return -1;
 	isolation->plugin = plugin;
 	isolation->socket = -1;
+	isolation->watch = -1;
+	pthread_mutex_init(&isolation->socket_lock, NULL);
 	*context = isolation;
 	if (process_setup(isolation, host) != 0) {
-		if (isolation->why[0] != '\0')
+		if (isolation->supplier_refused)
+			/* The reason of its failed row (loader.c). */
+			isolation_failed(isolation);
+		else if (isolation->why[0] != '\0')
 			log_warnx(
 			    "provider %s: %s", plugin->name, isolation->why);
 		return -1;
@@ -666,6 +651,7 @@ isolation_refresh(struct dci_host *host, void *context)
 {
 	struct isolation *isolation = context;
 
+	dci_isolation_reap_adopted(false);
 	if (isolation->socket < 0) {
 		snprintf(isolation->why, sizeof(isolation->why),
 		    "isolated process gone");
@@ -677,9 +663,17 @@ isolation_refresh(struct dci_host *host, void *context)
 	    send_frame(isolation) != 0 ||
 	    converse(isolation, host, NULL, 0) != 0) {
 		/* The process is gone: fail and restart the plug-in. A
-		 * refresh the provider itself failed is an ordinary one. */
-		if (isolation->socket < 0)
+		 * refresh the provider itself failed is an ordinary one, and
+		 * one a stop interrupted is nothing to restart. */
+		if (isolation->socket < 0 &&
+		    !__atomic_load_n(&isolation->interrupted, __ATOMIC_ACQUIRE))
 			isolation_failed(isolation);
+		return -1;
+	}
+	if (isolation->supplier_refused) {
+		/* A supplier registered from a refresh was refused. */
+		process_end(isolation, true, NULL);
+		isolation_failed(isolation);
 		return -1;
 	}
 	return 0;
@@ -697,7 +691,24 @@ isolation_fini(struct dci_host *host, void *context)
 	dci_wire_writer_free(&isolation->out);
 	free(isolation->buffer);
 	free(isolation->rows);
+	pthread_mutex_destroy(&isolation->socket_lock);
 	free(isolation);
+}
+
+void
+dci_isolation_interrupt(void *context)
+{
+	struct isolation *isolation = context;
+
+	if (isolation == NULL)
+		return;
+	pthread_mutex_lock(&isolation->socket_lock);
+	__atomic_store_n(&isolation->interrupted, true, __ATOMIC_RELEASE);
+	/* The refresh's read sees the end at once; the descriptor stays
+	 * its to close. */
+	if (isolation->socket >= 0)
+		shutdown(isolation->socket, SHUT_RDWR);
+	pthread_mutex_unlock(&isolation->socket_lock);
 }
 
 const struct dci_provider dci_isolation_provider = {

@@ -19,9 +19,13 @@
  * withdrawn at once, dciSupplierTable shows it failed with the reason, and
  * it is started again after a back-off (1 s, doubled up to a minute, back
  * to 1 s after a refresh that worked), while every other provider is
- * served. dcistatd's stop or reload closes the socket, which ends the
- * process (SIGKILL a second later if not); the process also ends with
- * dcistatd (PR_SET_PDEATHSIG).
+ * served. The process leads a session of its own, and whatever it forks
+ * or execs is killed with it, whichever way it ends
+ * (core/isolation_process.h). A process that ends while something it
+ * forked still holds the socket is seen to end at once (a pidfd), and
+ * logged with what it ended with, not as a hang. dcistatd's stop or reload
+ * closes the socket, which ends the process (SIGKILL a second later if
+ * not); the process also ends with dcistatd (PR_SET_PDEATHSIG).
  */
 #ifndef DCISTAT_CORE_ISOLATION_H
 #define DCISTAT_CORE_ISOLATION_H
@@ -50,6 +54,12 @@ struct dci_isolation_replayer *dci_isolation_replayer_new(
 int dci_isolation_replay(struct dci_isolation_replayer *replayer,
     const unsigned char *data, size_t length);
 void dci_isolation_replayer_free(struct dci_isolation_replayer *replayer);
+
+/* From the main thread, at a stop (loader.c), with `context` the
+ * isolation provider's: a refresh in flight on the refresher returns at
+ * once, its process killed (with what it started), instead of waiting out
+ * the hang limit; the provider is not restarted for it. */
+void dci_isolation_interrupt(void *context);
 
 /* The child's side, the whole of dcistat-isolate: serves dcistatd on
  * `socket` until it closes it. Returns the exit status. */

@@ -21,6 +21,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/host.h"
+#include "core/isolation_process.h"
 #include "core/isolation_wire.h"
 #include "core/loader.h"
 #include "core/log.h"
@@ -521,8 +522,8 @@ dci_isolation_child_main(int socket)
 	child_socket = socket;
 	recording_operations_fill();
 	log_set_sink(forward_log);
-	if (dci_wire_receive(socket, INT64_MAX, &buffer, &buffer_size, &type,
-	        &payload, why, sizeof(why)) != 1 ||
+	if (dci_wire_receive(socket, -1, INT64_MAX, &buffer, &buffer_size,
+	        &type, &payload, why, sizeof(why)) != 1 ||
 	    type != DCI_WIRE_SETUP)
 		return 2;
 	config = config_from_setup(&payload, &name);
@@ -539,7 +540,7 @@ dci_isolation_child_main(int socket)
 	done(result, plugin->name);
 
 	for (;;) {
-		int received = dci_wire_receive(socket, INT64_MAX, &buffer,
+		int received = dci_wire_receive(socket, -1, INT64_MAX, &buffer,
 		    &buffer_size, &type, &payload, why, sizeof(why));
 
 		if (received != 1)
@@ -556,6 +557,8 @@ dci_isolation_child_main(int socket)
 		result = 0;
 	}
 	dci_plugin_close(plugin);
+	/* Whatever the provider started and its fini left running. */
+	dci_isolation_process_kill_own();
 	dci_registry_free(registry);
 	dci_config_free(config);
 	free(name);

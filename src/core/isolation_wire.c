@@ -203,14 +203,17 @@ dci_wire_at_end(const struct dci_wire_reader *reader)
 }
 
 /* Reads exactly `length` bytes before `deadline`: 1, 0 at the end of the
- * stream before any byte, -1 on an error (or an end inside), -2 late. */
+ * stream before any byte, -1 on an error (or an end inside), -2 late, -3
+ * when `watched` (if >= 0) became readable while nothing was to be read. */
 static int
-receive_exactly(int socket, int64_t deadline, void *buffer, size_t length)
+receive_exactly(
+    int socket, int watched, int64_t deadline, void *buffer, size_t length)
 {
 	size_t received = 0;
 
 	while (received < length) {
-		struct pollfd polled = {socket, POLLIN, 0};
+		struct pollfd polled[2] = {
+		    {socket, POLLIN, 0}, {watched, POLLIN, 0}};
 		int64_t now = dci_clock_milliseconds(), wait;
 		ssize_t count;
 		int ready;
@@ -218,12 +221,18 @@ receive_exactly(int socket, int64_t deadline, void *buffer, size_t length)
 		if (deadline != INT64_MAX && now >= deadline)
 			return -2;
 		wait = deadline == INT64_MAX ? -1 : deadline - now;
-		ready =
-		    poll(&polled, 1, wait > INT32_MAX ? INT32_MAX : (int)wait);
+		ready = poll(polled, watched >= 0 ? 2 : 1,
+		    wait > INT32_MAX ? INT32_MAX : (int)wait);
 		if (ready < 0 && errno != EINTR)
 			return -1;
 		if (ready <= 0)
 			continue;
+		/* What was sent before is read first. */
+		if (polled[0].revents == 0) {
+			if (polled[1].revents != 0)
+				return -3;
+			continue;
+		}
 		count = recv(socket, (unsigned char *)buffer + received,
 		    length - received, 0);
 		if (count < 0) {
@@ -239,12 +248,13 @@ receive_exactly(int socket, int64_t deadline, void *buffer, size_t length)
 }
 
 int
-dci_wire_receive(int socket, int64_t deadline, unsigned char **buffer,
-    size_t *buffer_size, enum dci_wire_type *type,
+dci_wire_receive(int socket, int watched, int64_t deadline,
+    unsigned char **buffer, size_t *buffer_size, enum dci_wire_type *type,
     struct dci_wire_reader *payload, char *why, size_t why_size)
 {
 	uint32_t length;
-	int result = receive_exactly(socket, deadline, &length, sizeof(length));
+	int result =
+	    receive_exactly(socket, watched, deadline, &length, sizeof(length));
 
 	if (result != 1) {
 		if (result == -1)
@@ -265,11 +275,11 @@ dci_wire_receive(int socket, int64_t deadline, unsigned char **buffer,
 		*buffer = grown;
 		*buffer_size = length;
 	}
-	result = receive_exactly(socket, deadline, *buffer, length);
+	result = receive_exactly(socket, watched, deadline, *buffer, length);
 	if (result != 1) {
-		if (result != -2)
+		if (result != -2 && result != -3)
 			log_reason(why, why_size, "a message cut short");
-		return result == -2 ? -2 : -1;
+		return result < -1 ? result : -1;
 	}
 	*type = (enum dci_wire_type)(*buffer)[0];
 	*payload = (struct dci_wire_reader){*buffer + 1, length - 1, 0, false};

@@ -105,9 +105,11 @@ bool dci_wire_at_end(const struct dci_wire_reader *reader);
  * at most until `deadline` (dci_clock_milliseconds; INT64_MAX: no limit).
  * Returns 1 with the type and payload, 0 at the end of the stream, -1 on an
  * error or a frame longer than DCI_WIRE_FRAME_MAX (`why` says which), -2
- * when the deadline passed. */
-int dci_wire_receive(int socket, int64_t deadline, unsigned char **buffer,
-    size_t *buffer_size, enum dci_wire_type *type,
+ * when the deadline passed, -3 when `watched` (a descriptor, e.g. the
+ * sender's pidfd, or -1) became readable with nothing left to read: the
+ * sender ended though others still hold the socket open. */
+int dci_wire_receive(int socket, int watched, int64_t deadline,
+    unsigned char **buffer, size_t *buffer_size, enum dci_wire_type *type,
     struct dci_wire_reader *payload, char *why, size_t why_size);
 
 #endif

@@ -143,7 +143,8 @@ config_referenced(
 		if (lifecycle->plugins.items[i]->source == config ||
 		    lifecycle->plugins.items[i]->derived_source == config)
 			return true;
-	return false;
+	/* An abandoned provider's refresh may read its options yet. */
+	return dci_plugins_abandoned_use(config);
 }
 
 /* Frees the retired configurations no plug-in refers to any more. */
@@ -287,6 +288,9 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 			counted.removed++;
 		dci_plugin_close(plugins->items[p]);
 	}
+	/* The new configuration's names are reserved before its providers
+	 * start; those of providers removed are free. */
+	dci_plugins_reserve_names(after, lifecycle->registry);
 	now = dci_clock_milliseconds();
 	for (size_t i = 0; i < after->provider_count; i++) {
 		if (next[i] != NULL)
@@ -353,9 +357,13 @@ dci_lifecycle_unload(struct dci_lifecycle *lifecycle)
 {
 	dci_plugins_close(&lifecycle->plugins);
 	dci_registry_free(lifecycle->registry);
-	dci_config_free(lifecycle->config);
+	/* What an abandoned provider was started from stays: its refresh
+	 * may read its options until the process ends. */
+	if (!dci_plugins_abandoned_use(lifecycle->config))
+		dci_config_free(lifecycle->config);
 	for (size_t i = 0; i < lifecycle->retired_count; i++)
-		dci_config_free(lifecycle->retired[i]);
+		if (!dci_plugins_abandoned_use(lifecycle->retired[i]))
+			dci_config_free(lifecycle->retired[i]);
 	free(lifecycle->retired);
 	free(lifecycle->config_path);
 	free(lifecycle->default_plugin_dir);

@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "core/clock.h"
 #include "core/events.h"
 #include "core/host.h"
 #include "core/isolation.h"
+#include "core/isolation_process.h"
 #include "core/log.h"
 #include "core/secure_path.h"
 #include "core/snapshot.h"
@@ -331,29 +333,75 @@ plugin_request_answer(struct dci_plugin *plugin, bool refuse)
 	pthread_mutex_unlock(&plugin->refresher_lock);
 }
 
+/* Plug-ins abandoned by a stop: kept, so that their refreshes find them
+ * if they ever return (and so that they are not leaks). Main thread. */
+static struct dci_plugin **abandoned_plugins;
+static size_t abandoned_count;
+
+bool
+dci_plugins_abandoned_use(const struct dci_config *config)
+{
+	for (size_t i = 0; i < abandoned_count; i++)
+		if (abandoned_plugins[i]->source == config ||
+		    abandoned_plugins[i]->derived_source == config)
+			return true;
+	return false;
+}
+
 /* Stops the refresher, waiting for a refresh in flight to return; what it
  * committed is dropped. A refresh waiting for a registration is answered
  * with a refusal, and, refresher_stopping being set under the same lock,
- * no other request follows; so the join cannot wait for the main thread. */
-static void
+ * no other request follows; so the join cannot wait for the main thread.
+ * A refresh that does not return within DCI_PLUGIN_STOP_WAIT_MILLISECONDS
+ * is left running: false, the plug-in abandoned. */
+static bool
 plugin_refresher_stop(struct dci_plugin *plugin)
 {
+	struct timespec deadline;
+	int joined;
+
 	if (!plugin->refresher_running)
-		return;
+		return true;
 	pthread_mutex_lock(&plugin->refresher_lock);
 	plugin->refresher_stopping = true;
 	pthread_cond_signal(&plugin->refresher_wake);
 	pthread_mutex_unlock(&plugin->refresher_lock);
 	plugin_request_answer(plugin, true);
-	pthread_join(plugin->refresher, NULL);
+	/* An isolated provider's refresh waits on its process: ended now,
+	 * rather than after its hang limit. */
+	if (plugin->refresh_in_flight &&
+	    plugin->entry == &dci_isolation_provider)
+		dci_isolation_interrupt(plugin->context);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += DCI_PLUGIN_STOP_WAIT_MILLISECONDS / 1000;
+	deadline.tv_nsec +=
+	    (DCI_PLUGIN_STOP_WAIT_MILLISECONDS % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	joined = pthread_timedjoin_np(plugin->refresher, NULL, &deadline);
 	log_flush_deferred();
 	plugin->refresher_running = false;
+	if (joined == ETIMEDOUT) {
+		/* Its wake-up byte, if it ever returns, goes nowhere. */
+		pthread_mutex_lock(&plugin->refresher_lock);
+		plugin->notify_fd = -1;
+		__atomic_store_n(&plugin->abandoned, true, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&plugin->refresher_lock);
+		pthread_detach(plugin->refresher);
+		log_warnx("provider %s: its refresh did not return within %u "
+		          "ms of the stop; abandoned without running its fini",
+		    plugin->name, (unsigned)DCI_PLUGIN_STOP_WAIT_MILLISECONDS);
+		return false;
+	}
 	plugin->refresh_in_flight = false;
 	plugin->refresh_finished = false;
 	for (size_t i = 0; i < plugin->pending_count; i++)
 		dci_snapshot_builder_free(plugin->pending[i].builder);
 	plugin->pending_count = 0;
 	plugin->refresh_milliseconds_at = 0;
+	return true;
 }
 
 /* The wait before the next try after `failures` failures in a row: `first`,
@@ -447,6 +495,12 @@ dci_plugin_start(
 	/* A failed row from an earlier try goes; init registers anew and may
 	 * declare its refresh limit anew. */
 	dci_plugin_stop(plugin);
+	if (plugin->abandoned) {
+		log_reason(error, error_size,
+		    "provider %s: abandoned, its refresh still running",
+		    plugin->name);
+		return -1;
+	}
 	plugin->refresh_milliseconds = config->refresh_milliseconds;
 	plugin->refresh_limit_milliseconds = 0;
 	/* An isolated provider's options are checked in its process, against
@@ -457,14 +511,22 @@ dci_plugin_start(
 	            plugin, config, reason, sizeof(reason)) != 0))
 		goto failed;
 	plugin->initialised = true;
+	plugin->restart_reason[0] = '\0';
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
 		dci_host_abort_open_batches(plugin);
 		/* The same words every time, so that a retry failing alike
-		 * is known as such (plugin_fail_start). */
-		snprintf(reason, sizeof(reason),
-		    "%s: provider %s failed to initialise (its messages are "
-		    "in the log)",
-		    plugin->path, plugin->name);
+		 * is known as such (plugin_fail_start); a stand-in's own
+		 * reason (an isolated provider's supplier refused) when it
+		 * gave one. */
+		if (plugin->restart_reason[0] != '\0')
+			snprintf(reason, sizeof(reason), "%s",
+			    plugin->restart_reason);
+		else
+			snprintf(reason, sizeof(reason),
+			    "%s: provider %s failed to initialise (its "
+			    "messages are in the log)",
+			    plugin->path, plugin->name);
+		plugin->restart_reason[0] = '\0';
 		goto failed;
 	}
 	if (plugin->state == DCI_PLUGIN_FAILED) {
@@ -741,8 +803,16 @@ dci_plugin_deadline(const struct dci_plugin *plugin)
 void
 dci_plugin_stop(struct dci_plugin *plugin)
 {
-	/* fini never runs beside a refresh. */
-	plugin_refresher_stop(plugin);
+	/* fini never runs beside a refresh; an abandoned provider's refresh
+	 * may still use its batches, pending commits, object and context. */
+	if (plugin->abandoned || !plugin_refresher_stop(plugin)) {
+		if (plugin->registry != NULL)
+			dci_registry_withdraw_owner(plugin->registry, plugin);
+		plugin->supplier_count = 0;
+		plugin->initialised = false;
+		plugin->state = DCI_PLUGIN_STOPPED;
+		return;
+	}
 	if (plugin->initialised && plugin->entry != NULL &&
 	    plugin->entry->fini != NULL)
 		plugin->entry->fini(&plugin->host, plugin->context);
@@ -767,6 +837,16 @@ dci_plugin_close(struct dci_plugin *plugin)
 	if (plugin == NULL)
 		return;
 	dci_plugin_stop(plugin);
+	if (plugin->abandoned) {
+		struct dci_plugin **grown = realloc(
+		    abandoned_plugins, (abandoned_count + 1) * sizeof(*grown));
+		/* Out of memory: a leak, never a free under its thread. */
+		if (grown != NULL) {
+			abandoned_plugins = grown;
+			abandoned_plugins[abandoned_count++] = plugin;
+		}
+		return;
+	}
 	pthread_mutex_destroy(&plugin->refresher_lock);
 	pthread_cond_destroy(&plugin->refresher_wake);
 	free(plugin->pending);
@@ -854,6 +934,54 @@ dci_plugins_drain_notifications(struct dci_plugins *plugins)
 	}
 }
 
+/* A module's name as a supplier would carry it: the file name without
+ * its directory and ".so". */
+static char *
+module_supplier_name(const char *module)
+{
+	const char *base = strrchr(module, '/');
+	size_t length;
+
+	base = base != NULL ? base + 1 : module;
+	length = strlen(base);
+	if (length > 3 && strcmp(base + length - 3, ".so") == 0)
+		length -= 3;
+	return strndup(base, length);
+}
+
+int
+dci_plugins_reserve_names(
+    const struct dci_config *config, struct dci_registry *registry)
+{
+	const char **holders =
+	    calloc(config->provider_count ? config->provider_count : 1,
+	        sizeof(*holders));
+	int result = 0;
+
+	if (holders == NULL) {
+		log_warnx("supplier names not reserved: out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < config->provider_count; i++)
+		holders[i] = config->providers[i].module;
+	dci_registry_reservations_retain(
+	    registry, holders, config->provider_count);
+	free(holders);
+	for (size_t i = 0; i < config->provider_count; i++) {
+		const char *module = config->providers[i].module;
+		char *name = module_supplier_name(module);
+		if (name == NULL || dci_registry_reserve_supplier(
+		                        registry, name, module, true) != 0) {
+			log_warnx("provider %s: supplier name not reserved: "
+			          "out of memory",
+			    module);
+			result = -1;
+		}
+		free(name);
+	}
+	return result;
+}
+
 int
 dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
@@ -868,7 +996,10 @@ dci_plugins_load(const struct dci_config *config,
 	    calloc(config->provider_count ? config->provider_count : 1,
 	        sizeof(*plugins->items));
 	plugins->count = 0;
-	if (plugins->items == NULL) {
+	if (plugins->items == NULL ||
+	    dci_plugins_reserve_names(config, registry) != 0) {
+		free(plugins->items);
+		plugins->items = NULL;
 		log_reason(error, error_size, "out of memory");
 		return -1;
 	}
@@ -890,7 +1021,10 @@ dci_plugins_load(const struct dci_config *config,
 			dci_plugins_close(plugins);
 			return -1;
 		}
-		log_warnx("%s; retrying with back-off", reason);
+		if (mode == DCI_LOAD_ONCE)
+			log_warnx("%s", reason);
+		else
+			log_warnx("%s; retrying with back-off", reason);
 		failed = true;
 	}
 	if (dci_plugins_check_derived(
@@ -920,6 +1054,10 @@ size_t
 dci_plugins_run_due(struct dci_plugins *plugins, int64_t now)
 {
 	size_t ran = 0;
+
+	/* What isolated providers left and dcistatd adopted, once ended
+	 * (nothing in the snmpd module; at most every half second). */
+	dci_isolation_reap_adopted(false);
 
 	for (size_t i = 0; i < plugins->count; i++)
 		ran += dci_plugin_run_due(plugins->items[i], now);

@@ -28,6 +28,10 @@
 #define DCI_PLUGIN_BACKOFF_MAX_MILLISECONDS 60000
 /* The first wait after a provider failed to load or to initialise. */
 #define DCI_PLUGIN_RETRY_FIRST_MILLISECONDS 1000
+/* The longest a stop (dcistatd's, or a reload's of a provider removed or
+ * restarted) waits for a provider's refresh in flight to return; then the
+ * provider is abandoned (dci_plugin_stop). */
+#define DCI_PLUGIN_STOP_WAIT_MILLISECONDS 5000
 
 enum dci_plugin_state {
 	DCI_PLUGIN_STOPPED, /* not started, or stopped */
@@ -78,6 +82,10 @@ struct dci_plugin {
 	 * is then failed as a failed start is, with this reason. Written on
 	 * the refresher before the refresh returns, read after. */
 	char restart_reason[1024];
+	/* Why the host last refused a supplier it registered (logged
+	 * then), for a stand-in that fails the provider for it
+	 * (core/isolation.c). */
+	char supplier_refusal[512];
 	unsigned refresh_milliseconds;
 	/* The longest period the provider's widening tolerates
 	 * (dci_refresh_limit); refresh_milliseconds never exceeds it. */
@@ -128,7 +136,11 @@ struct dci_plugin {
 	int refresh_result;      /* refresher_lock, with refresh_finished */
 	int64_t refresh_duration_milliseconds; /* likewise */
 	bool refresh_in_flight; /* asked for and not yet installed */
-	bool on_refresher;      /* the refresher is in the provider's refresh */
+	/* Its refresh did not return within DCI_PLUGIN_STOP_WAIT_MILLISECONDS
+	 * of a stop: left to its thread (atomic; host.c refuses whatever it
+	 * asks from then on). */
+	bool abandoned;
+	bool on_refresher; /* the refresher is in the provider's refresh */
 	struct dci_host_request *request; /* refresher_lock; NULL: none */
 	struct dci_pending_commit *pending;
 	size_t pending_count;
@@ -153,6 +165,10 @@ enum dci_load_mode {
 	/* Those are logged, shown failed and retried; the rest is served
 	 * (the daemon and the snmpd module). */
 	DCI_LOAD_TOLERANT,
+	/* Those are logged and shown failed, without the promise of a retry,
+	 * and the rest is loaded: a one-shot command (dcistat show) that
+	 * shows what it can, then exits non-zero. */
+	DCI_LOAD_ONCE,
 };
 
 /* Resolves and opens one plug-in file and checks its entry symbol. Returns
@@ -187,11 +203,19 @@ void dci_plugin_announce_restart(const struct dci_plugin *plugin);
 /* Waits for a refresh in flight to return (refusing the registration or
  * withdrawal it may be waiting for, so that it can), calls fini (if init
  * ran), unloads, and removes what the provider registered from the
- * registry. */
+ * registry. A refresh that does not return within
+ * DCI_PLUGIN_STOP_WAIT_MILLISECONDS is not waited for longer: the
+ * provider is abandoned, as the log says, its registrations removed but
+ * neither its fini run nor its object unloaded nor anything its refresh
+ * may still touch freed (its thread runs on; what it asks is refused). */
 void dci_plugin_stop(struct dci_plugin *plugin);
 
-/* Stops and frees. */
+/* Stops and frees (an abandoned plugin is kept, never freed). */
 void dci_plugin_close(struct dci_plugin *plugin);
+
+/* Whether an abandoned plugin was started from `config`, which must then
+ * outlive it: its refresh may read its options. */
+bool dci_plugins_abandoned_use(const struct dci_config *config);
 
 /* On the refresher, from the provider's refresh: has the main thread
  * perform `request` (dci_host_request_perform, host.h) and returns when it
@@ -244,6 +268,14 @@ int dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
     enum dci_load_mode mode, struct dci_plugins *plugins, char *error,
     size_t error_size);
+
+/* Reserves, before any of them starts, the supplier name of each provider
+ * of `config` (its module's name: "netif" for both `netif` and
+ * /path/netif.so) for that provider, and drops the reservations of
+ * providers no longer configured (dci_registry_reserve_supplier). Returns
+ * 0, or -1 out of memory (logged). */
+int dci_plugins_reserve_names(
+    const struct dci_config *config, struct dci_registry *registry);
 
 /* Checks that every class `config` derives metrics for is registered;
  * -1 with "FILE:LINE:COLUMN: ..." otherwise. */

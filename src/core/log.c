@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "text/escape.h"
+
 enum log_destination { LOG_TO_STDERR, LOG_TO_SYSLOG, LOG_TO_FILE };
 
 static enum log_destination log_destination = LOG_TO_STDERR;
@@ -205,13 +207,37 @@ log_flush_deferred(void)
 	}
 }
 
+/*
+ * Every message is escaped whole once formatted (text/escape.h, the
+ * terminal mode): its arguments bring strings from outside (labels,
+ * segment and configuration contents, provider and Net-SNMP messages,
+ * what a master answers), and one of them with a newline or an escape
+ * sequence would forge a line of the log or drive the terminal that
+ * shows it. The callers quote outside strings escaped already (the label
+ * mode, reversible, so the reader sees exactly what was sent); this is
+ * the last line of defence for a caller that did not, and leaves their
+ * escapes as they are. One newline ending the message is the line's end
+ * (the sinks write their own); any other is escaped.
+ */
+#define LOG_MESSAGE_SIZE 2048
+
 void
 log_vmessage(int level, const char *format, va_list arguments)
 {
-	char line[2048];
+	char formatted[LOG_MESSAGE_SIZE];
+	char line[LOG_MESSAGE_SIZE * DCI_TEXT_ESCAPE_GROWTH];
 	int saved_errno = errno;
+	int length;
 
-	vsnprintf(line, sizeof(line), format, arguments);
+	length = vsnprintf(formatted, sizeof(formatted), format, arguments);
+	if (length < 0)
+		length = 0;
+	else if ((size_t)length >= sizeof(formatted))
+		length = (int)sizeof(formatted) - 1;
+	if (length > 0 && formatted[length - 1] == '\n')
+		length--;
+	dci_text_escape(line, sizeof(line), formatted, (size_t)length,
+	    DCI_TEXT_ESCAPE_TERMINAL);
 	if (log_deferring)
 		log_defer(level, line);
 	else

@@ -5,6 +5,12 @@
  * Called from the main thread, and from a provider's refresh thread once
  * it called log_defer_this_thread: its messages wait for the main
  * thread's log_flush_deferred.
+ *
+ * A message reaches its sink escaped (text/escape.h, terminal mode):
+ * control bytes, C1 controls and bytes that are no UTF-8 become "\xHH",
+ * so no argument can end the line or drive a terminal. Quote an outside
+ * string with dci_text_quote all the same: the reader then sees it
+ * exactly, quotes and backslashes included.
  */
 #ifndef DCISTAT_LOG_H
 #define DCISTAT_LOG_H

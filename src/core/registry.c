@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "core/lower_bound.h"
 #include "core/snapshot_data.h"
+#include "text/escape.h"
 
 struct dci_registry *
 dci_registry_new(void)
@@ -57,6 +58,11 @@ dci_registry_free(struct dci_registry *registry)
 		class_free(registry->classes[i]);
 	for (size_t i = 0; i < registry->supplier_count; i++)
 		supplier_free(registry->suppliers[i]);
+	for (size_t i = 0; i < registry->reservation_count; i++) {
+		free(registry->reservations[i].name);
+		free(registry->reservations[i].holder);
+	}
+	free(registry->reservations);
 	free(registry->classes);
 	free(registry->classes_by_levels);
 	free(registry->suppliers);
@@ -85,11 +91,15 @@ label_valid(const char *label, const char *reserved, char *why, size_t why_size)
 	}
 	for (size_t i = 0; i < length; i++) {
 		unsigned char c = (unsigned char)label[i];
+		/* The label refused is quoted escaped: it comes from a
+		 * provider or a segment and goes to a log line. */
+		char quoted[DCI_LABEL_MAX * DCI_TEXT_ESCAPE_GROWTH + 1];
 		if (c < 0x20 || c > 0x7e) {
 			log_reason(why, why_size,
-			    "label \"%.*s\" has non-printing character 0x%02x "
+			    "label \"%s\" has non-printing character 0x%02x "
 			    "at %zu%s",
-			    (int)length, label, c, i + 1,
+			    dci_text_quote(quoted, sizeof(quoted), label), c,
+			    i + 1,
 			    reserved != NULL ? " (UMA reserves it)" : "");
 			return false;
 		}
@@ -97,7 +107,8 @@ label_valid(const char *label, const char *reserved, char *why, size_t why_size)
 			log_reason(why, why_size,
 			    "label \"%s\" has reserved character '%c' at %zu "
 			    "(UMA reserves %s)",
-			    label, c, i + 1, reserved);
+			    dci_text_quote(quoted, sizeof(quoted), label), c,
+			    i + 1, reserved);
 			return false;
 		}
 	}
@@ -130,47 +141,27 @@ bool
 dci_registry_instance_label_escape(const char *label,
     char escaped[DCI_INSTANCE_LABEL_SIZE], char *why, size_t why_size)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *cursor = (const unsigned char *)label;
-	/* Where the label may end if it has to be cut, and the length then. */
-	size_t used = 0, cut_used = 0;
+	size_t length;
 
 	escaped[0] = '\0';
 	if (label == NULL || label[0] == '\0') {
 		log_reason(why, why_size, "empty label");
 		return false;
 	}
-	for (; *cursor != '\0'; cursor++) {
-		unsigned char c = *cursor;
-		char piece[4];
-		size_t length;
-
-		if (c == '\\') {
-			piece[0] = piece[1] = '\\';
-			length = 2;
-		} else if (c >= 0x20 && c <= 0x7e) {
-			piece[0] = (char)c;
-			length = 1;
-		} else {
-			piece[0] = '\\';
-			piece[1] = 'x';
-			piece[2] = hex[c >> 4];
-			piece[3] = hex[c & 0xf];
-			length = 4;
-		}
-		if (used + length > DCI_LABEL_MAX)
-			break;
-		memcpy(escaped + used, piece, length);
-		used += length;
-		if (used <= DCI_LABEL_MAX - INSTANCE_LABEL_CUT_MARK_LENGTH)
-			cut_used = used;
-	}
-	if (*cursor != '\0')
+	length = strlen(label);
+	if (dci_text_escape(escaped, DCI_INSTANCE_LABEL_SIZE, label, length,
+	        DCI_TEXT_ESCAPE_LABEL) < length) {
+		/* Cut on a whole character or escape, leaving room for the
+		 * mark. */
+		size_t cut_used;
+		dci_text_escape(escaped,
+		    DCI_INSTANCE_LABEL_SIZE - INSTANCE_LABEL_CUT_MARK_LENGTH,
+		    label, length, DCI_TEXT_ESCAPE_LABEL);
+		cut_used = strlen(escaped);
 		snprintf(escaped + cut_used, DCI_INSTANCE_LABEL_SIZE - cut_used,
 		    "\\~%08x",
 		    (unsigned)label_hash((const unsigned char *)label));
-	else
-		escaped[used] = '\0';
+	}
 	return true;
 }
 
@@ -283,6 +274,83 @@ dci_registry_add_supplier(struct dci_registry *registry,
 	supplier->status = DCI_SUPPLIER_RUNNING;
 	supplier_stamp_reset(supplier);
 	return supplier;
+}
+
+static struct dci_supplier_reservation *
+reservation_find(const struct dci_registry *registry, const char *name)
+{
+	for (size_t i = 0; i < registry->reservation_count; i++) {
+		if (strcmp(registry->reservations[i].name, name) == 0)
+			return &registry->reservations[i];
+	}
+	return NULL;
+}
+
+int
+dci_registry_reserve_supplier(struct dci_registry *registry, const char *name,
+    const char *holder, bool replace)
+{
+	struct dci_supplier_reservation *found =
+	    reservation_find(registry, name);
+	struct dci_supplier_reservation *grown;
+	char *copy;
+
+	if (found != NULL && (!replace || strcmp(found->holder, holder) == 0))
+		return 0;
+	if ((copy = strdup(holder)) == NULL)
+		return -1;
+	if (found != NULL) {
+		free(found->holder);
+		found->holder = copy;
+		return 0;
+	}
+	grown = realloc(registry->reservations,
+	    (registry->reservation_count + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		free(copy);
+		return -1;
+	}
+	registry->reservations = grown;
+	grown[registry->reservation_count].holder = copy;
+	if ((grown[registry->reservation_count].name = strdup(name)) == NULL) {
+		free(copy);
+		return -1;
+	}
+	registry->reservation_count++;
+	return 0;
+}
+
+const char *
+dci_registry_supplier_holder(
+    const struct dci_registry *registry, const char *name)
+{
+	const struct dci_supplier_reservation *found =
+	    name != NULL ? reservation_find(registry, name) : NULL;
+
+	return found != NULL ? found->holder : NULL;
+}
+
+void
+dci_registry_reservations_retain(struct dci_registry *registry,
+    const char *const *holders, size_t holder_count)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < registry->reservation_count; i++) {
+		struct dci_supplier_reservation *reservation =
+		    &registry->reservations[i];
+		bool configured = false;
+		for (size_t h = 0; h < holder_count && !configured; h++)
+			configured =
+			    strcmp(reservation->holder, holders[h]) == 0;
+		if (configured) {
+			registry->reservations[kept++] = *reservation;
+			continue;
+		}
+		free(reservation->name);
+		free(reservation->holder);
+	}
+	registry->reservation_count = kept;
 }
 
 struct dci_supplier *
@@ -773,6 +841,7 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 	for (size_t i = 0; i < info->datum_count; i++) {
 		const struct dci_datum_info *source = &info->datums[i];
 		struct dci_datum *datum = &class->datums[i];
+		char quoted[64];
 
 		datum->info = *source;
 		datum->info.label = NULL;
@@ -783,7 +852,9 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 			log_reason(why, why_size,
 			    "class %s: datum %zu (\"%s\") has id %u, outside "
 			    "1..2^32-2",
-			    name, i + 1, source->label ? source->label : "",
+			    name, i + 1,
+			    dci_text_quote(quoted, sizeof(quoted),
+			        source->label ? source->label : ""),
 			    source->id);
 			return -1;
 		}
@@ -932,9 +1003,12 @@ dci_registry_add_class(struct dci_registry *registry,
 	if (info->id != NULL && info->id_length > 0 &&
 	    info->id_length <= DCI_CLASS_ID_MAX_LEVELS)
 		format_id(info->id, info->id_length, name, sizeof(name));
-	else
+	else {
+		char quoted[sizeof(name) - 2];
 		snprintf(name, sizeof(name), "\"%s\"",
-		    info->label ? info->label : "");
+		    dci_text_quote(quoted, sizeof(quoted),
+		        info->label ? info->label : ""));
+	}
 	if (!class_shape_acceptable(info, name, why, why_size) ||
 	    !class_id_acceptable(registry, info, name, why, why_size))
 		return NULL;

@@ -107,6 +107,15 @@ struct dci_registry {
 	 * is a prefix of another, so this order is total). */
 	struct dci_class **classes_by_levels;
 	size_t class_count;
+	/* Supplier names reserved for a configured provider (its `holder`,
+	 * the module as configured): see dci_registry_reserve_supplier. */
+	struct dci_supplier_reservation *reservations;
+	size_t reservation_count;
+};
+
+struct dci_supplier_reservation {
+	char *name;
+	char *holder;
 };
 
 struct dci_registry *dci_registry_new(void);
@@ -118,6 +127,26 @@ void dci_registry_free(struct dci_registry *registry);
 struct dci_supplier *dci_registry_add_supplier(struct dci_registry *registry,
     const struct dci_supplier_info *info, const char *provider_name, char *why,
     size_t why_size);
+
+/*
+ * Supplier names a configured provider owns, whether it runs, failed or
+ * is being restarted, so that no other provider (nor an application
+ * supplier, which the suppliers provider registers) takes one while it is
+ * down. A name is reserved for its holder, the provider's module as
+ * configured: the configuration's own names (dci_plugins_reserve_names,
+ * before any provider starts; `replace`: they win over an earlier
+ * registration) and every supplier a provider registered (kept while that
+ * module stays configured). Returns 0, or -1 out of memory.
+ */
+int dci_registry_reserve_supplier(struct dci_registry *registry,
+    const char *name, const char *holder, bool replace);
+/* The holder of `name`, or NULL when no provider reserved it. */
+const char *dci_registry_supplier_holder(
+    const struct dci_registry *registry, const char *name);
+/* Drops the reservations whose holder is not one of `holders` (the
+ * modules of a new configuration). */
+void dci_registry_reservations_retain(struct dci_registry *registry,
+    const char *const *holders, size_t holder_count);
 
 /* The row of a provider that failed to load or to initialise: a supplier
  * named after the provider as configured (`module` need not be a valid

@@ -431,6 +431,22 @@ dci_value_check_datum(
 		    (unsigned)datum->unit);
 		return -1;
 	}
+	/* Hundredths are a gauge's fraction served as an integer column: not
+	 * a signed 64-bit datum (text only over SNMP, where "0.52" would be
+	 * no integer), not a counter (whose rate dcistat computes from the
+	 * raw number). */
+	if (datum->unit == DCI_UNIT_HUNDREDTHS &&
+	    (!is_integer_type(datum->type) ||
+	        datum->presentation != DCI_SIP_DECIMAL ||
+	        datum->semantics != DCI_SEMANTICS_GAUGE ||
+	        (datum->type == DCI_ST_INTEGER64 &&
+	            (datum->format & DCI_SIF_UNSIGNED) == 0))) {
+		set_reason(why, why_size,
+		    "unit DCI_UNIT_HUNDREDTHS is for integer gauges in decimal "
+		    "presentation, not signed 64-bit, not %s",
+		    name);
+		return -1;
+	}
 	if (datum->type == DCI_ST_STRING) {
 		if (datum->size < 2 || datum->size > DCI_STRING_MAX) {
 			set_reason(why, why_size,
@@ -1051,12 +1067,35 @@ render_address(const struct dci_datum_info *datum,
 	}
 }
 
+int
+dci_value_format_hundredths(
+    char *text, size_t text_size, bool negative, uint64_t magnitude)
+{
+	return snprintf(text, text_size, "%s%" PRIu64 ".%02" PRIu64,
+	    negative ? "-" : "", magnitude / 100, magnitude % 100);
+}
+
+/* The magnitude of a signed number as unsigned, so that INT64_MIN has
+ * one. */
+static uint64_t
+magnitude_of(int64_t number)
+{
+	return number < 0 ? 0 - (uint64_t)number : (uint64_t)number;
+}
+
 static int
 render_integer(const struct dci_datum_info *datum,
     const struct dci_value *value, char *scratch, size_t scratch_size)
 {
 	switch (datum->presentation) {
 	case DCI_SIP_DECIMAL:
+		if (datum->unit == DCI_UNIT_HUNDREDTHS)
+			return is_unsigned_integer(datum)
+			           ? dci_value_format_hundredths(scratch,
+			                 scratch_size, false, value->number)
+			           : dci_value_format_hundredths(scratch,
+			                 scratch_size, value->signed_number < 0,
+			                 magnitude_of(value->signed_number));
 		if (is_unsigned_integer(datum))
 			return snprintf(
 			    scratch, scratch_size, "%" PRIu64, value->number);
@@ -1078,19 +1117,14 @@ static int
 render_derived(const struct dci_datum_info *datum,
     const struct dci_value *value, char *scratch, size_t scratch_size)
 {
-	uint64_t magnitude;
-
 	if (is_unsigned_integer(datum))
 		return snprintf(
 		    scratch, scratch_size, "%" PRIu64, value->number);
 	if (!is_derived_ratio(datum->unit))
 		return snprintf(
 		    scratch, scratch_size, "%" PRId64, value->signed_number);
-	magnitude = value->signed_number < 0 ? -(uint64_t)value->signed_number
-	                                     : (uint64_t)value->signed_number;
-	return snprintf(scratch, scratch_size, "%s%" PRIu64 ".%02" PRIu64,
-	    value->signed_number < 0 ? "-" : "", magnitude / 100,
-	    magnitude % 100);
+	return dci_value_format_hundredths(scratch, scratch_size,
+	    value->signed_number < 0, magnitude_of(value->signed_number));
 }
 
 size_t
@@ -1205,6 +1239,8 @@ dci_value_unit_name(enum dci_unit unit)
 		return "octets";
 	case DCI_UNIT_ERRORS:
 		return "errors";
+	case DCI_UNIT_HUNDREDTHS:
+		return "hundredths";
 	case DCI_UNIT_DERIVED_SUM2:
 		return "sum2";
 	case DCI_UNIT_DERIVED_SUM3:

@@ -82,6 +82,11 @@ const char *dci_value_type_name(enum dci_type type);
 /* The unit's name as dciDatumUnits shows it ("bytes", "" for none). */
 const char *dci_value_unit_name(enum dci_unit unit);
 
+/* Writes a number of hundredths with two decimals ("-0.52"), as
+ * snprintf does (the length it needed). */
+int dci_value_format_hundredths(
+    char *text, size_t text_size, bool negative, uint64_t magnitude);
+
 /* The names dcistat(1) shows for a datum's format ("unsigned big-endian",
  * "inverted", "ip", "monotonic") and presentation ("hexadecimal", "yes/no",
  * "relative"), read by its type as DCI4 defines them; "unknown" for a value

@@ -4,6 +4,7 @@
  * descriptor 3 and nothing else to read; it is no program to run by hand.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -22,6 +23,9 @@ main(int argc, char **argv)
 		                "provider with `isolate: true`, not by hand\n");
 		return 2;
 	}
+	/* What the provider execs does not hold dcistatd's socket (nor
+	 * what it forks once it ends: dcistatd watches this process). */
+	fcntl(3, F_SETFD, FD_CLOEXEC);
 	log_open("stderr", "dcistat-isolate");
 	return dci_isolation_child_main(3);
 }

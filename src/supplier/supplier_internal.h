@@ -13,6 +13,10 @@
 
 #include "supplier/segment.h"
 
+/* The installed bound (supplier.h) is the format's. */
+_Static_assert(DCISTAT_SUPPLIER_STRING_MAX == DCISTAT_SEGMENT_STRING_MAX,
+    "DCISTAT_SUPPLIER_STRING_MAX differs from the segment format's");
+
 #pragma GCC visibility push(hidden)
 
 struct dcistat_class {

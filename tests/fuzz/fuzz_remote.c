@@ -11,7 +11,7 @@
  * The first byte picks the decoder and its parameter; the rest is its
  * input. Built by `make fuzz` with clang alone; run by `make fuzz-run`.
  */
-#include "agent/remote_source.h"
+#include "cli/remote/remote_source.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,15 +27,15 @@ fuzz_index(const uint8_t *data, size_t size, unsigned choice)
 {
 	uint64_t subids[FUZZ_SUBIDS_MAX];
 	size_t count = size / sizeof(subids[0]);
-	struct agent_remote_index index;
-	static const enum agent_remote_shape shapes[] = {
-	    AGENT_REMOTE_SHAPE_CLASS, AGENT_REMOTE_SHAPE_DATUM,
-	    AGENT_REMOTE_SHAPE_INSTANCE};
+	struct cli_remote_index index;
+	static const enum cli_remote_shape shapes[] = {
+	    CLI_REMOTE_SHAPE_CLASS, CLI_REMOTE_SHAPE_DATUM,
+	    CLI_REMOTE_SHAPE_INSTANCE};
 
 	if (count > FUZZ_SUBIDS_MAX)
 		count = FUZZ_SUBIDS_MAX;
 	memcpy(subids, data, count * sizeof(subids[0]));
-	if (agent_remote_decode_index(subids, count,
+	if (cli_remote_decode_index(subids, count,
 	        shapes[choice % (sizeof(shapes) / sizeof(shapes[0]))],
 	        &index) &&
 	    (index.class_length < 1 ||
@@ -50,7 +50,7 @@ fuzz_levels(const uint8_t *data, size_t size, unsigned choice)
 	struct dci_instance_level levels[DCI_INSTANCE_ID_MAX_WORDS];
 	size_t half = size / 2, total = 0, count = choice % 20;
 
-	if (!agent_remote_decode_levels(
+	if (!cli_remote_decode_levels(
 	        data, half, data + half, size - half, count, levels))
 		return;
 	for (size_t l = 0; l < count; l++) {
@@ -78,9 +78,9 @@ fuzz_texts(const uint8_t *data, size_t size, unsigned choice)
 		return;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	(void)agent_remote_parse_text_integer(text, choice % 4, &number);
-	(void)agent_remote_parse_time_text(text, &info, &number);
-	(void)agent_remote_unit_of_name(text, &unit);
+	(void)cli_remote_parse_text_integer(text, choice % 4, &number);
+	(void)cli_remote_parse_time_text(text, &info, &number);
+	(void)cli_remote_unit_of_name(text, &unit);
 	free(text);
 }
 

@@ -34,7 +34,7 @@ static size_t
 read_name(const uint8_t **data, size_t *size, size_t count, bool extend,
     bool arc, oid *name)
 {
-	static const oid objects[] = {AGENT_MIB_ARC, AGENT_MIB_OBJECTS};
+	static const oid objects[] = {SCHEMA_MIB_ARC, SCHEMA_MIB_OBJECTS};
 	size_t length = 0;
 
 	if (arc) {
@@ -58,15 +58,15 @@ read_name(const uint8_t **data, size_t *size, size_t count, bool extend,
 static int
 compare_names(const oid *a, size_t a_length, const oid *b, size_t b_length)
 {
-	struct agent_request_name request;
-	struct agent_row_name row;
+	struct schema_request_name request;
+	struct schema_row_name row;
 
-	if (a_length > AGENT_ROW_NAME_MAX)
+	if (a_length > SCHEMA_ROW_NAME_MAX)
 		abort(); /* an answer longer than any served name */
 	memcpy(row.subids, a, a_length * sizeof(oid));
 	row.length = a_length;
-	agent_request_name_decode(b, b_length, &request);
-	return agent_request_name_compare(&row, &request);
+	schema_request_name_decode(b, b_length, &request);
+	return schema_request_name_compare(&row, &request);
 }
 
 static void

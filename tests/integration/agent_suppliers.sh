@@ -168,17 +168,24 @@ wait_until 10 grep -q "short.1.dciseg refused" "$DCISTATD_LOG" ||
     fail "the truncated segment was not refused"
 ok "random bytes and a truncated copy refused: $(grep -o 'junk.1.dciseg refused.*' "$DCISTATD_LOG" | head -n 1)"
 
-# A copy under another module name and a live pid (this shell's), same
-# class ids: served as a supplier, its classes refused as taken.
+# A copy under another module name and a live owner (this shell: its pid
+# and start time, /proc/PID/stat field 22; root owns both), same class
+# ids: served as a supplier, its classes refused as taken.
 copy=$RUN/copy.$$.dciseg
 cp "$segment" "$copy"
 printf 'copyapp\0' | dd of="$copy" bs=1 seek=48 conv=notrunc status=none
+le_bytes() { # VALUE COUNT: VALUE as COUNT little-endian bytes on stdout
+	local value=$1 count=$2 i escaped=
+	for ((i = 0; i < count; i++)); do
+		escaped+=$(printf '\\x%02x' $((value >> (8 * i) & 255)))
+	done
+	# shellcheck disable=SC2059 # the format is the bytes
+	printf "$escaped"
+}
 pid=$$
-# shellcheck disable=SC2059 # the format is the bytes of the pid
-printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $((pid & 255)) $((pid >> 8 & 255)) \
-    $((pid >> 16 & 255)) $((pid >> 24 & 255)))" |
-    dd of="$copy" bs=1 seek=28 conv=notrunc status=none
-dd if=/dev/zero of="$copy" bs=1 seek=32 count=8 conv=notrunc status=none
+start=$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f20)
+le_bytes "$pid" 4 | dd of="$copy" bs=1 seek=28 conv=notrunc status=none
+le_bytes "$start" 8 | dd of="$copy" bs=1 seek=32 conv=notrunc status=none
 wait_until 10 grep -q 'copy\..*supplier "copyapp".*served' "$DCISTATD_LOG" ||
     fail "the copy was not served as supplier copyapp (log: $(tail -n 5 "$DCISTATD_LOG"))"
 wait_until 10 grep -q 'class "evcnt" of supplier "copyapp" not served' "$DCISTATD_LOG" ||

@@ -24,6 +24,9 @@
 # file over it inside dcistatd's mount namespace (nsenter), the Counter32
 # file by a rename, so no refresh can read a half-written number.
 #
+# Each stop (lib.sh's stop_dcistatd, stop_snmpd) also checks that neither
+# log holds Net-SNMP's complaint of a callback list changed while walked.
+#
 # Needs root (snmpd's sockets, mount namespaces; exit 77 otherwise) and
 # util-linux's unshare and nsenter.
 

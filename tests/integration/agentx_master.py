@@ -9,6 +9,10 @@ prefix).
 
 Usage: agentx_master.py SOCKET SCENARIO [TIMEOUT-SECONDS]
 Scenario "long-names": the answers to names longer than MAX_OID_LEN.
+Scenario "hang-up-at-close": once the tables are registered, answers the
+subagent's pings until it sends an Unregister or a Close, then closes the
+connection with that PDU unanswered (as a master that stops, or times the
+subagent out, at that moment does).
 Prints one "ok: ..." line per check; exits 1 with "FAIL: ..." at the first
 wrong answer, 2 on a protocol or time-out error.
 """
@@ -218,6 +222,19 @@ def long_names(master):
     check(name == first, "the subagent still answers %s" % dotted(name))
 
 
+def hang_up_at_close(master):
+    print("ok: the subagent registered its tables", flush=True)
+    while True:
+        kind, _, _, _, transaction, packet, _ = master.session.receive()
+        if kind in (UNREGISTER, CLOSE):
+            print("ok: the subagent sent %s; the connection is closed "
+                  "unanswered" % ("an Unregister" if kind == UNREGISTER
+                                  else "a Close"), flush=True)
+            master.session.connection.close()
+            return
+        master.session.respond(transaction, packet)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.stderr.write(__doc__)
@@ -236,6 +253,8 @@ def main():
         master.serve_until_registered()
         if scenario == "long-names":
             long_names(master)
+        elif scenario == "hang-up-at-close":
+            hang_up_at_close(master)
         else:
             raise ProtocolError("no scenario %s" % scenario)
     except (ProtocolError, OSError, struct.error) as error:

@@ -20,6 +20,9 @@
 #   - `--openmetrics` of show, suppliers, classes and describe passes
 #     prometheus_client's OpenMetrics parser (python3-prometheus-client),
 #     with counters as _total samples, units, and the odd label intact;
+#     the instance label named dci_instance and octets written as bytes;
+#   - `--prometheus` of the same commands passes `promtool check metrics`
+#     with no note (when promtool, package prometheus, is installed);
 #   - `watch --openmetrics`: an exposition per interval, each valid;
 #   - `watch netif -i 1 -n 3 --json` while ping sends 5 echoes to
 #     127.0.0.1 after the first interval: the rates times the intervals
@@ -181,7 +184,7 @@ ok "show evcnt --json: each per-CPU count names its total as parent; totals are 
 
 # --- show example: the documented values --------------------------------------
 
-dcistat_ok show example unit2 -d bool_yes_no,inverted_always_never,int16_hex,uint32_dotted,int64_hex,uint64_counter,ip_address,econet_address,no_mac_address,fivebyte_relative,derived_average,derived_by_zero
+dcistat_ok show example unit2 --raw -d bool_yes_no,inverted_always_never,int16_hex,uint32_dotted,int64_hex,uint64_counter,ip_address,econet_address,no_mac_address,fivebyte_relative,derived_average,derived_by_zero
 expected='example (class 2.1, 3 instances)
 instance  id  bool_yes_no  inverted_always_never  int16_hex  uint32_dotted           int64_hex        uint64_counter  ip_address  econet_address  no_mac_address  fivebyte_relative  derived_average  derived_by_zero
 unit2     2            no                 always     0xfffe      192.0.2.1  0xfffffffffffffffe  10000000000000000000  192.0.2.1   1.254           none            123.45 seconds                1.29                -'
@@ -190,7 +193,23 @@ unit2     2            no                 always     0xfffe      192.0.2.1  0xff
 $(cat "$TMP_DIR/out")
 expected
 $expected"
-ok "show example unit2 (text): the DCI4 presentation of each documented value, '-' for a value the derivation has none of"
+ok "show example unit2 --raw (text): the DCI4 presentation of each documented value, '-' for a value the derivation has none of"
+# For people (no --raw): a large number with an SI prefix, a hexadecimal
+# one as the provider presents it, no escape sequence off a terminal.
+dcistat_ok show example unit2 -d uint64_counter,int64_hex,uint32_dotted
+expected='example (class 2.1, 3 instances)
+instance  id  uint64_counter           int64_hex  uint32_dotted
+unit2     2            10.0E  0xfffffffffffffffe      192.0.2.1'
+[ "$(cat "$TMP_DIR/out")" = "$expected" ] ||
+    fail "show example unit2 (human): got
+$(cat "$TMP_DIR/out")
+expected
+$expected"
+dcistat_ok show example unit2 -d uint64_counter --color always
+grep -q $'^\e\[1minstance  id  uint64_counter\e\[0m$' "$TMP_DIR/out" ||
+    fail "--color always: the header is not bold: $(od -c "$TMP_DIR/out" | head -n 3)"
+[ "$(grep -c $'\e' "$TMP_DIR/out")" = 2 ] || fail "--color always: escapes beside the title and header"
+ok "show example unit2: 10.0E for 10^19 without --raw, hexadecimal kept; --color always: bold title and header only"
 
 dcistat_ok show example 2 --json -d text,int8_decimal,uint64_counter,derived_average,derived_signed,ip_address,bool_on_off
 "$PYTHON" - "$TMP_DIR/out" <<'PY' || fail "show example 2 --json: values differ (above)"
@@ -219,16 +238,19 @@ command, odd = sys.argv[2], sys.argv[3]
 families = {f.name: f for f in text_string_to_metric_families(text)}
 assert text.endswith("# EOF\n")
 if command == "show":
-    family = families["dcistat_netif_rx_bytes_octets"]
-    assert family.type == "counter" and family.unit == "octets", family
-    labels = [s.labels["instance"] for s in family.samples]
+    # Octets are bytes (Prometheus's base unit), not repeated in the name;
+    # the instance label is dci_instance ("instance" is the target's).
+    family = families["dcistat_netif_rx_bytes"]
+    assert family.type == "counter" and family.unit == "bytes", family
+    assert all("instance" not in s.labels for f in families.values() for s in f.samples)
+    labels = [s.labels["dci_instance"] for s in family.samples]
     assert odd.replace("\\", "\\\\") in labels, labels
     assert all(s.name.endswith("_total") for s in family.samples)
-    mtu = {s.labels["instance"]: s.value for s in families["dcistat_netif_mtu_bytes"].samples}
+    mtu = {s.labels["dci_instance"]: s.value for s in families["dcistat_netif_mtu_bytes"].samples}
     assert mtu[odd.replace("\\", "\\\\")] == 1234, mtu
-    counter = families["dcistat_example_uint64_counter_octets"]
+    counter = families["dcistat_example_uint64_counter_bytes"]
     assert counter.type == "counter", counter
-    values = {s.labels["instance"]: s.value for s in counter.samples}
+    values = {s.labels["dci_instance"]: s.value for s in counter.samples}
     assert values["unit2"] == 10000000000000000000, values
     info = families["dcistat_example"]
     assert info.type == "info", info
@@ -247,6 +269,22 @@ else:
 print("# %s: %d families parsed" % (command, len(families)))
 PY
 	ok "dcistat $command --openmetrics passes the OpenMetrics parser"
+	# The Prometheus text format, through Prometheus's own linter: no
+	# parse error and no naming note (base units, _total counters), but
+	# for the example provider's datums, named for their types
+	# (uint32_counter), which the linter notes and the test accepts.
+	if command -v promtool >/dev/null 2>&1; then
+		# shellcheck disable=SC2086 # the command's words
+		dcistat_ok $command --prometheus
+		promtool check metrics <"$TMP_DIR/out" >"$TMP_DIR/promtool.out" 2>&1
+		notes=$(grep -E -v "^dcistat_example_[a-z0-9_]+ metric name should not include type '(counter|gauge)'\$" "$TMP_DIR/promtool.out")
+		[ -z "$notes" ] ||
+		    fail "dcistat $command --prometheus: promtool check metrics: $(head -n 5 <<<"$notes" | tr '\n' ' ')"
+		grep -q '^# EOF' "$TMP_DIR/out" && fail "dcistat $command --prometheus ends with # EOF"
+		ok "dcistat $command --prometheus: promtool check metrics reports nothing"
+	else
+		note "promtool not found (Debian: prometheus): --prometheus not linted"
+	fi
 done
 
 dcistat_ok watch netif -i 0.2 -n 2 -d rx_bytes,mtu --openmetrics
@@ -326,7 +364,8 @@ expect_failure 2 "-i 0: not a number of seconds" watch netif -i 0
 expect_failure 2 "-i x: not a number of seconds" watch netif -i x
 expect_failure 2 "-n -1: not a count" watch netif -n -1
 expect_failure 2 "-i and -n are for watch only" show -n 2
-expect_failure 2 "--json and --openmetrics exclude each other" show --json --openmetrics
+expect_failure 2 "--json, --openmetrics and --prometheus exclude each other" show --json --openmetrics
+expect_failure 2 "--json, --openmetrics and --prometheus exclude each other" show --openmetrics --prometheus
 expect_failure 1 "no class 'nosuch' (see dcistat classes)" show nosuch
 expect_failure 1 "no class 'nosuch'" watch nosuch -n 1
 expect_failure 1 "no class '9.9'" describe 9.9
@@ -344,9 +383,11 @@ ok "bad arguments exit 2, unknown class/instance/datum and a missing configurati
 broken=$TMP_DIR/broken.yaml
 printf 'providers:\n  - module: %s\n  - module: %s\n' "$TMP_DIR/nothere.so" \
     "$(provider_so netif)" >"$broken"
-ns_run "$DCISTAT" -c "$broken" suppliers --json >"$TMP_DIR/out" 2>"$TMP_DIR/err" ||
-    fail "suppliers with a broken provider exited $?"
+ns_run "$DCISTAT" -c "$broken" suppliers --json >"$TMP_DIR/out" 2>"$TMP_DIR/err"
+status=$?
+[ "$status" -eq 1 ] || fail "suppliers with a broken provider exited $status, expected 1 (shown, then a failure)"
 grep -q "nothere.so" "$TMP_DIR/err" || fail "no message for the broken provider: $(cat "$TMP_DIR/err")"
+! grep -q "retrying" "$TMP_DIR/err" || fail "a one-shot dcistat promises a retry: $(cat "$TMP_DIR/err")"
 "$PYTHON" - "$TMP_DIR/out" <<'PY' || fail "suppliers with a broken provider (above)"
 import json, sys
 rows = {row["module"].rsplit("/", 1)[-1]: row for row in json.load(open(sys.argv[1]))["tables"][0]["rows"]}
@@ -355,7 +396,7 @@ assert rows["nothere.so"]["reset"] is None, rows
 assert rows["netif"]["status"] == "running" and rows["netif"]["failure"] is None, rows
 assert rows["netif"]["version"] == "1.00" and rows["netif"]["reset"] > 1.7e9, rows
 PY
-ok "a provider that fails to load: reported on stderr, shown failed by suppliers, netif running"
+ok "a provider that fails to load: reported on stderr (no retry promised), shown failed by suppliers, netif running, exit 1"
 
 dcistat_ok describe 1.1
 grep -q '^rx_bytes  *12  *ST_INTEGER64  *unsigned little-endian  *decimal  *8  *volatile  *octets  *counter' "$TMP_DIR/out" ||

@@ -413,13 +413,15 @@ start_snmpd() {
 	fail "snmpd could not bind a UDP port in 5 attempts"
 }
 
-# stop_snmpd: SIGTERM, then waits (bounded) for it to exit.
+# stop_snmpd: SIGTERM, then waits (bounded) for it to exit; its log must
+# hold no Net-SNMP callback complaint.
 stop_snmpd() {
 	[ -n "$SNMPD_PID" ] || return 0
 	kill -TERM "$SNMPD_PID" 2>/dev/null
 	wait_until 10 _lib_gone "$SNMPD_PID" ||
 	    fail "snmpd (pid $SNMPD_PID) did not stop within 10 s of SIGTERM"
 	wait "$SNMPD_PID" 2>/dev/null
+	check_netsnmp_callbacks_log "$SNMPD_LOG" snmpd
 	SNMPD_PID=
 	_snmpd_fixed_port=1 # a restart reuses the port and the sockets
 }
@@ -505,8 +507,19 @@ check_sanitizer_log() {
 	fi
 }
 
+# check_netsnmp_callbacks_log FILE WHAT: fails when FILE holds Net-SNMP's
+# complaint about a callback list changed while it was walked (a 100 ms
+# wait, then a failed netsnmp_assert).
+NETSNMP_CALLBACKS_RE='netsnmp_assert|lock in _callback_lock'
+check_netsnmp_callbacks_log() {
+	if grep -E -q "$NETSNMP_CALLBACKS_RE" "$1" 2>/dev/null; then
+		grep -E "$NETSNMP_CALLBACKS_RE" "$1" | head -n 10 | sed 's/^/#   /'
+		fail "$2: Net-SNMP changed a callback list while walking it (above)"
+	fi
+}
+
 # stop_dcistatd: SIGTERM; dcistatd must exit 0 within 10 s and its log
-# must hold no sanitizer report.
+# must hold no sanitizer report and no Net-SNMP callback complaint.
 stop_dcistatd() {
 	local status
 	[ -n "$DCISTATD_PID" ] || return 0
@@ -524,9 +537,10 @@ stop_dcistatd() {
 	status=$?
 	DCISTATD_PID=
 	check_sanitizer_log "$DCISTATD_LOG" dcistatd
+	check_netsnmp_callbacks_log "$DCISTATD_LOG" dcistatd
 	[ "$status" -eq 0 ] ||
 	    fail "dcistatd exited with status $status on SIGTERM, expected 0"
-	ok "dcistatd stopped cleanly on SIGTERM (exit 0, no sanitizer report)"
+	ok "dcistatd stopped cleanly on SIGTERM (exit 0, no sanitizer report, no netsnmp_assert)"
 }
 
 # run_dcistatd OUT ERR ARG...: runs dcistatd to completion (no -f), stdout

@@ -14,6 +14,8 @@
 #     (scripts/generate-prometheus snmp), with no MIB parse error and no
 #     generator warning; skipped with a note when the base modules cannot
 #     be fetched (scripts/fetch-base-mibs);
+#   - contrib/prometheus/prometheus.yml is what `dcistatd
+#     --prometheus-config` writes now (scripts/generate-prometheus config);
 #   - contrib/prometheus/dcistat.rules.yml passes `promtool check rules`
 #     and its unit test, tests/prometheus/dcistat.rules.test.yml.
 # Then, in a private network namespace holding lo and a veth pair with no
@@ -35,8 +37,10 @@
 #   - netif: each interface's 24 counters, typed counter, lie between
 #     /sys/class/net/IF/statistics read more than a refresh interval before
 #     the scrape and read after it, and equal them on the quiet veth ends;
-#     mtu and speed are gauges, mtu equals sysfs; oper_up is 1 or 0 (lo and
-#     the veth ends: 1); the address is the sysfs address as a label;
+#     mtu and speed are gauges, mtu equals sysfs; oper_up is 1 for lo and
+#     the veth ends that are up and 0 for a pair left down (TruthValue
+#     false, 2 on the wire, must read 0 for an alert on == 0 to fire);
+#     the address is the sysfs address as a label;
 #   - devstat: every disk of /proc/diskstats the provider serves by default
 #     (not loop*, ram*, zram*, not a partition) is a row indexed by major
 #     and minor, bytes read and written (sectors x 512), reads, writes
@@ -53,7 +57,9 @@
 # contrib/prometheus/prometheus.yml (ports and intervals changed) against
 # the exporter, with the agent in its targets file: the three dcistat jobs
 # are up, their series carry the agent as `instance` and the rows' names,
-# and dcistat.rules.yml records.
+# every series is stored (read back through Prometheus's API) under its
+# MIB name in snake_case, a counter's with _total, with snake_case labels
+# only, and dcistat.rules.yml records.
 #
 # Needs root and `ip netns` (exit 77 otherwise), and exits 77 when
 # prometheus-snmp-exporter, promtool or prometheus (package prometheus) or
@@ -94,6 +100,13 @@ if ! cmp -s "$shipped/generator.yml" "$TMP_DIR/generator.yml"; then
 	fail "contrib/prometheus/generator.yml differs from what dcistatd --prometheus-generator writes now (make prometheus)"
 fi
 ok "contrib/prometheus/generator.yml is what dcistatd --prometheus-generator writes"
+"$generate" config "$top_builddir" >"$TMP_DIR/prometheus.yml" 2>"$TMP_DIR/generate.err" ||
+    fail "scripts/generate-prometheus config failed: $(head -n 3 "$TMP_DIR/generate.err")"
+if ! cmp -s "$shipped/prometheus.yml" "$TMP_DIR/prometheus.yml"; then
+	diff -u "$shipped/prometheus.yml" "$TMP_DIR/prometheus.yml" | head -n 40 | sed 's/^/#   /'
+	fail "contrib/prometheus/prometheus.yml differs from what dcistatd --prometheus-config writes now (make prometheus)"
+fi
+ok "contrib/prometheus/prometheus.yml is what dcistatd --prometheus-config writes"
 
 # The command line: -t and --mib exclude it (usage, 2); a configuration
 # whose providers register no class is an error (1) that writes nothing.
@@ -143,6 +156,10 @@ if ! ip -n "$NETNS" link add dcp0 type veth peer name dcp1 2>"$TMP_DIR/veth.err"
 fi
 if ! { ip -n "$NETNS" link set dcp0 up && ip -n "$NETNS" link set dcp1 up; }; then
 	fail "cannot bring dcp0/dcp1 up"
+fi
+# A second pair left administratively down: its oper_up must read 0.
+if ! ip -n "$NETNS" link add dcp2 type veth peer name dcp3 2>"$TMP_DIR/veth.err"; then
+	fail "cannot create a second veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
 fi
 link_up() { [ "$(ns_run cat "/sys/class/net/$1/operstate" 2>/dev/null)" = up ]; }
 if ! { wait_until 5 link_up dcp0 && wait_until 5 link_up dcp1; }; then
@@ -205,7 +222,7 @@ read_system() {
 		for d in /sys/class/net/*; do
 			n=${d##*/}
 			cd "$d" || exit 1
-			for f in ifindex mtu address statistics/*; do
+			for f in ifindex mtu address operstate statistics/*; do
 				printf "%s %s %s\n" "$n" "${f#statistics/}" "$(cat "$f")"
 			done
 		done' >"$TMP_DIR/sysfs.$1" || fail "cannot read the interfaces' sysfs files"
@@ -325,7 +342,7 @@ before, after = read_sysfs("before"), read_sysfs("after")
 netif = scrape("dci_netif", "dciNetif")
 labels = instance_labels(1)
 by_index = {v["ifindex"]: name for name, v in before.items()}
-counters = sorted(k for k in before["lo"] if k not in ("ifindex", "mtu", "address"))
+counters = sorted(k for k in before["lo"] if k not in ("ifindex", "mtu", "address", "operstate"))
 if len(counters) < 20:
     fail("lo has only %d statistics files in sysfs" % len(counters))
 rows = set()
@@ -353,6 +370,7 @@ def one(families, metric, key, index):
     return kind, (found[0] if len(found) == 1 else None)
 
 equal = 0
+down_seen = 0
 for name, index in ((n, v["ifindex"]) for n, v in before.items()):
     for counter in counters:
         metric = "dciNetif" + camel(counter)
@@ -371,16 +389,25 @@ for name, index in ((n, v["ifindex"]) for n, v in before.items()):
             equal += 1
     # Gauge32 and DciGauge64 (a Counter64 on the wire): gauges. The
     # veth ends have a speed (lo has none).
+    # The veth ends that are up have a speed (lo has none; no interface
+    # that is down has one, as sysfs says).
+    is_up = before[name]["operstate"] == "up"
     for metric in ("dciNetifMtu", "dciNetifSpeed"):
         kind, value = one(netif, metric, "dciNetifIfIndex", index)
-        if kind != "gauge" or (value is None and (metric == "dciNetifMtu" or name != "lo")):
+        if kind != "gauge" or (value is None and (metric == "dciNetifMtu" or (name != "lo" and is_up))):
             fail("%s{%s} = %r is typed %s, not gauge" % (metric, name, value, kind))
     kind, value = one(netif, "dciNetifMtu", "dciNetifIfIndex", index)
     if value != int(before[name]["mtu"]):
         fail("dciNetifMtu{%s} = %r, sysfs mtu %s" % (name, value, before[name]["mtu"]))
+    # TruthValue: true(1) reads 1, false(2) reads 0, so that an alert on
+    # dciNetifOperUp == 0 fires. lo's operstate is "unknown" (up and
+    # running, RFC 2863's unknown).
+    expected_up = 1 if before[name]["operstate"] in ("up", "unknown") else 0
     kind, value = one(netif, "dciNetifOperUp", "dciNetifIfIndex", index)
-    if kind != "gauge" or value != 1:
-        fail("dciNetifOperUp{%s} = %r (%s), expected gauge 1" % (name, value, kind))
+    if kind != "gauge" or value != expected_up:
+        fail("dciNetifOperUp{%s} = %r (%s), sysfs operstate %s: expected gauge %d" % (name, value, kind, before[name]["operstate"], expected_up))
+    elif expected_up == 0:
+        down_seen += 1
     if name.startswith("dcp"):
         kind, samples = netif.get("dciNetifAddress", (None, []))
         found = [s.get("dciNetifAddress", "").lower() for s, v in samples if s.get("dciNetifIfIndex") == index]
@@ -390,7 +417,9 @@ for name in ("dcp0", "dcp1"):
     moved = "tx_packets" if name == "dcp0" else "rx_packets"
     if int(before[name][moved]) < 7:
         fail("%s %s is %s: the frames did not go through" % (name, moved, before[name][moved]))
-ok("dci_netif: %d counters typed counter within sysfs before/after (exact on dcp0 and dcp1); mtu, speed gauges; oper_up 1; dcp addresses as labels" % equal)
+if down_seen != 2:
+    fail("dciNetifOperUp read 0 for %d interfaces, expected 2 (dcp2 and dcp3, down)" % down_seen)
+ok("dci_netif: %d counters typed counter within sysfs before/after (exact on the dcp veth ends); mtu, speed gauges; oper_up 1 for lo, dcp0 and dcp1, 0 for dcp2 and dcp3 (down); dcp addresses as labels" % equal)
 
 # --- devstat -------------------------------------------------------------
 def diskstats(which):
@@ -601,20 +630,59 @@ expect_series() {
 		fail "Prometheus: $1 is not as expected ($2): $(head -c 400 "$TMP_DIR/query.json")"
 	fi
 }
-expect_series 'dciNetifRxBytes{dciNetifName="lo"}' \
-    "s['instance'] == '$instance' and s['job'] == 'dcistat_netif' and s['dciNetifIfIndex'] == '1' and v > 0"
-expect_series 'dciEvcntCount{dciEvcntProcessor="0"}' \
-    "s['instance'] == '$instance' and s['dciEvcntGroup'] != '' and not s['dciEvcntName'].startswith('0x')"
+expect_series 'dci_netif_rx_bytes_total{dci_netif_name="lo"}' \
+    "s['instance'] == '$instance' and s['job'] == 'dcistat_netif' and s['dci_netif_if_index'] == '1' and v > 0"
+expect_series 'dci_netif_oper_up{dci_netif_name="dcp2"}' "v == 0"
+expect_series 'dci_evcnt_count_total{dci_evcnt_processor="0"}' \
+    "s['instance'] == '$instance' and s['dci_evcnt_group'] != '' and not s['dci_evcnt_name'].startswith('0x')"
 if grep -q '^dciDevstatBusyTime' "$TMP_DIR/scrape.dci_devstat"; then
-	expect_series 'dciDevstatBusyTime' \
-	    "s['instance'] == '$instance' and s['dciDevstatDeviceName'] != ''"
+	expect_series 'dci_devstat_busy_time_total' \
+	    "s['instance'] == '$instance' and s['dci_devstat_device_name'] != ''"
 fi
+# Every series the three jobs stored, by Prometheus's API, against what
+# the exporter exposed: each metric stored as its MIB name in snake_case,
+# a counter's with _total and no other's, and no camelCase label left.
+ns_run curl -sf -o "$TMP_DIR/series.json" -g \
+    "http://127.0.0.1:$PROMETHEUS_PORT/api/v1/series?match[]={job=~\"dcistat_.*\"}" ||
+    fail "Prometheus: cannot read the stored series"
+"$PYTHON" - "$TMP_DIR/series.json" "$TMP_DIR" $MODULES <<'PY' || fail "Prometheus: the stored names are not as expected (above)"
+import json, re, sys
+from prometheus_client.parser import text_string_to_metric_families
+series, tmp, modules = json.load(open(sys.argv[1]))["data"], sys.argv[2], sys.argv[3:]
+def snake(name):
+    out = []
+    for i, c in enumerate(name):
+        if c.isupper() and i > 0:
+            previous, following = name[i - 1], name[i + 1:i + 2]
+            if previous.islower() or previous.isdigit() or (previous.isupper() and following.islower()):
+                out.append("_")
+        out.append(c.lower())
+    return "".join(out)
+expected = set()
+for module in modules:
+    for family in text_string_to_metric_families(open("%s/scrape.%s" % (tmp, module)).read()):
+        if family.name.startswith("dci"):
+            expected.add(snake(family.name) + ("_total" if family.type == "counter" else ""))
+stored = {s["__name__"] for s in series if s["__name__"].startswith("dci")}
+failures = 0
+if stored != expected:
+    print("FAIL: stored but not expected %s; expected but not stored %s" % (sorted(stored - expected), sorted(expected - stored)))
+    failures += 1
+for s in series:
+    for label in s:
+        if not re.fullmatch(r"[a-z0-9_]+", label):
+            print("FAIL: %s carries the label %s" % (s["__name__"], label)); failures += 1
+            break
+counters = sorted(n for n in stored if n.endswith("_total"))
+print("# %d names stored, %d of them counters (%s ...)" % (len(stored), len(counters), ", ".join(counters[:3])))
+sys.exit(1 if failures else 0)
+PY
 recorded() {
-	query 'dcistat:netif_errors:rate5m{dciNetifName="lo"}' && every_series 'v == 0'
+	query 'dcistat:netif_errors:rate5m{dci_netif_name="lo"}' && every_series 'v == 0'
 }
 wait_until 15 recorded ||
     fail "Prometheus: the rule dcistat:netif_errors:rate5m gives no 0 for lo within 15 s: $(cat "$TMP_DIR/query.json")"
-ok "Prometheus with contrib/prometheus/prometheus.yml: the three jobs up through the exporter, series labelled instance=$instance and the rows' names, rules recorded"
+ok "Prometheus with contrib/prometheus/prometheus.yml: the three jobs up through the exporter, every series stored with its snake_case name (counters _total) and labels, labelled instance=$instance and the rows' names, dcp2's oper_up 0, rules recorded"
 
 stop_dcistatd
 ok "done in $(($(now_ms) - started)) ms"

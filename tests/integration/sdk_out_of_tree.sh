@@ -250,7 +250,8 @@ while :; do
 	expected=$(hundredths "$a1" "$a5" "$a15")
 	[ "$load1 $load5 $load15 " = "$expected" ] ||
 	    fail "dcistatd load1 load5 load15 = $load1 $load5 $load15, /proc/loadavg '$a1 $a5 $a15' = $expected"
-	[ "$text" = "$load1" ] || fail "dciStatText of load1 '$text', dciStatGauge32 $load1"
+	# DCI_UNIT_HUNDREDTHS: the text is the fraction, as /proc shows it.
+	[ "$text" = "$a1" ] || fail "dciStatText of load1 '$text', /proc/loadavg $a1 (dciStatGauge32 $load1)"
 	[ "$runnable" -ge 1 ] && [ "$entities" -ge "$runnable" ] ||
 	    fail "runnable $runnable, entities $entities: expected 1 <= runnable <= entities"
 	break

@@ -18,6 +18,20 @@ GETBULK with one varbind chosen by SCENARIO:
                the OID each GETBULK starts from is appended to LOG-FILE;
                once READY-FILE.more exists, class "cpus" has a second datum
                (OLDER_TREE_MORE: its supplier registered it again)
+  endless      dciSupplierTable without end: each GETBULK answered with as
+               many dciSupplierModule rows as asked for, the indexes after
+               the one asked for (a walk that never ends by itself)
+  endless-classes  the same of dciClassTable's first column (dciClassLabel)
+               after one supplier, class ids 1.N
+  hostile      a well-formed agent (the older one's tree) whose every string
+               is hostile (HOSTILE): newline, ESC, CSI, OSC 52, raw C1 bytes
+               0x9b and 0x9d and their UTF-8 forms (U+009B, U+009D), in the
+               supplier's title, description and failure, the class's and
+               datum's descriptions, the instance labels and a string value
+  hostile-module, hostile-class, hostile-unit, hostile-time
+               the same tree with HOSTILE in the supplier's module name, the
+               class label, the datum's unit name, or as the text of an
+               absolute time: each refused by dcistat with a message
 Only what dcistat sends is decoded: BER definite lengths, SNMPv2c.
 """
 import os
@@ -149,6 +163,76 @@ OLDER_TREE_MORE = sorted([(o, v) for o, v in OLDER_TREE
 ])
 
 
+# What a hostile agent puts in its strings: a forged line, clear screen,
+# a set title (OSC 0), a write to the clipboard (OSC 52), raw C1 CSI and
+# OSC, and the same as UTF-8 (U+009B, U+009D), and DEL.
+HOSTILE = (b"x\nwarning: agent: FORGED LINE\x1b[2J\x1b]0;title\x07"
+           b"\x1b]52;c;ZXZpbA==\x07\x9b31m\x9d0;t\x07\xc2\x9b1m\xc2\x9d0;u\x07\x7fend")
+# The same in fewer than 64 bytes, for what dcistat reads into a short
+# buffer (the text of a time).
+HOSTILE_SHORT = b"x\nFORGED\x1b[2J\x1b]52;c;ZQ==\x07\x9b1m\x9d0;t\x07\xc2\x9b\xc2\x9d\x7f"
+
+
+def hostile_tree(where):
+    """OLDER_TREE with HOSTILE in the strings of `where`: "output" (strings
+    dcistat shows: titles, descriptions, failure, instance labels, a string
+    value of a second datum of "cpus"), or "module", "class", "unit",
+    "time" (what dcistat refuses)."""
+    tree = {tuple(o): v for o, v in OLDER_TREE}
+    if where == "output":
+        for column in (3, 4, 11):  # title, description, failure
+            tree[tuple(ARC + [1, 1, column] + SUPPLIER)] = octets(HOSTILE)
+        tree[tuple(ARC + [3, 1, 10] + DATUM)] = octets(HOSTILE)
+        tree[tuple(ARC + [4, 1, 2] + INSTANCE)] = octets(HOSTILE)
+        tree[tuple(ARC + [4, 1, 2] + CPU)] = octets(HOSTILE + b"2")
+        tree[tuple(ARC + [2, 1, 4] + CPUS)] = integer(0x42, 2)
+        name = CPUS + [2]
+        for column, value in ((2, octets("name")), (3, integer(0x02, 2)),
+                              (4, integer(0x42, 0)), (5, integer(0x42, 0)),
+                              (6, integer(0x42, 200)), (7, integer(0x02, 1)),
+                              (8, octets("")), (9, integer(0x02, 3)),
+                              (10, octets(HOSTILE))):
+            tree[tuple(ARC + [3, 1, column] + name)] = value
+        tree[tuple(ARC + [6, 1, 8, 1, 2, 0])] = octets(HOSTILE)
+    elif where == "module":
+        tree[tuple(ARC + [1, 1, 2] + SUPPLIER)] = octets(HOSTILE)
+    elif where == "class":
+        tree[tuple(ARC + [2, 1, 2] + CLASS)] = octets(HOSTILE)
+    elif where == "unit":
+        tree[tuple(ARC + [3, 1, 8] + DATUM)] = octets(HOSTILE)
+    elif where == "time":
+        # "busy" of cpus as an absolute ST_TIME (STF_CTIME), served as a
+        # TimeStamp whose dciStatText is HOSTILE.
+        tree[tuple(ARC + [3, 1, 3] + CPU_DATUM)] = integer(0x02, 8)
+        tree[tuple(ARC + [3, 1, 4] + CPU_DATUM)] = integer(0x42, 1)
+        tree[tuple(ARC + [3, 1, 5] + CPU_DATUM)] = integer(0x42, 0)
+        tree[tuple(ARC + [3, 1, 6] + CPU_DATUM)] = integer(0x42, 8)
+        tree[tuple(ARC + [3, 1, 9] + CPU_DATUM)] = integer(0x02, 3)
+        tree[tuple(ARC + [6, 1, 8, 1, 1, 0])] = integer(0x43, 5)
+        tree[tuple(ARC + [5, 1, 3, 2, 1, 8, 1, 0, 1])] = octets(HOSTILE)
+    return sorted((list(o), v) for o, v in tree.items())
+
+
+def endless_bulk(start, repetitions, column):
+    """`repetitions` rows of `column` (a table's entry and column) after
+    `start`: indexes 1, 2, ... without end (endless-classes: class ids 1.N,
+    after one supplier)."""
+    if start[:len(column)] == column and len(start) > len(column):
+        after = start[len(column):]
+    else:
+        after = None
+    rows = []
+    if column[-3:] == [2, 1, 2]:
+        # dciClassLabel.[2, 1, N]: after the class table's first column
+        # starts, N counts up.
+        n = after[2] if after is not None and len(after) == 3 else 0
+        rows = [column + [2, 1, n + i] for i in range(1, repetitions + 1)]
+    else:
+        n = after[0] if after is not None else 0
+        rows = [column + [n + i] for i in range(1, repetitions + 1)]
+    return b"".join(tlv(0x30, objid(o) + octets("e%d" % o[-1])) for o in rows)
+
+
 def older_bulk(start, repetitions, tree):
     """The varbinds after `start` in `tree`, then endOfMibView."""
     following = [(o, v) for o, v in tree if o > start][:repetitions]
@@ -176,8 +260,53 @@ def answer(request, scenario, log):
     pdu_tag, pdu, _ = read(message, at)
     _, request_id, _ = read(pdu, 0)
     request_id = int.from_bytes(request_id, "big", signed=True)
-    if pdu_tag == 0xA0:  # GET: sysUpTime.0
+    if pdu_tag == 0xA0 and scenario == "hostile-time":
+        # GETs: sysUpTime.0, or dciStatText of the times (HOSTILE).
+        _, _, at = read(pdu, 0)
+        _, _, at = read(pdu, at)
+        _, _, at = read(pdu, at)
+        _, varbinds, _ = read(pdu, at)
+        varbind, at = b"", 0
+        while at < len(varbinds):
+            _, one, at = read(varbinds, at)
+            _, name, _ = read(one, 0)
+            name = oid_of(name)
+            if name == [1, 3, 6, 1, 2, 1, 1, 3, 0]:
+                value = integer(0x43, 12345)
+            else:
+                value = octets(HOSTILE_SHORT)
+            varbind += tlv(0x30, objid(name) + value)
+    elif pdu_tag == 0xA0:  # GET: sysUpTime.0
         varbind = tlv(0x30, objid([1, 3, 6, 1, 2, 1, 1, 3, 0]) + integer(0x43, 12345))
+    elif scenario.startswith("endless"):
+        _, _, at = read(pdu, 0)                 # request id
+        _, _, at = read(pdu, at)                # non-repeaters
+        _, repetitions, at = read(pdu, at)
+        _, varbinds, _ = read(pdu, at)
+        _, first, _ = read(varbinds, 0)
+        _, name, _ = read(first, 0)
+        start = oid_of(name)
+        repetitions = int.from_bytes(repetitions, "big")
+        if scenario == "endless-classes" and start < ARC + [1, 1, 2] + SUPPLIER:
+            # One supplier, then the class table without end.
+            varbind = tlv(0x30, objid(ARC + [1, 1, 2] + SUPPLIER) + octets("one"))
+        elif scenario == "endless-classes" and start < ARC + [2]:
+            # After the supplier: the class table (ends the walk).
+            varbind = endless_bulk(ARC + [2], 1, ARC + [2, 1, 2])
+        elif scenario == "endless-classes":
+            varbind = endless_bulk(start, repetitions, ARC + [2, 1, 2])
+        else:
+            varbind = endless_bulk(start, repetitions, ARC + [1, 1, 2])
+    elif scenario.startswith("hostile"):
+        _, _, at = read(pdu, 0)
+        _, _, at = read(pdu, at)
+        _, repetitions, at = read(pdu, at)
+        _, varbinds, _ = read(pdu, at)
+        _, first, _ = read(varbinds, 0)
+        _, name, _ = read(first, 0)
+        where = scenario[len("hostile-"):] if "-" in scenario else "output"
+        varbind = older_bulk(oid_of(name), int.from_bytes(repetitions, "big"),
+                             hostile_tree(where))
     elif scenario == "older":
         _, _, at = read(pdu, 0)                 # request id
         _, _, at = read(pdu, at)                # non-repeaters

@@ -70,11 +70,11 @@ refused() {
 }
 
 chmod 0660 "$CONFIG"
-refused "a group-writable configuration" "$CONFIG is writable by its group \\(mode 0660\\)" "$CONFIG"
+refused "a group-writable configuration" "$CONFIG is writable by its group \\(mode 0660\\): refused; take the write permission away \\(chmod go-w\\) or move the file where only root can change it; for a development tree, --insecure-paths or DCISTAT_INSECURE_PATHS=1" "$CONFIG"
 chmod 0644 "$CONFIG"
 
 config_write "$TMP_DIR/dcistatd.yaml"
-refused "a configuration under /tmp" "/tmp is writable by others \\(mode 1777\\)" "$TMP_DIR/dcistatd.yaml"
+refused "a configuration under /tmp" "/tmp is writable by others \\(mode 1777\\): refused; move the file to a directory only root can change \\(e.g. /etc/dcistat\\); for a development tree, --insecure-paths or DCISTAT_INSECURE_PATHS=1" "$TMP_DIR/dcistatd.yaml"
 ln -s "$TMP_DIR/dcistatd.yaml" "$SAFE/link.yaml"
 refused "a link to a configuration under /tmp" "link.yaml: /tmp is writable by others" "$SAFE/link.yaml"
 check "$TMP_DIR/dcistatd.yaml" --insecure-paths
@@ -88,8 +88,11 @@ chmod 0775 "$SAFE/providers"
 refused "a group-writable provider directory" "$SAFE/providers is writable by its group \\(mode 0775\\)" "$CONFIG"
 chmod 0755 "$SAFE/providers"
 chown 12345 "$SAFE/providers"
-refused "a provider directory owned by another user" "$SAFE/providers is owned by uid 12345, not root" "$CONFIG"
+refused "a provider directory owned by another user" "$SAFE/providers is owned by uid 12345, not root: refused; move the file to a directory only root can change" "$CONFIG"
 chown 0 "$SAFE/providers"
+chown 12345 "$SAFE/providers/netif.so"
+refused "a provider owned by another user" "netif.so is owned by uid 12345, not root: refused; give it to root \\(chown root '$SAFE/providers/netif.so'\\)" "$CONFIG"
+chown 0 "$SAFE/providers/netif.so"
 cp "$SAFE/providers/netif.so" "$TMP_DIR/netif.so"
 ln -s "$TMP_DIR/netif.so" "$SAFE/providers/linked.so"
 printf 'providers:\n  - module: %s\n' "$SAFE/providers/linked.so" >"$SAFE/linked.yaml"

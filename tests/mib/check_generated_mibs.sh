@@ -6,7 +6,8 @@
 #  1. the module generated now equals the committed one (mibs/DCI-*-MIB.txt;
 #     the example's is tests/unit/expected/DCI-EXAMPLE-MIB.txt): `make mibs`
 #     regenerates them;
-#  2. smilint -l 6 reports nothing about it (no message is accepted);
+#  2. smilint -l 6 reports nothing about it (no message is accepted), nor
+#     snmptranslate -PW (lib.sh's netsnmp_warnings);
 #  3. every table, entry and datum column the agent serves
 #     (tests/dump_class_oids prints "NAME NUMERIC-OID", the OIDs computed
 #     from the registry and src/agent/mib_oids.h) resolves with snmptranslate
@@ -80,6 +81,15 @@ for entry in $modules; do
 		sed 's/^/    /' "$tmp/smilint.out"
 	else
 		echo "ok: smilint -l 6 reports nothing"
+	fi
+
+	# --- 2b. Net-SNMP's parser, every warning on ----------------------------
+	warnings=$(netsnmp_warnings "$module" "$generated")
+	if [ -n "$warnings" ]; then
+		fail "snmptranslate -PW warns of $module:"
+		printf '%s\n' "$warnings" | sed 's/^/    /'
+	else
+		echo "ok: snmptranslate -PW loads it with no warning of its own"
 	fi
 
 	# --- 3. OIDs as served ----------------------------------------------------

@@ -3,6 +3,9 @@
 #
 #  1. smilint -l 6 reports nothing (see OID_INDEX_NOTES below for the only
 #     messages accepted, which the SMI makes unavoidable for this layout);
+#     snmptranslate -PW (Net-SNMP's parser with every warning on) warns of
+#     nothing in it (lib.sh's netsnmp_warnings: a DESCRIPTION in a
+#     MODULE-COMPLIANCE longer than the parser's 128-byte token, say);
 #  2. snmptranslate resolves every object the MIB text defines;
 #  3. every object the agent serves (tests/dump_agent_oids prints
 #     "NAME NUMERIC-OID" lines) has exactly the OID the MIB gives NAME, and
@@ -55,6 +58,16 @@ if [ -n "$others" ] || [ $smilint_status -ne 0 ]; then
 	printf '%s\n' "$others" | sed 's/^/    /'
 else
 	echo "ok: smilint -l 6 clean ($accepted accepted notices: OID indexes, DciGauge64)"
+fi
+
+# --- 1b. Net-SNMP's parser, every warning on -------------------------------------
+
+warnings=$(netsnmp_warnings "$module" "$mibfile")
+if [ -n "$warnings" ]; then
+	fail "snmptranslate -PW warns of $mibfile:"
+	printf '%s\n' "$warnings" | sed 's/^/    /'
+else
+	echo "ok: snmptranslate -PW loads $module with no warning of its own"
 fi
 
 # --- 2. every object the MIB defines resolves ----------------------------------

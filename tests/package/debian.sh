@@ -90,6 +90,11 @@ for deb in "${debs[@]}"; do in_root_debs+=("/debs/${deb##*/}"); done
 in_root apt-get install -y -q "${in_root_debs[@]}" </dev/null >"$work/install.log" 2>&1 ||
     { tail -n 20 "$work/install.log"; fail "apt-get install of the packages in the fresh root failed"; }
 ok "installed into a fresh Debian 12 root with apt (mmdebstrap --variant=apt, snmpd)"
+# Debian's snmpd.conf is an AgentX master without agentXPerms: the
+# postinst says what to add for the dcistat user.
+grep -q '^    agentXPerms 0660 0755 root dcistat$' "$work/install.log" ||
+    fail "the postinst did not say what snmpd.conf needs: $(grep dcistatd: "$work/install.log" | head -n 3)"
+ok "the postinst says what snmpd.conf needs (agentXPerms for the dcistat user)"
 
 in_root id dcistat >/dev/null 2>&1 || fail "no dcistat user after installing"
 in_root getent group dcistat >/dev/null || fail "no dcistat group after installing"

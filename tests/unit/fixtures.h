@@ -38,7 +38,7 @@
 #include "core/registry.h"
 #include "core/snapshot.h"
 #include "core/value.h"
-#include "agent/table_index.h"
+#include "snmp/table_index.h"
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -336,7 +336,7 @@ fx_standard_registry(void)
 
 /* An index as the walk compares it: sub-identifiers may exceed 2^32-1. */
 struct fx_index {
-	uint64_t subids[AGENT_INDEX_MAX + 8];
+	uint64_t subids[SCHEMA_INDEX_MAX + 8];
 	size_t length;
 };
 
@@ -464,7 +464,7 @@ fx_push_instance_segment(
 
 static inline bool
 fx_datum_in_filter(
-    const struct dci_datum *datum, const struct agent_index_filter *filter)
+    const struct dci_datum *datum, const struct schema_index_filter *filter)
 {
 	if (datum->kind == DCI_KIND_NONE)
 		return false;
@@ -490,7 +490,7 @@ fx_present(const struct dci_class *class, size_t instance,
  * kinds). */
 static inline void
 fx_oracle(const struct dci_registry *registry, enum fx_table table,
-    const struct agent_index_filter *filter, struct fx_rows *rows)
+    const struct schema_index_filter *filter, struct fx_rows *rows)
 {
 	memset(rows, 0, sizeof(*rows));
 	if (table == FX_SUPPLIER) {

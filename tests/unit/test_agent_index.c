@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/mib_oids.h"
+#include "snmp/mib_oids.h"
 #include "core/clock.h"
 #include "fixtures.h"
 
@@ -45,8 +45,8 @@ teardown(void)
 
 /* --- OIDs --------------------------------------------------------------- */
 
-static const oid arc[] = {AGENT_MIB_ARC, AGENT_MIB_OBJECTS};
-#define ARC_LENGTH (AGENT_MIB_ARC_LENGTH + 1)
+static const oid arc[] = {SCHEMA_MIB_ARC, SCHEMA_MIB_OBJECTS};
+#define ARC_LENGTH (SCHEMA_MIB_ARC_LENGTH + 1)
 #define ENTRY_LENGTH (ARC_LENGTH + 2)
 
 struct name {
@@ -190,31 +190,31 @@ START_TEST(getnext_on_table_oid_gives_first_column_first_row)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get_next(AGENT_TABLE_STAT, TABLE(AGENT_TABLE_STAT),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	varbind = get_next(SCHEMA_TABLE_STAT, TABLE(SCHEMA_TABLE_STAT),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
 	assert_string(varbind, "uptime_delta");
 	snmp_free_varbind(varbind);
-	varbind = get_next(AGENT_TABLE_STAT, ENTRY(AGENT_TABLE_STAT),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	varbind = get_next(SCHEMA_TABLE_STAT, ENTRY(SCHEMA_TABLE_STAT),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
 	snmp_free_varbind(varbind);
 
-	varbind = get_next(AGENT_TABLE_SUPPLIER, TABLE(AGENT_TABLE_SUPPLIER),
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 1));
+	varbind = get_next(SCHEMA_TABLE_SUPPLIER, TABLE(SCHEMA_TABLE_SUPPLIER),
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 1));
 	assert_string(varbind, "alpha");
 	snmp_free_varbind(varbind);
 
-	varbind = get_next(AGENT_TABLE_CLASS, TABLE(AGENT_TABLE_CLASS),
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 1, 2));
+	varbind = get_next(SCHEMA_TABLE_CLASS, TABLE(SCHEMA_TABLE_CLASS),
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 2));
 	assert_string(varbind, "system");
 	snmp_free_varbind(varbind);
 
-	varbind = get_next(AGENT_TABLE_DATUM, TABLE(AGENT_TABLE_DATUM),
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 1));
+	varbind = get_next(SCHEMA_TABLE_DATUM, TABLE(SCHEMA_TABLE_DATUM),
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 1));
 	assert_string(varbind, "uptime_delta");
 	snmp_free_varbind(varbind);
 
-	varbind = get_next(AGENT_TABLE_INSTANCE, TABLE(AGENT_TABLE_INSTANCE),
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 1, 2, 1, 0));
+	varbind = get_next(SCHEMA_TABLE_INSTANCE, TABLE(SCHEMA_TABLE_INSTANCE),
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 1, 2, 1, 0));
 	assert_string(varbind, "system");
 	snmp_free_varbind(varbind);
 }
@@ -228,48 +228,48 @@ START_TEST(getnext_before_and_after_the_table)
 
 	/* Anything that sorts before the entry starts at the first row. */
 	memcpy(request.subids, before, sizeof(before));
-	varbind = get_next(AGENT_TABLE_STAT, request,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	varbind = get_next(SCHEMA_TABLE_STAT, request,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
 	snmp_free_varbind(varbind);
-	varbind = get_next(AGENT_TABLE_STAT, ENTRY(AGENT_TABLE_INSTANCE),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	varbind = get_next(SCHEMA_TABLE_STAT, ENTRY(SCHEMA_TABLE_INSTANCE),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
 	snmp_free_varbind(varbind);
 	/* Anything after the table is past its end. */
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, true, TABLE(AGENT_CLASS_DATA),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, true, TABLE(SCHEMA_CLASS_DATA),
 	    AGENT_END_OF_TABLE));
-	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, true,
-	    ENTRY(AGENT_TABLE_CLASS), AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(SCHEMA_TABLE_SUPPLIER, true,
+	    ENTRY(SCHEMA_TABLE_CLASS), AGENT_END_OF_TABLE));
 	/* Table numbers outside the known tables. */
 	snmp_free_varbind(
-	    ask(0, true, TABLE(AGENT_TABLE_STAT), AGENT_END_OF_TABLE));
-	snmp_free_varbind(ask(AGENT_CLASS_DATA + 1, false,
-	    NAME(AGENT_CLASS_DATA + 1, 1, 1), AGENT_NO_SUCH_OBJECT));
+	    ask(0, true, TABLE(SCHEMA_TABLE_STAT), AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(SCHEMA_CLASS_DATA + 1, false,
+	    NAME(SCHEMA_CLASS_DATA + 1, 1, 1), AGENT_NO_SUCH_OBJECT));
 	/* In dciClassData, a class's levels alone name no column. */
-	snmp_free_varbind(ask(AGENT_CLASS_DATA, false,
-	    NAME(AGENT_CLASS_DATA, 1, 1), AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(SCHEMA_CLASS_DATA, false,
+	    NAME(SCHEMA_CLASS_DATA, 1, 1), AGENT_NO_SUCH_OBJECT));
 }
 END_TEST
 
 START_TEST(getnext_past_last_column_is_end)
 {
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, true,
-	    COLUMN(AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY + 1),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, true,
+	    COLUMN(SCHEMA_TABLE_STAT, SCHEMA_STAT_DISCONTINUITY + 1),
 	    AGENT_END_OF_TABLE));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, true,
-	    NAME(AGENT_TABLE_STAT, 99, 1, 2), AGENT_END_OF_TABLE));
-	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, true,
-	    COLUMN(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_FAILURE + 1),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, true,
+	    NAME(SCHEMA_TABLE_STAT, 99, 1, 2), AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(SCHEMA_TABLE_SUPPLIER, true,
+	    COLUMN(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_FAILURE + 1),
 	    AGENT_END_OF_TABLE));
-	snmp_free_varbind(ask(AGENT_TABLE_INSTANCE, true,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_PARENT + 1, 0),
+	snmp_free_varbind(ask(SCHEMA_TABLE_INSTANCE, true,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_PARENT + 1, 0),
 	    AGENT_END_OF_TABLE));
 	/* The last row of the last column. */
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, true,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY, 2, 1, 2, 3, 2, 0,
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, true,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_DISCONTINUITY, 2, 1, 2, 3, 2, 0,
 	        1, 3),
 	    AGENT_END_OF_TABLE));
-	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, true,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_FAILURE, 3),
+	snmp_free_varbind(ask(SCHEMA_TABLE_SUPPLIER, true,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_FAILURE, 3),
 	    AGENT_END_OF_TABLE));
 }
 END_TEST
@@ -278,19 +278,19 @@ START_TEST(getnext_on_column_zero_gives_first_column)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get_next(AGENT_TABLE_STAT, COLUMN(AGENT_TABLE_STAT, 0),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	varbind = get_next(SCHEMA_TABLE_STAT, COLUMN(SCHEMA_TABLE_STAT, 0),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
 	snmp_free_varbind(varbind);
 	/* Its index does not matter: column 0 sorts before column 1. */
-	varbind = get_next(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, 0, 2, 1, 2, 3, 2, 0, 1, 4),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 1, 2, 1, 0, 1));
+	varbind = get_next(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, 0, 2, 1, 2, 3, 2, 0, 1, 4),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
 	snmp_free_varbind(varbind);
 	/* dciSupplierTable's first column is 2: column 1 (the index, not
 	 * accessible) leads there too. */
 	varbind =
-	    get_next(AGENT_TABLE_SUPPLIER, NAME(AGENT_TABLE_SUPPLIER, 1, 3),
-	        NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 1));
+	    get_next(SCHEMA_TABLE_SUPPLIER, NAME(SCHEMA_TABLE_SUPPLIER, 1, 3),
+	        NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 1));
 	snmp_free_varbind(varbind);
 }
 END_TEST
@@ -300,35 +300,35 @@ START_TEST(getnext_moves_to_next_column_after_last_row)
 	netsnmp_variable_list *varbind;
 
 	/* Last Counter64 row -> first Counter32 row. */
-	varbind = get_next(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 30, 2),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
+	varbind = get_next(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 30, 2),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
 	        3));
 	assert_number(varbind, ASN_COUNTER, 100);
 	snmp_free_varbind(varbind);
 	/* A sub-identifier above 2^32-1 in the index: after every row of the
 	 * column. */
-	varbind = get_next(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1,
+	varbind = get_next(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1,
 	        UINT64_C(1) << 40),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
 	        3));
 	snmp_free_varbind(varbind);
-	varbind = get_next(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1,
+	varbind = get_next(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1,
 	        (UINT64_C(1) << 32) + 10),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
 	        3));
 	snmp_free_varbind(varbind);
 	/* The column's index continues within the column. */
-	varbind = get_next(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 10, 2),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 20, 2));
+	varbind = get_next(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 10, 2),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 20, 2));
 	assert_counter64(varbind, FX_NETIF_RX_ETH1);
 	snmp_free_varbind(varbind);
-	varbind = get_next(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 2, 1, 1, 1, 10, 5),
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 2, 1, 1, 1, 30, 5));
+	varbind = get_next(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 30, 5));
 	assert_number(varbind, ASN_GAUGE, 0);
 	snmp_free_varbind(varbind);
 }
@@ -338,52 +338,52 @@ END_TEST
 
 /* The rows each dciStatTable column holds, as the MIB describes them. */
 static bool
-column_filter(unsigned column, struct agent_index_filter *filter)
+column_filter(unsigned column, struct schema_index_filter *filter)
 {
 	static const struct {
 		unsigned column;
 		enum dci_value_kind kind;
 	} kinds[] = {
-	    {AGENT_STAT_COUNTER64, DCI_KIND_COUNTER64},
-	    {AGENT_STAT_COUNTER32, DCI_KIND_COUNTER32},
-	    {AGENT_STAT_GAUGE32, DCI_KIND_GAUGE32},
-	    {AGENT_STAT_INTEGER32, DCI_KIND_INTEGER32},
-	    {AGENT_STAT_STRING, DCI_KIND_STRING},
-	    {AGENT_STAT_IP_ADDRESS, DCI_KIND_IPADDRESS},
-	    {AGENT_STAT_MAC_ADDRESS, DCI_KIND_MACADDRESS},
-	    {AGENT_STAT_TIME_TICKS, DCI_KIND_TIMETICKS},
-	    {AGENT_STAT_TRUTH_VALUE, DCI_KIND_TRUTHVALUE},
+	    {SCHEMA_STAT_COUNTER64, DCI_KIND_COUNTER64},
+	    {SCHEMA_STAT_COUNTER32, DCI_KIND_COUNTER32},
+	    {SCHEMA_STAT_GAUGE32, DCI_KIND_GAUGE32},
+	    {SCHEMA_STAT_INTEGER32, DCI_KIND_INTEGER32},
+	    {SCHEMA_STAT_STRING, DCI_KIND_STRING},
+	    {SCHEMA_STAT_IP_ADDRESS, DCI_KIND_IPADDRESS},
+	    {SCHEMA_STAT_MAC_ADDRESS, DCI_KIND_MACADDRESS},
+	    {SCHEMA_STAT_TIME_TICKS, DCI_KIND_TIMETICKS},
+	    {SCHEMA_STAT_TRUTH_VALUE, DCI_KIND_TRUTHVALUE},
 	};
 
-	filter->kinds = AGENT_INDEX_ALL_KINDS;
-	filter->counters_only = column == AGENT_STAT_DISCONTINUITY;
+	filter->kinds = SCHEMA_INDEX_ALL_KINDS;
+	filter->counters_only = column == SCHEMA_STAT_DISCONTINUITY;
 	for (size_t i = 0; i < COUNT_OF(kinds); i++) {
 		if (kinds[i].column == column)
 			filter->kinds = 1u << kinds[i].kind;
 	}
-	return column >= AGENT_STAT_LABEL && column <= AGENT_STAT_DISCONTINUITY;
+	return column >= SCHEMA_STAT_LABEL && column <= SCHEMA_STAT_DISCONTINUITY;
 }
 
 static u_char
 column_type(unsigned column)
 {
 	switch (column) {
-	case AGENT_STAT_LABEL:
-	case AGENT_STAT_TEXT:
-	case AGENT_STAT_STRING:
-	case AGENT_STAT_MAC_ADDRESS:
+	case SCHEMA_STAT_LABEL:
+	case SCHEMA_STAT_TEXT:
+	case SCHEMA_STAT_STRING:
+	case SCHEMA_STAT_MAC_ADDRESS:
 		return ASN_OCTET_STR;
-	case AGENT_STAT_TYPE:
-	case AGENT_STAT_INTEGER32:
-	case AGENT_STAT_TRUTH_VALUE:
+	case SCHEMA_STAT_TYPE:
+	case SCHEMA_STAT_INTEGER32:
+	case SCHEMA_STAT_TRUTH_VALUE:
 		return ASN_INTEGER;
-	case AGENT_STAT_COUNTER64:
+	case SCHEMA_STAT_COUNTER64:
 		return ASN_COUNTER64;
-	case AGENT_STAT_COUNTER32:
+	case SCHEMA_STAT_COUNTER32:
 		return ASN_COUNTER;
-	case AGENT_STAT_GAUGE32:
+	case SCHEMA_STAT_GAUGE32:
 		return ASN_GAUGE;
-	case AGENT_STAT_IP_ADDRESS:
+	case SCHEMA_STAT_IP_ADDRESS:
 		return ASN_IPADDRESS;
 	default:
 		return ASN_TIMETICKS;
@@ -443,7 +443,7 @@ struct stat_walk {
 	unsigned column;
 	size_t position; /* in the column's oracle rows */
 	struct fx_rows rows;
-	size_t per_column[AGENT_STAT_DISCONTINUITY + 1];
+	size_t per_column[SCHEMA_STAT_DISCONTINUITY + 1];
 };
 
 static void
@@ -451,7 +451,7 @@ check_stat_answer(unsigned column, const struct fx_index *index,
     const netsnmp_variable_list *varbind, void *context)
 {
 	struct stat_walk *walk = context;
-	struct agent_index_filter filter;
+	struct schema_index_filter filter;
 	const struct fx_row *row;
 	char text[512], expected[512];
 
@@ -465,7 +465,7 @@ check_stat_answer(unsigned column, const struct fx_index *index,
 		for (unsigned skipped = walk->column + 1; skipped < column;
 		     skipped++) {
 			struct fx_rows none;
-			struct agent_index_filter skipped_filter;
+			struct schema_index_filter skipped_filter;
 			column_filter(skipped, &skipped_filter);
 			fx_oracle(
 			    tables->registry, FX_STAT, &skipped_filter, &none);
@@ -491,13 +491,13 @@ check_stat_answer(unsigned column, const struct fx_index *index,
 	walk->per_column[column]++;
 
 	switch (column) {
-	case AGENT_STAT_LABEL:
+	case SCHEMA_STAT_LABEL:
 		assert_string(varbind, row->datum->info.label);
 		break;
-	case AGENT_STAT_TYPE:
+	case SCHEMA_STAT_TYPE:
 		assert_number(varbind, ASN_INTEGER, row->datum->info.type);
 		break;
-	case AGENT_STAT_DISCONTINUITY:
+	case SCHEMA_STAT_DISCONTINUITY:
 		ck_assert_int_eq(
 		    row->datum->info.semantics, DCI_SEMANTICS_COUNTER);
 		assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
@@ -510,29 +510,29 @@ check_stat_answer(unsigned column, const struct fx_index *index,
 
 START_TEST(stat_table_walk_visits_columns_in_order)
 {
-	static const size_t expected[AGENT_STAT_DISCONTINUITY + 1] = {
-	    [AGENT_STAT_LABEL] = FX_STAT_ROWS,
-	    [AGENT_STAT_TYPE] = FX_STAT_ROWS,
-	    [AGENT_STAT_TEXT] = FX_STAT_ROWS,
-	    [AGENT_STAT_COUNTER64] = 3,
-	    [AGENT_STAT_COUNTER32] = 2,
-	    [AGENT_STAT_GAUGE32] = 2,
-	    [AGENT_STAT_INTEGER32] = 2,
-	    [AGENT_STAT_STRING] = 3,
-	    [AGENT_STAT_IP_ADDRESS] = 1,
-	    [AGENT_STAT_MAC_ADDRESS] = 1,
-	    [AGENT_STAT_TIME_TICKS] = 1,
-	    [AGENT_STAT_TRUTH_VALUE] = 1,
-	    [AGENT_STAT_DISCONTINUITY] = 5,
+	static const size_t expected[SCHEMA_STAT_DISCONTINUITY + 1] = {
+	    [SCHEMA_STAT_LABEL] = FX_STAT_ROWS,
+	    [SCHEMA_STAT_TYPE] = FX_STAT_ROWS,
+	    [SCHEMA_STAT_TEXT] = FX_STAT_ROWS,
+	    [SCHEMA_STAT_COUNTER64] = 3,
+	    [SCHEMA_STAT_COUNTER32] = 2,
+	    [SCHEMA_STAT_GAUGE32] = 2,
+	    [SCHEMA_STAT_INTEGER32] = 2,
+	    [SCHEMA_STAT_STRING] = 3,
+	    [SCHEMA_STAT_IP_ADDRESS] = 1,
+	    [SCHEMA_STAT_MAC_ADDRESS] = 1,
+	    [SCHEMA_STAT_TIME_TICKS] = 1,
+	    [SCHEMA_STAT_TRUTH_VALUE] = 1,
+	    [SCHEMA_STAT_DISCONTINUITY] = 5,
 	};
 	struct stat_walk walk;
 	size_t answers, total = 0;
 
 	memset(&walk, 0, sizeof(walk));
-	answers = walk_table(AGENT_TABLE_STAT, check_stat_answer, &walk);
-	ck_assert_uint_eq(walk.column, AGENT_STAT_DISCONTINUITY);
+	answers = walk_table(SCHEMA_TABLE_STAT, check_stat_answer, &walk);
+	ck_assert_uint_eq(walk.column, SCHEMA_STAT_DISCONTINUITY);
 	ck_assert_uint_eq(walk.position, walk.rows.count);
-	for (unsigned c = AGENT_STAT_LABEL; c <= AGENT_STAT_DISCONTINUITY;
+	for (unsigned c = SCHEMA_STAT_LABEL; c <= SCHEMA_STAT_DISCONTINUITY;
 	     c++) {
 		ck_assert_msg(walk.per_column[c] == expected[c],
 		    "column %u: %zu rows, expected %zu", c, walk.per_column[c],
@@ -585,14 +585,14 @@ static const struct {
 	unsigned first_column, last_column;
 	size_t row_count;
 } tables_to_walk[] = {
-    {AGENT_TABLE_SUPPLIER, FX_SUPPLIER, AGENT_SUPPLIER_MODULE,
-        AGENT_SUPPLIER_FAILURE, 3},
-    {AGENT_TABLE_CLASS, FX_CLASS, AGENT_CLASS_LABEL, AGENT_CLASS_LEVEL_SIZES,
+    {SCHEMA_TABLE_SUPPLIER, FX_SUPPLIER, SCHEMA_SUPPLIER_MODULE,
+        SCHEMA_SUPPLIER_FAILURE, 3},
+    {SCHEMA_TABLE_CLASS, FX_CLASS, SCHEMA_CLASS_LABEL, SCHEMA_CLASS_LEVEL_SIZES,
         4},
-    {AGENT_TABLE_DATUM, FX_DATUM, AGENT_DATUM_LABEL, AGENT_DATUM_DESCRIPTION,
+    {SCHEMA_TABLE_DATUM, FX_DATUM, SCHEMA_DATUM_LABEL, SCHEMA_DATUM_DESCRIPTION,
         12},
-    {AGENT_TABLE_INSTANCE, FX_INSTANCE, AGENT_INSTANCE_LABEL,
-        AGENT_INSTANCE_PARENT, 6},
+    {SCHEMA_TABLE_INSTANCE, FX_INSTANCE, SCHEMA_INSTANCE_LABEL,
+        SCHEMA_INSTANCE_PARENT, 6},
 };
 
 START_TEST(other_table_walks_visit_every_cell)
@@ -621,7 +621,7 @@ END_TEST
 /* --- dciClassData ------------------------------------------------------- */
 
 #define CELL(...)                                                              \
-	name_of(AGENT_CLASS_DATA, 0, 0, (const uint64_t[]){__VA_ARGS__},       \
+	name_of(SCHEMA_CLASS_DATA, 0, 0, (const uint64_t[]){__VA_ARGS__},       \
 	    sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t))
 
 START_TEST(class_data_cells)
@@ -631,47 +631,47 @@ START_TEST(class_data_cells)
 	/* From dciClassData itself, and from before it: the first cell,
 	 * netif (1.1) name of ifIndex 10. */
 	varbind = get_next(
-	    AGENT_CLASS_DATA, TABLE(AGENT_CLASS_DATA), CELL(1, 1, 1, 1, 10));
+	    SCHEMA_CLASS_DATA, TABLE(SCHEMA_CLASS_DATA), CELL(1, 1, 1, 1, 10));
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	snmp_free_varbind(varbind);
-	varbind = get_next(AGENT_CLASS_DATA,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 9, 9),
+	varbind = get_next(SCHEMA_CLASS_DATA,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 9, 9),
 	    CELL(1, 1, 1, 1, 10));
 	snmp_free_varbind(varbind);
 	/* Each column has its datum's syntax. */
-	varbind = get(AGENT_CLASS_DATA, CELL(1, 1, 1, 2, 10));
+	varbind = get(SCHEMA_CLASS_DATA, CELL(1, 1, 1, 2, 10));
 	assert_counter64(varbind, FX_NETIF_RX_ETH0);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_CLASS_DATA, CELL(1, 2, 1, 3, 2, 0, 1));
+	varbind = get(SCHEMA_CLASS_DATA, CELL(1, 2, 1, 3, 2, 0, 1));
 	assert_number(varbind, ASN_COUNTER, (long)FX_DISK_READS_SDB);
 	snmp_free_varbind(varbind);
 	/* A signed 64-bit datum is served as its text. */
-	varbind = get(AGENT_CLASS_DATA, CELL(2, 1, 1, 0));
+	varbind = get(SCHEMA_CLASS_DATA, CELL(2, 1, 1, 0));
 	assert_string(varbind, "-42");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_CLASS_DATA, CELL(2, 1, 3, 0));
+	varbind = get(SCHEMA_CLASS_DATA, CELL(2, 1, 3, 0));
 	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
 	snmp_free_varbind(varbind);
 	/* Absent cells and objects. */
-	snmp_free_varbind(ask(AGENT_CLASS_DATA, false, CELL(1, 1, 1, 5, 20),
+	snmp_free_varbind(ask(SCHEMA_CLASS_DATA, false, CELL(1, 1, 1, 5, 20),
 	    AGENT_NO_SUCH_INSTANCE));
 	snmp_free_varbind(ask(
-	    AGENT_CLASS_DATA, false, CELL(1, 1, 1, 2), AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_CLASS_DATA, false, TABLE(AGENT_CLASS_DATA),
+	    SCHEMA_CLASS_DATA, false, CELL(1, 1, 1, 2), AGENT_NO_SUCH_INSTANCE));
+	snmp_free_varbind(ask(SCHEMA_CLASS_DATA, false, TABLE(SCHEMA_CLASS_DATA),
 	    AGENT_NO_SUCH_OBJECT));
 	/* A datum the class does not have, or has without a column (datum 5
 	 * of class 2 is ST_UNUSED), and a class there is not: no object. */
-	snmp_free_varbind(ask(AGENT_CLASS_DATA, false, CELL(1, 1, 1, 9, 20),
+	snmp_free_varbind(ask(SCHEMA_CLASS_DATA, false, CELL(1, 1, 1, 9, 20),
 	    AGENT_NO_SUCH_OBJECT));
 	snmp_free_varbind(ask(
-	    AGENT_CLASS_DATA, false, CELL(2, 1, 5, 0), AGENT_NO_SUCH_OBJECT));
+	    SCHEMA_CLASS_DATA, false, CELL(2, 1, 5, 0), AGENT_NO_SUCH_OBJECT));
 	snmp_free_varbind(ask(
-	    AGENT_CLASS_DATA, false, CELL(7, 1, 1, 0), AGENT_NO_SUCH_OBJECT));
+	    SCHEMA_CLASS_DATA, false, CELL(7, 1, 1, 0), AGENT_NO_SUCH_OBJECT));
 	/* After the last cell (system elapsed) and after the subtree. */
 	snmp_free_varbind(
-	    ask(AGENT_CLASS_DATA, true, CELL(2, 1, 6, 0), AGENT_END_OF_TABLE));
-	snmp_free_varbind(ask(AGENT_CLASS_DATA, true,
-	    TABLE(AGENT_CLASS_DATA + 1), AGENT_END_OF_TABLE));
+	    ask(SCHEMA_CLASS_DATA, true, CELL(2, 1, 6, 0), AGENT_END_OF_TABLE));
+	snmp_free_varbind(ask(SCHEMA_CLASS_DATA, true,
+	    TABLE(SCHEMA_CLASS_DATA + 1), AGENT_END_OF_TABLE));
 }
 END_TEST
 
@@ -679,19 +679,19 @@ START_TEST(stat_counter64_values_above_2_to_the_32)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 10, 2));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 10, 2));
 	assert_counter64(varbind, FX_NETIF_RX_ETH0);
 	ck_assert_uint_eq(varbind->val.counter64->high, 0x12);
 	ck_assert_uint_eq(varbind->val.counter64->low, 0x3456789a);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 30, 2));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 30, 2));
 	ck_assert_uint_eq(varbind->val.counter64->high, 1);
 	ck_assert_uint_eq(varbind->val.counter64->low, 1);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 20, 2));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 20, 2));
 	assert_counter64(varbind, 12345);
 	snmp_free_varbind(varbind);
 }
@@ -718,7 +718,7 @@ static const struct {
 START_TEST(stat_text_column_renders_values)
 {
 	netsnmp_variable_list *varbind =
-	    get(AGENT_TABLE_STAT, name_of(AGENT_TABLE_STAT, 2, AGENT_STAT_TEXT,
+	    get(SCHEMA_TABLE_STAT, name_of(SCHEMA_TABLE_STAT, 2, SCHEMA_STAT_TEXT,
 	                              texts[_i].index, texts[_i].length));
 
 	assert_string(varbind, texts[_i].text);
@@ -731,59 +731,59 @@ START_TEST(stat_typed_columns_values)
 	static const unsigned char ip[] = {192, 168, 0, 1};
 	netsnmp_variable_list *varbind;
 
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 2, 1, 1, 1, 10, 5));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5));
 	assert_number(varbind, ASN_GAUGE, 7);
 	snmp_free_varbind(varbind);
 	varbind =
-	    get(AGENT_TABLE_STAT, NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER32,
+	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32,
 	                              2, 1, 2, 3, 2, 0, 1, 3));
 	assert_number(varbind, ASN_COUNTER, (long)FX_DISK_READS_SDB);
 	snmp_free_varbind(varbind);
 	varbind =
-	    get(AGENT_TABLE_STAT, NAME(AGENT_TABLE_STAT, AGENT_STAT_INTEGER32,
+	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32,
 	                              2, 1, 2, 3, 1, 7, 8, 4));
 	assert_number(varbind, ASN_INTEGER, -5);
 	snmp_free_varbind(varbind);
 	varbind =
-	    get(AGENT_TABLE_STAT, NAME(AGENT_TABLE_STAT, AGENT_STAT_INTEGER32,
+	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32,
 	                              2, 1, 2, 3, 2, 0, 1, 4));
 	assert_number(varbind, ASN_INTEGER, 40);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_STRING, 2, 1, 1, 1, 30, 1));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 2, 1, 1, 1, 30, 1));
 	assert_string(varbind, "lo");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_IP_ADDRESS, 1, 2, 1, 0, 3));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_IP_ADDRESS, 1, 2, 1, 0, 3));
 	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
 	ck_assert_uint_eq(varbind->val_len, 4);
 	ck_assert_mem_eq(varbind->val.string, ip, 4);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_MAC_ADDRESS, 1, 2, 1, 0, 4));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_MAC_ADDRESS, 1, 2, 1, 0, 4));
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	ck_assert_uint_eq(varbind->val_len, 6);
 	ck_assert_mem_eq(varbind->val.string, fx_hwaddr, 6);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TIME_TICKS, 1, 2, 1, 0, 6));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TIME_TICKS, 1, 2, 1, 0, 6));
 	assert_number(varbind, ASN_TIMETICKS, 250);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TRUTH_VALUE, 1, 2, 1, 0, 2));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TRUTH_VALUE, 1, 2, 1, 0, 2));
 	assert_number(varbind, ASN_INTEGER, 1); /* true */
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TYPE, 2, 1, 1, 1, 10, 2));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TYPE, 2, 1, 1, 1, 10, 2));
 	assert_number(varbind, ASN_INTEGER, DCI_ST_INTEGER64);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 2, 1, 2, 3, 1, 7, 8, 4));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 2, 1, 2, 3, 1, 7, 8, 4));
 	assert_string(varbind, "temperature");
 	snmp_free_varbind(varbind);
 	varbind = get(
-	    AGENT_TABLE_STAT, NAME(AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY,
+	    SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_DISCONTINUITY,
 	                          2, 1, 1, 1, 20, 2));
 	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
 	snmp_free_varbind(varbind);
@@ -794,47 +794,47 @@ START_TEST(stat_get_missing_rows_and_columns)
 {
 	/* Unset datum, wrong column for the datum's kind, a non-counter in
 	 * the discontinuity column, no such instance, no index. */
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TEXT, 2, 1, 1, 1, 20, 5),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TEXT, 2, 1, 1, 1, 20, 5),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_COUNTER64, 2, 1, 1, 1, 10, 5),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 10, 5),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 2, 1, 1, 1, 10, 2),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 2),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_DISCONTINUITY, 2, 1, 1, 1, 10, 5),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_DISCONTINUITY, 2, 1, 1, 1, 10, 5),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 2, 1, 1, 1, 15, 1),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 2, 1, 1, 1, 15, 1),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 2, 1, 1, 1, 10, 1, 0),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 2, 1, 1, 1, 10, 1, 0),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_LABEL, 2, 1, 1, 1,
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 2, 1, 1, 1,
 	        (UINT64_C(1) << 32) + 10, 1),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    COLUMN(AGENT_TABLE_STAT, AGENT_STAT_LABEL),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    COLUMN(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL),
 	    AGENT_NO_SUCH_INSTANCE));
 	/* Not a column. */
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, 99, 2, 1, 1, 1, 10, 1),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, 99, 2, 1, 1, 1, 10, 1),
 	    AGENT_NO_SUCH_OBJECT));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_STAT, 0, 2, 1, 1, 1, 10, 1),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_STAT, 0, 2, 1, 1, 1, 10, 1),
 	    AGENT_NO_SUCH_OBJECT));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false, ENTRY(AGENT_TABLE_STAT),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false, ENTRY(SCHEMA_TABLE_STAT),
 	    AGENT_NO_SUCH_OBJECT));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false, TABLE(AGENT_TABLE_STAT),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false, TABLE(SCHEMA_TABLE_STAT),
 	    AGENT_NO_SUCH_OBJECT));
-	snmp_free_varbind(ask(AGENT_TABLE_STAT, false,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 1, 1, 10),
+	snmp_free_varbind(ask(SCHEMA_TABLE_STAT, false,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 10),
 	    AGENT_NO_SUCH_OBJECT));
-	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, false,
-	    NAME(AGENT_TABLE_SUPPLIER, 1, 1), AGENT_NO_SUCH_OBJECT));
+	snmp_free_varbind(ask(SCHEMA_TABLE_SUPPLIER, false,
+	    NAME(SCHEMA_TABLE_SUPPLIER, 1, 1), AGENT_NO_SUCH_OBJECT));
 }
 END_TEST
 
@@ -845,47 +845,47 @@ START_TEST(supplier_table_values)
 	const struct dci_supplier *beta = tables->registry->suppliers[1];
 	netsnmp_variable_list *varbind;
 
-	varbind = get(AGENT_TABLE_SUPPLIER,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 2));
+	varbind = get(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 2));
 	assert_string(varbind, "beta");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_SUPPLIER,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_TITLE, 2));
+	varbind = get(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_TITLE, 2));
 	assert_string(varbind, "test supplier");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_SUPPLIER,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_STATUS, 2));
+	varbind = get(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 2));
 	assert_number(varbind, ASN_INTEGER, 1);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_SUPPLIER,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_VERSION, 2));
+	varbind = get(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_VERSION, 2));
 	assert_number(varbind, ASN_UNSIGNED, 100);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_SUPPLIER,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_RESET, 2));
+	varbind = get(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_RESET, 2));
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	ck_assert_uint_eq(varbind->val_len, 8);
 	ck_assert_mem_eq(varbind->val.string, beta->reset, 8);
 	snmp_free_varbind(varbind);
 	/* Never refreshed: 0. */
-	varbind = get(AGENT_TABLE_SUPPLIER,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_LAST_REFRESH, 2));
+	varbind = get(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_LAST_REFRESH, 2));
 	assert_number(varbind, ASN_TIMETICKS, 0);
 	snmp_free_varbind(varbind);
 
 	/* A failed supplier shows status 2. */
 	tables->registry->suppliers[2]->status = DCI_SUPPLIER_FAILED;
-	varbind = get_next(AGENT_TABLE_SUPPLIER,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_STATUS, 2),
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_STATUS, 3));
+	varbind = get_next(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 2),
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 3));
 	assert_number(varbind, ASN_INTEGER, 2);
 	snmp_free_varbind(varbind);
 
-	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, false,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 4),
+	snmp_free_varbind(ask(SCHEMA_TABLE_SUPPLIER, false,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 4),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_SUPPLIER, false,
-	    NAME(AGENT_TABLE_SUPPLIER, AGENT_SUPPLIER_MODULE, 0),
+	snmp_free_varbind(ask(SCHEMA_TABLE_SUPPLIER, false,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 0),
 	    AGENT_NO_SUCH_INSTANCE));
 }
 END_TEST
@@ -894,64 +894,64 @@ START_TEST(class_table_indexed_by_length_prefixed_id)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get_next(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 1, 2),
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 2, 1, 1));
+	varbind = get_next(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 2),
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 1));
 	assert_string(varbind, "netif");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 2, 1, 2));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 2));
 	assert_string(varbind, "disk");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_LEVELS, 2, 1, 2));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_LEVELS, 2, 1, 2));
 	assert_number(varbind, ASN_UNSIGNED, 2);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_DATUM_COUNT, 2, 1, 1));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 2, 1, 1));
 	assert_number(varbind, ASN_UNSIGNED, 3);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_SUPPLIER, 2, 1, 2));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_SUPPLIER, 2, 1, 2));
 	assert_number(varbind, ASN_UNSIGNED, 2);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_COUNT, 2, 1, 1));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 1, 1));
 	assert_number(varbind, ASN_GAUGE, 3);
 	snmp_free_varbind(varbind);
 	/* Revision 202611251200Z: description, level types and sizes, 4
 	 * octets a level, most significant first. */
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_DESCRIPTION, 2, 1, 2));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DESCRIPTION, 2, 1, 2));
 	assert_string(varbind, "");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LEVEL_TYPES, 2, 1, 2));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_TYPES, 2, 1, 2));
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	ck_assert_uint_eq(varbind->val_len, 8);
 	ck_assert_mem_eq(
 	    varbind->val.string, "\0\0\0\3\0\0\0\5", 8); /* DISKID DEVICE */
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LEVEL_SIZES, 2, 1, 2));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_SIZES, 2, 1, 2));
 	ck_assert_uint_eq(varbind->val_len, 8);
 	ck_assert_mem_eq(varbind->val.string, "\0\0\0\4\0\0\0\10", 8);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LEVEL_TYPES, 2, 1, 1));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_TYPES, 2, 1, 1));
 	ck_assert_uint_eq(varbind->val_len, 4);
 	ck_assert_mem_eq(varbind->val.string, "\0\1\0\0", 4); /* INTERFACE */
 	snmp_free_varbind(varbind);
 	/* Never committed: a row, with no instances. */
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_INSTANCE_COUNT, 2, 3, 1));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 3, 1));
 	assert_number(varbind, ASN_GAUGE, 0);
 	snmp_free_varbind(varbind);
-	snmp_free_varbind(ask(AGENT_TABLE_CLASS, false,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 1, 1),
+	snmp_free_varbind(ask(SCHEMA_TABLE_CLASS, false,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 1),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_CLASS, false,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_LABEL, 2, 1, 1, 0),
+	snmp_free_varbind(ask(SCHEMA_TABLE_CLASS, false,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 1, 0),
 	    AGENT_NO_SUCH_INSTANCE));
 }
 END_TEST
@@ -960,42 +960,42 @@ START_TEST(datum_table_values)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 2, 1, 1, 2));
+	varbind = get(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 2, 1, 1, 2));
 	assert_string(varbind, "rx_bytes");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_TYPE, 2, 1, 1, 2));
+	varbind = get(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 2, 1, 1, 2));
 	assert_number(varbind, ASN_INTEGER, DCI_ST_INTEGER64);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_SIZE, 2, 1, 1, 1));
+	varbind = get(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SIZE, 2, 1, 1, 1));
 	assert_number(varbind, ASN_UNSIGNED, 16);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_SEMANTICS, 2, 1, 1, 2));
+	varbind = get(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SEMANTICS, 2, 1, 1, 2));
 	assert_number(varbind, ASN_INTEGER, DCI_SEMANTICS_COUNTER);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_DESCRIPTION, 2, 3, 1, 1));
+	varbind = get(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_DESCRIPTION, 2, 3, 1, 1));
 	assert_string(varbind, "");
 	snmp_free_varbind(varbind);
 	/* ST_UNUSED reserves an id: described (type unused), never valued. */
-	varbind = get(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 5));
+	varbind = get(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5));
 	assert_string(varbind, "reserved");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_TYPE, 1, 2, 5));
+	varbind = get(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 1, 2, 5));
 	assert_number(varbind, ASN_INTEGER, DCI_ST_UNUSED);
 	snmp_free_varbind(varbind);
-	varbind = get_next(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 4),
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_LABEL, 1, 2, 5));
+	varbind = get_next(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 4),
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5));
 	assert_string(varbind, "reserved");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_CLASS,
-	    NAME(AGENT_TABLE_CLASS, AGENT_CLASS_DATUM_COUNT, 1, 2));
+	varbind = get(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 1, 2));
 	assert_number(varbind, ASN_UNSIGNED, 6);
 	snmp_free_varbind(varbind);
 }
@@ -1005,33 +1005,33 @@ START_TEST(instance_table_values)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get(AGENT_TABLE_INSTANCE,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 1, 1, 20));
+	varbind = get(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 20));
 	assert_string(varbind, "eth1");
 	snmp_free_varbind(varbind);
-	varbind = get_next(AGENT_TABLE_INSTANCE,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 1, 1, 30),
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 2, 3, 1, 7,
+	varbind = get_next(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 30),
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 2, 3, 1, 7,
 	        8));
 	assert_string(varbind, "sda");
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_INSTANCE,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_CREATED, 2, 1, 2, 3, 2, 0,
+	varbind = get(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_CREATED, 2, 1, 2, 3, 2, 0,
 	        1));
 	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_INSTANCE,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_DISCONTINUITY, 1, 2, 1,
+	varbind = get(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_DISCONTINUITY, 1, 2, 1,
 	        0));
 	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
 	snmp_free_varbind(varbind);
 	/* sdb's parent is sda: a RowPointer to sda's dciInstanceLabel. */
-	varbind = get(AGENT_TABLE_INSTANCE,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_PARENT, 2, 1, 2, 3, 2, 0,
+	varbind = get(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_PARENT, 2, 1, 2, 3, 2, 0,
 	        1));
 	{
-		struct name sda = NAME(AGENT_TABLE_INSTANCE,
-		    AGENT_INSTANCE_LABEL, 2, 1, 2, 3, 1, 7, 8);
+		struct name sda = NAME(SCHEMA_TABLE_INSTANCE,
+		    SCHEMA_INSTANCE_LABEL, 2, 1, 2, 3, 1, 7, 8);
 		ck_assert_int_eq(varbind->type, ASN_OBJECT_ID);
 		ck_assert_int_eq(
 		    snmp_oid_compare(varbind->val.objid,
@@ -1039,19 +1039,19 @@ START_TEST(instance_table_values)
 		    0);
 	}
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_INSTANCE,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_PARENT, 2, 1, 2, 3, 1, 7,
+	varbind = get(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_PARENT, 2, 1, 2, 3, 1, 7,
 	        8));
 	ck_assert_int_eq(varbind->type, ASN_OBJECT_ID);
 	ck_assert_uint_eq(varbind->val_len, 2 * sizeof(oid));
 	ck_assert_uint_eq(varbind->val.objid[0], 0);
 	ck_assert_uint_eq(varbind->val.objid[1], 0);
 	snmp_free_varbind(varbind);
-	snmp_free_varbind(ask(AGENT_TABLE_INSTANCE, false,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 3, 1, 1, 0),
+	snmp_free_varbind(ask(SCHEMA_TABLE_INSTANCE, false,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 3, 1, 1, 0),
 	    AGENT_NO_SUCH_INSTANCE));
-	snmp_free_varbind(ask(AGENT_TABLE_INSTANCE, false,
-	    NAME(AGENT_TABLE_INSTANCE, AGENT_INSTANCE_LABEL, 2, 1, 1, 1),
+	snmp_free_varbind(ask(SCHEMA_TABLE_INSTANCE, false,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1),
 	    AGENT_NO_SUCH_INSTANCE));
 }
 END_TEST
@@ -1083,19 +1083,19 @@ START_TEST(display_strings_clamped_to_255_octets)
 	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
 
 	/* DisplayString columns: at most 255 octets. */
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_TEXT, 1, 4, 1, 0, 1));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TEXT, 1, 4, 1, 0, 1));
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	ck_assert_uint_eq(varbind->val_len, 255);
 	ck_assert_mem_eq(varbind->val.string, long_text, 255);
 	snmp_free_varbind(varbind);
-	varbind = get(AGENT_TABLE_DATUM,
-	    NAME(AGENT_TABLE_DATUM, AGENT_DATUM_DESCRIPTION, 1, 4, 1));
+	varbind = get(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_DESCRIPTION, 1, 4, 1));
 	ck_assert_uint_eq(varbind->val_len, 255);
 	snmp_free_varbind(varbind);
 	/* dciStatString is an OCTET STRING (SIZE(0..65535)): all of it. */
-	varbind = get(AGENT_TABLE_STAT,
-	    NAME(AGENT_TABLE_STAT, AGENT_STAT_STRING, 1, 4, 1, 0, 1));
+	varbind = get(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 1, 4, 1, 0, 1));
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	ck_assert_uint_eq(varbind->val_len, 300);
 	ck_assert_mem_eq(varbind->val.string, long_text, 300);
@@ -1128,15 +1128,15 @@ START_TEST(sign_extended_request_subids_read_as_32_bits)
 	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
 
 	first = NAME(
-	    AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
+	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
 	second = NAME(
-	    AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
+	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
 	request = first;
 	request.subids[request.length - 2] = (oid)extended;
-	varbind = ask(AGENT_TABLE_STAT, false, request, AGENT_ANSWERED);
+	varbind = ask(SCHEMA_TABLE_STAT, false, request, AGENT_ANSWERED);
 	assert_number(varbind, ASN_GAUGE, 7);
 	snmp_free_varbind(varbind);
-	varbind = ask(AGENT_TABLE_STAT, true, request, AGENT_ANSWERED);
+	varbind = ask(SCHEMA_TABLE_STAT, true, request, AGENT_ANSWERED);
 	assert_name(varbind, &second);
 	assert_number(varbind, ASN_GAUGE, 8);
 	snmp_free_varbind(varbind);
@@ -1272,12 +1272,12 @@ assert_end_of_view(
 START_TEST(agentx_getnext_crosses_tables)
 {
 	struct name arc_only = {.length = ARC_LENGTH - 1};
-	struct name past_supplier = COLUMN(AGENT_TABLE_SUPPLIER, 99);
-	struct name past_all = TABLE(AGENT_CLASS_DATA + 1);
+	struct name past_supplier = COLUMN(SCHEMA_TABLE_SUPPLIER, 99);
+	struct name past_all = TABLE(SCHEMA_CLASS_DATA + 1);
 	struct name first = table_answer(
-	    AGENT_TABLE_SUPPLIER, true, TABLE(AGENT_TABLE_SUPPLIER));
+	    SCHEMA_TABLE_SUPPLIER, true, TABLE(SCHEMA_TABLE_SUPPLIER));
 	struct name first_class =
-	    table_answer(AGENT_TABLE_CLASS, true, TABLE(AGENT_TABLE_CLASS));
+	    table_answer(SCHEMA_TABLE_CLASS, true, TABLE(SCHEMA_TABLE_CLASS));
 	netsnmp_variable_list *varbind;
 
 	memcpy(arc_only.subids, arc, arc_only.length * sizeof(oid));
@@ -1304,9 +1304,9 @@ END_TEST
 START_TEST(agentx_getnext_honours_the_range)
 {
 	struct name first = table_answer(
-	    AGENT_TABLE_SUPPLIER, true, TABLE(AGENT_TABLE_SUPPLIER));
-	struct name second = table_answer(AGENT_TABLE_SUPPLIER, true, first);
-	struct name end_at_class = TABLE(AGENT_TABLE_CLASS);
+	    SCHEMA_TABLE_SUPPLIER, true, TABLE(SCHEMA_TABLE_SUPPLIER));
+	struct name second = table_answer(SCHEMA_TABLE_SUPPLIER, true, first);
+	struct name end_at_class = TABLE(SCHEMA_TABLE_CLASS);
 	netsnmp_variable_list *varbind;
 
 	varbind = search_range(&first, NULL, true);
@@ -1333,7 +1333,7 @@ START_TEST(agentx_getnext_honours_the_range)
 
 	/* An end before the next table keeps the walk out of it. */
 	{
-		struct name past_supplier = COLUMN(AGENT_TABLE_SUPPLIER, 99);
+		struct name past_supplier = COLUMN(SCHEMA_TABLE_SUPPLIER, 99);
 
 		varbind = search_range(&past_supplier, &end_at_class, false);
 		agent_agentx_answer(tables, true, varbind);
@@ -1348,9 +1348,9 @@ END_TEST
 START_TEST(agentx_get_answers_each_varbind)
 {
 	struct name cell = table_answer(
-	    AGENT_TABLE_SUPPLIER, true, TABLE(AGENT_TABLE_SUPPLIER));
-	struct name missing = NAME(AGENT_TABLE_SUPPLIER, 2, 4000);
-	struct name outside = TABLE(AGENT_CLASS_DATA + 1);
+	    SCHEMA_TABLE_SUPPLIER, true, TABLE(SCHEMA_TABLE_SUPPLIER));
+	struct name missing = NAME(SCHEMA_TABLE_SUPPLIER, 2, 4000);
+	struct name outside = TABLE(SCHEMA_CLASS_DATA + 1);
 	netsnmp_variable_list *list = NULL;
 
 	ck_assert_ptr_nonnull(snmp_varlist_add_variable(
@@ -1422,9 +1422,9 @@ assert_long_name(const netsnmp_variable_list *varbind, const struct name *prefix
 START_TEST(over_long_names_answered_as_their_order_says)
 {
 	struct name first =
-	    table_answer(AGENT_TABLE_STAT, true, TABLE(AGENT_TABLE_STAT));
-	struct name second = table_answer(AGENT_TABLE_STAT, true, first);
-	struct name past_all = TABLE(AGENT_CLASS_DATA + 1);
+	    table_answer(SCHEMA_TABLE_STAT, true, TABLE(SCHEMA_TABLE_STAT));
+	struct name second = table_answer(SCHEMA_TABLE_STAT, true, first);
+	struct name past_all = TABLE(SCHEMA_CLASS_DATA + 1);
 	netsnmp_variable_list *varbind;
 
 	/* GetNext, excluding and including the start. */
@@ -1437,13 +1437,13 @@ START_TEST(over_long_names_answered_as_their_order_says)
 	}
 	/* A handler's GETNEXT and GET. */
 	varbind = long_varbind(&first);
-	ck_assert_int_eq(agent_tables_answer(tables, AGENT_TABLE_STAT, true,
+	ck_assert_int_eq(agent_tables_answer(tables, SCHEMA_TABLE_STAT, true,
 	                     varbind),
 	    AGENT_ANSWERED);
 	assert_name(varbind, &second);
 	snmp_free_varbind(varbind);
 	varbind = long_varbind(&first);
-	ck_assert_int_eq(agent_tables_answer(tables, AGENT_TABLE_STAT, false,
+	ck_assert_int_eq(agent_tables_answer(tables, SCHEMA_TABLE_STAT, false,
 	                     varbind),
 	    AGENT_NO_SUCH_INSTANCE);
 	assert_long_name(varbind, &first);
@@ -1475,8 +1475,8 @@ END_TEST
 START_TEST(over_long_range_ends_compare_in_full)
 {
 	struct name first =
-	    table_answer(AGENT_TABLE_STAT, true, TABLE(AGENT_TABLE_STAT));
-	struct name second = table_answer(AGENT_TABLE_STAT, true, first);
+	    table_answer(SCHEMA_TABLE_STAT, true, TABLE(SCHEMA_TABLE_STAT));
+	struct name second = table_answer(SCHEMA_TABLE_STAT, true, first);
 	oid end[LONG_NAME_LENGTH] = {0};
 	netsnmp_variable_list *varbind;
 
@@ -1524,9 +1524,9 @@ START_TEST(sign_extended_range_end_is_normalised)
 	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
 
 	first = NAME(
-	    AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
+	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
 	second = NAME(
-	    AGENT_TABLE_STAT, AGENT_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
+	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
 	end = second;
 	end.subids[end.length - 2] = (oid)UINT64_C(0xffffffffc62bd37d);
 	varbind = varbind_for(&first);

@@ -26,6 +26,7 @@
 #include "cli/text_table.h"
 #include "cli/utf8.h"
 #include "cli/values.h"
+#include "cli/view.h"
 #include "cli/watch.h"
 #include "core/registry.h"
 #include "core/snapshot.h"
@@ -200,18 +201,227 @@ written(void (*write)(FILE *, const struct cli_document *),
 	return text;
 }
 
+static void
+openmetrics_write(FILE *out, const struct cli_document *document)
+{
+	cli_openmetrics_write(out, document, CLI_EXPOSITION_OPENMETRICS);
+}
+
+static void
+prometheus_write(FILE *out, const struct cli_document *document)
+{
+	cli_openmetrics_write(out, document, CLI_EXPOSITION_PROMETHEUS);
+}
+
+/* The text format with exact numbers and no colour, at `width`. */
 static char *
 written_text(const struct cli_document *document, size_t width)
+{
+	struct cli_text_style style = {.width = width};
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	cli_text_table_write(out, document, &style);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
+/* --- for people: SI prefixes, colour, the rows chosen ----------------------
+ */
+
+START_TEST(test_human_numbers)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+	    {"0", "0"},
+	    {"99999", "99999"},
+	    {"100000", "100k"},
+	    {"190181", "190k"},
+	    {"999499", "999k"},
+	    {"999500", "1.00M"},
+	    {"3493299", "3.49M"},
+	    {"27891952", "27.9M"},
+	    {"18446744073709551615", "18.4E"},
+	    {"-2500000", "-2.50M"},
+	    {"0.52", "0.52"},
+	    {"123456.78", "123k"},
+	    /* Not a decimal number: left as it is. */
+	    {"0x1f", "0x1f"},
+	    {"1.2.3.4", "1.2.3.4"},
+	    {"", ""},
+	};
+	char out[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		cli_text_human_number(cases[i].in, out, sizeof(out));
+		ck_assert_msg(strcmp(out, cases[i].out) == 0,
+		    "%s: got %s, expected %s", cases[i].in, out, cases[i].out);
+	}
+}
+END_TEST
+
+/* A table of an instance label, a counter, a gauge shown in hexadecimal
+ * and a text, for the style and view tests. */
+static struct cli_document
+people_document(void)
+{
+	static const char *const rows[][4] = {
+	    {"eth0", "27891952", "0x10", "up"},
+	    {"lo", "190181", "0x20", "up"},
+	    {"eth1", "5", "0x30", "down"},
+	    {"wlan0", NULL, "0x40", "up"},
+	};
+	struct cli_document document = {0};
+	struct cli_table *table = cli_table_new("netif", "netif");
+
+	ck_assert_ptr_nonnull(table);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "instance", CLI_COLUMN_KEY, NULL, NULL),
+	    0);
+	ck_assert_int_eq(cli_table_add_column(table, "rx_bytes",
+	                     CLI_COLUMN_COUNTER, "bytes", NULL),
+	    1);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "flags", CLI_COLUMN_GAUGE, NULL, NULL),
+	    2);
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "state", CLI_COLUMN_TEXT, NULL, NULL),
+	    3);
+	for (size_t r = 0; r < 4; r++) {
+		ck_assert_int_eq(cli_table_add_row(table), (long)r);
+		ck_assert_int_eq(
+		    cli_table_set(table, r, 0, rows[r][0], NULL), 0);
+		if (rows[r][1] != NULL)
+			ck_assert_int_eq(
+			    cli_table_set(table, r, 1, rows[r][1], rows[r][1]),
+			    0);
+		ck_assert_int_eq(
+		    cli_table_set(table, r, 2, rows[r][2], "16"), 0);
+		ck_assert_int_eq(
+		    cli_table_set(table, r, 3, rows[r][3], NULL), 0);
+	}
+	ck_assert_int_eq(cli_document_add(&document, table), 0);
+	return document;
+}
+
+static char *
+written_styled(
+    const struct cli_document *document, const struct cli_text_style *style)
 {
 	char *text = NULL;
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);
 
 	ck_assert_ptr_nonnull(out);
-	cli_text_table_write(out, document, width);
+	cli_text_table_write(out, document, style);
 	ck_assert_int_eq(fclose(out), 0);
 	return text;
 }
+
+/* Numbers shown with prefixes, a hexadecimal one as it is; bold around
+ * the title and header only, whatever the data holds. */
+START_TEST(test_text_human_and_color)
+{
+	struct cli_document document = people_document();
+	struct cli_text_style style = {
+	    .human = true, .color = true, .stamp = "17:10:03"};
+	char *text = written_styled(&document, &style);
+
+	ck_assert_str_eq(text,
+	    "\033[1m17:10:03  netif\033[0m\n"
+	    "\033[1minstance  rx_bytes  flags  state\033[0m\n"
+	    "eth0         27.9M   0x10  up\n"
+	    "lo            190k   0x20  up\n"
+	    "eth1             5   0x30  down\n"
+	    "wlan0            -   0x40  up\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+START_TEST(test_view)
+{
+	static const struct {
+		struct cli_view view;
+		const char *instances;
+	} cases[] = {
+	    {{NULL, NULL, 0}, "eth0 lo eth1 wlan0"},
+	    {{"eth*", NULL, 0}, "eth0 eth1"},
+	    /* Largest first, exactly; a row without a value last. */
+	    {{NULL, "rx_bytes", 0}, "eth0 lo eth1 wlan0"},
+	    {{NULL, "rx_bytes", 2}, "eth0 lo"},
+	    {{"*[01]", "rx_bytes", 0}, "eth0 eth1 wlan0"},
+	    /* Text in byte order, ties in the source's order. */
+	    {{NULL, "state", 0}, "eth1 eth0 lo wlan0"},
+	    {{NULL, "instance", 3}, "eth0 eth1 lo"},
+	    {{"nothing", NULL, 0}, ""},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct cli_document document = people_document();
+		const struct cli_table *table;
+		char error[256] = "", shown[128] = "";
+
+		ck_assert_msg(cli_view_apply(&document, &cases[i].view, error,
+		                  sizeof(error)) == 0,
+		    "case %zu: %s", i, error);
+		table = document.tables[0];
+		for (size_t row = 0; row < table->row_count; row++) {
+			if (row > 0)
+				strcat(shown, " ");
+			strcat(shown, cli_table_cell(table, row, 0)->text);
+		}
+		ck_assert_msg(strcmp(shown, cases[i].instances) == 0,
+		    "case %zu: got '%s', expected '%s'", i, shown,
+		    cases[i].instances);
+		cli_document_clear(&document);
+	}
+	{
+		struct cli_document document = people_document();
+		struct cli_view view = {.sort = "tx_bytes"};
+		char error[256] = "";
+
+		ck_assert_int_eq(
+		    cli_view_apply(&document, &view, error, sizeof(error)), -1);
+		ck_assert_str_eq(error,
+		    "--sort tx_bytes: no such datum in what "
+		    "is shown (see dcistat describe CLASS)");
+		cli_document_clear(&document);
+	}
+}
+END_TEST
+
+/* Numbers compared as decimals, whatever their length or sign. */
+START_TEST(test_view_sort_exact)
+{
+	static const char *const numbers[] = {"18446744073709551615",
+	    "18446744073709551614", "-0.5", "0.52", "0.5", "-3", "007", "0"};
+	static const char *const sorted[] = {"18446744073709551615",
+	    "18446744073709551614", "007", "0.52", "0.5", "0", "-0.5", "-3"};
+	struct cli_document document = {0};
+	struct cli_table *table = cli_table_new("n", "n");
+	struct cli_view view = {.sort = "v"};
+	char error[256] = "";
+
+	ck_assert_int_eq(
+	    cli_table_add_column(table, "v", CLI_COLUMN_GAUGE, NULL, NULL), 0);
+	for (size_t r = 0; r < 8; r++) {
+		ck_assert_int_eq(cli_table_add_row(table), (long)r);
+		ck_assert_int_eq(
+		    cli_table_set(table, r, 0, numbers[r], numbers[r]), 0);
+	}
+	ck_assert_int_eq(cli_document_add(&document, table), 0);
+	ck_assert_int_eq(
+	    cli_view_apply(&document, &view, error, sizeof(error)), 0);
+	for (size_t r = 0; r < 8; r++)
+		ck_assert_str_eq(
+		    cli_table_cell(table, r, 0)->number, sorted[r]);
+	cli_document_clear(&document);
+}
+END_TEST
 
 /* --- JSON --------------------------------------------------------------- */
 
@@ -252,6 +462,11 @@ START_TEST(test_json_escaping)
 	    {"a\"b\\c", "\"a\\\"b\\\\c\""},
 	    {"line\nfeed\ttab\rcr", "\"line\\nfeed\\ttab\\rcr\""},
 	    {"\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\""},
+	    /* C1 controls (U+009B CSI, U+009D OSC) are escaped too: valid
+	     * JSON raw, but a terminal showing the document acts on them. */
+	    {"\xc2\x9b"
+	     "2J\xc2\x9d\xc2\xa0",
+	        "\"\\u009b2J\\u009d\xc2\xa0\""},
 	    /* UTF-8 passes; bytes that are not UTF-8 become U+FFFD. */
 	    {"d\xc3\xa9v", "\"d\xc3\xa9v\""},
 	    {"\xff"
@@ -284,26 +499,113 @@ START_TEST(test_openmetrics_document)
 {
 	struct cli_document document =
 	    sample_document("eth0 \"x\"\\", "new\nline");
-	char *text = written(cli_openmetrics_write, &document);
+	char *text = written(openmetrics_write, &document);
 
+	/* The instance label is dci_instance: Prometheus sets "instance"
+	 * to the scraped target. */
 	ck_assert_str_eq(text,
 	    "# TYPE dcistat_t_1 info\n"
 	    "# HELP dcistat_t_1 Test \\\"t\\\"\n"
-	    "dcistat_t_1_info{instance=\"eth0 \\\"x\\\"\\\\\",id=\"1.2\","
+	    "dcistat_t_1_info{dci_instance=\"eth0 \\\"x\\\"\\\\\",id=\"1.2\","
 	    "name=\"new\\nline\"} 1\n"
-	    "dcistat_t_1_info{instance=\"b\",id=\"2\"} 1\n"
+	    "dcistat_t_1_info{dci_instance=\"b\",id=\"2\"} 1\n"
 	    "# TYPE dcistat_t_1_rx_bytes counter\n"
 	    "# UNIT dcistat_t_1_rx_bytes bytes\n"
 	    "# HELP dcistat_t_1_rx_bytes Octets\\nreceived \\\\\n"
-	    "dcistat_t_1_rx_bytes_total{instance=\"eth0 \\\"x\\\"\\\\\","
+	    "dcistat_t_1_rx_bytes_total{dci_instance=\"eth0 \\\"x\\\"\\\\\","
 	    "id=\"1.2\"} 18446744073709551615\n"
 	    "# TYPE dcistat_t_1_queue_length_total gauge\n"
-	    "dcistat_t_1_queue_length_total{instance=\"eth0 "
+	    "dcistat_t_1_queue_length_total{dci_instance=\"eth0 "
 	    "\\\"x\\\"\\\\\",id=\"1.2\"} -2\n"
-	    "dcistat_t_1_queue_length_total{instance=\"b\",id=\"2\"} 1.29\n"
+	    "dcistat_t_1_queue_length_total{dci_instance=\"b\",id=\"2\"} 1.29\n"
 	    "# EOF\n");
 	free(text);
 	cli_document_clear(&document);
+}
+END_TEST
+
+/* The Prometheus text format: the metadata of a counter and of an info
+ * family name their samples, no UNIT, no EOF. */
+START_TEST(test_prometheus_document)
+{
+	struct cli_document document = sample_document("a", "b");
+	char *text = written(prometheus_write, &document);
+
+	ck_assert_str_eq(text,
+	    "# TYPE dcistat_t_1_info gauge\n"
+	    /* No \" in a HELP: the text format's parser refuses it. */
+	    "# HELP dcistat_t_1_info Test \"t\"\n"
+	    "dcistat_t_1_info{dci_instance=\"a\",id=\"1.2\",name=\"b\"} 1\n"
+	    "dcistat_t_1_info{dci_instance=\"b\",id=\"2\"} 1\n"
+	    "# TYPE dcistat_t_1_rx_bytes_total counter\n"
+	    "# HELP dcistat_t_1_rx_bytes_total Octets\\nreceived \\\\\n"
+	    "dcistat_t_1_rx_bytes_total{dci_instance=\"a\",id=\"1.2\"} "
+	    "18446744073709551615\n"
+	    "# TYPE dcistat_t_1_queue_length_total gauge\n"
+	    "dcistat_t_1_queue_length_total{dci_instance=\"a\",id=\"1.2\"} -2\n"
+	    "dcistat_t_1_queue_length_total{dci_instance=\"b\",id=\"2\"} "
+	    "1.29\n");
+	free(text);
+	cli_document_clear(&document);
+}
+END_TEST
+
+/* Times in base units: the decimal point moved, never a float; octets are
+ * bytes; a job column is dci_job. */
+START_TEST(test_openmetrics_base_units)
+{
+	static const struct {
+		const char *unit, *number, *family, *value;
+	} cases[] = {
+	    {"milliseconds", "16092", "busy_time_seconds", "16.092"},
+	    {"milliseconds", "5", "busy_time_seconds", "0.005"},
+	    {"milliseconds", "-5", "busy_time_seconds", "-0.005"},
+	    {"milliseconds", "0", "busy_time_seconds", "0.000"},
+	    {"centiseconds", "1234", "busy_time_seconds", "12.34"},
+	    {"nanoseconds", "18446744073709551615", "busy_time_seconds",
+	        "18446744073.709551615"},
+	    {"microseconds", "12.5", "busy_time_seconds", "0.0000125"},
+	    {"octets", "1500", "busy_time_bytes", "1500"},
+	    {"seconds", "7", "busy_time_seconds", "7"},
+	    /* A megabit is 125,000 bytes: whole, however large. */
+	    {"megabits per second", "1", "busy_time_bytes_per_second",
+	        "125000"},
+	    {"megabits per second", "10", "busy_time_bytes_per_second",
+	        "1250000"},
+	    {"megabits per second", "0", "busy_time_bytes_per_second", "0"},
+	    {"megabits per second", "18446744073709551615",
+	        "busy_time_bytes_per_second", "2305843009213693951875000"},
+	    /* A count is no unit: no _count suffix (a histogram's). */
+	    {"count", "3", "busy_time", "3"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct cli_document document = {0};
+		struct cli_table *table = cli_table_new("d", "");
+		char expected[256], *text;
+
+		ck_assert_int_eq(cli_table_add_column(
+		                     table, "job", CLI_COLUMN_KEY, NULL, NULL),
+		    0);
+		ck_assert_int_eq(cli_table_add_column(table, "busy_time",
+		                     CLI_COLUMN_GAUGE, cases[i].unit, NULL),
+		    1);
+		ck_assert_int_eq(cli_table_add_row(table), 0);
+		ck_assert_int_eq(cli_table_set(table, 0, 0, "j", NULL), 0);
+		ck_assert_int_eq(cli_table_set(table, 0, 1, cases[i].number,
+		                     cases[i].number),
+		    0);
+		ck_assert_int_eq(cli_document_add(&document, table), 0);
+		text = written(prometheus_write, &document);
+		snprintf(expected, sizeof(expected),
+		    "# TYPE dcistat_d_%s gauge\n"
+		    "dcistat_d_%s{dci_job=\"j\"} %s\n",
+		    cases[i].family, cases[i].family, cases[i].value);
+		ck_assert_msg(strcmp(text, expected) == 0,
+		    "case %zu: got %s, expected %s", i, text, expected);
+		free(text);
+		cli_document_clear(&document);
+	}
 }
 END_TEST
 
@@ -349,11 +651,13 @@ START_TEST(test_openmetrics_escaping)
 	ck_assert_ptr_nonnull(out);
 	cli_openmetrics_write_escaped(out, "a\\b\"c\nd\x01"
 	                                   "e\xff"
-	                                   "f\xc3\xa9");
+	                                   "f\xc3\xa9\xc2\x9b\x9d");
 	ck_assert_int_eq(fclose(out), 0);
+	/* Controls, C1 ones as UTF-8 (U+009B) or raw (0x9d), have no escape
+	 * in OpenMetrics: U+FFFD. */
 	ck_assert_str_eq(text, "a\\\\b\\\"c\\nd\xef\xbf\xbd"
 	                       "e\xef\xbf\xbd"
-	                       "f\xc3\xa9");
+	                       "f\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd");
 	free(text);
 }
 END_TEST
@@ -377,7 +681,7 @@ START_TEST(test_openmetrics_duplicates)
 		    cli_table_set(table, 0, 0, "1", t == 0 ? "1" : "2"), 0);
 		ck_assert_int_eq(cli_document_add(&document, table), 0);
 	}
-	text = written(cli_openmetrics_write, &document);
+	text = written(openmetrics_write, &document);
 	ck_assert_str_eq(text, "# TYPE dcistat_a_b_v gauge\n"
 	                       "dcistat_a_b_v{} 1\n"
 	                       "# EOF\n");
@@ -411,7 +715,7 @@ START_TEST(test_openmetrics_sample_clashes)
 		ck_assert_int_eq(
 		    cli_table_set(table, 0, i, "1", i ? "1" : NULL), 0);
 	ck_assert_int_eq(cli_document_add(&document, table), 0);
-	text = written(cli_openmetrics_write, &document);
+	text = written(openmetrics_write, &document);
 	ck_assert_str_eq(text, "# TYPE dcistat_c info\n"
 	                       "dcistat_c_info{s=\"1\"} 1\n"
 	                       "# TYPE dcistat_c_x counter\n"
@@ -426,14 +730,21 @@ END_TEST
 
 START_TEST(test_text_table)
 {
-	struct cli_document document = sample_document("a", "x\x1b[2J");
-	char *text = written_text(&document, 0);
+	/* Control bytes, C1 ones raw (0x9b) or as UTF-8 (U+009D), and bytes
+	 * that are no UTF-8 are shown escaped, the columns aligned on what is
+	 * shown; other UTF-8 and backslashes are shown as they are. */
+	struct cli_document document =
+	    sample_document("a\x9b\\", "x\x1b[2J\n\xc2\x9d\xc3\xa9");
+	char *text = written_text(&document, 0), expected[512];
 
-	ck_assert_str_eq(text,
+	snprintf(expected, sizeof(expected),
 	    "Test \"t\"\n"
-	    "instance  id   name               rx_bytes  queue-length_total\n"
-	    "a         1.2  x?[2J  18446744073709551615                  -2\n"
-	    "b         2    -                         -                1.29\n");
+	    "instance  id   name%31srx_bytes  queue-length_total\n"
+	    "a\\x9b\\    1.2  x\\x1b[2J\\x0a\\xc2\\x9d\xc3\xa9  "
+	    "18446744073709551615                  -2\n"
+	    "b         2    -%41s-                1.29\n",
+	    "", "");
+	ck_assert_str_eq(text, expected);
 	free(text);
 	cli_document_clear(&document);
 }
@@ -660,8 +971,9 @@ script_open(struct cli_source *source, struct script *script)
 	ck_assert_msg(script->class != NULL, "%s", why);
 	script->now = 10000;
 	script_commit(script);
-	*source =
-	    (struct cli_source){&script_operations, script->registry, script};
+	*source = (struct cli_source){.operations = &script_operations,
+	    .registry = script->registry,
+	    .state = script};
 }
 
 /* A table as "instance:column=text/number ..." lines, "-" for none. */
@@ -813,7 +1125,7 @@ struct captured {
 };
 
 static int
-capture(const struct cli_document *document, void *context)
+capture(struct cli_document *document, void *context)
 {
 	struct captured *captured = context;
 
@@ -829,7 +1141,10 @@ START_TEST(test_watch_rates)
 	struct cli_source source;
 	struct script script;
 	struct captured captured = {0};
-	struct cli_watch_settings settings = {"7.1", "c,w,g", 2000, 3};
+	struct cli_watch_settings settings = {.class_name = "7.1",
+	    .selection = "c,w,g",
+	    .interval_milliseconds = 2000,
+	    .count = 3};
 	char error[256] = "";
 
 	script_open(&source, &script);
@@ -892,7 +1207,13 @@ cli_suite(void)
 	suite_add_tcase(suite, rates);
 	tcase_add_test(writers, test_json_document);
 	tcase_add_test(writers, test_json_escaping);
+	tcase_add_test(writers, test_human_numbers);
+	tcase_add_test(writers, test_text_human_and_color);
+	tcase_add_test(writers, test_view);
+	tcase_add_test(writers, test_view_sort_exact);
 	tcase_add_test(writers, test_openmetrics_document);
+	tcase_add_test(writers, test_prometheus_document);
+	tcase_add_test(writers, test_openmetrics_base_units);
 	tcase_add_test(writers, test_openmetrics_names);
 	tcase_add_test(writers, test_openmetrics_escaping);
 	tcase_add_test(writers, test_openmetrics_duplicates);

@@ -18,7 +18,7 @@
 #include "core/events.h"
 #include "core/lifecycle.h"
 #include "core/snapshot.h"
-#include "agent/table_index.h"
+#include "snmp/table_index.h"
 
 #ifndef TEST_PROVIDER_DIR
 #error "TEST_PROVIDER_DIR must name the directory of the test plug-ins"
@@ -136,11 +136,11 @@ supplier_entry(const struct dci_lifecycle *lifecycle, const char *module)
 static bool
 supplier_row_served(const struct dci_lifecycle *lifecycle, uint32_t index)
 {
-	struct agent_index_row row;
+	struct schema_index_row row;
 	uint64_t subid = index;
 
-	return agent_index_supplier(
-	    lifecycle->registry, &subid, 1, AGENT_INDEX_EXACT, &row);
+	return schema_index_supplier(
+	    lifecycle->registry, &subid, 1, SCHEMA_INDEX_EXACT, &row);
 }
 
 /* Waits (bounded) for a refresh thread to write to the notification

@@ -15,7 +15,7 @@
 #include "core/clock.h"
 #include "core/lifecycle.h"
 #include "core/snapshot.h"
-#include "agent/table_index.h"
+#include "snmp/table_index.h"
 
 #ifndef TEST_PROVIDER_DIR
 #error "TEST_PROVIDER_DIR must name the directory of the test plug-ins"
@@ -312,18 +312,18 @@ START_TEST(reload_applies_the_difference)
 	ck_assert_ptr_nonnull(supplier_find(&lifecycle, "example"));
 	/* nosuch's row (index 2) is gone from walks; the example is 3. */
 	{
-		struct agent_index_row row;
+		struct schema_index_row row;
 		uint64_t index = 1;
-		ck_assert(agent_index_supplier(
-		    lifecycle.registry, &index, 1, AGENT_INDEX_NEXT, &row));
+		ck_assert(schema_index_supplier(
+		    lifecycle.registry, &index, 1, SCHEMA_INDEX_NEXT, &row));
 		ck_assert_uint_eq(row.supplier->index, 3);
 		ck_assert_str_eq(row.supplier->module, "example");
 		index = 2;
-		ck_assert(!agent_index_supplier(
-		    lifecycle.registry, &index, 1, AGENT_INDEX_EXACT, &row));
+		ck_assert(!schema_index_supplier(
+		    lifecycle.registry, &index, 1, SCHEMA_INDEX_EXACT, &row));
 		index = 3;
-		ck_assert(!agent_index_supplier(
-		    lifecycle.registry, &index, 1, AGENT_INDEX_NEXT, &row));
+		ck_assert(!schema_index_supplier(
+		    lifecycle.registry, &index, 1, SCHEMA_INDEX_NEXT, &row));
 	}
 	ck_assert_ptr_nonnull(class_find(&lifecycle, 2));
 	ck_assert_ptr_nonnull(class_find(&lifecycle, 2)->snapshot);

@@ -1,5 +1,5 @@
 /*
- * Unit tests for tools/mib/mib_generator.c: descriptor mangling, module
+ * Unit tests for src/mib/mib_generator.c: descriptor mangling, module
  * name rules, clash and length errors, index objects, syntaxes and the
  * whole module for the example provider's class (loaded from the build
  * tree through the loader), compared with tests/unit/expected/.

@@ -1,5 +1,5 @@
 /*
- * Unit tests for tools/mib/prometheus_generator.c: module names, one
+ * Unit tests for src/mib/prometheus_generator.c: module names, one
  * module per class walking its table, text datums as lookups keyed by
  * every index object, the overrides by kind (64-bit gauge, TruthValue,
  * Ethernet address, long text, signed 64-bit), and the errors (no class,
@@ -41,6 +41,33 @@ START_TEST(module_names_are_lower_case_words)
 	ck_assert_uint_eq(
 	    prometheus_generator_module_name("netif", small, sizeof(small)), 9);
 	ck_assert_str_eq(small, "dci_n");
+}
+END_TEST
+
+static char *
+snake(const char *name)
+{
+	static char out[300];
+
+	prometheus_generator_snake_case(name, out, sizeof(out));
+	return out;
+}
+
+START_TEST(snake_case_names)
+{
+	char small[8];
+
+	ck_assert_str_eq(snake("dciNetifRxBytes"), "dci_netif_rx_bytes");
+	ck_assert_str_eq(snake("dciNetifIfIndex"), "dci_netif_if_index");
+	ck_assert_str_eq(snake("dciDevstatDiskid1"), "dci_devstat_diskid1");
+	ck_assert_str_eq(snake("dciEvcntEventWord2"), "dci_evcnt_event_word2");
+	ck_assert_str_eq(snake("dciCPUTime"), "dci_cpu_time");
+	ck_assert_str_eq(snake("dciQueue7Depth"), "dci_queue7_depth");
+	ck_assert_str_eq(snake("dciTCP"), "dci_tcp");
+	ck_assert_uint_eq(prometheus_generator_snake_case(
+	                      "dciNetifRxBytes", small, sizeof(small)),
+	    18);
+	ck_assert_str_eq(small, "dci_net");
 }
 END_TEST
 
@@ -124,6 +151,7 @@ START_TEST(one_module_per_class_with_lookups_and_overrides)
 	                 "      dciWorkQueueInFlight:\n"
 	                 "        type: gauge\n"
 	                 "      dciWorkQueueHealthy:\n"
+	                 "        type: DisplayString\n"
 	                 "        regex_extracts:\n"
 	                 "          '':\n"
 	                 "            - regex: '1'\n"
@@ -152,6 +180,82 @@ START_TEST(one_module_per_class_with_lookups_and_overrides)
 	ck_assert_ptr_null(strstr(spare_module, "lookups:"));
 	ck_assert_ptr_nonnull(strstr(spare_module, "      - dciSpareTable\n"
 	                                           "    version: 2\n"));
+	free(text);
+	dci_registry_free(registry);
+}
+END_TEST
+
+/* prometheus.yml: a job per class; each metric renamed (a counter with
+ * _total, a gauge without), each label mapped and the camelCase one
+ * dropped; the first job's target relabelling shared by the others. */
+START_TEST(scrape_config_renames_every_name)
+{
+	struct dci_datum_info queue[] = {
+	    fx_datum(1, "name", DCI_ST_STRING, DCI_SSF_ZEROTERM, 16,
+	        DCI_SEMANTICS_DISCRETE),
+	    fx_datum(2, "in_flight", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	    fx_datum(3, "served", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_COUNTER),
+	    fx_datum(4, "hwaddr", DCI_ST_ADDRESS, DCI_SAF_ETHERNET, 0,
+	        DCI_SEMANTICS_DISCRETE),
+	};
+	struct dci_datum_info spare[] = {
+	    fx_datum(1, "waiting", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_COUNTER),
+	};
+	struct dci_registry *registry = add_class(
+	    add_class(NULL, "work queue", 4, queue, 4), "spare", 5, spare, 1);
+	char *text =
+	    prometheus_generator_scrape_config(registry, error, sizeof(error));
+
+	ck_assert_msg(text != NULL, "%s", error);
+	ck_assert_ptr_nonnull(
+	    strstr(text, "  - job_name: dcistat_work_queue\n"
+	                 "    metrics_path: /snmp\n"
+	                 "    params:\n"
+	                 "      module: [dci_work_queue]\n"
+	                 "    file_sd_configs:\n"
+	                 "      - files: [dcistat-targets.yml]\n"
+	                 "    relabel_configs: &dcistat_relabel\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(text, "    metric_relabel_configs:\n"
+	                 "      - source_labels: [__name__]\n"
+	                 "        regex: dciWorkQueueInFlight\n"
+	                 "        target_label: __name__\n"
+	                 "        replacement: dci_work_queue_in_flight\n"
+	                 "      - source_labels: [__name__]\n"
+	                 "        regex: dciWorkQueueServed\n"
+	                 "        target_label: __name__\n"
+	                 "        replacement: dci_work_queue_served_total\n"
+	                 "      - source_labels: [__name__]\n"
+	                 "        regex: dciWorkQueueHwaddr\n"
+	                 "        target_label: __name__\n"
+	                 "        replacement: dci_work_queue_hwaddr\n"
+	                 "      - action: labelmap\n"
+	                 "        regex: dciWorkQueueName\n"
+	                 "        replacement: dci_work_queue_name\n"
+	                 "      - action: labelmap\n"
+	                 "        regex: dciWorkQueueHwaddr\n"
+	                 "        replacement: dci_work_queue_hwaddr\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(text, "      - action: labeldrop\n"
+	                 "        regex: dciWorkQueueName|dciWorkQueueHwaddr|"
+	                 "dciWorkQueueDiskid|dciWorkQueueEventWord1|"
+	                 "dciWorkQueueEventWord2\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(text, "  - job_name: dcistat_spare\n"
+	                 "    metrics_path: /snmp\n"
+	                 "    params:\n"
+	                 "      module: [dci_spare]\n"
+	                 "    file_sd_configs:\n"
+	                 "      - files: [dcistat-targets.yml]\n"
+	                 "    relabel_configs: *dcistat_relabel\n"
+	                 "    metric_relabel_configs:\n"
+	                 "      - source_labels: [__name__]\n"
+	                 "        regex: dciSpareWaiting\n"
+	                 "        target_label: __name__\n"
+	                 "        replacement: dci_spare_waiting_total\n"));
 	free(text);
 	dci_registry_free(registry);
 }
@@ -193,6 +297,8 @@ main(void)
 	int failed;
 
 	tcase_add_test(cases, module_names_are_lower_case_words);
+	tcase_add_test(cases, snake_case_names);
+	tcase_add_test(cases, scrape_config_renames_every_name);
 	tcase_add_test(cases, one_module_per_class_with_lookups_and_overrides);
 	tcase_add_test(cases, errors);
 	suite_add_tcase(suite, cases);

@@ -463,6 +463,8 @@ END_TEST
 static const unsigned char non_printing[] = {
     '\t', '\n', 0x01, 0x1f, 0x7f, 0x80, 0xff};
 
+/* The refusal quotes the label escaped (text/escape.h): it goes to a log
+ * line. */
 START_TEST(non_printing_character_in_labels_refused)
 {
 	char label[5], expected[256], why[WHY_SIZE] = "";
@@ -473,26 +475,26 @@ START_TEST(non_printing_character_in_labels_refused)
 
 	label_with(label, (char)c);
 	snprintf(expected, sizeof(expected),
-	    "class 1.1: label \"%s\" has non-printing character 0x%02x at 3 "
-	    "(UMA reserves it)",
-	    label, c);
+	    "class 1.1: label \"ab\\x%02xc\" has non-printing character "
+	    "0x%02x at 3 (UMA reserves it)",
+	    c, c);
 	datums[0] = gauge(1, "queue");
 	assert_refused_alone(
 	    netif_id, 2, label, one_level, 1, datums, 1, expected);
 
 	datums[1] = gauge(6, label);
 	snprintf(expected, sizeof(expected),
-	    "class 1.1: datum 6: label \"%s\" has non-printing character "
-	    "0x%02x at 3 (UMA reserves it)",
-	    label, c);
+	    "class 1.1: datum 6: label \"ab\\x%02xc\" has non-printing "
+	    "character 0x%02x at 3 (UMA reserves it)",
+	    c, c);
 	assert_refused_alone(
 	    netif_id, 2, "netif", one_level, 1, datums, 2, expected);
 
 	registry = dci_registry_new();
 	snprintf(expected, sizeof(expected),
-	    "supplier module: label \"%s\" has non-printing character "
-	    "0x%02x at 3 (UMA reserves it)",
-	    label, c);
+	    "supplier module: label \"ab\\x%02xc\" has non-printing "
+	    "character 0x%02x at 3 (UMA reserves it)",
+	    c, c);
 	ck_assert_ptr_null(dci_registry_add_supplier(
 	    registry, &info, "test", why, sizeof(why)));
 	ck_assert_str_eq(why, expected);
@@ -1633,6 +1635,49 @@ START_TEST(builder_grows_past_initial_capacity)
 }
 END_TEST
 
+/* Supplier names reserved for configured providers: a configured name
+ * wins over an earlier registration's reservation; a registration's does
+ * not replace another holder's; retaining a configuration drops the
+ * reservations of providers no longer in it. */
+START_TEST(supplier_reservations_held_replaced_and_dropped)
+{
+	struct dci_registry *registry = dci_registry_new();
+	static const char *const kept[] = {"/lib/example.so"};
+
+	ck_assert_ptr_null(dci_registry_supplier_holder(registry, "example"));
+	ck_assert_int_eq(dci_registry_reserve_supplier(
+	                     registry, "example", "suppliers", false),
+	    0);
+	ck_assert_str_eq(
+	    dci_registry_supplier_holder(registry, "example"), "suppliers");
+	/* The configuration's own name wins. */
+	ck_assert_int_eq(dci_registry_reserve_supplier(
+	                     registry, "example", "/lib/example.so", true),
+	    0);
+	ck_assert_str_eq(dci_registry_supplier_holder(registry, "example"),
+	    "/lib/example.so");
+	/* A registration does not take it over. */
+	ck_assert_int_eq(dci_registry_reserve_supplier(
+	                     registry, "example", "suppliers", false),
+	    0);
+	ck_assert_str_eq(dci_registry_supplier_holder(registry, "example"),
+	    "/lib/example.so");
+	ck_assert_int_eq(
+	    dci_registry_reserve_supplier(registry, "app", "suppliers", false),
+	    0);
+	ck_assert_uint_eq(registry->reservation_count, 2);
+	/* A new configuration without the suppliers provider. */
+	dci_registry_reservations_retain(registry, kept, 1);
+	ck_assert_uint_eq(registry->reservation_count, 1);
+	ck_assert_ptr_null(dci_registry_supplier_holder(registry, "app"));
+	ck_assert_str_eq(dci_registry_supplier_holder(registry, "example"),
+	    "/lib/example.so");
+	dci_registry_reservations_retain(registry, NULL, 0);
+	ck_assert_uint_eq(registry->reservation_count, 0);
+	dci_registry_free(registry);
+}
+END_TEST
+
 static Suite *
 registry_suite(void)
 {
@@ -1681,6 +1726,7 @@ registry_suite(void)
 	tcase_add_test(labels, empty_label_refused);
 	tcase_add_test(labels, label_longer_than_255_refused);
 	tcase_add_test(labels, duplicate_supplier_refused);
+	tcase_add_test(labels, supplier_reservations_held_replaced_and_dropped);
 	suite_add_tcase(suite, labels);
 
 	tcase_add_test(accepted, valid_class_accepted);

@@ -3,9 +3,9 @@
  * what an agent answers and so must refuse anything malformed: table
  * indexes (length prefixes out of bounds, sub-identifiers above 32 bits,
  * too short, too long), the texts of signed 64-bit and absolute time
- * values, and unit names.
+ * values, and unit names; and the lookup of a walk's rows, linear.
  */
-#include "agent/remote_source.h"
+#include "cli/remote/remote_source.h"
 
 #include <check.h>
 #include <stdint.h>
@@ -19,10 +19,10 @@
 START_TEST(class_index_decoded)
 {
 	const uint64_t subids[] = {2, 1, 1};
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 
-	ck_assert(agent_remote_decode_index(
-	    subids, COUNT(subids), AGENT_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(cli_remote_decode_index(
+	    subids, COUNT(subids), CLI_REMOTE_SHAPE_CLASS, &index));
 	ck_assert_uint_eq(index.class_length, 2);
 	ck_assert_uint_eq(index.class_id[0], 1);
 	ck_assert_uint_eq(index.class_id[1], 1);
@@ -33,13 +33,13 @@ START_TEST(datum_and_instance_indexes_decoded)
 {
 	const uint64_t datum[] = {2, 2, 1, 4294967294u};
 	const uint64_t instance[] = {2, 2, 1, 2, 8, 0};
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 
-	ck_assert(agent_remote_decode_index(
-	    datum, COUNT(datum), AGENT_REMOTE_SHAPE_DATUM, &index));
+	ck_assert(cli_remote_decode_index(
+	    datum, COUNT(datum), CLI_REMOTE_SHAPE_DATUM, &index));
 	ck_assert_uint_eq(index.datum, 4294967294u);
-	ck_assert(agent_remote_decode_index(
-	    instance, COUNT(instance), AGENT_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(cli_remote_decode_index(
+	    instance, COUNT(instance), CLI_REMOTE_SHAPE_INSTANCE, &index));
 	ck_assert_uint_eq(index.instance_words, 2);
 	ck_assert_uint_eq(index.instance[0], 8);
 	ck_assert_uint_eq(index.instance[1], 0);
@@ -48,7 +48,7 @@ END_TEST
 
 START_TEST(malformed_indexes_refused)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	uint64_t long_class[2 + DCI_CLASS_ID_MAX_LEVELS] = {
 	    DCI_CLASS_ID_MAX_LEVELS + 1};
 	uint64_t long_instance[3 + DCI_INSTANCE_ID_MAX_WORDS] = {
@@ -64,32 +64,32 @@ START_TEST(malformed_indexes_refused)
 	const uint64_t wide_instance[] = {1, 1, 1, UINT64_MAX};
 	const uint64_t long_tail[] = {1, 1, 1, 5, 6};
 
-	ck_assert(!agent_remote_decode_index(
-	    NULL, 0, AGENT_REMOTE_SHAPE_CLASS, &index));
-	ck_assert(!agent_remote_decode_index(
-	    zero_length, COUNT(zero_length), AGENT_REMOTE_SHAPE_CLASS, &index));
-	ck_assert(!agent_remote_decode_index(
-	    long_class, COUNT(long_class), AGENT_REMOTE_SHAPE_CLASS, &index));
-	ck_assert(!agent_remote_decode_index(
-	    short_class, COUNT(short_class), AGENT_REMOTE_SHAPE_CLASS, &index));
-	ck_assert(!agent_remote_decode_index(
-	    wide_class, COUNT(wide_class), AGENT_REMOTE_SHAPE_CLASS, &index));
-	ck_assert(!agent_remote_decode_index(
-	    trailing, COUNT(trailing), AGENT_REMOTE_SHAPE_CLASS, &index));
-	ck_assert(!agent_remote_decode_index(
-	    wide_datum, COUNT(wide_datum), AGENT_REMOTE_SHAPE_DATUM, &index));
-	ck_assert(!agent_remote_decode_index(
-	    no_datum, COUNT(no_datum), AGENT_REMOTE_SHAPE_DATUM, &index));
-	ck_assert(!agent_remote_decode_index(zero_words, COUNT(zero_words),
-	    AGENT_REMOTE_SHAPE_INSTANCE, &index));
-	ck_assert(!agent_remote_decode_index(long_instance,
-	    COUNT(long_instance), AGENT_REMOTE_SHAPE_INSTANCE, &index));
-	ck_assert(!agent_remote_decode_index(short_instance,
-	    COUNT(short_instance), AGENT_REMOTE_SHAPE_INSTANCE, &index));
-	ck_assert(!agent_remote_decode_index(wide_instance,
-	    COUNT(wide_instance), AGENT_REMOTE_SHAPE_INSTANCE, &index));
-	ck_assert(!agent_remote_decode_index(
-	    long_tail, COUNT(long_tail), AGENT_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!cli_remote_decode_index(
+	    NULL, 0, CLI_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!cli_remote_decode_index(
+	    zero_length, COUNT(zero_length), CLI_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!cli_remote_decode_index(
+	    long_class, COUNT(long_class), CLI_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!cli_remote_decode_index(
+	    short_class, COUNT(short_class), CLI_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!cli_remote_decode_index(
+	    wide_class, COUNT(wide_class), CLI_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!cli_remote_decode_index(
+	    trailing, COUNT(trailing), CLI_REMOTE_SHAPE_CLASS, &index));
+	ck_assert(!cli_remote_decode_index(
+	    wide_datum, COUNT(wide_datum), CLI_REMOTE_SHAPE_DATUM, &index));
+	ck_assert(!cli_remote_decode_index(
+	    no_datum, COUNT(no_datum), CLI_REMOTE_SHAPE_DATUM, &index));
+	ck_assert(!cli_remote_decode_index(zero_words, COUNT(zero_words),
+	    CLI_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!cli_remote_decode_index(long_instance,
+	    COUNT(long_instance), CLI_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!cli_remote_decode_index(short_instance,
+	    COUNT(short_instance), CLI_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!cli_remote_decode_index(wide_instance,
+	    COUNT(wide_instance), CLI_REMOTE_SHAPE_INSTANCE, &index));
+	ck_assert(!cli_remote_decode_index(
+	    long_tail, COUNT(long_tail), CLI_REMOTE_SHAPE_INSTANCE, &index));
 }
 END_TEST
 
@@ -98,33 +98,33 @@ START_TEST(text_integers_parsed_as_rendered)
 	int64_t number;
 
 	ck_assert(
-	    agent_remote_parse_text_integer("-2", DCI_SIP_DECIMAL, &number));
+	    cli_remote_parse_text_integer("-2", DCI_SIP_DECIMAL, &number));
 	ck_assert_int_eq(number, -2);
-	ck_assert(agent_remote_parse_text_integer(
+	ck_assert(cli_remote_parse_text_integer(
 	    "0xfffffffffffffffe", DCI_SIP_HEXADECIMAL, &number));
 	ck_assert_int_eq(number, -2);
-	ck_assert(agent_remote_parse_text_integer(
+	ck_assert(cli_remote_parse_text_integer(
 	    "1.2.3.4.5.6.7.8", DCI_SIP_DOTTED, &number));
 	ck_assert_int_eq(number, INT64_C(0x0102030405060708));
 	ck_assert(
-	    !agent_remote_parse_text_integer("", DCI_SIP_DECIMAL, &number));
+	    !cli_remote_parse_text_integer("", DCI_SIP_DECIMAL, &number));
 	ck_assert(
-	    !agent_remote_parse_text_integer(" 2", DCI_SIP_DECIMAL, &number));
-	ck_assert(!agent_remote_parse_text_integer(
+	    !cli_remote_parse_text_integer(" 2", DCI_SIP_DECIMAL, &number));
+	ck_assert(!cli_remote_parse_text_integer(
 	    "99999999999999999999", DCI_SIP_DECIMAL, &number));
-	ck_assert(!agent_remote_parse_text_integer(
+	ck_assert(!cli_remote_parse_text_integer(
 	    "0x", DCI_SIP_HEXADECIMAL, &number));
-	ck_assert(!agent_remote_parse_text_integer(
+	ck_assert(!cli_remote_parse_text_integer(
 	    "0x10000000000000000", DCI_SIP_HEXADECIMAL, &number));
-	ck_assert(!agent_remote_parse_text_integer(
+	ck_assert(!cli_remote_parse_text_integer(
 	    "0xFF", DCI_SIP_HEXADECIMAL, &number));
-	ck_assert(!agent_remote_parse_text_integer(
+	ck_assert(!cli_remote_parse_text_integer(
 	    "1.2.3.4.5.6.7", DCI_SIP_DOTTED, &number));
-	ck_assert(!agent_remote_parse_text_integer(
+	ck_assert(!cli_remote_parse_text_integer(
 	    "1.2.3.4.5.6.7.256", DCI_SIP_DOTTED, &number));
-	ck_assert(!agent_remote_parse_text_integer(
+	ck_assert(!cli_remote_parse_text_integer(
 	    "1.2.3.4.5.6.7.8.9", DCI_SIP_DOTTED, &number));
-	ck_assert(!agent_remote_parse_text_integer("1", 7, &number));
+	ck_assert(!cli_remote_parse_text_integer("1", 7, &number));
 }
 END_TEST
 
@@ -161,7 +161,7 @@ START_TEST(times_read_back_as_rendered)
 		                     slot, why, sizeof(why)),
 		    0);
 		dci_value_render(&info, slot, text, sizeof(text));
-		ck_assert_msg(agent_remote_parse_time_text(text, &info, &value),
+		ck_assert_msg(cli_remote_parse_time_text(text, &info, &value),
 		    "'%s' not read", text);
 		ck_assert_int_eq(value, cases[i].value);
 	}
@@ -182,22 +182,22 @@ START_TEST(malformed_times_refused)
 
 	for (size_t i = 0; i < COUNT(bad_dates); i++)
 		ck_assert_msg(
-		    !agent_remote_parse_time_text(bad_dates[i], &info, &value),
+		    !cli_remote_parse_time_text(bad_dates[i], &info, &value),
 		    "'%s' read", bad_dates[i]);
 	info.format = DCI_STF_5BYTE;
-	ck_assert(!agent_remote_parse_time_text(
+	ck_assert(!cli_remote_parse_time_text(
 	    "2026-01-01 00:00:00.2", &info, &value));
-	ck_assert(!agent_remote_parse_time_text(
+	ck_assert(!cli_remote_parse_time_text(
 	    "9999-01-01 00:00:00", &info, &value));
 	info.format = DCI_STF_MONOTONIC;
-	ck_assert(!agent_remote_parse_time_text(
+	ck_assert(!cli_remote_parse_time_text(
 	    "12.3 seconds after boot", &info, &value));
-	ck_assert(!agent_remote_parse_time_text(
+	ck_assert(!cli_remote_parse_time_text(
 	    "99999999999999999999.00 seconds after boot", &info, &value));
 	ck_assert(
-	    !agent_remote_parse_time_text("12.34 seconds", &info, &value));
+	    !cli_remote_parse_time_text("12.34 seconds", &info, &value));
 	info.format = 9;
-	ck_assert(!agent_remote_parse_time_text(
+	ck_assert(!cli_remote_parse_time_text(
 	    "2026-01-01 00:00:00", &info, &value));
 }
 END_TEST
@@ -206,17 +206,17 @@ START_TEST(units_found_by_name)
 {
 	enum dci_unit unit;
 
-	ck_assert(agent_remote_unit_of_name("", &unit));
+	ck_assert(cli_remote_unit_of_name("", &unit));
 	ck_assert_int_eq(unit, DCI_UNIT_NONE);
-	ck_assert(agent_remote_unit_of_name("bytes", &unit));
+	ck_assert(cli_remote_unit_of_name("bytes", &unit));
 	ck_assert_int_eq(unit, DCI_UNIT_BYTES);
-	ck_assert(agent_remote_unit_of_name(
+	ck_assert(cli_remote_unit_of_name(
 	    dci_value_unit_name(DCI_UNIT_CENTISECONDS), &unit));
 	ck_assert_int_eq(unit, DCI_UNIT_CENTISECONDS);
-	ck_assert(agent_remote_unit_of_name(
+	ck_assert(cli_remote_unit_of_name(
 	    dci_value_unit_name(DCI_UNIT_DERIVED_SUM2), &unit));
 	ck_assert_int_eq(unit, DCI_UNIT_DERIVED_SUM2);
-	ck_assert(!agent_remote_unit_of_name("furlongs", &unit));
+	ck_assert(!cli_remote_unit_of_name("furlongs", &unit));
 }
 END_TEST
 
@@ -238,7 +238,7 @@ decode_levels_exactly(const unsigned char *types, size_t types_length,
 		memcpy(types_copy, types, types_length);
 	if (sizes_length > 0)
 		memcpy(sizes_copy, sizes, sizes_length);
-	decoded = agent_remote_decode_levels(types_copy, types_length,
+	decoded = cli_remote_decode_levels(types_copy, types_length,
 	    sizes_copy, sizes_length, level_count, levels);
 	free(types_copy);
 	free(sizes_copy);
@@ -322,6 +322,106 @@ START_TEST(malformed_levels_refused)
 }
 END_TEST
 
+/* Rows keyed by a number, with the comparisons counted: a walk must cost
+ * a bounded number of comparisons per row, whatever the table's size. */
+struct counted_rows {
+	uint32_t keys[70000];
+	size_t count;
+	size_t comparisons;
+};
+
+static int
+compare_counted(const void *rows, size_t position, const void *key)
+{
+	struct counted_rows *table = (struct counted_rows *)rows;
+	uint32_t have = table->keys[position], wanted = *(const uint32_t *)key;
+
+	table->comparisons++;
+	return have < wanted ? -1 : have > wanted;
+}
+
+/* The rows of a walk of one column after another, as an agent gives them
+ * (each column's in ascending order): the first column's rows are each
+ * new with one comparison, a later column's rows are found again, both at
+ * a bounded cost a row (no scan: the walk is linear). */
+START_TEST(walk_rows_found_in_linear_time)
+{
+	static struct counted_rows table;
+	const size_t rows = 65536, columns = 10;
+	size_t cursor = 0;
+
+	table.count = table.comparisons = 0;
+	for (uint32_t key = 1; key <= rows; key++) {
+		ck_assert_int_eq(cli_remote_row_find(&table, table.count,
+		                     &key, compare_counted, &cursor),
+		    CLI_REMOTE_ROW_NEW);
+		table.keys[table.count++] = key;
+	}
+	ck_assert_uint_eq(table.comparisons, rows - 1);
+	for (size_t column = 1; column < columns; column++) {
+		for (uint32_t key = 1; key <= rows; key++) {
+			ck_assert_int_eq(
+			    cli_remote_row_find(&table, table.count, &key,
+			        compare_counted, &cursor),
+			    CLI_REMOTE_ROW_KNOWN);
+			ck_assert_uint_eq(table.keys[cursor], key);
+		}
+	}
+	/* At most 3 comparisons a row of a later column (the last row, the
+	 * row found before, the one after it), and one binary search (17
+	 * comparisons) for each column's first row. */
+	ck_assert_uint_le(
+	    table.comparisons, rows + (3 * rows + 17) * (columns - 1));
+}
+END_TEST
+
+/* A row that sorts before the last one without being one (added while
+ * the walk went on) is missed, never a duplicate; one of several rows
+ * under one key is found again (the cursor's row). */
+START_TEST(walk_rows_out_of_order_missed)
+{
+	static struct counted_rows table;
+	size_t cursor = 0;
+	uint32_t key;
+
+	table.count = 0;
+	ck_assert_int_eq(cli_remote_row_find(&table, 0, &(uint32_t){5},
+	                     compare_counted, &cursor),
+	    CLI_REMOTE_ROW_NEW);
+	table.keys[table.count++] = 10;
+	table.keys[table.count++] = 20;
+	table.keys[table.count++] = 30;
+	key = 15;
+	ck_assert_int_eq(cli_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    CLI_REMOTE_ROW_MISSED);
+	key = 5;
+	ck_assert_int_eq(cli_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    CLI_REMOTE_ROW_MISSED);
+	key = 30;
+	ck_assert_int_eq(cli_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    CLI_REMOTE_ROW_KNOWN);
+	ck_assert_uint_eq(cursor, 2);
+	key = 10;
+	ck_assert_int_eq(cli_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    CLI_REMOTE_ROW_KNOWN);
+	ck_assert_uint_eq(cursor, 0);
+	table.comparisons = 0;
+	ck_assert_int_eq(cli_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    CLI_REMOTE_ROW_KNOWN);
+	ck_assert_uint_eq(cursor, 0);
+	ck_assert_uint_le(table.comparisons, 2);
+	key = 31;
+	ck_assert_int_eq(cli_remote_row_find(&table, table.count, &key,
+	                     compare_counted, &cursor),
+	    CLI_REMOTE_ROW_NEW);
+}
+END_TEST
+
 static Suite *
 remote_suite(void)
 {
@@ -337,6 +437,8 @@ remote_suite(void)
 	tcase_add_test(decoding, units_found_by_name);
 	tcase_add_test(decoding, levels_decoded);
 	tcase_add_test(decoding, malformed_levels_refused);
+	tcase_add_test(decoding, walk_rows_found_in_linear_time);
+	tcase_add_test(decoding, walk_rows_out_of_order_missed);
 	suite_add_tcase(suite, decoding);
 	return suite;
 }

@@ -5,7 +5,7 @@
  * independent oracle (every row enumerated, sorted as OIDs) for full
  * traversals and for thousands of generated requests.
  */
-#include "agent/table_index.h"
+#include "snmp/table_index.h"
 
 #include <check.h>
 #include <stdint.h>
@@ -37,18 +37,18 @@ teardown(void)
 /* One lookup in any table, the answer encoded with the walk's encoders. */
 static bool
 walk(const struct dci_registry *where, enum fx_table table,
-    const struct fx_index *request, enum agent_index_mode mode,
-    const struct agent_index_filter *filter, struct fx_index *answer,
-    struct agent_index_row *row)
+    const struct fx_index *request, enum schema_index_mode mode,
+    const struct schema_index_filter *filter, struct fx_index *answer,
+    struct schema_index_row *row)
 {
-	uint32_t encoded[AGENT_INDEX_MAX];
+	uint32_t encoded[SCHEMA_INDEX_MAX];
 	size_t length = 0;
 	bool found = false;
 
 	memset(row, 0, sizeof(*row));
 	switch (table) {
 	case FX_SUPPLIER:
-		found = agent_index_supplier(
+		found = schema_index_supplier(
 		    where, request->subids, request->length, mode, row);
 		if (found) {
 			encoded[0] = row->supplier->index;
@@ -56,40 +56,40 @@ walk(const struct dci_registry *where, enum fx_table table,
 		}
 		break;
 	case FX_CLASS:
-		found = agent_index_class(
+		found = schema_index_class(
 		    where, request->subids, request->length, mode, row);
 		if (found)
-			length = agent_index_encode_class(row->class, encoded);
+			length = schema_index_encode_class(row->class, encoded);
 		break;
 	case FX_DATUM:
-		found = agent_index_datum(
+		found = schema_index_datum(
 		    where, request->subids, request->length, mode, row);
 		if (found)
-			length = agent_index_encode_datum(row, encoded);
+			length = schema_index_encode_datum(row, encoded);
 		break;
 	case FX_INSTANCE:
-		found = agent_index_instance(
+		found = schema_index_instance(
 		    where, request->subids, request->length, mode, row);
 		if (found)
-			length = agent_index_encode_instance(row, encoded);
+			length = schema_index_encode_instance(row, encoded);
 		break;
 	case FX_CLASS_DATA:
-		found = agent_index_class_data(
+		found = schema_index_class_data(
 		    where, request->subids, request->length, mode, row);
 		if (found)
-			length = agent_index_encode_class_data(row, encoded);
+			length = schema_index_encode_class_data(row, encoded);
 		break;
 	case FX_STAT: {
-		struct agent_index_filter all = {AGENT_INDEX_ALL_KINDS, false};
-		found = agent_index_stat(where, request->subids, request->length,
+		struct schema_index_filter all = {SCHEMA_INDEX_ALL_KINDS, false};
+		found = schema_index_stat(where, request->subids, request->length,
 		    mode, filter != NULL ? filter : &all, row);
 		if (found)
-			length = agent_index_encode_stat(row, encoded);
+			length = schema_index_encode_stat(row, encoded);
 		break;
 	}
 	}
 	if (found) {
-		ck_assert_uint_le(length, AGENT_INDEX_MAX);
+		ck_assert_uint_le(length, SCHEMA_INDEX_MAX);
 		fx_index_from_u32(answer, encoded, length);
 	} else {
 		answer->length = 0;
@@ -115,14 +115,14 @@ static const struct fx_index empty_index = {.length = 0};
 
 /* NEXT from `request` gives `expected` (length 0: nothing). */
 static void
-assert_next(enum fx_table table, const struct agent_index_filter *filter,
+assert_next(enum fx_table table, const struct schema_index_filter *filter,
     struct fx_index request, struct fx_index expected)
 {
 	struct fx_index answer;
-	struct agent_index_row row;
+	struct schema_index_row row;
 	char request_text[256], answer_text[256], expected_text[256];
 	bool found = walk(
-	    registry, table, &request, AGENT_INDEX_NEXT, filter, &answer, &row);
+	    registry, table, &request, SCHEMA_INDEX_NEXT, filter, &answer, &row);
 
 	fx_index_text(&request, request_text, sizeof(request_text));
 	fx_index_text(&expected, expected_text, sizeof(expected_text));
@@ -140,14 +140,14 @@ assert_next(enum fx_table table, const struct agent_index_filter *filter,
 }
 
 static void
-assert_exact(enum fx_table table, const struct agent_index_filter *filter,
+assert_exact(enum fx_table table, const struct schema_index_filter *filter,
     struct fx_index request, bool expected)
 {
 	struct fx_index answer;
-	struct agent_index_row row;
+	struct schema_index_row row;
 	char request_text[256], answer_text[256];
 	bool found = walk(
-	    registry, table, &request, AGENT_INDEX_EXACT, filter, &answer, &row);
+	    registry, table, &request, SCHEMA_INDEX_EXACT, filter, &answer, &row);
 
 	fx_index_text(&request, request_text, sizeof(request_text));
 	fx_index_text(&answer, answer_text, sizeof(answer_text));
@@ -163,17 +163,17 @@ assert_exact(enum fx_table table, const struct agent_index_filter *filter,
  * found by EXACT, and then stop. Returns the number of rows visited. */
 static size_t
 assert_full_traversal(const struct dci_registry *where, enum fx_table table,
-    const struct agent_index_filter *filter)
+    const struct schema_index_filter *filter)
 {
 	struct fx_rows rows;
 	struct fx_index request = empty_index, answer, again;
-	struct agent_index_row row, exact_row;
+	struct schema_index_row row, exact_row;
 	size_t visited = 0;
 	char text[256];
 
 	fx_oracle(where, table, filter, &rows);
 	while (walk(
-	    where, table, &request, AGENT_INDEX_NEXT, filter, &answer, &row)) {
+	    where, table, &request, SCHEMA_INDEX_NEXT, filter, &answer, &row)) {
 		const struct fx_row *expected;
 
 		ck_assert_msg(visited < rows.count, "extra row %s",
@@ -190,7 +190,7 @@ assert_full_traversal(const struct dci_registry *where, enum fx_table table,
 		ck_assert_ptr_eq(row.datum, expected->datum);
 		if (table == FX_INSTANCE || table == FX_STAT)
 			ck_assert_uint_eq(row.instance, expected->instance);
-		ck_assert(walk(where, table, &answer, AGENT_INDEX_EXACT, filter,
+		ck_assert(walk(where, table, &answer, SCHEMA_INDEX_EXACT, filter,
 		    &again, &exact_row));
 		ck_assert_int_eq(fx_index_compare(&again, &answer), 0);
 		request = answer;
@@ -210,46 +210,46 @@ START_TEST(encode_each_row_kind)
 	struct dci_class *netif = fx_find_class(registry, netif_id, 2);
 	struct dci_class *disk = fx_find_class(registry, disk_id, 2);
 	struct dci_class *system = fx_find_class(registry, system_id, 1);
-	uint32_t index[AGENT_INDEX_MAX];
-	struct agent_index_row row;
+	uint32_t index[SCHEMA_INDEX_MAX];
+	struct schema_index_row row;
 
-	ck_assert_uint_eq(agent_index_encode_class(disk, index), 3);
+	ck_assert_uint_eq(schema_index_encode_class(disk, index), 3);
 	ck_assert_mem_eq(
 	    index, ((const uint32_t[]){2, 1, 2}), 3 * sizeof(uint32_t));
-	ck_assert_uint_eq(agent_index_encode_class(system, index), 2);
+	ck_assert_uint_eq(schema_index_encode_class(system, index), 2);
 	ck_assert_mem_eq(
 	    index, ((const uint32_t[]){1, 2}), 2 * sizeof(uint32_t));
 
-	row = (struct agent_index_row){
+	row = (struct schema_index_row){
 	    .class = disk, .datum = dci_class_find_datum(disk, 4)};
-	ck_assert_uint_eq(agent_index_encode_datum(&row, index), 4);
+	ck_assert_uint_eq(schema_index_encode_datum(&row, index), 4);
 	ck_assert_mem_eq(
 	    index, ((const uint32_t[]){2, 1, 2, 4}), 4 * sizeof(uint32_t));
 
 	/* Instance 1 of disk is [2,0,1] (commit sorted sda [1,7,8] first). */
-	row = (struct agent_index_row){.class = disk, .instance = 1};
-	ck_assert_uint_eq(agent_index_encode_instance(&row, index), 7);
+	row = (struct schema_index_row){.class = disk, .instance = 1};
+	ck_assert_uint_eq(schema_index_encode_instance(&row, index), 7);
 	ck_assert_mem_eq(index, ((const uint32_t[]){2, 1, 2, 3, 2, 0, 1}),
 	    7 * sizeof(uint32_t));
 
-	row = (struct agent_index_row){.class = disk,
+	row = (struct schema_index_row){.class = disk,
 	    .instance = 0,
 	    .datum = dci_class_find_datum(disk, 3)};
-	ck_assert_uint_eq(agent_index_encode_stat(&row, index), 8);
+	ck_assert_uint_eq(schema_index_encode_stat(&row, index), 8);
 	ck_assert_mem_eq(index, ((const uint32_t[]){2, 1, 2, 3, 1, 7, 8, 3}),
 	    8 * sizeof(uint32_t));
 
-	row = (struct agent_index_row){.class = netif,
+	row = (struct schema_index_row){.class = netif,
 	    .instance = 2,
 	    .datum = dci_class_find_datum(netif, 5)};
-	ck_assert_uint_eq(agent_index_encode_stat(&row, index), 6);
+	ck_assert_uint_eq(schema_index_encode_stat(&row, index), 6);
 	ck_assert_mem_eq(index, ((const uint32_t[]){2, 1, 1, 1, 30, 5}),
 	    6 * sizeof(uint32_t));
 
-	row = (struct agent_index_row){.class = system,
+	row = (struct schema_index_row){.class = system,
 	    .instance = 0,
 	    .datum = dci_class_find_datum(system, 6)};
-	ck_assert_uint_eq(agent_index_encode_stat(&row, index), 5);
+	ck_assert_uint_eq(schema_index_encode_stat(&row, index), 5);
 	ck_assert_mem_eq(
 	    index, ((const uint32_t[]){1, 2, 1, 0, 6}), 5 * sizeof(uint32_t));
 }
@@ -257,7 +257,7 @@ END_TEST
 
 START_TEST(encode_longest_index_fits)
 {
-	/* 16 class levels and 16 instance words: AGENT_INDEX_MAX. */
+	/* 16 class levels and 16 instance words: SCHEMA_INDEX_MAX. */
 	uint32_t id[DCI_CLASS_ID_MAX_LEVELS], instance[16];
 	struct dci_instance_level levels[] = {{DCI_ITYPE_DEVICE, 64}};
 	struct dci_datum_info datums[] = {fx_datum(0xfffffffeu, "last",
@@ -267,8 +267,8 @@ START_TEST(encode_longest_index_fits)
 	struct dci_class_info info;
 	struct dci_class *class;
 	struct dci_snapshot_builder *builder;
-	uint32_t index[AGENT_INDEX_MAX + 1];
-	struct agent_index_row row;
+	uint32_t index[SCHEMA_INDEX_MAX + 1];
+	struct schema_index_row row;
 	long position;
 
 	for (uint32_t i = 0; i < DCI_CLASS_ID_MAX_LEVELS; i++)
@@ -283,12 +283,12 @@ START_TEST(encode_longest_index_fits)
 	fx_set_unsigned(builder, position, 0xfffffffeu, 1);
 	fx_commit(builder, class, 1);
 
-	index[AGENT_INDEX_MAX] = 0x5a5a5a5au;
-	row = (struct agent_index_row){
+	index[SCHEMA_INDEX_MAX] = 0x5a5a5a5au;
+	row = (struct schema_index_row){
 	    .class = class, .instance = 0, .datum = &class->datums[0]};
 	ck_assert_uint_eq(
-	    agent_index_encode_stat(&row, index), AGENT_INDEX_MAX);
-	ck_assert_uint_eq(index[AGENT_INDEX_MAX], 0x5a5a5a5au);
+	    schema_index_encode_stat(&row, index), SCHEMA_INDEX_MAX);
+	ck_assert_uint_eq(index[SCHEMA_INDEX_MAX], 0x5a5a5a5au);
 	ck_assert_uint_eq(index[0], 16);
 	ck_assert_uint_eq(index[16], 0xfffffffeu - 15);
 	ck_assert_uint_eq(index[17], 16);
@@ -311,16 +311,16 @@ END_TEST
 
 START_TEST(stat_first_row_from_empty_request)
 {
-	struct agent_index_filter all = {AGENT_INDEX_ALL_KINDS, false};
-	struct agent_index_row row;
+	struct schema_index_filter all = {SCHEMA_INDEX_ALL_KINDS, false};
+	struct schema_index_row row;
 
 	assert_next(FX_STAT, NULL, empty_index, INDEX(1, 2, 1, 0, 1));
 	/* A NULL index with length 0 is an empty request too. */
-	ck_assert(agent_index_stat(registry, NULL, 0, AGENT_INDEX_NEXT, &all, &row));
+	ck_assert(schema_index_stat(registry, NULL, 0, SCHEMA_INDEX_NEXT, &all, &row));
 	ck_assert_str_eq(row.class->label, "system");
 	ck_assert_uint_eq(row.datum->info.id, 1);
 	ck_assert(
-	    !agent_index_stat(registry, NULL, 0, AGENT_INDEX_EXACT, &all, &row));
+	    !schema_index_stat(registry, NULL, 0, SCHEMA_INDEX_EXACT, &all, &row));
 }
 END_TEST
 
@@ -493,16 +493,16 @@ START_TEST(walks_on_empty_registry_find_nothing)
 {
 	struct dci_registry *empty = dci_registry_new();
 	struct fx_index answer;
-	struct agent_index_row row;
+	struct schema_index_row row;
 	struct fx_index requests[] = {
 	    empty_index, INDEX(0), INDEX(1, 2), INDEX(2, 1, 1, 1, 10, 1)};
 
 	for (size_t r = 0; r < COUNT_OF(requests); r++) {
 		for (int table = FX_SUPPLIER; table <= FX_STAT; table++) {
 			ck_assert(!walk(empty, (enum fx_table)table,
-			    &requests[r], AGENT_INDEX_NEXT, NULL, &answer, &row));
+			    &requests[r], SCHEMA_INDEX_NEXT, NULL, &answer, &row));
 			ck_assert(!walk(empty, (enum fx_table)table,
-			    &requests[r], AGENT_INDEX_EXACT, NULL, &answer, &row));
+			    &requests[r], SCHEMA_INDEX_EXACT, NULL, &answer, &row));
 		}
 	}
 	dci_registry_free(empty);
@@ -548,7 +548,7 @@ END_TEST
 
 START_TEST(stat_filter_counter64_only)
 {
-	struct agent_index_filter filter = {1u << DCI_KIND_COUNTER64, false};
+	struct schema_index_filter filter = {1u << DCI_KIND_COUNTER64, false};
 
 	ck_assert_uint_eq(assert_full_traversal(registry, FX_STAT, &filter), 3);
 	assert_next(FX_STAT, &filter, empty_index, INDEX(2, 1, 1, 1, 10, 2));
@@ -569,8 +569,8 @@ END_TEST
 
 START_TEST(stat_filter_counters_only)
 {
-	struct agent_index_filter filter = {AGENT_INDEX_ALL_KINDS, true};
-	struct agent_index_filter counter32 = {1u << DCI_KIND_COUNTER32, true};
+	struct schema_index_filter filter = {SCHEMA_INDEX_ALL_KINDS, true};
+	struct schema_index_filter counter32 = {1u << DCI_KIND_COUNTER32, true};
 
 	ck_assert_uint_eq(assert_full_traversal(registry, FX_STAT, &filter), 5);
 	assert_next(FX_STAT, &filter, empty_index, INDEX(2, 1, 1, 1, 10, 2));
@@ -596,7 +596,7 @@ static const size_t rows_of_kind[] = {3, 2, 2, 2, 3, 1, 1, 1, 1, 1};
 
 START_TEST(stat_filter_each_kind)
 {
-	struct agent_index_filter filter = {1u << every_kind[_i], false};
+	struct schema_index_filter filter = {1u << every_kind[_i], false};
 
 	ck_assert_uint_eq(assert_full_traversal(registry, FX_STAT, &filter),
 	    rows_of_kind[_i]);
@@ -605,9 +605,9 @@ END_TEST
 
 START_TEST(stat_filter_skips_classes_without_kind)
 {
-	struct agent_index_filter gauge = {1u << DCI_KIND_GAUGE32, false};
-	struct agent_index_filter truth = {1u << DCI_KIND_TRUTHVALUE, false};
-	struct agent_index_filter none = {0, false};
+	struct schema_index_filter gauge = {1u << DCI_KIND_GAUGE32, false};
+	struct schema_index_filter truth = {1u << DCI_KIND_TRUTHVALUE, false};
+	struct schema_index_filter none = {0, false};
 
 	/* {2} has no gauge, {1,2} has none, {3,1} has one but no snapshot. */
 	assert_next(FX_STAT, &gauge, empty_index, INDEX(2, 1, 1, 1, 10, 5));
@@ -735,19 +735,19 @@ START_TEST(class_without_snapshot_has_class_and_datum_rows)
 	static const uint32_t never_id[] = {3, 1};
 	struct dci_class *never = fx_find_class(registry, never_id, 2);
 	struct fx_index answer;
-	struct agent_index_row row;
+	struct schema_index_row row;
 	struct fx_index request = INDEX(2, 3, 1);
 	struct fx_index datum = INDEX(2, 3, 1, 1);
 
 	ck_assert_ptr_null(never->snapshot);
 	ck_assert(walk(
-	    registry, FX_CLASS, &request, AGENT_INDEX_EXACT, NULL, &answer, &row));
+	    registry, FX_CLASS, &request, SCHEMA_INDEX_EXACT, NULL, &answer, &row));
 	ck_assert_ptr_eq(row.class, never);
 	ck_assert(walk(
-	    registry, FX_DATUM, &datum, AGENT_INDEX_EXACT, NULL, &answer, &row));
+	    registry, FX_DATUM, &datum, SCHEMA_INDEX_EXACT, NULL, &answer, &row));
 	ck_assert_ptr_eq(row.class, never);
 	ck_assert_str_eq(row.datum->info.label, "waiting");
-	ck_assert(!walk(registry, FX_INSTANCE, &request, AGENT_INDEX_NEXT, NULL,
+	ck_assert(!walk(registry, FX_INSTANCE, &request, SCHEMA_INDEX_NEXT, NULL,
 	    &answer, &row));
 	assert_exact(FX_INSTANCE, NULL, INDEX(2, 3, 1, 1, 0), false);
 	assert_exact(FX_STAT, NULL, INDEX(2, 3, 1, 1, 0, 1), false);
@@ -777,11 +777,11 @@ END_TEST
 static const struct {
 	enum fx_table table;
 	bool filtered;
-	struct agent_index_filter filter;
+	struct schema_index_filter filter;
 } fuzz_cases[] = {
     {FX_STAT, false, {0, false}},
     {FX_STAT, true, {1u << DCI_KIND_COUNTER64, false}},
-    {FX_STAT, true, {AGENT_INDEX_ALL_KINDS, true}},
+    {FX_STAT, true, {SCHEMA_INDEX_ALL_KINDS, true}},
     {FX_STAT, true, {1u << DCI_KIND_GAUGE32, false}},
     {FX_STAT, true, {1u << DCI_KIND_TRUTHVALUE, false}},
     {FX_INSTANCE, false, {0, false}},
@@ -793,7 +793,7 @@ static const struct {
 
 START_TEST(generated_requests_match_oracle)
 {
-	const struct agent_index_filter *filter =
+	const struct schema_index_filter *filter =
 	    fuzz_cases[_i].filtered ? &fuzz_cases[_i].filter : NULL;
 	enum fx_table table = fuzz_cases[_i].table;
 	struct fx_rows rows, all;
@@ -805,7 +805,7 @@ START_TEST(generated_requests_match_oracle)
 	fx_oracle(registry, table, NULL, &all);
 	for (int n = 0; n < 20000; n++) {
 		struct fx_index request, answer;
-		struct agent_index_row row;
+		struct schema_index_row row;
 		const struct fx_row *next, *exact;
 		char request_text[512], answer_text[512];
 		bool found_next, found_exact, ok;
@@ -815,10 +815,10 @@ START_TEST(generated_requests_match_oracle)
 		 * to the parent process, and this loop is hot. */
 		fx_random_request(&all, &state, &request);
 		next = fx_oracle_next(&rows, &request);
-		found_next = walk(registry, table, &request, AGENT_INDEX_NEXT,
+		found_next = walk(registry, table, &request, SCHEMA_INDEX_NEXT,
 		    filter, &answer, &row);
 		exact = fx_oracle_exact(&rows, &request);
-		found_exact = walk(registry, table, &request, AGENT_INDEX_EXACT,
+		found_exact = walk(registry, table, &request, SCHEMA_INDEX_EXACT,
 		    filter, &exact_answer, &row);
 		ok = found_next == (next != NULL) &&
 		     (!found_next ||
@@ -898,13 +898,13 @@ END_TEST
 START_TEST(class_data_exact_cells_and_near_misses)
 {
 	struct fx_index answer;
-	struct agent_index_row row;
+	struct schema_index_row row;
 
 	ck_assert(walk(registry, FX_CLASS_DATA, &(struct fx_index){0},
-	              AGENT_INDEX_EXACT, NULL, &answer, &row) == false);
+	              SCHEMA_INDEX_EXACT, NULL, &answer, &row) == false);
 	{
 		struct fx_index cell = INDEX(1, 1, 1, 2, 20);
-		ck_assert(walk(registry, FX_CLASS_DATA, &cell, AGENT_INDEX_EXACT,
+		ck_assert(walk(registry, FX_CLASS_DATA, &cell, SCHEMA_INDEX_EXACT,
 		    NULL, &answer, &row));
 		ck_assert_str_eq(row.datum->info.label, "rx_bytes");
 		ck_assert_uint_eq(row.instance, 1);
@@ -923,14 +923,14 @@ START_TEST(class_data_exact_cells_and_near_misses)
 		    true, false, true, true, false, false, false, true, true};
 		for (size_t i = 0; i < COUNT_OF(misses); i++) {
 			ck_assert_msg(!walk(registry, FX_CLASS_DATA, &misses[i],
-			                  AGENT_INDEX_EXACT, NULL, &answer, &row),
+			                  SCHEMA_INDEX_EXACT, NULL, &answer, &row),
 			    "miss %zu found", i);
-			ck_assert_msg(agent_index_class_data_column(registry,
+			ck_assert_msg(schema_index_class_data_column(registry,
 			                  misses[i].subids,
 			                  misses[i].length) == column[i],
 			    "miss %zu: column is %d", i, column[i]);
 		}
-		ck_assert(!agent_index_class_data_column(registry, NULL, 0));
+		ck_assert(!schema_index_class_data_column(registry, NULL, 0));
 	}
 }
 END_TEST
@@ -961,8 +961,8 @@ START_TEST(sparse_columns_found_by_index_and_by_bits)
 	    id, 1, "sparse", levels, 1, datums, COUNT_OF(datums));
 	struct dci_class *class = fx_class(sparse, supplier, &info);
 	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
-	struct agent_index_filter counter64 = {1u << DCI_KIND_COUNTER64, false};
-	struct agent_index_filter counters = {AGENT_INDEX_ALL_KINDS, true};
+	struct schema_index_filter counter64 = {1u << DCI_KIND_COUNTER64, false};
+	struct schema_index_filter counters = {SCHEMA_INDEX_ALL_KINDS, true};
 	struct dci_snapshot_column *columns;
 	size_t failures = 0, next = 0;
 
@@ -1039,12 +1039,12 @@ START_TEST(hundred_thousand_instances_full_traversal)
 	    id, 1, "devices", levels, 1, datums, COUNT_OF(datums));
 	struct dci_class *class = fx_class(big, supplier, &info);
 	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
-	struct agent_index_filter all = {AGENT_INDEX_ALL_KINDS, false};
-	struct agent_index_filter counter64 = {1u << DCI_KIND_COUNTER64, false};
-	uint64_t request[AGENT_INDEX_MAX], previous[AGENT_INDEX_MAX];
-	uint32_t encoded[AGENT_INDEX_MAX];
+	struct schema_index_filter all = {SCHEMA_INDEX_ALL_KINDS, false};
+	struct schema_index_filter counter64 = {1u << DCI_KIND_COUNTER64, false};
+	uint64_t request[SCHEMA_INDEX_MAX], previous[SCHEMA_INDEX_MAX];
+	uint32_t encoded[SCHEMA_INDEX_MAX];
 	size_t length = 0, previous_length = 0, visited = 0, failures = 0;
-	struct agent_index_row row;
+	struct schema_index_row row;
 
 	/* Instance i is [i / 1000, i % 1000 * 7], added in reverse order. */
 	for (uint32_t n = 0; n < INSTANCES; n++) {
@@ -1067,12 +1067,12 @@ START_TEST(hundred_thousand_instances_full_traversal)
 	fx_commit(builder, class, 1);
 	ck_assert_uint_eq(class->snapshot->count, INSTANCES);
 
-	while (agent_index_stat(big, request, length, AGENT_INDEX_NEXT, &all, &row)) {
+	while (schema_index_stat(big, request, length, SCHEMA_INDEX_NEXT, &all, &row)) {
 		size_t instance = visited / COUNT_OF(datums);
 		uint32_t datum_id = (uint32_t)(visited % COUNT_OF(datums)) + 1;
 		int order = 0;
 
-		length = agent_index_encode_stat(&row, encoded);
+		length = schema_index_encode_stat(&row, encoded);
 		if (row.instance != instance ||
 		    row.datum->info.id != datum_id || length != 6 ||
 		    encoded[0] != 1 || encoded[1] != 7 || encoded[2] != 2 ||
@@ -1102,12 +1102,12 @@ START_TEST(hundred_thousand_instances_full_traversal)
 	/* A filtered walk from the middle: the next Counter64 row. */
 	{
 		const uint64_t middle[] = {1, 7, 2, 50, 7 * 999, 2};
-		ck_assert(agent_index_stat(
-		    big, middle, 6, AGENT_INDEX_NEXT, &counter64, &row));
+		ck_assert(schema_index_stat(
+		    big, middle, 6, SCHEMA_INDEX_NEXT, &counter64, &row));
 		ck_assert_uint_eq(row.instance, 51000);
 		ck_assert_uint_eq(row.datum->info.id, 1);
 		ck_assert(
-		    agent_index_stat(big, middle, 6, AGENT_INDEX_EXACT, &all, &row));
+		    schema_index_stat(big, middle, 6, SCHEMA_INDEX_EXACT, &all, &row));
 		ck_assert_uint_eq(row.instance, 50999);
 	}
 	dci_registry_free(big);

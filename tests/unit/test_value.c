@@ -220,6 +220,84 @@ START_TEST(test_integer_presentations)
 }
 END_TEST
 
+/* DCI_UNIT_HUNDREDTHS: an integer of hundredths rendered as the fraction,
+ * signed and unsigned, at the limits of each width. */
+START_TEST(test_hundredths)
+{
+	static const struct {
+		enum dci_type type;
+		uint32_t format;
+		bool is_signed;
+		int64_t signed_value;
+		uint64_t unsigned_value;
+		const char *text;
+	} cases[] = {
+	    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, false, 0, 52, "0.52"},
+	    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, false, 0, 107, "1.07"},
+	    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, false, 0, 0, "0.00"},
+	    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, false, 0, 4294967295u,
+	        "42949672.95"},
+	    {DCI_ST_INTEGER16, 0, true, -5, 0, "-0.05"},
+	    {DCI_ST_INTEGER32, 0, true, INT32_MIN, 0, "-21474836.48"},
+	    {DCI_ST_INTEGER64, DCI_SIF_UNSIGNED, false, 0, UINT64_MAX,
+	        "184467440737095516.15"},
+	};
+	unsigned char slot[SLOT_BUFFER_SIZE];
+	char why[128] = "";
+
+	for (size_t i = 0; i < COUNT_OF(cases); i++) {
+		struct dci_datum_info datum = make_datum(cases[i].type,
+		    cases[i].format, DCI_SIP_DECIMAL, 0, DCI_SEMANTICS_GAUGE);
+
+		datum.unit = DCI_UNIT_HUNDREDTHS;
+		ck_assert_str_eq(dci_value_unit_name(datum.unit), "hundredths");
+		fill_slot(slot);
+		ck_assert_int_eq(
+		    cases[i].is_signed
+		        ? dci_value_encode_signed(&datum, cases[i].signed_value,
+		              slot, why, sizeof(why))
+		        : dci_value_encode_unsigned(&datum,
+		              cases[i].unsigned_value, slot, why, sizeof(why)),
+		    0);
+		assert_render(&datum, slot, cases[i].text);
+		ck_assert_int_eq(dci_value_check_datum(&datum, NULL, 0), 0);
+	}
+	/* Not a counter, not signed 64-bit, not hexadecimal, not a string. */
+	{
+		static const struct {
+			enum dci_type type;
+			uint32_t format, presentation;
+			enum dci_semantics semantics;
+		} refused[] = {
+		    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL,
+		        DCI_SEMANTICS_COUNTER},
+		    {DCI_ST_INTEGER64, 0, DCI_SIP_DECIMAL, DCI_SEMANTICS_GAUGE},
+		    {DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, DCI_SIP_HEXADECIMAL,
+		        DCI_SEMANTICS_GAUGE},
+		    {DCI_ST_STRING, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL,
+		        DCI_SEMANTICS_DISCRETE},
+		};
+		char refusal[160] = "";
+
+		for (size_t i = 0; i < COUNT_OF(refused); i++) {
+			struct dci_datum_info datum =
+			    make_datum(refused[i].type, refused[i].format,
+			        refused[i].presentation,
+			        refused[i].type == DCI_ST_STRING ? 8 : 0,
+			        refused[i].semantics);
+
+			datum.unit = DCI_UNIT_HUNDREDTHS;
+			ck_assert_int_eq(dci_value_check_datum(
+			                     &datum, refusal, sizeof(refusal)),
+			    -1);
+			ck_assert_msg(
+			    strstr(refusal, "DCI_UNIT_HUNDREDTHS") != NULL,
+			    "case %zu: %s", i, refusal);
+		}
+	}
+}
+END_TEST
+
 /* Byte order comes from the format, never from the host. */
 START_TEST(test_endianness)
 {
@@ -1097,6 +1175,7 @@ value_suite(void)
 	tcase_add_loop_test(integers, test_integer_presentations, 0,
 	    (int)COUNT_OF(integer_rows));
 	tcase_add_test(integers, test_endianness);
+	tcase_add_test(integers, test_hundredths);
 	tcase_add_loop_test(
 	    integers, test_signed_limits, 0, (int)COUNT_OF(signed_limits));
 	suite_add_tcase(suite, integers);

@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +22,51 @@ static struct sigaction guard_previous;
 static bool guard_installed;
 
 static bool
+gid_allowed(const struct segment_owners *owners, gid_t gid)
+{
+	for (size_t i = 0; i < owners->gid_count; i++) {
+		if (owners->gids[i] == gid)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the user `uid` is a member of an allowed group, supplementary
+ * groups included (the documented set-up: usermod -a -G GROUP USER). */
+static bool
+member_allowed(const struct segment_owners *owners, uid_t uid)
+{
+	struct passwd entry, *found = NULL;
+	char buffer[4096];
+	gid_t *groups = NULL;
+	int count = 64;
+	bool allowed = false;
+
+	if (owners->gid_count == 0 ||
+	    getpwuid_r(uid, &entry, buffer, sizeof(buffer), &found) != 0 ||
+	    found == NULL)
+		return false;
+	for (int tries = 0; tries < 2; tries++) {
+		int capacity = count;
+		gid_t *grown =
+		    realloc(groups, (size_t)capacity * sizeof(*groups));
+		if (grown == NULL)
+			break;
+		groups = grown;
+		if (getgrouplist(
+		        found->pw_name, found->pw_gid, groups, &count) >= 0) {
+			for (int i = 0; i < count && !allowed; i++)
+				allowed = gid_allowed(owners, groups[i]);
+			break;
+		}
+		if (count <= capacity)
+			break;
+	}
+	free(groups);
+	return allowed;
+}
+
+static bool
 owner_allowed(const struct segment_owners *owners, const struct stat *status)
 {
 	if (status->st_uid == 0 || status->st_uid == geteuid())
@@ -28,11 +75,8 @@ owner_allowed(const struct segment_owners *owners, const struct stat *status)
 		if (owners->uids[i] == status->st_uid)
 			return true;
 	}
-	for (size_t i = 0; i < owners->gid_count; i++) {
-		if (owners->gids[i] == status->st_gid)
-			return true;
-	}
-	return false;
+	return gid_allowed(owners, status->st_gid) ||
+	       member_allowed(owners, status->st_uid);
 }
 
 int
@@ -83,6 +127,7 @@ segment_file_open(int directory_descriptor, const char *name,
 	file->size = (size_t)status.st_size;
 	file->device = status.st_dev;
 	file->inode = status.st_ino;
+	file->owner = status.st_uid;
 	return 0;
 
 refused:
@@ -100,36 +145,6 @@ segment_file_close(struct segment_file *file)
 		close(file->descriptor);
 	memset(file, 0, sizeof(*file));
 	file->descriptor = -1;
-}
-
-bool
-segment_owner_alive(uint32_t pid, uint64_t start)
-{
-	char path[64], text[1024];
-	const char *field;
-	unsigned long long started;
-	ssize_t length;
-	int descriptor;
-
-	if (pid == 0 || pid > INT32_MAX)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	descriptor = open(path, O_RDONLY | O_CLOEXEC);
-	if (descriptor < 0)
-		return errno != ENOENT && errno != ESRCH;
-	length = read(descriptor, text, sizeof(text) - 1);
-	close(descriptor);
-	if (length <= 0)
-		return false; /* a process that exits between open and read */
-	text[length] = '\0';
-	if (start == 0)
-		return true;
-	field = strrchr(text, ')');
-	for (int i = 0; i < 20 && field != NULL; i++)
-		field = strchr(field + 1, ' ');
-	if (field == NULL || sscanf(field + 1, "%llu", &started) != 1)
-		return true; /* unreadable: do not remove a live one */
-	return started == start;
 }
 
 static void

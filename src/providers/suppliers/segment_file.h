@@ -1,7 +1,7 @@
 /*
  * segment_file: a supplier segment as a file of the run directory: opened
  * without following links, its owner and size checked, mapped read-only,
- * its owner's liveness judged, and reads of it guarded against the file
+ * and reads of it guarded against the file
  * being cut short under them (a mapping past the end of a file raises
  * SIGBUS; the guard turns that into a refusal of that segment).
  */
@@ -18,7 +18,8 @@
 #pragma GCC visibility push(hidden)
 
 /* Who may supply: a segment's owner must be root, dcistatd's own user, one
- * of `uids` or a member (primary group) of one of `gids`. */
+ * of `uids`, or a member of one of `gids`: the file's group is one of
+ * them, or one of its owner's groups, supplementary ones included. */
 struct segment_owners {
 	uid_t *uids;
 	size_t uid_count;
@@ -32,6 +33,7 @@ struct segment_file {
 	size_t size;
 	dev_t device;
 	ino_t inode;
+	uid_t owner; /* the file's */
 };
 
 /* Opens `name` in directory `directory_descriptor` and maps it; -1 with
@@ -41,10 +43,6 @@ int segment_file_open(int directory_descriptor, const char *name,
     const struct segment_owners *owners, size_t minimum, size_t maximum,
     struct segment_file *file, char *why, size_t why_size);
 void segment_file_close(struct segment_file *file);
-
-/* Whether the process `pid` that started at `start` (clock ticks since
- * boot, /proc/PID/stat field 22; 0: unknown) still runs. */
-bool segment_owner_alive(uint32_t pid, uint64_t start);
 
 /*
  * The guard. Reads of mapped segments happen with segment_guard_armed set,

@@ -8,6 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text/escape.h"
+
+/* A label the segment holds, in a refusal that is logged: quoted escaped
+ * (text/escape.h), cut to a short quote. */
+#define SEGMENT_QUOTED_SIZE 96
+#define SEGMENT_QUOTE(label)                                                   \
+	dci_text_quote(                                                        \
+	    (char[SEGMENT_QUOTED_SIZE]){0}, SEGMENT_QUOTED_SIZE, (label))
+
 static int
 refuse(char *why, size_t why_size, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -230,17 +239,17 @@ datum_check(const struct dcistat_segment_datum *datum, char *why,
 	if (!combine_fits_type(datum->combine, datum->type))
 		return refuse(why, why_size,
 		    "datum \"%s\": combine %u does not fit type %u",
-		    datum->label, datum->combine, datum->type);
+		    SEGMENT_QUOTE(datum->label), datum->combine, datum->type);
 	if (datum->combine == DCISTAT_COMBINE_STRING &&
 	    (datum->size == 0 || datum->size > DCISTAT_SEGMENT_STRING_MAX))
 		return refuse(why, why_size, "datum \"%s\": string size %u",
-		    datum->label, datum->size);
+		    SEGMENT_QUOTE(datum->label), datum->size);
 	if (datum->divisor == 0)
 		return refuse(why, why_size, "datum \"%s\": divisor 0",
-		    datum->label);
+		    SEGMENT_QUOTE(datum->label));
 	if (datum->word > SEGMENT_READER_BLOCK_WORDS_MAX)
 		return refuse(why, why_size, "datum \"%s\": word %u",
-		    datum->label, datum->word);
+		    SEGMENT_QUOTE(datum->label), datum->word);
 	return 0;
 }
 
@@ -304,25 +313,26 @@ segment_class_read_within(const struct segment_view *view, uint32_t index,
 	if (record.id_length == 0 ||
 	    record.id_length > DCISTAT_SEGMENT_CLASS_ID_WORDS)
 		return refuse(why, why_size, "class \"%s\": id of %u words",
-		    record.label, record.id_length);
+		    SEGMENT_QUOTE(record.label), record.id_length);
 	if (record.level_count == 0 ||
 	    record.level_count > DCISTAT_SEGMENT_LEVELS)
 		return refuse(why, why_size, "class \"%s\": %u levels",
-		    record.label, record.level_count);
+		    SEGMENT_QUOTE(record.label), record.level_count);
 	if (record.datum_count == 0 ||
 	    record.datum_count > SEGMENT_READER_DATUMS_PER_CLASS_MAX ||
 	    record.datum_first > datum_count ||
 	    record.datum_count > datum_count - record.datum_first)
 		return refuse(why, why_size,
 		    "class \"%s\": datums [%u, +%u) outside the %u published",
-		    record.label, record.datum_first, record.datum_count,
-		    datum_count);
+		    SEGMENT_QUOTE(record.label), record.datum_first,
+		    record.datum_count, datum_count);
 	for (uint32_t l = 0; l < record.level_count; l++) {
 		if (record.level_size[l] == 0 || record.level_size[l] % 4 ||
 		    record.level_size[l] > 4 * DCISTAT_SEGMENT_ID_WORDS)
 			return refuse(why, why_size,
-			    "class \"%s\": level %u of %u bytes", record.label,
-			    l + 1, record.level_size[l]);
+			    "class \"%s\": level %u of %u bytes",
+			    SEGMENT_QUOTE(record.label), l + 1,
+			    record.level_size[l]);
 		out->levels[l].itype =
 		    (enum dci_instance_type)record.level_itype[l];
 		out->levels[l].size = record.level_size[l];
@@ -330,16 +340,16 @@ segment_class_read_within(const struct segment_view *view, uint32_t index,
 	}
 	if (out->id_words > DCISTAT_SEGMENT_ID_WORDS)
 		return refuse(why, why_size,
-		    "class \"%s\": instance ids of %u words", record.label,
-		    out->id_words);
+		    "class \"%s\": instance ids of %u words",
+		    SEGMENT_QUOTE(record.label), out->id_words);
 	out->memory_bytes = segment_budget_class_bytes(record.datum_count);
 	if (out->memory_bytes > bytes_left) {
 		*over = true;
 		return refuse(why, why_size,
 		    "class \"%s\" of %u datums: %" PRIu64
 		    " bytes, over the %" PRIu64 " left",
-		    record.label, record.datum_count, out->memory_bytes,
-		    bytes_left);
+		    SEGMENT_QUOTE(record.label), record.datum_count,
+		    out->memory_bytes, bytes_left);
 	}
 	out->datums = calloc(record.datum_count, sizeof(*out->datums));
 	if (out->datums == NULL)
@@ -412,9 +422,9 @@ segment_instance_read(const struct segment_view *view, uint32_t index,
 	    record.label[0] == '\0')
 		return refuse(why, why_size, "instance %u: label", index);
 	if (record.class_index >= class_count)
-		return refuse(why, why_size,
-		    "instance \"%s\": class %u of %u", record.label,
-		    record.class_index, class_count);
+		return refuse(why, why_size, "instance \"%s\": class %u of %u",
+		    SEGMENT_QUOTE(record.label), record.class_index,
+		    class_count);
 	class_copy = &classes[record.class_index];
 	if (class_copy->datums == NULL)
 		return 0; /* its class was refused */
@@ -427,8 +437,9 @@ segment_instance_read(const struct segment_view *view, uint32_t index,
 		return refuse(why, why_size,
 		    "instance \"%s\": block %u of %u words, values at %u, "
 		    "outside the regions or its class's %u words",
-		    record.label, record.block, record.block_words,
-		    record.value_base, class_copy->value_words);
+		    SEGMENT_QUOTE(record.label), record.block,
+		    record.block_words, record.value_base,
+		    class_copy->value_words);
 	if (record.parent > view->instance_capacity)
 		record.parent = 0;
 	out->class_index = record.class_index;

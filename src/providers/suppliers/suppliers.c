@@ -3,8 +3,11 @@
  * publish through libdcistat-supplier, one supplier per shared-memory
  * segment of the run directory.
  *
- * Each refresh rescans the directory (a few system calls: the directory is
- * small) and then, for each segment served:
+ * Each refresh looks at what changed in the directory (inotify names the
+ * files created, renamed into it, written, changed or removed; a full
+ * rescan when the kernel lost events, when a slot freed, and at least
+ * every SUPPLIERS_RESCAN_MICROSECONDS; every refresh without inotify) and
+ * then, for each segment served:
  *   - a new file is opened without following links, its owner and size
  *     checked, mapped read-only and its header validated; its supplier is
  *     registered (dci_supplier_register from refresh: suppliers come and
@@ -12,7 +15,13 @@
  *     reset stamp, and its rows new instances;
  *   - a file gone, closed by its owner, or whose owner died (its pid gone
  *     or reused) has its supplier withdrawn and its rows go; a dead
- *     owner's file is removed (the crash left it behind);
+ *     owner's file is removed (the crash left it behind), a refused one
+ *     too, and a removal that fails is logged once with the reason;
+ *   - an owner counts only as the process the segment names, running as
+ *     the file's owner and started at the recorded time (segment_owner.h);
+ *   - a module name is the application's own: the names of configured
+ *     providers are reserved for them (the host refuses them, running or
+ *     not), and "suppliers" is refused here;
  *   - classes the application added since are registered under
  *     {DCISTAT_SUPPLIER_CLASS_ARC, number, relative id}; a class id
  *     another supplier serves is refused, naming both, and the first keeps
@@ -21,17 +30,30 @@
  *     over the writers' regions (segment_reader.h).
  * Segments are untrusted input: a malformed one is refused with one log
  * line naming the file and what was wrong, and not read again until the
- * file changes; a block a writer left half-updated is skipped (counted and
- * logged once per segment); a file cut short while mapped raises SIGBUS,
- * which the guard (segment_file.h) turns into a refusal of that segment.
+ * file changes (refused_set.h, at most max-refused-per-uid of one user:
+ * that user's further files are ignored, said once); a block a writer left
+ * half-updated is skipped (counted and logged once per segment); a file cut
+ * short while mapped raises SIGBUS, which the guard (segment_file.h) turns into
+ * a refusal of that segment.
  *
  * Options:
  *   directory         the run directory (default
- *                     DCISTAT_SUPPLIER_DIRECTORY); created (mode 01770,
- *                     group dcistat when it exists) if missing
+ *                     DCISTAT_SUPPLIER_DIRECTORY); created if missing,
+ *                     mode 03770 and group the first of `groups` (default
+ *                     dcistat) when that group exists, else 01755 root's
+ *                     own; setgid, so that a file created in it has its
+ *                     group, whatever the creator's primary group
  *   users, groups     besides root and dcistatd's own user, who may own a
- *                     segment (names or numbers); default group dcistat
+ *                     segment (names or numbers): the file's owner is one
+ *                     of `users`, or the file's group or one of its
+ *                     owner's groups (supplementary ones included) is one
+ *                     of `groups`; default group dcistat
  *   max-segments      segments served at once (default 1024)
+ *   max-segments-per-uid  of those, held by one user at most (default a
+ *                     quarter of max-segments)
+ *   max-refused-per-uid   refused files of one user remembered (default
+ *                     256); that user's further files are ignored until
+ *                     some go
  *   max-segment-size  bytes (default 1 GiB)
  *   max-segment-memory, max-user-memory
  *                     bytes of dcistatd's memory one segment, and all the
@@ -47,9 +69,12 @@
 #include <dcistat/provider.h>
 #include <dcistat/supplier.h>
 
+#include "owner_counts.h"
 #include "providers/common/clock.h"
+#include "refused_set.h"
 #include "segment_budget.h"
 #include "segment_file.h"
+#include "segment_owner.h"
 #include "segment_reader.h"
 #include "segment_rotation.h"
 
@@ -73,13 +98,24 @@
 #define SUPPLIERS_MAX_SEGMENTS_DEFAULT 1024u
 #define SUPPLIERS_MAX_SEGMENTS_LIMIT 65536u
 #define SUPPLIERS_MAX_SEGMENT_SIZE_DEFAULT (UINT64_C(1) << 30)
+#define SUPPLIERS_MAX_REFUSED_PER_UID_DEFAULT 256u
 #define SUPPLIERS_DEFAULT_GROUP "dcistat"
+/* The supplier name of this provider: refused to a segment, so that no
+ * application passes for the provider itself. */
+#define SUPPLIERS_OWN_NAME "suppliers"
+/* The longest time between two full rescans of the directory while
+ * inotify reports its changes (it says when it lost events). */
+#define SUPPLIERS_RESCAN_MICROSECONDS (UINT64_C(60) * 1000000u)
+/* The refusals and removals one refresh names in the log; the others
+ * are counted in one line, so that a user's junk cannot flood the log
+ * (nor drop other lines from a refresh thread's bounded queue). */
+#define SUPPLIERS_FILES_LOGGED_PER_REFRESH 32u
+/* The longest time between two full checks that each owner, served or
+ * refused, is the process that created its segment (its pid not reused,
+ * its user the file's); in between, kill(pid, 0) says whether it exists. */
+#define SUPPLIERS_OWNER_CHECK_MICROSECONDS (UINT64_C(10) * 1000000u)
 /* Scratch words kept from one segment's refresh to the next's. */
 #define SUPPLIERS_SCRATCH_KEPT_WORDS (1u << 17)
-/* The longest time between two full rescans of the directory, which also
- * check that each owner is the process that created its segment (its pid
- * not reused); in between, kill(pid, 0) says whether it exists. */
-#define SUPPLIERS_RESCAN_MICROSECONDS (UINT64_C(10) * 1000000u)
 
 struct served_segment {
 	char *name;
@@ -93,27 +129,16 @@ struct served_segment {
 	struct dci_batch **batches;
 	bool seen;
 	bool skipped_logged;
+	/* Counted in its owner's served segments (owner_counts.h). */
+	bool held;
 	bool refused; /* by this refresh: to be freed */
-	/* Its file's owner, and what it is charged (segment_budget.h): its
-	 * classes, and its instances at its last refresh. */
-	uid_t owner;
+	/* What it is charged (segment_budget.h): its classes, and its
+	 * instances at its last refresh; and what context->owner_charges
+	 * holds of it. */
 	uint64_t classes_bytes;
 	uint64_t instances_bytes;
-	/* What context->owner_charges holds of it. */
 	uint64_t charge_counted;
 	struct segment_turn turn;
-};
-
-/* A file refused, not looked at again until it changes. */
-struct refused_file {
-	dev_t device;
-	ino_t inode;
-	off_t size;
-	struct timespec modified;
-	bool seen;
-	/* Refused because its module is served from another file: tried
-	 * again at every scan (the other may go), without logging again. */
-	bool collision;
 };
 
 struct suppliers_context {
@@ -121,6 +146,8 @@ struct suppliers_context {
 	char *directory;
 	struct segment_owners owners;
 	size_t max_segments;
+	size_t max_segments_per_uid;
+	size_t max_refused_per_uid;
 	uint64_t max_segment_size;
 	struct segment_budget_limits limits;
 	/* The order of a refresh's segments (segment_rotation.h). */
@@ -132,15 +159,28 @@ struct suppliers_context {
 	bool owner_charges_valid;
 	struct served_segment **segments;
 	size_t segment_count;
-	struct refused_file *refused;
-	size_t refused_count;
+	struct refused_set refused;
+	/* Served segments and refused files of each user. */
+	struct owner_counts held;
 	bool over_limit_logged;
-	/* inotify on the directory: a refresh rescans it only when it
-	 * changed, and at least every SUPPLIERS_RESCAN_MILLISECONDS (events
-	 * can be lost: a full queue, a directory replaced). -1: every
-	 * refresh rescans. */
+	/* inotify on the directory: a refresh looks at the files its events
+	 * name, and rescans the whole directory only when events were lost
+	 * (a full queue, the directory replaced), when a served segment went
+	 * (files waiting for a slot or refused for its module are tried
+	 * again), and at least every SUPPLIERS_RESCAN_MICROSECONDS. -1:
+	 * every refresh rescans. */
 	int watch;
 	uint64_t last_scan_microseconds;
+	bool rescan_due;
+	/* The directory was removed or renamed: watched again (a new one
+	 * of that path) before the next full scan. */
+	bool watch_lost;
+	/* Refusals and removals named in this refresh's log, and those
+	 * beyond SUPPLIERS_FILES_LOGGED_PER_REFRESH. */
+	unsigned files_logged;
+	size_t files_unlogged;
+	int watch_descriptor; /* -1: none */
+	uint64_t last_owner_check_microseconds;
 	struct segment_scratch scratch;
 	struct segment_value *values;
 	size_t value_capacity;
@@ -249,12 +289,15 @@ owners_parse(struct suppliers_context *context)
 }
 
 /* The run directory exists after this, or init fails. The sticky bit
- * keeps one supplier from removing another's segment. */
+ * keeps one supplier from removing another's segment; the setgid bit
+ * gives every file created in it the directory's group, the first of
+ * `groups`, so that a user added to that group (usermod -a -G) supplies
+ * whatever its primary group. An existing directory is the operator's and
+ * left as it is. */
 static int
 directory_prepare(struct suppliers_context *context)
 {
 	struct stat status;
-	struct group *group;
 	char *parent, *slash;
 
 	if (stat(context->directory, &status) == 0) {
@@ -284,12 +327,23 @@ directory_prepare(struct suppliers_context *context)
 		    context->directory, strerror(errno));
 		return -1;
 	}
-	group = getgrnam(SUPPLIERS_DEFAULT_GROUP);
-	if (group != NULL && chown(context->directory, (uid_t)-1,
-	                         group->gr_gid) == 0)
-		chmod(context->directory, 01770);
-	else
+	if (context->owners.gid_count > 0 &&
+	    chown(context->directory, (uid_t)-1, context->owners.gids[0]) ==
+	        0) {
+		if (chmod(context->directory, 03770) != 0)
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "cannot set the mode of %s: %s", context->directory,
+			    strerror(errno));
+	} else {
+		/* No group (none configured, no group dcistat): only root
+		 * and dcistatd's own user may create segments. */
+		if (context->owners.gid_count > 0)
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "cannot give %s the group %u: %s",
+			    context->directory,
+			    (unsigned)context->owners.gids[0], strerror(errno));
 		chmod(context->directory, 01755);
+	}
 	return 0;
 }
 
@@ -312,6 +366,15 @@ segment_forget_classes(struct served_segment *segment)
 static void
 segment_free(struct suppliers_context *context, struct served_segment *segment)
 {
+	if (segment->held) {
+		struct owner_count *held =
+		    owner_counts_get(&context->held, segment->file.owner);
+		if (held != NULL && held->served > 0)
+			held->served--;
+		if (held != NULL &&
+		    held->served < context->max_segments_per_uid)
+			held->served_full_logged = false;
+	}
 	if (segment->supplier != NULL)
 		dci_supplier_withdraw(context->host, segment->supplier);
 	segment_forget_classes(segment);
@@ -320,38 +383,117 @@ segment_free(struct suppliers_context *context, struct served_segment *segment)
 	free(segment);
 }
 
+/* The owner a refused segment's header named, when it was read. */
+struct refused_owner {
+	const char *name;
+	uint32_t pid;
+	uint64_t start;
+};
+
+/* Remembers a refused file, counted against its owner's share (the
+ * caller checked that the share has room). */
+static void
+refuse_file_owned(struct suppliers_context *context, const struct stat *status,
+    bool collision, const struct refused_owner *owner)
+{
+	struct owner_count *held =
+	    owner_counts_get(&context->held, status->st_uid);
+	struct refused_file *refused;
+
+	if (held == NULL || refused_set_find(&context->refused, status) != NULL)
+		return;
+	refused = refused_set_add(&context->refused, status);
+	if (refused == NULL)
+		return;
+	held->refused++;
+	refused->collision = collision;
+	if (owner != NULL && (refused->name = strdup(owner->name)) != NULL) {
+		refused->has_owner = true;
+		refused->pid = owner->pid;
+		refused->start = owner->start;
+	}
+}
+
 static void
 refuse_file(struct suppliers_context *context, const struct stat *status,
     bool collision)
 {
-	struct refused_file *grown = realloc(context->refused,
-	    (context->refused_count + 1) * sizeof(*grown));
-
-	if (grown == NULL)
-		return;
-	context->refused = grown;
-	context->refused[context->refused_count++] =
-	    (struct refused_file){.device = status->st_dev,
-	        .inode = status->st_ino,
-	        .size = status->st_size,
-	        .modified = status->st_mtim,
-	        .seen = true,
-	        .collision = collision};
+	refuse_file_owned(context, status, collision, NULL);
 }
 
-static struct refused_file *
-refused_find(struct suppliers_context *context, const struct stat *status)
+/* Forgets a refused file (gone, or changed: to be read again). */
+static void
+refused_forget(struct suppliers_context *context, struct refused_file *refused)
 {
-	for (size_t i = 0; i < context->refused_count; i++) {
-		struct refused_file *refused = &context->refused[i];
-		if (refused->device == status->st_dev &&
-		    refused->inode == status->st_ino &&
-		    refused->size == status->st_size &&
-		    refused->modified.tv_sec == status->st_mtim.tv_sec &&
-		    refused->modified.tv_nsec == status->st_mtim.tv_nsec)
-			return refused;
+	struct owner_count *held =
+	    owner_counts_get(&context->held, refused->uid);
+
+	if (held != NULL && held->refused > 0)
+		held->refused--;
+	if (held != NULL && held->refused < context->max_refused_per_uid)
+		held->refused_full_logged = false;
+	refused_set_remove(&context->refused, refused);
+}
+
+/* Whether a refusal or removal may name its file in the log in this
+ * refresh; else it is counted for files_summarize. */
+static bool
+file_log_allowed(struct suppliers_context *context)
+{
+	if (context->files_logged < SUPPLIERS_FILES_LOGGED_PER_REFRESH) {
+		context->files_logged++;
+		return true;
 	}
-	return NULL;
+	context->files_unlogged++;
+	return false;
+}
+
+/* The line for the refusals and removals a refresh did not name. */
+static void
+files_summarize(struct suppliers_context *context)
+{
+	if (context->files_unlogged > 0)
+		dci_log(context->host, DCI_LOG_WARNING,
+		    "%s: %zu more files refused or removed in this refresh, "
+		    "not named (at most %u a refresh are)",
+		    context->directory, context->files_unlogged,
+		    SUPPLIERS_FILES_LOGGED_PER_REFRESH);
+	context->files_logged = 0;
+	context->files_unlogged = 0;
+}
+
+/* Removes `name`, whose owner is gone (`why`), if it is still the file
+ * `device`/`inode` (not one put in its place since). Returns true when
+ * the file is gone; false, logged with the reason, when it cannot be
+ * removed (dcistatd under -u, in a directory it may not change): the
+ * caller remembers the file, so that this is said once. */
+static bool
+dead_file_remove(struct suppliers_context *context, int directory_descriptor,
+    const char *name, dev_t device, ino_t inode, const char *why)
+{
+	struct stat status;
+
+	if (fstatat(directory_descriptor, name, &status, AT_SYMLINK_NOFOLLOW) !=
+	        0 ||
+	    status.st_dev != device || status.st_ino != inode) {
+		if (file_log_allowed(context))
+			dci_log(context->host, DCI_LOG_INFO,
+			    "%s/%s: %s; already gone", context->directory,
+			    name, why);
+		return true;
+	}
+	if (unlinkat(directory_descriptor, name, 0) != 0) {
+		if (file_log_allowed(context))
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "%s/%s: %s, but it cannot be removed: %s (it "
+			    "stays until its owner or root removes it)",
+			    context->directory, name, why, strerror(errno));
+		return false;
+	}
+	if (file_log_allowed(context))
+		dci_log(context->host, DCI_LOG_INFO, "%s/%s: %s; removed",
+		    context->directory, name, why);
+	return true;
 }
 
 static struct served_segment *
@@ -404,7 +546,7 @@ segment_memory_limit(const struct suppliers_context *context,
 
 	if (context->owner_charges_valid) {
 		uint64_t all = segment_budget_owners_bytes(
-		    &context->owner_charges, (uint32_t)segment->owner);
+		    &context->owner_charges, (uint32_t)segment->file.owner);
 		others = all > segment->charge_counted
 		             ? all - segment->charge_counted
 		             : 0;
@@ -412,7 +554,8 @@ segment_memory_limit(const struct suppliers_context *context,
 		for (size_t i = 0; i < context->segment_count; i++) {
 			const struct served_segment *other =
 			    context->segments[i];
-			if (other != segment && other->owner == segment->owner)
+			if (other != segment &&
+			    other->file.owner == segment->file.owner)
 				others = segment_budget_add(others,
 				    segment_budget_add(other->classes_bytes,
 				        other->instances_bytes));
@@ -430,7 +573,7 @@ memory_refusal(const struct served_segment *segment, uint64_t bytes,
 	snprintf(why, why_size,
 	    "owner uid %lu: serving it would take %" PRIu64
 	    " bytes of dcistatd's memory, over %s (%" PRIu64 " bytes)",
-	    (unsigned long)segment->owner, bytes, which, limit);
+	    (unsigned long)segment->file.owner, bytes, which, limit);
 }
 
 /* Counts what the classes [from, count) of `segment` claim, before any is
@@ -473,18 +616,34 @@ classes_claim_guarded(const struct suppliers_context *context,
 	return result;
 }
 
+/* Whether the segment's owner set its closed flag; a file cut short
+ * reads as closed (under the guard). */
+static bool
+closed_guarded(const struct served_segment *segment)
+{
+	volatile bool closed = true;
+
+	segment_guard_armed = 1;
+	if (sigsetjmp(segment_guard_jump, 0) == 0) {
+		closed = segment_closed(&segment->view);
+		segment_guard_armed = 0;
+	}
+	return closed;
+}
+
 /* Opens, validates and registers a new segment; logs and remembers a
  * refusal (`retrying`: one already logged, whose module was taken).
- * Returns true when it is served. */
+ * A segment whose owner is gone is removed instead. Returns true when it
+ * is served. */
 static bool
 segment_add(struct suppliers_context *context, int directory_descriptor,
     const char *name, const struct stat *status, bool retrying)
 {
-	bool collision = false;
-
+	bool collision = false, header_read = false;
 	struct served_segment *segment = calloc(1, sizeof(*segment));
 	struct served_segment **grown;
 	struct dci_supplier_info info;
+	struct owner_count *held;
 	char why[512];
 
 	if (segment == NULL || (segment->name = strdup(name)) == NULL) {
@@ -498,26 +657,29 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 		goto refused;
 	if (view_open_guarded(segment, why, sizeof(why)) != 0)
 		goto refused;
-	if (!segment_owner_alive(segment->view.pid,
-	        segment->view.process_start)) {
-		/* Left behind by a process that died: cleaned up. */
-		dci_log(context->host, DCI_LOG_INFO,
-		    "%s/%s: its process %u is gone; removed", context->directory,
-		    name, segment->view.pid);
-		unlinkat(directory_descriptor, name, 0);
+	header_read = true;
+	if (!segment_owner_check(segment->view.pid, segment->view.process_start,
+	        segment->file.owner, why, sizeof(why))) {
+		/* Left behind by a process that died, or naming one that is
+		 * not its owner's: removed; remembered when it cannot be, so
+		 * that this is said once. */
+		if (!dead_file_remove(context, directory_descriptor, name,
+		        segment->file.device, segment->file.inode, why))
+			refuse_file(context, status, false);
 		segment_file_close(&segment->file);
 		free(segment->name);
 		free(segment);
 		return false;
 	}
-	{
-		struct stat opened;
-		if (fstat(segment->file.descriptor, &opened) != 0) {
-			snprintf(
-			    why, sizeof(why), "fstat: %s", strerror(errno));
-			goto refused;
-		}
-		segment->owner = opened.st_uid;
+	if (closed_guarded(segment)) {
+		snprintf(why, sizeof(why), "its application closed it");
+		goto refused;
+	}
+	if (strcmp(segment->view.module, SUPPLIERS_OWN_NAME) == 0) {
+		snprintf(why, sizeof(why),
+		    "module \"%s\" is this provider's own name",
+		    SUPPLIERS_OWN_NAME);
+		goto refused;
 	}
 	/* Counted before anything is copied: what the classes published
 	 * claim, against the budgets. */
@@ -541,11 +703,19 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 		free(segment);
 		return false;
 	}
+	held = owner_counts_get(&context->held, segment->file.owner);
+	if (held == NULL) {
+		snprintf(why, sizeof(why), "out of memory");
+		goto refused;
+	}
 	segment->supplier = dci_supplier_register(context->host, &info);
 	if (segment->supplier == NULL) {
-		collision = true;
+		/* Another segment's module: tried again when that one goes.
+		 * Any other refusal (a configured provider's name, reserved
+		 * for it even while it is down) stands. */
 		const struct served_segment *other =
 		    served_by_module(context, segment->view.module);
+		collision = other != NULL;
 		if (other != NULL)
 			snprintf(why, sizeof(why),
 			    "supplier \"%s\" is already served from %s/%s",
@@ -558,6 +728,8 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 		goto refused;
 	}
 	segment->seen = true;
+	segment->held = true;
+	held->served++;
 	context->segments[context->segment_count++] = segment;
 	dci_log(context->host, DCI_LOG_INFO,
 	    "%s/%s: supplier \"%s\" (pid %u) served", context->directory,
@@ -566,9 +738,14 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 
 refused:
 	if (!retrying) {
-		dci_log(context->host, DCI_LOG_WARNING, "%s/%s refused: %s",
-		    context->directory, name, why);
-		refuse_file(context, status, collision);
+		struct refused_owner owner = {.name = name,
+		    .pid = segment->view.pid,
+		    .start = segment->view.process_start};
+		if (file_log_allowed(context))
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "%s/%s refused: %s", context->directory, name, why);
+		refuse_file_owned(
+		    context, status, collision, header_read ? &owner : NULL);
 	}
 	segment_file_close(&segment->file);
 	free(segment->name);
@@ -586,8 +763,101 @@ segment_name(const char *name)
 	       strcmp(name + length - suffix, DCISTAT_SEGMENT_SUFFIX) == 0;
 }
 
-/* Marks the segments still in the directory, adds new ones. -1: the
- * directory cannot be read. */
+/* What the directory entry `name` is: a served segment (marked seen), a
+ * refused file (tried again, when `retry`, if it was refused for a module
+ * another segment serves), or a new file, read within the slots and its
+ * owner's shares. */
+static void
+entry_examine(struct suppliers_context *context, int descriptor,
+    const char *name, bool retry)
+{
+	struct served_segment *segment;
+	struct refused_file *refused;
+	struct owner_count *held;
+	struct stat status;
+
+	if (!segment_name(name) ||
+	    fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) != 0)
+		return;
+	refused = refused_set_find(&context->refused, &status);
+	if (refused != NULL && !refused_file_current(refused, &status)) {
+		refused_forget(context, refused);
+		refused = NULL;
+	}
+	if (refused != NULL) {
+		refused->seen = true;
+		if (!retry || !refused->collision)
+			return;
+	} else if ((segment = served_find(context, &status)) != NULL) {
+		segment->seen = true;
+		return;
+	}
+	held = owner_counts_get(&context->held, status.st_uid);
+	if (held == NULL)
+		return;
+	if (refused == NULL && held->refused >= context->max_refused_per_uid) {
+		if (!held->refused_full_logged)
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "%s: %zu files of uid %u refused; its other files "
+			    "are ignored until some go (option "
+			    "max-refused-per-uid)",
+			    context->directory, held->refused,
+			    (unsigned)status.st_uid);
+		held->refused_full_logged = true;
+		return;
+	}
+	if (context->segment_count >= context->max_segments) {
+		if (!context->over_limit_logged)
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "%s: more than %zu segments; the others wait "
+			    "(option max-segments)",
+			    context->directory, context->max_segments);
+		context->over_limit_logged = true;
+		return;
+	}
+	if (held->served >= context->max_segments_per_uid) {
+		if (!held->served_full_logged)
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "%s: uid %u holds %zu segments, its share; its "
+			    "others wait (option max-segments-per-uid)",
+			    context->directory, (unsigned)status.st_uid,
+			    held->served);
+		held->served_full_logged = true;
+		return;
+	}
+	if (refused == NULL)
+		segment_add(context, descriptor, name, &status, false);
+	else if (segment_add(context, descriptor, name, &status, true))
+		refused_forget(context, refused); /* served now */
+}
+
+static bool
+refused_unseen(struct refused_file *refused, void *argument)
+{
+	(void)argument;
+	refused->seen = false;
+	return false;
+}
+
+/* Forgets the refused files a full scan did not see (they went). */
+static bool
+refused_gone(struct refused_file *refused, void *argument)
+{
+	struct suppliers_context *context = argument;
+	struct owner_count *held;
+
+	if (refused->seen)
+		return false;
+	held = owner_counts_get(&context->held, refused->uid);
+	if (held != NULL && held->refused > 0)
+		held->refused--;
+	if (held != NULL && held->refused < context->max_refused_per_uid)
+		held->refused_full_logged = false;
+	return true;
+}
+
+/* Reads the whole directory: marks the segments still in it, adds new
+ * ones, forgets refused files gone. -1: the directory cannot be read. */
 static int
 directory_scan(struct suppliers_context *context)
 {
@@ -601,103 +871,245 @@ directory_scan(struct suppliers_context *context)
 		return -1;
 	}
 	descriptor = dirfd(directory);
-	for (size_t i = 0; i < context->refused_count; i++)
-		context->refused[i].seen = false;
-	while ((entry = readdir(directory)) != NULL) {
-		struct served_segment *segment;
-		struct refused_file *refused;
-		struct stat status;
-
-		if (!segment_name(entry->d_name) ||
-		    fstatat(descriptor, entry->d_name, &status,
-		        AT_SYMLINK_NOFOLLOW) != 0)
-			continue;
-		if ((segment = served_find(context, &status)) != NULL) {
-			segment->seen = true;
-			continue;
-		}
-		if ((refused = refused_find(context, &status)) != NULL) {
-			refused->seen = true;
-			if (refused->collision &&
-			    context->segment_count < context->max_segments &&
-			    segment_add(context, descriptor, entry->d_name,
-			        &status, true))
-				refused->seen = false; /* served now */
-			continue;
-		}
-		if (context->segment_count >= context->max_segments) {
-			if (!context->over_limit_logged)
-				dci_log(context->host, DCI_LOG_WARNING,
-				    "%s: more than %zu segments; the others "
-				    "wait (option max-segments)",
-				    context->directory, context->max_segments);
-			context->over_limit_logged = true;
-			continue;
-		}
-		segment_add(context, descriptor, entry->d_name, &status, false);
-	}
+	for (size_t i = 0; i < context->segment_count; i++)
+		context->segments[i]->seen = false;
+	refused_set_sweep(&context->refused, refused_unseen, NULL);
+	while ((entry = readdir(directory)) != NULL)
+		entry_examine(context, descriptor, entry->d_name, true);
 	closedir(directory);
-	/* A refused file that went away is forgotten. */
-	for (size_t i = 0; i < context->refused_count;) {
-		if (!context->refused[i].seen)
-			context->refused[i] =
-			    context->refused[--context->refused_count];
-		else
-			i++;
+	refused_set_sweep(&context->refused, refused_gone, context);
+	return 0;
+}
+
+static struct served_segment *
+served_by_name(struct suppliers_context *context, const char *name)
+{
+	for (size_t i = 0; i < context->segment_count; i++) {
+		if (strcmp(context->segments[i]->name, name) == 0)
+			return context->segments[i];
 	}
+	return NULL;
+}
+
+/* Drains the directory's inotify events: a file renamed into it (as the
+ * library publishes a segment), written and closed, or whose attributes
+ * changed is examined (a file only created, not yet written, waits for
+ * its close; one made otherwise, a link, for the next full scan) (unless
+ * `full`: a full scan follows), a served segment's name removed or replaced
+ * marks it gone. Returns true when a full scan is due: events were lost, or the
+ * directory itself went. */
+static bool
+directory_events(struct suppliers_context *context, bool full)
+{
+	char events[4096]
+	    __attribute__((aligned(__alignof__(struct inotify_event))));
+	int descriptor = -1;
+	ssize_t length;
+
+	while ((length = read(context->watch, events, sizeof(events))) > 0) {
+		for (ssize_t at = 0;
+		     at + (ssize_t)sizeof(struct inotify_event) <= length;) {
+			const struct inotify_event *event =
+			    (const struct inotify_event *)(events + at);
+			struct served_segment *segment;
+
+			at += (ssize_t)(sizeof(*event) + event->len);
+			if (event->mask & (IN_DELETE_SELF | IN_MOVE_SELF |
+			                      IN_IGNORED))
+				context->watch_lost = true;
+			if (event->mask & (IN_Q_OVERFLOW | IN_DELETE_SELF |
+			                      IN_MOVE_SELF | IN_IGNORED))
+				full = true;
+			if (full || event->len == 0 ||
+			    !segment_name(event->name))
+				continue;
+			segment = served_by_name(context, event->name);
+			if (event->mask & (IN_DELETE | IN_MOVED_FROM)) {
+				if (segment != NULL)
+					segment->seen = false;
+				continue;
+			}
+			if (!(event->mask &
+			        (IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB)))
+				continue;
+			if (descriptor < 0)
+				descriptor = open(context->directory,
+				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (descriptor < 0) {
+				full = true;
+				continue;
+			}
+			/* Seen again if the name is still its file; else
+			 * another was renamed over it, and it went. */
+			if (segment != NULL)
+				segment->seen = false;
+			entry_examine(context, descriptor, event->name, false);
+		}
+	}
+	if (descriptor >= 0)
+		close(descriptor);
+	return full;
+}
+
+/* Watches the run directory's changes that matter: files renamed in or
+ * out, written and closed, changed or removed, and the directory itself
+ * going. */
+static int
+watch_add(struct suppliers_context *context)
+{
+	/* A directory moved away is still watched: not any more. */
+	if (context->watch_descriptor >= 0)
+		inotify_rm_watch(context->watch, context->watch_descriptor);
+	context->watch_descriptor = inotify_add_watch(context->watch,
+	    context->directory,
+	    IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_ATTRIB |
+	        IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+	return context->watch_descriptor < 0 ? -1 : 0;
+}
+
+/* Brings the served segments and the refused set up to date with the
+ * directory: its events, or a full scan when one is due. */
+static int
+directory_update(struct suppliers_context *context, uint64_t now)
+{
+	bool full = context->watch < 0 ||
+	            context->last_scan_microseconds == 0 ||
+	            context->rescan_due ||
+	            now - context->last_scan_microseconds >=
+	                SUPPLIERS_RESCAN_MICROSECONDS;
+
+	for (size_t i = 0; i < context->segment_count; i++)
+		context->segments[i]->seen = true;
+	if (context->watch >= 0 && directory_events(context, full))
+		full = true;
+	if (!full)
+		return 0;
+	if (context->watch_lost) {
+		context->watch_lost = false;
+		if (watch_add(context) != 0) {
+			dci_log(context->host, DCI_LOG_WARNING,
+			    "cannot watch %s again (%s): it is rescanned at "
+			    "every refresh",
+			    context->directory, strerror(errno));
+			close(context->watch);
+			context->watch = -1;
+		}
+	}
+	if (directory_scan(context) != 0)
+		return -1;
+	context->last_scan_microseconds = now;
+	context->rescan_due = false;
 	return 0;
 }
 
 /* Whether the owner of `segment` still runs: the pid alone between full
- * scans, the pid and its start time at a full scan. */
+ * checks; at a full check, the pid, its user and its start time. */
 static bool
-owner_alive(const struct served_segment *segment, bool full)
+owner_alive(
+    const struct served_segment *segment, bool full, char *why, size_t why_size)
 {
-	if (!full)
-		return segment->view.pid != 0 && segment->view.pid <= INT32_MAX &&
-		       (kill((pid_t)segment->view.pid, 0) == 0 ||
-		           errno == EPERM);
-	return segment_owner_alive(
-	    segment->view.pid, segment->view.process_start);
+	if (!full) {
+		snprintf(
+		    why, why_size, "its process %u is gone", segment->view.pid);
+		return segment_owner_exists(segment->view.pid);
+	}
+	return segment_owner_check(segment->view.pid,
+	    segment->view.process_start, segment->file.owner, why, why_size);
 }
 
 /* Withdraws the segments whose file went, whose owner closed them or
- * died. */
+ * died; the dead ones' files are removed, closed ones remembered as
+ * refused (never served again; removed once their process is gone). */
 static void
 segments_retire(struct suppliers_context *context, bool full)
 {
+	int descriptor = -1;
+
 	for (size_t i = 0; i < context->segment_count;) {
 		struct served_segment *segment = context->segments[i];
 		const char *reason = NULL;
-		bool remove = false;
+		bool remove = false, closed = false;
+		char why[256];
 
 		if (!segment->seen)
 			reason = "its file was removed";
-		else if (segment_closed(&segment->view))
+		else if (closed_guarded(segment)) {
 			reason = "its application closed it";
-		else if (!owner_alive(segment, full)) {
-			reason = "its process exited";
+			closed = true;
+		} else if (!owner_alive(segment, full, why, sizeof(why))) {
+			reason = why;
 			remove = true;
 		}
-		segment->seen = false;
 		if (reason == NULL) {
 			i++;
 			continue;
 		}
 		dci_log(context->host, DCI_LOG_INFO,
 		    "%s/%s: supplier \"%s\" withdrawn: %s", context->directory,
-		    segment->name, segment->view.module, reason);
-		if (remove) {
-			char path[PATH_MAX];
-			snprintf(path, sizeof(path), "%s/%s",
-			    context->directory, segment->name);
-			unlink(path);
+		    segment->name, segment->view.module,
+		    remove ? "its process exited" : reason);
+		if (remove && descriptor < 0)
+			descriptor = open(context->directory,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (remove &&
+		    (descriptor < 0 ||
+		        !dead_file_remove(context, descriptor, segment->name,
+		            segment->file.device, segment->file.inode, reason)))
+			closed = true; /* remembered: said once */
+		if (closed) {
+			struct stat status;
+			struct refused_owner owner = {.name = segment->name,
+			    .pid = segment->view.pid,
+			    .start = segment->view.process_start};
+			if (fstat(segment->file.descriptor, &status) == 0)
+				refuse_file_owned(context, &status, false,
+				    remove ? NULL : &owner);
 		}
 		segment_free(context, segment);
 		context->segments[i] =
 		    context->segments[--context->segment_count];
 		context->over_limit_logged = false;
+		/* A slot and a module freed: files waiting for either are
+		 * tried again. */
+		context->rescan_due = true;
 	}
+	if (descriptor >= 0)
+		close(descriptor);
+}
+
+/* Removes the refused files whose owner (named by their header) is gone:
+ * a crash of an application refused for any reason leaves nothing
+ * behind. A removal that fails is logged once. */
+static bool
+refused_owner_gone(struct refused_file *refused, void *argument)
+{
+	struct suppliers_context *context = argument;
+	struct owner_count *held;
+	char why[256];
+	int descriptor;
+	bool removed;
+
+	if (!refused->has_owner ||
+	    segment_owner_check(
+	        refused->pid, refused->start, refused->uid, why, sizeof(why)))
+		return false;
+	descriptor =
+	    open(context->directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	removed = descriptor >= 0 &&
+	          dead_file_remove(context, descriptor, refused->name,
+	              refused->device, refused->inode, why);
+	if (descriptor >= 0)
+		close(descriptor);
+	if (!removed) {
+		refused->has_owner = false; /* said once */
+		return false;
+	}
+	held = owner_counts_get(&context->held, refused->uid);
+	if (held != NULL && held->refused > 0)
+		held->refused--;
+	if (held != NULL && held->refused < context->max_refused_per_uid)
+		held->refused_full_logged = false;
+	return true;
 }
 
 /* --- Classes and values --- */
@@ -902,7 +1314,8 @@ work_refusal(const struct suppliers_context *context,
 	snprintf(why, why_size,
 	    "owner uid %lu: its refresh would take more than %" PRIu64
 	    " work units (%" PRIu64 " counted), over max-segment-work",
-	    (unsigned long)segment->owner, context->limits.segment_work, work);
+	    (unsigned long)segment->file.owner, context->limits.segment_work,
+	    work);
 }
 
 /* Serves one segment's instances; under the guard. Each instance is
@@ -1085,7 +1498,8 @@ context_free(struct suppliers_context *context)
 	free(context->segments);
 	free(context->turns);
 	segment_budget_owners_free(&context->owner_charges);
-	free(context->refused);
+	refused_set_clear(&context->refused);
+	owner_counts_clear(&context->held);
 	if (context->watch >= 0)
 		close(context->watch);
 	free(context->directory);
@@ -1101,7 +1515,7 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 {
 	struct suppliers_context *context = calloc(1, sizeof(*context));
 	const char *directory = dci_option_string(host, "directory");
-	uint64_t max_segments, max_size;
+	uint64_t max_segments, max_size, per_uid, refused_per_uid;
 	struct segment_budget_limits *limits;
 
 	if (context == NULL) {
@@ -1110,9 +1524,15 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	}
 	context->host = host;
 	context->watch = -1;
+	context->watch_descriptor = -1;
 	if (parse_unsigned(host, "max-segments", 1,
 	        SUPPLIERS_MAX_SEGMENTS_LIMIT, SUPPLIERS_MAX_SEGMENTS_DEFAULT,
 	        &max_segments) != 0 ||
+	    parse_unsigned(host, "max-segments-per-uid", 1, max_segments,
+	        max_segments / 4 > 0 ? max_segments / 4 : 1, &per_uid) != 0 ||
+	    parse_unsigned(host, "max-refused-per-uid", 1,
+	        SUPPLIERS_MAX_SEGMENTS_LIMIT,
+	        SUPPLIERS_MAX_REFUSED_PER_UID_DEFAULT, &refused_per_uid) != 0 ||
 	    parse_unsigned(host, "max-segment-size",
 	        sizeof(struct dcistat_segment_header), UINT64_C(1) << 40,
 	        SUPPLIERS_MAX_SEGMENT_SIZE_DEFAULT, &max_size) != 0 ||
@@ -1144,15 +1564,13 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	if (context->directory == NULL)
 		goto failed;
 	context->max_segments = (size_t)max_segments;
+	context->max_segments_per_uid = (size_t)per_uid;
+	context->max_refused_per_uid = (size_t)refused_per_uid;
 	context->max_segment_size = max_size;
 	if (directory_prepare(context) != 0)
 		goto failed;
 	context->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (context->watch >= 0 &&
-	    inotify_add_watch(context->watch, context->directory,
-	        IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM |
-	            IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF |
-	            IN_ONLYDIR) < 0) {
+	if (context->watch >= 0 && watch_add(context) != 0) {
 		close(context->watch);
 		context->watch = -1;
 	}
@@ -1200,7 +1618,8 @@ segments_serve_in_turn(struct suppliers_context *context, uint64_t now)
 		segment->charge_counted = segment_budget_add(
 		    segment->classes_bytes, segment->instances_bytes);
 		segment_budget_owners_add(&context->owner_charges,
-		    (uint32_t)segment->owner, segment->charge_counted, false);
+		    (uint32_t)segment->file.owner, segment->charge_counted,
+		    false);
 	}
 	segment_rotation_order(context->turns, context->segment_count,
 	    context->limits.refresh_work);
@@ -1221,14 +1640,16 @@ segments_serve_in_turn(struct suppliers_context *context, uint64_t now)
 		segment->refused = !segment_serve(context, segment, now);
 		spent = segment_budget_add(spent, context->scratch.work);
 		segment_budget_owners_add(&context->owner_charges,
-		    (uint32_t)segment->owner, segment->charge_counted, true);
+		    (uint32_t)segment->file.owner, segment->charge_counted,
+		    true);
 		segment->charge_counted =
 		    segment->refused
 		        ? 0
 		        : segment_budget_add(
 		              segment->classes_bytes, segment->instances_bytes);
 		segment_budget_owners_add(&context->owner_charges,
-		    (uint32_t)segment->owner, segment->charge_counted, false);
+		    (uint32_t)segment->file.owner, segment->charge_counted,
+		    false);
 		segment_rotation_record(
 		    turn, true, context->scratch.work, ++context->served_count);
 		/* A large scratch is not kept for the next segment. */
@@ -1238,25 +1659,6 @@ segments_serve_in_turn(struct suppliers_context *context, uint64_t now)
 	context->owner_charges_valid = false;
 }
 
-/* Drains the directory's inotify events; true when a full scan is due:
- * an event came, the queue overflowed, or the last scan is old. */
-static bool
-directory_changed(struct suppliers_context *context, uint64_t now)
-{
-	char events[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	bool changed = false;
-	ssize_t length;
-
-	if (context->watch < 0 || context->last_scan_microseconds == 0 ||
-	    now - context->last_scan_microseconds >=
-	        SUPPLIERS_RESCAN_MICROSECONDS)
-		changed = true;
-	while (context->watch >= 0 &&
-	       (length = read(context->watch, events, sizeof(events))) > 0)
-		changed = true;
-	return changed;
-}
-
 static int
 suppliers_refresh(struct dci_host *host, void *context_pointer)
 {
@@ -1264,19 +1666,22 @@ suppliers_refresh(struct dci_host *host, void *context_pointer)
 	uint64_t now_microseconds = monotonic_microseconds();
 
 	(void)host;
-	bool full;
+	bool owner_check;
 
 	segment_guard_thread();
-	full = directory_changed(context, now_microseconds);
-	if (full) {
-		if (directory_scan(context) != 0)
-			return -1;
-		context->last_scan_microseconds = now_microseconds;
-	} else {
-		for (size_t i = 0; i < context->segment_count; i++)
-			context->segments[i]->seen = true;
+	if (directory_update(context, now_microseconds) != 0)
+		return -1;
+	owner_check =
+	    context->last_owner_check_microseconds == 0 ||
+	    now_microseconds - context->last_owner_check_microseconds >=
+	        SUPPLIERS_OWNER_CHECK_MICROSECONDS;
+	segments_retire(context, owner_check);
+	if (owner_check) {
+		refused_set_sweep(
+		    &context->refused, refused_owner_gone, context);
+		context->last_owner_check_microseconds = now_microseconds;
 	}
-	segments_retire(context, full);
+	files_summarize(context);
 	segments_serve_in_turn(context, now_microseconds);
 	for (size_t i = 0; i < context->segment_count;) {
 		struct served_segment *segment = context->segments[i];
@@ -1287,7 +1692,10 @@ suppliers_refresh(struct dci_host *host, void *context_pointer)
 			continue;
 		}
 		if (fstat(segment->file.descriptor, &status) == 0)
-			refuse_file(context, &status, false);
+			refuse_file_owned(context, &status, false,
+			    &(struct refused_owner){.name = segment->name,
+			        .pid = segment->view.pid,
+			        .start = segment->view.process_start});
 		segment_free(context, segment);
 		context->segments[i] =
 		    context->segments[--context->segment_count];
@@ -1305,8 +1713,9 @@ suppliers_fini(struct dci_host *host, void *context_pointer)
 }
 
 static const char *const suppliers_option_keys[] = {"directory", "users",
-    "groups", "max-segments", "max-segment-size", "max-segment-memory",
-    "max-user-memory", "max-segment-work", "max-refresh-work", NULL};
+    "groups", "max-segments", "max-segments-per-uid", "max-refused-per-uid",
+    "max-segment-size", "max-segment-memory", "max-user-memory",
+    "max-segment-work", "max-refresh-work", NULL};
 
 DCI_PROVIDER_DEFINE = {
     .abi_version = DCI_PROVIDER_ABI_VERSION,

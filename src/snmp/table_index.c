@@ -1,4 +1,4 @@
-#include "agent/table_index.h"
+#include "snmp/table_index.h"
 
 #include "core/lower_bound.h"
 #include "core/snapshot.h"
@@ -155,8 +155,8 @@ instance_lower_bound_in(const struct dci_class *class,
 		return 0;
 	position = dci_lower_bound(snapshot->count, instance_before, &search);
 	if (position < snapshot->count && descend != NULL)
-		*descend = compare_segment(
-		               dci_snapshot_instance_id(class, snapshot, position),
+		*descend = compare_segment(dci_snapshot_instance_id(
+		                               class, snapshot, position),
 		               class->instance_words, length_prefixed,
 		               request) == DESCEND;
 	return position;
@@ -192,21 +192,22 @@ datum_lower_bound(
  * or the exact one; SIZE_MAX for none in EXACT mode. */
 static size_t
 leaf_start(size_t lower_bound, bool equal, const struct request *request,
-    enum agent_index_mode mode)
+    enum schema_index_mode mode)
 {
-	if (mode == AGENT_INDEX_EXACT)
+	if (mode == SCHEMA_INDEX_EXACT)
 		return equal && request->length == 1 ? lower_bound : SIZE_MAX;
 	/* Equal id: the row is the request itself or a prefix of it. */
 	return equal ? lower_bound + 1 : lower_bound;
 }
 
 bool
-agent_index_supplier(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
+schema_index_supplier(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row)
 {
 	uint64_t position; /* 0-based position of the answer */
 
-	if (mode == AGENT_INDEX_EXACT) {
+	if (mode == SCHEMA_INDEX_EXACT) {
 		if (length != 1 || index[0] == 0 ||
 		    index[0] > registry->supplier_count ||
 		    registry->suppliers[index[0] - 1]->withdrawn)
@@ -222,19 +223,20 @@ agent_index_supplier(const struct dci_registry *registry, const uint64_t *index,
 		if (position >= registry->supplier_count)
 			return false;
 	}
-	*row = (struct agent_index_row){.supplier = registry->suppliers[position]};
+	*row = (struct schema_index_row){
+	    .supplier = registry->suppliers[position]};
 	return true;
 }
 
 bool
-agent_index_class(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
+schema_index_class(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
 	size_t position = class_lower_bound(registry, &request, &descend);
 
-	if (mode == AGENT_INDEX_EXACT) {
+	if (mode == SCHEMA_INDEX_EXACT) {
 		const struct dci_class *class;
 		if (!descend)
 			return false;
@@ -246,13 +248,13 @@ agent_index_class(const struct dci_registry *registry, const uint64_t *index,
 	}
 	if (position >= registry->class_count)
 		return false;
-	*row = (struct agent_index_row){.class = registry->classes[position]};
+	*row = (struct schema_index_row){.class = registry->classes[position]};
 	return true;
 }
 
 static bool
 datum_in_column(
-    const struct dci_datum *datum, const struct agent_index_filter *filter)
+    const struct dci_datum *datum, const struct schema_index_filter *filter)
 {
 	if (datum->kind == DCI_KIND_NONE)
 		return false;
@@ -265,15 +267,15 @@ datum_in_column(
 }
 
 bool
-agent_index_datum_described(const struct dci_datum *datum)
+schema_index_datum_described(const struct dci_datum *datum)
 {
 	return datum->kind != DCI_KIND_NONE ||
 	       datum->info.type == DCI_ST_UNUSED;
 }
 
 bool
-agent_index_datum(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
+schema_index_datum(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
@@ -291,18 +293,18 @@ agent_index_datum(const struct dci_registry *registry, const uint64_t *index,
 		start = datum_lower_bound(class, &rest, &equal);
 		if (rest.subids != NULL)
 			start = leaf_start(start, equal, &rest, mode);
-		else if (mode == AGENT_INDEX_EXACT)
+		else if (mode == SCHEMA_INDEX_EXACT)
 			return false;
 		for (size_t d = start; d < class->datum_count; d++) {
-			if (agent_index_datum_described(&class->datums[d])) {
-				*row = (struct agent_index_row){
+			if (schema_index_datum_described(&class->datums[d])) {
+				*row = (struct schema_index_row){
 				    .class = class, .datum = &class->datums[d]};
 				return true;
 			}
-			if (mode == AGENT_INDEX_EXACT)
+			if (mode == SCHEMA_INDEX_EXACT)
 				return false;
 		}
-		if (mode == AGENT_INDEX_EXACT)
+		if (mode == SCHEMA_INDEX_EXACT)
 			return false;
 		descend = false;
 	}
@@ -310,8 +312,9 @@ agent_index_datum(const struct dci_registry *registry, const uint64_t *index,
 }
 
 bool
-agent_index_instance(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
+schema_index_instance(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
@@ -323,23 +326,24 @@ agent_index_instance(const struct dci_registry *registry, const uint64_t *index,
 		size_t start = 0;
 		bool inside = false;
 
-		if (mode == AGENT_INDEX_EXACT && (!descend || snapshot == NULL))
+		if (mode == SCHEMA_INDEX_EXACT &&
+		    (!descend || snapshot == NULL))
 			return false;
 		if (snapshot != NULL && descend) {
 			struct request rest = request_rest(
 			    &request, segment_consumed(class->id_length, true));
 			start = instance_lower_bound(class, &rest, &inside);
-			if (mode == AGENT_INDEX_EXACT &&
+			if (mode == SCHEMA_INDEX_EXACT &&
 			    (!inside || rest.length !=
 			                    segment_consumed(
 			                        class->instance_words, true)))
 				return false;
 			/* NEXT: the request is this row or below it. */
-			if (mode == AGENT_INDEX_NEXT && inside)
+			if (mode == SCHEMA_INDEX_NEXT && inside)
 				start++;
 		}
 		if (snapshot != NULL && start < snapshot->count) {
-			*row = (struct agent_index_row){
+			*row = (struct schema_index_row){
 			    .class = class, .instance = start};
 			return true;
 		}
@@ -352,7 +356,7 @@ agent_index_instance(const struct dci_registry *registry, const uint64_t *index,
  * column; the class's datum count bounds the scan. */
 static const struct dci_datum *
 first_present_datum(const struct dci_class *class, size_t instance,
-    size_t start, const struct agent_index_filter *filter)
+    size_t start, const struct schema_index_filter *filter)
 {
 	for (size_t d = start; d < class->datum_count; d++) {
 		const struct dci_datum *datum = &class->datums[d];
@@ -369,7 +373,7 @@ first_present_datum(const struct dci_class *class, size_t instance,
  * datum every instance has ends the search at once. */
 static size_t
 next_instance_in_column(const struct dci_class *class, size_t start,
-    const struct agent_index_filter *filter)
+    const struct schema_index_filter *filter)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
 	size_t nearest = snapshot->count;
@@ -389,7 +393,7 @@ next_instance_in_column(const struct dci_class *class, size_t start,
 
 static bool
 class_in_column(
-    const struct dci_class *class, const struct agent_index_filter *filter)
+    const struct dci_class *class, const struct schema_index_filter *filter)
 {
 	if (class->snapshot == NULL || class->snapshot->count == 0)
 		return false;
@@ -400,7 +404,7 @@ class_in_column(
 
 static bool
 stat_exact(const struct dci_class *class, const struct request *request,
-    const struct agent_index_filter *filter, struct agent_index_row *row)
+    const struct schema_index_filter *filter, struct schema_index_row *row)
 {
 	struct request rest;
 	bool inside, equal;
@@ -412,28 +416,28 @@ stat_exact(const struct dci_class *class, const struct request *request,
 	rest = request_rest(
 	    request, segment_consumed(class->instance_words, true));
 	datum = datum_lower_bound(class, &rest, &equal);
-	datum = leaf_start(datum, equal, &rest, AGENT_INDEX_EXACT);
+	datum = leaf_start(datum, equal, &rest, SCHEMA_INDEX_EXACT);
 	if (datum == SIZE_MAX ||
 	    !datum_in_column(&class->datums[datum], filter) ||
 	    !dci_snapshot_present(
 	        class, class->snapshot, instance, &class->datums[datum]))
 		return false;
-	*row = (struct agent_index_row){.class = class,
+	*row = (struct schema_index_row){.class = class,
 	    .instance = instance,
 	    .datum = &class->datums[datum]};
 	return true;
 }
 
 bool
-agent_index_stat(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode,
-    const struct agent_index_filter *filter, struct agent_index_row *row)
+schema_index_stat(const struct dci_registry *registry, const uint64_t *index,
+    size_t length, enum schema_index_mode mode,
+    const struct schema_index_filter *filter, struct schema_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
 	size_t position = class_lower_bound(registry, &request, &descend);
 
-	if (mode == AGENT_INDEX_EXACT) {
+	if (mode == SCHEMA_INDEX_EXACT) {
 		const struct dci_class *class;
 		if (!descend)
 			return false;
@@ -472,8 +476,8 @@ agent_index_stat(const struct dci_registry *registry, const uint64_t *index,
 				bool equal;
 				datum_start =
 				    datum_lower_bound(class, &leaf, &equal);
-				datum_start = leaf_start(
-				    datum_start, equal, &leaf, AGENT_INDEX_NEXT);
+				datum_start = leaf_start(datum_start, equal,
+				    &leaf, SCHEMA_INDEX_NEXT);
 				inside = false;
 			} else {
 				/* Past the instances with nothing in the
@@ -486,7 +490,7 @@ agent_index_stat(const struct dci_registry *registry, const uint64_t *index,
 			datum = first_present_datum(
 			    class, instance, datum_start, filter);
 			if (datum != NULL) {
-				*row = (struct agent_index_row){.class = class,
+				*row = (struct schema_index_row){.class = class,
 				    .instance = instance,
 				    .datum = datum};
 				return true;
@@ -538,7 +542,7 @@ class_data_column(const struct dci_class *class, const struct request *request)
 
 static bool
 class_data_exact(const struct dci_class *class, const struct request *request,
-    struct agent_index_row *row)
+    struct schema_index_row *row)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
 	const struct dci_datum *datum;
@@ -558,7 +562,7 @@ class_data_exact(const struct dci_class *class, const struct request *request,
 	        class->instance_words, false, &rest) != DESCEND ||
 	    !dci_snapshot_present(class, snapshot, (size_t)instance, datum))
 		return false;
-	*row = (struct agent_index_row){
+	*row = (struct schema_index_row){
 	    .class = class, .instance = (size_t)instance, .datum = datum};
 	return true;
 }
@@ -582,7 +586,7 @@ class_data_owner(const struct dci_registry *registry,
 }
 
 bool
-agent_index_class_data_column(
+schema_index_class_data_column(
     const struct dci_registry *registry, const uint64_t *index, size_t length)
 {
 	struct request request = {index, length}, rest;
@@ -593,14 +597,15 @@ agent_index_class_data_column(
 }
 
 bool
-agent_index_class_data(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row)
+schema_index_class_data(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row)
 {
 	struct request request = {index, length};
 	bool descend;
 	size_t position;
 
-	if (mode == AGENT_INDEX_EXACT) {
+	if (mode == SCHEMA_INDEX_EXACT) {
 		struct request rest;
 		const struct dci_class *class =
 		    class_data_owner(registry, &request, &rest);
@@ -644,7 +649,7 @@ agent_index_class_data(const struct dci_registry *registry, const uint64_t *inde
 			if (datum_in_column(datum, NULL) &&
 			    first_instance_with(
 			        class, datum, instance_start, &instance)) {
-				*row = (struct agent_index_row){.class = class,
+				*row = (struct schema_index_row){.class = class,
 				    .instance = instance,
 				    .datum = datum};
 				return true;
@@ -674,7 +679,7 @@ encode_id_segment(
 }
 
 static size_t
-encode_instance_segment(const struct agent_index_row *row, uint32_t *index)
+encode_instance_segment(const struct schema_index_row *row, uint32_t *index)
 {
 	const struct dci_class *class = row->class;
 
@@ -684,13 +689,13 @@ encode_instance_segment(const struct agent_index_row *row, uint32_t *index)
 }
 
 size_t
-agent_index_encode_class(const struct dci_class *class, uint32_t *index)
+schema_index_encode_class(const struct dci_class *class, uint32_t *index)
 {
 	return encode_class_segment(class, index);
 }
 
 size_t
-agent_index_encode_datum(const struct agent_index_row *row, uint32_t *index)
+schema_index_encode_datum(const struct schema_index_row *row, uint32_t *index)
 {
 	size_t length = encode_class_segment(row->class, index);
 
@@ -699,7 +704,8 @@ agent_index_encode_datum(const struct agent_index_row *row, uint32_t *index)
 }
 
 size_t
-agent_index_encode_instance(const struct agent_index_row *row, uint32_t *index)
+schema_index_encode_instance(
+    const struct schema_index_row *row, uint32_t *index)
 {
 	size_t length = encode_class_segment(row->class, index);
 
@@ -707,7 +713,7 @@ agent_index_encode_instance(const struct agent_index_row *row, uint32_t *index)
 }
 
 size_t
-agent_index_encode_parent(const struct agent_index_row *row, uint32_t *index)
+schema_index_encode_parent(const struct schema_index_row *row, uint32_t *index)
 {
 	const struct dci_class *class = row->class;
 	const uint32_t *parent =
@@ -721,16 +727,17 @@ agent_index_encode_parent(const struct agent_index_row *row, uint32_t *index)
 }
 
 size_t
-agent_index_encode_stat(const struct agent_index_row *row, uint32_t *index)
+schema_index_encode_stat(const struct schema_index_row *row, uint32_t *index)
 {
-	size_t length = agent_index_encode_instance(row, index);
+	size_t length = schema_index_encode_instance(row, index);
 
 	index[length] = row->datum->info.id;
 	return length + 1;
 }
 
 size_t
-agent_index_encode_class_data(const struct agent_index_row *row, uint32_t *index)
+schema_index_encode_class_data(
+    const struct schema_index_row *row, uint32_t *index)
 {
 	const struct dci_class *class = row->class;
 	const uint32_t *id =

@@ -1,7 +1,7 @@
 /*
  * The plan of the per-class tables, shared by the writers of
- * tools/mib: the SMIv2 module (mib_generator.c) and snmp_exporter's
- * generator.yml (prometheus_generator.c). Internal to tools/mib.
+ * src/mib: the SMIv2 module (mib_generator.c) and snmp_exporter's
+ * generator.yml (prometheus_generator.c). Internal to src/mib.
  *
  * mib_plan_make names every table, entry, column and index object of
  * every class of a registry exactly as the module describes them, and

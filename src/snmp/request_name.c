@@ -1,8 +1,8 @@
-#include "agent/request_name.h"
+#include "snmp/request_name.h"
 
 #include <string.h>
 
-_Static_assert(AGENT_ROW_NAME_MAX < AGENT_REQUEST_NAME_MAX,
+_Static_assert(SCHEMA_ROW_NAME_MAX < SCHEMA_REQUEST_NAME_MAX,
     "a truncated request must be longer than every served name");
 
 static uint64_t
@@ -16,11 +16,11 @@ normalised_subid(oid subid)
 }
 
 void
-agent_request_name_decode(
-    const oid *name, size_t length, struct agent_request_name *request)
+schema_request_name_decode(
+    const oid *name, size_t length, struct schema_request_name *request)
 {
-	request->truncated = length > AGENT_REQUEST_NAME_MAX;
-	request->length = request->truncated ? AGENT_REQUEST_NAME_MAX : length;
+	request->truncated = length > SCHEMA_REQUEST_NAME_MAX;
+	request->length = request->truncated ? SCHEMA_REQUEST_NAME_MAX : length;
 	for (size_t i = 0; i < request->length; i++)
 		request->subids[i] = normalised_subid(name[i]);
 }
@@ -42,18 +42,29 @@ compare(const uint64_t *request, size_t request_length, const oid *ours,
 }
 
 int
-agent_request_name_compare(
-    const struct agent_row_name *row, const struct agent_request_name *request)
+schema_request_name_compare(const struct schema_row_name *row,
+    const struct schema_request_name *request)
 {
 	return -compare(
 	    request->subids, request->length, row->subids, row->length);
 }
 
 int
-agent_request_name_compare_prefix(
-    const struct agent_request_name *request, const oid *prefix, size_t length)
+schema_request_name_compare_prefix(
+    const struct schema_request_name *request, const oid *prefix, size_t length)
 {
 	size_t compared = request->length < length ? request->length : length;
 
 	return compare(request->subids, compared, prefix, compared);
+}
+
+void
+schema_entry_prefix(unsigned table, oid *name)
+{
+	static const oid arc[] = {SCHEMA_MIB_ARC};
+
+	memcpy(name, arc, sizeof(arc));
+	name[SCHEMA_MIB_ARC_LENGTH] = SCHEMA_MIB_OBJECTS;
+	name[SCHEMA_MIB_ARC_LENGTH + 1] = table;
+	name[SCHEMA_MIB_ARC_LENGTH + 2] = 1;
 }

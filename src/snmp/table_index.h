@@ -20,8 +20,8 @@
  * Sub-identifiers are taken as uint64_t so that a request carrying values
  * above 2^32-1 still orders correctly.
  */
-#ifndef DCISTAT_AGENT_TABLE_INDEX_H
-#define DCISTAT_AGENT_TABLE_INDEX_H
+#ifndef DCISTAT_SNMP_TABLE_INDEX_H
+#define DCISTAT_SNMP_TABLE_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,75 +29,81 @@
 
 #include "core/registry.h"
 
-#define AGENT_INDEX_MAX                                                     \
+#define SCHEMA_INDEX_MAX                                                       \
 	(1 + DCI_CLASS_ID_MAX_LEVELS + 1 + DCI_INSTANCE_ID_MAX_WORDS + 1)
 
-enum agent_index_mode {
-	AGENT_INDEX_EXACT, /* GET: the row with exactly this index */
-	AGENT_INDEX_NEXT,  /* GETNEXT: the first row whose index sorts after */
+enum schema_index_mode {
+	SCHEMA_INDEX_EXACT, /* GET: the row with exactly this index */
+	SCHEMA_INDEX_NEXT,  /* GETNEXT: the first row whose index sorts after */
 };
 
 /* Which stat rows a column holds: rows whose datum's kind is in `kinds`
  * (a mask of 1 << enum dci_value_kind) and, with counters_only, whose
  * semantics is counter. Rows without a value (unset datum) never exist. */
-struct agent_index_filter {
+struct schema_index_filter {
 	uint32_t kinds;
 	bool counters_only;
 };
 
-#define AGENT_INDEX_ALL_KINDS (((1u << DCI_KIND_COUNT) - 1u) & ~1u)
+#define SCHEMA_INDEX_ALL_KINDS (((1u << DCI_KIND_COUNT) - 1u) & ~1u)
 
-struct agent_index_row {
+struct schema_index_row {
 	const struct dci_supplier *supplier; /* supplier rows */
 	const struct dci_class *class;
 	size_t instance; /* position in class->snapshot */
 	const struct dci_datum *datum;
 };
 
-bool agent_index_supplier(const struct dci_registry *registry,
-    const uint64_t *index, size_t length, enum agent_index_mode mode,
-    struct agent_index_row *row);
-bool agent_index_class(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row);
+bool schema_index_supplier(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row);
+bool schema_index_class(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row);
 /* Whether `datum` has a row of dciDatumTable: every datum with a value
  * column, and ST_UNUSED, which reserves its id (revision 202611251200Z:
  * described, so that a manager lists every datum the class defines),
  * though it has no value anywhere. */
-bool agent_index_datum_described(const struct dci_datum *datum);
-bool agent_index_datum(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode, struct agent_index_row *row);
-bool agent_index_instance(const struct dci_registry *registry,
-    const uint64_t *index, size_t length, enum agent_index_mode mode,
-    struct agent_index_row *row);
-bool agent_index_stat(const struct dci_registry *registry, const uint64_t *index,
-    size_t length, enum agent_index_mode mode,
-    const struct agent_index_filter *filter, struct agent_index_row *row);
+bool schema_index_datum_described(const struct dci_datum *datum);
+bool schema_index_datum(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row);
+bool schema_index_instance(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row);
+bool schema_index_stat(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    const struct schema_index_filter *filter, struct schema_index_row *row);
 
 /* The per-class tables: a cell of class `row->class`, instance, datum,
  * ordered class (by levels), column (datum id), instance. A column holds
  * the instances with a value for its datum, as dciStatTable's value
  * columns do. */
-bool agent_index_class_data(const struct dci_registry *registry,
-    const uint64_t *index, size_t length, enum agent_index_mode mode,
-    struct agent_index_row *row);
+bool schema_index_class_data(const struct dci_registry *registry,
+    const uint64_t *index, size_t length, enum schema_index_mode mode,
+    struct schema_index_row *row);
 
 /* True when `index` starts with a column of a class's table (the class's
  * levels, 1, the datum id), whether or not an instance follows: a GET that
  * names no cell is then noSuchInstance, not noSuchObject. */
-bool agent_index_class_data_column(
+bool schema_index_class_data_column(
     const struct dci_registry *registry, const uint64_t *index, size_t length);
 
 /* Writes a row's index (encoding above) into `index`, which has room for
- * AGENT_INDEX_MAX sub-identifiers; returns the count. */
-size_t agent_index_encode_class(const struct dci_class *class, uint32_t *index);
-size_t agent_index_encode_datum(const struct agent_index_row *row, uint32_t *index);
-size_t agent_index_encode_instance(
-    const struct agent_index_row *row, uint32_t *index);
-size_t agent_index_encode_stat(const struct agent_index_row *row, uint32_t *index);
-size_t agent_index_encode_class_data(
-    const struct agent_index_row *row, uint32_t *index);
+ * SCHEMA_INDEX_MAX sub-identifiers; returns the count. */
+size_t schema_index_encode_class(
+    const struct dci_class *class, uint32_t *index);
+size_t schema_index_encode_datum(
+    const struct schema_index_row *row, uint32_t *index);
+size_t schema_index_encode_instance(
+    const struct schema_index_row *row, uint32_t *index);
+size_t schema_index_encode_stat(
+    const struct schema_index_row *row, uint32_t *index);
+size_t schema_index_encode_class_data(
+    const struct schema_index_row *row, uint32_t *index);
 /* The dciInstanceTable index of an instance row's parent, or 0 when the
  * instance has no parent. */
-size_t agent_index_encode_parent(const struct agent_index_row *row, uint32_t *index);
+size_t schema_index_encode_parent(
+    const struct schema_index_row *row, uint32_t *index);
 
 #endif

@@ -1,4 +1,4 @@
-#include "agent/snmp_log.h"
+#include "snmp/netsnmp_log.h"
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -6,10 +6,29 @@
 
 #include "core/log.h"
 
+/* Net-SNMP's line for every failed connection to the master, whatever
+ * the cause: handed to the hook, which names the cause. */
+#define CONNECT_FAILED "Failed to connect to the agentx master agent ("
+
+static void (*connect_failed_hook)(void);
+
+void
+dci_netsnmp_log_on_connect_failed(void (*hook)(void))
+{
+	connect_failed_hook = hook;
+}
+
 /* Net-SNMP sometimes logs one line in several calls; keep the pieces until
  * the newline so that each of our messages is one whole line. */
 static char pending[1024];
 static size_t pending_length;
+static bool quiet;
+
+void
+dci_netsnmp_log_quiet(bool on)
+{
+	quiet = on;
+}
 
 static int
 agent_snmp_log_callback(
@@ -33,7 +52,11 @@ agent_snmp_log_callback(
 		return 0;
 	while (pending_length > 0 && pending[pending_length - 1] == '\n')
 		pending[--pending_length] = '\0';
-	if (priority >= LOG_DEBUG)
+	if (connect_failed_hook != NULL &&
+	    strstr(pending, CONNECT_FAILED) != NULL) {
+		log_debug("netsnmp", "%s", pending);
+		connect_failed_hook();
+	} else if (priority >= LOG_DEBUG || (quiet && priority >= LOG_NOTICE))
 		log_debug("netsnmp", "%s", pending);
 	else
 		log_message(priority < LOG_ERR ? LOG_ERR : priority,
@@ -43,7 +66,7 @@ agent_snmp_log_callback(
 }
 
 void
-agent_snmp_log_route(void)
+dci_netsnmp_log_route(void)
 {
 	netsnmp_log_handler *handler;
 
@@ -60,7 +83,7 @@ agent_snmp_log_route(void)
 }
 
 void
-agent_snmp_log_sink(int level, const char *message)
+dci_netsnmp_log_sink(int level, const char *message)
 {
 	snmp_log(level, "dcistat: %s\n", message);
 }

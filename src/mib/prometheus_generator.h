@@ -53,4 +53,28 @@ size_t prometheus_generator_module_name(
 char *prometheus_generator_generate(
     const struct dci_registry *registry, char *error, size_t error_size);
 
+/* A descriptor in snake_case into `out` (out_size bytes, NUL-terminated,
+ * truncated): "_" before a capital that follows a small letter or a
+ * digit, or that starts a word after an acronym, then all in small
+ * letters (dciNetifRxBytes: dci_netif_rx_bytes; dciCPUTime:
+ * dci_cpu_time). Returns the length it needed, as snprintf does. */
+size_t prometheus_generator_snake_case(
+    const char *name, char *out, size_t out_size);
+
+/*
+ * Prometheus's configuration (dcistatd --prometheus-config): a
+ * prometheus.yml with one job per class, each asking snmp_exporter (on
+ * 127.0.0.1:9116) for the class's module of the snmp.yml made from the
+ * generator.yml above, for the agents of dcistat-targets.yml, and giving
+ * the series Prometheus's names through metric_relabel_configs: every
+ * metric the module exposes stored under its descriptor in snake_case, a
+ * counter's (Counter32, or Counter64 with counter semantics) followed by
+ * _total, and every label (index objects, text lookups, addresses)
+ * likewise in snake_case, the camelCase label dropped. One rule per name,
+ * so a rule catches that name and no other. A malloc'd text, or NULL as
+ * prometheus_generator_generate.
+ */
+char *prometheus_generator_scrape_config(
+    const struct dci_registry *registry, char *error, size_t error_size);
+
 #endif

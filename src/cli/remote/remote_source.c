@@ -1,6 +1,6 @@
 /* The remote source of dcistat (remote_source.h). */
 #define _GNU_SOURCE
-#include "agent/remote_source.h"
+#include "cli/remote/remote_source.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -13,13 +13,14 @@
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 
-#include "agent/mib_oids.h"
-#include "agent/request_name.h"
-#include "agent/tables.h"
-#include "agent/table_index.h"
+#include "snmp/mib_oids.h"
+#include "snmp/request_name.h"
+#include "snmp/netsnmp_log.h"
+#include "snmp/table_index.h"
 #include "core/clock.h"
 #include "core/snapshot.h"
 #include "core/value.h"
+#include "text/escape.h"
 
 /* GETBULK max-repetitions: large enough that a class of 1,000 instances
  * takes few round trips, small enough that an answer fits an ordinary
@@ -66,8 +67,9 @@ struct remote_class {
 	unsigned char level_sizes[REMOTE_LEVEL_OCTETS_MAX];
 	size_t level_types_length, level_sizes_length;
 	bool level_types_read, level_sizes_read;
-	struct remote_datum *datums;
-	size_t datum_count;
+	struct remote_datum *datums; /* ascending ids */
+	size_t datum_count, datum_capacity;
+	size_t datum_cursor;     /* where the last lookup found a datum */
 	struct dci_class *class; /* once registered */
 	/* The refresh in progress: instances in the order dciInstanceTable
 	 * gives them (ascending ids), their builder rows and TimeStamps. */
@@ -89,11 +91,13 @@ struct remote_state {
 	netsnmp_session *session;
 	char host[256];
 	struct dci_registry *registry;
+	/* In ascending index order, as a walk meets them (find_supplier,
+	 * find_class); each cursor is where the last lookup found one. */
 	struct remote_supplier *suppliers;
-	size_t supplier_count;
+	size_t supplier_count, supplier_capacity, supplier_cursor;
 	struct remote_class *classes;
-	size_t class_count;
-	/* The one class a refresh reads (agent_remote_options.focus_class,
+	size_t class_count, class_capacity, class_cursor;
+	/* The one class a refresh reads (cli_remote_options.focus_class,
 	 * copied to focus_name), an index into `classes`; -1 for every
 	 * class. */
 	char *focus_name;
@@ -120,8 +124,8 @@ struct remote_state {
 /* --- Pure decoding ------------------------------------------------------ */
 
 bool
-agent_remote_decode_index(const uint64_t *subids, size_t length,
-    enum agent_remote_shape shape, struct agent_remote_index *index)
+cli_remote_decode_index(const uint64_t *subids, size_t length,
+    enum cli_remote_shape shape, struct cli_remote_index *index)
 {
 	size_t at = 0;
 
@@ -138,14 +142,14 @@ agent_remote_decode_index(const uint64_t *subids, size_t length,
 		index->class_id[i] = (uint32_t)subids[at];
 	}
 	switch (shape) {
-	case AGENT_REMOTE_SHAPE_CLASS:
+	case CLI_REMOTE_SHAPE_CLASS:
 		break;
-	case AGENT_REMOTE_SHAPE_DATUM:
+	case CLI_REMOTE_SHAPE_DATUM:
 		if (length - at < 1 || subids[at] > UINT32_MAX)
 			return false;
 		index->datum = (uint32_t)subids[at++];
 		break;
-	case AGENT_REMOTE_SHAPE_INSTANCE:
+	case CLI_REMOTE_SHAPE_INSTANCE:
 		if (length - at < 1 || subids[at] < 1 ||
 		    subids[at] > DCI_INSTANCE_ID_MAX_WORDS)
 			return false;
@@ -172,7 +176,7 @@ big_endian_word(const unsigned char *octets)
 }
 
 bool
-agent_remote_decode_levels(const unsigned char *types, size_t types_length,
+cli_remote_decode_levels(const unsigned char *types, size_t types_length,
     const unsigned char *sizes, size_t sizes_length, size_t level_count,
     struct dci_instance_level *levels)
 {
@@ -194,7 +198,7 @@ agent_remote_decode_levels(const unsigned char *types, size_t types_length,
 }
 
 bool
-agent_remote_unit_of_name(const char *name, enum dci_unit *unit)
+cli_remote_unit_of_name(const char *name, enum dci_unit *unit)
 {
 	/* Units are dense runs from 0 (plain units), 0x10000 (time units)
 	 * and 0x20000 (derivations); 256 values of each run cover them. */
@@ -213,7 +217,7 @@ agent_remote_unit_of_name(const char *name, enum dci_unit *unit)
 }
 
 bool
-agent_remote_parse_text_integer(
+cli_remote_parse_text_integer(
     const char *text, uint32_t presentation, int64_t *number)
 {
 	uint64_t value = 0;
@@ -327,7 +331,7 @@ parse_centiseconds(const char *text, uint64_t *centiseconds, const char **end)
 #define SECONDS_1900_TO_1970 2208988800LL
 
 bool
-agent_remote_parse_time_text(
+cli_remote_parse_time_text(
     const char *text, const struct dci_datum_info *info, int64_t *value)
 {
 	const char *end;
@@ -373,7 +377,78 @@ agent_remote_parse_time_text(
 	return false;
 }
 
+enum cli_remote_row
+cli_remote_row_find(const void *rows, size_t count, const void *key,
+    cli_remote_row_compare compare, size_t *cursor)
+{
+	size_t low = 0, high = count;
+	int order;
+
+	if (count == 0)
+		return CLI_REMOTE_ROW_NEW;
+	/* The first column of a walk: every row after the last. */
+	order = compare(rows, count - 1, key);
+	if (order < 0)
+		return CLI_REMOTE_ROW_NEW;
+	if (order == 0) {
+		*cursor = count - 1;
+		return CLI_REMOTE_ROW_KNOWN;
+	}
+	/* A later column: the row after the one found last, or that one
+	 * again (several rows of another table under one class). */
+	for (size_t probe = *cursor; probe < *cursor + 2 && probe < count;
+	     probe++) {
+		if (compare(rows, probe, key) == 0) {
+			*cursor = probe;
+			return CLI_REMOTE_ROW_KNOWN;
+		}
+	}
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		order = compare(rows, middle, key);
+		if (order == 0) {
+			*cursor = middle;
+			return CLI_REMOTE_ROW_KNOWN;
+		}
+		if (order < 0)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return CLI_REMOTE_ROW_MISSED;
+}
+
+/* Room for one more of `*count` items of `item_size` bytes in `*items`
+ * (`*capacity`, doubled when full): a walk appends row by row, and
+ * growing by one each time would copy the table at every row. */
+static bool
+room_for_one(void **items, size_t *capacity, size_t count, size_t item_size)
+{
+	size_t grown_capacity;
+	void *grown;
+
+	if (count < *capacity)
+		return true;
+	grown_capacity = *capacity == 0 ? 16 : *capacity * 2;
+	grown = realloc(*items, grown_capacity * item_size);
+	if (grown == NULL)
+		return false;
+	*items = grown;
+	*capacity = grown_capacity;
+	return true;
+}
+
 /* --- The session and the walk ------------------------------------------ */
+
+/* An outside string in a message: quoted escaped (text/escape.h), cut to
+ * REMOTE_QUOTED_SIZE with "..." at the end. */
+#define REMOTE_QUOTED_SIZE 96
+
+static const char *
+remote_quote(char quoted[REMOTE_QUOTED_SIZE], const char *text)
+{
+	return dci_text_quote(quoted, REMOTE_QUOTED_SIZE, text);
+}
 
 static void
 format_oid(const oid *name, size_t length, char *text, size_t text_size)
@@ -549,13 +624,13 @@ remote_walk(struct remote_state *state, const oid *root, size_t root_length,
 
 /* The root of a table's entry (.1.TABLE.1), as the agent writes it, or of
  * dciClassData (.1.6, the per-class tables have no common entry). `root`
- * has room for AGENT_ENTRY_PREFIX_LENGTH sub-identifiers. */
+ * has room for SCHEMA_ENTRY_PREFIX_LENGTH sub-identifiers. */
 static size_t
 table_root(unsigned table, oid *root)
 {
-	agent_tables_entry_prefix(table, root);
-	return table == AGENT_CLASS_DATA ? AGENT_ENTRY_PREFIX_LENGTH - 1
-	                                 : AGENT_ENTRY_PREFIX_LENGTH;
+	schema_entry_prefix(table, root);
+	return table == SCHEMA_CLASS_DATA ? SCHEMA_ENTRY_PREFIX_LENGTH - 1
+	                                  : SCHEMA_ENTRY_PREFIX_LENGTH;
 }
 
 /* --- Reading typed values ------------------------------------------------ */
@@ -633,13 +708,37 @@ moment_of_ticks(const struct remote_state *state, uint32_t ticks)
 
 /* --- dciSupplierTable ---------------------------------------------------- */
 
+static int
+compare_supplier(const void *rows, size_t position, const void *key)
+{
+	uint32_t index = ((const struct remote_supplier *)rows)[position]
+	                     .remote_index,
+	         wanted = *(const uint32_t *)key;
+
+	return index < wanted ? -1 : index > wanted;
+}
+
+/* The supplier of `remote_index`, or NULL; `*place` (when not NULL) says
+ * whether a new one is to be appended. */
+static struct remote_supplier *
+find_supplier_placed(struct remote_state *state, uint32_t remote_index,
+    enum cli_remote_row *place)
+{
+	enum cli_remote_row found =
+	    cli_remote_row_find(state->suppliers, state->supplier_count,
+	        &remote_index, compare_supplier, &state->supplier_cursor);
+
+	if (place != NULL)
+		*place = found;
+	return found == CLI_REMOTE_ROW_KNOWN
+	           ? &state->suppliers[state->supplier_cursor]
+	           : NULL;
+}
+
 static struct remote_supplier *
 find_supplier(struct remote_state *state, uint32_t remote_index)
 {
-	for (size_t i = 0; i < state->supplier_count; i++)
-		if (state->suppliers[i].remote_index == remote_index)
-			return &state->suppliers[i];
-	return NULL;
+	return find_supplier_placed(state, remote_index, NULL);
 }
 
 static int
@@ -648,6 +747,7 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
     char *error, size_t error_size)
 {
 	struct remote_supplier *supplier;
+	enum cli_remote_row place;
 
 	(void)context;
 	if (length != 2 || suffix[1] < 1 || suffix[1] > UINT32_MAX) {
@@ -656,58 +756,58 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 		    state->host);
 		return -1;
 	}
-	supplier = find_supplier(state, (uint32_t)suffix[1]);
+	supplier = find_supplier_placed(state, (uint32_t)suffix[1], &place);
+	if (place == CLI_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
 	if (supplier == NULL) {
-		struct remote_supplier *grown;
 		if (state->supplier_count >= REMOTE_SUPPLIERS_MAX) {
 			snprintf(error, error_size, "%s: too many suppliers",
 			    state->host);
 			return -1;
 		}
-		grown = realloc(state->suppliers,
-		    (state->supplier_count + 1) * sizeof(*grown));
-		if (grown == NULL) {
+		if (!room_for_one((void **)&state->suppliers,
+		        &state->supplier_capacity, state->supplier_count,
+		        sizeof(*state->suppliers))) {
 			snprintf(error, error_size, "out of memory");
 			return -1;
 		}
-		state->suppliers = grown;
-		supplier = &grown[state->supplier_count++];
+		supplier = &state->suppliers[state->supplier_count++];
 		memset(supplier, 0, sizeof(*supplier));
 		supplier->remote_index = (uint32_t)suffix[1];
 	}
 	switch (suffix[0]) {
-	case AGENT_SUPPLIER_MODULE:
+	case SCHEMA_SUPPLIER_MODULE:
 		return read_string(state, varbind, supplier->module,
 		    sizeof(supplier->module), error, error_size);
-	case AGENT_SUPPLIER_TITLE:
+	case SCHEMA_SUPPLIER_TITLE:
 		return read_string(state, varbind, supplier->title,
 		    sizeof(supplier->title), error, error_size);
-	case AGENT_SUPPLIER_DESCRIPTION:
+	case SCHEMA_SUPPLIER_DESCRIPTION:
 		return read_string(state, varbind, supplier->description,
 		    sizeof(supplier->description), error, error_size);
-	case AGENT_SUPPLIER_TYPE:
+	case SCHEMA_SUPPLIER_TYPE:
 		return read_unsigned(
 		    state, varbind, &supplier->type, error, error_size);
-	case AGENT_SUPPLIER_VERSION:
+	case SCHEMA_SUPPLIER_VERSION:
 		return read_unsigned(
 		    state, varbind, &supplier->version, error, error_size);
-	case AGENT_SUPPLIER_RESET:
+	case SCHEMA_SUPPLIER_RESET:
 		if (varbind->type != ASN_OCTET_STR ||
 		    varbind->val_len != sizeof(supplier->reset))
 			return wrong_value(state, varbind, error, error_size);
 		memcpy(supplier->reset, varbind->val.string,
 		    sizeof(supplier->reset));
 		return 0;
-	case AGENT_SUPPLIER_STATUS:
+	case SCHEMA_SUPPLIER_STATUS:
 		return read_unsigned(
 		    state, varbind, &supplier->status, error, error_size);
-	case AGENT_SUPPLIER_DISCONTINUITY:
+	case SCHEMA_SUPPLIER_DISCONTINUITY:
 		return read_unsigned(state, varbind,
 		    &supplier->discontinuity_ticks, error, error_size);
-	case AGENT_SUPPLIER_LAST_REFRESH:
+	case SCHEMA_SUPPLIER_LAST_REFRESH:
 		return read_unsigned(state, varbind,
 		    &supplier->last_refresh_ticks, error, error_size);
-	case AGENT_SUPPLIER_FAILURE:
+	case SCHEMA_SUPPLIER_FAILURE:
 		return read_string(state, varbind, supplier->failure,
 		    sizeof(supplier->failure), error, error_size);
 	}
@@ -716,16 +816,46 @@ supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 
 /* --- dciClassTable and dciDatumTable ------------------------------------ */
 
+/* A class id as an index orders it: its length first, then its words. */
+struct class_key {
+	const uint32_t *id;
+	size_t length;
+};
+
+static int
+compare_class(const void *rows, size_t position, const void *key)
+{
+	const struct remote_class *class =
+	    &((const struct remote_class *)rows)[position];
+	const struct class_key *wanted = key;
+
+	if (class->id_length != wanted->length)
+		return class->id_length < wanted->length ? -1 : 1;
+	for (size_t i = 0; i < wanted->length; i++)
+		if (class->id[i] != wanted->id[i])
+			return class->id[i] < wanted->id[i] ? -1 : 1;
+	return 0;
+}
+
+static struct remote_class *
+find_class_placed(struct remote_state *state, const uint32_t *id,
+    size_t id_length, enum cli_remote_row *place)
+{
+	struct class_key key = {id, id_length};
+	enum cli_remote_row found = cli_remote_row_find(state->classes,
+	    state->class_count, &key, compare_class, &state->class_cursor);
+
+	if (place != NULL)
+		*place = found;
+	return found == CLI_REMOTE_ROW_KNOWN
+	           ? &state->classes[state->class_cursor]
+	           : NULL;
+}
+
 static struct remote_class *
 find_class(struct remote_state *state, const uint32_t *id, size_t id_length)
 {
-	for (size_t i = 0; i < state->class_count; i++) {
-		struct remote_class *class = &state->classes[i];
-		if (class->id_length == id_length &&
-		    memcmp(class->id, id, id_length * sizeof(*id)) == 0)
-			return class;
-	}
-	return NULL;
+	return find_class_placed(state, id, id_length, NULL);
 }
 
 static int
@@ -742,40 +872,42 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
     const netsnmp_variable_list *varbind, void *context, char *error,
     size_t error_size)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
+	enum cli_remote_row place;
 
 	(void)context;
-	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
-	                      AGENT_REMOTE_SHAPE_CLASS, &index))
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_CLASS, &index))
 		return malformed_index(
 		    state, "dciClassTable", error, error_size);
-	class = find_class(state, index.class_id, index.class_length);
+	class = find_class_placed(
+	    state, index.class_id, index.class_length, &place);
+	if (place == CLI_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
 	if (class == NULL) {
-		struct remote_class *grown;
 		if (state->class_count >= REMOTE_CLASSES_MAX) {
 			snprintf(error, error_size, "%s: too many classes",
 			    state->host);
 			return -1;
 		}
-		grown = realloc(
-		    state->classes, (state->class_count + 1) * sizeof(*grown));
-		if (grown == NULL) {
+		if (!room_for_one((void **)&state->classes,
+		        &state->class_capacity, state->class_count,
+		        sizeof(*state->classes))) {
 			snprintf(error, error_size, "out of memory");
 			return -1;
 		}
-		state->classes = grown;
-		class = &grown[state->class_count++];
+		class = &state->classes[state->class_count++];
 		memset(class, 0, sizeof(*class));
 		memcpy(class->id, index.class_id,
 		    index.class_length * sizeof(uint32_t));
 		class->id_length = index.class_length;
 	}
 	switch (suffix[0]) {
-	case AGENT_CLASS_LABEL:
+	case SCHEMA_CLASS_LABEL:
 		return read_string(state, varbind, class->label,
 		    sizeof(class->label), error, error_size);
-	case AGENT_CLASS_INSTANCE_LEVELS:
+	case SCHEMA_CLASS_INSTANCE_LEVELS:
 		if (read_unsigned(state, varbind, &class->level_count, error,
 		        error_size) != 0)
 			return -1;
@@ -787,20 +919,20 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 			return -1;
 		}
 		return 0;
-	case AGENT_CLASS_SUPPLIER:
+	case SCHEMA_CLASS_SUPPLIER:
 		return read_unsigned(
 		    state, varbind, &class->supplier_index, error, error_size);
-	case AGENT_CLASS_DESCRIPTION:
+	case SCHEMA_CLASS_DESCRIPTION:
 		return read_string(state, varbind, class->description,
 		    sizeof(class->description), error, error_size);
-	case AGENT_CLASS_LEVEL_TYPES:
+	case SCHEMA_CLASS_LEVEL_TYPES:
 		if (read_octets(state, varbind, class->level_types,
 		        sizeof(class->level_types), &class->level_types_length,
 		        error, error_size) != 0)
 			return -1;
 		class->level_types_read = true;
 		return 0;
-	case AGENT_CLASS_LEVEL_SIZES:
+	case SCHEMA_CLASS_LEVEL_SIZES:
 		if (read_octets(state, varbind, class->level_sizes,
 		        sizeof(class->level_sizes), &class->level_sizes_length,
 		        error, error_size) != 0)
@@ -812,89 +944,99 @@ class_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 }
 
 static int
+compare_datum(const void *rows, size_t position, const void *key)
+{
+	uint32_t id = ((const struct remote_datum *)rows)[position].info.id,
+	         wanted = *(const uint32_t *)key;
+
+	return id < wanted ? -1 : id > wanted;
+}
+
+static int
 datum_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
     const netsnmp_variable_list *varbind, void *context, char *error,
     size_t error_size)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
 	struct remote_datum *datum = NULL;
+	enum cli_remote_row place;
 	uint32_t number;
 
 	(void)context;
-	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
-	                      AGENT_REMOTE_SHAPE_DATUM, &index))
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_DATUM, &index))
 		return malformed_index(
 		    state, "dciDatumTable", error, error_size);
 	class = find_class(state, index.class_id, index.class_length);
 	if (class == NULL)
 		return 0; /* a class registered since the class table's walk */
-	/* Column-major: a datum is the last one added or an earlier one. */
-	for (size_t i = class->datum_count; i > 0; i--) {
-		if (class->datums[i - 1].info.id == index.datum) {
-			datum = &class->datums[i - 1];
-			break;
-		}
-	}
+	place = cli_remote_row_find(class->datums, class->datum_count,
+	    &index.datum, compare_datum, &class->datum_cursor);
+	if (place == CLI_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
+	if (place == CLI_REMOTE_ROW_KNOWN)
+		datum = &class->datums[class->datum_cursor];
 	if (datum == NULL) {
-		struct remote_datum *grown;
 		if (class->datum_count >= REMOTE_DATUMS_MAX) {
+			char label[REMOTE_QUOTED_SIZE];
 			snprintf(error, error_size,
-			    "%s: too many datums in class %s", state->host,
-			    class->label);
+			    "%s: too many datums in class \"%s\"", state->host,
+			    remote_quote(label, class->label));
 			return -1;
 		}
-		grown = realloc(
-		    class->datums, (class->datum_count + 1) * sizeof(*grown));
-		if (grown == NULL) {
+		if (!room_for_one((void **)&class->datums,
+		        &class->datum_capacity, class->datum_count,
+		        sizeof(*class->datums))) {
 			snprintf(error, error_size, "out of memory");
 			return -1;
 		}
-		class->datums = grown;
-		datum = &grown[class->datum_count++];
+		datum = &class->datums[class->datum_count++];
 		memset(datum, 0, sizeof(*datum));
 		datum->info.id = index.datum;
 	}
 	switch (suffix[0]) {
-	case AGENT_DATUM_LABEL:
+	case SCHEMA_DATUM_LABEL:
 		return read_string(state, varbind, datum->label,
 		    sizeof(datum->label), error, error_size);
-	case AGENT_DATUM_DESCRIPTION:
+	case SCHEMA_DATUM_DESCRIPTION:
 		return read_string(state, varbind, datum->description,
 		    sizeof(datum->description), error, error_size);
-	case AGENT_DATUM_UNITS: {
+	case SCHEMA_DATUM_UNITS: {
 		char name[256];
 		enum dci_unit unit;
 		if (read_string(state, varbind, name, sizeof(name), error,
 		        error_size) != 0)
 			return -1;
-		if (!agent_remote_unit_of_name(name, &unit)) {
+		if (!cli_remote_unit_of_name(name, &unit)) {
+			char quoted[REMOTE_QUOTED_SIZE];
 			snprintf(error, error_size,
-			    "%s: unknown unit '%.64s' of datum %" PRIu32,
-			    state->host, name, datum->info.id);
+			    "%s: unknown unit \"%s\" of datum %" PRIu32,
+			    state->host, remote_quote(quoted, name),
+			    datum->info.id);
 			return -1;
 		}
 		datum->info.unit = unit;
 		return 0;
 	}
-	case AGENT_DATUM_TYPE:
-	case AGENT_DATUM_FORMAT:
-	case AGENT_DATUM_PRESENTATION:
-	case AGENT_DATUM_SIZE:
-	case AGENT_DATUM_VOLATILITY:
-	case AGENT_DATUM_SEMANTICS:
+	case SCHEMA_DATUM_TYPE:
+	case SCHEMA_DATUM_FORMAT:
+	case SCHEMA_DATUM_PRESENTATION:
+	case SCHEMA_DATUM_SIZE:
+	case SCHEMA_DATUM_VOLATILITY:
+	case SCHEMA_DATUM_SEMANTICS:
 		if (read_unsigned(state, varbind, &number, error, error_size) !=
 		    0)
 			return -1;
-		if (suffix[0] == AGENT_DATUM_TYPE)
+		if (suffix[0] == SCHEMA_DATUM_TYPE)
 			datum->info.type = (enum dci_type)number;
-		else if (suffix[0] == AGENT_DATUM_FORMAT)
+		else if (suffix[0] == SCHEMA_DATUM_FORMAT)
 			datum->info.format = number;
-		else if (suffix[0] == AGENT_DATUM_PRESENTATION)
+		else if (suffix[0] == SCHEMA_DATUM_PRESENTATION)
 			datum->info.presentation = number;
-		else if (suffix[0] == AGENT_DATUM_SIZE)
+		else if (suffix[0] == SCHEMA_DATUM_SIZE)
 			datum->info.size = number;
-		else if (suffix[0] == AGENT_DATUM_VOLATILITY)
+		else if (suffix[0] == SCHEMA_DATUM_VOLATILITY)
 			datum->info.volatility = number;
 		else
 			datum->info.semantics = (enum dci_semantics)number;
@@ -958,8 +1100,8 @@ find_registered_class(
 
 static int
 instance_label(struct remote_state *state, struct remote_class *class,
-    const struct agent_remote_index *index,
-    const netsnmp_variable_list *varbind, char *error, size_t error_size)
+    const struct cli_remote_index *index, const netsnmp_variable_list *varbind,
+    char *error, size_t error_size)
 {
 	char label[DCI_INSTANCE_LABEL_SIZE], why[256];
 	size_t words = index->instance_words;
@@ -1037,11 +1179,11 @@ instance_parent(struct remote_state *state, struct remote_class *class,
     long position, const netsnmp_variable_list *varbind, char *error,
     size_t error_size)
 {
-	oid prefix[AGENT_ENTRY_PREFIX_LENGTH];
-	size_t prefix_length = table_root(AGENT_TABLE_INSTANCE, prefix);
+	oid prefix[SCHEMA_ENTRY_PREFIX_LENGTH];
+	size_t prefix_length = table_root(SCHEMA_TABLE_INSTANCE, prefix);
 	size_t count = varbind->val_len / sizeof(oid);
 	uint64_t subids[REMOTE_OID_MAX];
-	struct agent_remote_index parent;
+	struct cli_remote_index parent;
 	char why[256];
 
 	if (varbind->type != ASN_OBJECT_ID || varbind->val.objid == NULL)
@@ -1052,12 +1194,12 @@ instance_parent(struct remote_state *state, struct remote_class *class,
 	if (count <= prefix_length + 1 || count > REMOTE_OID_MAX ||
 	    memcmp(varbind->val.objid, prefix, prefix_length * sizeof(oid)) !=
 	        0 ||
-	    varbind->val.objid[prefix_length] != AGENT_INSTANCE_LABEL)
+	    varbind->val.objid[prefix_length] != SCHEMA_INSTANCE_LABEL)
 		goto malformed;
 	for (size_t i = prefix_length + 1; i < count; i++)
 		subids[i - prefix_length - 1] = varbind->val.objid[i];
-	if (!agent_remote_decode_index(subids, count - prefix_length - 1,
-	        AGENT_REMOTE_SHAPE_INSTANCE, &parent) ||
+	if (!cli_remote_decode_index(subids, count - prefix_length - 1,
+	        CLI_REMOTE_SHAPE_INSTANCE, &parent) ||
 	    parent.class_length != class->id_length ||
 	    memcmp(parent.class_id, class->id,
 	        class->id_length * sizeof(uint32_t)) != 0 ||
@@ -1083,33 +1225,33 @@ instance_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
 	long position;
 
 	(void)context;
-	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
-	                      AGENT_REMOTE_SHAPE_INSTANCE, &index))
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_INSTANCE, &index))
 		return malformed_index(
 		    state, "dciInstanceTable", error, error_size);
 	class =
 	    find_registered_class(state, index.class_id, index.class_length);
 	if (class == NULL)
 		return 0; /* a class registered after this source opened */
-	if (suffix[0] == AGENT_INSTANCE_LABEL)
+	if (suffix[0] == SCHEMA_INSTANCE_LABEL)
 		return instance_label(
 		    state, class, &index, varbind, error, error_size);
 	if (index.instance_words != class->instance_words ||
 	    (position = find_instance(class, index.instance)) < 0)
 		return 0; /* an instance that came after its label's walk */
 	switch (suffix[0]) {
-	case AGENT_INSTANCE_CREATED:
+	case SCHEMA_INSTANCE_CREATED:
 		return read_unsigned(state, varbind,
 		    &class->created_ticks[position], error, error_size);
-	case AGENT_INSTANCE_DISCONTINUITY:
+	case SCHEMA_INSTANCE_DISCONTINUITY:
 		return read_unsigned(state, varbind,
 		    &class->discontinuity_ticks[position], error, error_size);
-	case AGENT_INSTANCE_PARENT:
+	case SCHEMA_INSTANCE_PARENT:
 		return instance_parent(
 		    state, class, position, varbind, error, error_size);
 	}
@@ -1214,7 +1356,7 @@ set_value(struct remote_state *state, struct remote_class *class, long row,
 		if (read_string(state, varbind, text, sizeof(text), error,
 		        error_size) != 0)
 			return -1;
-		if (!agent_remote_parse_text_integer(
+		if (!cli_remote_parse_text_integer(
 		        text, info->presentation, &number))
 			return wrong_value(state, varbind, error, error_size);
 		result = dci_snapshot_builder_set_signed(
@@ -1265,11 +1407,11 @@ static size_t
 pending_text_oid(const struct remote_pending_time *pending, oid *name)
 {
 	const struct remote_class *class = pending->class;
-	size_t length = table_root(AGENT_TABLE_STAT, name);
+	size_t length = table_root(SCHEMA_TABLE_STAT, name);
 	const uint32_t *id =
 	    class->instance_ids + pending->position * class->instance_words;
 
-	name[length++] = AGENT_STAT_TEXT;
+	name[length++] = SCHEMA_STAT_TEXT;
 	name[length++] = class->id_length;
 	for (size_t i = 0; i < class->id_length; i++)
 		name[length++] = class->id[i];
@@ -1328,14 +1470,16 @@ read_pending_times(struct remote_state *state, char *error, size_t error_size)
 			}
 			if (read_string(state, varbind, text, sizeof(text),
 			        error, error_size) != 0 ||
-			    !agent_remote_parse_time_text(text, info, &value)) {
+			    !cli_remote_parse_time_text(text, info, &value)) {
+				char quoted[REMOTE_QUOTED_SIZE];
 				if (error[0] == '\0' ||
 				    strstr(error, "malformed") == NULL)
 					snprintf(error, error_size,
 					    "%s: malformed answer: time "
-					    "'%.64s' "
-					    "of datum %s",
-					    state->host, text, info->label);
+					    "\"%s\" of datum %s",
+					    state->host,
+					    remote_quote(quoted, text),
+					    info->label);
 				snmp_free_pdu(response);
 				return -1;
 			}
@@ -1377,15 +1521,27 @@ value_varbind(struct remote_state *state, const uint64_t *suffix, size_t length,
 
 	(void)context;
 	/* [class..., 1, datum, instance...]: no class id is a prefix of
-	 * another, so at most one class matches. */
-	for (size_t c = 0; c < state->class_count && class == NULL; c++) {
-		struct remote_class *candidate = &state->classes[c];
-		bool match =
-		    candidate->builder != NULL && length > candidate->id_length;
-		for (size_t i = 0; match && i < candidate->id_length; i++)
-			match = suffix[i] == candidate->id[i];
+	 * another, so at most one class matches: the class of the value
+	 * before (the cursor), or the one of each length there is. */
+	if (state->class_count > 0) {
+		struct remote_class *last =
+		    &state->classes[state->class_cursor];
+		bool match = last->builder != NULL && length > last->id_length;
+		for (size_t i = 0; match && i < last->id_length; i++)
+			match = suffix[i] == last->id[i];
 		if (match)
-			class = candidate;
+			class = last;
+	}
+	for (size_t l = 1;
+	     l <= DCI_CLASS_ID_MAX_LEVELS && l < length && class == NULL; l++) {
+		uint32_t id[DCI_CLASS_ID_MAX_LEVELS];
+		bool fits = true;
+		for (size_t i = 0; i < l; i++) {
+			fits = fits && suffix[i] <= UINT32_MAX;
+			id[i] = (uint32_t)suffix[i];
+		}
+		if (fits)
+			class = find_registered_class(state, id, l);
 	}
 	if (class == NULL)
 		return 0; /* a class registered after this source opened */
@@ -1491,9 +1647,10 @@ catalogue_free(struct remote_state *state)
 	free(state->classes);
 	free(state->suppliers);
 	state->classes = NULL;
-	state->class_count = 0;
+	state->class_count = state->class_capacity = state->class_cursor = 0;
 	state->suppliers = NULL;
-	state->supplier_count = 0;
+	state->supplier_count = state->supplier_capacity = 0;
+	state->supplier_cursor = 0;
 	state->focus = -1;
 }
 
@@ -1520,15 +1677,15 @@ read_catalogue(struct cli_source *source, char *error, size_t error_size)
 		dci_registry_free(state->registry);
 	state->registry = registry;
 	source->registry = registry;
-	root_length = table_root(AGENT_TABLE_SUPPLIER, root);
+	root_length = table_root(SCHEMA_TABLE_SUPPLIER, root);
 	if (remote_walk(state, root, root_length, supplier_varbind, NULL, error,
 	        error_size) != 0)
 		return -1;
-	root_length = table_root(AGENT_TABLE_CLASS, root);
+	root_length = table_root(SCHEMA_TABLE_CLASS, root);
 	if (remote_walk(state, root, root_length, class_varbind, NULL, error,
 	        error_size) != 0)
 		return -1;
-	root_length = table_root(AGENT_TABLE_DATUM, root);
+	root_length = table_root(SCHEMA_TABLE_DATUM, root);
 	if (remote_walk(state, root, root_length, datum_varbind, NULL, error,
 	        error_size) != 0)
 		return -1;
@@ -1542,8 +1699,8 @@ read_catalogue(struct cli_source *source, char *error, size_t error_size)
 	 * needed only for an agent that does not serve the level sizes
 	 * (before revision 202611251200Z). */
 	if (!every_level_size_read(state)) {
-		root_length = table_root(AGENT_TABLE_INSTANCE, root);
-		root[root_length++] = AGENT_INSTANCE_LABEL;
+		root_length = table_root(SCHEMA_TABLE_INSTANCE, root);
+		root[root_length++] = SCHEMA_INSTANCE_LABEL;
 		if (remote_walk(state, root, root_length,
 		        first_instance_varbind, NULL, error, error_size) != 0)
 			return -1;
@@ -1580,12 +1737,12 @@ datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
     char *error, size_t error_size)
 {
 	struct catalogue_check *check = context;
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
 	uint32_t count;
 
-	if (length < 1 || !agent_remote_decode_index(suffix + 1, length - 1,
-	                      AGENT_REMOTE_SHAPE_CLASS, &index))
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_CLASS, &index))
 		return malformed_index(
 		    state, "dciClassTable", error, error_size);
 	if (read_unsigned(state, varbind, &count, error, error_size) != 0)
@@ -1636,15 +1793,15 @@ catalogue_changed(struct remote_state *state, char *error, size_t error_size)
 
 	if (state->restarted)
 		return 1;
-	entry_length = table_root(AGENT_TABLE_CLASS, root);
+	entry_length = table_root(SCHEMA_TABLE_CLASS, root);
 	root_length = entry_length;
-	root[root_length++] = AGENT_CLASS_DATUM_COUNT;
+	root[root_length++] = SCHEMA_CLASS_DATUM_COUNT;
 	if (remote_walk_from(state, root, root_length, entry_length,
 	        datum_count_varbind, &classes, error, error_size) != 0)
 		return -1;
-	entry_length = table_root(AGENT_TABLE_SUPPLIER, root);
+	entry_length = table_root(SCHEMA_TABLE_SUPPLIER, root);
 	root_length = entry_length;
-	root[root_length++] = AGENT_SUPPLIER_DISCONTINUITY;
+	root[root_length++] = SCHEMA_SUPPLIER_DISCONTINUITY;
 	if (remote_walk_from(state, root, root_length, entry_length,
 	        supplier_time_varbind, &suppliers, error, error_size) != 0)
 		return -1;
@@ -1660,14 +1817,14 @@ static int
 read_class_rows(struct remote_state *state, struct remote_class *class,
     char *error, size_t error_size)
 {
-	static const unsigned columns[] = {AGENT_INSTANCE_LABEL,
-	    AGENT_INSTANCE_CREATED, AGENT_INSTANCE_DISCONTINUITY,
-	    AGENT_INSTANCE_PARENT};
+	static const unsigned columns[] = {SCHEMA_INSTANCE_LABEL,
+	    SCHEMA_INSTANCE_CREATED, SCHEMA_INSTANCE_DISCONTINUITY,
+	    SCHEMA_INSTANCE_PARENT};
 	oid root[REMOTE_OID_MAX];
 	size_t entry_length, length;
 
 	for (size_t c = 0; c < sizeof(columns) / sizeof(*columns); c++) {
-		entry_length = table_root(AGENT_TABLE_INSTANCE, root);
+		entry_length = table_root(SCHEMA_TABLE_INSTANCE, root);
 		length = entry_length;
 		root[length++] = columns[c];
 		root[length++] = class->id_length;
@@ -1677,7 +1834,7 @@ read_class_rows(struct remote_state *state, struct remote_class *class,
 		        instance_varbind, NULL, error, error_size) != 0)
 			return -1;
 	}
-	entry_length = table_root(AGENT_CLASS_DATA, root);
+	entry_length = table_root(SCHEMA_CLASS_DATA, root);
 	length = entry_length;
 	for (size_t i = 0; i < class->id_length; i++)
 		root[length++] = class->id[i];
@@ -1730,11 +1887,11 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 		        error_size) != 0)
 			goto fail;
 	} else {
-		root_length = table_root(AGENT_TABLE_INSTANCE, root);
+		root_length = table_root(SCHEMA_TABLE_INSTANCE, root);
 		if (remote_walk(state, root, root_length, instance_varbind,
 		        NULL, error, error_size) != 0)
 			goto fail;
-		root_length = table_root(AGENT_CLASS_DATA, root);
+		root_length = table_root(SCHEMA_CLASS_DATA, root);
 		if (remote_walk(state, root, root_length, value_varbind, NULL,
 		        error, error_size) != 0)
 			goto fail;
@@ -1856,25 +2013,26 @@ register_classes(struct remote_state *state, char *error, size_t error_size)
 		struct remote_supplier *supplier =
 		    find_supplier(state, class->supplier_index);
 		struct dci_class_info info;
-		char why[512];
+		char why[512], label[REMOTE_QUOTED_SIZE];
 
 		if (supplier == NULL || supplier->supplier == NULL ||
 		    class->level_count == 0 || class->datum_count == 0) {
 			snprintf(error, error_size,
-			    "%s: malformed answer: class %s has no supplier, "
-			    "levels or datums",
-			    state->host, class->label);
+			    "%s: malformed answer: class \"%s\" has no "
+			    "supplier, levels or datums",
+			    state->host, remote_quote(label, class->label));
 			return -1;
 		}
 		if (class->level_types_read && class->level_sizes_read) {
-			if (!agent_remote_decode_levels(class->level_types,
+			if (!cli_remote_decode_levels(class->level_types,
 			        class->level_types_length, class->level_sizes,
 			        class->level_sizes_length, class->level_count,
 			        levels)) {
 				snprintf(error, error_size,
 				    "%s: malformed answer: the level types or "
-				    "sizes of class %s",
-				    state->host, class->label);
+				    "sizes of class \"%s\"",
+				    state->host,
+				    remote_quote(label, class->label));
 				return -1;
 			}
 		} else
@@ -1925,13 +2083,13 @@ first_instance_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size)
 {
-	struct agent_remote_index index;
+	struct cli_remote_index index;
 	struct remote_class *class;
 
 	(void)varbind;
 	(void)context;
-	if (!agent_remote_decode_index(
-	        suffix, length, AGENT_REMOTE_SHAPE_INSTANCE, &index))
+	if (!cli_remote_decode_index(
+	        suffix, length, CLI_REMOTE_SHAPE_INSTANCE, &index))
 		return malformed_index(
 		    state, "dciInstanceTable", error, error_size);
 	class = find_class(state, index.class_id, index.class_length);
@@ -1991,7 +2149,7 @@ static const struct cli_source_operations remote_operations = {
 
 /* The v3 part of a session; -1 with the option at fault in `error`. */
 static int
-session_v3(netsnmp_session *session, const struct agent_remote_options *options,
+session_v3(netsnmp_session *session, const struct cli_remote_options *options,
     char *error, size_t error_size)
 {
 	const char *level = options->level ? options->level : "noAuthNoPriv";
@@ -2083,8 +2241,8 @@ session_v3(netsnmp_session *session, const struct agent_remote_options *options,
 }
 
 int
-agent_remote_source_open(struct cli_source *source,
-    const struct agent_remote_options *options, char *error, size_t error_size)
+cli_remote_source_open(struct cli_source *source,
+    const struct cli_remote_options *options, char *error, size_t error_size)
 {
 	const char *version = options->version ? options->version : "2c";
 	struct remote_state *state = calloc(1, sizeof(*state));
@@ -2108,6 +2266,9 @@ agent_remote_source_open(struct cli_source *source,
 	netsnmp_ds_set_boolean(
 	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 	setenv("MIBS", "", 1);
+	/* Net-SNMP's own messages go through our log, escaped as every
+	 * message is (core/log.h): they may quote what the agent sent. */
+	dci_netsnmp_log_route();
 	init_snmp("dcistat");
 
 	snmp_sess_init(&session);

@@ -1,0 +1,84 @@
+#!/bin/bash
+# quickstart.sh -- a new operator's first hour, exactly as the README says:
+#   - ./quickstart (with this build as its build directory and a private
+#     TMPDIR, so that it touches nothing of the user's) starts a master and
+#     dcistatd and shows netif through them;
+#   - every command it prints on a line starting with "$ " runs as printed,
+#     from the directory quickstart was started in, exits 0 and prints
+#     something (the remote show and watch, the local show, snmpwalk);
+#   - ./quickstart stop stops both, and the pid files' processes are gone;
+#   - ./quickstart left this build's configuration alone (it reuses any
+#     configured build: config.status is unchanged);
+#   - scripts/configure-build, which ./quickstart and ./runtests both
+#     configure through, configures a fresh directory once and leaves it
+#     unchanged when asked again with the same flags (so ./runtests after
+#     ./quickstart does not build everything again), and configures again
+#     when the flags change.
+#
+# Exit status: 0 pass, 1 fail, 77 skip.
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/lib.sh"
+
+require_cmd snmpd snmpwalk
+require_built
+[ -x "$top_builddir/src/cli/dcistat" ] || fail "$top_builddir/src/cli/dcistat not built (run make)"
+
+# quickstart runs make in the build directory: nothing of this make's
+# command line or jobserver may reach it.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+state=$TMP_DIR/tmp/dcistat-quickstart
+config_status_before=$(cksum <"$top_builddir/config.status")
+mkdir -p "$TMP_DIR/tmp" "$TMP_DIR/cwd"
+stop_quickstart() {
+	(cd "$TMP_DIR/cwd" && TMPDIR=$TMP_DIR/tmp DCISTAT_BUILD_DIR=$top_builddir \
+	    "$top_srcdir/quickstart" stop) >/dev/null 2>&1
+}
+at_exit stop_quickstart
+
+(cd "$TMP_DIR/cwd" && TMPDIR=$TMP_DIR/tmp DCISTAT_BUILD_DIR=$top_builddir \
+    timeout 300 "$top_srcdir/quickstart") >"$TMP_DIR/quickstart.out" 2>&1 </dev/null ||
+    { sed 's/^/#   /' "$TMP_DIR/quickstart.out" | tail -n 30; fail "./quickstart failed (above)"; }
+grep -q '^lo ' "$TMP_DIR/quickstart.out" || fail "./quickstart showed no row for lo"
+ok "./quickstart started a master and dcistatd and showed netif"
+[ "$(cksum <"$top_builddir/config.status")" = "$config_status_before" ] ||
+    fail "./quickstart configured the build it was given again"
+
+mapfile -t commands < <(sed -n 's/^\$ //p' "$TMP_DIR/quickstart.out")
+[ ${#commands[@]} -ge 4 ] || fail "./quickstart printed ${#commands[@]} commands, expected at least 4"
+for command in "${commands[@]}"; do
+	# As the user would paste it: the shell reads the line.
+	(cd "$TMP_DIR/cwd" && timeout 60 bash -c "$command") >"$TMP_DIR/command.out" 2>"$TMP_DIR/command.err" </dev/null
+	status=$?
+	if [ "$status" -ne 0 ]; then
+		fail "'$command' exited $status: $(head -n 3 "$TMP_DIR/command.err" | tr '\n' ' ')"
+	fi
+	[ -s "$TMP_DIR/command.out" ] || fail "'$command' printed nothing"
+	ok "runs as printed: $command ($(wc -l <"$TMP_DIR/command.out") lines)"
+done
+
+snmpd_pid=$(cat "$state/snmpd.pid") && dcistatd_pid=$(cat "$state/dcistatd.pid") ||
+    fail "./quickstart left no pid files in $state"
+(cd "$TMP_DIR/cwd" && TMPDIR=$TMP_DIR/tmp "$top_srcdir/quickstart" stop) >"$TMP_DIR/stop.out" 2>&1 ||
+    fail "./quickstart stop failed: $(tr '\n' ' ' <"$TMP_DIR/stop.out")"
+for pid in "$snmpd_pid" "$dcistatd_pid"; do
+	gone() { ! kill -0 "$1" 2>/dev/null; }
+	wait_until 10 gone "$pid" || fail "process $pid still runs after ./quickstart stop"
+done
+ok "./quickstart stop stopped snmpd ($snmpd_pid) and dcistatd ($dcistatd_pid)"
+
+# --- configure once -------------------------------------------------------------
+
+configure_build() { "$top_srcdir/scripts/configure-build" "$@" 2>"$TMP_DIR/configure.err"; }
+fresh=$TMP_DIR/fresh
+[ "$(configure_build "$fresh")" = configured ] ||
+    fail "configure-build did not configure a fresh directory: $(tail -n 3 "$TMP_DIR/configure.err" | tr '\n' ' ')"
+touch "$fresh/marker.o"
+[ "$(configure_build "$fresh")" = unchanged ] ||
+    fail "configure-build configured again with the same (no) flags"
+[ -f "$fresh/marker.o" ] || fail "configure-build cleaned a build it left configured"
+[ "$(configure_build "$fresh" --disable-hardening)" = configured ] ||
+    fail "configure-build did not configure again when the flags changed"
+grep -q -- '--disable-hardening' "$fresh/config.status" ||
+    fail "the new flags did not reach configure"
+ok "scripts/configure-build: configures a fresh directory, leaves it with the same flags, configures again with others"
