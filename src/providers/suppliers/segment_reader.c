@@ -2,6 +2,7 @@
 
 #include "segment_reader.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,14 +260,44 @@ segment_class_clear(struct segment_class *class_copy)
 	memset(class_copy, 0, sizeof(*class_copy));
 }
 
+uint64_t
+segment_class_claimed_bytes(const struct segment_view *view, uint32_t index)
+{
+	const struct dcistat_segment_class *record;
+	uint32_t datum_count;
+
+	if (index >= view->class_capacity)
+		return 0;
+	record = (const struct dcistat_segment_class *)(view->base +
+	                                                view->class_offset) +
+	         index;
+	datum_count = load32(&record->datum_count);
+	if (datum_count > SEGMENT_READER_DATUMS_PER_CLASS_MAX)
+		datum_count = SEGMENT_READER_DATUMS_PER_CLASS_MAX;
+	return segment_budget_class_bytes(datum_count);
+}
+
 int
 segment_class_read(const struct segment_view *view, uint32_t index,
     struct segment_class *out, char *why, size_t why_size)
 {
+	bool over;
+
+	return segment_class_read_within(
+	    view, index, UINT64_MAX, out, &over, why, why_size);
+}
+
+int
+segment_class_read_within(const struct segment_view *view, uint32_t index,
+    uint64_t bytes_left, struct segment_class *out, bool *over, char *why,
+    size_t why_size)
+{
 	struct dcistat_segment_class record;
 	uint32_t datum_count = load32(&header_of(view)->datum_count);
+	uint64_t string_bytes = 0;
 
 	memset(out, 0, sizeof(*out));
+	*over = false;
 	if (index >= view->class_capacity)
 		return refuse(why, why_size, "class %u: no such class", index);
 	copy_shared(&record,
@@ -311,6 +342,15 @@ segment_class_read(const struct segment_view *view, uint32_t index,
 		return refuse(why, why_size,
 		    "class \"%s\": instance ids of %u words",
 		    SEGMENT_QUOTE(record.label), out->id_words);
+	out->memory_bytes = segment_budget_class_bytes(record.datum_count);
+	if (out->memory_bytes > bytes_left) {
+		*over = true;
+		return refuse(why, why_size,
+		    "class \"%s\" of %u datums: %" PRIu64
+		    " bytes, over the %" PRIu64 " left",
+		    SEGMENT_QUOTE(record.label), record.datum_count,
+		    out->memory_bytes, bytes_left);
+	}
 	out->datums = calloc(record.datum_count, sizeof(*out->datums));
 	if (out->datums == NULL)
 		return refuse(why, why_size, "out of memory");
@@ -328,7 +368,21 @@ segment_class_read(const struct segment_view *view, uint32_t index,
 		end = out->datums[d].word + datum_words(&out->datums[d]);
 		if (end > out->value_words)
 			out->value_words = end;
+		switch (out->datums[d].combine) {
+		case DCISTAT_COMBINE_SUM:
+		case DCISTAT_COMBINE_MAX:
+		case DCISTAT_COMBINE_MIN:
+			out->region_datums++;
+			break;
+		case DCISTAT_COMBINE_STRING:
+			string_bytes += out->datums[d].size;
+			break;
+		default:
+			break;
+		}
 	}
+	out->instance_bytes =
+	    segment_budget_instance_bytes(record.datum_count, string_bytes);
 	out->id_length = record.id_length;
 	memcpy(out->id, record.id, sizeof(out->id));
 	out->level_count = record.level_count;
@@ -409,7 +463,7 @@ segment_scratch_clear(struct segment_scratch *scratch)
  * writer kept it changing. */
 static bool
 block_copy(const struct segment_view *view, uint32_t region, uint32_t block,
-    uint32_t words, uint64_t *to)
+    uint32_t words, uint64_t *to, struct segment_scratch *scratch)
 {
 	const uint64_t *from =
 	    (const uint64_t *)(view->base + view->region_offset) +
@@ -420,9 +474,17 @@ block_copy(const struct segment_view *view, uint32_t region, uint32_t block,
 		    __atomic_load_n(&from[0], __ATOMIC_ACQUIRE);
 		struct dcistat_segment_sequence sequence;
 
+		/* A writer that keeps a block changing costs every try; a
+		 * try costs its sequence word and the words. */
+		if (scratch->work_limit != 0 &&
+		    (scratch->work >= scratch->work_limit ||
+		        words >= scratch->work_limit - scratch->work))
+			return false;
+		scratch->work++;
 		memcpy(&sequence, &before, sizeof(sequence));
 		if (sequence.begun != sequence.ended)
 			continue;
+		scratch->work += words;
 		for (uint32_t w = 1; w < words; w++)
 			to[w] = load64(&from[w]);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -458,7 +520,8 @@ scratch_fill(const struct segment_view *view,
 		uint32_t region = r + 1 < regions ? r : view->thread_regions;
 		if (!block_copy(view, region, instance->block,
 		        instance->block_words,
-		        scratch->words + (size_t)r * instance->block_words))
+		        scratch->words + (size_t)r * instance->block_words,
+		        scratch))
 			return -1;
 	}
 	scratch->block = instance->block;
@@ -513,6 +576,8 @@ segment_values_read(const struct segment_view *view,
 		return -1;
 	regions = scratch->regions;
 	shared = scratch->words + (size_t)(regions - 1) * instance->block_words;
+	scratch->work += (uint64_t)class_copy->region_datums * regions +
+	                 (class_copy->datum_count - class_copy->region_datums);
 	for (uint32_t d = 0; d < class_copy->datum_count; d++) {
 		const struct dcistat_segment_datum *datum = &class_copy->datums[d];
 		uint32_t word = instance->value_base + datum->word;
@@ -571,4 +636,29 @@ segment_values_read(const struct segment_view *view,
 		value->number = combined;
 	}
 	return 0;
+}
+
+uint64_t
+segment_values_work(const struct segment_view *view,
+    const struct segment_class *class_copy,
+    const struct segment_instance *instance,
+    const struct segment_scratch *scratch)
+{
+	uint32_t regions = segment_regions_in_use(view) + 1;
+	uint64_t work = (uint64_t)class_copy->region_datums * regions +
+	                (class_copy->datum_count - class_copy->region_datums);
+
+	if (!(scratch->valid && scratch->block == instance->block &&
+	        scratch->block_words == instance->block_words &&
+	        scratch->regions == regions))
+		work += (uint64_t)regions * (1 + instance->block_words);
+	return work;
+}
+
+uint64_t
+segment_values_scratch_bytes(
+    const struct segment_view *view, const struct segment_instance *instance)
+{
+	return ((uint64_t)segment_regions_in_use(view) + 1) *
+	       instance->block_words * sizeof(uint64_t);
 }

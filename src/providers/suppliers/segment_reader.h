@@ -19,11 +19,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "segment_budget.h"
 #include "supplier/segment.h"
 
 #pragma GCC visibility push(hidden)
 
-/* What the reader accepts, whatever the header says. */
+/* What the reader accepts, whatever the header says. These bound each
+ * record and table; what a whole segment may cost, in memory and in work
+ * per refresh, is bounded by the budgets of segment_budget.h, which the
+ * caller checks with the charges and work counts below. */
 #define SEGMENT_READER_CLASSES_MAX 1024u
 #define SEGMENT_READER_DATUMS_MAX 16384u
 #define SEGMENT_READER_DATUMS_PER_CLASS_MAX 1024u
@@ -67,6 +71,12 @@ struct segment_class {
 	uint32_t datum_count;
 	struct dcistat_segment_datum *datums; /* datum_count, owned */
 	uint32_t value_words; /* the words its datums take */
+	/* Datums combined over every region (sum, largest, least). */
+	uint32_t region_datums;
+	/* What it is charged (segment_budget.h): the class with its datums,
+	 * and each of its instances with its values. */
+	uint64_t memory_bytes;
+	uint64_t instance_bytes;
 	char label[DCISTAT_SEGMENT_LABEL_SIZE];
 	char description[DCISTAT_SEGMENT_DESCRIPTION_SIZE];
 };
@@ -105,6 +115,17 @@ bool segment_closed(const struct segment_view *view);
  * to be refused). Free with segment_class_clear. */
 int segment_class_read(const struct segment_view *view, uint32_t index,
     struct segment_class *out, char *why, size_t why_size);
+/* The same, refused before anything is copied when the class would be
+ * charged more than `bytes_left` (segment_budget.h); `*over` then says so
+ * (false for any other refusal). */
+int segment_class_read_within(const struct segment_view *view, uint32_t index,
+    uint64_t bytes_left, struct segment_class *out, bool *over, char *why,
+    size_t why_size);
+/* The charge of class `index` as its record claims now, before it is
+ * read: its datum count bounded by SEGMENT_READER_DATUMS_PER_CLASS_MAX
+ * (a record beyond the bounds is refused when read). */
+uint64_t segment_class_claimed_bytes(
+    const struct segment_view *view, uint32_t index);
 void segment_class_clear(struct segment_class *class_copy);
 
 /* Copies instance record `index`. Returns 1 when it is live and checked
@@ -123,8 +144,14 @@ struct segment_scratch {
 	uint32_t block_words;
 	uint32_t regions;
 	bool valid;
+	/* Work units (segment_budget.h) spent copying and combining, every
+	 * try counted; a copy gives up (the instance skipped) rather than go
+	 * over `work_limit`. The caller sets and resets both. */
+	uint64_t work;
+	uint64_t work_limit;
 };
 
+/* Frees the words; `work` and `work_limit` go back to 0. */
 void segment_scratch_clear(struct segment_scratch *scratch);
 
 /* Reads the values of an instance of `class_copy`, combined over the
@@ -137,6 +164,19 @@ int segment_values_read(const struct segment_view *view,
     const struct segment_class *class_copy,
     const struct segment_instance *instance, uint64_t now_microseconds,
     struct segment_scratch *scratch, struct segment_value *values);
+
+/* The bytes of scratch segment_values_read of this instance needs: its
+ * block in every region in use and the shared one. */
+uint64_t segment_values_scratch_bytes(
+    const struct segment_view *view, const struct segment_instance *instance);
+
+/* The work units (segment_budget.h) that segment_values_read of this
+ * instance will spend with this scratch: the copy of its block in every
+ * region unless the scratch holds it, and its datums combined. */
+uint64_t segment_values_work(const struct segment_view *view,
+    const struct segment_class *class_copy,
+    const struct segment_instance *instance,
+    const struct segment_scratch *scratch);
 
 #pragma GCC visibility pop
 

@@ -55,6 +55,14 @@
  *                     256); that user's further files are ignored until
  *                     some go
  *   max-segment-size  bytes (default 1 GiB)
+ *   max-segment-memory, max-user-memory
+ *                     bytes of dcistatd's memory one segment, and all the
+ *                     segments of one owner, may be charged
+ *                     (segment_budget.h; default 128 and 256 MiB)
+ *   max-segment-work, max-refresh-work
+ *                     work units one segment's refresh, and one refresh of
+ *                     all segments, may spend (segment_budget.h,
+ *                     segment_rotation.h)
  */
 #define _GNU_SOURCE
 
@@ -64,9 +72,11 @@
 #include "owner_counts.h"
 #include "providers/common/clock.h"
 #include "refused_set.h"
+#include "segment_budget.h"
 #include "segment_file.h"
 #include "segment_owner.h"
 #include "segment_reader.h"
+#include "segment_rotation.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -75,6 +85,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +114,8 @@
  * refused, is the process that created its segment (its pid not reused,
  * its user the file's); in between, kill(pid, 0) says whether it exists. */
 #define SUPPLIERS_OWNER_CHECK_MICROSECONDS (UINT64_C(10) * 1000000u)
+/* Scratch words kept from one segment's refresh to the next's. */
+#define SUPPLIERS_SCRATCH_KEPT_WORDS (1u << 17)
 
 struct served_segment {
 	char *name;
@@ -118,6 +131,14 @@ struct served_segment {
 	bool skipped_logged;
 	/* Counted in its owner's served segments (owner_counts.h). */
 	bool held;
+	bool refused; /* by this refresh: to be freed */
+	/* What it is charged (segment_budget.h): its classes, and its
+	 * instances at its last refresh; and what context->owner_charges
+	 * holds of it. */
+	uint64_t classes_bytes;
+	uint64_t instances_bytes;
+	uint64_t charge_counted;
+	struct segment_turn turn;
 };
 
 struct suppliers_context {
@@ -128,6 +149,14 @@ struct suppliers_context {
 	size_t max_segments_per_uid;
 	size_t max_refused_per_uid;
 	uint64_t max_segment_size;
+	struct segment_budget_limits limits;
+	/* The order of a refresh's segments (segment_rotation.h). */
+	struct segment_turn **turns;
+	size_t turn_capacity;
+	uint64_t served_count; /* segments served since init */
+	/* Each owner's charge, while a refresh serves the segments. */
+	struct segment_budget_owners owner_charges;
+	bool owner_charges_valid;
 	struct served_segment **segments;
 	size_t segment_count;
 	struct refused_set refused;
@@ -506,6 +535,87 @@ view_open_guarded(struct served_segment *segment, char *why, size_t why_size)
 	return result;
 }
 
+/* What `segment` may be charged now: the least of its own budget, the
+ * amplification bound and what the other segments of its owner leave;
+ * `which` names the limit. */
+static uint64_t
+segment_memory_limit(const struct suppliers_context *context,
+    const struct served_segment *segment, const char **which)
+{
+	uint64_t others = 0;
+
+	if (context->owner_charges_valid) {
+		uint64_t all = segment_budget_owners_bytes(
+		    &context->owner_charges, (uint32_t)segment->file.owner);
+		others = all > segment->charge_counted
+		             ? all - segment->charge_counted
+		             : 0;
+	} else {
+		for (size_t i = 0; i < context->segment_count; i++) {
+			const struct served_segment *other =
+			    context->segments[i];
+			if (other != segment &&
+			    other->file.owner == segment->file.owner)
+				others = segment_budget_add(others,
+				    segment_budget_add(other->classes_bytes,
+				        other->instances_bytes));
+		}
+	}
+	return segment_budget_memory_limit(
+	    &context->limits, segment->file.size, others, which);
+}
+
+/* The refusal of a segment over its memory budget, in `why`. */
+static void
+memory_refusal(const struct served_segment *segment, uint64_t bytes,
+    uint64_t limit, const char *which, char *why, size_t why_size)
+{
+	snprintf(why, why_size,
+	    "owner uid %lu: serving it would take %" PRIu64
+	    " bytes of dcistatd's memory, over %s (%" PRIu64 " bytes)",
+	    (unsigned long)segment->file.owner, bytes, which, limit);
+}
+
+/* Counts what the classes [from, count) of `segment` claim, before any is
+ * read (under the caller's guard); -1 with the refusal in `why` when the
+ * segment would go over its memory budget. */
+static int
+classes_claim(const struct suppliers_context *context,
+    const struct served_segment *segment, uint32_t from, uint32_t count,
+    char *why, size_t why_size)
+{
+	const char *which;
+	uint64_t limit = segment_memory_limit(context, segment, &which);
+	uint64_t bytes = segment_budget_add(
+	    segment->classes_bytes, segment->instances_bytes);
+
+	for (uint32_t c = from; c < count; c++)
+		bytes = segment_budget_add(
+		    bytes, segment_class_claimed_bytes(&segment->view, c));
+	if (bytes <= limit)
+		return 0;
+	memory_refusal(segment, bytes, limit, which, why, why_size);
+	return -1;
+}
+
+/* classes_claim of the classes a new segment published, under the guard. */
+static int
+classes_claim_guarded(const struct suppliers_context *context,
+    const struct served_segment *segment, char *why, size_t why_size)
+{
+	volatile int result = -1;
+
+	segment_guard_armed = 1;
+	if (sigsetjmp(segment_guard_jump, 0) == 0) {
+		result = classes_claim(context, segment, 0,
+		    segment_class_count(&segment->view), why, why_size);
+		segment_guard_armed = 0;
+	} else {
+		snprintf(why, why_size, "cut short while it was read");
+	}
+	return result;
+}
+
 /* Whether the segment's owner set its closed flag; a file cut short
  * reads as closed (under the guard). */
 static bool
@@ -571,6 +681,10 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 		    SUPPLIERS_OWN_NAME);
 		goto refused;
 	}
+	/* Counted before anything is copied: what the classes published
+	 * claim, against the budgets. */
+	if (classes_claim_guarded(context, segment, why, sizeof(why)) != 0)
+		goto refused;
 	grown = realloc(context->segments,
 	    (context->segment_count + 1) * sizeof(*grown));
 	if (grown == NULL) {
@@ -1049,16 +1163,23 @@ class_register(struct suppliers_context *context,
 	return 0;
 }
 
-/* Reads and registers the classes published since the last refresh. */
-static void
+/* Reads and registers the classes published since the last refresh, once
+ * what they claim fits the segment's memory budget. -1 with the refusal in
+ * `why` when it does not: the segment is then refused whole. */
+static int
 classes_update(struct suppliers_context *context,
-    struct served_segment *segment)
+    struct served_segment *segment, char *why, size_t why_size)
 {
 	uint32_t count = segment_class_count(&segment->view);
-	char why[512];
+	const char *which;
+	uint64_t limit;
+	char class_why[512];
 
 	if (count <= segment->class_count)
-		return;
+		return 0;
+	if (classes_claim(context, segment, segment->class_count, count, why,
+	        why_size) != 0)
+		return -1;
 	/* Grown to what the writer published, not to its capacity: a
 	 * segment's claims cost memory only once they are true. */
 	{
@@ -1068,15 +1189,15 @@ classes_update(struct suppliers_context *context,
 		struct dci_batch **batches;
 
 		if (classes == NULL)
-			return;
+			return 0;
 		segment->classes = classes;
 		handles = realloc(segment->handles, count * sizeof(*handles));
 		if (handles == NULL)
-			return;
+			return 0;
 		segment->handles = handles;
 		batches = realloc(segment->batches, count * sizeof(*batches));
 		if (batches == NULL)
-			return;
+			return 0;
 		segment->batches = batches;
 		for (uint32_t c = segment->class_count; c < count; c++) {
 			memset(&classes[c], 0, sizeof(classes[c]));
@@ -1084,16 +1205,40 @@ classes_update(struct suppliers_context *context,
 			batches[c] = NULL;
 		}
 	}
-	for (uint32_t c = segment->class_count; c < count; c++) {
-		if (segment_class_read(&segment->view, c, &segment->classes[c],
-		        why, sizeof(why)) != 0)
+	/* Counted in before the copies: a read cut short (SIGBUS) leaves
+	 * every copy made where segment_forget_classes frees it. */
+	uint32_t first = segment->class_count;
+	segment->class_count = count;
+	limit = segment_memory_limit(context, segment, &which);
+	for (uint32_t c = first; c < count; c++) {
+		struct segment_class *copy = &segment->classes[c];
+		uint64_t charged = segment_budget_add(
+		    segment->classes_bytes, segment->instances_bytes);
+		bool over;
+
+		/* The records may have changed since they were counted. */
+		if (segment_class_read_within(&segment->view, c,
+		        charged < limit ? limit - charged : 0, copy, &over,
+		        class_why, sizeof(class_why)) != 0) {
+			if (over) {
+				memory_refusal(segment,
+				    segment_budget_add(
+				        charged, copy->memory_bytes),
+				    limit, which, why, why_size);
+				return -1;
+			}
 			dci_log(context->host, DCI_LOG_WARNING,
 			    "%s/%s: class %u refused: %s", context->directory,
-			    segment->name, c, why);
-		else if (class_register(context, segment, c) != 0)
-			segment_class_clear(&segment->classes[c]);
+			    segment->name, c, class_why);
+			continue;
+		}
+		segment->classes_bytes += copy->memory_bytes;
+		if (class_register(context, segment, c) != 0) {
+			segment->classes_bytes -= copy->memory_bytes;
+			segment_class_clear(copy);
+		}
 	}
-	segment->class_count = count;
+	return 0;
 }
 
 static int
@@ -1159,43 +1304,104 @@ instance_values_set(struct dci_batch *batch, long row,
 	}
 }
 
-/* Serves one segment's instances; under the guard. Returns the number of
- * instances skipped (a writer inside an update), or -1 for a malformed
- * record (reason in `why`). */
+/* The refusal of a segment whose refresh would go over its work budget,
+ * in `why`. */
+static void
+work_refusal(const struct suppliers_context *context,
+    const struct served_segment *segment, uint64_t work, char *why,
+    size_t why_size)
+{
+	snprintf(why, why_size,
+	    "owner uid %lu: its refresh would take more than %" PRIu64
+	    " work units (%" PRIu64 " counted), over max-segment-work",
+	    (unsigned long)segment->file.owner, context->limits.segment_work,
+	    work);
+}
+
+/* Serves one segment's instances; under the guard. Each instance is
+ * counted against the segment's memory and work budgets before its values
+ * are read and its row made (context->scratch.work counts the work).
+ * Returns the number of instances skipped (a writer inside an update), or
+ * -1 for a malformed record or a budget exceeded (reason in `why`). */
 static long
 segment_read(struct suppliers_context *context, struct served_segment *segment,
     uint64_t now_microseconds, char *why, size_t why_size)
 {
 	uint32_t high = segment_instance_high(&segment->view);
 	long skipped = 0;
+	struct segment_scratch *scratch = &context->scratch;
+	uint64_t work_limit = context->limits.segment_work;
+	const char *which;
+	uint64_t memory_limit = segment_memory_limit(context, segment, &which);
+	uint64_t bytes = segment->classes_bytes;
 
 	for (uint32_t c = 0; c < segment->class_count; c++) {
 		if (segment->handles[c] != NULL)
 			segment->batches[c] =
 			    dci_batch_begin(context->host, segment->handles[c]);
 	}
-	segment_scratch_clear(&context->scratch);
+	segment_scratch_clear(scratch);
+	scratch->work_limit = work_limit;
 	for (uint32_t i = 0; i < high; i++) {
 		struct segment_instance instance;
 		struct segment_class *copy;
 		struct dci_batch *batch;
 		long row;
-		int state = segment_instance_read(&segment->view, i,
-		    segment->classes, segment->class_count, &instance, why,
-		    why_size);
+		uint64_t work;
+		int state;
 
+		if (scratch->work >= work_limit) {
+			work_refusal(
+			    context, segment, scratch->work, why, why_size);
+			return -1;
+		}
+		scratch->work++;
+		state =
+		    segment_instance_read(&segment->view, i, segment->classes,
+		        segment->class_count, &instance, why, why_size);
 		if (state < 0)
 			return -1;
 		if (state == 0)
 			continue;
+		scratch->work += SEGMENT_BUDGET_INSTANCE_WORK;
 		copy = &segment->classes[instance.class_index];
 		batch = segment->batches[instance.class_index];
 		if (batch == NULL)
 			continue;
+		work = segment_values_work(
+		    &segment->view, copy, &instance, scratch);
+		if (work > work_limit - scratch->work) {
+			work_refusal(context, segment,
+			    segment_budget_add(scratch->work, work), why,
+			    why_size);
+			return -1;
+		}
+		bytes = segment_budget_add(bytes, copy->instance_bytes);
+		/* The scratch copy of its block in every region is held
+		 * while it is read: charged too. */
+		if (segment_budget_add(bytes, segment_values_scratch_bytes(
+		                                  &segment->view, &instance)) >
+		    memory_limit) {
+			memory_refusal(segment,
+			    segment_budget_add(
+			        bytes, segment_values_scratch_bytes(
+			                   &segment->view, &instance)),
+			    memory_limit, which, why, why_size);
+			return -1;
+		}
 		if (values_capacity(context, copy->datum_count) != 0 ||
 		    segment_values_read(&segment->view, copy, &instance,
-		        now_microseconds, &context->scratch,
-		        context->values) != 0) {
+		        now_microseconds, scratch, context->values) != 0) {
+			/* A copy that gave up at the work limit. */
+			if (scratch->work >= work_limit ||
+			    work_limit - scratch->work <
+			        segment_values_work(
+			            &segment->view, copy, &instance, scratch)) {
+				work_refusal(context, segment,
+				    segment_budget_add(scratch->work, work),
+				    why, why_size);
+				return -1;
+			}
 			skipped++;
 			continue;
 		}
@@ -1206,6 +1412,7 @@ segment_read(struct suppliers_context *context, struct served_segment *segment,
 		instance_values_set(batch, row, copy, context->values);
 		if (instance.parent != 0) {
 			struct segment_instance parent;
+			scratch->work += SEGMENT_BUDGET_INSTANCE_WORK;
 			if (segment_instance_read(&segment->view,
 			        instance.parent - 1, segment->classes,
 			        segment->class_count, &parent, why,
@@ -1215,6 +1422,7 @@ segment_read(struct suppliers_context *context, struct served_segment *segment,
 				    batch, row, parent.id, copy->id_words);
 		}
 	}
+	segment->instances_bytes = bytes - segment->classes_bytes;
 	return skipped;
 }
 
@@ -1234,7 +1442,8 @@ batches_end(struct suppliers_context *context, struct served_segment *segment,
 }
 
 /* Serves a segment, or refuses it (its supplier withdrawn) when it is
- * malformed or cut short. Returns false when it was refused. */
+ * malformed, cut short or over a budget. Returns false when it was
+ * refused. The work it took is in context->scratch.work. */
 static bool
 segment_serve(struct suppliers_context *context,
     struct served_segment *segment, uint64_t now_microseconds)
@@ -1244,8 +1453,9 @@ segment_serve(struct suppliers_context *context,
 
 	segment_guard_armed = 1;
 	if (sigsetjmp(segment_guard_jump, 0) == 0) {
-		classes_update(context, segment);
-		if (segment->classes != NULL)
+		if (classes_update(context, segment, why, sizeof(why)) != 0)
+			skipped = -1;
+		else if (segment->classes != NULL)
 			skipped = segment_read(context, segment,
 			    now_microseconds, why, sizeof(why));
 		segment_guard_armed = 0;
@@ -1286,6 +1496,8 @@ context_free(struct suppliers_context *context)
 		segment_free(context, context->segments[i]);
 	}
 	free(context->segments);
+	free(context->turns);
+	segment_budget_owners_free(&context->owner_charges);
 	refused_set_clear(&context->refused);
 	owner_counts_clear(&context->held);
 	if (context->watch >= 0)
@@ -1304,6 +1516,7 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	struct suppliers_context *context = calloc(1, sizeof(*context));
 	const char *directory = dci_option_string(host, "directory");
 	uint64_t max_segments, max_size, per_uid, refused_per_uid;
+	struct segment_budget_limits *limits;
 
 	if (context == NULL) {
 		dci_log(host, DCI_LOG_ERR, "out of memory");
@@ -1324,6 +1537,23 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	        sizeof(struct dcistat_segment_header), UINT64_C(1) << 40,
 	        SUPPLIERS_MAX_SEGMENT_SIZE_DEFAULT, &max_size) != 0 ||
 	    owners_parse(context) != 0)
+		goto failed;
+	limits = &context->limits;
+	if (parse_unsigned(host, "max-segment-memory", UINT64_C(1) << 16,
+	        UINT64_C(1) << 40, SEGMENT_BUDGET_SEGMENT_BYTES_DEFAULT,
+	        &limits->segment_bytes) != 0 ||
+	    parse_unsigned(host, "max-user-memory", UINT64_C(1) << 16,
+	        UINT64_C(1) << 40, SEGMENT_BUDGET_USER_BYTES_DEFAULT,
+	        &limits->user_bytes) != 0 ||
+	    parse_unsigned(host, "max-refresh-work", UINT64_C(1) << 16,
+	        UINT64_C(1) << 40, SEGMENT_BUDGET_REFRESH_WORK_DEFAULT,
+	        &limits->refresh_work) != 0 ||
+	    parse_unsigned(host, "max-segment-work", UINT64_C(1) << 12,
+	        limits->refresh_work,
+	        limits->refresh_work < SEGMENT_BUDGET_SEGMENT_WORK_DEFAULT
+	            ? limits->refresh_work
+	            : SEGMENT_BUDGET_SEGMENT_WORK_DEFAULT,
+	        &limits->segment_work) != 0)
 		goto failed;
 	if (directory != NULL && directory[0] != '/') {
 		dci_option_error(host, "directory", "expected an absolute path");
@@ -1360,6 +1590,75 @@ failed:
 	return -1;
 }
 
+/* Serves the segments whose turn it is (segment_rotation.h), marking
+ * those refused. */
+static void
+segments_serve_in_turn(struct suppliers_context *context, uint64_t now)
+{
+	uint64_t spent = 0;
+	size_t others_served = 0;
+
+	if (context->segment_count > context->turn_capacity) {
+		struct segment_turn **grown = realloc(
+		    context->turns, context->segment_count * sizeof(*grown));
+		if (grown == NULL)
+			return; /* nothing served: stale, not wrong */
+		context->turns = grown;
+		context->turn_capacity = context->segment_count;
+	}
+	for (size_t i = 0; i < context->segment_count; i++)
+		context->turns[i] = &context->segments[i]->turn;
+	/* Each owner's charge in a table for the refresh, kept as each
+	 * segment's changes. */
+	context->owner_charges_valid =
+	    segment_budget_owners_reset(
+	        &context->owner_charges, context->segment_count) == 0;
+	for (size_t i = 0; i < context->segment_count; i++) {
+		struct served_segment *segment = context->segments[i];
+		segment->charge_counted = segment_budget_add(
+		    segment->classes_bytes, segment->instances_bytes);
+		segment_budget_owners_add(&context->owner_charges,
+		    (uint32_t)segment->file.owner, segment->charge_counted,
+		    false);
+	}
+	segment_rotation_order(context->turns, context->segment_count,
+	    context->limits.refresh_work);
+	for (size_t i = 0; i < context->segment_count; i++) {
+		struct segment_turn *turn = context->turns[i];
+		struct served_segment *segment =
+		    (struct served_segment *)((char *)turn -
+		                              offsetof(
+		                                  struct served_segment, turn));
+
+		if (!segment_rotation_due(turn, spent, others_served,
+		        context->limits.refresh_work)) {
+			segment_rotation_record(turn, false, 0, 0);
+			continue;
+		}
+		if (!turn->cheap)
+			others_served++;
+		segment->refused = !segment_serve(context, segment, now);
+		spent = segment_budget_add(spent, context->scratch.work);
+		segment_budget_owners_add(&context->owner_charges,
+		    (uint32_t)segment->file.owner, segment->charge_counted,
+		    true);
+		segment->charge_counted =
+		    segment->refused
+		        ? 0
+		        : segment_budget_add(
+		              segment->classes_bytes, segment->instances_bytes);
+		segment_budget_owners_add(&context->owner_charges,
+		    (uint32_t)segment->file.owner, segment->charge_counted,
+		    false);
+		segment_rotation_record(
+		    turn, true, context->scratch.work, ++context->served_count);
+		/* A large scratch is not kept for the next segment. */
+		if (context->scratch.capacity > SUPPLIERS_SCRATCH_KEPT_WORDS)
+			segment_scratch_clear(&context->scratch);
+	}
+	context->owner_charges_valid = false;
+}
+
 static int
 suppliers_refresh(struct dci_host *host, void *context_pointer)
 {
@@ -1383,11 +1682,12 @@ suppliers_refresh(struct dci_host *host, void *context_pointer)
 		context->last_owner_check_microseconds = now_microseconds;
 	}
 	files_summarize(context);
+	segments_serve_in_turn(context, now_microseconds);
 	for (size_t i = 0; i < context->segment_count;) {
 		struct served_segment *segment = context->segments[i];
 		struct stat status;
 
-		if (segment_serve(context, segment, now_microseconds)) {
+		if (!segment->refused) {
 			i++;
 			continue;
 		}
@@ -1414,7 +1714,8 @@ suppliers_fini(struct dci_host *host, void *context_pointer)
 
 static const char *const suppliers_option_keys[] = {"directory", "users",
     "groups", "max-segments", "max-segments-per-uid", "max-refused-per-uid",
-    "max-segment-size", NULL};
+    "max-segment-size", "max-segment-memory", "max-user-memory",
+    "max-segment-work", "max-refresh-work", NULL};
 
 DCI_PROVIDER_DEFINE = {
     .abi_version = DCI_PROVIDER_ABI_VERSION,
