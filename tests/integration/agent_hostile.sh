@@ -202,7 +202,9 @@ cat >>"$config" <<EOF
 EOF
 start_dcistatd "$config"
 coproc APP { "$APPLICATION" "$RUN" other_app 4350 2>&1; }
-_lib_pids+=("$APP_PID")
+# Bash unsets APP_PID as soon as the coprocess ends: kept apart.
+app_pid=$APP_PID
+_lib_pids+=("$app_pid")
 app_command() {
 	local answer=
 	printf '%s\n' "$1" >&"${APP[1]}"
@@ -259,6 +261,6 @@ refused cpuheavy && fail "the heavy segment within max-segment-work was refused:
 snmp_get "$HEAVY" >/dev/null || fail "the heavy segment's rows went"
 ok "beside a segment within max-segment-work, the other application served at all $samples samples, its value $first -> $served_value ms, at most $worst ms old (period $PERIOD_MS ms), never stale"
 
-printf 'quit\n' >&"${APP[1]}"
-wait "$APP_PID" 2>/dev/null
+printf 'quit\n' >&"${APP[1]}" 2>/dev/null
+wait "$app_pid" 2>/dev/null
 stop_dcistatd

@@ -227,7 +227,9 @@ grep -q -F 'data-changed: no provider registered class "jobs" (yet)' "$DCISTATD_
     fail "no warning for data-changed's class jobs not yet registered: $(head -n 5 "$DCISTATD_LOG")"
 events_before=$(grep -c -F "$NOTIFICATION." "$TRAP_LOG")
 coproc APP { "$APPLICATION" "$RUN" jobs_app 4343 2>&1; }
-_lib_pids+=("$APP_PID")
+# Bash unsets APP_PID as soon as the coprocess ends: kept apart.
+app_pid=$APP_PID
+_lib_pids+=("$app_pid")
 # app_command LINE: sends it to the application and waits for its "ok".
 app_command() {
 	local answer=
@@ -261,8 +263,8 @@ line=$(changed_in "$JOBS.1.1" 1)
 app_command "remove 2"
 job_removed() { [ "$(count $REMOVED '"deploy"')" -eq 1 ]; }
 wait_until 10 job_removed || fail "no dciInstanceRemoved for the application's job 2"
-printf 'quit\n' >&"${APP[1]}"
-wait "$APP_PID" 2>/dev/null || true
+printf 'quit\n' >&"${APP[1]}" 2>/dev/null
+wait "$app_pid" 2>/dev/null || true
 [ "$(traps $CHANGED | wc -l)" -eq 1 ] || fail "dciDataChanged for the counter: $(traps $CHANGED)"
 ok "application supplier jobs_app (class {3, 4343, 17} jobs): no notification for its first snapshot; job 2 deploy added and removed, job 1's state 0 -> 3 (dciDataChanged, none for its counter)"
 
