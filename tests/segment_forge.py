@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""segment_forge.py -- writes a supplier segment (src/supplier/segment.h)
+"""segment_forge.py -- writes a supplier segment (include/dcistat/segment.h)
 directly, as a hostile member of the supplier group could: every table
 valid, every bound of dcistatd's reader met, but shaped to cost as much
 as it can.

@@ -20,7 +20,7 @@
  */
 #define _GNU_SOURCE
 
-#include "models/devstat_model.h"
+#include "format/devstat_model.h"
 #include "supplier/supplier_internal.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
  */
 #define _GNU_SOURCE
 
-#include "models/evcnt_model.h"
+#include "format/evcnt_model.h"
 #include "supplier/supplier_internal.h"
 
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "supplier/segment.h"
+#include <dcistat/segment.h>
 
 /* The installed bound (supplier.h) is the format's. */
 _Static_assert(DCISTAT_SUPPLIER_STRING_MAX == DCISTAT_SEGMENT_STRING_MAX,

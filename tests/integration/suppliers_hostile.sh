@@ -126,7 +126,7 @@ le_bytes() {
 	printf "$escaped"
 }
 # patch FILE OFFSET VALUE COUNT: writes VALUE at OFFSET of FILE.
-# Header offsets (src/supplier/segment.h): pid 28, process_start 32,
+# Header offsets (include/dcistat/segment.h): pid 28, process_start 32,
 # module 48, closed 416.
 patch() { le_bytes "$3" "$4" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
 patch_module() { printf '%s\0' "$2" | dd of="$1" bs=1 seek=48 conv=notrunc status=none; }

@@ -64,7 +64,7 @@
 #include <dcistat/provider.h>
 
 #include "devstat_device.h"
-#include "models/devstat_model.h"
+#include "format/devstat_model.h"
 #include "diskstats.h"
 #include "providers/common/clock.h"
 #include "providers/common/file_buffer.h"

@@ -55,7 +55,7 @@
 #include <dcistat/provider.h>
 
 #include "evcnt_event.h"
-#include "models/evcnt_model.h"
+#include "format/evcnt_model.h"
 #include "evcnt_widen.h"
 #include "proc_interrupts.h"
 #include "providers/common/file_buffer.h"

@@ -1,5 +1,5 @@
 /*
- * segment_reader: reads a supplier segment (src/supplier/segment.h) that
+ * segment_reader: reads a supplier segment (include/dcistat/segment.h) that
  * any local user allowed to write the run directory may have written.
  *
  * Nothing read from the segment is used before it is copied out of it and
@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "segment_budget.h"
-#include "supplier/segment.h"
+#include <dcistat/segment.h>
 
 #pragma GCC visibility push(hidden)
 

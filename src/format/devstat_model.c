@@ -1,4 +1,4 @@
-#include "models/devstat_model.h"
+#include "format/devstat_model.h"
 
 /* A 64-bit counter datum. */
 #define DEVSTAT_COUNTER(datum_id, datum_label, datum_unit, text)               \

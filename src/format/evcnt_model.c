@@ -1,4 +1,4 @@
-#include "models/evcnt_model.h"
+#include "format/evcnt_model.h"
 
 const struct dci_datum_info evcnt_model_datums[] = {
     {

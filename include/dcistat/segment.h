@@ -2,7 +2,10 @@
  * The supplier segment: the shared-memory file through which an application
  * (libdcistat-supplier) publishes statistics and dcistatd's `suppliers`
  * provider reads them. This header is the format, shared by the writer and
- * the reader; neither side keeps a copy of it.
+ * the reader; neither side keeps a copy of it. It is installed, so that
+ * another reader or writer can follow it; DCISTAT_SEGMENT_VERSION changes
+ * with any change of layout, and a reader refuses a version it does not
+ * know.
  *
  * The reader treats every byte as untrusted (any user allowed to write the
  * run directory can write anything): each offset, count, length and id is
@@ -43,8 +46,8 @@
  * leaves them different: the reader gives up after a bounded number of
  * tries and the block has no value in that refresh.
  */
-#ifndef DCISTAT_SUPPLIER_SEGMENT_H
-#define DCISTAT_SUPPLIER_SEGMENT_H
+#ifndef DCISTAT_SEGMENT_H
+#define DCISTAT_SEGMENT_H
 
 #include <stdint.h>
 
