@@ -8,6 +8,7 @@
 
 #include "core/derived.h"
 #include "core/events.h"
+#include "core/large_block.h"
 #include "core/lower_bound.h"
 #include "core/log.h"
 
@@ -21,6 +22,9 @@ struct dci_snapshot_builder {
 	char **labels;
 	unsigned char *values;
 	unsigned char *present;
+	/* ids, values and present are large blocks (core/large_block.h) of
+	 * these sizes; commit takes them into the snapshot. */
+	size_t ids_bytes, values_bytes, present_bytes;
 	/* Allocated on the first parent link: most classes have none. */
 	uint32_t *parents;
 	bool *has_parent;
@@ -32,6 +36,25 @@ struct dci_snapshot_builder {
 	/* Set by dci_snapshot_builder_seal: the rows in instance id order. */
 	struct sort_entry *order;
 };
+
+static size_t
+ids_bytes(const struct dci_class *class, size_t count)
+{
+	return count * class->instance_words * sizeof(uint32_t);
+}
+
+/* Resizes a large block of `*bytes` bytes to `new_bytes` and records the
+ * new size; NULL (and `*bytes` unchanged, the block kept) when out of
+ * memory. */
+static void *
+resize_block(void *block, size_t *bytes, size_t new_bytes)
+{
+	void *resized = dci_large_block_resize(block, *bytes, new_bytes);
+
+	if (resized != NULL)
+		*bytes = new_bytes;
+	return resized;
+}
 
 struct dci_snapshot_builder *
 dci_snapshot_builder_new(const struct dci_class *class)
@@ -50,10 +73,10 @@ dci_snapshot_builder_free(struct dci_snapshot_builder *builder)
 		return;
 	for (size_t i = 0; i < builder->count; i++)
 		free(builder->labels[i]);
-	free(builder->ids);
+	dci_large_block_free(builder->ids, builder->ids_bytes);
 	free(builder->labels);
-	free(builder->values);
-	free(builder->present);
+	dci_large_block_free(builder->values, builder->values_bytes);
+	dci_large_block_free(builder->present, builder->present_bytes);
 	free(builder->parents);
 	free(builder->has_parent);
 	free(builder->discontinuous);
@@ -94,23 +117,25 @@ builder_grow(struct dci_snapshot_builder *builder)
 	char **labels;
 	unsigned char *values, *present;
 
-	ids = realloc(
-	    builder->ids, capacity * class->instance_words * sizeof(*ids));
+	ids = resize_block(
+	    builder->ids, &builder->ids_bytes, ids_bytes(class, capacity));
 	if (ids == NULL)
 		return -1;
 	builder->ids = ids;
+	values = resize_block(builder->values, &builder->values_bytes,
+	    capacity * class->record_size);
+	if (values == NULL)
+		return -1;
+	builder->values = values;
+	present = resize_block(builder->present, &builder->present_bytes,
+	    capacity * class->present_size);
+	if (present == NULL)
+		return -1;
+	builder->present = present;
 	labels = realloc(builder->labels, capacity * sizeof(*labels));
 	if (labels == NULL)
 		return -1;
 	builder->labels = labels;
-	values = realloc(builder->values, capacity * class->record_size);
-	if (values == NULL)
-		return -1;
-	builder->values = values;
-	present = realloc(builder->present, capacity * class->present_size);
-	if (present == NULL)
-		return -1;
-	builder->present = present;
 	if (builder->parents != NULL &&
 	    builder_grow_parents(builder, capacity) != 0)
 		return -1;
@@ -445,14 +470,14 @@ dci_snapshot_find(const struct dci_class *class,
 	return -1;
 }
 
-/* A builder array trimmed to `size` bytes; the array itself when realloc
- * cannot trim it. */
+/* A builder's large block of `*bytes` trimmed to `used` bytes, or kept
+ * whole when it cannot be trimmed; `*bytes` is its size then. */
 static void *
-shrink(void *array, size_t size)
+trim_block(void *block, size_t *bytes, size_t used)
 {
-	void *trimmed = realloc(array, size > 0 ? size : 1);
+	void *trimmed = resize_block(block, bytes, used);
 
-	return trimmed != NULL ? trimmed : array;
+	return trimmed != NULL ? trimmed : block;
 }
 
 /* Gives `next` the builder's ids, values and presence bits in instance id
@@ -470,20 +495,29 @@ take_or_sort_rows(struct dci_snapshot_builder *builder,
 	for (size_t i = 0; i < count && in_order; i++)
 		in_order = order[i].row == i;
 	if (in_order) {
-		next->ids =
-		    shrink(builder->ids, count * words * sizeof(*next->ids));
-		next->values =
-		    shrink(builder->values, count * class->record_size);
-		next->present =
-		    shrink(builder->present, count * class->present_size);
+		next->ids = trim_block(
+		    builder->ids, &builder->ids_bytes, ids_bytes(class, count));
+		next->values = trim_block(builder->values,
+		    &builder->values_bytes, count * class->record_size);
+		next->present = trim_block(builder->present,
+		    &builder->present_bytes, count * class->present_size);
+		next->ids_bytes = builder->ids_bytes;
+		next->values_bytes = builder->values_bytes;
+		next->present_bytes = builder->present_bytes;
 		builder->ids = NULL;
 		builder->values = NULL;
 		builder->present = NULL;
+		builder->ids_bytes = 0;
+		builder->values_bytes = 0;
+		builder->present_bytes = 0;
 		return 0;
 	}
-	next->ids = malloc((count ? count : 1) * words * sizeof(*next->ids));
-	next->values = malloc((count ? count : 1) * class->record_size + 1);
-	next->present = malloc((count ? count : 1) * class->present_size + 1);
+	next->ids =
+	    resize_block(NULL, &next->ids_bytes, ids_bytes(class, count));
+	next->values =
+	    resize_block(NULL, &next->values_bytes, count * class->record_size);
+	next->present = resize_block(
+	    NULL, &next->present_bytes, count * class->present_size);
 	if (next->ids == NULL || next->values == NULL || next->present == NULL)
 		return -1;
 	for (size_t i = 0; i < count; i++) {
@@ -892,9 +926,11 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		if (next->parents == NULL)
 			goto out_of_memory;
 	}
-	next->instances = calloc(count ? count : 1, sizeof(*next->instances));
+	next->instances = resize_block(
+	    NULL, &next->instances_bytes, count * sizeof(*next->instances));
 	if (next->instances == NULL)
 		goto out_of_memory;
+	memset(next->instances, 0, next->instances_bytes);
 
 	if (take_or_sort_rows(builder, order, next) != 0)
 		goto out_of_memory;
