@@ -5,6 +5,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#ifdef MAP_POPULATE
+#define LARGE_BLOCK_POPULATE MAP_POPULATE
+#else
+#define LARGE_BLOCK_POPULATE 0
+#endif
+
 static int
 mapped(size_t size)
 {
@@ -18,8 +24,11 @@ dci_large_block_alloc(size_t size)
 
 	if (!mapped(size))
 		return malloc(size > 0 ? size : 1);
+	/* Populated at once: every block is filled right after (a builder
+	 * grows to the size the class had), and one call costs less than a
+	 * page fault per page. */
 	block = mmap(NULL, size, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	    MAP_PRIVATE | MAP_ANONYMOUS | LARGE_BLOCK_POPULATE, -1, 0);
 	return block != MAP_FAILED ? block : NULL;
 }
 
