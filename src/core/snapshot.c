@@ -308,7 +308,7 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_signed(
+	if (dci_value_encode_signed_trusted(
 	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
@@ -331,8 +331,8 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
 		log_reason(why, why_size, "NULL value of %zu bytes", length);
 		return refuse(datum, why, why_size);
 	}
-	if (dci_value_encode_bytes(provided_info(datum, &copy), bytes, length,
-	        slot, why, why_size) != 0)
+	if (dci_value_encode_bytes_trusted(provided_info(datum, &copy), bytes,
+	        length, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -535,17 +535,50 @@ take_or_sort_rows(struct dci_snapshot_builder *builder,
 	return 0;
 }
 
+/* The datums a commit visits per instance (derived, widened, counters),
+ * listed once per commit: a class has few of each among many datums. */
+struct commit_datums {
+	const struct dci_datum **derived, **widened, **counters;
+	size_t derived_count, widened_count, counter_count;
+	const struct dci_datum **all; /* the three lists' storage */
+};
+
+static int
+commit_datums_list(const struct dci_class *class, struct commit_datums *lists)
+{
+	size_t count = class->datum_count;
+
+	*lists = (struct commit_datums){0};
+	lists->all = malloc((3 * count + 1) * sizeof(*lists->all));
+	if (lists->all == NULL)
+		return -1;
+	lists->derived = lists->all;
+	lists->widened = lists->all + count;
+	lists->counters = lists->all + 2 * count;
+	for (size_t d = 0; d < count; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+
+		if (datum->info.type == DCI_ST_DERIVED)
+			lists->derived[lists->derived_count++] = datum;
+		if (datum->provided_size != 0)
+			lists->widened[lists->widened_count++] = datum;
+		if (datum->info.semantics == DCI_SEMANTICS_COUNTER)
+			lists->counters[lists->counter_count++] = datum;
+	}
+	return 0;
+}
+
 /* Computes the derived datums of one instance from its other values; a
  * derived datum with an argument missing, or no defined result, has no
  * value (and so no row). */
 static void
-derive_values(
-    const struct dci_class *class, struct dci_snapshot *snapshot, size_t row)
+derive_values(const struct dci_class *class, const struct commit_datums *lists,
+    struct dci_snapshot *snapshot, size_t row)
 {
 	unsigned char *bits = snapshot->present + row * class->present_size;
 
-	for (size_t d = 0; d < class->datum_count; d++) {
-		const struct dci_datum *datum = &class->datums[d];
+	for (size_t d = 0; d < lists->derived_count; d++) {
+		const struct dci_datum *datum = lists->derived[d];
 		struct dci_derived_argument
 		    arguments[DCI_DERIVED_ARGUMENTS_MAX];
 		struct dci_derived_result result;
@@ -553,8 +586,6 @@ derive_values(
 		bool complete = true;
 		int stored;
 
-		if (datum->info.type != DCI_ST_DERIVED)
-			continue;
 		bits[datum->index / 8] &=
 		    (unsigned char)~(1u << (datum->index % 8));
 		for (size_t a = 0; a < dci_derived_arity(datum->info.unit);
@@ -583,7 +614,7 @@ derive_values(
 		slot = (unsigned char *)dci_snapshot_slot(
 		    class, snapshot, row, datum);
 		stored = result.is_signed
-		             ? dci_value_encode_signed(&datum->info,
+		             ? dci_value_encode_signed_trusted(&datum->info,
 		                   result.signed_number, slot, NULL, 0)
 		             : dci_value_encode_unsigned_trusted(
 		                   &datum->info, result.number, slot, NULL, 0);
@@ -604,18 +635,18 @@ derive_values(
  * last time) or of an instance the provider declared discontinuous
  * starts at the provider's value. */
 static void
-widen_values(const struct dci_class *class, const struct dci_snapshot *previous,
-    long previous_row, bool restarted, struct dci_snapshot *next, size_t row)
+widen_values(const struct dci_class *class, const struct commit_datums *lists,
+    const struct dci_snapshot *previous, long previous_row, bool restarted,
+    struct dci_snapshot *next, size_t row)
 {
-	for (size_t d = 0; d < class->datum_count; d++) {
-		const struct dci_datum *datum = &class->datums[d];
+	for (size_t d = 0; d < lists->widened_count; d++) {
+		const struct dci_datum *datum = lists->widened[d];
 		struct dci_datum_info copy;
 		struct dci_value raw, before;
 		unsigned char *slot;
 		uint64_t served, mask;
 
-		if (datum->provided_size == 0 ||
-		    !dci_snapshot_present(class, next, row, datum))
+		if (!dci_snapshot_present(class, next, row, datum))
 			continue;
 		slot = next->values + row * class->record_size + datum->offset;
 		dci_value_decode_trusted(provided_info(datum, &copy), slot, &raw);
@@ -688,14 +719,13 @@ counter_step_discontinuous(const struct dci_datum *datum,
  * (counter_step_discontinuous) between two snapshots. */
 static bool
 counter_went_backwards(const struct dci_class *class,
-    const struct dci_snapshot *previous, size_t previous_row,
-    const struct dci_snapshot *next, size_t next_row)
+    const struct commit_datums *lists, const struct dci_snapshot *previous,
+    size_t previous_row, const struct dci_snapshot *next, size_t next_row)
 {
-	for (size_t i = 0; i < class->datum_count; i++) {
-		const struct dci_datum *datum = &class->datums[i];
+	for (size_t i = 0; i < lists->counter_count; i++) {
+		const struct dci_datum *datum = lists->counters[i];
 
-		if (datum->info.semantics != DCI_SEMANTICS_COUNTER ||
-		    !dci_snapshot_present(
+		if (!dci_snapshot_present(
 		        class, previous, previous_row, datum) ||
 		    !dci_snapshot_present(class, next, next_row, datum))
 			continue;
@@ -824,7 +854,7 @@ static void
 build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 {
 	struct dci_snapshot_column *columns;
-	size_t datum_count = class->datum_count;
+	size_t datum_count = class->datum_count, same_as_first = 0;
 	bool sparse = false;
 
 	if (snapshot->count > UINT32_MAX || datum_count == 0)
@@ -832,10 +862,24 @@ build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 	columns = calloc(datum_count, sizeof(*columns));
 	if (columns == NULL)
 		return;
-	for (size_t i = 0; i < snapshot->count; i++)
+	/* Instances of a class mostly have the same datums: those whose
+	 * presence bits are the first instance's are counted together, the
+	 * others datum by datum. */
+	for (size_t i = 0; i < snapshot->count; i++) {
+		if (i > 0 && memcmp(snapshot->present,
+		                 snapshot->present + i * class->present_size,
+		                 class->present_size) == 0) {
+			same_as_first++;
+			continue;
+		}
 		for (size_t d = 0; d < datum_count; d++)
 			columns[d].count += dci_snapshot_present(
 			    class, snapshot, i, &class->datums[d]);
+	}
+	for (size_t d = 0; same_as_first > 0 && d < datum_count; d++)
+		columns[d].count +=
+		    same_as_first *
+		    dci_snapshot_present(class, snapshot, 0, &class->datums[d]);
 	for (size_t d = 0; d < datum_count; d++) {
 		columns[d].complete = columns[d].count == snapshot->count;
 		if (columns[d].complete || columns[d].count == 0)
@@ -912,11 +956,14 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	                    *previous = resumed ? class->stale_snapshot
 	                                        : class->snapshot;
 	struct sort_entry *order = NULL;
+	struct commit_datums lists = {0};
 	size_t count = builder->count, words = class->instance_words;
 
 	if (dci_snapshot_builder_seal(builder, why, why_size) != 0)
 		goto refused;
 	order = builder->order;
+	if (commit_datums_list(class, &lists) != 0)
+		goto out_of_memory;
 	next = calloc(1, sizeof(*next));
 	if (next == NULL)
 		goto out_of_memory;
@@ -946,10 +993,10 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 			    class, previous, next->ids + i * words);
 		/* Widened first: derived datums take served values. */
 		if (class->widened_count > 0)
-			widen_values(
-			    class, previous, before, restarted, next, i);
+			widen_values(class, &lists, previous, before, restarted,
+			    next, i);
 		if (class->derived_count > 0)
-			derive_values(class, next, i);
+			derive_values(class, &lists, next, i);
 		state->label = builder->labels[row];
 		builder->labels[row] = NULL;
 		if (builder->has_parent != NULL && builder->has_parent[row]) {
@@ -969,7 +1016,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		if (resumed || restarted ||
 		    (class->has_counters &&
 		        counter_went_backwards(
-		            class, previous, (size_t)before, next, i)))
+		            class, &lists, previous, (size_t)before, next, i)))
 			state->discontinuity_milliseconds = now_milliseconds;
 	}
 	next->count = count;
@@ -988,6 +1035,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	if (resumed)
 		class->stale_snapshot = NULL;
 	dci_snapshot_builder_free(builder);
+	free(lists.all);
 	return 0;
 
 out_of_memory:
@@ -998,5 +1046,6 @@ refused:
 		dci_snapshot_free(next);
 	}
 	dci_snapshot_builder_free(builder);
+	free(lists.all);
 	return -1;
 }
