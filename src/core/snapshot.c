@@ -724,15 +724,18 @@ counter_went_backwards(const struct dci_class *class,
 {
 	for (size_t i = 0; i < lists->counter_count; i++) {
 		const struct dci_datum *datum = lists->counters[i];
+		const unsigned char *before, *after;
 
 		if (!dci_snapshot_present(
 		        class, previous, previous_row, datum) ||
 		    !dci_snapshot_present(class, next, next_row, datum))
 			continue;
-		if (counter_step_discontinuous(datum,
-		        dci_snapshot_slot(
-		            class, previous, previous_row, datum),
-		        dci_snapshot_slot(class, next, next_row, datum)))
+		before =
+		    dci_snapshot_slot(class, previous, previous_row, datum);
+		after = dci_snapshot_slot(class, next, next_row, datum);
+		/* Most counters did not move between two refreshes. */
+		if (memcmp(before, after, datum->info.size) != 0 &&
+		    counter_step_discontinuous(datum, before, after))
 			return true;
 	}
 	return false;
@@ -943,6 +946,27 @@ dci_snapshot_next_present(const struct dci_class *class,
 	                             : snapshot->count;
 }
 
+/* The position of `id` in the previous snapshot, or -1. The next
+ * snapshot's ids come in ascending order and mostly are the previous
+ * one's, so the position after the last one found is tried first;
+ * `*expected` keeps it. */
+static long
+previous_position(const struct dci_class *class,
+    const struct dci_snapshot *previous, const uint32_t *id, size_t *expected)
+{
+	long found;
+
+	if (*expected < previous->count &&
+	    compare_ids(dci_snapshot_instance_id(class, previous, *expected),
+	        id, class->instance_words) == 0)
+		found = (long)*expected;
+	else
+		found = dci_snapshot_find(class, previous, id);
+	if (found >= 0)
+		*expected = (size_t)found + 1;
+	return found;
+}
+
 int
 dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
@@ -958,6 +982,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	struct sort_entry *order = NULL;
 	struct commit_datums lists = {0};
 	size_t count = builder->count, words = class->instance_words;
+	size_t previous_next = 0;
 
 	if (dci_snapshot_builder_seal(builder, why, why_size) != 0)
 		goto refused;
@@ -989,8 +1014,8 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		long before = -1;
 
 		if (previous != NULL)
-			before = dci_snapshot_find(
-			    class, previous, next->ids + i * words);
+			before = previous_position(class, previous,
+			    next->ids + i * words, &previous_next);
 		/* Widened first: derived datums take served values. */
 		if (class->widened_count > 0)
 			widen_values(class, &lists, previous, before, restarted,
