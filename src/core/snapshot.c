@@ -413,6 +413,34 @@ dci_snapshot_builder_set_discontinuity(
 	return 0;
 }
 
+/* Whether two slots or presence bitmaps hold the same bytes: a word
+ * compared in place for the sizes of most counters, a loop for other
+ * short ones (a call to memcmp costs more than either). */
+static inline bool
+same_bytes(const unsigned char *left, const unsigned char *right, size_t size)
+{
+	uint64_t left64, right64;
+	uint32_t left32, right32;
+
+	switch (size) {
+	case 8:
+		memcpy(&left64, left, 8);
+		memcpy(&right64, right, 8);
+		return left64 == right64;
+	case 4:
+		memcpy(&left32, left, 4);
+		memcpy(&right32, right, 4);
+		return left32 == right32;
+	default:
+		if (size > 16)
+			return memcmp(left, right, size) == 0;
+		for (size_t i = 0; i < size; i++)
+			if (left[i] != right[i])
+				return false;
+		return true;
+	}
+}
+
 static int
 compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
 {
@@ -734,7 +762,7 @@ counter_went_backwards(const struct dci_class *class,
 		    dci_snapshot_slot(class, previous, previous_row, datum);
 		after = dci_snapshot_slot(class, next, next_row, datum);
 		/* Most counters did not move between two refreshes. */
-		if (memcmp(before, after, datum->info.size) != 0 &&
+		if (!same_bytes(before, after, datum->info.size) &&
 		    counter_step_discontinuous(datum, before, after))
 			return true;
 	}
@@ -869,9 +897,9 @@ build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 	 * presence bits are the first instance's are counted together, the
 	 * others datum by datum. */
 	for (size_t i = 0; i < snapshot->count; i++) {
-		if (i > 0 && memcmp(snapshot->present,
+		if (i > 0 && same_bytes(snapshot->present,
 		                 snapshot->present + i * class->present_size,
-		                 class->present_size) == 0) {
+		                 class->present_size)) {
 			same_as_first++;
 			continue;
 		}
