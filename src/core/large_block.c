@@ -14,7 +14,7 @@
 static int
 mapped(size_t size)
 {
-	return size >= DCI_LARGE_BLOCK_MAPPED;
+	return dci_large_block_zeroed(size);
 }
 
 void *

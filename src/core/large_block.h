@@ -29,6 +29,14 @@ void *dci_large_block_alloc(size_t size);
  * min(old_size, new_size) bytes kept; NULL (and `block` untouched) when
  * out of memory. A NULL block is allocated. */
 void *dci_large_block_resize(void *block, size_t old_size, size_t new_size);
+/* Whether a block of `size` bytes comes zeroed: a mapping, whose bytes
+ * not yet written (since it was allocated, or beyond the old size after a
+ * resize) read as zero. */
+static inline int
+dci_large_block_zeroed(size_t size)
+{
+	return size >= DCI_LARGE_BLOCK_MAPPED;
+}
 /* Frees a block of `size` bytes (as allocated or last resized); NULL is
  * nothing. */
 void dci_large_block_free(void *block, size_t size);

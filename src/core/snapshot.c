@@ -185,10 +185,13 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	}
 	memcpy(builder->ids + row * class->instance_words, id,
 	    id_words * sizeof(*id));
-	memset(
-	    builder->values + row * class->record_size, 0, class->record_size);
-	memset(builder->present + row * class->present_size, 0,
-	    class->present_size);
+	/* A row is written once: in a mapped block it is still zero. */
+	if (!dci_large_block_zeroed(builder->values_bytes))
+		memset(builder->values + row * class->record_size, 0,
+		    class->record_size);
+	if (!dci_large_block_zeroed(builder->present_bytes))
+		memset(builder->present + row * class->present_size, 0,
+		    class->present_size);
 	if (builder->has_parent != NULL)
 		builder->has_parent[row] = false;
 	if (builder->discontinuous != NULL)
@@ -1030,7 +1033,8 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	    NULL, &next->instances_bytes, count * sizeof(*next->instances));
 	if (next->instances == NULL)
 		goto out_of_memory;
-	memset(next->instances, 0, next->instances_bytes);
+	if (!dci_large_block_zeroed(next->instances_bytes))
+		memset(next->instances, 0, next->instances_bytes);
 
 	if (take_or_sort_rows(builder, order, next) != 0)
 		goto out_of_memory;
