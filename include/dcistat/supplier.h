@@ -183,7 +183,14 @@ struct dcistat_devstat *dcistat_devstat_add(struct dcistat_supplier *supplier,
     uint32_t flags, uint32_t device_type, uint32_t priority);
 int dcistat_devstat_remove(struct dcistat_devstat *device);
 /* Counts a transaction as outstanding from now; returns its start time
- * (nanoseconds of CLOCK_MONOTONIC), for _end_transaction. */
+ * (nanoseconds of CLOCK_MONOTONIC), for _end_transaction. Start and end
+ * read the clock as of the kernel's last tick (CLOCK_MONOTONIC_COARSE, a
+ * fraction of a full read's cost) when that tick is 10 ms or
+ * finer, as devstat(9) keeps busy time with getmicrouptime(); otherwise
+ * CLOCK_MONOTONIC itself. Each time is then up to a tick early: a single
+ * short transaction may count 0 or a tick, sums over many are right on
+ * average. A caller that needs finer times passes its own to the _at
+ * variants. */
 uint64_t dcistat_devstat_start_transaction(struct dcistat_devstat *device);
 /* Ends a transaction begun at `start` (devstat_end_transaction's `then`):
  * counts its bytes and one operation of its kind, its duration, and the

@@ -8,6 +8,7 @@
 
 #include "core/derived.h"
 #include "core/events.h"
+#include "core/large_block.h"
 #include "core/lower_bound.h"
 #include "core/log.h"
 
@@ -21,6 +22,9 @@ struct dci_snapshot_builder {
 	char **labels;
 	unsigned char *values;
 	unsigned char *present;
+	/* ids, values and present are large blocks (core/large_block.h) of
+	 * these sizes; commit takes them into the snapshot. */
+	size_t ids_bytes, values_bytes, present_bytes;
 	/* Allocated on the first parent link: most classes have none. */
 	uint32_t *parents;
 	bool *has_parent;
@@ -32,6 +36,25 @@ struct dci_snapshot_builder {
 	/* Set by dci_snapshot_builder_seal: the rows in instance id order. */
 	struct sort_entry *order;
 };
+
+static size_t
+ids_bytes(const struct dci_class *class, size_t count)
+{
+	return count * class->instance_words * sizeof(uint32_t);
+}
+
+/* Resizes a large block of `*bytes` bytes to `new_bytes` and records the
+ * new size; NULL (and `*bytes` unchanged, the block kept) when out of
+ * memory. */
+static void *
+resize_block(void *block, size_t *bytes, size_t new_bytes)
+{
+	void *resized = dci_large_block_resize(block, *bytes, new_bytes);
+
+	if (resized != NULL)
+		*bytes = new_bytes;
+	return resized;
+}
 
 struct dci_snapshot_builder *
 dci_snapshot_builder_new(const struct dci_class *class)
@@ -50,10 +73,10 @@ dci_snapshot_builder_free(struct dci_snapshot_builder *builder)
 		return;
 	for (size_t i = 0; i < builder->count; i++)
 		free(builder->labels[i]);
-	free(builder->ids);
+	dci_large_block_free(builder->ids, builder->ids_bytes);
 	free(builder->labels);
-	free(builder->values);
-	free(builder->present);
+	dci_large_block_free(builder->values, builder->values_bytes);
+	dci_large_block_free(builder->present, builder->present_bytes);
 	free(builder->parents);
 	free(builder->has_parent);
 	free(builder->discontinuous);
@@ -94,23 +117,25 @@ builder_grow(struct dci_snapshot_builder *builder)
 	char **labels;
 	unsigned char *values, *present;
 
-	ids = realloc(
-	    builder->ids, capacity * class->instance_words * sizeof(*ids));
+	ids = resize_block(
+	    builder->ids, &builder->ids_bytes, ids_bytes(class, capacity));
 	if (ids == NULL)
 		return -1;
 	builder->ids = ids;
+	values = resize_block(builder->values, &builder->values_bytes,
+	    capacity * class->record_size);
+	if (values == NULL)
+		return -1;
+	builder->values = values;
+	present = resize_block(builder->present, &builder->present_bytes,
+	    capacity * class->present_size);
+	if (present == NULL)
+		return -1;
+	builder->present = present;
 	labels = realloc(builder->labels, capacity * sizeof(*labels));
 	if (labels == NULL)
 		return -1;
 	builder->labels = labels;
-	values = realloc(builder->values, capacity * class->record_size);
-	if (values == NULL)
-		return -1;
-	builder->values = values;
-	present = realloc(builder->present, capacity * class->present_size);
-	if (present == NULL)
-		return -1;
-	builder->present = present;
 	if (builder->parents != NULL &&
 	    builder_grow_parents(builder, capacity) != 0)
 		return -1;
@@ -160,10 +185,13 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 	}
 	memcpy(builder->ids + row * class->instance_words, id,
 	    id_words * sizeof(*id));
-	memset(
-	    builder->values + row * class->record_size, 0, class->record_size);
-	memset(builder->present + row * class->present_size, 0,
-	    class->present_size);
+	/* A row is written once: in a mapped block it is still zero. */
+	if (!dci_large_block_zeroed(builder->values_bytes))
+		memset(builder->values + row * class->record_size, 0,
+		    class->record_size);
+	if (!dci_large_block_zeroed(builder->present_bytes))
+		memset(builder->present + row * class->present_size, 0,
+		    class->present_size);
 	if (builder->has_parent != NULL)
 		builder->has_parent[row] = false;
 	if (builder->discontinuous != NULL)
@@ -283,7 +311,7 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_signed(
+	if (dci_value_encode_signed_trusted(
 	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
@@ -306,8 +334,8 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
 		log_reason(why, why_size, "NULL value of %zu bytes", length);
 		return refuse(datum, why, why_size);
 	}
-	if (dci_value_encode_bytes(provided_info(datum, &copy), bytes, length,
-	        slot, why, why_size) != 0)
+	if (dci_value_encode_bytes_trusted(provided_info(datum, &copy), bytes,
+	        length, slot, why, why_size) != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
@@ -388,6 +416,34 @@ dci_snapshot_builder_set_discontinuity(
 	return 0;
 }
 
+/* Whether two slots or presence bitmaps hold the same bytes: a word
+ * compared in place for the sizes of most counters, a loop for other
+ * short ones (a call to memcmp costs more than either). */
+static inline bool
+same_bytes(const unsigned char *left, const unsigned char *right, size_t size)
+{
+	uint64_t left64, right64;
+	uint32_t left32, right32;
+
+	switch (size) {
+	case 8:
+		memcpy(&left64, left, 8);
+		memcpy(&right64, right, 8);
+		return left64 == right64;
+	case 4:
+		memcpy(&left32, left, 4);
+		memcpy(&right32, right, 4);
+		return left32 == right32;
+	default:
+		if (size > 16)
+			return memcmp(left, right, size) == 0;
+		for (size_t i = 0; i < size; i++)
+			if (left[i] != right[i])
+				return false;
+		return true;
+	}
+}
+
 static int
 compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
 {
@@ -445,14 +501,14 @@ dci_snapshot_find(const struct dci_class *class,
 	return -1;
 }
 
-/* A builder array trimmed to `size` bytes; the array itself when realloc
- * cannot trim it. */
+/* A builder's large block of `*bytes` trimmed to `used` bytes, or kept
+ * whole when it cannot be trimmed; `*bytes` is its size then. */
 static void *
-shrink(void *array, size_t size)
+trim_block(void *block, size_t *bytes, size_t used)
 {
-	void *trimmed = realloc(array, size > 0 ? size : 1);
+	void *trimmed = resize_block(block, bytes, used);
 
-	return trimmed != NULL ? trimmed : array;
+	return trimmed != NULL ? trimmed : block;
 }
 
 /* Gives `next` the builder's ids, values and presence bits in instance id
@@ -470,20 +526,29 @@ take_or_sort_rows(struct dci_snapshot_builder *builder,
 	for (size_t i = 0; i < count && in_order; i++)
 		in_order = order[i].row == i;
 	if (in_order) {
-		next->ids =
-		    shrink(builder->ids, count * words * sizeof(*next->ids));
-		next->values =
-		    shrink(builder->values, count * class->record_size);
-		next->present =
-		    shrink(builder->present, count * class->present_size);
+		next->ids = trim_block(
+		    builder->ids, &builder->ids_bytes, ids_bytes(class, count));
+		next->values = trim_block(builder->values,
+		    &builder->values_bytes, count * class->record_size);
+		next->present = trim_block(builder->present,
+		    &builder->present_bytes, count * class->present_size);
+		next->ids_bytes = builder->ids_bytes;
+		next->values_bytes = builder->values_bytes;
+		next->present_bytes = builder->present_bytes;
 		builder->ids = NULL;
 		builder->values = NULL;
 		builder->present = NULL;
+		builder->ids_bytes = 0;
+		builder->values_bytes = 0;
+		builder->present_bytes = 0;
 		return 0;
 	}
-	next->ids = malloc((count ? count : 1) * words * sizeof(*next->ids));
-	next->values = malloc((count ? count : 1) * class->record_size + 1);
-	next->present = malloc((count ? count : 1) * class->present_size + 1);
+	next->ids =
+	    resize_block(NULL, &next->ids_bytes, ids_bytes(class, count));
+	next->values =
+	    resize_block(NULL, &next->values_bytes, count * class->record_size);
+	next->present = resize_block(
+	    NULL, &next->present_bytes, count * class->present_size);
 	if (next->ids == NULL || next->values == NULL || next->present == NULL)
 		return -1;
 	for (size_t i = 0; i < count; i++) {
@@ -501,17 +566,50 @@ take_or_sort_rows(struct dci_snapshot_builder *builder,
 	return 0;
 }
 
+/* The datums a commit visits per instance (derived, widened, counters),
+ * listed once per commit: a class has few of each among many datums. */
+struct commit_datums {
+	const struct dci_datum **derived, **widened, **counters;
+	size_t derived_count, widened_count, counter_count;
+	const struct dci_datum **all; /* the three lists' storage */
+};
+
+static int
+commit_datums_list(const struct dci_class *class, struct commit_datums *lists)
+{
+	size_t count = class->datum_count;
+
+	*lists = (struct commit_datums){0};
+	lists->all = malloc((3 * count + 1) * sizeof(*lists->all));
+	if (lists->all == NULL)
+		return -1;
+	lists->derived = lists->all;
+	lists->widened = lists->all + count;
+	lists->counters = lists->all + 2 * count;
+	for (size_t d = 0; d < count; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+
+		if (datum->info.type == DCI_ST_DERIVED)
+			lists->derived[lists->derived_count++] = datum;
+		if (datum->provided_size != 0)
+			lists->widened[lists->widened_count++] = datum;
+		if (datum->info.semantics == DCI_SEMANTICS_COUNTER)
+			lists->counters[lists->counter_count++] = datum;
+	}
+	return 0;
+}
+
 /* Computes the derived datums of one instance from its other values; a
  * derived datum with an argument missing, or no defined result, has no
  * value (and so no row). */
 static void
-derive_values(
-    const struct dci_class *class, struct dci_snapshot *snapshot, size_t row)
+derive_values(const struct dci_class *class, const struct commit_datums *lists,
+    struct dci_snapshot *snapshot, size_t row)
 {
 	unsigned char *bits = snapshot->present + row * class->present_size;
 
-	for (size_t d = 0; d < class->datum_count; d++) {
-		const struct dci_datum *datum = &class->datums[d];
+	for (size_t d = 0; d < lists->derived_count; d++) {
+		const struct dci_datum *datum = lists->derived[d];
 		struct dci_derived_argument
 		    arguments[DCI_DERIVED_ARGUMENTS_MAX];
 		struct dci_derived_result result;
@@ -519,8 +617,6 @@ derive_values(
 		bool complete = true;
 		int stored;
 
-		if (datum->info.type != DCI_ST_DERIVED)
-			continue;
 		bits[datum->index / 8] &=
 		    (unsigned char)~(1u << (datum->index % 8));
 		for (size_t a = 0; a < dci_derived_arity(datum->info.unit);
@@ -549,7 +645,7 @@ derive_values(
 		slot = (unsigned char *)dci_snapshot_slot(
 		    class, snapshot, row, datum);
 		stored = result.is_signed
-		             ? dci_value_encode_signed(&datum->info,
+		             ? dci_value_encode_signed_trusted(&datum->info,
 		                   result.signed_number, slot, NULL, 0)
 		             : dci_value_encode_unsigned_trusted(
 		                   &datum->info, result.number, slot, NULL, 0);
@@ -570,18 +666,18 @@ derive_values(
  * last time) or of an instance the provider declared discontinuous
  * starts at the provider's value. */
 static void
-widen_values(const struct dci_class *class, const struct dci_snapshot *previous,
-    long previous_row, bool restarted, struct dci_snapshot *next, size_t row)
+widen_values(const struct dci_class *class, const struct commit_datums *lists,
+    const struct dci_snapshot *previous, long previous_row, bool restarted,
+    struct dci_snapshot *next, size_t row)
 {
-	for (size_t d = 0; d < class->datum_count; d++) {
-		const struct dci_datum *datum = &class->datums[d];
+	for (size_t d = 0; d < lists->widened_count; d++) {
+		const struct dci_datum *datum = lists->widened[d];
 		struct dci_datum_info copy;
 		struct dci_value raw, before;
 		unsigned char *slot;
 		uint64_t served, mask;
 
-		if (datum->provided_size == 0 ||
-		    !dci_snapshot_present(class, next, row, datum))
+		if (!dci_snapshot_present(class, next, row, datum))
 			continue;
 		slot = next->values + row * class->record_size + datum->offset;
 		dci_value_decode_trusted(provided_info(datum, &copy), slot, &raw);
@@ -654,21 +750,23 @@ counter_step_discontinuous(const struct dci_datum *datum,
  * (counter_step_discontinuous) between two snapshots. */
 static bool
 counter_went_backwards(const struct dci_class *class,
-    const struct dci_snapshot *previous, size_t previous_row,
-    const struct dci_snapshot *next, size_t next_row)
+    const struct commit_datums *lists, const struct dci_snapshot *previous,
+    size_t previous_row, const struct dci_snapshot *next, size_t next_row)
 {
-	for (size_t i = 0; i < class->datum_count; i++) {
-		const struct dci_datum *datum = &class->datums[i];
+	for (size_t i = 0; i < lists->counter_count; i++) {
+		const struct dci_datum *datum = lists->counters[i];
+		const unsigned char *before, *after;
 
-		if (datum->info.semantics != DCI_SEMANTICS_COUNTER ||
-		    !dci_snapshot_present(
+		if (!dci_snapshot_present(
 		        class, previous, previous_row, datum) ||
 		    !dci_snapshot_present(class, next, next_row, datum))
 			continue;
-		if (counter_step_discontinuous(datum,
-		        dci_snapshot_slot(
-		            class, previous, previous_row, datum),
-		        dci_snapshot_slot(class, next, next_row, datum)))
+		before =
+		    dci_snapshot_slot(class, previous, previous_row, datum);
+		after = dci_snapshot_slot(class, next, next_row, datum);
+		/* Most counters did not move between two refreshes. */
+		if (!same_bytes(before, after, datum->info.size) &&
+		    counter_step_discontinuous(datum, before, after))
 			return true;
 	}
 	return false;
@@ -790,7 +888,7 @@ static void
 build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 {
 	struct dci_snapshot_column *columns;
-	size_t datum_count = class->datum_count;
+	size_t datum_count = class->datum_count, same_as_first = 0;
 	bool sparse = false;
 
 	if (snapshot->count > UINT32_MAX || datum_count == 0)
@@ -798,10 +896,24 @@ build_columns(const struct dci_class *class, struct dci_snapshot *snapshot)
 	columns = calloc(datum_count, sizeof(*columns));
 	if (columns == NULL)
 		return;
-	for (size_t i = 0; i < snapshot->count; i++)
+	/* Instances of a class mostly have the same datums: those whose
+	 * presence bits are the first instance's are counted together, the
+	 * others datum by datum. */
+	for (size_t i = 0; i < snapshot->count; i++) {
+		if (i > 0 && same_bytes(snapshot->present,
+		                 snapshot->present + i * class->present_size,
+		                 class->present_size)) {
+			same_as_first++;
+			continue;
+		}
 		for (size_t d = 0; d < datum_count; d++)
 			columns[d].count += dci_snapshot_present(
 			    class, snapshot, i, &class->datums[d]);
+	}
+	for (size_t d = 0; same_as_first > 0 && d < datum_count; d++)
+		columns[d].count +=
+		    same_as_first *
+		    dci_snapshot_present(class, snapshot, 0, &class->datums[d]);
 	for (size_t d = 0; d < datum_count; d++) {
 		columns[d].complete = columns[d].count == snapshot->count;
 		if (columns[d].complete || columns[d].count == 0)
@@ -865,6 +977,27 @@ dci_snapshot_next_present(const struct dci_class *class,
 	                             : snapshot->count;
 }
 
+/* The position of `id` in the previous snapshot, or -1. The next
+ * snapshot's ids come in ascending order and mostly are the previous
+ * one's, so the position after the last one found is tried first;
+ * `*expected` keeps it. */
+static long
+previous_position(const struct dci_class *class,
+    const struct dci_snapshot *previous, const uint32_t *id, size_t *expected)
+{
+	long found;
+
+	if (*expected < previous->count &&
+	    compare_ids(dci_snapshot_instance_id(class, previous, *expected),
+	        id, class->instance_words) == 0)
+		found = (long)*expected;
+	else
+		found = dci_snapshot_find(class, previous, id);
+	if (found >= 0)
+		*expected = (size_t)found + 1;
+	return found;
+}
+
 int
 dci_snapshot_commit(struct dci_snapshot_builder *builder,
     struct dci_class *class, int64_t now_milliseconds, char *why,
@@ -878,11 +1011,15 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	                    *previous = resumed ? class->stale_snapshot
 	                                        : class->snapshot;
 	struct sort_entry *order = NULL;
+	struct commit_datums lists = {0};
 	size_t count = builder->count, words = class->instance_words;
+	size_t previous_next = 0;
 
 	if (dci_snapshot_builder_seal(builder, why, why_size) != 0)
 		goto refused;
 	order = builder->order;
+	if (commit_datums_list(class, &lists) != 0)
+		goto out_of_memory;
 	next = calloc(1, sizeof(*next));
 	if (next == NULL)
 		goto out_of_memory;
@@ -892,9 +1029,12 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		if (next->parents == NULL)
 			goto out_of_memory;
 	}
-	next->instances = calloc(count ? count : 1, sizeof(*next->instances));
+	next->instances = resize_block(
+	    NULL, &next->instances_bytes, count * sizeof(*next->instances));
 	if (next->instances == NULL)
 		goto out_of_memory;
+	if (!dci_large_block_zeroed(next->instances_bytes))
+		memset(next->instances, 0, next->instances_bytes);
 
 	if (take_or_sort_rows(builder, order, next) != 0)
 		goto out_of_memory;
@@ -906,14 +1046,14 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		long before = -1;
 
 		if (previous != NULL)
-			before = dci_snapshot_find(
-			    class, previous, next->ids + i * words);
+			before = previous_position(class, previous,
+			    next->ids + i * words, &previous_next);
 		/* Widened first: derived datums take served values. */
 		if (class->widened_count > 0)
-			widen_values(
-			    class, previous, before, restarted, next, i);
+			widen_values(class, &lists, previous, before, restarted,
+			    next, i);
 		if (class->derived_count > 0)
-			derive_values(class, next, i);
+			derive_values(class, &lists, next, i);
 		state->label = builder->labels[row];
 		builder->labels[row] = NULL;
 		if (builder->has_parent != NULL && builder->has_parent[row]) {
@@ -933,7 +1073,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		if (resumed || restarted ||
 		    (class->has_counters &&
 		        counter_went_backwards(
-		            class, previous, (size_t)before, next, i)))
+		            class, &lists, previous, (size_t)before, next, i)))
 			state->discontinuity_milliseconds = now_milliseconds;
 	}
 	next->count = count;
@@ -952,6 +1092,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	if (resumed)
 		class->stale_snapshot = NULL;
 	dci_snapshot_builder_free(builder);
+	free(lists.all);
 	return 0;
 
 out_of_memory:
@@ -962,5 +1103,6 @@ refused:
 		dci_snapshot_free(next);
 	}
 	dci_snapshot_builder_free(builder);
+	free(lists.all);
 	return -1;
 }

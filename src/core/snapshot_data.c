@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "core/large_block.h"
+
 void
 dci_snapshot_columns_free(struct dci_snapshot_column *columns, size_t count)
 {
@@ -21,10 +23,10 @@ dci_snapshot_free(struct dci_snapshot *snapshot)
 		for (size_t i = 0; i < snapshot->count; i++)
 			free(snapshot->instances[i].label);
 	}
-	free(snapshot->ids);
-	free(snapshot->instances);
-	free(snapshot->values);
-	free(snapshot->present);
+	dci_large_block_free(snapshot->ids, snapshot->ids_bytes);
+	dci_large_block_free(snapshot->instances, snapshot->instances_bytes);
+	dci_large_block_free(snapshot->values, snapshot->values_bytes);
+	dci_large_block_free(snapshot->present, snapshot->present_bytes);
 	free(snapshot->parents);
 	dci_snapshot_columns_free(snapshot->columns, snapshot->column_count);
 	free(snapshot);

@@ -41,6 +41,9 @@ struct dci_snapshot {
 	struct dci_snapshot_column *columns;
 	size_t column_count;
 	int64_t taken_milliseconds;
+	/* Bytes of ids, instances, values and present as allocated
+	 * (core/large_block.h: large ones are mappings of their own). */
+	size_t ids_bytes, instances_bytes, values_bytes, present_bytes;
 };
 
 void dci_snapshot_free(struct dci_snapshot *snapshot);

@@ -732,13 +732,21 @@ int
 dci_value_encode_signed(const struct dci_datum_info *datum, int64_t value,
     unsigned char *slot, char *why, size_t why_size)
 {
-	int64_t minimum;
-
 	if (dci_value_check_datum(datum, why, why_size) != 0)
 		return -1;
+	return dci_value_encode_signed_trusted(
+	    datum, value, slot, why, why_size);
+}
+
+int
+dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
+    int64_t value, unsigned char *slot, char *why, size_t why_size)
+{
+	int64_t minimum;
+
 	/* A non-negative value follows the unsigned rules exactly. */
 	if (value >= 0)
-		return dci_value_encode_unsigned(
+		return dci_value_encode_unsigned_trusted(
 		    datum, (uint64_t)value, slot, why, why_size);
 	if (is_integer_type(datum->type) && !is_unsigned_integer(datum)) {
 		minimum = -(int64_t)(width_mask(datum->size) >> 1) - 1;
@@ -771,7 +779,8 @@ dci_value_encode_signed(const struct dci_datum_info *datum, int64_t value,
 	if (datum->type == DCI_ST_STRING || datum->type == DCI_ST_UNUSED ||
 	    (datum->type == DCI_ST_ADDRESS && datum->format != DCI_SAF_IP)) {
 		/* Same refusal as for any number. */
-		return dci_value_encode_unsigned(datum, 0, slot, why, why_size);
+		return dci_value_encode_unsigned_trusted(
+		    datum, 0, slot, why, why_size);
 	}
 	set_reason(why, why_size, "negative value %" PRId64 " for %s%s", value,
 	    dci_value_type_name(datum->type), type_qualifier(datum));
@@ -782,13 +791,21 @@ int
 dci_value_encode_bytes(const struct dci_datum_info *datum, const void *bytes,
     size_t length, unsigned char *slot, char *why, size_t why_size)
 {
-	const unsigned char *source = bytes;
-	const char *name;
-	const unsigned char *nul;
-
 	if (dci_value_check_datum(datum, why, why_size) != 0)
 		return -1;
-	name = dci_value_type_name(datum->type);
+	return dci_value_encode_bytes_trusted(
+	    datum, bytes, length, slot, why, why_size);
+}
+
+int
+dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
+    const void *bytes, size_t length, unsigned char *slot, char *why,
+    size_t why_size)
+{
+	const unsigned char *source = bytes;
+	const char *name = type_names[datum->type];
+	const unsigned char *nul;
+
 	if (length > 0 && source == NULL) {
 		set_reason(why, why_size, "no bytes given for %s", name);
 		return -1;

@@ -152,13 +152,19 @@ int dci_value_encode_bytes(const struct dci_datum_info *datum,
 void dci_value_decode(const struct dci_datum_info *datum,
     const unsigned char *slot, struct dci_value *value);
 
-/* The same as dci_value_encode_unsigned and dci_value_decode for a datum
- * description dci_value_check_datum already accepted (every datum of a
- * registered class, and its provided-width copy): no second check of the
- * description, for the refresh and commit paths, which handle every
- * value. Anything else must use the checked functions. */
+/* The same as dci_value_encode_unsigned, _signed, _bytes and
+ * dci_value_decode for a datum description dci_value_check_datum already
+ * accepted (every datum of a registered class, and its provided-width
+ * copy): no second check of the description, for the refresh and commit
+ * paths, which handle every value. Anything else must use the checked
+ * functions. */
 int dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
     uint64_t value, unsigned char *slot, char *why, size_t why_size);
+int dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
+    int64_t value, unsigned char *slot, char *why, size_t why_size);
+int dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
+    const void *bytes, size_t length, unsigned char *slot, char *why,
+    size_t why_size);
 void dci_value_decode_trusted(const struct dci_datum_info *datum,
     const unsigned char *slot, struct dci_value *value);
 /* Of those, only .number and .signed_number, for an integer or derived

@@ -14,9 +14,10 @@
  * clock read may overlap by that much.
  *
  * Times are CLOCK_MONOTONIC, read through the vDSO (no system call on
- * Linux with a TSC clock source): durations in nanoseconds, busy time in
- * microseconds, both served in milliseconds as the built-in provider
- * serves them.
+ * Linux): durations in nanoseconds, busy time in microseconds, both
+ * served in milliseconds as the built-in provider serves them. Start and
+ * end read it as of the kernel's last tick (transaction_clock), as
+ * devstat(9) does; the _at variants take the caller's times.
  */
 #define _GNU_SOURCE
 
@@ -127,6 +128,47 @@ monotonic_nanoseconds(void)
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* The coarsest tick a transaction's clock may have: devstat(9) keeps busy
+ * time with getmicrouptime(), the kernel's time as of its last tick, and
+ * ticks were 10 ms at the traditional hz of 100. */
+#define DEVSTAT_CLOCK_TICK_MAX_NANOSECONDS 10000000L
+
+/* The clock of start and end: CLOCK_MONOTONIC_COARSE (the same clock as
+ * of the last tick, several times cheaper to read than CLOCK_MONOTONIC on
+ * a virtual machine) when its tick is no coarser than devstat(9)'s,
+ * CLOCK_MONOTONIC otherwise. Chosen once; every thread
+ * chooses the same. */
+static clockid_t
+transaction_clock(void)
+{
+	static int chosen = -1;
+	int clock = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+#ifdef CLOCK_MONOTONIC_COARSE
+	struct timespec tick;
+#endif
+
+	if (clock >= 0)
+		return (clockid_t)clock;
+	clock = CLOCK_MONOTONIC;
+#ifdef CLOCK_MONOTONIC_COARSE
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &tick) == 0 &&
+	    tick.tv_sec == 0 &&
+	    tick.tv_nsec <= DEVSTAT_CLOCK_TICK_MAX_NANOSECONDS)
+		clock = CLOCK_MONOTONIC_COARSE;
+#endif
+	__atomic_store_n(&chosen, clock, __ATOMIC_RELAXED);
+	return (clockid_t)clock;
+}
+
+static inline uint64_t
+transaction_nanoseconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(transaction_clock(), &now);
 	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
@@ -283,7 +325,7 @@ __attribute__((visibility("default"))) uint64_t
 dcistat_devstat_start_transaction(struct dcistat_devstat *device)
 {
 	return dcistat_devstat_start_transaction_at(
-	    device, monotonic_nanoseconds());
+	    device, transaction_nanoseconds());
 }
 
 /* Ends one outstanding transaction; the last one ends the busy period,
@@ -360,7 +402,7 @@ dcistat_devstat_end_transaction(struct dcistat_devstat *device,
     uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start)
 {
 	dcistat_devstat_end_transaction_at(
-	    device, bytes, kind, start, monotonic_nanoseconds());
+	    device, bytes, kind, start, transaction_nanoseconds());
 }
 
 void

@@ -8,6 +8,7 @@
 #include <dcistat/supplier.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,6 +405,70 @@ END_TEST
 
 /* --- devstat busy time --- */
 
+static uint64_t
+coarse_nanoseconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* Whether CLOCK_MONOTONIC_COARSE ticks at least every 10 ms, as
+ * devstat(9)'s clock did at hz 100: then transactions read it. */
+static bool
+coarse_clock_fine_enough(void)
+{
+	struct timespec tick;
+
+	return clock_getres(CLOCK_MONOTONIC_COARSE, &tick) == 0 &&
+	       tick.tv_sec == 0 && tick.tv_nsec <= 10000000L;
+}
+
+/* The tick of the transactions' clock, rounded up to milliseconds. */
+static unsigned
+transaction_tick_milliseconds(void)
+{
+	struct timespec tick;
+
+	if (!coarse_clock_fine_enough() ||
+	    clock_getres(CLOCK_MONOTONIC_COARSE, &tick) != 0)
+		return 0;
+	return (unsigned)((tick.tv_nsec + 999999) / 1000000);
+}
+
+/* Start and end read the clock as of the kernel's last tick (a few
+ * nanoseconds instead of a full clock read) when that tick is no coarser
+ * than devstat(9)'s: each start time lies between two reads of
+ * CLOCK_MONOTONIC_COARSE around it. A full CLOCK_MONOTONIC read is ahead
+ * of them, up to a tick. */
+START_TEST(test_devstat_reads_the_tick_clock)
+{
+	struct dcistat_supplier *supplier;
+	struct dcistat_devstat *device;
+	unsigned ahead = 0;
+
+	if (!coarse_clock_fine_enough())
+		return;
+	directory_make();
+	supplier = supplier_open("devstat_tick", 4);
+	device = dcistat_devstat_add(supplier, "da", 2, 512, 0, 0, 0);
+	ck_assert_ptr_nonnull(device);
+	for (int i = 0; i < 1000; i++) {
+		uint64_t before = coarse_nanoseconds();
+		uint64_t start = dcistat_devstat_start_transaction(device);
+		uint64_t after = coarse_nanoseconds();
+
+		ahead += start < before || start > after;
+		dcistat_devstat_end_transaction(
+		    device, 0, DCISTAT_DEVSTAT_NO_DATA, start);
+	}
+	ck_assert_uint_eq(ahead, 0);
+	dcistat_supplier_close(supplier);
+	directory_remove();
+}
+END_TEST
+
 START_TEST(test_devstat_busy)
 {
 	struct dcistat_supplier *supplier;
@@ -428,12 +493,15 @@ START_TEST(test_devstat_busy)
 	dcistat_devstat_end_transaction(device, 0, DCISTAT_DEVSTAT_FREE, second);
 	reading_open(&reading, dcistat_supplier_path(supplier));
 	ck_assert_uint_eq(reading_value(&reading, "da1", "busy_count", NULL), 0);
-	/* 40 ms busy, served in ms; the sleeps last at least that long. */
-	ck_assert_uint_ge(reading_value(&reading, "da1", "busy_time", NULL), 40);
+	/* 40 ms busy, served in ms; the sleeps last at least that long,
+	 * less a tick of the clock the transactions read (each time is the
+	 * clock as of its last tick). */
+	ck_assert_uint_ge(reading_value(&reading, "da1", "busy_time", NULL),
+	    40 - transaction_tick_milliseconds());
 	ck_assert_uint_lt(reading_value(&reading, "da1", "busy_time", NULL),
 	    2000);
-	ck_assert_uint_ge(
-	    reading_value(&reading, "da1", "duration_read", NULL), 20);
+	ck_assert_uint_ge(reading_value(&reading, "da1", "duration_read", NULL),
+	    20 - transaction_tick_milliseconds());
 	ck_assert_uint_eq(reading_value(&reading, "da1", "bytes_read", NULL),
 	    1024);
 	ck_assert_uint_eq(reading_value(&reading, "da1", "num_frees", NULL), 1);
@@ -724,6 +792,7 @@ supplier_suite(void)
 	tcase_add_test(library, test_evcnt_parent_rules);
 	tcase_add_test(library, test_devstat_busy);
 	tcase_add_test(library, test_devstat_at_times);
+	tcase_add_test(library, test_devstat_reads_the_tick_clock);
 	tcase_add_test(library, test_generic_class);
 	tcase_add_test(library, test_reader_refuses_malformed);
 	tcase_add_test(library, test_reader_skips_frozen_writer);
