@@ -171,9 +171,13 @@ ok "random bytes and a truncated copy refused: $(grep -o 'junk.1.dciseg refused.
 # A copy under another module name and a live owner (this shell: its pid
 # and start time, /proc/PID/stat field 22; root owns both), same class
 # ids: served as a supplier, its classes refused as taken.
+# Made whole outside the directory, then renamed into it: dcistatd sees
+# the file as soon as it is created there, and must not see a copy still
+# naming the example application (a name taken, refused and remembered).
 copy=$RUN/copy.$$.dciseg
-cp "$segment" "$copy"
-printf 'copyapp\0' | dd of="$copy" bs=1 seek=48 conv=notrunc status=none
+building=$TMP_DIR/copy.building
+cp "$segment" "$building"
+printf 'copyapp\0' | dd of="$building" bs=1 seek=48 conv=notrunc status=none
 le_bytes() { # VALUE COUNT: VALUE as COUNT little-endian bytes on stdout
 	local value=$1 count=$2 i escaped=
 	for ((i = 0; i < count; i++)); do
@@ -184,8 +188,9 @@ le_bytes() { # VALUE COUNT: VALUE as COUNT little-endian bytes on stdout
 }
 pid=$$
 start=$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f20)
-le_bytes "$pid" 4 | dd of="$copy" bs=1 seek=28 conv=notrunc status=none
-le_bytes "$start" 8 | dd of="$copy" bs=1 seek=32 conv=notrunc status=none
+le_bytes "$pid" 4 | dd of="$building" bs=1 seek=28 conv=notrunc status=none
+le_bytes "$start" 8 | dd of="$building" bs=1 seek=32 conv=notrunc status=none
+mv "$building" "$copy" || fail "cannot move the copy into $RUN"
 wait_until 10 grep -q 'copy\..*supplier "copyapp".*served' "$DCISTATD_LOG" ||
     fail "the copy was not served as supplier copyapp (log: $(tail -n 5 "$DCISTATD_LOG"))"
 wait_until 10 grep -q 'class "evcnt" of supplier "copyapp" not served' "$DCISTATD_LOG" ||
