@@ -42,6 +42,7 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 
 require_root
 require_cmd snmpd snmpget snmpwalk python3 useradd userdel setpriv truncate
+hold_test_users_lock
 require_built
 SUPPLIERS_SO=$(provider_so suppliers)
 [ -f "$SUPPLIERS_SO" ] || fail "$SUPPLIERS_SO not built (run make)"

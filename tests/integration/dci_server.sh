@@ -41,6 +41,7 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 
 require_root
 require_cmd ip snmpd snmpget useradd userdel groupadd groupdel runuser
+hold_test_users_lock
 require_built
 make_netns
 

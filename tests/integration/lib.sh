@@ -156,6 +156,17 @@ require_built() {
 	    fail "$NETIF_PLUGIN_DIR/netif.so not built (run make)"
 }
 
+# Serialises the tests that create and delete fixed-named system users: two
+# runs of the suite at once (two build directories, a CI run beside a hand run)
+# would otherwise delete each other's users mid-test. Held until the test exits.
+hold_test_users_lock() {
+	local dir=/run/lock
+	[ -d "$dir" ] || dir=/tmp
+	local lock=${DCISTAT_TEST_USERS_LOCK:-$dir/dcistat-test-users.lock}
+	exec {_lib_users_lock_fd}>>"$lock" || fail "cannot open $lock"
+	flock "$_lib_users_lock_fd" || fail "cannot lock $lock"
+}
+
 require_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
 }

@@ -49,6 +49,7 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 
 require_root
 require_cmd snmpd snmpget snmpwalk useradd groupadd usermod setpriv pgrep
+hold_test_users_lock
 require_built
 SUPPLIERS_SO=$(provider_so suppliers)
 EXAMPLE_SO=$(provider_so example)
