@@ -351,6 +351,31 @@ agent_notifications_announce_failures(const struct dci_registry *registry)
 	}
 }
 
+/* Hands the model the configured data-changed watches as its own plain
+ * settings (dci_events_set_watches copies them). */
+static int
+agent_notifications_watch(const struct dci_config_notifications *settings)
+{
+	struct dci_events_watch *watches = NULL;
+	int result;
+
+	if (settings->data_changed_count > 0) {
+		watches =
+		    calloc(settings->data_changed_count, sizeof(*watches));
+		if (watches == NULL)
+			return -1;
+	}
+	for (size_t w = 0; w < settings->data_changed_count; w++)
+		watches[w] = (struct dci_events_watch){
+		    .class_name = settings->data_changed[w].class_name,
+		    .datums = settings->data_changed[w].datums,
+		    .datum_count = settings->data_changed[w].datum_count,
+		};
+	result = dci_events_set_watches(watches, settings->data_changed_count);
+	free(watches);
+	return result;
+}
+
 void
 agent_notifications_configure(const struct dci_config_notifications *settings)
 {
@@ -358,8 +383,7 @@ agent_notifications_configure(const struct dci_config_notifications *settings)
 	/* The lists are core's copies; the settings keep only the flags. */
 	agent_notifications_settings.data_changed = NULL;
 	agent_notifications_settings.data_changed_count = 0;
-	if (dci_events_set_watches(
-	        settings->data_changed, settings->data_changed_count) != 0)
+	if (agent_notifications_watch(settings) != 0)
 		log_warnx("agent: out of memory for the data-changed datums; "
 		          "the previous ones stay watched");
 	dci_events_rate_limit_init(&agent_notifications_rate,

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/events.h"
+
 #define DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS 5u
 #define DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS 1000u
 #define DCI_CONFIG_DEFAULT_STALE_PERIODS 3u
@@ -98,7 +100,7 @@ enum dci_config_in_place {
  * are notified (UMA's DCI_DATACHANGED). The class is named by its label
  * or its dotted id, each datum by its label; counters are refused when
  * the class registers (core/events.h). */
-#define DCI_CONFIG_WATCHED_DATUMS_MAX 64
+#define DCI_CONFIG_WATCHED_DATUMS_MAX DCI_EVENTS_WATCHED_DATUMS_MAX
 struct dci_config_watch {
 	struct dci_config_position position; /* of the class's key */
 	char *class_name;
@@ -160,6 +162,17 @@ struct dci_config {
 	size_t derived_count;
 	struct dci_config_notifications notifications;
 };
+
+struct dci_registry;
+
+/* Checks the watches of `notifications: data-changed` against the classes
+ * registered: a datum a registered class does not have, or one whose
+ * changes cannot be watched (dci_events_datum_watchable), is an error
+ * "FILE:LINE:COLUMN: ..." (-1); a class no provider registered is logged
+ * as a warning only, since an application supplier may register it later.
+ * Returns 0 otherwise. */
+int dci_config_check_watches(const struct dci_config *config,
+    const struct dci_registry *registry, char *error, size_t error_size);
 
 /* Reads "auto", "on" or "off"; false for anything else. */
 bool dci_config_parse_in_place(const char *text, enum dci_config_in_place *mode);

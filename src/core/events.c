@@ -5,7 +5,6 @@
  */
 #include "core/events.h"
 
-#include "core/config.h"
 #include "core/log.h"
 #include "core/registry.h"
 #include "core/snapshot_access.h"
@@ -149,7 +148,7 @@ events_watches_free(struct events_watch *watches, size_t count)
 }
 
 int
-dci_events_set_watches(const struct dci_config_watch *watches, size_t count)
+dci_events_set_watches(const struct dci_events_watch *watches, size_t count)
 {
 	struct events_watch *copies = NULL;
 
@@ -194,67 +193,11 @@ events_names_class(const struct dci_class *class, const char *name)
 	return strcmp(id, name) == 0;
 }
 
-/* Whether a datum's changes can be watched: a counter changes at every
- * refresh, and an unused datum never has a value. */
-static bool
-events_watchable(const struct dci_datum *datum)
+bool
+dci_events_datum_watchable(const struct dci_datum *datum)
 {
 	return datum->info.semantics != DCI_SEMANTICS_COUNTER &&
 	       datum->kind != DCI_KIND_NONE;
-}
-
-int
-dci_events_check_watches(const struct dci_config *config,
-    const struct dci_registry *registry, char *error, size_t error_size)
-{
-	const struct dci_config_notifications *notifications =
-	    &config->notifications;
-
-	for (size_t w = 0; w < notifications->data_changed_count; w++) {
-		const struct dci_config_watch *watch =
-		    &notifications->data_changed[w];
-		const struct dci_class *class =
-		    dci_registry_find_class(registry, watch->class_name);
-
-		if (class == NULL) {
-			log_warnx("%s:%u:%u: data-changed: no provider "
-			          "registered class \"%s\" (yet); its changes "
-			          "are notified once one does",
-			    watch->position.file, watch->position.line,
-			    watch->position.column, watch->class_name);
-			continue;
-		}
-		for (size_t d = 0; d < watch->datum_count; d++) {
-			const struct dci_config_position *at =
-			    &watch->datum_positions[d];
-			const struct dci_datum *datum =
-			    dci_class_find_datum_by_name(
-			        class, watch->datums[d]);
-
-			if (datum == NULL) {
-				log_reason(error, error_size,
-				    "%s:%u:%u: data-changed: class \"%s\" has "
-				    "no datum \"%s\"",
-				    at->file, at->line, at->column,
-				    class->label, watch->datums[d]);
-				return -1;
-			}
-			if (!events_watchable(datum)) {
-				log_reason(error, error_size,
-				    "%s:%u:%u: data-changed: datum \"%s\" of "
-				    "class \"%s\" is %s; expected a gauge, a "
-				    "text, an address, a time or a boolean",
-				    at->file, at->line, at->column,
-				    watch->datums[d], class->label,
-				    datum->kind == DCI_KIND_NONE
-				        ? "unused"
-				        : "a counter (its rate is what "
-				          "changes)");
-				return -1;
-			}
-		}
-	}
-	return 0;
 }
 
 /* What the commit's walk needs to name an instance and compare values. */
@@ -262,7 +205,7 @@ struct events_commit {
 	const struct dci_class *class;
 	const struct dci_snapshot *previous;
 	const struct dci_snapshot *next;
-	const struct dci_datum *watched[DCI_CONFIG_WATCHED_DATUMS_MAX];
+	const struct dci_datum *watched[DCI_EVENTS_WATCHED_DATUMS_MAX];
 	size_t watched_count;
 };
 
@@ -380,13 +323,13 @@ events_commit_resolve(struct events_commit *commit)
 			continue;
 		for (size_t d = 0;
 		     d < watch->datum_count &&
-		     commit->watched_count < DCI_CONFIG_WATCHED_DATUMS_MAX;
+		     commit->watched_count < DCI_EVENTS_WATCHED_DATUMS_MAX;
 		     d++) {
 			const struct dci_datum *datum =
 			    dci_class_find_datum_by_name(
 			        commit->class, watch->datums[d]);
 
-			if (datum != NULL && events_watchable(datum))
+			if (datum != NULL && dci_events_datum_watchable(datum))
 				commit->watched[commit->watched_count++] =
 				    datum;
 		}

@@ -16,8 +16,6 @@
 #include <stdint.h>
 
 struct dci_class;
-struct dci_config;
-struct dci_config_watch;
 struct dci_datum;
 struct dci_registry;
 struct dci_snapshot;
@@ -132,22 +130,30 @@ typedef void (*dci_events_sink_function)(
  * needs no lock; the agent registers it, core knows no OIDs. */
 void dci_events_set_sink(dci_events_sink_function sink, void *context);
 
-/* The datums whose changes are DCI_EVENTS_DATA_CHANGED events: copies
- * `count` watches (the configuration's notifications: data-changed), in
- * place of the previous ones; count 0 watches nothing (the default).
- * Returns 0, or -1 when out of memory (the previous watches stay). Main
- * thread only. */
-int dci_events_set_watches(
-    const struct dci_config_watch *watches, size_t count);
+/* The most datums one watch names. */
+#define DCI_EVENTS_WATCHED_DATUMS_MAX 64
 
-/* Checks the configuration's watches against the classes registered:
- * a datum a registered class does not have, or a counter (whose value
- * changes at every refresh; its rate is what a manager watches), is an
- * error "FILE:LINE:COLUMN: ..." (-1); a class no provider registered is
- * logged as a warning only, since an application supplier may register
- * it later. Returns 0 otherwise. */
-int dci_events_check_watches(const struct dci_config *config,
-    const struct dci_registry *registry, char *error, size_t error_size);
+/* Which datums of a class are watched for changes: the class named by its
+ * label or its id (as dci_registry_find_class reads it), the datums by
+ * label. Plain settings, so the model knows no configuration file: the
+ * configuration reader fills these from `notifications: data-changed`. */
+struct dci_events_watch {
+	const char *class_name;
+	char *const *datums;
+	size_t datum_count;
+};
+
+/* The datums whose changes are DCI_EVENTS_DATA_CHANGED events: copies
+ * `count` watches, in place of the previous ones; count 0 watches nothing
+ * (the default). Returns 0, or -1 when out of memory (the previous watches
+ * stay). Main thread only. */
+int dci_events_set_watches(
+    const struct dci_events_watch *watches, size_t count);
+
+/* Whether a datum's changes can be watched: not a counter (its value
+ * changes at every refresh; its rate is what a manager watches), and not
+ * an unused datum, which never has a value. */
+bool dci_events_datum_watchable(const struct dci_datum *datum);
 
 /* Called by dci_snapshot_commit just before `next` replaces `previous`:
  * hands the sink every instance added or removed, then, for the instances

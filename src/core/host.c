@@ -8,9 +8,37 @@
 #include <syslog.h>
 
 #include "core/clock.h"
-#include "core/loader.h"
+#include "core/plugin.h"
 #include "core/log.h"
 #include "core/snapshot.h"
+
+/*
+ * A change of the registry a provider asks for: a supplier or a class
+ * registered, a supplier withdrawn. The registry belongs to the main
+ * thread, so a request made by a refresh on its refresher is handed to
+ * the main thread, which performs it while the refresher waits
+ * (dci_plugin_request_on_main_thread, plugin.h); from init, fini or a
+ * refresh run on the main thread it is performed at once. Either way by
+ * host_request_perform: one code path for each change.
+ */
+enum dci_host_request_kind {
+	DCI_HOST_REQUEST_SUPPLIER_REGISTER,
+	DCI_HOST_REQUEST_CLASS_REGISTER,
+	DCI_HOST_REQUEST_SUPPLIER_WITHDRAW,
+};
+
+struct dci_host_request {
+	struct dci_plugin_request queued; /* first: what the queue holds */
+	enum dci_host_request_kind kind;
+	/* Arguments: the provider's own, valid while it waits. */
+	const struct dci_supplier_info *supplier_info; /* supplier register */
+	const struct dci_class_info *class_info;       /* class register */
+	/* Class register and withdraw: the supplier handle given; supplier
+	 * register: the new supplier, NULL when refused. */
+	struct dci_supplier *supplier;
+	struct dci_class *class; /* class register: the new class, or NULL */
+	int result;              /* withdraw: 0, or -1 when refused */
+};
 
 /* A batch as the host sees it: the public part first (the provider calls
  * through its operations pointer), then the builder it fills. */
@@ -323,10 +351,13 @@ supplier_withdraw_perform(
 	return 0;
 }
 
-void
-dci_host_request_perform(
-    struct dci_plugin *plugin, struct dci_host_request *request)
+/* Main thread: performs `queued` for `plugin` and fills its results. */
+static void
+host_request_perform(
+    struct dci_plugin *plugin, struct dci_plugin_request *queued)
 {
+	struct dci_host_request *request = (struct dci_host_request *)queued;
+
 	switch (request->kind) {
 	case DCI_HOST_REQUEST_SUPPLIER_REGISTER:
 		request->supplier =
@@ -343,10 +374,14 @@ dci_host_request_perform(
 	}
 }
 
-void
-dci_host_request_refuse(struct dci_plugin *plugin,
-    struct dci_host_request *request, const char *why)
+/* Fills the results of a request that is not performed (the provider is
+ * being stopped), logging why; touches neither registry nor plug-in, so
+ * any thread may call it. */
+static void
+host_request_refuse(struct dci_plugin *plugin,
+    struct dci_plugin_request *queued, const char *why)
 {
+	struct dci_host_request *request = (struct dci_host_request *)queued;
 	static const char *const what[] = {
 	    [DCI_HOST_REQUEST_SUPPLIER_REGISTER] = "supplier",
 	    [DCI_HOST_REQUEST_CLASS_REGISTER] = "class",
@@ -367,10 +402,12 @@ dci_host_request_refuse(struct dci_plugin *plugin,
 static void
 host_request(struct dci_plugin *plugin, struct dci_host_request *request)
 {
+	request->queued.perform = host_request_perform;
+	request->queued.refuse = host_request_refuse;
 	if (plugin->on_refresher)
-		dci_plugin_request_on_main_thread(plugin, request);
+		dci_plugin_request_on_main_thread(plugin, &request->queued);
 	else
-		dci_host_request_perform(plugin, request);
+		host_request_perform(plugin, &request->queued);
 }
 
 static struct dci_supplier *

@@ -16,7 +16,7 @@
 #include "core/clock.h"
 #include "core/isolation_process.h"
 #include "core/isolation_wire.h"
-#include "core/loader.h"
+#include "core/plugin.h"
 #include "core/log.h"
 
 #ifndef PKGLIBEXECDIR

@@ -337,7 +337,7 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	if (dci_plugins_check_derived(
 	        after, lifecycle->registry, reason, sizeof(reason)) != 0)
 		log_warnx("%s", reason);
-	if (dci_events_check_watches(
+	if (dci_config_check_watches(
 	        after, lifecycle->registry, reason, sizeof(reason)) != 0)
 		log_warnx("%s; that datum is not watched", reason);
 	dci_plugins_run_due(plugins, dci_clock_milliseconds());

@@ -284,55 +284,6 @@ plugin_refresher_start(struct dci_plugin *plugin)
 	plugin->refresher_running = true;
 }
 
-void
-dci_plugin_request_on_main_thread(
-    struct dci_plugin *plugin, struct dci_host_request *request)
-{
-	pthread_mutex_lock(&plugin->refresher_lock);
-	if (plugin->refresher_stopping) {
-		pthread_mutex_unlock(&plugin->refresher_lock);
-		dci_host_request_refuse(
-		    plugin, request, "the provider is being stopped");
-		return;
-	}
-	request->answered = false;
-	plugin->request = request;
-	/* A full pipe already holds a wake-up for the loop. */
-	if (write(plugin->notify_fd, "q", 1) < 0) {
-	}
-	while (!request->answered)
-		pthread_cond_wait(
-		    &plugin->refresher_wake, &plugin->refresher_lock);
-	pthread_mutex_unlock(&plugin->refresher_lock);
-}
-
-/* Main thread: answers the request the refresher waits on, if any, by
- * performing it, or by refusing it at stop. The registry changes outside
- * the lock: the refresher waits until `answered`. */
-static void
-plugin_request_answer(struct dci_plugin *plugin, bool refuse)
-{
-	struct dci_host_request *request;
-
-	pthread_mutex_lock(&plugin->refresher_lock);
-	request = plugin->request;
-	plugin->request = NULL;
-	pthread_mutex_unlock(&plugin->refresher_lock);
-	if (request == NULL)
-		return;
-	/* The refresh's messages so far come before the request's. */
-	log_flush_deferred();
-	if (refuse)
-		dci_host_request_refuse(
-		    plugin, request, "the provider is being stopped");
-	else
-		dci_host_request_perform(plugin, request);
-	pthread_mutex_lock(&plugin->refresher_lock);
-	request->answered = true;
-	pthread_cond_signal(&plugin->refresher_wake);
-	pthread_mutex_unlock(&plugin->refresher_lock);
-}
-
 /* Plug-ins abandoned by a stop: kept, so that their refreshes find them
  * if they ever return (and so that they are not leaks). Main thread. */
 static struct dci_plugin **abandoned_plugins;
@@ -366,7 +317,7 @@ plugin_refresher_stop(struct dci_plugin *plugin)
 	plugin->refresher_stopping = true;
 	pthread_cond_signal(&plugin->refresher_wake);
 	pthread_mutex_unlock(&plugin->refresher_lock);
-	plugin_request_answer(plugin, true);
+	dci_plugin_request_answer(plugin, true);
 	/* An isolated provider's refresh waits on its process: ended now,
 	 * rather than after its hang limit. */
 	if (plugin->refresh_in_flight &&
@@ -707,7 +658,7 @@ plugin_refresh_collect(struct dci_plugin *plugin)
 
 	if (!plugin->refresh_in_flight)
 		return false;
-	plugin_request_answer(plugin, false);
+	dci_plugin_request_answer(plugin, false);
 	pthread_mutex_lock(&plugin->refresher_lock);
 	finished = plugin->refresh_finished;
 	if (finished) {
@@ -1038,7 +989,7 @@ dci_plugins_load(const struct dci_config *config,
 		if (!failed)
 			log_warnx("%s", reason);
 	}
-	if (dci_events_check_watches(
+	if (dci_config_check_watches(
 	        config, registry, reason, sizeof(reason)) != 0) {
 		if (mode == DCI_LOAD_STRICT) {
 			log_reason(error, error_size, "%s", reason);

@@ -481,11 +481,9 @@ START_TEST(commit_hands_watched_data_changes_in_id_order)
 	    {5, "eth9", 0, 20},
 	};
 	char *datums[] = {"mtu", "name", "packets"};
-	struct dci_config_position positions[3] = {{0}};
-	const struct dci_config_watch watch = {
+	const struct dci_events_watch watch = {
 	    .class_name = "netif",
 	    .datums = datums,
-	    .datum_positions = positions,
 	    .datum_count = COUNT_OF(datums),
 	};
 	struct dci_registry *registry = dci_registry_new();
@@ -517,10 +515,9 @@ START_TEST(commit_hands_watched_data_changes_in_id_order)
 	ck_assert_str_eq(changes.lines[4], "changed 5 eth9 mtu 1500>");
 	/* The class named by its id, and no watch at all. */
 	{
-		const struct dci_config_watch by_id = {
+		const struct dci_events_watch by_id = {
 		    .class_name = "1.1",
 		    .datums = datums,
-		    .datum_positions = positions,
 		    .datum_count = 1,
 		};
 
@@ -561,18 +558,18 @@ START_TEST(check_watches_refuses_unknown_datums_and_counters)
 	(void)watched_class(registry);
 	/* Known datums; a class not (yet) registered is no error. */
 	ck_assert_int_eq(
-	    dci_events_check_watches(&config, registry, error, sizeof(error)),
+	    dci_config_check_watches(&config, registry, error, sizeof(error)),
 	    0);
 	watches[0].datums = unknown;
 	ck_assert_int_eq(
-	    dci_events_check_watches(&config, registry, error, sizeof(error)),
+	    dci_config_check_watches(&config, registry, error, sizeof(error)),
 	    -1);
 	ck_assert_str_eq(error, "dcistatd.yaml:7:17: data-changed: class "
 	                        "\"netif\" has no datum \"mtux\"");
 	watches[0].datums = counter;
 	watches[0].datum_count = 1;
 	ck_assert_int_eq(
-	    dci_events_check_watches(&config, registry, error, sizeof(error)),
+	    dci_config_check_watches(&config, registry, error, sizeof(error)),
 	    -1);
 	ck_assert_str_eq(error,
 	    "dcistatd.yaml:7:12: data-changed: datum \"packets\" of class "
