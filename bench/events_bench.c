@@ -1,5 +1,5 @@
 /*
- * What the UMA events cost a commit (src/core/events.c, issue 15): the
+ * What the UMA events cost a commit (src/model/events.c, issue 15): the
  * commit of one class of INSTANCES instances (default 100,000) without a
  * sink (notifications off, as in `dcistat`), with the instance sink
  * (added/removed: one merge walk of the ids), and with the sink and four
@@ -18,10 +18,10 @@
 
 #include "bench_time.h"
 
-#include "core/config.h"
-#include "core/events.h"
-#include "core/registry.h"
-#include "core/snapshot.h"
+#include "config/config.h"
+#include "model/events.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
 
 #define COUNTERS 10
 

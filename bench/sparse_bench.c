@@ -1,6 +1,6 @@
 /*
  * The cost of one GETNEXT in a sparse column, with the presence index built
- * at commit (src/core/snapshot.c, dci_snapshot_next_present) and without it
+ * at commit (src/model/snapshot.c, dci_snapshot_next_present) and without it
  * (the presence bits read one instance after another, as before the index),
  * in one run, over the real lookups of src/agent/table_index.c.
  *
@@ -23,8 +23,8 @@
 #include "bench_time.h"
 
 #include "snmp/table_index.h"
-#include "core/registry.h"
-#include "core/snapshot.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
 
 /* Walks a column from its start to its end; returns the GETNEXTs made. */
 static size_t

@@ -34,7 +34,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "core/value.h"
+#include "model/value.h"
 #include "server/dci_protocol.h"
 #include "text/escape.h"
 

@@ -13,9 +13,9 @@
 
 #include "mib/mib_generator.h"
 #include "snmp/mib_oids.h"
-#include "core/config.h"
-#include "core/lifecycle.h"
-#include "core/registry.h"
+#include "config/config.h"
+#include "runtime/lifecycle.h"
+#include "model/registry.h"
 
 static void
 print_oid(

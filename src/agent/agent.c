@@ -14,8 +14,8 @@
 #include "agent/registration.h"
 #include "snmp/netsnmp_log.h"
 #include "agent/tables.h"
-#include "core/clock.h"
-#include "core/log.h"
+#include "base/clock.h"
+#include "base/log.h"
 
 #define AGENT_APPLICATION "dcistatd"
 
@@ -47,7 +47,7 @@ agent_serve(struct dci_registry *registry,
 	}
 	agent_serving = true;
 	/* From here on commits are changes to notify; the first snapshots
-	 * (core/events.h) are not. */
+	 * (model/events.h) are not. */
 	agent_notifications_start();
 	return 0;
 }

@@ -12,9 +12,9 @@
 
 #include <stdbool.h>
 
-#include "core/config.h"
-#include "core/loader.h"
-#include "core/registry.h"
+#include "config/config.h"
+#include "runtime/loader.h"
+#include "model/registry.h"
 
 struct agent_settings {
 	const char *agentx_socket;      /* NULL: Net-SNMP's default */

@@ -12,7 +12,7 @@
 
 #include "agent/agentx_answer.h"
 #include "agent/registration.h"
-#include "core/log.h"
+#include "base/log.h"
 
 /* The Net-SNMP versions whose internals (above) this file was tested
  * with; CI runs every integration test with it on and off. */

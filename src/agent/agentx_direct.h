@@ -30,7 +30,7 @@
 #include <stdbool.h>
 
 #include "agent/tables.h"
-#include "core/config.h"
+#include "config/config.h"
 
 /* Decides from `mode` and the running Net-SNMP's version whether to answer
  * in place (logged), and if so takes over each AgentX session to the

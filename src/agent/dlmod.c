@@ -20,7 +20,7 @@
  *
  * Reload. The module pins itself in memory (RTLD_NODELETE), so that the
  * unload and load of a SIGHUP keep its state: the configuration is then
- * reloaded as dcistatd's SIGHUP does (core/lifecycle.h), a bad file keeps
+ * reloaded as dcistatd's SIGHUP does (runtime/lifecycle.h), a bad file keeps
  * the running one, and unchanged providers keep their snapshots and
  * times. A reading of snmpd.conf without our dlmod line unloads the
  * providers.
@@ -45,12 +45,12 @@
 #include "agent/agent.h"
 #include "agent/notifications.h"
 #include "snmp/netsnmp_log.h"
-#include "core/clock.h"
-#include "core/config.h"
-#include "core/lifecycle.h"
-#include "core/log.h"
-#include "core/registry.h"
-#include "core/secure_path.h"
+#include "base/clock.h"
+#include "config/config.h"
+#include "runtime/lifecycle.h"
+#include "base/log.h"
+#include "model/registry.h"
+#include "base/secure_path.h"
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
@@ -330,7 +330,7 @@ init_dcistat(void)
 	log_set_sink(dci_netsnmp_log_sink);
 	/* snmpd runs as root: the configuration and the providers only from
 	 * files root alone can change, as dcistatd reads them (strict paths,
-	 * core/secure_path.h); DCISTAT_INSECURE_PATHS=1 in snmpd's
+	 * base/secure_path.h); DCISTAT_INSECURE_PATHS=1 in snmpd's
 	 * environment lets a development tree off. */
 	dci_secure_path_require(
 	    insecure == NULL || strcmp(insecure, "1") != 0, geteuid());

@@ -20,8 +20,8 @@
 #include "agent/agent.h"
 #include "agent/agentx_direct.h"
 #include "agent/master_session.h"
-#include "core/clock.h"
-#include "core/log.h"
+#include "base/clock.h"
+#include "base/log.h"
 #include "server/dci_server.h"
 
 static int signal_pipe[2] = {-1, -1};

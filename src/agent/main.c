@@ -18,13 +18,13 @@
 #include "mib/prometheus_generator.h"
 #include "agent/options.h"
 #include "config.h"
-#include "core/clock.h"
-#include "core/config.h"
-#include "core/isolation_process.h"
-#include "core/lifecycle.h"
-#include "core/log.h"
-#include "core/registry.h"
-#include "core/secure_path.h"
+#include "base/clock.h"
+#include "config/config.h"
+#include "runtime/isolation_process.h"
+#include "runtime/lifecycle.h"
+#include "base/log.h"
+#include "model/registry.h"
+#include "base/secure_path.h"
 #include "server/dci_server.h"
 
 #ifndef PROVIDERDIR
@@ -225,7 +225,7 @@ main(int argc, char **argv)
 		fatalx("%s", error);
 
 	/* What isolated providers' processes leave is dcistatd's to reap
-	 * and, at stop, to kill (core/isolation_process.h); again after the
+	 * and, at stop, to kill (runtime/isolation_process.h); again after the
 	 * fork into the background, which does not inherit it. */
 	if (!options.check_only)
 		dci_isolation_adopt_orphans();

@@ -10,7 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 /* What the user this process runs as needs of snmpd's configuration to
  * open the socket. */

@@ -11,8 +11,8 @@
 
 #include "agent/registration.h"
 #include "snmp/netsnmp_log.h"
-#include "core/clock.h"
-#include "core/log.h"
+#include "base/clock.h"
+#include "base/log.h"
 
 /* RFC 2741's PDU types, error codes and close reasons (from a header
  * Net-SNMP does not install). */

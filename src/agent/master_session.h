@@ -66,7 +66,7 @@ void agent_master_heard(int64_t now);
  * loop at every wake-up. */
 void agent_master_run_due(int64_t now);
 /* When agent_master_run_due next has something to do (INT64_MAX: never
- * unless woken), on the clock of core/clock.h. */
+ * unless woken), on the clock of base/clock.h. */
 int64_t agent_master_deadline(void);
 
 /* Closes the session, if open: Close sent, connection shut down, and the

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "snmp/mib_oids.h"
-#include "core/clock.h"
-#include "core/events.h"
-#include "core/log.h"
-#include "core/registry.h"
+#include "base/clock.h"
+#include "model/events.h"
+#include "base/log.h"
+#include "model/registry.h"
 
 /* snmpTrapOID.0 (SNMPv2-MIB), the first varbind of every notification. */
 static const oid agent_notifications_trap_oid[] = {
@@ -380,7 +380,7 @@ void
 agent_notifications_configure(const struct dci_config_notifications *settings)
 {
 	agent_notifications_settings = *settings;
-	/* The lists are core's copies; the settings keep only the flags. */
+	/* The lists are the model's copies; the settings keep only the flags. */
 	agent_notifications_settings.data_changed = NULL;
 	agent_notifications_settings.data_changed_count = 0;
 	if (agent_notifications_watch(settings) != 0)

@@ -1,22 +1,22 @@
 /*
- * UMA events (core/events.h) sent as DCI-STATS-MIB notifications with
+ * UMA events (model/events.h) sent as DCI-STATS-MIB notifications with
  * Net-SNMP's send_v2trap: in dcistatd an AgentX Notify, which the master
  * sends to its trap2sink / informsink receivers; in the snmpd module,
  * snmpd's own trap machinery.
  *
  * Which kinds are sent and the rate limit come from the configuration's
- * `notifications:` section (core/config.h; all on, 10 per 60 s by
+ * `notifications:` section (config/config.h; all on, 10 per 60 s by
  * default). Instance added and removed pass the rate limit; past it, each
  * class gets one dciInstancesSummary with the counts held back when the
  * interval ends.
  * Supplier failed, recovered and restarted are not limited: each is a
- * state change, and a repeated failure is no event (core/loader.c).
+ * state change, and a repeated failure is no event (runtime/loader.c).
  * Main thread only, as the events are.
  */
 #ifndef DCISTAT_AGENT_NOTIFICATIONS_H
 #define DCISTAT_AGENT_NOTIFICATIONS_H
 
-#include "core/config.h"
+#include "config/config.h"
 
 /* Takes the kinds and the rate limit of `settings` (copied: a reload
  * retires the configuration); the limit's interval starts afresh. Call

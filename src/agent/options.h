@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "core/config.h"
+#include "config/config.h"
 
 struct agent_options {
 	bool foreground; /* -f */

@@ -5,7 +5,7 @@
 #include <net-snmp/agent/null.h>
 
 #include "snmp/mib_oids.h"
-#include "core/log.h"
+#include "base/log.h"
 
 #define BEFORE_REQUEST_MARK "dcistatBeforeRequest"
 

@@ -7,10 +7,10 @@
 #include <net-snmp/agent/null.h>
 
 #include "snmp/mib_oids.h"
-#include "core/clock.h"
-#include "core/log.h"
-#include "core/snapshot.h"
-#include "core/value.h"
+#include "base/clock.h"
+#include "base/log.h"
+#include "model/snapshot.h"
+#include "model/value.h"
 #include "snmp/table_index.h"
 
 #define ENTRY_PREFIX_LENGTH SCHEMA_ENTRY_PREFIX_LENGTH /* .1.table.1 */

@@ -21,7 +21,7 @@
 
 #include "snmp/request_name.h"
 #include "agent/timestamps.h"
-#include "core/registry.h"
+#include "model/registry.h"
 
 struct agent_tables {
 	struct dci_registry *registry;

@@ -6,7 +6,7 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 #include <time.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 
 /* From 1900-01-01 (the 5-byte time's epoch) to 1970-01-01. */
 #define EPOCH_1900_TO_1970_MILLISECONDS INT64_C(2208988800000)

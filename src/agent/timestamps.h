@@ -34,8 +34,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/registry.h"
-#include "core/value.h"
+#include "model/registry.h"
+#include "model/value.h"
 
 #define AGENT_UPTIME_TOLERANCE_MILLISECONDS 100
 #define AGENT_START_PRECISION_MILLISECONDS 2

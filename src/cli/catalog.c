@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/snapshot.h"
-#include "core/value.h"
+#include "model/snapshot.h"
+#include "model/value.h"
 
 #define CLASS_ID_TEXT_SIZE (DCI_CLASS_ID_MAX_LEVELS * 11 + 1)
 

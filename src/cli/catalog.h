@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "cli/document.h"
-#include "core/registry.h"
+#include "model/registry.h"
 
 /* Adds the suppliers table. `now_milliseconds` is dci_clock_milliseconds
  * and `now_realtime_milliseconds` the wall clock at the same moment, to

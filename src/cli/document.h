@@ -6,7 +6,7 @@
  * which source made its input, and every command has every format.
  *
  * A cell holds the value twice: `text`, as a person reads it (the DCI4
- * presentation, from core's dci_value_render), and `number`, the exact
+ * presentation, from the model's dci_value_render), and `number`, the exact
  * decimal of a numeric value for machines ("4000000000", "-2", "1.29"),
  * NULL for a column that is not numeric. A cell without a value (an
  * absent datum, a rate across a discontinuity) has neither.

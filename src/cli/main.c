@@ -24,9 +24,9 @@
 #include "cli/view.h"
 #include "cli/watch.h"
 #include "config.h"
-#include "core/clock.h"
-#include "core/log.h"
-#include "core/secure_path.h"
+#include "base/clock.h"
+#include "base/log.h"
+#include "base/secure_path.h"
 #include "text/escape.h"
 
 #ifndef PROVIDERDIR

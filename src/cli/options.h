@@ -43,7 +43,7 @@ struct cli_options {
 	enum cli_command command;
 	const char *config_file; /* NULL: the installed configuration */
 	/* --insecure-paths: the local source skips the strict paths rule
-	 * (core/secure_path.h). */
+	 * (base/secure_path.h). */
 	bool insecure_paths;
 	enum cli_format format;
 	const char *class_name; /* NULL: every class (show) */

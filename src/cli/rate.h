@@ -4,8 +4,8 @@
  *
  * A rate is only given when the two samples are known to be one count: a
  * wrap at the counter's full width is undone (the value went forward,
- * modulo 2^width, by less than half the range, the rule core applies
- * between refreshes, enum dci_semantics), while a discontinuity the core
+ * modulo 2^width, by less than half the range, the rule the model applies
+ * between refreshes, enum dci_semantics), while a discontinuity the model
  * recorded between the samples (the instance's discontinuity time moved:
  * a reset, a supplier restarted, an instance replaced), a decrease that is
  * no wrap, or an interval that is not positive gives no rate: a gap,

@@ -1,8 +1,8 @@
 /*
- * Where dcistat's statistics come from. A source fills a core registry
+ * Where dcistat's statistics come from. A source fills a model registry
  * (suppliers, classes, datums and each class's snapshot of instances and
  * values) and keeps it current; every command reads only that registry,
- * through core's functions, and every output format only the tables the
+ * through the model's functions, and every output format only the tables the
  * commands make (document.h). So a second source, such as one reading
  * DCI-STATS-MIB from an agent over SNMP, is one more implementation of
  * these operations that fills a registry from what it reads, and the
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/registry.h"
+#include "model/registry.h"
 
 struct cli_source;
 
@@ -44,7 +44,7 @@ struct cli_source {
 
 /*
  * The local source: loads the providers of the dcistatd configuration at
- * `config_path` in this process, with the same core, loader and lifecycle
+ * `config_path` in this process, with the same model, loader and lifecycle
  * as dcistatd (providers named by name are looked up in `plugin_dir`
  * unless the file says otherwise), and refreshes each once. A provider
  * that fails to load is reported on stderr, counted in

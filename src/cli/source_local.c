@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/clock.h"
-#include "core/lifecycle.h"
-#include "core/log.h"
+#include "base/clock.h"
+#include "runtime/lifecycle.h"
+#include "base/log.h"
 
 static int
 local_refresh(struct cli_source *source, char *error, size_t error_size)

@@ -1,6 +1,6 @@
 /*
  * Tables of a class's values, for `show` and `watch`: a row per instance
- * (its label and id as keys), a column per datum. Text is core's DCI4
+ * (its label and id as keys), a column per datum. Text is the model's DCI4
  * presentation (dci_value_render); numbers are the decoded values
  * (dci_value_decode), so no rule of presentation or decoding is repeated
  * here.
@@ -12,9 +12,9 @@
 #include <stddef.h>
 
 #include "cli/document.h"
-#include "core/registry.h"
-#include "core/snapshot.h"
-#include "core/value.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
+#include "model/value.h"
 
 /* The names of the key columns of every value table. */
 #define CLI_VALUES_INSTANCE_COLUMN "instance"

@@ -10,8 +10,8 @@
 
 #include "cli/rate.h"
 #include "cli/values.h"
-#include "core/clock.h"
-#include "core/snapshot.h"
+#include "base/clock.h"
+#include "model/snapshot.h"
 
 /* What one sample keeps of a class to compute the next sample's rates:
  * per instance its id and discontinuity time, and per selected datum its

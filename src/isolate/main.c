@@ -1,6 +1,6 @@
 /*
  * dcistat-isolate: the process an isolated provider runs in
- * (core/isolation.h). dcistatd starts it with its end of a socket pair as
+ * (runtime/isolation.h). dcistatd starts it with its end of a socket pair as
  * descriptor 3 and nothing else to read; it is no program to run by hand.
  */
 #define _GNU_SOURCE
@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "core/isolation.h"
-#include "core/log.h"
+#include "runtime/isolation.h"
+#include "base/log.h"
 
 int
 main(int argc, char **argv)

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/derived.h"
-#include "core/log.h"
-#include "core/value.h"
+#include "model/derived.h"
+#include "base/log.h"
+#include "model/value.h"
 
 /* Index columns take the largest numbers below 2^31 that no datum has:
  * Net-SNMP's MIB parser reads sub-identifiers of 2^31 and above as

@@ -47,7 +47,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/registry.h"
+#include "model/registry.h"
 
 /* RFC 2578: descriptors of at most 64 characters. */
 #define AGENT_MIB_DESCRIPTOR_MAX 64

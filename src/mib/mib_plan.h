@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/registry.h"
+#include "model/registry.h"
 #include "mib/mib_generator.h"
 
 #define MIB_NAME_SIZE (AGENT_MIB_DESCRIPTOR_MAX + 1)

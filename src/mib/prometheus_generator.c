@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "mib/mib_plan.h"
 
 /* "dci_" + a label of at most DCI_LABEL_MAX characters. */

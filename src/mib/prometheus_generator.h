@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "core/registry.h"
+#include "model/registry.h"
 
 /* The module name of a class label into `out` (out_size bytes,
  * NUL-terminated, truncated): "dci_" + the label as described above.

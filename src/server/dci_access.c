@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 /* A name from the configuration, resolved now; false when the system does
  * not know it (logged: the rule then admits nobody by that name). */

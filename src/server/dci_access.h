@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/config.h"
+#include "config/config.h"
 
 struct dci_access_rule {
 	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];

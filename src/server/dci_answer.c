@@ -32,7 +32,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/snapshot.h"
+#include "model/snapshot.h"
 
 static uint64_t
 now_nanoseconds(void)

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "core/registry.h"
+#include "model/registry.h"
 #include "server/dci_access.h"
 #include "server/dci_protocol.h"
 

@@ -11,8 +11,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "core/clock.h"
-#include "core/log.h"
+#include "base/clock.h"
+#include "base/log.h"
 #include "server/dci_access.h"
 #include "server/dci_answer.h"
 #include "server/dci_protocol.h"

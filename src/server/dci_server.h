@@ -25,8 +25,8 @@
 #include <poll.h>
 #include <stddef.h>
 
-#include "core/config.h"
-#include "core/registry.h"
+#include "config/config.h"
+#include "model/registry.h"
 
 #define DCI_SERVER_CLIENTS_MAX 16u
 #define DCI_SERVER_CLIENTS_PER_USER_MAX 4u
@@ -56,7 +56,7 @@ struct dci_server *dci_server_start(const struct dci_server_settings *settings,
 void dci_server_stop(struct dci_server *server);
 
 /* Disconnects the consumers whose answer has made no progress for the
- * stall period by `now` (core/clock.h's milliseconds). */
+ * stall period by `now` (base/clock.h's milliseconds). */
 void dci_server_expire(struct dci_server *server, int64_t now);
 
 /* When dci_server_expire next has something to do; INT64_MAX: never. */

@@ -4,7 +4,7 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 /* Net-SNMP's line for every failed connection to the master, whatever
  * the cause: handed to the hook, which names the cause. */

@@ -1,4 +1,4 @@
-/* Routes Net-SNMP's own log messages into ours (core/log.h), or, inside
+/* Routes Net-SNMP's own log messages into ours (base/log.h), or, inside
  * snmpd, ours into Net-SNMP's. */
 #ifndef DCISTAT_SNMP_NETSNMP_LOG_H
 #define DCISTAT_SNMP_NETSNMP_LOG_H

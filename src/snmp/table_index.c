@@ -1,7 +1,7 @@
 #include "snmp/table_index.h"
 
-#include "core/lower_bound.h"
-#include "core/snapshot.h"
+#include "model/lower_bound.h"
+#include "model/snapshot.h"
 
 /*
  * The search at every level follows one rule. A request (the remaining

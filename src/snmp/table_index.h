@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/registry.h"
+#include "model/registry.h"
 
 #define SCHEMA_INDEX_MAX                                                       \
 	(1 + DCI_CLASS_ID_MAX_LEVELS + 1 + DCI_INSTANCE_ID_MAX_WORDS + 1)

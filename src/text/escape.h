@@ -17,8 +17,8 @@
  *       last line of defence of the log sink and of the text tables,
  *       whose text may already hold escapes made in the label mode.
  *
- * Neither core nor the CLI owns it: core, the CLI and the providers that
- * log what segments hold compile it in.
+ * Neither libdcistat nor the CLI owns it: libdcistat, the CLI and the
+ * providers that log what segments hold compile it in.
  */
 #ifndef DCISTAT_TEXT_ESCAPE_H
 #define DCISTAT_TEXT_ESCAPE_H

@@ -6,7 +6,7 @@
  *
  * Built by `make fuzz` with clang alone; run by `make fuzz-run` and CI.
  */
-#include "core/config.h"
+#include "config/config.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target for what an isolated provider's process sends
- * dcistatd (core/isolation_wire.h): any bytes, read as its messages and
+ * dcistatd (runtime/isolation_wire.h): any bytes, read as its messages and
  * replayed through a plug-in's host over a registry of its own, as
  * dcistatd replays a refresh. The process runs provider code and is not
  * trusted: every message must be replayed or refused without a crash, an
@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "core/config.h"
-#include "core/isolation.h"
-#include "core/loader.h"
-#include "core/log.h"
-#include "core/registry.h"
+#include "config/config.h"
+#include "runtime/isolation.h"
+#include "runtime/loader.h"
+#include "base/log.h"
+#include "model/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # agent_daemon.sh -- dcistatd in the background (no -f), its pid file and
-# log file (src/agent/daemon.c, core/log.c).
+# log file (src/agent/daemon.c, base/log.c).
 #
 # Under a private snmpd master, with netif:
 #   - `dcistatd -p FILE` returns 0 only once the daemon wrote FILE: read

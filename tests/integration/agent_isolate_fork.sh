@@ -1,6 +1,6 @@
 #!/bin/bash
 # agent_isolate_fork.sh -- an isolated provider that forks and execs leaves
-# nothing behind (core/isolation_process.h).
+# nothing behind (runtime/isolation_process.h).
 #
 # The test provider (tests/unit/process_provider.c), isolated, starts three
 # `sleep 3600` marked in their argv[0] with a name unique to this run:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # agent_stuck_refresh.sh -- a provider whose refresh never returns does not
-# hold dcistatd's stop or reload (core/loader.h: DCI_PLUGIN_STOP_WAIT).
+# hold dcistatd's stop or reload (runtime/loader.h: DCI_PLUGIN_STOP_WAIT).
 #
 # netif beside the test provider (tests/unit/process_provider.c), in
 # process, whose refresh blocks while a file exists:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # strict_paths.sh -- dcistatd reads its configuration and loads providers
-# only from files root alone can change (core/secure_path.h), at -t, at
+# only from files root alone can change (base/secure_path.h), at -t, at
 # start and at reload; --insecure-paths lets a development tree off.
 #
 # In a directory under /run made for the test (root's, mode 0700): the

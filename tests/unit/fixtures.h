@@ -35,9 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/registry.h"
-#include "core/snapshot.h"
-#include "core/value.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
+#include "model/value.h"
 #include "snmp/table_index.h"
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))

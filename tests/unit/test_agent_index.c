@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "snmp/mib_oids.h"
-#include "core/clock.h"
+#include "base/clock.h"
 #include "fixtures.h"
 
 #define START_MILLISECONDS 1000

@@ -28,8 +28,8 @@
 #include "cli/values.h"
 #include "cli/view.h"
 #include "cli/watch.h"
-#include "core/registry.h"
-#include "core/snapshot.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
 
 /* --- rates ------------------------------------------------------------- */
 

@@ -1,12 +1,12 @@
 /*
- * Unit tests for the YAML configuration reader (src/core/config.c).
+ * Unit tests for the YAML configuration reader (src/config/config.c).
  *
  * Error tests compare the complete message, position included: the message
  * is the whole user interface of a configuration mistake.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "core/config.h"
+#include "config/config.h"
 
 #include <check.h>
 #include <stdio.h>

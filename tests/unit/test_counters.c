@@ -1,4 +1,4 @@
-/* Counter semantics at commit (core/snapshot.c): a wrap at a counter's full
+/* Counter semantics at commit (model/snapshot.c): a wrap at a counter's full
  * width is not a discontinuity, a reset is; 8- and 16-bit counters are
  * served widened to 32 bits across snapshots; a declared discontinuity
  * sets the time and restarts the widening. */

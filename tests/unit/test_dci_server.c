@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/clock.h"
+#include "base/clock.h"
 #include "fixtures.h"
 #include "server/dci_access.h"
 #include "server/dci_answer.h"

@@ -1,22 +1,22 @@
 /*
  * Unit tests for derived metrics (UMA_DERIVED): the formulas of
- * src/core/derived.c with their edge cases (division by zero, overflow,
+ * src/model/derived.c with their edge cases (division by zero, overflow,
  * negative unsigned differences, rounding, an inconsistent variance), the
  * registry's checks of a derived declaration (each refusal with its
  * message), the types it gives a derived datum, the snapshot commit that
  * computes the values (absent when an argument is), their rendering, and
  * the `derived` section of the YAML configuration.
  */
-#include "core/derived.h"
+#include "model/derived.h"
 
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "core/config.h"
-#include "core/registry.h"
-#include "core/snapshot.h"
-#include "core/value.h"
+#include "config/config.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
+#include "model/value.h"
 #include "fixtures.h"
 
 #define WHY_SIZE 1024

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/clock.h"
-#include "core/events.h"
-#include "core/lifecycle.h"
-#include "core/snapshot.h"
+#include "base/clock.h"
+#include "model/events.h"
+#include "runtime/lifecycle.h"
+#include "model/snapshot.h"
 #include "snmp/table_index.h"
 
 #ifndef TEST_PROVIDER_DIR

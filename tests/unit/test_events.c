@@ -1,13 +1,13 @@
 /*
- * Unit tests for src/core/events.c: the added/removed difference of two
+ * Unit tests for src/model/events.c: the added/removed difference of two
  * snapshots' id arrays, the fixed-window rate limit, its "N per SECONDS"
  * form, the per-class summary of what the limit held back, and the sink
  * dci_snapshot_commit hands instance events to.
  */
-#include "core/events.h"
-#include "core/config.h"
-#include "core/registry.h"
-#include "core/snapshot.h"
+#include "model/events.h"
+#include "config/config.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
 
 #include <check.h>
 #include <stdint.h>

@@ -1,21 +1,21 @@
 /*
- * Unit tests for core/isolation.c and core/isolation_wire.c: what an
+ * Unit tests for runtime/isolation.c and runtime/isolation_wire.c: what an
  * isolated provider's process sends, written with the wire writer the
  * process uses and replayed through a plug-in's host as dcistatd replays
  * it; and the messages that break the protocol, refused.
  */
-#include "core/isolation.h"
+#include "runtime/isolation.h"
 
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
-#include "core/isolation_wire.h"
-#include "core/loader.h"
-#include "core/log.h"
-#include "core/registry.h"
-#include "core/snapshot.h"
+#include "config/config.h"
+#include "runtime/isolation_wire.h"
+#include "runtime/loader.h"
+#include "base/log.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
 
 static struct dci_config *config;
 static struct dci_registry *registry;

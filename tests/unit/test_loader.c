@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/config.h"
-#include "core/host.h"
-#include "core/loader.h"
-#include "core/log.h"
-#include "core/registry.h"
-#include "core/snapshot.h"
+#include "config/config.h"
+#include "runtime/host.h"
+#include "runtime/loader.h"
+#include "base/log.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
 
 #ifndef TEST_PROVIDER_DIR
 #error "TEST_PROVIDER_DIR must name the directory of the test plug-ins"

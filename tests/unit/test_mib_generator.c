@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
-#include "core/loader.h"
+#include "config/config.h"
+#include "runtime/loader.h"
 #include "fixtures.h"
 
 #ifndef TEST_EXAMPLE_PROVIDER

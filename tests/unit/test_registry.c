@@ -1,11 +1,11 @@
 /*
- * Unit tests for src/core/registry.c and src/core/snapshot.c: every
+ * Unit tests for src/model/registry.c and src/model/snapshot.c: every
  * registration rule the registry enforces (each refusal asserted with its
  * message), the order it keeps classes and datums in, the value record
  * layout, and snapshot building, sorting and swapping.
  */
-#include "core/registry.h"
-#include "core/snapshot.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
 
 #include <check.h>
 #include <stdint.h>

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/value.h"
+#include "model/value.h"
 
 #define COUNT(array) (sizeof(array) / sizeof(*(array)))
 

@@ -1,4 +1,4 @@
-/* What a large class keeps resident across refreshes (core/snapshot.c):
+/* What a large class keeps resident across refreshes (model/snapshot.c):
  * each commit builds the next snapshot beside the served one and frees
  * the previous; what that leaves must go back to the system, so that a
  * class costs one snapshot between refreshes, not two, however many

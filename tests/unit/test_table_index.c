@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/registry.h"
-#include "core/snapshot.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
 #include "fixtures.h"
 
 #define BIG (UINT64_C(1) << 40)

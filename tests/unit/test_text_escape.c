@@ -1,6 +1,6 @@
 /*
  * Unit tests for the one escaping of outside text (src/text/escape.c) and
- * for the log that applies it to every message (src/core/log.c): newline,
+ * for the log that applies it to every message (src/base/log.c): newline,
  * ESC, CSI, OSC 52, DEL and the C1 controls, as raw bytes (0x9b, 0x9d) and
  * as UTF-8 (U+009B, U+009D), never reach a log line or a terminal as they
  * are.
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "core/log.h"
-#include "core/registry.h"
+#include "base/log.h"
+#include "model/registry.h"
 
 /* A forged line, clear screen, a title (OSC 0) and the clipboard (OSC 52),
  * raw C1 CSI and OSC, C1 as UTF-8, and DEL. */

@@ -1,9 +1,9 @@
 /*
- * Unit tests for src/core/value.c: encoding, decoding, kind mapping, datum
+ * Unit tests for src/model/value.c: encoding, decoding, kind mapping, datum
  * checks and DCI4 rendering. Table-driven; table rows run as loop tests so
  * a failure names its row (_i).
  */
-#include "core/value.h"
+#include "model/value.h"
 
 #include <check.h>
 #include <stdint.h>

@@ -17,9 +17,9 @@
 #include "snmp/request_name.h"
 #include "snmp/netsnmp_log.h"
 #include "snmp/table_index.h"
-#include "core/clock.h"
-#include "core/snapshot.h"
-#include "core/value.h"
+#include "base/clock.h"
+#include "model/snapshot.h"
+#include "model/value.h"
 #include "text/escape.h"
 
 /* GETBULK max-repetitions: large enough that a class of 1,000 instances
@@ -2267,7 +2267,7 @@ cli_remote_source_open(struct cli_source *source,
 	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 	setenv("MIBS", "", 1);
 	/* Net-SNMP's own messages go through our log, escaped as every
-	 * message is (core/log.h): they may quote what the agent sent. */
+	 * message is (base/log.h): they may quote what the agent sent. */
 	dci_netsnmp_log_route();
 	init_snmp("dcistat");
 

@@ -1,7 +1,7 @@
 /*
  * The remote source of dcistat (src/cli/source.h): DCI-STATS-MIB read with
  * GETBULK from an agent running dcistatd or the snmpd module, by numeric
- * OIDs (no MIB file), into a core registry, so that every command and
+ * OIDs (no MIB file), into a model registry, so that every command and
  * format of dcistat reads it as it reads the local source.
  *
  * What it reads: sysUpTime.0 (the base of the agent's TimeStamps),
@@ -14,7 +14,7 @@
  * refresh); then at open and at every refresh dciInstanceTable and the
  * per-class tables under dciClassData, or only one class's rows of them
  * (cli_remote_options.focus_class) (each class's snapshot, committed
- * through core as a provider's batch is, so derived datums are computed
+ * through the model as a provider's batch is, so derived datums are computed
  * here as dcistatd computes them), and with GETs the dciStatText of every
  * absolute ST_TIME value, which the per-class tables give as a TimeStamp
  * (0 for a moment before the agent started). A class's description and
@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #include "cli/source.h"
-#include "core/registry.h"
+#include "model/registry.h"
 
 /* The session, in Net-SNMP's spelling: version "1", "2c" or "3"; v2c
  * takes `community`; v3 takes `user`, `level` (noAuthNoPriv, authNoPriv,

@@ -1,0 +1,1277 @@
+/*
+ * Datum values: see value.h for the slot layout and the contracts.
+ *
+ * Integers are loaded and stored in the byte order the datum's format
+ * names, whatever the host's (endian.h's conversions).
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* endian.h's be64toh and the like */
+
+#include "model/value.h"
+
+#include <endian.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* Seconds from 1900-01-01 to 1970-01-01 (70 years, 17 of them leap). */
+#define SECONDS_1900_TO_1970 INT64_C(2208988800)
+
+/* STF_5BYTE uses the low 5 bytes of its 8; the top 3 are ignored. */
+#define FIVE_BYTE_MASK UINT64_C(0xffffffffff)
+
+#define BOOLEAN_SIZE 4u
+#define TIME_SIZE 8u
+
+/* Longest text of any non-string value (a 64-bit dotted integer is 31
+ * characters, a far-future ctime date about 30). */
+#define RENDER_SCRATCH_SIZE 64u
+
+static const char *const type_names[] = {
+    [DCI_ST_UNUSED] = "ST_UNUSED",
+    [DCI_ST_BOOLEAN] = "ST_BOOLEAN",
+    [DCI_ST_STRING] = "ST_STRING",
+    [DCI_ST_INTEGER8] = "ST_INTEGER8",
+    [DCI_ST_INTEGER16] = "ST_INTEGER16",
+    [DCI_ST_INTEGER32] = "ST_INTEGER32",
+    [DCI_ST_INTEGER64] = "ST_INTEGER64",
+    [DCI_ST_ADDRESS] = "ST_ADDRESS",
+    [DCI_ST_TIME] = "ST_TIME",
+    [DCI_ST_DERIVED] = "ST_DERIVED",
+};
+
+static const char *const kind_names[] = {
+    [DCI_KIND_NONE] = "NONE",
+    [DCI_KIND_COUNTER64] = "COUNTER64",
+    [DCI_KIND_COUNTER32] = "COUNTER32",
+    [DCI_KIND_GAUGE32] = "GAUGE32",
+    [DCI_KIND_INTEGER32] = "INTEGER32",
+    [DCI_KIND_STRING] = "STRING",
+    [DCI_KIND_IPADDRESS] = "IPADDRESS",
+    [DCI_KIND_MACADDRESS] = "MACADDRESS",
+    [DCI_KIND_TIMETICKS] = "TIMETICKS",
+    [DCI_KIND_TRUTHVALUE] = "TRUTHVALUE",
+    [DCI_KIND_TEXT_ONLY] = "TEXT_ONLY",
+    [DCI_KIND_HUNDREDTHS] = "HUNDREDTHS",
+};
+
+/* Boolean words by presentation: [presentation][truth]. */
+static const char *const boolean_words[][2] = {
+    [DCI_SBP_ON_OFF] = {"off", "on"},
+    [DCI_SBP_YES_NO] = {"no", "yes"},
+    [DCI_SBP_TRUE_FALSE] = {"false", "true"},
+    [DCI_SBP_ALWAYS_NEVER] = {"never", "always"},
+    [DCI_SBP_ONE_ZERO] = {"0", "1"},
+};
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+__attribute__((format(printf, 3, 4))) static void
+set_reason(char *why, size_t why_size, const char *format, ...)
+{
+	va_list arguments;
+
+	if (why == NULL || why_size == 0)
+		return;
+	va_start(arguments, format);
+	vsnprintf(why, why_size, format, arguments);
+	va_end(arguments);
+}
+
+const char *
+dci_value_type_name(enum dci_type type)
+{
+	if ((unsigned)type < COUNT_OF(type_names))
+		return type_names[type];
+	return "ST_UNKNOWN";
+}
+
+static bool is_derived_ratio(enum dci_unit unit);
+
+const char *
+dci_value_format_name(const struct dci_datum_info *datum)
+{
+	static const char *const integer_formats[] = {
+	    "signed little-endian",
+	    "unsigned little-endian",
+	    "signed big-endian",
+	    "unsigned big-endian",
+	};
+
+	switch (datum->type) {
+	case DCI_ST_BOOLEAN:
+		return datum->format == DCI_SBF_INVERTED ? "inverted"
+		                                         : "normal";
+	case DCI_ST_STRING:
+		return "zero-terminated";
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		return datum->format < COUNT_OF(integer_formats)
+		           ? integer_formats[datum->format]
+		           : "unknown";
+	case DCI_ST_DERIVED:
+		return (datum->format & DCI_SIF_UNSIGNED) ? "unsigned"
+		                                          : "signed";
+	case DCI_ST_ADDRESS:
+		switch (datum->format) {
+		case DCI_SAF_ETHERNET:
+			return "ethernet";
+		case DCI_SAF_IP:
+			return "ip";
+		case DCI_SAF_ECONET:
+			return "econet";
+		}
+		return "unknown";
+	case DCI_ST_TIME:
+		switch (datum->format) {
+		case DCI_STF_5BYTE:
+			return "5-byte";
+		case DCI_STF_CTIME:
+			return "ctime";
+		case DCI_STF_MONOTONIC:
+			return "monotonic";
+		}
+		return "unknown";
+	case DCI_ST_UNUSED:
+		return "";
+	}
+	return "unknown";
+}
+
+const char *
+dci_value_presentation_name(const struct dci_datum_info *datum)
+{
+	switch (datum->type) {
+	case DCI_ST_BOOLEAN:
+		switch (datum->presentation) {
+		case DCI_SBP_ON_OFF:
+			return "on/off";
+		case DCI_SBP_YES_NO:
+			return "yes/no";
+		case DCI_SBP_TRUE_FALSE:
+			return "true/false";
+		case DCI_SBP_ALWAYS_NEVER:
+			return "always/never";
+		case DCI_SBP_ONE_ZERO:
+			return "1/0";
+		}
+		return "unknown";
+	case DCI_ST_STRING:
+		return "literal";
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		switch (datum->presentation) {
+		case DCI_SIP_HEXADECIMAL:
+			return "hexadecimal";
+		case DCI_SIP_DECIMAL:
+			return "decimal";
+		case DCI_SIP_DOTTED:
+			return "dotted";
+		}
+		return "unknown";
+	case DCI_ST_DERIVED:
+		return is_derived_ratio(datum->unit) ? "hundredths" : "decimal";
+	case DCI_ST_ADDRESS:
+		return "normal";
+	case DCI_ST_TIME:
+		return datum->presentation == DCI_STP_RELATIVE ? "relative"
+		                                               : "absolute";
+	case DCI_ST_UNUSED:
+		return "";
+	}
+	return "unknown";
+}
+
+const char *
+dci_value_semantics_name(enum dci_semantics semantics)
+{
+	switch (semantics) {
+	case DCI_SEMANTICS_COUNTER:
+		return "counter";
+	case DCI_SEMANTICS_GAUGE:
+		return "gauge";
+	case DCI_SEMANTICS_DISCRETE:
+		return "discrete";
+	}
+	return "unknown";
+}
+
+const char *
+dci_value_volatility_name(uint32_t volatility)
+{
+	switch (volatility) {
+	case DCI_SV_STATIC:
+		return "static";
+	case DCI_SV_VARIABLE:
+		return "variable";
+	case DCI_SV_VOLATILE:
+		return "volatile";
+	}
+	return "unknown";
+}
+
+const char *
+dci_value_kind_name(enum dci_value_kind kind)
+{
+	if ((unsigned)kind < COUNT_OF(kind_names))
+		return kind_names[kind];
+	return "UNKNOWN";
+}
+
+static bool
+is_integer_type(enum dci_type type)
+{
+	return type == DCI_ST_INTEGER8 || type == DCI_ST_INTEGER16 ||
+	       type == DCI_ST_INTEGER32 || type == DCI_ST_INTEGER64;
+}
+
+/* A derived datum whose value is a ratio in hundredths (the others are
+ * integers). */
+static bool
+is_derived_ratio(enum dci_unit unit)
+{
+	return unit == DCI_UNIT_DERIVED_AVERAGE ||
+	       unit == DCI_UNIT_DERIVED_PERCENT ||
+	       unit == DCI_UNIT_DERIVED_VARIANCE;
+}
+
+static bool
+is_derivation(enum dci_unit unit)
+{
+	return unit >= DCI_UNIT_DERIVED_SUM2 &&
+	       unit <= DCI_UNIT_DERIVED_VARIANCE;
+}
+
+static bool
+is_unsigned_integer(const struct dci_datum_info *datum)
+{
+	return (datum->format & DCI_SIF_UNSIGNED) != 0;
+}
+
+static bool
+is_big_endian_integer(const struct dci_datum_info *datum)
+{
+	return (datum->format & DCI_SIF_BIGENDIAN) != 0;
+}
+
+/* Format words for refusal messages, by address and time format. */
+static const char *const address_qualifiers[] = {
+    [DCI_SAF_ETHERNET] = " ethernet",
+    [DCI_SAF_IP] = " IP",
+    [DCI_SAF_ECONET] = " econet",
+};
+
+static const char *const time_qualifiers[] = {
+    [DCI_STF_5BYTE] = " 5-byte",
+    [DCI_STF_CTIME] = " ctime",
+    [DCI_STF_MONOTONIC] = " monotonic",
+};
+
+/* The words after the type name in refusal messages, e.g. " unsigned" in
+ * "ST_INTEGER8 unsigned". The datum has been checked. */
+static const char *
+type_qualifier(const struct dci_datum_info *datum)
+{
+	switch (datum->type) {
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+	case DCI_ST_DERIVED:
+		return is_unsigned_integer(datum) ? " unsigned" : " signed";
+	case DCI_ST_ADDRESS:
+		if (datum->format < COUNT_OF(address_qualifiers))
+			return address_qualifiers[datum->format];
+		return "";
+	case DCI_ST_TIME:
+		if (datum->format < COUNT_OF(time_qualifiers))
+			return time_qualifiers[datum->format];
+		return "";
+	default:
+		return "";
+	}
+}
+
+uint32_t
+dci_value_natural_size(enum dci_type type, uint32_t format)
+{
+	switch (type) {
+	case DCI_ST_UNUSED:
+		return 0;
+	case DCI_ST_BOOLEAN:
+		return BOOLEAN_SIZE;
+	case DCI_ST_STRING:
+		return 0;
+	case DCI_ST_INTEGER8:
+		return 1;
+	case DCI_ST_INTEGER16:
+		return 2;
+	case DCI_ST_INTEGER32:
+		return 4;
+	case DCI_ST_INTEGER64:
+		return 8;
+	case DCI_ST_ADDRESS:
+		switch (format) {
+		case DCI_SAF_ETHERNET:
+			return 6;
+		case DCI_SAF_IP:
+			return 4;
+		case DCI_SAF_ECONET:
+			return 2;
+		default:
+			return 0;
+		}
+	case DCI_ST_TIME:
+	case DCI_ST_DERIVED:
+		return TIME_SIZE;
+	}
+	return 0;
+}
+
+/* Whether `format` and `presentation` are defined for `type` (a known,
+ * used type). */
+static bool
+format_valid(enum dci_type type, uint32_t format)
+{
+	switch (type) {
+	case DCI_ST_BOOLEAN:
+		return format <= DCI_SBF_INVERTED;
+	case DCI_ST_STRING:
+		return format == DCI_SSF_ZEROTERM;
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		return (format & ~(DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN)) == 0;
+	case DCI_ST_ADDRESS:
+		return format <= DCI_SAF_ECONET;
+	case DCI_ST_TIME:
+		return format <= DCI_STF_MONOTONIC;
+	case DCI_ST_DERIVED:
+		/* Set by the registry: signed or unsigned, little-endian. */
+		return (format & ~DCI_SIF_UNSIGNED) == 0;
+	default:
+		return false;
+	}
+}
+
+static bool
+presentation_valid(enum dci_type type, uint32_t presentation)
+{
+	switch (type) {
+	case DCI_ST_BOOLEAN:
+		return presentation <= DCI_SBP_ONE_ZERO;
+	case DCI_ST_STRING:
+		return presentation == DCI_SSP_LITERAL;
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		return presentation <= DCI_SIP_DOTTED;
+	case DCI_ST_ADDRESS:
+		return presentation == DCI_SAP_NORMAL;
+	case DCI_ST_TIME:
+		return presentation <= DCI_STP_RELATIVE;
+	case DCI_ST_DERIVED:
+		return presentation == 0;
+	default:
+		return false;
+	}
+}
+
+int
+dci_value_check_datum(
+    const struct dci_datum_info *datum, char *why, size_t why_size)
+{
+	const char *name;
+	uint32_t natural;
+
+	if (datum == NULL) {
+		set_reason(why, why_size, "no datum description");
+		return -1;
+	}
+	if ((unsigned)datum->type >= COUNT_OF(type_names)) {
+		set_reason(why, why_size, "type %u is not a DCI4 type",
+		    (unsigned)datum->type);
+		return -1;
+	}
+	name = dci_value_type_name(datum->type);
+	if (datum->type == DCI_ST_UNUSED) {
+		if (datum->size != 0) {
+			set_reason(why, why_size,
+			    "size %" PRIu32 " is not valid for ST_UNUSED "
+			    "(must be 0)",
+			    datum->size);
+			return -1;
+		}
+		return 0;
+	}
+	if (!format_valid(datum->type, datum->format)) {
+		set_reason(why, why_size,
+		    "format 0x%" PRIx32 " is not valid for %s", datum->format,
+		    name);
+		return -1;
+	}
+	if (!presentation_valid(datum->type, datum->presentation)) {
+		set_reason(why, why_size,
+		    "presentation %" PRIu32 " is not valid for %s",
+		    datum->presentation, name);
+		return -1;
+	}
+	if (datum->type == DCI_ST_DERIVED && !is_derivation(datum->unit)) {
+		set_reason(why, why_size,
+		    "unit %u is not a derivation (DCI_UNIT_DERIVED_*) for "
+		    "ST_DERIVED",
+		    (unsigned)datum->unit);
+		return -1;
+	}
+	/* Hundredths are a gauge's fraction served as an integer column: not
+	 * a signed 64-bit datum (text only over SNMP, where "0.52" would be
+	 * no integer), not a counter (whose rate dcistat computes from the
+	 * raw number). */
+	if (datum->unit == DCI_UNIT_HUNDREDTHS &&
+	    (!is_integer_type(datum->type) ||
+	        datum->presentation != DCI_SIP_DECIMAL ||
+	        datum->semantics != DCI_SEMANTICS_GAUGE ||
+	        (datum->type == DCI_ST_INTEGER64 &&
+	            (datum->format & DCI_SIF_UNSIGNED) == 0))) {
+		set_reason(why, why_size,
+		    "unit DCI_UNIT_HUNDREDTHS is for integer gauges in decimal "
+		    "presentation, not signed 64-bit, not %s",
+		    name);
+		return -1;
+	}
+	if (datum->type == DCI_ST_STRING) {
+		if (datum->size < 2 || datum->size > DCI_STRING_MAX) {
+			set_reason(why, why_size,
+			    "size %" PRIu32 " is not valid for ST_STRING "
+			    "(must be 2..%u)",
+			    datum->size, DCI_STRING_MAX);
+			return -1;
+		}
+	} else {
+		natural = dci_value_natural_size(datum->type, datum->format);
+		if (datum->size != natural) {
+			set_reason(why, why_size,
+			    "size %" PRIu32 " is not valid for %s (must be "
+			    "%" PRIu32 ")",
+			    datum->size, name, natural);
+			return -1;
+		}
+	}
+	if (datum->semantics < DCI_SEMANTICS_COUNTER ||
+	    datum->semantics > DCI_SEMANTICS_DISCRETE) {
+		set_reason(why, why_size,
+		    "semantics %d is not valid (must be 1..3)",
+		    (int)datum->semantics);
+		return -1;
+	}
+	if (datum->semantics == DCI_SEMANTICS_COUNTER &&
+	    !is_integer_type(datum->type) &&
+	    !(datum->type == DCI_ST_DERIVED &&
+	        !is_derived_ratio(datum->unit))) {
+		set_reason(why, why_size,
+		    "counter semantics is not valid for %s", name);
+		return -1;
+	}
+	if (datum->volatility > DCI_SV_VOLATILE) {
+		set_reason(why, why_size,
+		    "volatility %" PRIu32 " is not valid (must be 0..2)",
+		    datum->volatility);
+		return -1;
+	}
+	return 0;
+}
+
+/* The column of a datum dci_value_check_datum accepted. */
+static enum dci_value_kind
+kind_of_valid(const struct dci_datum_info *datum)
+{
+	switch (datum->type) {
+	case DCI_ST_UNUSED:
+		return DCI_KIND_NONE;
+	case DCI_ST_BOOLEAN:
+		return DCI_KIND_TRUTHVALUE;
+	case DCI_ST_STRING:
+		return DCI_KIND_STRING;
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+		if (!is_unsigned_integer(datum))
+			return DCI_KIND_INTEGER32;
+		if (datum->semantics == DCI_SEMANTICS_COUNTER)
+			return DCI_KIND_COUNTER32;
+		return DCI_KIND_GAUGE32;
+	case DCI_ST_INTEGER64:
+		/* SNMP has no signed 64-bit type; a 64-bit gauge shares the
+		 * Counter64 column, as CounterBasedGauge64 does. */
+		if (is_unsigned_integer(datum))
+			return DCI_KIND_COUNTER64;
+		return DCI_KIND_TEXT_ONLY;
+	case DCI_ST_ADDRESS:
+		switch (datum->format) {
+		case DCI_SAF_IP:
+			return DCI_KIND_IPADDRESS;
+		case DCI_SAF_ETHERNET:
+			return DCI_KIND_MACADDRESS;
+		default:
+			return DCI_KIND_STRING;
+		}
+	case DCI_ST_TIME:
+		return DCI_KIND_TIMETICKS;
+	case DCI_ST_DERIVED:
+		if (is_derived_ratio(datum->unit))
+			return DCI_KIND_HUNDREDTHS;
+		return is_unsigned_integer(datum) ? DCI_KIND_COUNTER64
+		                                  : DCI_KIND_INTEGER32;
+	}
+	return DCI_KIND_NONE;
+}
+
+enum dci_value_kind
+dci_value_kind(const struct dci_datum_info *datum)
+{
+	if (dci_value_check_datum(datum, NULL, 0) != 0)
+		return DCI_KIND_NONE;
+	return kind_of_valid(datum);
+}
+
+/* --- Byte order ------------------------------------------------------- */
+
+/* All ones in the low `width` bytes (width 1..8). */
+static uint64_t
+width_mask(size_t width)
+{
+	return width >= 8 ? UINT64_MAX : (UINT64_C(1) << (width * 8)) - 1;
+}
+
+/* The widths of integers and times are loads and stores of one machine
+ * word (every value of a refresh goes through them); others go byte by
+ * byte. */
+static uint64_t
+load_unsigned(const unsigned char *slot, size_t width, bool big_endian)
+{
+	uint64_t value = 0, word64;
+	uint32_t word32;
+	uint16_t word16;
+	size_t index;
+
+	switch (width) {
+	case 8:
+		memcpy(&word64, slot, sizeof(word64));
+		return big_endian ? be64toh(word64) : le64toh(word64);
+	case 4:
+		memcpy(&word32, slot, sizeof(word32));
+		return big_endian ? be32toh(word32) : le32toh(word32);
+	case 2:
+		memcpy(&word16, slot, sizeof(word16));
+		return big_endian ? be16toh(word16) : le16toh(word16);
+	case 1:
+		return slot[0];
+	default:
+		break;
+	}
+	for (index = 0; index < width; index++) {
+		size_t position = big_endian ? index : width - 1 - index;
+		value = (value << 8) | slot[position];
+	}
+	return value;
+}
+
+static void
+store_unsigned(
+    unsigned char *slot, size_t width, bool big_endian, uint64_t value)
+{
+	uint64_t word64;
+	uint32_t word32;
+	uint16_t word16;
+	size_t index;
+
+	switch (width) {
+	case 8:
+		word64 = big_endian ? htobe64(value) : htole64(value);
+		memcpy(slot, &word64, sizeof(word64));
+		return;
+	case 4:
+		word32 = big_endian ? htobe32((uint32_t)value)
+		                    : htole32((uint32_t)value);
+		memcpy(slot, &word32, sizeof(word32));
+		return;
+	case 2:
+		word16 = big_endian ? htobe16((uint16_t)value)
+		                    : htole16((uint16_t)value);
+		memcpy(slot, &word16, sizeof(word16));
+		return;
+	default:
+		break;
+	}
+	for (index = 0; index < width; index++) {
+		size_t position = big_endian ? width - 1 - index : index;
+		slot[position] = (unsigned char)(value & 0xff);
+		value >>= 8;
+	}
+}
+
+/* The raw low `width` bytes of `raw` read as two's complement. Computed
+ * without converting an out-of-range unsigned to a signed type. */
+static int64_t
+sign_extend(uint64_t raw, size_t width)
+{
+	uint64_t sign_bit = UINT64_C(1) << (width * 8 - 1);
+
+	raw &= width_mask(width);
+	if ((raw & sign_bit) == 0)
+		return (int64_t)raw;
+	return -(int64_t)(~raw & width_mask(width)) - 1;
+}
+
+/* --- Encoding --------------------------------------------------------- */
+
+int
+dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
+    uint64_t value, unsigned char *slot, char *why, size_t why_size)
+{
+	const char *name = type_names[datum->type];
+	uint64_t maximum;
+
+	switch (datum->type) {
+	case DCI_ST_BOOLEAN:
+		if (value > 1) {
+			set_reason(why, why_size,
+			    "value %" PRIu64 " is not valid for ST_BOOLEAN "
+			    "(must be 0 or 1)",
+			    value);
+			return -1;
+		}
+		store_unsigned(slot, BOOLEAN_SIZE, false, value);
+		return 0;
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		maximum = width_mask(datum->size);
+		if (!is_unsigned_integer(datum))
+			maximum >>= 1;
+		if (value > maximum) {
+			set_reason(why, why_size,
+			    "value %" PRIu64 " does not fit %s%s "
+			    "(maximum %" PRIu64 ")",
+			    value, name, type_qualifier(datum), maximum);
+			return -1;
+		}
+		store_unsigned(
+		    slot, datum->size, is_big_endian_integer(datum), value);
+		return 0;
+	case DCI_ST_ADDRESS:
+		if (datum->format != DCI_SAF_IP)
+			break;
+		if (value > UINT32_MAX) {
+			set_reason(why, why_size,
+			    "value 0x%" PRIx64 " is not an IPv4 address",
+			    value);
+			return -1;
+		}
+		store_unsigned(slot, 4, true, value);
+		return 0;
+	case DCI_ST_TIME:
+		if (datum->format == DCI_STF_5BYTE)
+			maximum = FIVE_BYTE_MASK;
+		else if (datum->format == DCI_STF_CTIME)
+			maximum = (uint64_t)INT64_MAX;
+		else
+			maximum = UINT64_MAX;
+		if (value > maximum) {
+			set_reason(why, why_size,
+			    "value %" PRIu64 " does not fit %s%s "
+			    "(maximum %" PRIu64 ")",
+			    value, name, type_qualifier(datum), maximum);
+			return -1;
+		}
+		store_unsigned(slot, TIME_SIZE, false, value);
+		return 0;
+	case DCI_ST_DERIVED:
+		maximum = is_unsigned_integer(datum) ? UINT64_MAX
+		                                     : (uint64_t)INT32_MAX;
+		if (value > maximum) {
+			set_reason(why, why_size,
+			    "value %" PRIu64 " does not fit %s%s "
+			    "(maximum %" PRIu64 ")",
+			    value, name, type_qualifier(datum), maximum);
+			return -1;
+		}
+		store_unsigned(slot, TIME_SIZE, false, value);
+		return 0;
+	default:
+		break;
+	}
+	if (datum->type == DCI_ST_UNUSED)
+		set_reason(why, why_size, "ST_UNUSED takes no value");
+	else
+		set_reason(why, why_size, "%s%s takes bytes, not a number",
+		    name, type_qualifier(datum));
+	return -1;
+}
+
+int
+dci_value_encode_unsigned(const struct dci_datum_info *datum, uint64_t value,
+    unsigned char *slot, char *why, size_t why_size)
+{
+	if (dci_value_check_datum(datum, why, why_size) != 0)
+		return -1;
+	return dci_value_encode_unsigned_trusted(
+	    datum, value, slot, why, why_size);
+}
+
+int
+dci_value_encode_signed(const struct dci_datum_info *datum, int64_t value,
+    unsigned char *slot, char *why, size_t why_size)
+{
+	if (dci_value_check_datum(datum, why, why_size) != 0)
+		return -1;
+	return dci_value_encode_signed_trusted(
+	    datum, value, slot, why, why_size);
+}
+
+int
+dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
+    int64_t value, unsigned char *slot, char *why, size_t why_size)
+{
+	int64_t minimum;
+
+	/* A non-negative value follows the unsigned rules exactly. */
+	if (value >= 0)
+		return dci_value_encode_unsigned_trusted(
+		    datum, (uint64_t)value, slot, why, why_size);
+	if (is_integer_type(datum->type) && !is_unsigned_integer(datum)) {
+		minimum = -(int64_t)(width_mask(datum->size) >> 1) - 1;
+		if (value < minimum) {
+			set_reason(why, why_size,
+			    "value %" PRId64 " does not fit %s signed "
+			    "(minimum %" PRId64 ")",
+			    value, dci_value_type_name(datum->type), minimum);
+			return -1;
+		}
+		store_unsigned(slot, datum->size, is_big_endian_integer(datum),
+		    (uint64_t)value);
+		return 0;
+	}
+	if (datum->type == DCI_ST_TIME && datum->format == DCI_STF_CTIME) {
+		store_unsigned(slot, TIME_SIZE, false, (uint64_t)value);
+		return 0;
+	}
+	if (datum->type == DCI_ST_DERIVED && !is_unsigned_integer(datum)) {
+		if (value < INT32_MIN) {
+			set_reason(why, why_size,
+			    "value %" PRId64 " does not fit ST_DERIVED signed "
+			    "(minimum %" PRId32 ")",
+			    value, INT32_MIN);
+			return -1;
+		}
+		store_unsigned(slot, TIME_SIZE, false, (uint64_t)value);
+		return 0;
+	}
+	if (datum->type == DCI_ST_STRING || datum->type == DCI_ST_UNUSED ||
+	    (datum->type == DCI_ST_ADDRESS && datum->format != DCI_SAF_IP)) {
+		/* Same refusal as for any number. */
+		return dci_value_encode_unsigned_trusted(
+		    datum, 0, slot, why, why_size);
+	}
+	set_reason(why, why_size, "negative value %" PRId64 " for %s%s", value,
+	    dci_value_type_name(datum->type), type_qualifier(datum));
+	return -1;
+}
+
+int
+dci_value_encode_bytes(const struct dci_datum_info *datum, const void *bytes,
+    size_t length, unsigned char *slot, char *why, size_t why_size)
+{
+	if (dci_value_check_datum(datum, why, why_size) != 0)
+		return -1;
+	return dci_value_encode_bytes_trusted(
+	    datum, bytes, length, slot, why, why_size);
+}
+
+int
+dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
+    const void *bytes, size_t length, unsigned char *slot, char *why,
+    size_t why_size)
+{
+	const unsigned char *source = bytes;
+	const char *name = type_names[datum->type];
+	const unsigned char *nul;
+
+	if (length > 0 && source == NULL) {
+		set_reason(why, why_size, "no bytes given for %s", name);
+		return -1;
+	}
+	switch (datum->type) {
+	case DCI_ST_UNUSED:
+		set_reason(why, why_size, "ST_UNUSED takes no value");
+		return -1;
+	case DCI_ST_BOOLEAN:
+	case DCI_ST_DERIVED:
+		set_reason(why, why_size, "%s takes a number, not bytes", name);
+		return -1;
+	case DCI_ST_STRING:
+		if (length > datum->size - 1) {
+			set_reason(why, why_size,
+			    "string of %zu bytes is longer than %" PRIu32
+			    " (size %" PRIu32 " less its NUL)",
+			    length, datum->size - 1, datum->size);
+			return -1;
+		}
+		nul = length > 0 ? memchr(source, '\0', length) : NULL;
+		if (nul != NULL) {
+			set_reason(why, why_size,
+			    "string has a NUL at byte %zu",
+			    (size_t)(nul - source));
+			return -1;
+		}
+		if (length > 0)
+			memcpy(slot, source, length);
+		/* NUL and zero padding, so equal strings give equal slots. */
+		memset(slot + length, 0, datum->size - length);
+		return 0;
+	default:
+		/* Integers, addresses and times: exactly the slot, raw. */
+		if (length != datum->size) {
+			set_reason(why, why_size,
+			    "%zu bytes given for %s%s, which takes %" PRIu32,
+			    length, name, type_qualifier(datum), datum->size);
+			return -1;
+		}
+		memcpy(slot, source, length);
+		return 0;
+	}
+}
+
+/* --- Decoding --------------------------------------------------------- */
+
+void
+dci_value_decode(const struct dci_datum_info *datum, const unsigned char *slot,
+    struct dci_value *value)
+{
+	if (dci_value_check_datum(datum, NULL, 0) != 0) {
+		memset(value, 0, sizeof(*value));
+		value->bytes = NULL;
+		value->kind = DCI_KIND_NONE;
+		return;
+	}
+	dci_value_decode_trusted(datum, slot, value);
+}
+
+void
+dci_value_decode_trusted(const struct dci_datum_info *datum,
+    const unsigned char *slot, struct dci_value *value)
+{
+	uint64_t raw;
+	bool relative;
+
+	memset(value, 0, sizeof(*value));
+	value->bytes = NULL; /* a null pointer need not be all-bits-zero */
+	value->kind = kind_of_valid(datum);
+	if (value->kind == DCI_KIND_NONE)
+		return;
+	switch (datum->type) {
+	case DCI_ST_BOOLEAN:
+		/* DCI4: only the least significant bit is defined. */
+		value->truth = (slot[0] & 1) != 0;
+		if (datum->format == DCI_SBF_INVERTED)
+			value->truth = !value->truth;
+		value->number = value->truth ? 1 : 0;
+		break;
+	case DCI_ST_STRING:
+		/* Bounded by the slot even if a raw copy lost its NUL. */
+		value->bytes = slot;
+		value->length = strnlen((const char *)slot, datum->size);
+		break;
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		dci_value_number_trusted(
+		    datum, slot, &value->number, &value->signed_number);
+		break;
+	case DCI_ST_ADDRESS:
+		value->bytes = slot;
+		value->length = datum->size;
+		if (datum->format == DCI_SAF_IP)
+			value->number = load_unsigned(slot, 4, true);
+		break;
+	case DCI_ST_TIME:
+		raw = load_unsigned(slot, TIME_SIZE, false);
+		relative = datum->presentation == DCI_STP_RELATIVE;
+		switch (datum->format) {
+		case DCI_STF_5BYTE:
+			value->number = raw & FIVE_BYTE_MASK;
+			break;
+		case DCI_STF_CTIME:
+			value->signed_number = sign_extend(raw, TIME_SIZE);
+			if (!relative || value->signed_number <= 0)
+				break;
+			if ((uint64_t)value->signed_number > UINT64_MAX / 100)
+				value->number = UINT64_MAX;
+			else
+				value->number =
+				    (uint64_t)value->signed_number * 100;
+			break;
+		default:
+			value->number = raw;
+			break;
+		}
+		break;
+	case DCI_ST_DERIVED:
+		dci_value_number_trusted(
+		    datum, slot, &value->number, &value->signed_number);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+dci_value_number_trusted(const struct dci_datum_info *datum,
+    const unsigned char *slot, uint64_t *number, int64_t *signed_number)
+{
+	bool derived = datum->type == DCI_ST_DERIVED;
+	size_t width = derived ? TIME_SIZE : datum->size;
+
+	*number = load_unsigned(
+	    slot, width, !derived && is_big_endian_integer(datum));
+	*signed_number =
+	    is_unsigned_integer(datum) ? 0 : sign_extend(*number, width);
+}
+
+/* --- Rendering -------------------------------------------------------- */
+
+/* Copies `length` bytes of `source` into text, truncated and terminated as
+ * snprintf would; returns length. */
+static size_t
+copy_text(char *text, size_t text_size, const void *source, size_t length)
+{
+	size_t copied;
+
+	if (text == NULL || text_size == 0)
+		return length;
+	copied = length < text_size - 1 ? length : text_size - 1;
+	if (copied > 0)
+		memcpy(text, source, copied);
+	text[copied] = '\0';
+	return length;
+}
+
+/* Appends the decimal octets of the `width` low bytes of `number`, most
+ * significant first, separated by '.'. */
+static int
+render_dotted(char *scratch, size_t scratch_size, uint64_t number, size_t width)
+{
+	size_t used = 0;
+	size_t index;
+
+	scratch[0] = '\0';
+	for (index = width; index > 0; index--) {
+		unsigned octet =
+		    (unsigned)((number >> ((index - 1) * 8)) & 0xff);
+		int written = snprintf(scratch + used, scratch_size - used,
+		    index == width ? "%u" : ".%u", octet);
+		if (written < 0 || (size_t)written >= scratch_size - used)
+			return -1;
+		used += (size_t)written;
+	}
+	return (int)used;
+}
+
+/* UTC "YYYY-MM-DD hh:mm:ss" of `seconds` since 1970, with ".cc" when
+ * `centiseconds` is nonzero. A time gmtime_r cannot represent is shown as
+ * its seconds rather than as a wrong date. */
+static int
+render_date(
+    char *scratch, size_t scratch_size, int64_t seconds, unsigned centiseconds)
+{
+	struct tm broken_down;
+	time_t moment = (time_t)seconds;
+	size_t used;
+	int written;
+
+	if ((int64_t)moment != seconds ||
+	    gmtime_r(&moment, &broken_down) == NULL)
+		return snprintf(scratch, scratch_size,
+		    "%" PRId64 " seconds since 1970", seconds);
+	written =
+	    snprintf(scratch, scratch_size, "%04lld-%02d-%02d %02d:%02d:%02d",
+	        (long long)broken_down.tm_year + 1900, broken_down.tm_mon + 1,
+	        broken_down.tm_mday, broken_down.tm_hour, broken_down.tm_min,
+	        broken_down.tm_sec);
+	if (centiseconds == 0 || written < 0 || (size_t)written >= scratch_size)
+		return written;
+	used = (size_t)written;
+	written = snprintf(
+	    scratch + used, scratch_size - used, ".%02u", centiseconds);
+	return written < 0 ? written : (int)used + written;
+}
+
+/* Centiseconds as "s.cc", followed by `suffix`. */
+static int
+render_centiseconds(
+    char *scratch, size_t scratch_size, uint64_t number, const char *suffix)
+{
+	return snprintf(scratch, scratch_size, "%" PRIu64 ".%02u%s",
+	    number / 100, (unsigned)(number % 100), suffix);
+}
+
+static int
+render_time(const struct dci_datum_info *datum, const struct dci_value *value,
+    char *scratch, size_t scratch_size)
+{
+	bool relative = datum->presentation == DCI_STP_RELATIVE;
+	int64_t seconds;
+
+	if (datum->format == DCI_STF_CTIME) {
+		if (value->signed_number == 0)
+			return snprintf(scratch, scratch_size, "none");
+		if (relative)
+			return snprintf(scratch, scratch_size,
+			    "%" PRId64 ".00 seconds", value->signed_number);
+		return render_date(
+		    scratch, scratch_size, value->signed_number, 0);
+	}
+	if (value->number == 0)
+		return snprintf(scratch, scratch_size, "none");
+	if (relative)
+		return render_centiseconds(
+		    scratch, scratch_size, value->number, " seconds");
+	if (datum->format == DCI_STF_MONOTONIC)
+		return render_centiseconds(scratch, scratch_size, value->number,
+		    " seconds after boot");
+	/* 5-byte: at most 2^40 centiseconds, so no overflow here. */
+	seconds = (int64_t)(value->number / 100) - SECONDS_1900_TO_1970;
+	return render_date(
+	    scratch, scratch_size, seconds, (unsigned)(value->number % 100));
+}
+
+static int
+render_address(const struct dci_datum_info *datum,
+    const struct dci_value *value, char *scratch, size_t scratch_size)
+{
+	const unsigned char *octets = value->bytes;
+	size_t index;
+	bool all_zero = true;
+
+	for (index = 0; index < value->length; index++)
+		if (octets[index] != 0)
+			all_zero = false;
+	switch (datum->format) {
+	case DCI_SAF_ETHERNET:
+		if (all_zero)
+			return snprintf(scratch, scratch_size, "none");
+		return snprintf(scratch, scratch_size,
+		    "%02x:%02x:%02x:%02x:%02x:%02x", octets[0], octets[1],
+		    octets[2], octets[3], octets[4], octets[5]);
+	case DCI_SAF_IP:
+		if (all_zero)
+			return snprintf(scratch, scratch_size, "none");
+		return render_dotted(scratch, scratch_size, value->number, 4);
+	default:
+		/* Econet has no "no address" value in DCI4. */
+		return snprintf(
+		    scratch, scratch_size, "%u.%u", octets[0], octets[1]);
+	}
+}
+
+int
+dci_value_format_hundredths(
+    char *text, size_t text_size, bool negative, uint64_t magnitude)
+{
+	return snprintf(text, text_size, "%s%" PRIu64 ".%02" PRIu64,
+	    negative ? "-" : "", magnitude / 100, magnitude % 100);
+}
+
+/* The magnitude of a signed number as unsigned, so that INT64_MIN has
+ * one. */
+static uint64_t
+magnitude_of(int64_t number)
+{
+	return number < 0 ? 0 - (uint64_t)number : (uint64_t)number;
+}
+
+static int
+render_integer(const struct dci_datum_info *datum,
+    const struct dci_value *value, char *scratch, size_t scratch_size)
+{
+	switch (datum->presentation) {
+	case DCI_SIP_DECIMAL:
+		if (datum->unit == DCI_UNIT_HUNDREDTHS)
+			return is_unsigned_integer(datum)
+			           ? dci_value_format_hundredths(scratch,
+			                 scratch_size, false, value->number)
+			           : dci_value_format_hundredths(scratch,
+			                 scratch_size, value->signed_number < 0,
+			                 magnitude_of(value->signed_number));
+		if (is_unsigned_integer(datum))
+			return snprintf(
+			    scratch, scratch_size, "%" PRIu64, value->number);
+		return snprintf(
+		    scratch, scratch_size, "%" PRId64, value->signed_number);
+	case DCI_SIP_DOTTED:
+		return render_dotted(
+		    scratch, scratch_size, value->number, datum->size);
+	default:
+		/* number holds the raw bits of the width: two's complement
+		 * for negative signed values. */
+		return snprintf(
+		    scratch, scratch_size, "0x%" PRIx64, value->number);
+	}
+}
+
+/* Integers in decimal; ratios as hundredths with two decimals. */
+static int
+render_derived(const struct dci_datum_info *datum,
+    const struct dci_value *value, char *scratch, size_t scratch_size)
+{
+	if (is_unsigned_integer(datum))
+		return snprintf(
+		    scratch, scratch_size, "%" PRIu64, value->number);
+	if (!is_derived_ratio(datum->unit))
+		return snprintf(
+		    scratch, scratch_size, "%" PRId64, value->signed_number);
+	return dci_value_format_hundredths(scratch, scratch_size,
+	    value->signed_number < 0, magnitude_of(value->signed_number));
+}
+
+size_t
+dci_value_render(const struct dci_datum_info *datum, const unsigned char *slot,
+    char *text, size_t text_size)
+{
+	struct dci_value value;
+	char scratch[RENDER_SCRATCH_SIZE];
+	const char *word;
+	int written;
+
+	dci_value_decode(datum, slot, &value);
+	switch (value.kind == DCI_KIND_NONE ? DCI_ST_UNUSED : datum->type) {
+	case DCI_ST_BOOLEAN:
+		word = boolean_words[datum->presentation][value.truth ? 1 : 0];
+		return copy_text(text, text_size, word, strlen(word));
+	case DCI_ST_STRING:
+		return copy_text(text, text_size, value.bytes, value.length);
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		written =
+		    render_integer(datum, &value, scratch, sizeof(scratch));
+		break;
+	case DCI_ST_ADDRESS:
+		written =
+		    render_address(datum, &value, scratch, sizeof(scratch));
+		break;
+	case DCI_ST_TIME:
+		written = render_time(datum, &value, scratch, sizeof(scratch));
+		break;
+	case DCI_ST_DERIVED:
+		written =
+		    render_derived(datum, &value, scratch, sizeof(scratch));
+		break;
+	default:
+		written = 0;
+		scratch[0] = '\0';
+		break;
+	}
+	/* The scratch is sized for every rendering; a failure (never
+	 * expected) shows as empty text rather than garbage. */
+	if (written < 0 || (size_t)written >= sizeof(scratch))
+		written = 0;
+	return copy_text(text, text_size, scratch, (size_t)written);
+}
+
+const char *
+dci_value_unit_name(enum dci_unit unit)
+{
+	switch (unit) {
+	case DCI_UNIT_NONE:
+		return "";
+	case DCI_UNIT_BYTES:
+		return "bytes";
+	case DCI_UNIT_KBYTES:
+		return "kilobytes";
+	case DCI_UNIT_MBYTES:
+		return "megabytes";
+	case DCI_UNIT_GBYTES:
+		return "gigabytes";
+	case DCI_UNIT_TBYTES:
+		return "terabytes";
+	case DCI_UNIT_SECONDS:
+		return "seconds";
+	case DCI_UNIT_MILLISECONDS:
+		return "milliseconds";
+	case DCI_UNIT_MICROSECONDS:
+		return "microseconds";
+	case DCI_UNIT_NANOSECONDS:
+		return "nanoseconds";
+	case DCI_UNIT_PICOSECONDS:
+		return "picoseconds";
+	case DCI_UNIT_TICKS:
+		return "clock ticks";
+	case DCI_UNIT_COUNT:
+		return "count";
+	case DCI_UNIT_EVENTS:
+		return "events";
+	case DCI_UNIT_PAGES:
+		return "pages";
+	case DCI_UNIT_BLOCKS:
+		return "blocks";
+	case DCI_UNIT_CHARACTERS:
+		return "characters";
+	case DCI_UNIT_PACKETS:
+		return "packets";
+	case DCI_UNIT_MESSAGES:
+		return "messages";
+	case DCI_UNIT_TRANSACTIONS:
+		return "transactions";
+	case DCI_UNIT_READS:
+		return "reads";
+	case DCI_UNIT_WRITES:
+		return "writes";
+	case DCI_UNIT_CONNECTIONS:
+		return "connections";
+	case DCI_UNIT_RETRIES:
+		return "retries";
+	case DCI_UNIT_PROCESSORS:
+		return "processors";
+	case DCI_UNIT_DISKS:
+		return "disks";
+	case DCI_UNIT_INTERRUPTS:
+		return "interrupts";
+	case DCI_UNIT_CENTISECONDS:
+		return "centiseconds";
+	case DCI_UNIT_MEGABITS_PER_SECOND:
+		return "megabits per second";
+	case DCI_UNIT_OCTETS:
+		return "octets";
+	case DCI_UNIT_ERRORS:
+		return "errors";
+	case DCI_UNIT_HUNDREDTHS:
+		return "hundredths";
+	case DCI_UNIT_DERIVED_SUM2:
+		return "sum2";
+	case DCI_UNIT_DERIVED_SUM3:
+		return "sum3";
+	case DCI_UNIT_DERIVED_DIFFERENCE:
+		return "difference";
+	case DCI_UNIT_DERIVED_AVERAGE:
+		return "average";
+	case DCI_UNIT_DERIVED_PERCENT:
+		return "percent";
+	case DCI_UNIT_DERIVED_PRODUCT:
+		return "product";
+	case DCI_UNIT_DERIVED_VARIANCE:
+		return "variance";
+	}
+	return "unknown";
+}
