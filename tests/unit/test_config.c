@@ -148,6 +148,38 @@ START_TEST(test_defaults)
 }
 END_TEST
 
+/* The defaults are written once, as text in the key tables (config.c);
+ * what they parse to is what config.h promises. */
+START_TEST(test_defaults_match_the_header)
+{
+	struct dci_config *config =
+	    parse_valid("providers:\n  - module: netif\n");
+	const struct dci_config_notifications *notifications =
+	    &config->notifications;
+
+	ck_assert_uint_eq(config->ping_interval_seconds,
+	    DCI_CONFIG_DEFAULT_PING_INTERVAL_SECONDS);
+	ck_assert_uint_eq(
+	    config->dci_socket_mode, DCI_CONFIG_DEFAULT_DCI_SOCKET_MODE);
+	ck_assert_int_eq(config->in_place, DCI_CONFIG_IN_PLACE_AUTO);
+	ck_assert_uint_eq(config->providers[0].refresh_milliseconds,
+	    DCI_CONFIG_DEFAULT_REFRESH_MILLISECONDS);
+	ck_assert_uint_eq(config->providers[0].stale_periods,
+	    DCI_CONFIG_DEFAULT_STALE_PERIODS);
+	ck_assert(!config->providers[0].isolate);
+	ck_assert(notifications->instance_added &&
+	          notifications->instance_removed &&
+	          notifications->supplier_failed &&
+	          notifications->supplier_recovered &&
+	          notifications->supplier_restarted);
+	ck_assert_uint_eq(
+	    notifications->rate_limit, DCI_CONFIG_DEFAULT_NOTIFICATION_LIMIT);
+	ck_assert_int_eq(notifications->rate_window_milliseconds,
+	    DCI_CONFIG_DEFAULT_NOTIFICATION_WINDOW_MILLISECONDS);
+	dci_config_free(config);
+}
+END_TEST
+
 static void
 assert_empty_config(const struct dci_config *config)
 {
@@ -1132,6 +1164,7 @@ config_suite(void)
 
 	tcase_add_test(valid, test_full_config);
 	tcase_add_test(valid, test_defaults);
+	tcase_add_test(valid, test_defaults_match_the_header);
 	tcase_add_test(valid, test_empty_document);
 	tcase_add_test(valid, test_empty_sections);
 	tcase_add_test(valid, test_option_scalar_and_sequence);

@@ -1,0 +1,878 @@
+/* DCI-STATS-MIB's tables read into the remote source's state
+ * (remote_state.h). */
+#define _GNU_SOURCE
+#include "cli/remote/remote_state.h"
+
+/* --- dciSupplierTable ---------------------------------------------------- */
+
+static int
+compare_supplier(const void *rows, size_t position, const void *key)
+{
+	uint32_t index = ((const struct remote_supplier *)rows)[position]
+	                     .remote_index,
+	         wanted = *(const uint32_t *)key;
+
+	return index < wanted ? -1 : index > wanted;
+}
+
+/* The supplier of `remote_index`, or NULL; `*place` (when not NULL) says
+ * whether a new one is to be appended. */
+static struct remote_supplier *
+find_supplier_placed(struct remote_state *state, uint32_t remote_index,
+    enum cli_remote_row *place)
+{
+	enum cli_remote_row found =
+	    cli_remote_row_find(state->suppliers, state->supplier_count,
+	        &remote_index, compare_supplier, &state->supplier_cursor);
+
+	if (place != NULL)
+		*place = found;
+	return found == CLI_REMOTE_ROW_KNOWN
+	           ? &state->suppliers[state->supplier_cursor]
+	           : NULL;
+}
+
+struct remote_supplier *
+cli_remote_find_supplier(struct remote_state *state, uint32_t remote_index)
+{
+	return find_supplier_placed(state, remote_index, NULL);
+}
+
+int
+cli_remote_supplier_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct remote_supplier *supplier;
+	enum cli_remote_row place;
+
+	(void)context;
+	if (length != 2 || suffix[1] < 1 || suffix[1] > UINT32_MAX) {
+		snprintf(error, error_size,
+		    "%s: malformed answer: a bad dciSupplierTable index",
+		    state->host);
+		return -1;
+	}
+	supplier = find_supplier_placed(state, (uint32_t)suffix[1], &place);
+	if (place == CLI_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
+	if (supplier == NULL) {
+		if (state->supplier_count >= REMOTE_SUPPLIERS_MAX) {
+			snprintf(error, error_size, "%s: too many suppliers",
+			    state->host);
+			return -1;
+		}
+		if (!cli_remote_room_for_one((void **)&state->suppliers,
+		        &state->supplier_capacity, state->supplier_count,
+		        sizeof(*state->suppliers))) {
+			snprintf(error, error_size, "out of memory");
+			return -1;
+		}
+		supplier = &state->suppliers[state->supplier_count++];
+		memset(supplier, 0, sizeof(*supplier));
+		supplier->remote_index = (uint32_t)suffix[1];
+	}
+	switch (suffix[0]) {
+	case SCHEMA_SUPPLIER_MODULE:
+		return cli_remote_read_string(state, varbind, supplier->module,
+		    sizeof(supplier->module), error, error_size);
+	case SCHEMA_SUPPLIER_TITLE:
+		return cli_remote_read_string(state, varbind, supplier->title,
+		    sizeof(supplier->title), error, error_size);
+	case SCHEMA_SUPPLIER_DESCRIPTION:
+		return cli_remote_read_string(state, varbind,
+		    supplier->description, sizeof(supplier->description), error,
+		    error_size);
+	case SCHEMA_SUPPLIER_TYPE:
+		return cli_remote_read_unsigned(
+		    state, varbind, &supplier->type, error, error_size);
+	case SCHEMA_SUPPLIER_VERSION:
+		return cli_remote_read_unsigned(
+		    state, varbind, &supplier->version, error, error_size);
+	case SCHEMA_SUPPLIER_RESET:
+		if (varbind->type != ASN_OCTET_STR ||
+		    varbind->val_len != sizeof(supplier->reset))
+			return cli_remote_wrong_value(
+			    state, varbind, error, error_size);
+		memcpy(supplier->reset, varbind->val.string,
+		    sizeof(supplier->reset));
+		return 0;
+	case SCHEMA_SUPPLIER_STATUS:
+		return cli_remote_read_unsigned(
+		    state, varbind, &supplier->status, error, error_size);
+	case SCHEMA_SUPPLIER_DISCONTINUITY:
+		return cli_remote_read_unsigned(state, varbind,
+		    &supplier->discontinuity_ticks, error, error_size);
+	case SCHEMA_SUPPLIER_LAST_REFRESH:
+		return cli_remote_read_unsigned(state, varbind,
+		    &supplier->last_refresh_ticks, error, error_size);
+	case SCHEMA_SUPPLIER_FAILURE:
+		return cli_remote_read_string(state, varbind, supplier->failure,
+		    sizeof(supplier->failure), error, error_size);
+	}
+	return 0; /* a column of a later MIB revision */
+}
+
+/* --- dciClassTable and dciDatumTable ------------------------------------ */
+
+static int
+compare_class(const void *rows, size_t position, const void *key)
+{
+	const struct remote_class *class =
+	    &((const struct remote_class *)rows)[position];
+	const struct class_key *wanted = key;
+
+	if (class->id_length != wanted->length)
+		return class->id_length < wanted->length ? -1 : 1;
+	for (size_t i = 0; i < wanted->length; i++)
+		if (class->id[i] != wanted->id[i])
+			return class->id[i] < wanted->id[i] ? -1 : 1;
+	return 0;
+}
+
+static struct remote_class *
+find_class_placed(struct remote_state *state, const uint32_t *id,
+    size_t id_length, enum cli_remote_row *place)
+{
+	struct class_key key = {id, id_length};
+	enum cli_remote_row found = cli_remote_row_find(state->classes,
+	    state->class_count, &key, compare_class, &state->class_cursor);
+
+	if (place != NULL)
+		*place = found;
+	return found == CLI_REMOTE_ROW_KNOWN
+	           ? &state->classes[state->class_cursor]
+	           : NULL;
+}
+
+struct remote_class *
+cli_remote_find_class(
+    struct remote_state *state, const uint32_t *id, size_t id_length)
+{
+	return find_class_placed(state, id, id_length, NULL);
+}
+
+int
+cli_remote_malformed_index(struct remote_state *state, const char *table,
+    char *error, size_t error_size)
+{
+	snprintf(error, error_size, "%s: malformed answer: a bad %s index",
+	    state->host, table);
+	return -1;
+}
+
+int
+cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct cli_remote_index index;
+	struct remote_class *class;
+	enum cli_remote_row place;
+
+	(void)context;
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_CLASS, &index))
+		return cli_remote_malformed_index(
+		    state, "dciClassTable", error, error_size);
+	class = find_class_placed(
+	    state, index.class_id, index.class_length, &place);
+	if (place == CLI_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
+	if (class == NULL) {
+		if (state->class_count >= REMOTE_CLASSES_MAX) {
+			snprintf(error, error_size, "%s: too many classes",
+			    state->host);
+			return -1;
+		}
+		if (!cli_remote_room_for_one((void **)&state->classes,
+		        &state->class_capacity, state->class_count,
+		        sizeof(*state->classes))) {
+			snprintf(error, error_size, "out of memory");
+			return -1;
+		}
+		class = &state->classes[state->class_count++];
+		memset(class, 0, sizeof(*class));
+		memcpy(class->id, index.class_id,
+		    index.class_length * sizeof(uint32_t));
+		class->id_length = index.class_length;
+	}
+	switch (suffix[0]) {
+	case SCHEMA_CLASS_LABEL:
+		return cli_remote_read_string(state, varbind, class->label,
+		    sizeof(class->label), error, error_size);
+	case SCHEMA_CLASS_INSTANCE_LEVELS:
+		if (cli_remote_read_unsigned(state, varbind,
+		        &class->level_count, error, error_size) != 0)
+			return -1;
+		if (class->level_count < 1 ||
+		    class->level_count > DCI_INSTANCE_ID_MAX_WORDS) {
+			snprintf(error, error_size,
+			    "%s: malformed answer: %" PRIu32 " instance levels",
+			    state->host, class->level_count);
+			return -1;
+		}
+		return 0;
+	case SCHEMA_CLASS_SUPPLIER:
+		return cli_remote_read_unsigned(
+		    state, varbind, &class->supplier_index, error, error_size);
+	case SCHEMA_CLASS_DESCRIPTION:
+		return cli_remote_read_string(state, varbind,
+		    class->description, sizeof(class->description), error,
+		    error_size);
+	case SCHEMA_CLASS_LEVEL_TYPES:
+		if (cli_remote_read_octets(state, varbind, class->level_types,
+		        sizeof(class->level_types), &class->level_types_length,
+		        error, error_size) != 0)
+			return -1;
+		class->level_types_read = true;
+		return 0;
+	case SCHEMA_CLASS_LEVEL_SIZES:
+		if (cli_remote_read_octets(state, varbind, class->level_sizes,
+		        sizeof(class->level_sizes), &class->level_sizes_length,
+		        error, error_size) != 0)
+			return -1;
+		class->level_sizes_read = true;
+		return 0;
+	}
+	return 0; /* a column of a later MIB revision */
+}
+
+static int
+compare_datum(const void *rows, size_t position, const void *key)
+{
+	uint32_t id = ((const struct remote_datum *)rows)[position].info.id,
+	         wanted = *(const uint32_t *)key;
+
+	return id < wanted ? -1 : id > wanted;
+}
+
+int
+cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct cli_remote_index index;
+	struct remote_class *class;
+	struct remote_datum *datum = NULL;
+	enum cli_remote_row place;
+	uint32_t number;
+
+	(void)context;
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_DATUM, &index))
+		return cli_remote_malformed_index(
+		    state, "dciDatumTable", error, error_size);
+	class =
+	    cli_remote_find_class(state, index.class_id, index.class_length);
+	if (class == NULL)
+		return 0; /* a class registered since the class table's walk */
+	place = cli_remote_row_find(class->datums, class->datum_count,
+	    &index.datum, compare_datum, &class->datum_cursor);
+	if (place == CLI_REMOTE_ROW_MISSED)
+		return 0; /* a row added after its first column's walk */
+	if (place == CLI_REMOTE_ROW_KNOWN)
+		datum = &class->datums[class->datum_cursor];
+	if (datum == NULL) {
+		if (class->datum_count >= REMOTE_DATUMS_MAX) {
+			char label[REMOTE_QUOTED_SIZE];
+			snprintf(error, error_size,
+			    "%s: too many datums in class \"%s\"", state->host,
+			    cli_remote_quote(label, class->label));
+			return -1;
+		}
+		if (!cli_remote_room_for_one((void **)&class->datums,
+		        &class->datum_capacity, class->datum_count,
+		        sizeof(*class->datums))) {
+			snprintf(error, error_size, "out of memory");
+			return -1;
+		}
+		datum = &class->datums[class->datum_count++];
+		memset(datum, 0, sizeof(*datum));
+		datum->info.id = index.datum;
+	}
+	switch (suffix[0]) {
+	case SCHEMA_DATUM_LABEL:
+		return cli_remote_read_string(state, varbind, datum->label,
+		    sizeof(datum->label), error, error_size);
+	case SCHEMA_DATUM_DESCRIPTION:
+		return cli_remote_read_string(state, varbind,
+		    datum->description, sizeof(datum->description), error,
+		    error_size);
+	case SCHEMA_DATUM_UNITS: {
+		char name[256];
+		enum dci_unit unit;
+		if (cli_remote_read_string(state, varbind, name, sizeof(name),
+		        error, error_size) != 0)
+			return -1;
+		if (!cli_remote_unit_of_name(name, &unit)) {
+			char quoted[REMOTE_QUOTED_SIZE];
+			snprintf(error, error_size,
+			    "%s: unknown unit \"%s\" of datum %" PRIu32,
+			    state->host, cli_remote_quote(quoted, name),
+			    datum->info.id);
+			return -1;
+		}
+		datum->info.unit = unit;
+		return 0;
+	}
+	case SCHEMA_DATUM_TYPE:
+	case SCHEMA_DATUM_FORMAT:
+	case SCHEMA_DATUM_PRESENTATION:
+	case SCHEMA_DATUM_SIZE:
+	case SCHEMA_DATUM_VOLATILITY:
+	case SCHEMA_DATUM_SEMANTICS:
+		if (cli_remote_read_unsigned(
+		        state, varbind, &number, error, error_size) != 0)
+			return -1;
+		if (suffix[0] == SCHEMA_DATUM_TYPE)
+			datum->info.type = (enum dci_type)number;
+		else if (suffix[0] == SCHEMA_DATUM_FORMAT)
+			datum->info.format = number;
+		else if (suffix[0] == SCHEMA_DATUM_PRESENTATION)
+			datum->info.presentation = number;
+		else if (suffix[0] == SCHEMA_DATUM_SIZE)
+			datum->info.size = number;
+		else if (suffix[0] == SCHEMA_DATUM_VOLATILITY)
+			datum->info.volatility = number;
+		else
+			datum->info.semantics = (enum dci_semantics)number;
+		return 0;
+	}
+	return 0;
+}
+
+/* --- dciInstanceTable ----------------------------------------------------- */
+
+static int
+compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
+{
+	for (size_t i = 0; i < words; i++)
+		if (left[i] != right[i])
+			return left[i] < right[i] ? -1 : 1;
+	return 0;
+}
+
+/* The position of instance `id` in the class's refresh, or -1. Values
+ * come in instance order, so the cursor's neighbour is tried first. */
+long
+cli_remote_find_instance(struct remote_class *class, const uint32_t *id)
+{
+	size_t low = 0, high = class->instance_count,
+	       words = class->instance_words;
+
+	for (size_t probe = class->cursor;
+	     probe < class->cursor + 2 && probe < class->instance_count;
+	     probe++) {
+		if (compare_ids(
+		        class->instance_ids + probe * words, id, words) == 0) {
+			class->cursor = probe;
+			return (long)probe;
+		}
+	}
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		int order = compare_ids(
+		    class->instance_ids + middle * words, id, words);
+		if (order == 0) {
+			class->cursor = middle;
+			return (long)middle;
+		}
+		if (order < 0)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return -1;
+}
+
+static struct remote_class *
+find_registered_class(
+    struct remote_state *state, const uint32_t *id, size_t id_length)
+{
+	struct remote_class *class =
+	    cli_remote_find_class(state, id, id_length);
+
+	return class != NULL && class->builder != NULL ? class : NULL;
+}
+
+static int
+instance_label(struct remote_state *state, struct remote_class *class,
+    const struct cli_remote_index *index, const netsnmp_variable_list *varbind,
+    char *error, size_t error_size)
+{
+	char label[DCI_INSTANCE_LABEL_SIZE], why[256];
+	size_t words = index->instance_words;
+	long row;
+
+	if (cli_remote_read_string(
+	        state, varbind, label, sizeof(label), error, error_size) != 0)
+		return -1;
+	if (class->instance_count == 0 && class->instance_words == 0)
+		class->instance_words = words;
+	if (words != class->instance_words ||
+	    (class->instance_count > 0 &&
+	        compare_ids(
+	            class->instance_ids + (class->instance_count - 1) * words,
+	            index->instance, words) >= 0)) {
+		snprintf(error, error_size,
+		    "%s: malformed answer: instance ids of class %s out of "
+		    "order or of different lengths",
+		    state->host, class->label);
+		return -1;
+	}
+	if (class->instance_count == class->instance_capacity) {
+		size_t capacity = class->instance_capacity == 0
+		                      ? 64
+		                      : class->instance_capacity * 2;
+		uint32_t *ids, *created, *discontinuity;
+		long *rows;
+		if (class->instance_count >= REMOTE_INSTANCES_MAX) {
+			snprintf(error, error_size,
+			    "%s: too many instances in class %s", state->host,
+			    class->label);
+			return -1;
+		}
+		ids = realloc(
+		    class->instance_ids, capacity * words * sizeof(*ids));
+		if (ids != NULL)
+			class->instance_ids = ids;
+		rows = realloc(class->rows, capacity * sizeof(*rows));
+		if (rows != NULL)
+			class->rows = rows;
+		created =
+		    realloc(class->created_ticks, capacity * sizeof(*created));
+		if (created != NULL)
+			class->created_ticks = created;
+		discontinuity = realloc(class->discontinuity_ticks,
+		    capacity * sizeof(*discontinuity));
+		if (discontinuity != NULL)
+			class->discontinuity_ticks = discontinuity;
+		if (ids == NULL || rows == NULL || created == NULL ||
+		    discontinuity == NULL) {
+			snprintf(error, error_size, "out of memory");
+			return -1;
+		}
+		class->instance_capacity = capacity;
+	}
+	row = dci_snapshot_builder_add(
+	    class->builder, index->instance, words, label, why, sizeof(why));
+	if (row < 0) {
+		snprintf(error, error_size, "%s: class %s: %s", state->host,
+		    class->label, why);
+		return -1;
+	}
+	memcpy(class->instance_ids + class->instance_count * words,
+	    index->instance, words * sizeof(uint32_t));
+	class->rows[class->instance_count] = row;
+	class->created_ticks[class->instance_count] = 0;
+	class->discontinuity_ticks[class->instance_count] = 0;
+	class->instance_count++;
+	return 0;
+}
+
+/* A RowPointer to the parent's dciInstanceLabel, or zeroDotZero. */
+static int
+instance_parent(struct remote_state *state, struct remote_class *class,
+    long position, const netsnmp_variable_list *varbind, char *error,
+    size_t error_size)
+{
+	oid prefix[SCHEMA_ENTRY_PREFIX_LENGTH];
+	size_t prefix_length =
+	    cli_remote_table_root(SCHEMA_TABLE_INSTANCE, prefix);
+	size_t count = varbind->val_len / sizeof(oid);
+	uint64_t subids[REMOTE_OID_MAX];
+	struct cli_remote_index parent;
+	char why[256];
+
+	if (varbind->type != ASN_OBJECT_ID || varbind->val.objid == NULL)
+		return cli_remote_wrong_value(
+		    state, varbind, error, error_size);
+	if (count == 2 && varbind->val.objid[0] == 0 &&
+	    varbind->val.objid[1] == 0)
+		return 0;
+	if (count <= prefix_length + 1 || count > REMOTE_OID_MAX ||
+	    memcmp(varbind->val.objid, prefix, prefix_length * sizeof(oid)) !=
+	        0 ||
+	    varbind->val.objid[prefix_length] != SCHEMA_INSTANCE_LABEL)
+		goto malformed;
+	for (size_t i = prefix_length + 1; i < count; i++)
+		subids[i - prefix_length - 1] = varbind->val.objid[i];
+	if (!cli_remote_decode_index(subids, count - prefix_length - 1,
+	        CLI_REMOTE_SHAPE_INSTANCE, &parent) ||
+	    parent.class_length != class->id_length ||
+	    memcmp(parent.class_id, class->id,
+	        class->id_length * sizeof(uint32_t)) != 0 ||
+	    parent.instance_words != class->instance_words)
+		goto malformed;
+	if (dci_snapshot_builder_set_parent(class->builder,
+	        class->rows[position], parent.instance, parent.instance_words,
+	        why, sizeof(why)) != 0) {
+		snprintf(error, error_size, "%s: class %s: %s", state->host,
+		    class->label, why);
+		return -1;
+	}
+	return 0;
+malformed:
+	snprintf(error, error_size,
+	    "%s: malformed answer: a parent that is no instance of class %s",
+	    state->host, class->label);
+	return -1;
+}
+
+int
+cli_remote_instance_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct cli_remote_index index;
+	struct remote_class *class;
+	long position;
+
+	(void)context;
+	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
+	                      CLI_REMOTE_SHAPE_INSTANCE, &index))
+		return cli_remote_malformed_index(
+		    state, "dciInstanceTable", error, error_size);
+	class =
+	    find_registered_class(state, index.class_id, index.class_length);
+	if (class == NULL)
+		return 0; /* a class registered after this source opened */
+	if (suffix[0] == SCHEMA_INSTANCE_LABEL)
+		return instance_label(
+		    state, class, &index, varbind, error, error_size);
+	if (index.instance_words != class->instance_words ||
+	    (position = cli_remote_find_instance(class, index.instance)) < 0)
+		return 0; /* an instance that came after its label's walk */
+	switch (suffix[0]) {
+	case SCHEMA_INSTANCE_CREATED:
+		return cli_remote_read_unsigned(state, varbind,
+		    &class->created_ticks[position], error, error_size);
+	case SCHEMA_INSTANCE_DISCONTINUITY:
+		return cli_remote_read_unsigned(state, varbind,
+		    &class->discontinuity_ticks[position], error, error_size);
+	case SCHEMA_INSTANCE_PARENT:
+		return instance_parent(
+		    state, class, position, varbind, error, error_size);
+	}
+	return 0;
+}
+
+/* --- dciClassData: the values -------------------------------------------- */
+
+/* The stored value of a relative ST_TIME datum (a duration) from its
+ * TimeTicks: centiseconds, or seconds for STF_CTIME. Absolute times are
+ * read from their text (cli_remote_read_pending_times). */
+static uint64_t
+duration_of_ticks(const struct dci_datum_info *info, uint32_t ticks)
+{
+	return info->format == DCI_STF_CTIME ? ticks / 100u : ticks;
+}
+
+static int
+set_value(struct remote_state *state, struct remote_class *class, long row,
+    const struct dci_datum *datum, const netsnmp_variable_list *varbind,
+    char *error, size_t error_size)
+{
+	const struct dci_datum_info *info = &datum->info;
+	uint32_t id = info->id;
+	char why[256] = "";
+	int result = -1;
+
+	/* The registry computes derived datums from their arguments at
+	 * commit, as it does for a provider's. */
+	if (info->type == DCI_ST_DERIVED)
+		return 0;
+	switch (datum->kind) {
+	case DCI_KIND_COUNTER64:
+		if (varbind->type != ASN_COUNTER64 ||
+		    varbind->val.counter64 == NULL)
+			return cli_remote_wrong_value(
+			    state, varbind, error, error_size);
+		result =
+		    dci_snapshot_builder_set_unsigned(class->builder, row, id,
+		        ((uint64_t)varbind->val.counter64->high << 32) |
+		            (varbind->val.counter64->low & 0xffffffffu),
+		        why, sizeof(why));
+		break;
+	case DCI_KIND_COUNTER32:
+	case DCI_KIND_GAUGE32: {
+		uint32_t number;
+		if (varbind->type != (datum->kind == DCI_KIND_COUNTER32
+		                             ? ASN_COUNTER
+		                             : ASN_GAUGE) ||
+		    cli_remote_read_unsigned(
+		        state, varbind, &number, error, error_size) != 0)
+			return cli_remote_wrong_value(
+			    state, varbind, error, error_size);
+		result = dci_snapshot_builder_set_unsigned(
+		    class->builder, row, id, number, why, sizeof(why));
+		break;
+	}
+	case DCI_KIND_INTEGER32:
+		if (varbind->type != ASN_INTEGER ||
+		    varbind->val.integer == NULL)
+			return cli_remote_wrong_value(
+			    state, varbind, error, error_size);
+		result = dci_snapshot_builder_set_signed(class->builder, row,
+		    id, (int64_t)(int32_t)*varbind->val.integer, why,
+		    sizeof(why));
+		break;
+	case DCI_KIND_STRING:
+	case DCI_KIND_MACADDRESS:
+	case DCI_KIND_IPADDRESS:
+		if ((varbind->type != ASN_OCTET_STR &&
+		        varbind->type != ASN_IPADDRESS) ||
+		    (varbind->val_len > 0 && varbind->val.string == NULL))
+			return cli_remote_wrong_value(
+			    state, varbind, error, error_size);
+		/* The encoder bounds the length by the datum's size. */
+		result = dci_snapshot_builder_set_bytes(class->builder, row, id,
+		    varbind->val.string, varbind->val_len, why, sizeof(why));
+		break;
+	case DCI_KIND_TIMETICKS: {
+		uint32_t ticks;
+		if (varbind->type != ASN_TIMETICKS ||
+		    cli_remote_read_unsigned(
+		        state, varbind, &ticks, error, error_size) != 0)
+			return cli_remote_wrong_value(
+			    state, varbind, error, error_size);
+		result = dci_snapshot_builder_set_unsigned(class->builder, row,
+		    id, duration_of_ticks(info, ticks), why, sizeof(why));
+		break;
+	}
+	case DCI_KIND_TRUTHVALUE: {
+		bool truth;
+		if (varbind->type != ASN_INTEGER ||
+		    varbind->val.integer == NULL ||
+		    (*varbind->val.integer != 1 && *varbind->val.integer != 2))
+			return cli_remote_wrong_value(
+			    state, varbind, error, error_size);
+		truth = *varbind->val.integer == 1;
+		/* The slot holds the value before SBF_INVERTED. */
+		if (info->format & DCI_SBF_INVERTED)
+			truth = !truth;
+		result = dci_snapshot_builder_set_unsigned(
+		    class->builder, row, id, truth ? 1 : 0, why, sizeof(why));
+		break;
+	}
+	case DCI_KIND_TEXT_ONLY: {
+		char text[64];
+		int64_t number;
+		if (cli_remote_read_string(state, varbind, text, sizeof(text),
+		        error, error_size) != 0)
+			return -1;
+		if (!cli_remote_parse_text_integer(
+		        text, info->presentation, &number))
+			return cli_remote_wrong_value(
+			    state, varbind, error, error_size);
+		result = dci_snapshot_builder_set_signed(
+		    class->builder, row, id, number, why, sizeof(why));
+		break;
+	}
+	default:
+		return 0; /* DCI_KIND_NONE: never served */
+	}
+	if (result != 0) {
+		snprintf(error, error_size,
+		    "%s: malformed answer: class %s datum %s: %s", state->host,
+		    class->label, info->label, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+queue_time(struct remote_state *state, struct remote_class *class,
+    size_t position, const struct dci_datum *datum, char *error,
+    size_t error_size)
+{
+	if (state->pending_count == state->pending_capacity) {
+		size_t capacity = state->pending_capacity == 0
+		                      ? 64
+		                      : state->pending_capacity * 2;
+		struct remote_pending_time *grown;
+		if (capacity > REMOTE_WALK_MAX_VARBINDS)
+			return cli_remote_malformed_index(
+			    state, "dciClassData", error, error_size);
+		grown = realloc(state->pending, capacity * sizeof(*grown));
+		if (grown == NULL) {
+			snprintf(error, error_size, "out of memory");
+			return -1;
+		}
+		state->pending = grown;
+		state->pending_capacity = capacity;
+	}
+	state->pending[state->pending_count++] =
+	    (struct remote_pending_time){class, position, datum};
+	return 0;
+}
+
+/* The dciStatText OID of a pending time: .1.5.1.3 and the stat index
+ * [class_length, class..., instance_words, instance..., datum]. */
+static size_t
+pending_text_oid(const struct remote_pending_time *pending, oid *name)
+{
+	const struct remote_class *class = pending->class;
+	size_t length = cli_remote_table_root(SCHEMA_TABLE_STAT, name);
+	const uint32_t *id =
+	    class->instance_ids + pending->position * class->instance_words;
+
+	name[length++] = SCHEMA_STAT_TEXT;
+	name[length++] = class->id_length;
+	for (size_t i = 0; i < class->id_length; i++)
+		name[length++] = class->id[i];
+	name[length++] = class->instance_words;
+	for (size_t i = 0; i < class->instance_words; i++)
+		name[length++] = id[i];
+	name[length++] = pending->datum->info.id;
+	return length;
+}
+
+/* Reads the pending times' texts with GETs of up to REMOTE_REPETITIONS
+ * varbinds and sets each value. A value gone meanwhile (no such instance)
+ * is left unset, as if the refresh had missed it. */
+int
+cli_remote_read_pending_times(
+    struct remote_state *state, char *error, size_t error_size)
+{
+	for (size_t first = 0; first < state->pending_count;
+	     first += REMOTE_REPETITIONS) {
+		size_t count = state->pending_count - first;
+		netsnmp_pdu *request = snmp_pdu_create(SNMP_MSG_GET);
+		netsnmp_pdu *response = NULL;
+		netsnmp_variable_list *varbind;
+
+		if (count > REMOTE_REPETITIONS)
+			count = REMOTE_REPETITIONS;
+		for (size_t i = 0; i < count; i++) {
+			oid name[REMOTE_OID_MAX];
+			size_t length =
+			    pending_text_oid(&state->pending[first + i], name);
+			snmp_add_null_var(request, name, length);
+		}
+		if (cli_remote_request(
+		        state, request, &response, error, error_size) != 0)
+			return -1;
+		varbind = response->variables;
+		for (size_t i = 0; i < count; i++) {
+			const struct remote_pending_time *pending =
+			    &state->pending[first + i];
+			const struct dci_datum_info *info =
+			    &pending->datum->info;
+			char text[64], why[256];
+			int64_t value;
+
+			if (varbind == NULL) {
+				snprintf(error, error_size,
+				    "%s: malformed answer: %zu varbinds "
+				    "asked, fewer answered",
+				    state->host, count);
+				snmp_free_pdu(response);
+				return -1;
+			}
+			if (varbind->type == SNMP_NOSUCHINSTANCE ||
+			    varbind->type == SNMP_NOSUCHOBJECT) {
+				varbind = varbind->next_variable;
+				continue;
+			}
+			if (cli_remote_read_string(state, varbind, text,
+			        sizeof(text), error, error_size) != 0 ||
+			    !cli_remote_parse_time_text(text, info, &value)) {
+				char quoted[REMOTE_QUOTED_SIZE];
+				if (error[0] == '\0' ||
+				    strstr(error, "malformed") == NULL)
+					snprintf(error, error_size,
+					    "%s: malformed answer: time "
+					    "\"%s\" of datum %s",
+					    state->host,
+					    cli_remote_quote(quoted, text),
+					    info->label);
+				snmp_free_pdu(response);
+				return -1;
+			}
+			if ((info->format == DCI_STF_CTIME
+			            ? dci_snapshot_builder_set_signed(
+			                  pending->class->builder,
+			                  pending
+			                      ->class->rows[pending->position],
+			                  info->id, value, why, sizeof(why))
+			            : dci_snapshot_builder_set_unsigned(
+			                  pending->class->builder,
+			                  pending
+			                      ->class->rows[pending->position],
+			                  info->id, (uint64_t)value, why,
+			                  sizeof(why))) != 0) {
+				snprintf(error, error_size,
+				    "%s: malformed answer: datum %s: %s",
+				    state->host, info->label, why);
+				snmp_free_pdu(response);
+				return -1;
+			}
+			varbind = varbind->next_variable;
+		}
+		snmp_free_pdu(response);
+	}
+	return 0;
+}
+
+int
+cli_remote_value_varbind(struct remote_state *state, const uint64_t *suffix,
+    size_t length, const netsnmp_variable_list *varbind, void *context,
+    char *error, size_t error_size)
+{
+	struct remote_class *class = NULL;
+	const struct dci_datum *datum;
+	uint32_t instance[DCI_INSTANCE_ID_MAX_WORDS];
+	size_t at;
+	long position;
+
+	(void)context;
+	/* [class..., 1, datum, instance...]: no class id is a prefix of
+	 * another, so at most one class matches: the class of the value
+	 * before (the cursor), or the one of each length there is. */
+	if (state->class_count > 0) {
+		struct remote_class *last =
+		    &state->classes[state->class_cursor];
+		bool match = last->builder != NULL && length > last->id_length;
+		for (size_t i = 0; match && i < last->id_length; i++)
+			match = suffix[i] == last->id[i];
+		if (match)
+			class = last;
+	}
+	for (size_t l = 1;
+	     l <= DCI_CLASS_ID_MAX_LEVELS && l < length && class == NULL; l++) {
+		uint32_t id[DCI_CLASS_ID_MAX_LEVELS];
+		bool fits = true;
+		for (size_t i = 0; i < l; i++) {
+			fits = fits && suffix[i] <= UINT32_MAX;
+			id[i] = (uint32_t)suffix[i];
+		}
+		if (fits)
+			class = find_registered_class(state, id, l);
+	}
+	if (class == NULL)
+		return 0; /* a class registered after this source opened */
+	at = class->id_length;
+	if (length - at < 2 || suffix[at] != 1 || suffix[at + 1] > UINT32_MAX ||
+	    length - at - 2 != class->instance_words ||
+	    class->instance_words == 0)
+		return cli_remote_malformed_index(
+		    state, "dciClassData", error, error_size);
+	datum = dci_class_find_datum(class->class, (uint32_t)suffix[at + 1]);
+	for (size_t i = 0; i < class->instance_words; i++) {
+		if (suffix[at + 2 + i] > UINT32_MAX)
+			return cli_remote_malformed_index(
+			    state, "dciClassData", error, error_size);
+		instance[i] = (uint32_t)suffix[at + 2 + i];
+	}
+	if (datum == NULL ||
+	    (position = cli_remote_find_instance(class, instance)) < 0)
+		return 0; /* came after the instance table's walk */
+	if (datum->kind == DCI_KIND_TIMETICKS &&
+	    datum->info.presentation != DCI_STP_RELATIVE)
+		return queue_time(
+		    state, class, (size_t)position, datum, error, error_size);
+	return set_value(state, class, class->rows[position], datum, varbind,
+	    error, error_size);
+}
