@@ -48,6 +48,32 @@ static int read_providers(struct config_yaml *reader, const yaml_node_t *node,
 static int read_derived(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field);
 
+/* The forms that fill more than one field of this file's structures. */
+
+static bool
+config_parse_in_place(const char *text, void *field)
+{
+	return dci_config_parse_in_place(text, field);
+}
+
+static bool
+config_parse_rate_limit(const char *text, void *field)
+{
+	struct dci_config_notifications *notifications = field;
+
+	return dci_events_rate_limit_parse(text, &notifications->rate_limit,
+	           &notifications->rate_window_milliseconds, NULL, 0) == 0;
+}
+
+static bool
+config_parse_derived_class(const char *text, void *field)
+{
+	struct dci_config_derived *derived = field;
+
+	return config_parse_class_id(
+	    text, derived->class_id, &derived->class_id_length);
+}
+
 /* The file's schema, one table per mapping: each key once, with the form
  * of its value (config_values.h), what a wrong value is told it should
  * be, its default and the field it fills. */

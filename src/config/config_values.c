@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
-#include "model/events.h"
+#include <dcistat/provider.h>
 
 const char *const config_derivation_names[7] = {
     "sum2", "sum3", "difference", "average", "percent", "product", "variance"};
@@ -188,12 +187,6 @@ config_parse_stale_periods(const char *text, void *field)
 }
 
 bool
-config_parse_in_place(const char *text, void *field)
-{
-	return dci_config_parse_in_place(text, field);
-}
-
-bool
 config_parse_socket_mode(const char *text, void *field)
 {
 	size_t length = strlen(text);
@@ -230,22 +223,4 @@ config_parse_derivation(const char *text, void *field)
 		}
 	}
 	return false;
-}
-
-bool
-config_parse_rate_limit(const char *text, void *field)
-{
-	struct dci_config_notifications *notifications = field;
-
-	return dci_events_rate_limit_parse(text, &notifications->rate_limit,
-	           &notifications->rate_window_milliseconds, NULL, 0) == 0;
-}
-
-bool
-config_parse_derived_class(const char *text, void *field)
-{
-	struct dci_config_derived *derived = field;
-
-	return config_parse_class_id(
-	    text, derived->class_id, &derived->class_id_length);
 }

@@ -47,15 +47,9 @@ bool config_parse_ping_interval(const char *text, void *field); /* unsigned */
  * is checked on the exact value. */
 bool config_parse_refresh(const char *text, void *field);
 bool config_parse_stale_periods(const char *text, void *field); /* unsigned */
-bool config_parse_in_place(
-    const char *text, void *field); /* enum dci_config_in_place */
 /* Permission bits in octal, as chmod takes them: "0660", "666". */
 bool config_parse_socket_mode(const char *text, void *field); /* unsigned */
 bool config_parse_derived_id(const char *text, void *field);  /* uint32_t */
 bool config_parse_derivation(const char *text, void *field); /* enum dci_unit */
-/* "N per SECONDS": into a struct dci_config_notifications. */
-bool config_parse_rate_limit(const char *text, void *field);
-/* A class id into a struct dci_config_derived. */
-bool config_parse_derived_class(const char *text, void *field);
 
 #endif

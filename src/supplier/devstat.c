@@ -30,6 +30,8 @@
 #include <string.h>
 #include <time.h>
 
+static void dcistat_devstat_free_all(struct dcistat_supplier *supplier);
+
 /* The model's datums an application's device has, in this order. */
 static const uint32_t devstat_served[] = {
     DEVSTAT_DATUM_BYTES_READ,
@@ -260,6 +262,7 @@ dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
 		goto failed;
 	}
 	device->instance->owns_block = true;
+	dcistat_supplier_on_close(supplier, dcistat_devstat_free_all);
 	device->next = supplier->devstat_list;
 	supplier->devstat_list = device;
 	goto out;
@@ -405,7 +408,7 @@ dcistat_devstat_end_transaction(struct dcistat_devstat *device,
 	    device, bytes, kind, start, transaction_nanoseconds());
 }
 
-void
+static void
 dcistat_devstat_free_all(struct dcistat_supplier *supplier)
 {
 	while (supplier->devstat_list != NULL) {

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void dcistat_evcnt_free_all(struct dcistat_supplier *supplier);
+
 /* An application's group or name; shorter than the kernel's, since each
  * string takes its words in every region of the segment. */
 #define SUPPLIER_EVCNT_STRING_SIZE 64u
@@ -152,6 +154,7 @@ dcistat_evcnt_attach(struct dcistat_supplier *supplier,
 	counter->supplier = supplier;
 	if (parent != NULL)
 		parent->children++;
+	dcistat_supplier_on_close(supplier, dcistat_evcnt_free_all);
 	counter->next = supplier->evcnt_list;
 	supplier->evcnt_list = counter;
 	goto out;
@@ -223,7 +226,7 @@ dcistat_evcnt_increment(struct dcistat_evcnt *counter)
 	evcnt_add(counter, 1);
 }
 
-void
+static void
 dcistat_evcnt_free_all(struct dcistat_supplier *supplier)
 {
 	while (supplier->evcnt_list != NULL) {

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void dcistat_templates_free_all(struct dcistat_supplier *supplier);
+
 enum summary_word {
 	SUMMARY_SAMPLES = 0,
 	SUMMARY_SUM = 1,
@@ -424,6 +426,7 @@ dcistat_template_add(struct dcistat_supplier *supplier, uint32_t number,
 		        vois[v].unit) != 0)
 			goto failed;
 	}
+	dcistat_supplier_on_close(supplier, dcistat_templates_free_all);
 	template_handle->next = supplier->template_list;
 	supplier->template_list = template_handle;
 	pthread_mutex_unlock(&supplier->lock);
@@ -643,7 +646,7 @@ dcistat_voi_update_relative(
 	dcistat_voi_update_absolute(blob, voi_index, value);
 }
 
-void
+static void
 dcistat_templates_free_all(struct dcistat_supplier *supplier)
 {
 	while (supplier->template_list != NULL) {

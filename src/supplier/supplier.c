@@ -394,6 +394,19 @@ failed:
 }
 
 void
+dcistat_supplier_on_close(struct dcistat_supplier *supplier,
+    void (*close)(struct dcistat_supplier *supplier))
+{
+	for (size_t f = 0; f < supplier->close_function_count; f++)
+		if (supplier->close_functions[f] == close)
+			return;
+	/* Bounded by the models there are: a fourth is a bug of this file. */
+	if (supplier->close_function_count < DCISTAT_CLOSE_FUNCTIONS_MAX)
+		supplier->close_functions[supplier->close_function_count++] =
+		    close;
+}
+
+void
 dcistat_supplier_close(struct dcistat_supplier *supplier)
 {
 	struct dcistat_supplier **link;
@@ -412,9 +425,8 @@ dcistat_supplier_close(struct dcistat_supplier *supplier)
 	unlink(supplier->path);
 	munmap(supplier->base, supplier->size);
 	close(supplier->descriptor);
-	dcistat_evcnt_free_all(supplier);
-	dcistat_devstat_free_all(supplier);
-	dcistat_templates_free_all(supplier);
+	for (size_t f = 0; f < supplier->close_function_count; f++)
+		supplier->close_functions[f](supplier);
 	while (supplier->generic_instances != NULL) {
 		struct dcistat_instance *instance = supplier->generic_instances;
 		supplier->generic_instances = instance->listed_next;

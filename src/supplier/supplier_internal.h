@@ -48,6 +48,10 @@ struct dcistat_instance {
 	struct dcistat_instance *listed_previous;
 };
 
+/* The models that free handles of their own at close (evcnt, devstat,
+ * stats). */
+#define DCISTAT_CLOSE_FUNCTIONS_MAX 3
+
 struct dcistat_supplier {
 	pthread_mutex_t lock;
 	char *path;
@@ -76,6 +80,11 @@ struct dcistat_supplier {
 	struct dcistat_evcnt *evcnt_list;
 	struct dcistat_devstat *devstat_list;
 	struct dcistat_template *template_list;
+	/* What the models hold of their own, freed at close
+	 * (dcistat_supplier_on_close). */
+	void (*close_functions[DCISTAT_CLOSE_FUNCTIONS_MAX])(
+	    struct dcistat_supplier *supplier);
+	size_t close_function_count;
 	struct dcistat_supplier *next_open; /* the process's open suppliers */
 };
 
@@ -96,8 +105,8 @@ struct dcistat_class *dcistat_class_add_locked(
 /* A block of `words` words (a sequence word included) in every region,
  * zeroed; 0 when the regions are full (block 0 is never allocated: word 0
  * of each region is unused). */
-uint32_t dcistat_block_allocate(struct dcistat_supplier *supplier,
-    uint32_t words);
+uint32_t dcistat_block_allocate(
+    struct dcistat_supplier *supplier, uint32_t words);
 void dcistat_block_free(
     struct dcistat_supplier *supplier, uint32_t block, uint32_t words);
 /* Publishes an instance of `class_handle` whose values start at word
@@ -108,10 +117,12 @@ struct dcistat_instance *dcistat_instance_publish(
     uint32_t parent_index_plus_one);
 void dcistat_instance_unpublish(struct dcistat_instance *instance);
 
-/* Each model frees its handles when the supplier closes. */
-void dcistat_evcnt_free_all(struct dcistat_supplier *supplier);
-void dcistat_devstat_free_all(struct dcistat_supplier *supplier);
-void dcistat_templates_free_all(struct dcistat_supplier *supplier);
+/* Under the supplier's lock: `close` frees what a model (evcnt.c,
+ * devstat.c, stats.c) linked into the supplier, when it closes. A model
+ * names it as it links its first handle (again is no change), so the
+ * supplier itself knows no model. */
+void dcistat_supplier_on_close(struct dcistat_supplier *supplier,
+    void (*close)(struct dcistat_supplier *supplier));
 
 /* Copies at most size - 1 bytes and a NUL. */
 void dcistat_copy_text(char *to, size_t size, const char *from);
