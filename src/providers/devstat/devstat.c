@@ -66,6 +66,7 @@
 #include "devstat_device.h"
 #include "format/devstat_model.h"
 #include "diskstats.h"
+#include "providers/common/start.h"
 #include "providers/common/clock.h"
 #include "providers/common/file_buffer.h"
 #include "providers/common/patterns.h"
@@ -318,26 +319,16 @@ static int
 devstat_init(struct dci_host *host, void **context_pointer)
 {
 	struct devstat_context *context;
-	struct dci_supplier *supplier;
 	struct dci_class_info class_info;
 
-	context = calloc(1, sizeof *context);
-	if (context == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot allocate context: %s",
-		    strerror(errno));
+	context = provider_context_new(host, context_pointer, sizeof *context);
+	if (context == NULL)
 		return -1;
-	}
-	/* From here on fini frees whatever init built. */
-	*context_pointer = context;
 	context->host = host;
 
 	if (devstat_read_options(host, context) != 0)
 		return -1;
 
-	supplier = dci_supplier_register(host, &devstat_supplier);
-	if (supplier == NULL) {
-		return -1; /* the host has logged why */
-	}
 	class_info = (struct dci_class_info){
 	    .id = devstat_class_id,
 	    .id_length = sizeof devstat_class_id / sizeof devstat_class_id[0],
@@ -349,13 +340,10 @@ devstat_init(struct dci_host *host, void **context_pointer)
 	    .datums = devstat_model_datums,
 	    .datum_count = DEVSTAT_MODEL_DATUM_COUNT,
 	};
-	context->class_handle = dci_class_register(host, supplier, &class_info);
-	if (context->class_handle == NULL) {
+	context->class_handle = provider_register_class(host, &devstat_supplier,
+	    &class_info, DEVSTAT_REFRESH_LIMIT_MILLISECONDS);
+	if (context->class_handle == NULL)
 		return -1; /* the host has logged why */
-	}
-	/* A host older than this call refreshes on its configured period
-	 * alone; the widening is then as good as that period. */
-	(void)dci_refresh_limit(host, DEVSTAT_REFRESH_LIMIT_MILLISECONDS);
 	return 0;
 }
 

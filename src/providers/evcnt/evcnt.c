@@ -58,6 +58,7 @@
 #include "format/evcnt_model.h"
 #include "evcnt_widen.h"
 #include "proc_interrupts.h"
+#include "providers/common/start.h"
 #include "providers/common/file_buffer.h"
 #include "providers/common/patterns.h"
 #include "providers/common/warnings.h"
@@ -161,27 +162,17 @@ static int
 evcnt_init(struct dci_host *host, void **context_pointer)
 {
 	struct evcnt_context *context;
-	struct dci_supplier *supplier;
 	struct dci_class_info class_info;
 
-	context = calloc(1, sizeof *context);
-	if (context == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot allocate context: %s",
-		    strerror(errno));
+	context = provider_context_new(host, context_pointer, sizeof *context);
+	if (context == NULL)
 		return -1;
-	}
-	/* From here on fini frees whatever init built. */
-	*context_pointer = context;
 	context->host = host;
 	evcnt_events_init(&context->events, NULL);
 
 	if (evcnt_read_options(host, context) != 0)
 		return -1;
 
-	supplier = dci_supplier_register(host, &evcnt_supplier);
-	if (supplier == NULL) {
-		return -1; /* the host has logged why */
-	}
 	class_info = (struct dci_class_info){
 	    .id = evcnt_class_id,
 	    .id_length = sizeof evcnt_class_id / sizeof evcnt_class_id[0],
@@ -193,13 +184,10 @@ evcnt_init(struct dci_host *host, void **context_pointer)
 	    .datums = evcnt_model_datums,
 	    .datum_count = EVCNT_MODEL_DATUM_COUNT,
 	};
-	context->class_handle = dci_class_register(host, supplier, &class_info);
-	if (context->class_handle == NULL) {
+	context->class_handle = provider_register_class(host, &evcnt_supplier,
+	    &class_info, EVCNT_REFRESH_LIMIT_MILLISECONDS);
+	if (context->class_handle == NULL)
 		return -1; /* the host has logged why */
-	}
-	/* A host older than this call refreshes on its configured period
-	 * alone; the widening is then as good as that period. */
-	(void)dci_refresh_limit(host, EVCNT_REFRESH_LIMIT_MILLISECONDS);
 	return 0;
 }
 

@@ -38,6 +38,7 @@
 
 #include "netif_ethtool.h"
 #include "netif_netlink.h"
+#include "providers/common/start.h"
 #include "providers/common/clock.h"
 #include "providers/common/growable.h"
 #include "providers/common/patterns.h"
@@ -455,18 +456,12 @@ static int
 netif_init(struct dci_host *host, void **context_pointer)
 {
 	struct netif_context *context;
-	struct dci_supplier *supplier;
 	struct dci_datum_info datums[NETIF_DATUM_COUNT];
 	struct dci_class_info class_info;
 
-	context = calloc(1, sizeof *context);
-	if (context == NULL) {
-		dci_log(host, DCI_LOG_ERR, "cannot allocate context: %s",
-		    strerror(errno));
+	context = provider_context_new(host, context_pointer, sizeof *context);
+	if (context == NULL)
 		return -1;
-	}
-	/* From here on fini frees whatever init built. */
-	*context_pointer = context;
 	context->host = host;
 	context->socket = -1;
 	context->monitor = -1;
@@ -487,11 +482,6 @@ netif_init(struct dci_host *host, void **context_pointer)
 		    strerror(errno));
 	/* Any start will do; replies are matched to requests exactly. */
 	context->sequence = (uint32_t)time(NULL);
-
-	supplier = dci_supplier_register(host, &netif_supplier);
-	if (supplier == NULL) {
-		return -1; /* the host has logged why */
-	}
 
 	memcpy(datums, netif_fixed_datums, sizeof netif_fixed_datums);
 	for (size_t i = 0; i < NETIF_COUNTER_COUNT; i++)
@@ -517,10 +507,10 @@ netif_init(struct dci_host *host, void **context_pointer)
 	    .datums = datums,
 	    .datum_count = NETIF_DATUM_COUNT,
 	};
-	context->class_handle = dci_class_register(host, supplier, &class_info);
-	if (context->class_handle == NULL) {
+	context->class_handle =
+	    provider_register_class(host, &netif_supplier, &class_info, 0);
+	if (context->class_handle == NULL)
 		return -1; /* the host has logged why */
-	}
 	return 0;
 }
 
