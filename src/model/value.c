@@ -16,18 +16,11 @@
 #include <string.h>
 #include <time.h>
 
-/* Seconds from 1900-01-01 to 1970-01-01 (70 years, 17 of them leap). */
-#define SECONDS_1900_TO_1970 INT64_C(2208988800)
-
 /* STF_5BYTE uses the low 5 bytes of its 8; the top 3 are ignored. */
 #define FIVE_BYTE_MASK UINT64_C(0xffffffffff)
 
 #define BOOLEAN_SIZE 4u
 #define TIME_SIZE 8u
-
-/* Longest text of any non-string value (a 64-bit dotted integer is 31
- * characters, a far-future ctime date about 30). */
-#define RENDER_SCRATCH_SIZE 64u
 
 static const char *const type_names[] = {
     [DCI_ST_UNUSED] = "ST_UNUSED",
@@ -57,15 +50,6 @@ static const char *const kind_names[] = {
     [DCI_KIND_HUNDREDTHS] = "HUNDREDTHS",
 };
 
-/* Boolean words by presentation: [presentation][truth]. */
-static const char *const boolean_words[][2] = {
-    [DCI_SBP_ON_OFF] = {"off", "on"},
-    [DCI_SBP_YES_NO] = {"no", "yes"},
-    [DCI_SBP_TRUE_FALSE] = {"false", "true"},
-    [DCI_SBP_ALWAYS_NEVER] = {"never", "always"},
-    [DCI_SBP_ONE_ZERO] = {"0", "1"},
-};
-
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
 __attribute__((format(printf, 3, 4))) static void
@@ -87,8 +71,6 @@ dci_value_type_name(enum dci_type type)
 		return type_names[type];
 	return "ST_UNKNOWN";
 }
-
-static bool is_derived_ratio(enum dci_unit unit);
 
 const char *
 dci_value_format_name(const struct dci_datum_info *datum)
@@ -176,7 +158,8 @@ dci_value_presentation_name(const struct dci_datum_info *datum)
 		}
 		return "unknown";
 	case DCI_ST_DERIVED:
-		return is_derived_ratio(datum->unit) ? "hundredths" : "decimal";
+		return dci_value_is_derived_ratio(datum->unit) ? "hundredths"
+		                                               : "decimal";
 	case DCI_ST_ADDRESS:
 		return "normal";
 	case DCI_ST_TIME:
@@ -233,8 +216,8 @@ is_integer_type(enum dci_type type)
 
 /* A derived datum whose value is a ratio in hundredths (the others are
  * integers). */
-static bool
-is_derived_ratio(enum dci_unit unit)
+bool
+dci_value_is_derived_ratio(enum dci_unit unit)
 {
 	return unit == DCI_UNIT_DERIVED_AVERAGE ||
 	       unit == DCI_UNIT_DERIVED_PERCENT ||
@@ -248,8 +231,8 @@ is_derivation(enum dci_unit unit)
 	       unit <= DCI_UNIT_DERIVED_VARIANCE;
 }
 
-static bool
-is_unsigned_integer(const struct dci_datum_info *datum)
+bool
+dci_value_is_unsigned(const struct dci_datum_info *datum)
 {
 	return (datum->format & DCI_SIF_UNSIGNED) != 0;
 }
@@ -284,7 +267,7 @@ type_qualifier(const struct dci_datum_info *datum)
 	case DCI_ST_INTEGER32:
 	case DCI_ST_INTEGER64:
 	case DCI_ST_DERIVED:
-		return is_unsigned_integer(datum) ? " unsigned" : " signed";
+		return dci_value_is_unsigned(datum) ? " unsigned" : " signed";
 	case DCI_ST_ADDRESS:
 		if (datum->format < COUNT_OF(address_qualifiers))
 			return address_qualifiers[datum->format];
@@ -475,7 +458,7 @@ dci_value_check_datum(
 	if (datum->semantics == DCI_SEMANTICS_COUNTER &&
 	    !is_integer_type(datum->type) &&
 	    !(datum->type == DCI_ST_DERIVED &&
-	        !is_derived_ratio(datum->unit))) {
+	        !dci_value_is_derived_ratio(datum->unit))) {
 		set_reason(why, why_size,
 		    "counter semantics is not valid for %s", name);
 		return -1;
@@ -503,7 +486,7 @@ kind_of_valid(const struct dci_datum_info *datum)
 	case DCI_ST_INTEGER8:
 	case DCI_ST_INTEGER16:
 	case DCI_ST_INTEGER32:
-		if (!is_unsigned_integer(datum))
+		if (!dci_value_is_unsigned(datum))
 			return DCI_KIND_INTEGER32;
 		if (datum->semantics == DCI_SEMANTICS_COUNTER)
 			return DCI_KIND_COUNTER32;
@@ -511,7 +494,7 @@ kind_of_valid(const struct dci_datum_info *datum)
 	case DCI_ST_INTEGER64:
 		/* SNMP has no signed 64-bit type; a 64-bit gauge shares the
 		 * Counter64 column, as CounterBasedGauge64 does. */
-		if (is_unsigned_integer(datum))
+		if (dci_value_is_unsigned(datum))
 			return DCI_KIND_COUNTER64;
 		return DCI_KIND_TEXT_ONLY;
 	case DCI_ST_ADDRESS:
@@ -526,10 +509,10 @@ kind_of_valid(const struct dci_datum_info *datum)
 	case DCI_ST_TIME:
 		return DCI_KIND_TIMETICKS;
 	case DCI_ST_DERIVED:
-		if (is_derived_ratio(datum->unit))
+		if (dci_value_is_derived_ratio(datum->unit))
 			return DCI_KIND_HUNDREDTHS;
-		return is_unsigned_integer(datum) ? DCI_KIND_COUNTER64
-		                                  : DCI_KIND_INTEGER32;
+		return dci_value_is_unsigned(datum) ? DCI_KIND_COUNTER64
+		                                    : DCI_KIND_INTEGER32;
 	}
 	return DCI_KIND_NONE;
 }
@@ -656,7 +639,7 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 	case DCI_ST_INTEGER32:
 	case DCI_ST_INTEGER64:
 		maximum = width_mask(datum->size);
-		if (!is_unsigned_integer(datum))
+		if (!dci_value_is_unsigned(datum))
 			maximum >>= 1;
 		if (value > maximum) {
 			set_reason(why, why_size,
@@ -696,8 +679,8 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 		store_unsigned(slot, TIME_SIZE, false, value);
 		return 0;
 	case DCI_ST_DERIVED:
-		maximum = is_unsigned_integer(datum) ? UINT64_MAX
-		                                     : (uint64_t)INT32_MAX;
+		maximum = dci_value_is_unsigned(datum) ? UINT64_MAX
+		                                       : (uint64_t)INT32_MAX;
 		if (value > maximum) {
 			set_reason(why, why_size,
 			    "value %" PRIu64 " does not fit %s%s "
@@ -748,7 +731,7 @@ dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
 	if (value >= 0)
 		return dci_value_encode_unsigned_trusted(
 		    datum, (uint64_t)value, slot, why, why_size);
-	if (is_integer_type(datum->type) && !is_unsigned_integer(datum)) {
+	if (is_integer_type(datum->type) && !dci_value_is_unsigned(datum)) {
 		minimum = -(int64_t)(width_mask(datum->size) >> 1) - 1;
 		if (value < minimum) {
 			set_reason(why, why_size,
@@ -765,7 +748,7 @@ dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
 		store_unsigned(slot, TIME_SIZE, false, (uint64_t)value);
 		return 0;
 	}
-	if (datum->type == DCI_ST_DERIVED && !is_unsigned_integer(datum)) {
+	if (datum->type == DCI_ST_DERIVED && !dci_value_is_unsigned(datum)) {
 		if (value < INT32_MIN) {
 			set_reason(why, why_size,
 			    "value %" PRId64 " does not fit ST_DERIVED signed "
@@ -945,333 +928,5 @@ dci_value_number_trusted(const struct dci_datum_info *datum,
 	*number = load_unsigned(
 	    slot, width, !derived && is_big_endian_integer(datum));
 	*signed_number =
-	    is_unsigned_integer(datum) ? 0 : sign_extend(*number, width);
-}
-
-/* --- Rendering -------------------------------------------------------- */
-
-/* Copies `length` bytes of `source` into text, truncated and terminated as
- * snprintf would; returns length. */
-static size_t
-copy_text(char *text, size_t text_size, const void *source, size_t length)
-{
-	size_t copied;
-
-	if (text == NULL || text_size == 0)
-		return length;
-	copied = length < text_size - 1 ? length : text_size - 1;
-	if (copied > 0)
-		memcpy(text, source, copied);
-	text[copied] = '\0';
-	return length;
-}
-
-/* Appends the decimal octets of the `width` low bytes of `number`, most
- * significant first, separated by '.'. */
-static int
-render_dotted(char *scratch, size_t scratch_size, uint64_t number, size_t width)
-{
-	size_t used = 0;
-	size_t index;
-
-	scratch[0] = '\0';
-	for (index = width; index > 0; index--) {
-		unsigned octet =
-		    (unsigned)((number >> ((index - 1) * 8)) & 0xff);
-		int written = snprintf(scratch + used, scratch_size - used,
-		    index == width ? "%u" : ".%u", octet);
-		if (written < 0 || (size_t)written >= scratch_size - used)
-			return -1;
-		used += (size_t)written;
-	}
-	return (int)used;
-}
-
-/* UTC "YYYY-MM-DD hh:mm:ss" of `seconds` since 1970, with ".cc" when
- * `centiseconds` is nonzero. A time gmtime_r cannot represent is shown as
- * its seconds rather than as a wrong date. */
-static int
-render_date(
-    char *scratch, size_t scratch_size, int64_t seconds, unsigned centiseconds)
-{
-	struct tm broken_down;
-	time_t moment = (time_t)seconds;
-	size_t used;
-	int written;
-
-	if ((int64_t)moment != seconds ||
-	    gmtime_r(&moment, &broken_down) == NULL)
-		return snprintf(scratch, scratch_size,
-		    "%" PRId64 " seconds since 1970", seconds);
-	written =
-	    snprintf(scratch, scratch_size, "%04lld-%02d-%02d %02d:%02d:%02d",
-	        (long long)broken_down.tm_year + 1900, broken_down.tm_mon + 1,
-	        broken_down.tm_mday, broken_down.tm_hour, broken_down.tm_min,
-	        broken_down.tm_sec);
-	if (centiseconds == 0 || written < 0 || (size_t)written >= scratch_size)
-		return written;
-	used = (size_t)written;
-	written = snprintf(
-	    scratch + used, scratch_size - used, ".%02u", centiseconds);
-	return written < 0 ? written : (int)used + written;
-}
-
-/* Centiseconds as "s.cc", followed by `suffix`. */
-static int
-render_centiseconds(
-    char *scratch, size_t scratch_size, uint64_t number, const char *suffix)
-{
-	return snprintf(scratch, scratch_size, "%" PRIu64 ".%02u%s",
-	    number / 100, (unsigned)(number % 100), suffix);
-}
-
-static int
-render_time(const struct dci_datum_info *datum, const struct dci_value *value,
-    char *scratch, size_t scratch_size)
-{
-	bool relative = datum->presentation == DCI_STP_RELATIVE;
-	int64_t seconds;
-
-	if (datum->format == DCI_STF_CTIME) {
-		if (value->signed_number == 0)
-			return snprintf(scratch, scratch_size, "none");
-		if (relative)
-			return snprintf(scratch, scratch_size,
-			    "%" PRId64 ".00 seconds", value->signed_number);
-		return render_date(
-		    scratch, scratch_size, value->signed_number, 0);
-	}
-	if (value->number == 0)
-		return snprintf(scratch, scratch_size, "none");
-	if (relative)
-		return render_centiseconds(
-		    scratch, scratch_size, value->number, " seconds");
-	if (datum->format == DCI_STF_MONOTONIC)
-		return render_centiseconds(scratch, scratch_size, value->number,
-		    " seconds after boot");
-	/* 5-byte: at most 2^40 centiseconds, so no overflow here. */
-	seconds = (int64_t)(value->number / 100) - SECONDS_1900_TO_1970;
-	return render_date(
-	    scratch, scratch_size, seconds, (unsigned)(value->number % 100));
-}
-
-static int
-render_address(const struct dci_datum_info *datum,
-    const struct dci_value *value, char *scratch, size_t scratch_size)
-{
-	const unsigned char *octets = value->bytes;
-	size_t index;
-	bool all_zero = true;
-
-	for (index = 0; index < value->length; index++)
-		if (octets[index] != 0)
-			all_zero = false;
-	switch (datum->format) {
-	case DCI_SAF_ETHERNET:
-		if (all_zero)
-			return snprintf(scratch, scratch_size, "none");
-		return snprintf(scratch, scratch_size,
-		    "%02x:%02x:%02x:%02x:%02x:%02x", octets[0], octets[1],
-		    octets[2], octets[3], octets[4], octets[5]);
-	case DCI_SAF_IP:
-		if (all_zero)
-			return snprintf(scratch, scratch_size, "none");
-		return render_dotted(scratch, scratch_size, value->number, 4);
-	default:
-		/* Econet has no "no address" value in DCI4. */
-		return snprintf(
-		    scratch, scratch_size, "%u.%u", octets[0], octets[1]);
-	}
-}
-
-int
-dci_value_format_hundredths(
-    char *text, size_t text_size, bool negative, uint64_t magnitude)
-{
-	return snprintf(text, text_size, "%s%" PRIu64 ".%02" PRIu64,
-	    negative ? "-" : "", magnitude / 100, magnitude % 100);
-}
-
-/* The magnitude of a signed number as unsigned, so that INT64_MIN has
- * one. */
-static uint64_t
-magnitude_of(int64_t number)
-{
-	return number < 0 ? 0 - (uint64_t)number : (uint64_t)number;
-}
-
-static int
-render_integer(const struct dci_datum_info *datum,
-    const struct dci_value *value, char *scratch, size_t scratch_size)
-{
-	switch (datum->presentation) {
-	case DCI_SIP_DECIMAL:
-		if (datum->unit == DCI_UNIT_HUNDREDTHS)
-			return is_unsigned_integer(datum)
-			           ? dci_value_format_hundredths(scratch,
-			                 scratch_size, false, value->number)
-			           : dci_value_format_hundredths(scratch,
-			                 scratch_size, value->signed_number < 0,
-			                 magnitude_of(value->signed_number));
-		if (is_unsigned_integer(datum))
-			return snprintf(
-			    scratch, scratch_size, "%" PRIu64, value->number);
-		return snprintf(
-		    scratch, scratch_size, "%" PRId64, value->signed_number);
-	case DCI_SIP_DOTTED:
-		return render_dotted(
-		    scratch, scratch_size, value->number, datum->size);
-	default:
-		/* number holds the raw bits of the width: two's complement
-		 * for negative signed values. */
-		return snprintf(
-		    scratch, scratch_size, "0x%" PRIx64, value->number);
-	}
-}
-
-/* Integers in decimal; ratios as hundredths with two decimals. */
-static int
-render_derived(const struct dci_datum_info *datum,
-    const struct dci_value *value, char *scratch, size_t scratch_size)
-{
-	if (is_unsigned_integer(datum))
-		return snprintf(
-		    scratch, scratch_size, "%" PRIu64, value->number);
-	if (!is_derived_ratio(datum->unit))
-		return snprintf(
-		    scratch, scratch_size, "%" PRId64, value->signed_number);
-	return dci_value_format_hundredths(scratch, scratch_size,
-	    value->signed_number < 0, magnitude_of(value->signed_number));
-}
-
-size_t
-dci_value_render(const struct dci_datum_info *datum, const unsigned char *slot,
-    char *text, size_t text_size)
-{
-	struct dci_value value;
-	char scratch[RENDER_SCRATCH_SIZE];
-	const char *word;
-	int written;
-
-	dci_value_decode(datum, slot, &value);
-	switch (value.kind == DCI_KIND_NONE ? DCI_ST_UNUSED : datum->type) {
-	case DCI_ST_BOOLEAN:
-		word = boolean_words[datum->presentation][value.truth ? 1 : 0];
-		return copy_text(text, text_size, word, strlen(word));
-	case DCI_ST_STRING:
-		return copy_text(text, text_size, value.bytes, value.length);
-	case DCI_ST_INTEGER8:
-	case DCI_ST_INTEGER16:
-	case DCI_ST_INTEGER32:
-	case DCI_ST_INTEGER64:
-		written =
-		    render_integer(datum, &value, scratch, sizeof(scratch));
-		break;
-	case DCI_ST_ADDRESS:
-		written =
-		    render_address(datum, &value, scratch, sizeof(scratch));
-		break;
-	case DCI_ST_TIME:
-		written = render_time(datum, &value, scratch, sizeof(scratch));
-		break;
-	case DCI_ST_DERIVED:
-		written =
-		    render_derived(datum, &value, scratch, sizeof(scratch));
-		break;
-	default:
-		written = 0;
-		scratch[0] = '\0';
-		break;
-	}
-	/* The scratch is sized for every rendering; a failure (never
-	 * expected) shows as empty text rather than garbage. */
-	if (written < 0 || (size_t)written >= sizeof(scratch))
-		written = 0;
-	return copy_text(text, text_size, scratch, (size_t)written);
-}
-
-const char *
-dci_value_unit_name(enum dci_unit unit)
-{
-	switch (unit) {
-	case DCI_UNIT_NONE:
-		return "";
-	case DCI_UNIT_BYTES:
-		return "bytes";
-	case DCI_UNIT_KBYTES:
-		return "kilobytes";
-	case DCI_UNIT_MBYTES:
-		return "megabytes";
-	case DCI_UNIT_GBYTES:
-		return "gigabytes";
-	case DCI_UNIT_TBYTES:
-		return "terabytes";
-	case DCI_UNIT_SECONDS:
-		return "seconds";
-	case DCI_UNIT_MILLISECONDS:
-		return "milliseconds";
-	case DCI_UNIT_MICROSECONDS:
-		return "microseconds";
-	case DCI_UNIT_NANOSECONDS:
-		return "nanoseconds";
-	case DCI_UNIT_PICOSECONDS:
-		return "picoseconds";
-	case DCI_UNIT_TICKS:
-		return "clock ticks";
-	case DCI_UNIT_COUNT:
-		return "count";
-	case DCI_UNIT_EVENTS:
-		return "events";
-	case DCI_UNIT_PAGES:
-		return "pages";
-	case DCI_UNIT_BLOCKS:
-		return "blocks";
-	case DCI_UNIT_CHARACTERS:
-		return "characters";
-	case DCI_UNIT_PACKETS:
-		return "packets";
-	case DCI_UNIT_MESSAGES:
-		return "messages";
-	case DCI_UNIT_TRANSACTIONS:
-		return "transactions";
-	case DCI_UNIT_READS:
-		return "reads";
-	case DCI_UNIT_WRITES:
-		return "writes";
-	case DCI_UNIT_CONNECTIONS:
-		return "connections";
-	case DCI_UNIT_RETRIES:
-		return "retries";
-	case DCI_UNIT_PROCESSORS:
-		return "processors";
-	case DCI_UNIT_DISKS:
-		return "disks";
-	case DCI_UNIT_INTERRUPTS:
-		return "interrupts";
-	case DCI_UNIT_CENTISECONDS:
-		return "centiseconds";
-	case DCI_UNIT_MEGABITS_PER_SECOND:
-		return "megabits per second";
-	case DCI_UNIT_OCTETS:
-		return "octets";
-	case DCI_UNIT_ERRORS:
-		return "errors";
-	case DCI_UNIT_HUNDREDTHS:
-		return "hundredths";
-	case DCI_UNIT_DERIVED_SUM2:
-		return "sum2";
-	case DCI_UNIT_DERIVED_SUM3:
-		return "sum3";
-	case DCI_UNIT_DERIVED_DIFFERENCE:
-		return "difference";
-	case DCI_UNIT_DERIVED_AVERAGE:
-		return "average";
-	case DCI_UNIT_DERIVED_PERCENT:
-		return "percent";
-	case DCI_UNIT_DERIVED_PRODUCT:
-		return "product";
-	case DCI_UNIT_DERIVED_VARIANCE:
-		return "variance";
-	}
-	return "unknown";
+	    dci_value_is_unsigned(datum) ? 0 : sign_extend(*number, width);
 }

@@ -108,6 +108,12 @@ const char *dci_value_kind_name(enum dci_value_kind kind);
  * unused 0. */
 uint32_t dci_value_natural_size(enum dci_type type, uint32_t format);
 
+/* An integer datum whose format says unsigned. */
+bool dci_value_is_unsigned(const struct dci_datum_info *datum);
+/* A derivation whose value is a ratio in hundredths (average, percent,
+ * variance); the others are integers. */
+bool dci_value_is_derived_ratio(enum dci_unit unit);
+
 /* Checks a datum description: known type; format and presentation valid for
  * the type (integer format: a bit set of SIF_UNSIGNED|SIF_BIGENDIAN only;
  * boolean format 0..1, presentation 0..4; string 0/0; address format 0..2,
