@@ -198,6 +198,27 @@ wait_until 10 grep -q 'class "evcnt" of supplier "copyapp" not served' "$DCISTAT
 grep -q "collides" "$DCISTATD_LOG" || fail "the refusal does not say the id collides"
 ok "a second supplier with the same class ids: its classes refused, the first kept"
 
+# Rewritten in place: refused first (it names the example application, a
+# name taken), then given another name with the same size and, as a file
+# system clock with a coarse tick leaves a quick rewrite, the same
+# modification time. The write's event has it read again: served, not
+# held as the file refused.
+inplace=$RUN/inplace.$$.dciseg
+cp "$segment" "$inplace"
+wait_until 10 grep -q "inplace.$$.dciseg refused" "$DCISTATD_LOG" ||
+    fail "the copy naming the example application was not refused (log: $(tail -n 5 "$DCISTATD_LOG"))"
+refused_mtime=$(stat -c %.9Y "$inplace")
+printf 'inplaceapp\0' | dd of="$inplace" bs=1 seek=48 conv=notrunc status=none
+le_bytes "$pid" 4 | dd of="$inplace" bs=1 seek=28 conv=notrunc status=none
+le_bytes "$start" 8 | dd of="$inplace" bs=1 seek=32 conv=notrunc status=none
+touch -m -d "@$refused_mtime" "$inplace"
+[ "$(stat -c %.9Y "$inplace")" = "$refused_mtime" ] ||
+    fail "touch did not restore the modification time"
+wait_until 10 grep -q 'inplace\..*supplier "inplaceapp".*served' "$DCISTATD_LOG" ||
+    fail "the segment rewritten in place stayed refused (log: $(tail -n 5 "$DCISTATD_LOG"))"
+rm -f "$inplace"
+ok "a refused segment rewritten in place with the same size and time: read again and served"
+
 # Cut short while mapped: the read faults, the guard refuses it.
 truncate -s 8192 "$copy"
 wait_until 10 grep -q "copy.$$.dciseg refused: the file was cut short" "$DCISTATD_LOG" ||

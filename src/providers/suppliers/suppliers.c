@@ -766,10 +766,13 @@ segment_name(const char *name)
 /* What the directory entry `name` is: a served segment (marked seen), a
  * refused file (tried again, when `retry`, if it was refused for a module
  * another segment serves), or a new file, read within the slots and its
- * owner's shares. */
+ * owner's shares. `written`: an event said the file was written or its
+ * attributes changed, so a refused file is read again even when its size
+ * and modification time are those refused (a rewrite within one tick of
+ * the file system's clock leaves the time as it was). */
 static void
 entry_examine(struct suppliers_context *context, int descriptor,
-    const char *name, bool retry)
+    const char *name, bool retry, bool written)
 {
 	struct served_segment *segment;
 	struct refused_file *refused;
@@ -780,7 +783,8 @@ entry_examine(struct suppliers_context *context, int descriptor,
 	    fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) != 0)
 		return;
 	refused = refused_set_find(&context->refused, &status);
-	if (refused != NULL && !refused_file_current(refused, &status)) {
+	if (refused != NULL &&
+	    (written || !refused_file_current(refused, &status))) {
 		refused_forget(context, refused);
 		refused = NULL;
 	}
@@ -875,7 +879,7 @@ directory_scan(struct suppliers_context *context)
 		context->segments[i]->seen = false;
 	refused_set_sweep(&context->refused, refused_unseen, NULL);
 	while ((entry = readdir(directory)) != NULL)
-		entry_examine(context, descriptor, entry->d_name, true);
+		entry_examine(context, descriptor, entry->d_name, true, false);
 	closedir(directory);
 	refused_set_sweep(&context->refused, refused_gone, context);
 	return 0;
@@ -943,7 +947,8 @@ directory_events(struct suppliers_context *context, bool full)
 			 * another was renamed over it, and it went. */
 			if (segment != NULL)
 				segment->seen = false;
-			entry_examine(context, descriptor, event->name, false);
+			entry_examine(context, descriptor, event->name, false,
+			    (event->mask & (IN_CLOSE_WRITE | IN_ATTRIB)) != 0);
 		}
 	}
 	if (descriptor >= 0)
