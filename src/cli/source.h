@@ -37,8 +37,9 @@ struct cli_source {
 	const struct cli_source_operations *operations;
 	struct dci_registry *registry;
 	void *state;
-	/* Providers the local source could not load or initialise (each
-	 * reported on stderr): a one-shot command then exits non-zero. */
+	/* Providers the local source could not load, initialise or refresh
+	 * once (each reported on stderr): a one-shot command then exits
+	 * non-zero. */
 	size_t providers_failed;
 };
 

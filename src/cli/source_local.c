@@ -82,12 +82,20 @@ cli_source_local_open(struct cli_source *source, const char *config_path,
 		free(lifecycle);
 		return -1;
 	}
-	source->providers_failed = 0;
-	for (size_t i = 0; i < lifecycle->plugins.count; i++)
-		if (lifecycle->plugins.items[i]->state == DCI_PLUGIN_FAILED)
-			source->providers_failed++;
 	source->operations = &local_operations;
 	source->state = lifecycle;
 	source->registry = lifecycle->registry;
-	return local_refresh(source, error, error_size);
+	if (local_refresh(source, error, error_size) != 0)
+		return -1;
+	/* Counted after the first refresh: a provider that loads but cannot
+	 * refresh has nothing to show either. */
+	source->providers_failed = 0;
+	for (size_t i = 0; i < lifecycle->plugins.count; i++) {
+		const struct dci_plugin *plugin = lifecycle->plugins.items[i];
+
+		if (plugin->state == DCI_PLUGIN_FAILED ||
+		    plugin->consecutive_failures > 0)
+			source->providers_failed++;
+	}
+	return 0;
 }

@@ -398,6 +398,23 @@ assert rows["netif"]["version"] == "1.00" and rows["netif"]["reset"] > 1.7e9, ro
 PY
 ok "a provider that fails to load: reported on stderr (no retry promised), shown failed by suppliers, netif running, exit 1"
 
+# A provider that starts but whose first refresh fails: reported, shown
+# failed, and the one-shot command exits 1 as for a provider not loaded.
+touch "$TMP_DIR/refresh-broken"
+printf 'providers:\n  - module: %s\n    options:\n      refresh_fails_while: %s\n' \
+    "$top_builddir/tests/unit/.libs/good_provider.so" "$TMP_DIR/refresh-broken" \
+    >"$TMP_DIR/refresh.yaml"
+ns_run "$DCISTAT" -c "$TMP_DIR/refresh.yaml" suppliers --json >"$TMP_DIR/out" 2>"$TMP_DIR/err"
+status=$?
+[ "$status" -eq 1 ] || fail "suppliers with a provider whose refresh fails exited $status, expected 1 ($(cat "$TMP_DIR/err"))"
+grep -q "refresh failed" "$TMP_DIR/err" || fail "no message for the failed refresh: $(cat "$TMP_DIR/err")"
+"$PYTHON" - "$TMP_DIR/out" <<'PY' || fail "suppliers with a provider whose refresh fails (above)"
+import json, sys
+rows = json.load(open(sys.argv[1]))["tables"][0]["rows"]
+assert len(rows) == 1 and rows[0]["status"] == "failed", rows
+PY
+ok "a provider whose first refresh fails: reported on stderr, shown failed by suppliers, exit 1"
+
 dcistat_ok describe 1.1
 grep -q '^rx_bytes  *12  *ST_INTEGER64  *unsigned little-endian  *decimal  *8  *volatile  *octets  *counter' "$TMP_DIR/out" ||
     fail "describe 1.1 (class by id): no rx_bytes line as expected: $(grep rx_bytes "$TMP_DIR/out")"
