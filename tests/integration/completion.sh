@@ -77,3 +77,16 @@ if command -v zsh >/dev/null 2>&1; then
 else
 	note "zsh not installed: contrib/completion/zsh/_dcistat not checked"
 fi
+
+# Installed where zsh looks: vendor-completions under the prefix /usr (the
+# package), site-functions under any other (make install's /usr/local).
+prefix=$(sed -n 's/^prefix = //p' "$top_builddir/Makefile")
+zsh_dir=$(sed -n 's/^zshcompletiondir = //p' "$top_builddir/Makefile")
+if [ "$prefix" = /usr ]; then
+	expected='${datadir}/zsh/vendor-completions'
+else
+	expected='${datadir}/zsh/site-functions'
+fi
+[ "$zsh_dir" = "$expected" ] ||
+    fail "prefix $prefix: the zsh completion goes to $zsh_dir, expected $expected"
+ok "prefix $prefix: the zsh completion goes to $zsh_dir, where zsh looks"
