@@ -260,26 +260,77 @@ static const struct {
     {"picoseconds", "seconds", 12, false},
 };
 
-/* Writes a whole number of megabits as bytes, exactly: v * 10^6 / 8 is
- * (v / 8) * 10^6 + (v % 8) * 125,000, which cannot overflow. A number
- * that is not a whole number of 64 bits is left as it is (never from a
- * datum dcistat serves in megabits). */
+/* The longest decimal number write_megabits_as_bytes converts; a longer
+ * one (no datum renders one) is written as it is. */
+#define MEGABITS_DIGITS_MAX 96
+
+/* Writes a decimal number of megabits ("-12", "1.5") as bytes, exactly:
+ * times 125 digit by digit, then its decimal point moved 3 places right
+ * (10^6 / 8 = 125 * 10^3), so no value is rounded or overflows. */
 static void
 write_megabits_as_bytes(FILE *out, const char *number)
 {
-	unsigned long long value;
-	char *end;
+	unsigned char digits[MEGABITS_DIGITS_MAX + 4];
+	size_t count = 0, fraction = 0, first = 0, end;
+	const char *cursor = number;
+	bool negative = false, point = false, nonzero = false;
+	unsigned carry = 0;
 
-	errno = 0;
-	value = strtoull(number, &end, 10);
-	if (number[0] < '0' || number[0] > '9' || *end != '\0' || errno != 0) {
+	if (*cursor == '-') {
+		negative = true;
+		cursor++;
+	}
+	/* Three leading zeros make room for the carries of * 125. */
+	for (; count < 3; count++)
+		digits[count] = 0;
+	for (; *cursor != '\0'; cursor++) {
+		if (*cursor == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (*cursor < '0' || *cursor > '9' ||
+		    count == MEGABITS_DIGITS_MAX + 3) {
+			fputs(number, out);
+			return;
+		}
+		digits[count++] = (unsigned char)(*cursor - '0');
+		fraction += point ? 1 : 0;
+	}
+	if (count == 3 || (point && fraction == 0)) {
 		fputs(number, out);
 		return;
 	}
-	if (value / 8 == 0)
-		fprintf(out, "%llu", (value % 8) * 125000ULL);
-	else
-		fprintf(out, "%llu%06llu", value / 8, (value % 8) * 125000ULL);
+	for (size_t i = count; i-- > 0;) {
+		unsigned product = digits[i] * 125u + carry;
+
+		digits[i] = (unsigned char)(product % 10);
+		carry = product / 10;
+	}
+	/* Times 10^3: three fraction digits become whole ones. */
+	end = count;
+	if (fraction >= 3) {
+		fraction -= 3;
+	} else {
+		for (; fraction < 3; fraction++)
+			digits[end++] = 0;
+		fraction = 0;
+	}
+	/* Trailing fraction zeros and leading whole zeros say nothing. */
+	while (fraction > 0 && digits[end - 1] == 0) {
+		end--;
+		fraction--;
+	}
+	while (first + 1 < end - fraction && digits[first] == 0)
+		first++;
+	for (size_t i = first; i < end; i++)
+		nonzero = nonzero || digits[i] != 0;
+	if (negative && nonzero)
+		putc('-', out);
+	for (size_t i = first; i < end; i++) {
+		if (i == end - fraction)
+			putc('.', out);
+		putc('0' + digits[i], out);
+	}
 }
 
 /* Writes the decimal number `number` ("-12", "12.5") divided by

@@ -575,6 +575,15 @@ START_TEST(test_openmetrics_base_units)
 	    {"megabits per second", "0", "busy_time_bytes_per_second", "0"},
 	    {"megabits per second", "18446744073709551615",
 	        "busy_time_bytes_per_second", "2305843009213693951875000"},
+	    /* Not whole: still exact, the decimal point moved. */
+	    {"megabits per second", "1.5", "busy_time_bytes_per_second",
+	        "187500"},
+	    {"megabits per second", "0.000001", "busy_time_bytes_per_second",
+	        "0.125"},
+	    {"megabits per second", "-2.25", "busy_time_bytes_per_second",
+	        "-281250"},
+	    {"megabits per second", "0.0000000008",
+	        "busy_time_bytes_per_second", "0.0001"},
 	    /* A count is no unit: no _count suffix (a histogram's). */
 	    {"count", "3", "busy_time", "3"},
 	};
