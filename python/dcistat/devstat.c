@@ -8,13 +8,15 @@
 #include <errno.h>
 
 typedef struct {
-	PyObject_HEAD pydci_supplier *supplier;
+	PyObject ob_base; /* PyObject_HEAD */
+	pydci_supplier *supplier;
 	struct dcistat_devstat *handle; /* NULL once removed */
 	PyObject *name;
 } device_object;
 
 typedef struct {
-	PyObject_HEAD device_object *device;
+	PyObject ob_base; /* PyObject_HEAD */
+	device_object *device;
 	int kind;
 	bool started;
 	uint64_t start;
@@ -91,15 +93,14 @@ device_transaction(device_object *self, PyObject *args, PyObject *keywords)
 	int kind = DCISTAT_DEVSTAT_READ;
 	uint64_t bytes;
 
-	if (!PyArg_ParseTupleAndKeywords(args, keywords, "|OO", names,
-	        &kind_object, &bytes_object) ||
+	if (!PyArg_ParseTupleAndKeywords(
+	        args, keywords, "|OO", names, &kind_object, &bytes_object) ||
 	    device_usable(self) != 0 ||
 	    (kind_object != NULL && kind_read(kind_object, &kind) != 0) ||
 	    (bytes_object != NULL &&
 	        pydci_u64(bytes_object, "bytes", &bytes) != 0))
 		return NULL;
-	transaction =
-	    PyObject_New(transaction_object, &pydci_transaction_type);
+	transaction = PyObject_New(transaction_object, &pydci_transaction_type);
 	if (transaction == NULL)
 		return NULL;
 	Py_INCREF(self);
@@ -230,7 +231,8 @@ transaction_set_bytes(transaction_object *self, PyObject *value, void *unused)
 	uint64_t bytes;
 
 	if (value == NULL) {
-		PyErr_SetString(PyExc_AttributeError, "bytes cannot be deleted");
+		PyErr_SetString(
+		    PyExc_AttributeError, "bytes cannot be deleted");
 		return -1;
 	}
 	if (pydci_u64(value, "bytes", &bytes) != 0)
@@ -263,8 +265,8 @@ static PyMethodDef transaction_methods[] = {
 static PyGetSetDef transaction_getset[] = {
     {"bytes", (getter)transaction_get_bytes, (setter)transaction_set_bytes,
         "bytes the transaction moved, counted at its end", NULL},
-    {"tag", (getter)transaction_get_tag, NULL,
-        "its start time, once started", NULL},
+    {"tag", (getter)transaction_get_tag, NULL, "its start time, once started",
+        NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -280,8 +282,7 @@ PyTypeObject pydci_transaction_type = {
 };
 
 PyObject *
-pydci_device_new(
-    pydci_supplier *supplier, PyObject *args, PyObject *keywords)
+pydci_device_new(pydci_supplier *supplier, PyObject *args, PyObject *keywords)
 {
 	static char *names[] = {"name", "unit_number", "block_size", "flags",
 	    "device_type", "priority", NULL};
@@ -338,8 +339,8 @@ pydci_device_ready(PyObject *module)
 		return -1;
 	if (PyModule_AddObjectRef(
 	        module, "Device", (PyObject *)&pydci_device_type) < 0 ||
-	    PyModule_AddObjectRef(module, "Transaction",
-	        (PyObject *)&pydci_transaction_type) < 0)
+	    PyModule_AddObjectRef(
+	        module, "Transaction", (PyObject *)&pydci_transaction_type) < 0)
 		return -1;
 	return 0;
 }

@@ -7,7 +7,8 @@
 #include <errno.h>
 
 typedef struct event_counter_object {
-	PyObject_HEAD pydci_supplier *supplier;
+	PyObject ob_base; /* PyObject_HEAD */
+	pydci_supplier *supplier;
 	struct dcistat_evcnt *handle; /* NULL once detached */
 	struct event_counter_object *parent;
 	Py_ssize_t children; /* attached ones, which keep this attached */
@@ -81,8 +82,8 @@ event_counter_get_name(event_counter_object *self, void *unused)
 static PyObject *
 event_counter_get_parent(event_counter_object *self, void *unused)
 {
-	PyObject *parent = self->parent != NULL ? (PyObject *)self->parent
-	                                        : Py_None;
+	PyObject *parent =
+	    self->parent != NULL ? (PyObject *)self->parent : Py_None;
 
 	Py_INCREF(parent);
 	return parent;
@@ -207,6 +208,6 @@ pydci_event_counter_ready(PyObject *module)
 {
 	if (PyType_Ready(&pydci_event_counter_type) < 0)
 		return -1;
-	return PyModule_AddObjectRef(module, "EventCounter",
-	    (PyObject *)&pydci_event_counter_type);
+	return PyModule_AddObjectRef(
+	    module, "EventCounter", (PyObject *)&pydci_event_counter_type);
 }

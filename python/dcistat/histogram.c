@@ -10,7 +10,8 @@
 #define HISTOGRAM_VOI_ID 1u
 
 typedef struct {
-	PyObject_HEAD pydci_supplier *supplier;
+	PyObject ob_base; /* PyObject_HEAD */
+	pydci_supplier *supplier;
 	struct dcistat_template *handle;
 	int voi_index;
 	uint32_t number; /* the template's */
@@ -21,7 +22,8 @@ typedef struct {
 } histogram_object;
 
 typedef struct {
-	PyObject_HEAD histogram_object *histogram;
+	PyObject ob_base; /* PyObject_HEAD */
+	histogram_object *histogram;
 	struct dcistat_blob *handle; /* NULL once removed */
 	PyObject *label;
 } blob_object;
@@ -263,8 +265,8 @@ PyTypeObject pydci_histogram_type = {
 /* A sequence of ints as int64_t, at most DCISTAT_HISTOGRAM_BUCKETS_MAX;
  * *values NULL for an empty one. */
 static int
-bounds_read(PyObject *sequence, const char *what, int64_t **values,
-    size_t *count)
+bounds_read(
+    PyObject *sequence, const char *what, int64_t **values, size_t *count)
 {
 	PyObject *fast;
 	Py_ssize_t length;
@@ -404,8 +406,8 @@ pydci_histogram_ready(PyObject *module)
 	if (PyType_Ready(&pydci_histogram_type) < 0 ||
 	    PyType_Ready(&pydci_histogram_blob_type) < 0)
 		return -1;
-	if (PyModule_AddObjectRef(module, "Histogram",
-	        (PyObject *)&pydci_histogram_type) < 0 ||
+	if (PyModule_AddObjectRef(
+	        module, "Histogram", (PyObject *)&pydci_histogram_type) < 0 ||
 	    PyModule_AddObjectRef(module, "HistogramInstance",
 	        (PyObject *)&pydci_histogram_blob_type) < 0)
 		return -1;

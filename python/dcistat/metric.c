@@ -13,20 +13,22 @@
 #define FLOAT_GAUGE_LIMIT 21474836.47
 
 typedef struct {
-	PyObject_HEAD pydci_supplier *supplier;
+	PyObject ob_base; /* PyObject_HEAD */
+	pydci_supplier *supplier;
 	struct dcistat_class *handle;
 	int kind; /* enum pydci_metric_kind */
 	int datum_index;
 	uint32_t relative_id; /* served as {3, number, relative_id} */
 	uint32_t next_instance_word;
 	PyObject *name;
-	PyObject *instances; /* label -> Instance */
+	PyObject *instances;        /* label -> Instance */
 	PyObject *default_instance; /* labelled as the metric; made at first
 	                               unlabelled update */
 } metric_object;
 
 typedef struct {
-	PyObject_HEAD metric_object *metric;
+	PyObject ob_base; /* PyObject_HEAD */
+	metric_object *metric;
 	struct dcistat_instance *handle; /* NULL once removed */
 	PyObject *label;
 } instance_object;
@@ -84,8 +86,8 @@ instance_usable(instance_object *self)
 
 /* inc(amount=1) of a counter or a gauge; dec is inc of the negation. */
 static PyObject *
-instance_add(instance_object *self, PyObject *const *args, Py_ssize_t count,
-    bool negate)
+instance_add(
+    instance_object *self, PyObject *const *args, Py_ssize_t count, bool negate)
 {
 	int kind = self->metric->kind;
 	uint64_t word = 1;
@@ -143,8 +145,8 @@ instance_set(instance_object *self, PyObject *value)
 	}
 	if (gauge_word(self->metric->kind, value, &word) != 0)
 		return NULL;
-	if (dcistat_value_set(
-	        self->handle, self->metric->datum_index, word) != 0)
+	if (dcistat_value_set(self->handle, self->metric->datum_index, word) !=
+	    0)
 		return pydci_raise_library(errno);
 	Py_RETURN_NONE;
 }
@@ -203,8 +205,8 @@ metric_instance(metric_object *self, PyObject *label)
 
 	if (pydci_supplier_usable(self->supplier) != 0)
 		return NULL;
-	instance = (instance_object *)PyDict_GetItemWithError(
-	    self->instances, label);
+	instance =
+	    (instance_object *)PyDict_GetItemWithError(self->instances, label);
 	if (instance != NULL) {
 		Py_INCREF(instance);
 		return (PyObject *)instance;
@@ -286,8 +288,8 @@ metric_remove(metric_object *self, PyObject *label)
 
 	if (pydci_supplier_usable(self->supplier) != 0)
 		return NULL;
-	instance = (instance_object *)PyDict_GetItemWithError(
-	    self->instances, label);
+	instance =
+	    (instance_object *)PyDict_GetItemWithError(self->instances, label);
 	if (instance == NULL) {
 		if (!PyErr_Occurred())
 			PyErr_SetObject(PyExc_KeyError, label);
@@ -364,21 +366,25 @@ PyTypeObject pydci_metric_type = {
 };
 
 PyObject *
-pydci_metric_new(pydci_supplier *supplier, PyObject *args,
-    PyObject *keywords, int kind)
+pydci_metric_new(
+    pydci_supplier *supplier, PyObject *args, PyObject *keywords, int kind)
 {
 	static char *names[] = {"name", "description", "unit", NULL};
 	static char *float_names[] = {"name", "description", NULL};
 	PyObject *name_object, *description_object = Py_None;
 	PyObject *unit_object = Py_None;
 	struct dci_datum_info datum = {.id = METRIC_DATUM_ID,
-	    .label = "value", .type = DCI_ST_INTEGER64,
+	    .label = "value",
+	    .type = DCI_ST_INTEGER64,
 	    .volatility = DCI_SV_VOLATILE,
 	    .presentation = DCI_SIP_DECIMAL};
 	struct dci_instance_level level = {
 	    .itype = DCI_ITYPE_SINGLEINST, .size = 4};
-	struct dci_class_info info = {.id_length = 1, .levels = &level,
-	    .level_count = 1, .datums = &datum, .datum_count = 1};
+	struct dci_class_info info = {.id_length = 1,
+	    .levels = &level,
+	    .level_count = 1,
+	    .datums = &datum,
+	    .datum_count = 1};
 	uint32_t relative_id;
 	metric_object *metric;
 	int parsed;

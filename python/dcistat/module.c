@@ -32,8 +32,8 @@ pydci_raise_library(int error_number)
 		return NULL;
 	}
 	/* OSError(errno, text) becomes the subclass of that errno. */
-	error = PyObject_CallFunction(
-	    PyExc_OSError, "is", error_number, message);
+	error =
+	    PyObject_CallFunction(PyExc_OSError, "is", error_number, message);
 	if (error != NULL) {
 		PyErr_SetObject((PyObject *)Py_TYPE(error), error);
 		Py_DECREF(error);
@@ -66,7 +66,8 @@ pydci_text(PyObject *object, const char *what, size_t max)
 		return NULL;
 	}
 	if (strlen(text) != (size_t)length) {
-		PyErr_Format(PyExc_ValueError, "%s holds a NUL character", what);
+		PyErr_Format(
+		    PyExc_ValueError, "%s holds a NUL character", what);
 		return NULL;
 	}
 	return text;
@@ -110,7 +111,8 @@ pydci_u64(PyObject *object, const char *what, uint64_t *value)
 	large = PyLong_AsUnsignedLongLong(object);
 	if (large == (unsigned long long)-1 && PyErr_Occurred()) {
 		PyErr_Clear();
-		PyErr_Format(PyExc_OverflowError, "%s is above 2**64 - 1", what);
+		PyErr_Format(
+		    PyExc_OverflowError, "%s is above 2**64 - 1", what);
 		return -1;
 	}
 	*value = large;
@@ -145,7 +147,8 @@ pydci_u32(PyObject *object, const char *what, uint32_t *value)
 	if (pydci_u64(object, what, &wide) != 0)
 		return -1;
 	if (wide > UINT32_MAX) {
-		PyErr_Format(PyExc_OverflowError, "%s is above 2**32 - 1", what);
+		PyErr_Format(
+		    PyExc_OverflowError, "%s is above 2**32 - 1", what);
 		return -1;
 	}
 	*value = (uint32_t)wide;
@@ -234,8 +237,7 @@ supplier_init(pydci_supplier *self, PyObject *args, PyObject *keywords)
 	PyObject *title_object = Py_None, *description_object = Py_None;
 	PyObject *directory_object = Py_None, *regions_object = NULL;
 	struct dci_supplier_info info = {0};
-	struct dcistat_supplier_options options = {
-	    .size = sizeof(options)};
+	struct dcistat_supplier_options options = {.size = sizeof(options)};
 	PyObject *directory_bytes = NULL;
 	struct dcistat_supplier *handle;
 	uint32_t number;
@@ -255,13 +257,12 @@ supplier_init(pydci_supplier *self, PyObject *args, PyObject *keywords)
 	if (version_object != NULL &&
 	    pydci_u32(version_object, "version", &info.version) != 0)
 		return -1;
-	if (title_object != Py_None &&
-	    (info.title = pydci_text(title_object, "title", DCI_LABEL_MAX)) ==
-	        NULL)
+	if (title_object != Py_None && (info.title = pydci_text(title_object,
+	                                    "title", DCI_LABEL_MAX)) == NULL)
 		return -1;
 	if (description_object != Py_None &&
-	    (info.description = pydci_text(description_object, "description",
-	         DCI_STRING_MAX)) == NULL)
+	    (info.description = pydci_text(
+	         description_object, "description", DCI_STRING_MAX)) == NULL)
 		return -1;
 	if (number_object == Py_None) {
 		number = number_of_name(info.module);
@@ -275,8 +276,8 @@ supplier_init(pydci_supplier *self, PyObject *args, PyObject *keywords)
 		}
 	}
 	if (regions_object != NULL &&
-	    pydci_u32(regions_object, "thread_regions",
-	        &options.thread_regions) != 0)
+	    pydci_u32(
+	        regions_object, "thread_regions", &options.thread_regions) != 0)
 		return -1;
 	if (directory_object != Py_None) {
 		if (!PyUnicode_FSConverter(directory_object, &directory_bytes))
@@ -371,8 +372,7 @@ supplier_gauge(pydci_supplier *self, PyObject *args, PyObject *keywords)
 }
 
 static PyObject *
-supplier_float_gauge(
-    pydci_supplier *self, PyObject *args, PyObject *keywords)
+supplier_float_gauge(pydci_supplier *self, PyObject *args, PyObject *keywords)
 {
 	return pydci_metric_new(self, args, keywords, PYDCI_FLOAT_GAUGE);
 }
@@ -384,8 +384,7 @@ supplier_histogram(pydci_supplier *self, PyObject *args, PyObject *keywords)
 }
 
 static PyObject *
-supplier_event_counter(
-    pydci_supplier *self, PyObject *args, PyObject *keywords)
+supplier_event_counter(pydci_supplier *self, PyObject *args, PyObject *keywords)
 {
 	return pydci_event_counter_new(self, args, keywords);
 }
@@ -504,36 +503,37 @@ module_exec(PyObject *module)
 
 	if (!fork_hook_installed) {
 		if (pthread_atfork(NULL, NULL, fork_child) != 0) {
-			PyErr_SetString(PyExc_RuntimeError,
-			    "pthread_atfork failed");
+			PyErr_SetString(
+			    PyExc_RuntimeError, "pthread_atfork failed");
 			return -1;
 		}
 		fork_hook_installed = true;
 	}
 	if (PyType_Ready(&pydci_supplier_type) < 0 ||
-	    PyModule_AddObjectRef(module, "Supplier",
-	        (PyObject *)&pydci_supplier_type) < 0)
+	    PyModule_AddObjectRef(
+	        module, "Supplier", (PyObject *)&pydci_supplier_type) < 0)
 		return -1;
 	if (pydci_metric_ready(module) < 0 ||
 	    pydci_histogram_ready(module) < 0 ||
 	    pydci_event_counter_ready(module) < 0 ||
 	    pydci_device_ready(module) < 0)
 		return -1;
-	if (PyModule_AddIntConstant(module, "EVCNT_MISC",
-	        DCISTAT_EVCNT_TYPE_MISC) < 0 ||
-	    PyModule_AddIntConstant(module, "EVCNT_INTR",
-	        DCISTAT_EVCNT_TYPE_INTR) < 0 ||
-	    PyModule_AddIntConstant(module, "EVCNT_TRAP",
-	        DCISTAT_EVCNT_TYPE_TRAP) < 0 ||
+	if (PyModule_AddIntConstant(
+	        module, "EVCNT_MISC", DCISTAT_EVCNT_TYPE_MISC) < 0 ||
+	    PyModule_AddIntConstant(
+	        module, "EVCNT_INTR", DCISTAT_EVCNT_TYPE_INTR) < 0 ||
+	    PyModule_AddIntConstant(
+	        module, "EVCNT_TRAP", DCISTAT_EVCNT_TYPE_TRAP) < 0 ||
 	    PyModule_AddIntConstant(
 	        module, "NO_DATA", DCISTAT_DEVSTAT_NO_DATA) < 0 ||
 	    PyModule_AddIntConstant(module, "READ", DCISTAT_DEVSTAT_READ) < 0 ||
-	    PyModule_AddIntConstant(module, "WRITE", DCISTAT_DEVSTAT_WRITE) < 0 ||
+	    PyModule_AddIntConstant(module, "WRITE", DCISTAT_DEVSTAT_WRITE) <
+	        0 ||
 	    PyModule_AddIntConstant(module, "FREE", DCISTAT_DEVSTAT_FREE) < 0 ||
 	    PyModule_AddIntConstant(
 	        module, "CLASS_ARC", DCISTAT_SUPPLIER_CLASS_ARC) < 0 ||
-	    PyModule_AddIntConstant(
-	        module, "FIRST_GENERIC_CLASS", DCISTAT_CLASS_FIRST_GENERIC) < 0 ||
+	    PyModule_AddIntConstant(module, "FIRST_GENERIC_CLASS",
+	        DCISTAT_CLASS_FIRST_GENERIC) < 0 ||
 	    PyModule_AddIntConstant(
 	        module, "BUCKETS_MAX", DCISTAT_HISTOGRAM_BUCKETS_MAX) < 0 ||
 	    PyModule_AddIntConstant(module, "LABEL_MAX", DCI_LABEL_MAX) < 0)

@@ -28,7 +28,8 @@ extern uint64_t pydci_fork_generation;
 #define PYDCI_CLOSED UINT64_MAX
 
 typedef struct {
-	PyObject_HEAD struct dcistat_supplier *handle;
+	PyObject ob_base; /* PyObject_HEAD */
+	struct dcistat_supplier *handle;
 	uint64_t generation; /* pydci_fork_generation at open, or
 	                        PYDCI_CLOSED */
 	long owner_pid;
@@ -92,8 +93,8 @@ int pydci_event_counter_ready(PyObject *module);
 int pydci_device_ready(PyObject *module);
 
 /* Factories the supplier's methods call. */
-PyObject *pydci_metric_new(pydci_supplier *supplier, PyObject *args,
-    PyObject *keywords, int kind);
+PyObject *pydci_metric_new(
+    pydci_supplier *supplier, PyObject *args, PyObject *keywords, int kind);
 PyObject *pydci_histogram_new(
     pydci_supplier *supplier, PyObject *args, PyObject *keywords);
 PyObject *pydci_event_counter_new(
