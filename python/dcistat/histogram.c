@@ -71,10 +71,27 @@ blob_get_label(blob_object *self, void *unused)
 	return self->label;
 }
 
+/* A blob and its histogram refer to each other (the histogram's table of
+ * labels): the cycle is the collector's. */
+static int
+blob_traverse(blob_object *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->histogram);
+	return 0;
+}
+
+static int
+blob_clear(blob_object *self)
+{
+	Py_CLEAR(self->histogram);
+	return 0;
+}
+
 static void
 blob_dealloc(blob_object *self)
 {
-	Py_XDECREF(self->histogram);
+	PyObject_GC_UnTrack(self);
+	blob_clear(self);
 	Py_XDECREF(self->label);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -99,7 +116,9 @@ static PyGetSetDef blob_getset[] = {
 PyTypeObject pydci_histogram_blob_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dcistat.HistogramInstance",
     .tp_basicsize = sizeof(blob_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)blob_traverse,
+    .tp_clear = (inquiry)blob_clear,
     .tp_doc = "One labelled instance of a histogram "
               "(Histogram.labels(label)).",
     .tp_dealloc = (destructor)blob_dealloc,
@@ -125,13 +144,14 @@ histogram_instance(histogram_object *self, PyObject *label)
 	text = pydci_text(label, "label", DCI_LABEL_MAX);
 	if (text == NULL)
 		return NULL;
-	blob = PyObject_New(blob_object, &pydci_histogram_blob_type);
+	blob = PyObject_GC_New(blob_object, &pydci_histogram_blob_type);
 	if (blob == NULL)
 		return NULL;
 	Py_INCREF(self);
 	blob->histogram = self;
 	Py_INCREF(label);
 	blob->label = label;
+	PyObject_GC_Track(blob);
 	errno = 0;
 	blob->handle = dcistat_blob_add(self->handle, self->next_blob_id, text);
 	if (blob->handle == NULL) {
@@ -219,11 +239,27 @@ histogram_get_class_ids(histogram_object *self, void *unused)
 	    self->number, HISTOGRAM_VOI_ID, 2u);
 }
 
+static int
+histogram_traverse(histogram_object *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->blobs);
+	Py_VISIT(self->default_blob);
+	return 0;
+}
+
+static int
+histogram_clear(histogram_object *self)
+{
+	Py_CLEAR(self->default_blob);
+	Py_CLEAR(self->blobs);
+	return 0;
+}
+
 static void
 histogram_dealloc(histogram_object *self)
 {
-	Py_XDECREF(self->default_blob);
-	Py_XDECREF(self->blobs);
+	PyObject_GC_UnTrack(self);
+	histogram_clear(self);
 	Py_XDECREF(self->name);
 	Py_XDECREF(self->supplier);
 	Py_TYPE(self)->tp_free((PyObject *)self);
@@ -254,7 +290,9 @@ static PyGetSetDef histogram_getset[] = {
 PyTypeObject pydci_histogram_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dcistat.Histogram",
     .tp_basicsize = sizeof(histogram_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)histogram_traverse,
+    .tp_clear = (inquiry)histogram_clear,
     .tp_doc = "A stats(3) variable of interest with a histogram "
               "(Supplier.histogram).",
     .tp_dealloc = (destructor)histogram_dealloc,
@@ -365,7 +403,7 @@ pydci_histogram_new(
 	layout.lower = lower;
 	layout.upper = upper;
 	layout.count = lower_count;
-	histogram = PyObject_New(histogram_object, &pydci_histogram_type);
+	histogram = PyObject_GC_New(histogram_object, &pydci_histogram_type);
 	if (histogram == NULL)
 		goto out;
 	Py_INCREF(supplier);
@@ -377,6 +415,7 @@ pydci_histogram_new(
 	histogram->number = supplier->templates_added + 1;
 	histogram->handle = NULL;
 	histogram->blobs = PyDict_New();
+	PyObject_GC_Track(histogram);
 	if (histogram->blobs == NULL) {
 		Py_CLEAR(histogram);
 		goto out;

@@ -158,10 +158,27 @@ instance_get_label(instance_object *self, void *unused)
 	return self->label;
 }
 
+/* An instance and its metric refer to each other (the metric's table of
+ * labels): the cycle is the collector's. */
+static int
+instance_traverse(instance_object *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->metric);
+	return 0;
+}
+
+static int
+instance_clear(instance_object *self)
+{
+	Py_CLEAR(self->metric);
+	return 0;
+}
+
 static void
 instance_dealloc(instance_object *self)
 {
-	Py_XDECREF(self->metric);
+	PyObject_GC_UnTrack(self);
+	instance_clear(self);
 	Py_XDECREF(self->label);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -185,7 +202,9 @@ static PyGetSetDef instance_getset[] = {
 PyTypeObject pydci_instance_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dcistat.Instance",
     .tp_basicsize = sizeof(instance_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)instance_traverse,
+    .tp_clear = (inquiry)instance_clear,
     .tp_doc = "One labelled instance of a counter or gauge "
               "(Counter.labels(label)).",
     .tp_dealloc = (destructor)instance_dealloc,
@@ -216,13 +235,14 @@ metric_instance(metric_object *self, PyObject *label)
 	text = pydci_text(label, "label", DCI_LABEL_MAX);
 	if (text == NULL)
 		return NULL;
-	instance = PyObject_New(instance_object, &pydci_instance_type);
+	instance = PyObject_GC_New(instance_object, &pydci_instance_type);
 	if (instance == NULL)
 		return NULL;
 	Py_INCREF(self);
 	instance->metric = self;
 	Py_INCREF(label);
 	instance->label = label;
+	PyObject_GC_Track(instance);
 	word = self->next_instance_word;
 	errno = 0;
 	instance->handle = dcistat_instance_add(self->handle, &word, 1, text);
@@ -319,11 +339,27 @@ metric_get_class_id(metric_object *self, void *unused)
 	    self->supplier->number, self->relative_id);
 }
 
+static int
+metric_traverse(metric_object *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->instances);
+	Py_VISIT(self->default_instance);
+	return 0;
+}
+
+static int
+metric_clear(metric_object *self)
+{
+	Py_CLEAR(self->default_instance);
+	Py_CLEAR(self->instances);
+	return 0;
+}
+
 static void
 metric_dealloc(metric_object *self)
 {
-	Py_XDECREF(self->default_instance);
-	Py_XDECREF(self->instances);
+	PyObject_GC_UnTrack(self);
+	metric_clear(self);
 	Py_XDECREF(self->name);
 	Py_XDECREF(self->supplier);
 	Py_TYPE(self)->tp_free((PyObject *)self);
@@ -357,7 +393,9 @@ static PyGetSetDef metric_getset[] = {
 PyTypeObject pydci_metric_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dcistat.Metric",
     .tp_basicsize = sizeof(metric_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)metric_traverse,
+    .tp_clear = (inquiry)metric_clear,
     .tp_doc = "A counter or gauge class (Supplier.counter, .gauge, "
               ".float_gauge): one value per labelled instance.",
     .tp_dealloc = (destructor)metric_dealloc,
@@ -422,7 +460,7 @@ pydci_metric_new(
 	}
 	relative_id = DCISTAT_CLASS_FIRST_GENERIC + supplier->classes_added;
 	info.id = &relative_id;
-	metric = PyObject_New(metric_object, &pydci_metric_type);
+	metric = PyObject_GC_New(metric_object, &pydci_metric_type);
 	if (metric == NULL)
 		return NULL;
 	Py_INCREF(supplier);
@@ -435,6 +473,7 @@ pydci_metric_new(
 	metric->default_instance = NULL;
 	metric->instances = PyDict_New();
 	metric->handle = NULL;
+	PyObject_GC_Track(metric);
 	if (metric->instances == NULL) {
 		Py_DECREF(metric);
 		return NULL;

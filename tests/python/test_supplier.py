@@ -202,3 +202,20 @@ def test_remove_and_close(supplier, served, run_dir):
     with pytest.raises(RuntimeError, match="closed"):
         requests.inc()
     supplier.close()
+
+
+def test_dropped_metrics_are_collected(supplier):
+    """A metric and its instances refer to each other; once the program
+    drops them the collector frees them (and their references to the
+    supplier)."""
+    import gc
+    import sys
+
+    gc.collect()
+    before = sys.getrefcount(supplier)
+    for n in range(3):
+        supplier.counter(f"c{n}").labels("one").inc()
+        supplier.histogram(f"h{n}", dcistat.Buckets.linear(0, 10, 5)).labels("one").observe(1)
+    assert sys.getrefcount(supplier) > before
+    gc.collect()
+    assert sys.getrefcount(supplier) == before
