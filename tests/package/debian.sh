@@ -1,7 +1,7 @@
 #!/bin/bash
 # debian.sh -- builds the Debian packages from the committed tree (debian/:
 # dcistatd, dcistat-snmpd-module, libdcistat-dev, libdcistat-supplier0,
-# libdcistat-supplier-dev, dcistat-examples), checks them with lintian (no
+# libdcistat-supplier-dev, dcistat-examples, python3-dcistat), checks them with lintian (no
 # error), and installs them into a fresh Debian 12 root (mmdebstrap,
 # variant apt, plus snmpd) with apt, as a new host would get them. Run by
 # .ci/run, as root, last.
@@ -30,7 +30,7 @@ ok() { printf 'ok: %s\n' "$*"; }
 
 export DEBIAN_FRONTEND=noninteractive
 packages=(debhelper lintian dpkg-dev mmdebstrap libsnmp-dev libsystemd-dev
-	libyaml-dev pkg-config)
+	libyaml-dev pkg-config dh-python python3-dev)
 apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null ||
     { apt-get update -q </dev/null >/dev/null &&
       apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null; }
@@ -57,7 +57,7 @@ git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -x -C "$w
 (cd "$work/dcistat-0.1.0" && dpkg-buildpackage -b -us -uc -j2 >"$work/build.log" 2>&1) ||
     { tail -n 30 "$work/build.log"; fail "dpkg-buildpackage failed"; }
 names=(dcistatd dcistat-snmpd-module libdcistat-dev libdcistat-supplier0
-	libdcistat-supplier-dev dcistat-examples)
+	libdcistat-supplier-dev dcistat-examples python3-dcistat)
 debs=()
 for name in "${names[@]}"; do
 	deb=$(ls "$work/${name}_"*.deb 2>/dev/null) || fail "package $name not built"
@@ -111,6 +111,25 @@ print(next(row["mtu"] for row in table["rows"] if row["instance"] == "lo"))
 ' "$work/show.json")
 [ "$mtu" = "$(cat /sys/class/net/lo/mtu)" ] || fail "dcistat show netif: lo's mtu '$mtu', /sys has $(cat /sys/class/net/lo/mtu)"
 ok "dcistat show netif --json: lo's MTU $mtu as /sys has it"
+
+# The Python package, imported by the root's python3, publishes a counter
+# that the installed dcistat reads back from a private run directory.
+mkdir -p -m 0700 "$root/run/dcistat-pytest/suppliers"
+cat >"$root/run/dcistat-pytest/dcistatd.yaml" <<YAML
+providers:
+  - module: suppliers
+    options:
+      directory: /run/dcistat-pytest/suppliers
+YAML
+served=$(in_root python3 -c '
+import subprocess, dcistat
+with dcistat.Supplier("pkgtest", number=4353, directory="/run/dcistat-pytest/suppliers") as supplier:
+    supplier.counter("requests").labels("GET").inc(42)
+    print(subprocess.run(["dcistat", "-c", "/run/dcistat-pytest/dcistatd.yaml", "show", "3.4353.16"],
+                         capture_output=True, text=True, check=True).stdout)
+' 2>&1) || fail "python3 -c 'import dcistat' in the root: $served"
+grep -Eq '^GET +1 +42$' <<<"$served" || fail "the installed dcistat package's counter, read back: $served"
+ok "python3-dcistat: a counter of the installed package, read back by the installed dcistat (GET 42)"
 
 unit=$root/lib/systemd/system/dcistatd.service
 [ -f "$unit" ] || fail "the unit is not installed"

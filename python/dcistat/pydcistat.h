@@ -1,0 +1,112 @@
+/*
+ * The `dcistat._dcistat` extension: Python objects over
+ * libdcistat-supplier (dcistat/supplier.h). Shared by its files: the
+ * supplier object every other object keeps alive and checks, the fork
+ * guard, argument conversion and errors.
+ *
+ * Every object calls the library with the GIL held; the update paths take
+ * no lock of their own and release nothing, so each update is one call of
+ * the library's lock-free update functions from whatever OS thread runs the
+ * Python code (each OS thread adds into its own region of the segment).
+ */
+#ifndef PYDCISTAT_H
+#define PYDCISTAT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <dcistat/supplier.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Counts fork()s in this process's ancestry as seen from the child: a
+ * supplier remembers the count of the process that opened it, and a
+ * forked child (whose count differs) neither writes nor closes the
+ * parent's segment. */
+extern uint64_t pydci_fork_generation;
+
+/* A supplier whose `generation` is this is closed. */
+#define PYDCI_CLOSED UINT64_MAX
+
+typedef struct {
+	PyObject ob_base; /* PyObject_HEAD */
+	struct dcistat_supplier *handle;
+	uint64_t generation; /* pydci_fork_generation at open, or
+	                        PYDCI_CLOSED */
+	long owner_pid;
+	PyObject *name;
+	uint32_t number;
+	uint32_t classes_added;   /* generic classes: relative id 16 + n */
+	uint32_t templates_added; /* VOI templates: number 1 + n */
+} pydci_supplier;
+
+extern PyTypeObject pydci_supplier_type;
+extern PyTypeObject pydci_metric_type;
+extern PyTypeObject pydci_instance_type;
+extern PyTypeObject pydci_histogram_type;
+extern PyTypeObject pydci_histogram_blob_type;
+extern PyTypeObject pydci_event_counter_type;
+extern PyTypeObject pydci_device_type;
+extern PyTypeObject pydci_transaction_type;
+
+/* 0 when `supplier` may be written by this process; else -1 with
+ * RuntimeError set (closed, or opened by the parent of a fork). */
+static inline int
+pydci_supplier_usable(const pydci_supplier *supplier)
+{
+	if (supplier->generation == pydci_fork_generation)
+		return 0;
+	if (supplier->generation == PYDCI_CLOSED)
+		PyErr_SetString(PyExc_RuntimeError, "the supplier is closed");
+	else
+		PyErr_Format(PyExc_RuntimeError,
+		    "this supplier belongs to process %ld, which forked this "
+		    "one: a child does not write its parent's segment (open a "
+		    "Supplier of its own)",
+		    supplier->owner_pid);
+	return -1;
+}
+
+/* Raises the library's last failure of this thread: ValueError for a bad
+ * argument (EINVAL), else OSError with its errno (PermissionError,
+ * FileExistsError ... by errno). Returns NULL. */
+PyObject *pydci_raise_library(int error_number);
+
+/* A label or name as a NUL-terminated UTF-8 string of 1..`max` bytes
+ * without an inner NUL; NULL with ValueError or TypeError set. The text
+ * lives as long as `object`. */
+const char *pydci_text(PyObject *object, const char *what, size_t max);
+
+/* Integer arguments, range-checked with their name in the message: -1 with
+ * TypeError (not an int), OverflowError or ValueError set. */
+int pydci_u64(PyObject *object, const char *what, uint64_t *value);
+int pydci_i64(PyObject *object, const char *what, int64_t *value);
+int pydci_u32(PyObject *object, const char *what, uint32_t *value);
+
+/* A DCI unit from its name ("bytes", "microseconds", ... as enum dci_unit
+ * without the prefix, lower case) or None; -1 with ValueError set. */
+int pydci_unit(PyObject *object, enum dci_unit *unit);
+
+/* Types of each file, readied by the module. */
+int pydci_metric_ready(PyObject *module);
+int pydci_histogram_ready(PyObject *module);
+int pydci_event_counter_ready(PyObject *module);
+int pydci_device_ready(PyObject *module);
+
+/* Factories the supplier's methods call. */
+PyObject *pydci_metric_new(
+    pydci_supplier *supplier, PyObject *args, PyObject *keywords, int kind);
+PyObject *pydci_histogram_new(
+    pydci_supplier *supplier, PyObject *args, PyObject *keywords);
+PyObject *pydci_event_counter_new(
+    pydci_supplier *supplier, PyObject *args, PyObject *keywords);
+PyObject *pydci_device_new(
+    pydci_supplier *supplier, PyObject *args, PyObject *keywords);
+
+/* Kinds of a generic metric. */
+enum pydci_metric_kind {
+	PYDCI_COUNTER = 0,
+	PYDCI_GAUGE = 1,
+	PYDCI_FLOAT_GAUGE = 2, /* hundredths, served as DCI_UNIT_HUNDREDTHS */
+};
+
+#endif
