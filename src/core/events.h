@@ -132,6 +132,12 @@ typedef void (*dci_events_sink_function)(
  * needs no lock; the agent registers it, core knows no OIDs. */
 void dci_events_set_sink(dci_events_sink_function sink, void *context);
 
+/* A second receiver of the same events, beside the sink above: the DCI
+ * Server's (server/dci_server.h), which hands them to its consumers.
+ * NULL: none, the default. Main thread only. */
+void dci_events_set_consumer_sink(
+    dci_events_sink_function sink, void *context);
+
 /* The datums whose changes are DCI_EVENTS_DATA_CHANGED events: copies
  * `count` watches (the configuration's notifications: data-changed), in
  * place of the previous ones; count 0 watches nothing (the default).
