@@ -25,19 +25,22 @@ typedef UMAUint4 DCIStatus;
 
 /* Statuses (the specification names them; the numbers are dcistat's). */
 #define DCI_SUCCESS 0u
-#define DCI_NOTPRESENT 1u        /* no such class, instance or datum, or
-                                    one the caller may not read */
-#define DCI_INVALIDARG 2u        /* an argument is malformed */
-#define DCI_INVALIDDATA 3u       /* the datum asked for has no valid value */
-#define DCI_ALLOCATIONFAILURE 4u /* memory, or an answer beyond the server's
-                                    limit */
-#define DCI_NOIMPLEMENTATION 5u  /* not implemented by this server */
-#define DCI_SYSERROR 6u          /* a system call failed; see errno */
-#define DCI_NOTINITIALIZED 7u    /* no DCI Server answers */
-#define DCI_INTERRUPTED 8u       /* a signal interrupted the call */
+#define DCI_NOTPRESENT                                                         \
+	1u                 /* no such class, instance or datum, or             \
+	                      one the caller may not read */
+#define DCI_INVALIDARG 2u  /* an argument is malformed */
+#define DCI_INVALIDDATA 3u /* the datum asked for has no valid value */
+#define DCI_ALLOCATIONFAILURE                                                  \
+	4u                         /* memory, or an answer beyond the server's \
+	                              limit */
+#define DCI_NOIMPLEMENTATION 5u    /* not implemented by this server */
+#define DCI_SYSERROR 6u            /* a system call failed; see errno */
+#define DCI_NOTINITIALIZED 7u      /* no DCI Server answers */
+#define DCI_INTERRUPTED 8u         /* a signal interrupted the call */
 #define DCI_METHODOPUNAVAILABLE 9u /* no provider offers the operation */
-#define DCI_INVALIDDATAPRESENT 10u /* informational: some data returned
-                                      is invalid (see DCIInvalidData) */
+#define DCI_INVALIDDATAPRESENT                                                 \
+	10u /* informational: some data returned                               \
+	       is invalid (see DCIInvalidData) */
 /* dcistat's: a caller-allocated buffer is too small (the DCIReturn's size
  * word, when the buffer holds one, says how much is needed); and
  * dciWaitEvent's timeout expired with no event. */
@@ -282,24 +285,21 @@ typedef struct DCIConnection *DCIHandle;
  * data apart: see dciGetData(3).
  */
 DCIStatus dciOpen(DCIHandle *handle, const DCIMetricId *eventIdList,
-    UMAUint4 eventIdCount, DCIReturn **returnBuffer,
-    UMAUint4 returnBufferSize);
+    UMAUint4 eventIdCount, DCIReturn **returnBuffer, UMAUint4 returnBufferSize);
 DCIStatus dciClose(DCIHandle handle);
 DCIStatus dciListClassId(DCIHandle handle, const DCIClassId *classIdList,
-    UMAUint4 classIdCount, DCIReturn **returnBuffer,
-    UMAUint4 returnBufferSize);
+    UMAUint4 classIdCount, DCIReturn **returnBuffer, UMAUint4 returnBufferSize);
 DCIStatus dciListInstanceId(DCIHandle handle, const DCIMetricId *metricIdList,
     UMAUint4 metricIdCount, DCIReturn **returnBuffer,
     UMAUint4 returnBufferSize);
-DCIStatus dciGetClassAttributes(DCIHandle handle,
-    const DCIClassId *classIdList, UMAUint4 classIdCount,
-    DCIReturn **returnBuffer, UMAUint4 returnBufferSize);
+DCIStatus dciGetClassAttributes(DCIHandle handle, const DCIClassId *classIdList,
+    UMAUint4 classIdCount, DCIReturn **returnBuffer, UMAUint4 returnBufferSize);
 DCIStatus dciGetInstAttributes(DCIHandle handle,
     const DCIMetricId *metricIdList, UMAUint4 metricIdCount,
     DCIReturn **returnBuffer, UMAUint4 returnBufferSize);
 DCIStatus dciGetData(DCIHandle handle, const DCIMetricId *metricIdList,
-    UMAUint4 metricIdCount, DCIReturn **returnBuffer,
-    UMAUint4 returnBufferSize, void **dataBuffer, UMAUint4 *dataBufferSize);
+    UMAUint4 metricIdCount, DCIReturn **returnBuffer, UMAUint4 returnBufferSize,
+    void **dataBuffer, UMAUint4 *dataBufferSize);
 DCIStatus dciWaitEvent(DCIHandle handle, DCIReturn **returnBuffer,
     UMAUint4 returnBufferSize, void **dataBuffer, UMAUint4 *dataBufferSize,
     const UMATimeSpec *timeout);
@@ -307,9 +307,8 @@ DCIStatus dciConfigure(DCIHandle handle, const DCIMetricId *metricIdList,
     UMAUint4 metricIdCount, const void *config, UMAUint4 configSize,
     DCIReturn **returnBuffer, UMAUint4 returnBufferSize);
 DCIStatus dciSetData(DCIHandle handle, UMAUint4 operation,
-    const DCIMetricId *metricIdList, UMAUint4 metricIdCount,
-    const void *data, UMAUint4 dataSize, DCIReturn **returnBuffer,
-    UMAUint4 returnBufferSize);
+    const DCIMetricId *metricIdList, UMAUint4 metricIdCount, const void *data,
+    UMAUint4 dataSize, DCIReturn **returnBuffer, UMAUint4 returnBufferSize);
 DCIStatus dciFree(void *buffer);
 
 #ifdef __cplusplus

@@ -157,20 +157,20 @@ enum {
 	UMA_BUSSES,
 	UMA_CHANNELS,
 	/* derived: arg1, arg2, arg3 are named in the datum id */
-	UMA_DERIVED_SUM2 = 0x400,   /* arg1 + arg2 */
-	UMA_DERIVED_SUM3,           /* arg1 + arg2 + arg3 */
-	UMA_DERIVED_DIFFERENCE,     /* arg1 - arg2 */
-	UMA_DERIVED_AVERAGE,        /* arg1 / arg2 */
-	UMA_DERIVED_PERCENT,        /* arg1 / (arg1 + arg2) */
-	UMA_DERIVED_PRODUCT,        /* arg1 * arg2 */
-	UMA_DERIVED_VARIANCE,       /* (arg3/arg1) - (arg2)^2/arg1 */
+	UMA_DERIVED_SUM2 = 0x400, /* arg1 + arg2 */
+	UMA_DERIVED_SUM3,         /* arg1 + arg2 + arg3 */
+	UMA_DERIVED_DIFFERENCE,   /* arg1 - arg2 */
+	UMA_DERIVED_AVERAGE,      /* arg1 / arg2 */
+	UMA_DERIVED_PERCENT,      /* arg1 / (arg1 + arg2) */
+	UMA_DERIVED_PRODUCT,      /* arg1 * arg2 */
+	UMA_DERIVED_VARIANCE,     /* (arg3/arg1) - (arg2)^2/arg1 */
 	/* dcistat's units */
 	UMA_DCISTAT_INTERRUPTS = 0x10000,
-	UMA_DCISTAT_CENTISECS,      /* hundredths of a second */
+	UMA_DCISTAT_CENTISECS, /* hundredths of a second */
 	UMA_DCISTAT_MEGABITS_PER_SECOND,
-	UMA_DCISTAT_OCTETS,         /* link-layer octets, as IF-MIB counts */
+	UMA_DCISTAT_OCTETS, /* link-layer octets, as IF-MIB counts */
 	UMA_DCISTAT_ERRORS,
-	UMA_DCISTAT_HUNDREDTHS,     /* a fraction times 100 */
+	UMA_DCISTAT_HUNDREDTHS, /* a fraction times 100 */
 };
 
 /* What an instance level stands for (the specification's
