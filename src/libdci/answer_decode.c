@@ -212,12 +212,10 @@ uma_type_of(const struct libdci_datum *datum, uint32_t *size)
 		*size = (uint32_t)(4 + round4(datum->size));
 		return UMA_OCTETSTRING;
 	case ST_TIME:
+		/* A time (STF_5BYTE, STF_CTIME) or an interval
+		 * (STF_MONOTONIC, since boot) alike. */
 		*size = 8;
-		if (datum->size != 8)
-			return 0;
-		/* Seconds since the Epoch; other formats count
-		 * centiseconds. */
-		return datum->format == 1 ? UMA_TIMESPEC : UMA_UINT8;
+		return datum->size == 8 ? UMA_TIMESPEC : 0;
 	case ST_DERIVED:
 		*size = 8;
 		return datum->size == 8 ? UMA_DERIVED : 0;
@@ -291,9 +289,6 @@ libdci_class_read(
 		if (datum->uma_type == 0)
 			continue;
 		datum->uma_units = uma_units_of(datum->unit);
-		if (datum->type == ST_TIME && datum->format != 1 &&
-		    datum->uma_units == UMA_NOUNITS)
-			datum->uma_units = UMA_DCISTAT_CENTISECS;
 		datum->uma_offset = block;
 		block += datum->uma_size;
 	}
@@ -341,6 +336,38 @@ load_big(const unsigned char *bytes, size_t length)
 	return value;
 }
 
+/* Seconds from 1900 to the Epoch. */
+#define SECONDS_1900_TO_1970 INT64_C(2208988800)
+
+/* A DCI4 time as a UMATimeSpec: STF_5BYTE (0) centiseconds since 1900
+ * and STF_CTIME (1) seconds since the Epoch as times since the Epoch (0
+ * before it), STF_MONOTONIC (2) centiseconds since boot as an interval;
+ * seconds beyond 2^32-1 saturate. */
+static UMATimeSpec
+time_of(uint32_t format, uint64_t raw)
+{
+	UMATimeSpec time = {0, 0};
+	int64_t seconds;
+	uint64_t centiseconds = 0;
+
+	if (format == 1)
+		seconds = (int64_t)raw;
+	else {
+		if (format == 0)
+			raw &= UINT64_C(0xffffffffff);
+		centiseconds = raw % 100;
+		seconds = (int64_t)(raw / 100);
+		if (format == 0)
+			seconds -= SECONDS_1900_TO_1970;
+	}
+	if (seconds < 0)
+		return time;
+	time.tv_sec =
+	    seconds > (int64_t)UINT32_MAX ? UINT32_MAX : (UMAUint4)seconds;
+	time.tv_nsec = (UMAUint4)(centiseconds * 10000000u);
+	return time;
+}
+
 /* Writes the datum's UMA value at `at` (datum->uma_size bytes, zeroed)
  * from its slot (datum->size bytes). */
 static void
@@ -378,18 +405,11 @@ value_write(unsigned char *at, const struct libdci_datum *datum,
 	case UMA_DERIVED:
 		raw = big && datum->type == ST_INTEGER64 ? load_big(slot, 8)
 		                                         : load_little(slot, 8);
-		if (datum->type == ST_TIME && datum->format == 0)
-			raw &= UINT64_C(0xffffffffff); /* STF_5BYTE */
 		memcpy(at, &raw, 8);
 		break;
 	case UMA_TIMESPEC: {
-		int64_t seconds = (int64_t)load_little(slot, 8);
-		UMATimeSpec time = {0, 0};
+		UMATimeSpec time = time_of(datum->format, load_little(slot, 8));
 
-		if (seconds > 0)
-			time.tv_sec = seconds > (int64_t)UINT32_MAX
-			                  ? UINT32_MAX
-			                  : (UMAUint4)seconds;
 		memcpy(at, &time, sizeof(time));
 		break;
 	}

@@ -353,7 +353,7 @@ START_TEST(one_datum_in_its_uma_type)
 	UMAInt8 signed_value = 0;
 	UMABoolean truth = 0;
 	UMAUint4 queue = 0;
-	UMAUint8 elapsed = 0;
+	UMATimeSpec elapsed = {0, 0};
 	unsigned char hwaddr[12];
 
 	ck_assert_uint_eq(one_datum(handle, netif, 2, (const UMAUint4[]){10}, 1,
@@ -380,7 +380,9 @@ START_TEST(one_datum_in_its_uma_type)
 	ck_assert_uint_eq(truth, 1);
 	ck_assert_uint_eq(
 	    one_datum(handle, sys, 1, NULL, 0, 6, &elapsed, 8), DCI_SUCCESS);
-	ck_assert_uint_eq(elapsed, 250);
+	/* 250 centiseconds since boot: an interval. */
+	ck_assert_uint_eq(elapsed.tv_sec, 2);
+	ck_assert_uint_eq(elapsed.tv_nsec, 500000000u);
 	ck_assert_uint_eq(
 	    one_datum(handle, sys, 1, NULL, 0, 4, hwaddr, 12), DCI_SUCCESS);
 	ck_assert_uint_eq(hwaddr[0], 12); /* UMAOctetString size, padded */
