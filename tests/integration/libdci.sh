@@ -14,6 +14,8 @@
 #     equals the same counter;
 #   - an instance wildcard reads one rx_bytes per interface of the
 #     namespace (the ifIndexes of /sys/class/net);
+#   - the tutorial's consumer (doc/tutorial/dci-consumer.c) lists class
+#     1.1 and prints the quiet interface's name and rx_bytes;
 #   - events: a consumer that asked dciOpen for DCI_INSTANCEADDED of class
 #     1.1 gets, through dciWaitEvent, the ifIndexes of a veth pair created
 #     in the namespace afterwards;
@@ -131,13 +133,21 @@ values_agree() {
 }
 wait_until 10 values_agree ||
     fail "dciGetData differs from SNMP: $(head -n 5 "$TMP_DIR/all.out")"
-ok "dciGetData: all $COMPARED counters and the name of ifIndex $QUIET equal SNMP's; rx_bytes alone equals dciStatCounter64"
+ok "dciGetData: all $COMPARED values (64-bit counters, the name) of ifIndex $QUIET equal SNMP's; rx_bytes alone equals dciStatCounter64"
 
 expected=$(ns_run sh -c 'cat /sys/class/net/*/ifindex' | sort -n | xargs)
 got=$("$CONSUMER" get 1.1 '*' "$D_RX_BYTES" | awk 'NR > 1 { print $1 }' | sort -n | xargs)
 [ "$got" = "$expected" ] ||
     fail "wildcard instances '$got', the namespace has '$expected'"
 ok "an instance wildcard reads every interface ($got)"
+
+# The tutorial's consumer (doc/tutorial/dci-consumer.c) reads the same.
+"$top_builddir/doc/tutorial/dci-consumer" >"$TMP_DIR/tutorial.out" 2>&1 ||
+    fail "the tutorial consumer failed: $(cat "$TMP_DIR/tutorial.out")"
+grep -q '^[0-9]* classes: .*\b1\.1\b' "$TMP_DIR/tutorial.out" &&
+    grep -q "^ifIndex $QUIET: dl28b .*rx_bytes=[0-9]" "$TMP_DIR/tutorial.out" ||
+    fail "the tutorial consumer printed: $(head -n 5 "$TMP_DIR/tutorial.out")"
+ok "the tutorial consumer lists the classes and reads dl28b"
 
 # --- events ----------------------------------------------------------------------
 "$CONSUMER" wait 1.1 5 >"$TMP_DIR/events.out" 2>&1 &
