@@ -135,8 +135,7 @@ void dci_events_set_sink(dci_events_sink_function sink, void *context);
 /* A second receiver of the same events, beside the sink above: the DCI
  * Server's (server/dci_server.h), which hands them to its consumers.
  * NULL: none, the default. Main thread only. */
-void dci_events_set_consumer_sink(
-    dci_events_sink_function sink, void *context);
+void dci_events_set_consumer_sink(dci_events_sink_function sink, void *context);
 
 /* The datums whose changes are DCI_EVENTS_DATA_CHANGED events: copies
  * `count` watches (the configuration's notifications: data-changed), in

@@ -269,8 +269,8 @@ dci_server_event(
 			        number ||
 			    !dci_answer_matches(
 			        &subscription->pattern, class, event->id) ||
-			    !dci_access_may_read(&server->access,
-			        &client->peer, class->id, class->id_length))
+			    !dci_access_may_read(&server->access, &client->peer,
+			        class->id, class->id_length))
 				continue;
 			if (client->queued == DCI_SERVER_EVENTS_QUEUED_MAX) {
 				if (client->lost < UINT32_MAX)
