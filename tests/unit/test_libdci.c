@@ -664,6 +664,51 @@ START_TEST(events_delivered_as_asked)
 }
 END_TEST
 
+/* dciOpen's event ids: a datum that is no event, a class that is not
+ * there, more than the server keeps, more than the library takes. */
+START_TEST(event_ids_checked)
+{
+	UMAUint4 words[64 * 17];
+	DCIHandle handle = NULL;
+	DCIReturn *ret = NULL;
+	size_t at = 0;
+
+	metric_id(words, netif, 2, 0, NULL, 0, DCI_EVENTHDR | 2u);
+	ck_assert_uint_eq(
+	    dciOpen(&handle, (const DCIMetricId *)words, 1, &ret, 0),
+	    DCI_INVALIDARG);
+	ck_assert_uint_eq(ret->retval[0].status, DCI_INVALIDARG);
+	dciFree(ret);
+	ret = NULL;
+	dciClose(handle);
+	metric_id(words, (const UMAUint4[]){9}, 1, 0, NULL, 0,
+	    DCI_EVENTHDR | DCI_INSTANCEADDED);
+	ck_assert_uint_eq(
+	    dciOpen(&handle, (const DCIMetricId *)words, 1, &ret, 0),
+	    DCI_NOTPRESENT);
+	dciFree(ret);
+	ret = NULL;
+	ck_assert_uint_eq(
+	    dciWaitEvent(handle, &ret, 0, NULL, NULL, NULL), DCI_NOTPRESENT);
+	dciClose(handle);
+	/* 16 at most: the 17th is refused before anything is sent. */
+	for (int i = 0; i < 17; i++)
+		at += metric_id(words + at, netif, 2, 0, NULL, 0,
+		          DCI_EVENTHDR | DCI_INSTANCEADDED)
+		          ->size /
+		      4;
+	ck_assert_uint_eq(
+	    dciOpen(&handle, (const DCIMetricId *)words, 17, &ret, 0),
+	    DCI_INVALIDARG);
+	ck_assert_uint_eq(
+	    dciOpen(&handle, (const DCIMetricId *)words, 16, &ret, 0),
+	    DCI_SUCCESS);
+	ck_assert_uint_eq(ret->count, 16);
+	dciFree(ret);
+	dciClose(handle);
+}
+END_TEST
+
 START_TEST(events_unread_are_bounded)
 {
 	UMAUint4 words[64];
@@ -734,6 +779,7 @@ libdci_suite(void)
 	tcase_set_timeout(events, 60);
 	tcase_add_test(events, events_delivered_as_asked);
 	tcase_add_test(events, events_unread_are_bounded);
+	tcase_add_test(events, event_ids_checked);
 	suite_add_tcase(suite, events);
 	return suite;
 }
