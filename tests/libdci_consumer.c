@@ -131,6 +131,8 @@ get(DCIHandle handle, const char *class_text, const char *instance,
 		return 2;
 	status = dciGetClassAttributes(handle, class, 1, &attributes, 0);
 	if (status != DCI_SUCCESS) {
+		/* A DCIReturn comes with the failure too. */
+		dciFree(attributes);
 		printf("status %s\n", status_name(status));
 		return 0;
 	}
@@ -187,6 +189,9 @@ wait_events(const char *class_text, const char *seconds_text)
 	(void)removed;
 	status = dciOpen(&handle, added, 2, NULL, 0);
 	if (status != DCI_SUCCESS) {
+		/* An event id refused: the connection may be open. */
+		if (handle != NULL)
+			dciClose(handle);
 		printf("status %s\n", status_name(status));
 		return 1;
 	}

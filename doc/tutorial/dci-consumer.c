@@ -135,6 +135,9 @@ wait_for_interfaces(UMAUint4 seconds)
 
 	if (dciOpen(&handle, (const DCIMetricId *)events, 2, NULL, 0) !=
 	    DCI_SUCCESS) {
+		/* The connection may be open with an event id refused. */
+		if (handle != NULL)
+			dciClose(handle);
 		fprintf(stderr, "cannot ask for events of class 1.1\n");
 		return;
 	}
