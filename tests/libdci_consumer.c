@@ -8,18 +8,23 @@
  *       first "status NAME" (the summary), then per value
  *       "INSTANCE DATUM TYPE VALUE", TYPE u4, i4, u8, i8 or text
  *       (decimal numbers; text as is); a one-level instance id
+ *   libdci_consumer time CLASS COUNT
+ *       COUNT wildcarded dciGetData of every datum of every instance on
+ *       one connection: "calls COUNT instances N microseconds-per-call M"
  *   libdci_consumer wait CLASS SECONDS
  *       prints "ready" once subscribed to DCI_INSTANCEADDED and
  *       DCI_INSTANCEREMOVED of CLASS, then "added INSTANCE" or "removed
  *       INSTANCE" per event until one came and SECONDS passed with no
  *       other, or SECONDS passed with none (exit status 1)
  */
+#define _POSIX_C_SOURCE 200809L
 #include <dci.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *
 status_name(DCIStatus status)
@@ -168,6 +173,45 @@ get(DCIHandle handle, const char *class_text, const char *instance,
 	return 0;
 }
 
+static double
+seconds_now(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static int
+time_reads(DCIHandle handle, const char *class_text, const char *count_text)
+{
+	UMAUint4 class_words[17], metric_words[64];
+	DCIClassId *class = class_parse(class_text, class_words);
+	unsigned long count = strtoul(count_text, NULL, 10), values = 0;
+	double start;
+
+	if (class == NULL || count == 0)
+		return 2;
+	metric_build(metric_words, class, "*", DCI_ALL);
+	start = seconds_now();
+	for (unsigned long i = 0; i < count; i++) {
+		DCIReturn *ret = NULL;
+		DCIStatus status = dciGetData(handle,
+		    (const DCIMetricId *)metric_words, 1, &ret, 0, NULL, NULL);
+
+		if (status != DCI_SUCCESS && status != DCI_INVALIDDATAPRESENT) {
+			printf("status %s\n", status_name(status));
+			dciFree(ret);
+			return 1;
+		}
+		values = ret->count;
+		dciFree(ret);
+	}
+	printf("calls %lu instances %lu microseconds-per-call %.0f\n", count,
+	    values, (seconds_now() - start) * 1e6 / (double)count);
+	return 0;
+}
+
 static int
 wait_events(const char *class_text, const char *seconds_text)
 {
@@ -250,7 +294,9 @@ main(int argc, char **argv)
 		}
 		dciFree(ret);
 		result = 0;
-	} else if (argc == 5 && strcmp(argv[1], "get") == 0)
+	} else if (argc == 4 && strcmp(argv[1], "time") == 0)
+		result = time_reads(handle, argv[2], argv[3]);
+	else if (argc == 5 && strcmp(argv[1], "get") == 0)
 		result = get(handle, argv[2], argv[3], argv[4]);
 	dciClose(handle);
 	return result;

@@ -149,6 +149,13 @@ grep -q '^[0-9]* classes: .*\b1\.1\b' "$TMP_DIR/tutorial.out" &&
     fail "the tutorial consumer printed: $(head -n 5 "$TMP_DIR/tutorial.out")"
 ok "the tutorial consumer lists the classes and reads dl28b"
 
+# A figure, not a verdict: a wildcarded read of every netif datum through
+# libdci, and one snmpget of one value through the master.
+timing=$("$CONSUMER" time 1.1 200) || fail "timed reads failed: $timing"
+start=$(now_ms)
+for _ in $(seq 20); do snmp_get "$DCI_C64.1.$QUIET.$D_RX_BYTES" >/dev/null; done
+note "dciGetData 1.1 * *: $timing; snmpget of one value: $((($(now_ms) - start) / 20)) ms each (process included)"
+
 # --- events ----------------------------------------------------------------------
 "$CONSUMER" wait 1.1 5 >"$TMP_DIR/events.out" 2>&1 &
 WAITER=$!
