@@ -4,8 +4,26 @@
  */
 #include "format/tdigest.h"
 
+#include <dcistat/segment.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A digest is the segment format's (segment.h): the supplier library
+ * updates one in place and the suppliers provider merges them. */
+_Static_assert(
+    sizeof(struct dci_tdigest) == sizeof(struct dcistat_segment_tdigest),
+    "t-digest and segment layouts differ");
+_Static_assert(offsetof(struct dci_tdigest, mean) ==
+                   offsetof(struct dcistat_segment_tdigest, mean),
+    "t-digest and segment layouts differ");
+_Static_assert(offsetof(struct dci_tdigest, buffer) ==
+                   offsetof(struct dcistat_segment_tdigest, buffer),
+    "t-digest and segment layouts differ");
+_Static_assert(
+    DCI_TDIGEST_COMPRESSION == 400.0, "segment.h documents compression 400");
 
 /* A centroid or a sample (weight 1) being merged. */
 struct tdigest_point {
@@ -265,36 +283,76 @@ tdigest_collect(const struct dci_tdigest *digest, struct tdigest_point *points,
 	return count;
 }
 
-void
-dci_tdigest_merge(struct dci_tdigest *digest, const struct dci_tdigest *source)
+/* Merges every source into `digest` in one pass (one sort, one
+ * compression), which keeps more accuracy than merging them one by one.
+ * `points` has room for the digest's and every source's points. */
+static void
+tdigest_merge_into(struct dci_tdigest *digest,
+    const struct dci_tdigest *const *sources, size_t source_count,
+    struct tdigest_point *points)
 {
-	struct tdigest_point points[TDIGEST_POINTS_MAX];
 	double own = 0.0, added = 0.0;
-	size_t count;
+	size_t count = tdigest_collect(digest, points, 0, &own);
+	size_t own_count = count;
+	double low = INFINITY, high = -INFINITY;
 
-	count = tdigest_collect(digest, points, 0, &own);
-	count = tdigest_collect(source, points, count, &added);
-	if (!(added > 0.0))
-		return;
-	/* The extremes: the source's own if they are sound, else what its
-	 * points say. */
-	double low = source->minimum, high = source->maximum;
-	if (!isfinite(low) || !isfinite(high) || low > high) {
-		low = INFINITY;
-		high = -INFINITY;
-		for (size_t i = 0; i < count; i++) {
+	for (size_t s = 0; s < source_count; s++) {
+		const struct dci_tdigest *source = sources[s];
+		size_t first = count;
+		double weight = 0.0;
+
+		count = tdigest_collect(source, points, count, &weight);
+		if (!(weight > 0.0))
+			continue;
+		added += weight;
+		/* The extremes: the source's own if they are sound, else
+		 * what its points say. */
+		if (isfinite(source->minimum) && isfinite(source->maximum) &&
+		    source->minimum <= source->maximum) {
+			low = fmin(low, source->minimum);
+			high = fmax(high, source->maximum);
+			continue;
+		}
+		for (size_t i = first; i < count; i++) {
 			low = fmin(low, points[i].mean);
 			high = fmax(high, points[i].mean);
 		}
 	}
-	if (digest->count == 0.0 || low < digest->minimum)
+	if (!(added > 0.0))
+		return;
+	if (own_count == 0 || digest->count == 0.0 || low < digest->minimum)
 		digest->minimum = low;
-	if (digest->count == 0.0 || high > digest->maximum)
+	if (own_count == 0 || digest->count == 0.0 || high > digest->maximum)
 		digest->maximum = high;
 	digest->count = own + added;
 	digest->buffered = 0;
 	tdigest_sort_points(points, count);
 	tdigest_merge_points(digest, points, count);
+}
+
+void
+dci_tdigest_merge(struct dci_tdigest *digest, const struct dci_tdigest *source)
+{
+	struct tdigest_point points[TDIGEST_POINTS_MAX];
+
+	tdigest_merge_into(digest, &source, 1, points);
+}
+
+int
+dci_tdigest_merge_all(struct dci_tdigest *digest,
+    const struct dci_tdigest *const *sources, size_t count)
+{
+	size_t per_digest = DCI_TDIGEST_CENTROIDS + DCI_TDIGEST_BUFFER;
+	struct tdigest_point *points;
+
+	if (count > SIZE_MAX / sizeof(*points) / per_digest - 1)
+		return -1;
+	points = malloc((count + 1) * per_digest * sizeof(*points));
+	if (points == NULL)
+		return -1;
+	tdigest_merge_into(digest, sources, count, points);
+	free(points);
+	return 0;
 }
 
 double

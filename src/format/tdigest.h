@@ -35,12 +35,12 @@
 #pragma GCC visibility push(hidden)
 
 /* The scale: at most about this many centroids after a merge. */
-#define DCI_TDIGEST_COMPRESSION 200.0
+#define DCI_TDIGEST_COMPRESSION 400.0
 /* Room for the centroids of one merge, with a margin. */
-#define DCI_TDIGEST_CENTROIDS 256u
+#define DCI_TDIGEST_CENTROIDS 512u
 /* Samples appended before a merge; larger costs memory, smaller costs
  * update time (a merge is amortised over this many samples). */
-#define DCI_TDIGEST_BUFFER 512u
+#define DCI_TDIGEST_BUFFER 1024u
 
 struct dci_tdigest {
 	uint64_t centroid_count; /* centroids in use, sorted by mean */
@@ -72,6 +72,13 @@ void dci_tdigest_compress(struct dci_tdigest *digest);
  * digest whatever `source` holds. */
 void dci_tdigest_merge(
     struct dci_tdigest *digest, const struct dci_tdigest *source);
+
+/* Adds everything the `count` digests at `sources` hold to `digest` in
+ * one merge: more accurate than merging them one at a time (each source
+ * untrusted, as for dci_tdigest_merge). Returns 0, or -1 without memory
+ * (`digest` unchanged). */
+int dci_tdigest_merge_all(struct dci_tdigest *digest,
+    const struct dci_tdigest *const *sources, size_t count);
 
 /* The estimated q-quantile (0 <= q <= 1) of the samples added; NaN for an
  * empty digest. Compresses the digest first if it has buffered samples. */
