@@ -23,7 +23,7 @@ _Static_assert(offsetof(struct dci_tdigest, buffer) ==
                    offsetof(struct dcistat_segment_tdigest, buffer),
     "t-digest and segment layouts differ");
 _Static_assert(
-    DCI_TDIGEST_COMPRESSION == 400.0, "segment.h documents compression 400");
+    DCI_TDIGEST_COMPRESSION == 400, "segment.h documents compression 400");
 
 /* A centroid or a sample (weight 1) being merged. */
 struct tdigest_point {

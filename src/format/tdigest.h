@@ -35,7 +35,7 @@
 #pragma GCC visibility push(hidden)
 
 /* The scale: at most about this many centroids after a merge. */
-#define DCI_TDIGEST_COMPRESSION 400.0
+#define DCI_TDIGEST_COMPRESSION 400
 /* Room for the centroids of one merge, with a margin. */
 #define DCI_TDIGEST_CENTROIDS 512u
 /* Samples appended before a merge; larger costs memory, smaller costs
