@@ -781,6 +781,7 @@ dcistat_templates_free_all(struct dcistat_supplier *supplier)
 						free(slot->buckets[b]);
 				}
 				free(slot->buckets);
+				free(slot->quantiles);
 				free(slot->summary);
 			}
 			free(blob->vois);
