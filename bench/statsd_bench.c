@@ -12,9 +12,11 @@
  *       table) on 127.0.0.1:PORT, fed by a child process sending the same
  *       datagrams as fast as it can; prints "udp LINES_PER_SECOND DROPPED"
  *       (lines applied over the time from the first to the last, and the
- *       datagrams the kernel dropped). Pin with taskset: the receiver
+ *       datagrams the kernel dropped, and whether read and dropped add
+ *       up to what was sent). Pin with taskset: the receiver
  *       thread inherits the process's CPU set; the child frees itself to
- *       every CPU (BENCH_SENDER_CPU to choose one).
+ *       every CPU (BENCH_SENDER_CPU to choose one). RECEIVE_BUFFER
+ *       (bytes, default 32 MiB): a small one makes the kernel drop.
  */
 #define _GNU_SOURCE
 
@@ -145,7 +147,9 @@ bench_udp(int port, size_t count)
 	char listen[64], why[256];
 	struct statsd_receiver_options options = {
 	    .listen = listen,
-	    .receive_buffer = 32u << 20,
+	    .receive_buffer = getenv("RECEIVE_BUFFER") != NULL
+	                          ? strtoul(getenv("RECEIVE_BUFFER"), NULL, 10)
+	                          : 32u << 20,
 	    .max_packet_size = 8192,
 	};
 	struct statsd_receiver *receiver;
@@ -183,11 +187,13 @@ bench_udp(int port, size_t count)
 		}
 	}
 	waitpid(child, NULL, 0);
-	printf("udp %.0f %llu\n",
+	/* Every datagram sent is read or counted as dropped. */
+	printf("udp %.0f %llu %s\n",
 	    last > first ? (double)(packets - 1) * LINES_PER_DATAGRAM /
 	                       ((last - first) / 1e9)
 	                 : 0.0,
-	    (unsigned long long)drops);
+	    (unsigned long long)drops,
+	    packets + drops == count ? "accounted" : "UNACCOUNTED");
 	statsd_receiver_close(receiver);
 	statsd_table_destroy(table);
 	return 0;

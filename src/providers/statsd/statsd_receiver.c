@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sock_diag.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -237,6 +238,23 @@ statsd_source_of(const struct sockaddr_storage *address, socklen_t length)
 	return hash ^ address->ss_family;
 }
 
+/* Takes a reading of socket `which`'s drop count (the kernel's 32-bit
+ * sk_drops, from a message's SO_RXQ_OVFL or from SO_MEMINFO): adds how far
+ * it went forward modulo 2^32. A reading older than one already taken (a
+ * batch's messages, dequeued before refresh asked SO_MEMINFO) is no step
+ * back: it is ignored. */
+static void
+statsd_drops_reading(
+    struct statsd_receiver *receiver, int which, uint32_t total)
+{
+	uint32_t step = total - receiver->last_drops[which];
+
+	if (step >= UINT32_C(0x80000000))
+		return;
+	receiver->drops += step;
+	receiver->last_drops[which] = total;
+}
+
 /* The kernel's drop count in a message's control data, if there. */
 static void
 statsd_note_drops(
@@ -250,11 +268,7 @@ statsd_note_drops(
 		    control->cmsg_len < CMSG_LEN(sizeof total))
 			continue;
 		memcpy(&total, CMSG_DATA(control), sizeof total);
-		/* A 32-bit count of the socket's life: add what it went
-		 * forward, modulo 2^32. */
-		receiver->drops +=
-		    (uint32_t)(total - receiver->last_drops[which]);
-		receiver->last_drops[which] = total;
+		statsd_drops_reading(receiver, which, total);
 	}
 }
 
@@ -387,8 +401,22 @@ statsd_receiver_close(struct statsd_receiver *receiver)
 }
 
 uint64_t
-statsd_receiver_drops(const struct statsd_receiver *receiver)
+statsd_receiver_drops(struct statsd_receiver *receiver)
 {
+	/* SO_RXQ_OVFL reports drops only with a datagram read after them:
+	 * those after the last one would wait for the next. SO_MEMINFO (Linux
+	 * 4.12 and later) reads the count now. */
+	for (int s = 0; s < STATSD_SOCKETS; s++) {
+		uint32_t memory[SK_MEMINFO_VARS];
+		socklen_t length = sizeof memory;
+
+		if (receiver->sockets[s] >= 0 &&
+		    getsockopt(receiver->sockets[s], SOL_SOCKET, SO_MEMINFO,
+		        memory, &length) == 0 &&
+		    length > SK_MEMINFO_DROPS * sizeof(uint32_t))
+			statsd_drops_reading(
+			    receiver, s, memory[SK_MEMINFO_DROPS]);
+	}
 	return receiver->drops;
 }
 

@@ -45,9 +45,10 @@ int statsd_receiver_start(struct statsd_receiver *receiver,
  * NULL is accepted. */
 void statsd_receiver_close(struct statsd_receiver *receiver);
 
-/* Datagrams the kernel dropped for want of buffer, over all sockets
- * (SO_RXQ_OVFL). Read under the lock given to start. */
-uint64_t statsd_receiver_drops(const struct statsd_receiver *receiver);
+/* Datagrams the kernel dropped for want of buffer, over all sockets, up
+ * to now (SO_MEMINFO, else as SO_RXQ_OVFL last reported them). Call under
+ * the lock given to start. */
+uint64_t statsd_receiver_drops(struct statsd_receiver *receiver);
 
 /* The receive buffer the UDP socket has (else the unix one's), in bytes as
  * the kernel reports it. */
