@@ -28,7 +28,7 @@
  *                finished refresh interval
  *   {2, 8125, 5} statsd_receiver  one instance: packets, lines, what was
  *                refused and why, and receive_drops, the datagrams the
- *                kernel dropped for want of buffer (SO_RXQ_OVFL)
+ *                kernel dropped for want of buffer (statsd_receiver.h)
  *
  * Instance ids are two words, the series' 64-bit hash (statsd_series.h),
  * the same in every run; the label is the name and, after " #", the tags
@@ -196,7 +196,7 @@ static const struct dci_datum_info statsd_receiver_datums[] = {
         "Set members past max_set_members"),
     STATSD_DATUM(RECEIVER_DROPS, "receive_drops", STATSD_U64, DCI_UNIT_PACKETS,
         DCI_SEMANTICS_COUNTER,
-        "Datagrams the kernel dropped for want of buffer (SO_RXQ_OVFL)"),
+        "Datagrams the kernel dropped for want of buffer"),
     STATSD_DATUM(RECEIVER_SERIES, "series", STATSD_U64, DCI_UNIT_COUNT,
         DCI_SEMANTICS_GAUGE, "Series held"),
     STATSD_DATUM(RECEIVER_BUFFER, "receive_buffer", STATSD_U64, DCI_UNIT_BYTES,

@@ -10,7 +10,8 @@
  * provider's lock; refresh takes the same lock to read the table. The
  * socket buffer (receive_buffer, SO_RCVBUFFORCE when the daemon may, else
  * SO_RCVBUF within net.core.rmem_max) covers the time refresh holds the
- * lock. What the kernel still drops is counted by SO_RXQ_OVFL and served.
+ * lock. What the kernel still drops is counted (SO_MEMINFO, SO_RXQ_OVFL)
+ * and served.
  * The thread never calls the host (provider.h forbids it).
  */
 #ifndef DCISTAT_PROVIDERS_STATSD_RECEIVER_H
