@@ -83,6 +83,7 @@ make_datagrams(void)
 
 static const struct statsd_limits limits = {
     .max_series = 10000,
+    .max_timer_series = 10000,
     .max_series_per_source = 10000,
     .max_set_members = 10000,
     .max_metrics_per_packet = 1000,

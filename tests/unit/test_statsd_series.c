@@ -14,6 +14,7 @@
 
 static const struct statsd_limits default_limits = {
     .max_series = 100,
+    .max_timer_series = 100,
     .max_series_per_source = 50,
     .max_set_members = 1000,
     .max_metrics_per_packet = 1000,
@@ -117,6 +118,16 @@ START_TEST(test_series_bounds)
 	feed(table, 4, "four:1|g");
 	ck_assert_uint_eq(statsd_table_series_count(table), 10);
 	ck_assert_uint_eq(statsd_table_counts(table)->series_refused, 2);
+	statsd_table_destroy(table);
+
+	/* Timers, which hold a digest each, have a bound of their own. */
+	limits = default_limits;
+	limits.max_timer_series = 2;
+	table = statsd_table_create(&limits);
+	feed(table, 1, "t1:1|ms\nt2:1|h\nt3:1|d\nt1:2|ms\ng:1|g");
+	ck_assert_uint_eq(statsd_table_series_count(table), 3);
+	ck_assert_uint_eq(statsd_table_counts(table)->series_refused, 1);
+	ck_assert_uint_eq(find(table, STATSD_KIND_TIMER, "t1")->samples, 2);
 	statsd_table_destroy(table);
 }
 END_TEST

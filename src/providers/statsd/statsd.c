@@ -36,7 +36,7 @@
  * options, or the daemon's stop).
  *
  * Options (defaults in dcistatd(8)): listen, unix_socket, receive_buffer,
- * max_packet_size, max_metrics_per_packet, max_series,
+ * max_packet_size, max_metrics_per_packet, max_series, max_timer_series,
  * max_series_per_source, max_set_members, quantiles. A refused line or
  * series is counted in statsd_receiver and logged at most once a minute,
  * with the first such line escaped.
@@ -67,6 +67,8 @@
 #define STATSD_SERIES_DEFAULT 10000u
 #define STATSD_SERIES_MAX 1000000u
 #define STATSD_SERIES_PER_SOURCE_DEFAULT 5000u
+/* A timer holds a t-digest of some 16 KiB: 2,000 of them, 32 MiB. */
+#define STATSD_TIMER_SERIES_DEFAULT 2000u
 #define STATSD_SET_MEMBERS_DEFAULT 10000u
 #define STATSD_QUANTILES_MAX 8u
 /* Problems are logged at most this often. */
@@ -187,7 +189,8 @@ static const struct dci_datum_info statsd_receiver_datums[] = {
         "Datagrams longer than max_packet_size"),
     STATSD_DATUM(RECEIVER_SERIES_REFUSED, "series_refused", STATSD_U64,
         DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
-        "Lines of new series past max_series, or of a colliding id"),
+        "Lines of new series past max_series or max_timer_series, or "
+        "of a colliding id"),
     STATSD_DATUM(RECEIVER_SOURCE_REFUSED, "source_refused", STATSD_U64,
         DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
         "Lines of new series past max_series_per_source"),
@@ -385,7 +388,8 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	struct statsd_context *context = calloc(1, sizeof *context);
 	struct statsd_limits limits;
 	struct statsd_receiver_options options = {0};
-	uint64_t buffer, packet, per_packet, series, per_source, members;
+	uint64_t buffer, packet, per_packet, series, per_source, members,
+	    timers;
 	char why[256];
 
 	if (context == NULL)
@@ -404,6 +408,8 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	        &per_source) != 0 ||
 	    statsd_option_number(host, "max_set_members", 1, 10000000,
 	        STATSD_SET_MEMBERS_DEFAULT, &members) != 0 ||
+	    statsd_option_number(host, "max_timer_series", 1, STATSD_SERIES_MAX,
+	        STATSD_TIMER_SERIES_DEFAULT, &timers) != 0 ||
 	    statsd_option_quantiles(host, context) != 0)
 		return -1;
 	options.listen = dci_option_present(host, "listen")
@@ -423,6 +429,7 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	options.max_packet_size = (size_t)packet;
 	limits = (struct statsd_limits){
 	    .max_series = (size_t)series,
+	    .max_timer_series = (size_t)timers,
 	    .max_series_per_source = (size_t)per_source,
 	    .max_set_members = (size_t)members,
 	    .max_metrics_per_packet = (size_t)per_packet,
@@ -655,7 +662,8 @@ statsd_fini(struct dci_host *host, void *opaque)
 
 static const char *const statsd_option_keys[] = {"listen", "unix_socket",
     "receive_buffer", "max_packet_size", "max_metrics_per_packet", "max_series",
-    "max_series_per_source", "max_set_members", "quantiles", NULL};
+    "max_series_per_source", "max_set_members", "max_timer_series", "quantiles",
+    NULL};
 
 DCI_PROVIDER_DEFINE = {
     .abi_version = DCI_PROVIDER_ABI_VERSION,

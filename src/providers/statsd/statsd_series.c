@@ -29,6 +29,7 @@ struct statsd_table {
 	struct statsd_counts counts;
 	struct statsd_series **series;
 	size_t series_count;
+	size_t timer_count;
 	uint32_t *index; /* series number + 1; 0: free */
 	size_t index_mask;
 	struct statsd_source *sources;
@@ -180,7 +181,9 @@ statsd_find_series(struct statsd_table *table, enum statsd_kind kind,
 		}
 		slot = (slot + 1) & table->index_mask;
 	}
-	if (table->series_count >= table->limits.max_series) {
+	if (table->series_count >= table->limits.max_series ||
+	    (kind == STATSD_KIND_TIMER &&
+	        table->timer_count >= table->limits.max_timer_series)) {
 		table->counts.series_refused++;
 		return NULL;
 	}
@@ -209,6 +212,8 @@ statsd_find_series(struct statsd_table *table, enum statsd_kind kind,
 	series->kind = kind;
 	series->id = id;
 	charged->series++;
+	if (kind == STATSD_KIND_TIMER)
+		table->timer_count++;
 	table->series[table->series_count++] = series;
 	table->index[slot] = (uint32_t)table->series_count;
 	return series;

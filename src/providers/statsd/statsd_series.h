@@ -43,6 +43,7 @@ enum statsd_kind {
 
 struct statsd_limits {
 	size_t max_series;            /* in all */
+	size_t max_timer_series;      /* of those, timers (a digest each) */
 	size_t max_series_per_source; /* series one source address made */
 	size_t max_set_members;       /* distinct members a set keeps an
 	                                 interval */
@@ -58,7 +59,8 @@ struct statsd_counts {
 	uint64_t unknown_type;      /* lines of a type it does not know */
 	uint64_t refused_values;    /* negative counter or timer values */
 	uint64_t over_packet_limit; /* lines past max_metrics_per_packet */
-	uint64_t series_refused;    /* past max_series, or a hash collision */
+	uint64_t series_refused;    /* past max_series or max_timer_series,
+	                               or a hash collision */
 	uint64_t source_refused;    /* past max_series_per_source */
 	uint64_t members_refused;   /* set members past max_set_members */
 	uint64_t oversize_packets;  /* datagrams past the packet bound */
