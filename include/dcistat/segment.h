@@ -34,9 +34,20 @@
  * (modulo 2^64, so a signed datum adds in two's complement); MAX and MIN
  * keep the largest of the regions' words, which hold an order-preserving
  * encoding (0: no sample yet); SHARED, STRING and BUSY are in the shared
- * region only. A thread updates only its own region, with plain stores;
+ * region only; TDIGEST datums are t-digests merged over every region
+ * (below). A thread updates only its own region, with plain stores;
  * threads beyond thread_regions update the shared region with atomic
  * read-modify-writes, so no update is ever lost.
+ *
+ * T-digests (version 2). A TDIGEST datum's words are a struct
+ * dcistat_segment_tdigest in every region: a thread's own digest, and in
+ * the shared region one that threads beyond thread_regions update holding
+ * the lock word just before it (0 free, 1 held; taken with an atomic
+ * compare-and-swap). The reader merges the digests of every region in use
+ * and serves the quantile (id - 10000) / 10000 of the datum's id (15000
+ * p50, 19900 p99), rounded to an integer; with no sample, no value. Every
+ * TDIGEST datum of a class shares one digest, at the word of the first.
+ * Versions: 1 had no TDIGEST; a reader of version 2 reads both.
  *
  * Consistency. Word 0 of a block in each region is a pair of 32-bit
  * sequence numbers, begun and ended. A writer that changes more than one
@@ -54,7 +65,9 @@
 /* "DCISEG" then the format version; the writer's byte order is told by
  * byte_order_mark. */
 #define DCISTAT_SEGMENT_MAGIC "DCISEG\0"
-#define DCISTAT_SEGMENT_VERSION 1u
+#define DCISTAT_SEGMENT_VERSION 2u
+/* The oldest version this header's reader still reads. */
+#define DCISTAT_SEGMENT_VERSION_OLDEST 1u
 #define DCISTAT_SEGMENT_BYTE_ORDER_MARK 0x01020304u
 /* Segment files are named MODULE.PID.dciseg in the run directory. */
 #define DCISTAT_SEGMENT_SUFFIX ".dciseg"
@@ -84,7 +97,33 @@ enum dcistat_segment_combine {
 	DCISTAT_COMBINE_BUSY_TIME = 6,
 	/* devstat busy count: the count in the busy state word. */
 	DCISTAT_COMBINE_BUSY_COUNT = 7,
+	/* A quantile of the t-digests of every region (version 2). */
+	DCISTAT_COMBINE_TDIGEST = 8,
 };
+
+/* A TDIGEST datum's quantile: q = (id - BASE) / SCALE, 0 < q < 1. */
+#define DCISTAT_SEGMENT_QUANTILE_BASE 10000u
+#define DCISTAT_SEGMENT_QUANTILE_SCALE 10000u
+
+/* The t-digest of one region (Dunning's merging digest with the k1 scale
+ * function, compression 400): centroids sorted by mean, then samples not
+ * yet merged. Doubles are IEEE 754 binary64 in the writer's byte order.
+ * A reader trusts no field: counts past the arrays are cut, centroids
+ * whose weight is not finite and positive are skipped. */
+#define DCISTAT_SEGMENT_TDIGEST_CENTROIDS 512u
+#define DCISTAT_SEGMENT_TDIGEST_BUFFER 1024u
+struct dcistat_segment_tdigest {
+	uint64_t centroid_count;
+	uint64_t buffered;
+	double count; /* samples in all */
+	double minimum;
+	double maximum;
+	double mean[DCISTAT_SEGMENT_TDIGEST_CENTROIDS];
+	double weight[DCISTAT_SEGMENT_TDIGEST_CENTROIDS];
+	double buffer[DCISTAT_SEGMENT_TDIGEST_BUFFER];
+};
+#define DCISTAT_SEGMENT_TDIGEST_WORDS                                          \
+	(sizeof(struct dcistat_segment_tdigest) / sizeof(uint64_t))
 
 struct dcistat_segment_header {
 	char magic[8];

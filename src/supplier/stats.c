@@ -6,8 +6,11 @@
  * maximum, minimum and out-of-band count, and, with a histogram,
  * {.., 3, T, V, 2}, one instance per (blob, bucket number) (UMA_BUCKET_NO)
  * with the bucket's bounds and count, so a manager walks a distribution.
+ * With a t-digest, {.., 3, T, V, 3}, one instance per blob with the
+ * quantiles p50, p90 and p99 (format/tdigest.h; segment.h's TDIGEST).
  * One block per (blob, VOI) holds all of it under one sequence: a reader
- * never sees a sample in a bucket and not in the sum.
+ * never sees a sample in a bucket and not in the sum. A block is
+ * [sequence, summary, buckets, digest lock, digest].
  *
  * Updates follow stats(3): an absolute update's value is the sample; a
  * relative update changes the VOI's value by its delta (threads adding
@@ -17,6 +20,8 @@
 #define _GNU_SOURCE
 
 #include "supplier/supplier_internal.h"
+
+#include "format/tdigest.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -53,8 +58,26 @@ struct template_voi {
 	int64_t high;
 	struct dcistat_class *summary_class;
 	struct dcistat_class *histogram_class;
+	struct dcistat_class *quantile_class; /* with DCISTAT_VOI_TDIGEST */
+	uint32_t digest_lock; /* block word of the digest's lock; 0: none */
 	uint32_t block_words;
 };
+
+/* The quantiles a VOI's t-digest is served as (segment.h: the datum id
+ * names the quantile). */
+static const struct {
+	uint32_t id;
+	const char *label;
+	const char *description;
+} voi_quantiles[] = {
+    {DCISTAT_SEGMENT_QUANTILE_BASE + 5000, "p50",
+        "Median of the samples (t-digest estimate)"},
+    {DCISTAT_SEGMENT_QUANTILE_BASE + 9000, "p90",
+        "90th percentile of the samples (t-digest estimate)"},
+    {DCISTAT_SEGMENT_QUANTILE_BASE + 9900, "p99",
+        "99th percentile of the samples (t-digest estimate)"},
+};
+#define VOI_QUANTILES (sizeof voi_quantiles / sizeof voi_quantiles[0])
 
 struct dcistat_template {
 	struct dcistat_supplier *supplier;
@@ -71,6 +94,7 @@ struct blob_voi {
 	int64_t value; /* for relative updates, atomically */
 	struct dcistat_instance *summary;
 	struct dcistat_instance **buckets;
+	struct dcistat_instance *quantiles;
 };
 
 struct dcistat_blob {
@@ -250,6 +274,11 @@ integer_datum(uint32_t id, const char *label, bool is_signed, bool wide,
 	    .description = text};
 }
 
+static int voi_histogram_class(struct dcistat_template *template_handle,
+    struct template_voi *voi, enum dci_unit unit);
+static int voi_quantile_class(struct dcistat_template *template_handle,
+    struct template_voi *voi, enum dci_unit unit);
+
 static int
 voi_classes(struct dcistat_template *template_handle,
     struct template_voi *voi, enum dci_unit unit)
@@ -257,18 +286,11 @@ voi_classes(struct dcistat_template *template_handle,
 	static const struct dci_instance_level summary_levels[] = {
 	    {.itype = DCI_ITYPE_CHANNEL, .size = 4},
 	};
-	static const struct dci_instance_level histogram_levels[] = {
-	    {.itype = DCI_ITYPE_CHANNEL, .size = 4},
-	    {.itype = DCI_ITYPE_BUCKET_NO, .size = 4},
-	};
 	struct dcistat_supplier *supplier = template_handle->supplier;
 	uint32_t id[4] = {3, template_handle->number, voi->id, 1};
-	struct dci_datum_info summary[SUMMARY_WORDS], histogram[BUCKET_WORDS];
+	struct dci_datum_info summary[SUMMARY_WORDS];
 	unsigned char summary_combines[SUMMARY_WORDS] = {DCISTAT_COMBINE_SUM,
 	    DCISTAT_COMBINE_SUM, DCISTAT_COMBINE_MAX, DCISTAT_COMBINE_MIN,
-	    DCISTAT_COMBINE_SUM};
-	unsigned char histogram_combines[BUCKET_WORDS] = {
-	    DCISTAT_COMBINE_SHARED, DCISTAT_COMBINE_SHARED,
 	    DCISTAT_COMBINE_SUM};
 	char label[DCISTAT_SEGMENT_LABEL_SIZE];
 	size_t summary_count = 0;
@@ -300,9 +322,32 @@ voi_classes(struct dcistat_template *template_handle,
 	if (voi->summary_class == NULL)
 		return -1;
 	voi->block_words = 1 + SUMMARY_WORDS;
-	if (voi->kind == DCISTAT_HISTOGRAM_NONE)
+	if (voi->kind != DCISTAT_HISTOGRAM_NONE &&
+	    voi_histogram_class(template_handle, voi, unit) != 0)
+		return -1;
+	if (!(voi->statistics & DCISTAT_VOI_TDIGEST))
 		return 0;
-	id[3] = 2;
+	return voi_quantile_class(template_handle, voi, unit);
+}
+
+/* The histogram class {.., 3, T, V, 2}: one instance per bucket. */
+static int
+voi_histogram_class(struct dcistat_template *template_handle,
+    struct template_voi *voi, enum dci_unit unit)
+{
+	static const struct dci_instance_level histogram_levels[] = {
+	    {.itype = DCI_ITYPE_CHANNEL, .size = 4},
+	    {.itype = DCI_ITYPE_BUCKET_NO, .size = 4},
+	};
+	struct dcistat_supplier *supplier = template_handle->supplier;
+	uint32_t id[4] = {3, template_handle->number, voi->id, 2};
+	struct dci_datum_info histogram[BUCKET_WORDS];
+	unsigned char histogram_combines[BUCKET_WORDS] = {
+	    DCISTAT_COMBINE_SHARED, DCISTAT_COMBINE_SHARED,
+	    DCISTAT_COMBINE_SUM};
+	char label[DCISTAT_SEGMENT_LABEL_SIZE];
+	struct dci_class_info info = {.id = id, .id_length = 4, .label = label};
+
 	histogram[0] = integer_datum(1, "lower", voi->is_signed, true, unit,
 	    DCI_SEMANTICS_DISCRETE, "Lowest value the bucket counts");
 	histogram[1] = integer_datum(2, "upper", voi->is_signed, true, unit,
@@ -325,6 +370,44 @@ voi_classes(struct dcistat_template *template_handle,
 	if (voi->histogram_class == NULL)
 		return -1;
 	voi->block_words += BUCKET_WORDS * voi->bucket_count;
+	return 0;
+}
+
+/* The quantile class {.., 3, T, V, 3}: one instance per blob, whose
+ * values are the digest after its lock word, at the end of the block. */
+static int
+voi_quantile_class(struct dcistat_template *template_handle,
+    struct template_voi *voi, enum dci_unit unit)
+{
+	static const struct dci_instance_level quantile_levels[] = {
+	    {.itype = DCI_ITYPE_CHANNEL, .size = 4},
+	};
+	uint32_t id[4] = {3, template_handle->number, voi->id, 3};
+	struct dci_datum_info quantiles[VOI_QUANTILES];
+	unsigned char combines[VOI_QUANTILES];
+	char label[DCISTAT_SEGMENT_LABEL_SIZE];
+	struct dci_class_info info = {.id = id,
+	    .id_length = 4,
+	    .label = label,
+	    .levels = quantile_levels,
+	    .level_count = 1,
+	    .datums = quantiles,
+	    .datum_count = VOI_QUANTILES};
+
+	for (size_t q = 0; q < VOI_QUANTILES; q++) {
+		quantiles[q] = integer_datum(voi_quantiles[q].id,
+		    voi_quantiles[q].label, voi->is_signed, true, unit,
+		    DCI_SEMANTICS_GAUGE, voi_quantiles[q].description);
+		combines[q] = DCISTAT_COMBINE_TDIGEST;
+	}
+	snprintf(label, sizeof(label), "%.24s_%.29s_q", template_handle->name,
+	    voi->name);
+	voi->quantile_class = dcistat_class_add_locked(
+	    template_handle->supplier, id, 4, &info, combines, NULL);
+	if (voi->quantile_class == NULL)
+		return -1;
+	voi->digest_lock = voi->block_words;
+	voi->block_words += 1 + (uint32_t)DCISTAT_SEGMENT_TDIGEST_WORDS;
 	return 0;
 }
 
@@ -477,6 +560,9 @@ blob_voi_unpublish(
 	}
 	free(slot->buckets);
 	slot->buckets = NULL;
+	if (slot->quantiles != NULL)
+		dcistat_instance_unpublish(slot->quantiles);
+	slot->quantiles = NULL;
 	if (slot->summary != NULL)
 		dcistat_instance_unpublish(slot->summary); /* frees the block */
 	slot->summary = NULL;
@@ -501,6 +587,13 @@ blob_voi_publish(struct dcistat_blob *blob, const struct template_voi *voi,
 		return -1;
 	}
 	slot->summary->owns_block = true;
+	if (voi->quantile_class != NULL) {
+		slot->quantiles = dcistat_instance_publish(voi->quantile_class,
+		    block, voi->block_words, block + voi->digest_lock + 1,
+		    &blob->id, 1, label, 0);
+		if (slot->quantiles == NULL)
+			return -1;
+	}
 	if (voi->histogram_class == NULL)
 		return 0;
 	slot->buckets = calloc(voi->bucket_count, sizeof(*slot->buckets));
@@ -603,6 +696,27 @@ dcistat_blob_remove(struct dcistat_blob *blob)
 
 /* --- Updates --- */
 
+/* Adds a sample to the digest after `lock` (segment.h): in a thread's own
+ * region with plain stores; in the shared one, which threads beyond
+ * thread_regions share, holding the lock word, as no atomic instruction
+ * updates a digest. */
+static void
+voi_digest_add(uint64_t *lock, bool own_region, double sample)
+{
+	struct dci_tdigest *digest = (struct dci_tdigest *)(lock + 1);
+	uint64_t free_word = 0;
+
+	if (own_region) {
+		dci_tdigest_add(digest, sample);
+		return;
+	}
+	while (!__atomic_compare_exchange_n(
+	    lock, &free_word, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		free_word = 0;
+	dci_tdigest_add(digest, sample);
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
 __attribute__((visibility("default"))) void
 dcistat_voi_update_absolute(
     struct dcistat_blob *blob, int voi_index, int64_t value)
@@ -631,6 +745,9 @@ dcistat_voi_update_absolute(
 		    1, own);
 	else if (voi->kind != DCISTAT_HISTOGRAM_NONE)
 		dcistat_add(&region[values + SUMMARY_OUT_OF_BAND], 1, own);
+	if (voi->digest_lock != 0)
+		voi_digest_add(&region[values - 1 + voi->digest_lock], own,
+		    voi->is_signed ? (double)value : (double)sample);
 	dcistat_block_end(&region[values - 1], own);
 }
 
@@ -667,6 +784,7 @@ dcistat_templates_free_all(struct dcistat_supplier *supplier)
 						free(slot->buckets[b]);
 				}
 				free(slot->buckets);
+				free(slot->quantiles);
 				free(slot->summary);
 			}
 			free(blob->vois);

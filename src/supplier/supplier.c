@@ -608,8 +608,9 @@ datum_words(const struct dci_datum_info *datum, unsigned combine)
 		return (datum->size + 7) / 8;
 	if (combine == DCISTAT_COMBINE_BUSY_TIME)
 		return 2;
-	if (combine == DCISTAT_COMBINE_BUSY_COUNT)
-		return 0;
+	if (combine == DCISTAT_COMBINE_BUSY_COUNT ||
+	    combine == DCISTAT_COMBINE_TDIGEST)
+		return 0; /* placed after the others, below */
 	return 1;
 }
 
@@ -783,6 +784,18 @@ dcistat_class_add_locked(struct dcistat_supplier *supplier,
 			}
 		}
 	}
+	/* The quantiles of a class share one digest, after the other
+	 * values (segment.h). */
+	bool has_digest = false;
+	for (size_t d = 0; d < info->datum_count; d++) {
+		if (class_handle->datum_combines[d] != DCISTAT_COMBINE_TDIGEST)
+			continue;
+		class_handle->datum_words[d] = word;
+		supplier->datums[header->datum_count + d].word = word;
+		has_digest = true;
+	}
+	if (has_digest)
+		word += (uint32_t)DCISTAT_SEGMENT_TDIGEST_WORDS;
 	class_handle->value_words = word;
 	record = &supplier->classes[header->class_count];
 	memset(record, 0, sizeof(*record));

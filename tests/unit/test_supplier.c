@@ -1,12 +1,14 @@
 /* libdcistat-supplier read back through the suppliers provider's reader:
  * values exact under threads, bucket boundaries, out-of-band counts, VOI
- * semantics, evcnt attach/detach rules, devstat accounting, and the
+ * semantics, t-digest quantiles merged over thread regions, evcnt
+ * attach/detach rules, devstat accounting, and the
  * reader's refusals of malformed segments and of a writer frozen inside an
  * update. */
 #define _GNU_SOURCE
 #include <check.h>
 #include <dcistat/supplier.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -251,6 +253,118 @@ END_TEST
 START_TEST(test_threads_exact_shared_region)
 {
 	threads_exact(2);
+}
+END_TEST
+
+/* --- T-digest quantiles --- */
+
+#define DIGEST_THREADS 8
+#define DIGEST_SAMPLES 100000
+
+static struct dcistat_blob *digest_blob;
+static int64_t digest_samples[DIGEST_THREADS][DIGEST_SAMPLES];
+
+/* Thread t adds its row of digest_samples: log-normal microseconds
+ * (mu 7, sigma 1), a fixed generator per thread, so that each thread's
+ * digest differs and only their merge gives the right quantiles. */
+static void *
+digest_worker(void *argument)
+{
+	int64_t *samples = argument;
+	for (int i = 0; i < DIGEST_SAMPLES; i++)
+		dcistat_voi_update_absolute(digest_blob, 0, samples[i]);
+	return NULL;
+}
+
+static int
+compare_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void
+digest_quantiles(uint32_t thread_regions)
+{
+	struct dcistat_voi_info voi = {.id = 1,
+	    .name = "latency",
+	    .statistics = DCISTAT_VOI_SUM | DCISTAT_VOI_TDIGEST,
+	    .unit = DCI_UNIT_MICROSECONDS};
+	static const struct {
+		const char *label;
+		double q;
+	} quantiles[] = {{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}};
+	static int64_t sorted[DIGEST_THREADS * DIGEST_SAMPLES];
+	struct dcistat_supplier *supplier;
+	struct dcistat_template *template_handle;
+	struct reading reading;
+	pthread_t threads[DIGEST_THREADS];
+	uint64_t state = 0x9e3779b97f4a7c15u;
+	bool present = true;
+
+	for (int t = 0; t < DIGEST_THREADS; t++) {
+		for (int i = 0; i < DIGEST_SAMPLES; i++) {
+			double u1, u2;
+			state ^= state << 13;
+			state ^= state >> 7;
+			state ^= state << 17;
+			u1 = ((double)(state >> 11) + 1.0) / 9007199254740993.0;
+			state ^= state << 13;
+			state ^= state >> 7;
+			state ^= state << 17;
+			u2 = (double)(state >> 11) / 9007199254740992.0;
+			/* Thread t sees larger values as t grows. */
+			digest_samples[t][i] = (int64_t)exp(
+			    7.0 + 0.1 * t +
+			    sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+		}
+	}
+	directory_make();
+	supplier = supplier_open("digest", thread_regions);
+	template_handle = dcistat_template_add(supplier, 1, "t", &voi, 1);
+	ck_assert_msg(template_handle != NULL, "%s", dcistat_supplier_error());
+	digest_blob = dcistat_blob_add(template_handle, 1, "busy");
+	ck_assert_ptr_nonnull(digest_blob);
+	ck_assert_ptr_nonnull(dcistat_blob_add(template_handle, 2, "idle"));
+	for (int t = 0; t < DIGEST_THREADS; t++)
+		pthread_create(
+		    &threads[t], NULL, digest_worker, digest_samples[t]);
+	for (int t = 0; t < DIGEST_THREADS; t++)
+		pthread_join(threads[t], NULL);
+	memcpy(sorted, digest_samples, sizeof(sorted));
+	qsort(sorted, COUNT_OF(sorted), sizeof(sorted[0]), compare_int64);
+
+	reading_open(&reading, dcistat_supplier_path(supplier));
+	ck_assert_uint_eq(reading_value(&reading, "busy", "samples", NULL),
+	    (uint64_t)DIGEST_THREADS * DIGEST_SAMPLES);
+	for (size_t q = 0; q < COUNT_OF(quantiles); q++) {
+		double exact = (double)
+		    sorted[(size_t)(quantiles[q].q * (double)COUNT_OF(sorted))];
+		double served = (double)reading_value(
+		    &reading, "busy", quantiles[q].label, NULL);
+		ck_assert_msg(fabs(served - exact) <= 0.01 * exact,
+		    "%s: served %.0f, exact %.0f", quantiles[q].label, served,
+		    exact);
+	}
+	/* A blob without a sample has no quantile. */
+	reading_value(&reading, "idle", "p99", &present);
+	ck_assert(!present);
+	reading_close(&reading);
+	dcistat_supplier_close(supplier);
+	directory_remove();
+}
+
+START_TEST(test_digest_own_regions)
+{
+	digest_quantiles(16);
+}
+END_TEST
+
+/* Two thread regions for eight threads: six share the shared region's
+ * digest under its lock. */
+START_TEST(test_digest_shared_region)
+{
+	digest_quantiles(2);
 }
 END_TEST
 
@@ -786,6 +900,8 @@ supplier_suite(void)
 	tcase_set_timeout(library, 120);
 	tcase_add_test(library, test_threads_exact_own_regions);
 	tcase_add_test(library, test_threads_exact_shared_region);
+	tcase_add_test(library, test_digest_own_regions);
+	tcase_add_test(library, test_digest_shared_region);
 	tcase_add_test(library, test_histogram_bounds);
 	tcase_add_test(library, test_histogram_discrete_and_relative);
 	tcase_add_test(library, test_histogram_refusals);

@@ -3,11 +3,13 @@
 #include "segment_reader.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/tdigest.h"
 #include "text/escape.h"
 
 /* A label the segment holds, in a refusal that is logged: quoted escaped
@@ -84,9 +86,11 @@ segment_view_open(const void *base, size_t size, struct segment_view *view,
 	if (header.byte_order_mark != DCISTAT_SEGMENT_BYTE_ORDER_MARK)
 		return refuse(why, why_size,
 		    "written in another byte order than dcistatd's");
-	if (header.version != DCISTAT_SEGMENT_VERSION)
+	if (header.version < DCISTAT_SEGMENT_VERSION_OLDEST ||
+	    header.version > DCISTAT_SEGMENT_VERSION)
 		return refuse(why, why_size,
-		    "format version %u, dcistatd reads %u", header.version,
+		    "format version %u, dcistatd reads %u to %u",
+		    header.version, DCISTAT_SEGMENT_VERSION_OLDEST,
 		    DCISTAT_SEGMENT_VERSION);
 	if (header.header_size != sizeof(header))
 		return refuse(why, why_size, "header of %u bytes, not %zu",
@@ -202,6 +206,7 @@ combine_fits_type(uint32_t combine, uint32_t type)
 	case DCISTAT_COMBINE_MIN:
 	case DCISTAT_COMBINE_BUSY_TIME:
 	case DCISTAT_COMBINE_BUSY_COUNT:
+	case DCISTAT_COMBINE_TDIGEST:
 		return type >= DCI_ST_INTEGER8 && type <= DCI_ST_INTEGER64;
 	case DCISTAT_COMBINE_SHARED:
 		return type != DCI_ST_STRING && type != DCI_ST_DERIVED &&
@@ -220,6 +225,8 @@ datum_words(const struct dcistat_segment_datum *datum)
 	case DCISTAT_COMBINE_BUSY_TIME:
 	case DCISTAT_COMBINE_BUSY_COUNT:
 		return 2;
+	case DCISTAT_COMBINE_TDIGEST:
+		return (uint32_t)DCISTAT_SEGMENT_TDIGEST_WORDS;
 	default:
 		return 1;
 	}
@@ -247,6 +254,13 @@ datum_check(const struct dcistat_segment_datum *datum, char *why,
 	if (datum->divisor == 0)
 		return refuse(why, why_size, "datum \"%s\": divisor 0",
 		    SEGMENT_QUOTE(datum->label));
+	if (datum->combine == DCISTAT_COMBINE_TDIGEST &&
+	    (datum->id <= DCISTAT_SEGMENT_QUANTILE_BASE ||
+	        datum->id >= DCISTAT_SEGMENT_QUANTILE_BASE +
+	                         DCISTAT_SEGMENT_QUANTILE_SCALE))
+		return refuse(why, why_size,
+		    "datum \"%s\": id %u names no quantile",
+		    SEGMENT_QUOTE(datum->label), datum->id);
 	if (datum->word > SEGMENT_READER_BLOCK_WORDS_MAX)
 		return refuse(why, why_size, "datum \"%s\": word %u",
 		    SEGMENT_QUOTE(datum->label), datum->word);
@@ -376,6 +390,9 @@ segment_class_read_within(const struct segment_view *view, uint32_t index,
 			break;
 		case DCISTAT_COMBINE_STRING:
 			string_bytes += out->datums[d].size;
+			break;
+		case DCISTAT_COMBINE_TDIGEST:
+			out->digest_datums++;
 			break;
 		default:
 			break;
@@ -563,6 +580,68 @@ busy_time(const struct segment_view *view, uint32_t word,
 	return false;
 }
 
+/* Work units to combine an instance's values: a word a region for each
+ * datum combined over the regions, one for the others, and a digest's
+ * words a region for each quantile (each merges the digests again). */
+static uint64_t
+segment_combine_work(const struct segment_class *class_copy, uint32_t regions)
+{
+	return (uint64_t)class_copy->region_datums * regions +
+	       (uint64_t)class_copy->digest_datums * regions *
+	           DCISTAT_SEGMENT_TDIGEST_WORDS +
+	       (class_copy->datum_count - class_copy->region_datums -
+	           class_copy->digest_datums);
+}
+
+/* The quantile a TDIGEST datum names, of the digests at `word` of every
+ * region's copy merged; false with no sample. Each copy is untrusted
+ * (dci_tdigest_merge takes only what is sound). */
+static bool
+digest_quantile(const struct segment_scratch *scratch,
+    const struct segment_instance *instance, uint32_t regions, uint32_t word,
+    const struct dcistat_segment_datum *datum, uint64_t *value)
+{
+	struct dci_tdigest merged, *copies;
+	const struct dci_tdigest **sources;
+	double q = (double)(datum->id - DCISTAT_SEGMENT_QUANTILE_BASE) /
+	           DCISTAT_SEGMENT_QUANTILE_SCALE;
+	double estimate;
+	bool merged_all;
+
+	/* Copied out of the scratch words, which hold 64-bit words. */
+	copies = malloc((size_t)regions * sizeof(*copies));
+	sources = malloc((size_t)regions * sizeof(*sources));
+	if (copies == NULL || sources == NULL) {
+		free(copies);
+		free(sources);
+		return false;
+	}
+	for (uint32_t r = 0; r < regions; r++) {
+		memcpy(&copies[r],
+		    scratch->words + (size_t)r * instance->block_words + word,
+		    sizeof(copies[r]));
+		sources[r] = &copies[r];
+	}
+	dci_tdigest_init(&merged);
+	merged_all = dci_tdigest_merge_all(&merged, sources, regions) == 0;
+	free(copies);
+	free(sources);
+	if (!merged_all || !(dci_tdigest_count(&merged) > 0.0))
+		return false;
+	estimate = nearbyint(dci_tdigest_quantile(&merged, q));
+	if (datum->is_signed) {
+		if (!(estimate >= -9223372036854775808.0 &&
+		        estimate < 9223372036854775808.0))
+			return false;
+		*value = (uint64_t)(int64_t)estimate;
+	} else {
+		if (!(estimate >= 0.0 && estimate < 18446744073709551616.0))
+			return false;
+		*value = (uint64_t)estimate;
+	}
+	return true;
+}
+
 int
 segment_values_read(const struct segment_view *view,
     const struct segment_class *class_copy,
@@ -576,8 +655,7 @@ segment_values_read(const struct segment_view *view,
 		return -1;
 	regions = scratch->regions;
 	shared = scratch->words + (size_t)(regions - 1) * instance->block_words;
-	scratch->work += (uint64_t)class_copy->region_datums * regions +
-	                 (class_copy->datum_count - class_copy->region_datums);
+	scratch->work += segment_combine_work(class_copy, regions);
 	for (uint32_t d = 0; d < class_copy->datum_count; d++) {
 		const struct dcistat_segment_datum *datum = &class_copy->datums[d];
 		uint32_t word = instance->value_base + datum->word;
@@ -617,6 +695,10 @@ segment_values_read(const struct segment_view *view,
 			    instance->block + word, now_microseconds,
 			    &combined);
 			break;
+		case DCISTAT_COMBINE_TDIGEST:
+			value->present = digest_quantile(
+			    scratch, instance, regions, word, datum, &combined);
+			break;
 		case DCISTAT_COMBINE_STRING: {
 			const char *text = (const char *)&shared[word];
 			value->text_length = strnlen(text, datum->size - 1);
@@ -645,8 +727,7 @@ segment_values_work(const struct segment_view *view,
     const struct segment_scratch *scratch)
 {
 	uint32_t regions = segment_regions_in_use(view) + 1;
-	uint64_t work = (uint64_t)class_copy->region_datums * regions +
-	                (class_copy->datum_count - class_copy->region_datums);
+	uint64_t work = segment_combine_work(class_copy, regions);
 
 	if (!(scratch->valid && scratch->block == instance->block &&
 	        scratch->block_words == instance->block_words &&

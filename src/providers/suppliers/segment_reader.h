@@ -73,6 +73,8 @@ struct segment_class {
 	uint32_t value_words; /* the words its datums take */
 	/* Datums combined over every region (sum, largest, least). */
 	uint32_t region_datums;
+	/* Quantiles of t-digests merged over every region. */
+	uint32_t digest_datums;
 	/* What it is charged (segment_budget.h): the class with its datums,
 	 * and each of its instances with its values. */
 	uint64_t memory_bytes;
