@@ -356,6 +356,35 @@ START_TEST(series_ids_are_stable_and_parts_sorted)
 }
 END_TEST
 
+/* A small family grouped after a large one: the large one's slots must not
+ * show through (they once made distinct label sets "a sample given
+ * twice"). */
+START_TEST(series_small_family_after_large_one)
+{
+	struct om_scrape scrape = {0};
+	struct om_series_set set = {0};
+	char text[4096], *body;
+	size_t used = 0;
+
+	for (int i = 0; i < 100; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+		    "big{i=\"%d\"} %d\n", i, i);
+	snprintf(text + used, sizeof(text) - used,
+	    "small{device=\"vda\"} 1\nsmall{device=\"zram0\"} 2\n");
+	ck_assert_int_eq(parse_text(&scrape, text, &default_limits, &body), 0);
+	ck_assert_int_eq(om_series_group(&set, &scrape, 0), 0);
+	ck_assert_uint_eq(set.count, 100);
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(om_series_group(&set, &scrape, 1), 0);
+		ck_assert_uint_eq(set.count, 2);
+		ck_assert(set.series[0].id != set.series[1].id);
+	}
+	free(body);
+	om_series_set_free(&set);
+	om_scrape_free(&scrape);
+}
+END_TEST
+
 static void
 group_refused(const char *text, const char *reason)
 {
@@ -479,6 +508,7 @@ openmetrics_suite(void)
 	suite_add_tcase(suite, parse);
 	tcase_add_test(series, series_ids_are_stable_and_parts_sorted);
 	tcase_add_test(series, series_duplicates_are_refused);
+	tcase_add_test(series, series_small_family_after_large_one);
 	suite_add_tcase(suite, series);
 	tcase_add_test(target, target_syntax_and_address_policy);
 	suite_add_tcase(suite, target);

@@ -18,14 +18,14 @@
  *
  * Ids (stable across restarts and hosts):
  *   each target is a supplier whose module is its name; its word is the
- *   32-bit FNV-1a hash of that name (0 becomes 1);
+ *   32-bit FNV-1a hash of that name (0 and 1 become 2);
  *   family F of target T: class {4, word(T), hi(h), lo(h), 1} where h is
  *   the 64-bit FNV-1a hash of F's name; a histogram's buckets are class
  *   {4, word(T), hi(h), lo(h), 2};
  *   a label set: instance {hi(s), lo(s)} (one level CHANNEL of 8 bytes)
  *   where s is the series id (openmetrics_series.h); a bucket: {hi(s),
  *   lo(s), n} (a second level BUCKET_NO), n its rank by le from 0;
- *   the status class: {4, 0}, one instance per target, {word(T)}.
+ *   the status class: {4, 1}, one instance per target, {word(T)}.
  * Two targets whose words are equal are a configuration error; a family
  * whose hash another family of the target has is refused (logged).
  * Class labels are "<target>_<family>" (':' made '_'), cut to
@@ -927,7 +927,7 @@ options_read(struct dci_host *host, struct om_context *context,
 	return 0;
 }
 
-static const uint32_t om_status_class_id[] = {OM_CLASS_ARC, 0};
+static const uint32_t om_status_class_id[] = {OM_CLASS_ARC, 1};
 
 static int
 status_register(struct dci_host *host, struct om_context *context)
@@ -1047,8 +1047,8 @@ targets_read(struct dci_host *host, struct om_context *context,
 		context->target_count++;
 		target->word =
 		    fnv32(target->config.name, strlen(target->config.name));
-		if (target->word == 0)
-			target->word = 1;
+		if (target->word <= 1) /* {4, 1} is the status class */
+			target->word = 2;
 		for (size_t other = 0; other < t; other++)
 			if (context->targets[other].word == target->word) {
 				snprintf(message, sizeof(message),

@@ -105,6 +105,7 @@ prepare(struct om_series_set *set, size_t samples)
 		set->slot_capacity = wanted;
 	} else
 		memset(set->slots, 0, wanted * sizeof(*set->slots));
+	set->slot_mask = wanted - 1;
 	uint32_t *sample_series = provider_grow(set->sample_series,
 	    &set->sample_series_capacity, samples, sizeof(*sample_series));
 	if (sample_series == NULL)
@@ -190,7 +191,7 @@ om_series_group(
 		snprintf(set->error, sizeof(set->error), "out of memory");
 		return -1;
 	}
-	size_t mask = set->slot_capacity - 1;
+	size_t mask = set->slot_mask;
 	for (size_t s = 0; s < count; s++) {
 		struct om_sample *sample = &scrape->samples[first + s];
 		struct om_label *labels = scrape->labels + sample->label_first;

@@ -46,6 +46,7 @@ struct om_series_set {
 	size_t sample_series_capacity;
 	uint32_t *slots; /* open addressing by id: series index + 1 */
 	size_t slot_capacity;
+	size_t slot_mask;    /* this family's table: slot_mask + 1 slots */
 	size_t collisions;   /* label sets refused in this family */
 	char collision[160]; /* the first one, escaped */
 	char error[160];     /* why om_series_group failed */
