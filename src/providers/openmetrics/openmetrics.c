@@ -662,16 +662,28 @@ buckets_serve(struct om_context *context, struct om_target *target,
 		const char *lower = "-Inf";
 		double previous = 0.0;
 		om_series_label(scrape, series, "", base, sizeof(base));
+		size_t base_length = strlen(base);
+		if (base_length > 0 && base_length + 1 < sizeof(base))
+			base[base_length++] = ' ';
 		for (uint32_t p = 0; p < series->part_count; p++) {
 			const struct om_sample *bucket =
 			    &scrape
 			         ->samples[set->parts[series->part_first + p]];
 			uint32_t id[3] = {(uint32_t)(series->id >> 32),
 			    (uint32_t)series->id, p};
-			if (snprintf(label_buffer, label_size, "%s%sle=%s",
-			        base, base[0] != '\0' ? " " : "",
-			        bucket->bound_text) < 0)
-				continue;
+			/* "<labels> le=<bound>", cut to the buffer. */
+			size_t bound_length = strlen(bucket->bound_text);
+			size_t used = base_length < label_size - 1
+			                  ? base_length
+			                  : label_size - 1;
+			memcpy(label_buffer, base, used);
+			if (used + 3 + bound_length < label_size) {
+				memcpy(label_buffer + used, "le=", 3);
+				memcpy(label_buffer + used + 3,
+				    bucket->bound_text, bound_length);
+				used += 3 + bound_length;
+			}
+			label_buffer[used] = '\0';
 			long row =
 			    dci_batch_instance(batch, id, 3, label_buffer);
 			if (row < 0)

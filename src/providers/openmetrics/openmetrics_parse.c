@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 
 #include "openmetrics_parse.h"
+#include "openmetrics_series.h"
 
 #include "providers/common/growable.h"
 #include "text/escape.h"
@@ -470,6 +471,9 @@ sample_line(struct parser *parser, char *cursor, char *end)
 	if (family->type == OM_TYPE_SUMMARY && suffix == OM_SUFFIX_NONE &&
 	    bound_take(parser, sample, "quantile") != 0)
 		return -1;
+	if (om_series_prepare(scrape->labels + sample->label_first,
+	        sample->label_count, &sample->series_id) != 0)
+		return fail(parser, "a label named twice");
 	family->sample_count++;
 	scrape->sample_count++;
 	return 0;

@@ -28,7 +28,9 @@
  * any other sample starts a family of type unknown named as the sample.
  * A family may appear only once (its lines are contiguous, as both formats
  * require). A histogram bucket's "le" and a summary quantile's "quantile"
- * label is taken out of the sample's labels into its bound. Values follow
+ * label is taken out of the sample's labels into its bound; the rest are
+ * sorted by name (a label named twice fails the parse) and give the
+ * sample's series id (openmetrics_series.h). Values follow
  * strtod(3) in the C locale (NaN, +Inf, -Inf included); timestamps and
  * exemplars are skipped.
  */
@@ -62,8 +64,9 @@ enum om_suffix {
 	OM_SUFFIX_INFO,
 };
 
-/* The longest value token kept (a float's text is far shorter). */
-#define OM_VALUE_TEXT_MAX 64u
+/* The longest value token kept: a float's shortest exact text is at
+ * most 24 characters ("-1.7976931348623157e+308"). */
+#define OM_VALUE_TEXT_MAX 32u
 
 struct om_limits {
 	size_t body_bytes; /* the whole body */
@@ -90,6 +93,9 @@ struct om_sample {
 	/* A bucket's le, a quantile's quantile: NULL elsewhere. */
 	const char *bound_text;
 	double bound;
+	/* Its labels' id (openmetrics_series.h), computed once they are
+	 * sorted by name. */
+	uint64_t series_id;
 };
 
 struct om_family {

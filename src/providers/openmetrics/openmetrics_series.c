@@ -79,6 +79,26 @@ labels_equal(const struct om_label *a, const struct om_label *b, size_t count)
 	return true;
 }
 
+int
+om_series_prepare(struct om_label *labels, uint32_t count, uint64_t *id)
+{
+	/* Insertion sort: a series has few labels. */
+	for (uint32_t i = 1; i < count; i++) {
+		struct om_label moving = labels[i];
+		uint32_t j = i;
+		while (j > 0 && name_compare(&labels[j - 1], &moving) > 0) {
+			labels[j] = labels[j - 1];
+			j--;
+		}
+		labels[j] = moving;
+	}
+	for (uint32_t i = 1; i < count; i++)
+		if (name_compare(&labels[i - 1], &labels[i]) == 0)
+			return -1;
+	*id = om_series_id(labels, count);
+	return 0;
+}
+
 static int
 fail(
     struct om_series_set *set, const char *what, const struct om_family *family)
@@ -196,21 +216,7 @@ om_series_group(
 		struct om_sample *sample = &scrape->samples[first + s];
 		struct om_label *labels = scrape->labels + sample->label_first;
 
-		/* Insertion sort: a series has few labels. */
-		for (uint32_t i = 1; i < sample->label_count; i++) {
-			struct om_label moving = labels[i];
-			uint32_t j = i;
-			while (j > 0 &&
-			       name_compare(&labels[j - 1], &moving) > 0) {
-				labels[j] = labels[j - 1];
-				j--;
-			}
-			labels[j] = moving;
-		}
-		for (uint32_t i = 1; i < sample->label_count; i++)
-			if (name_compare(&labels[i - 1], &labels[i]) == 0)
-				return fail(set, "a label named twice", family);
-		uint64_t id = om_series_id(labels, sample->label_count);
+		uint64_t id = sample->series_id;
 		size_t at = (size_t)(id ^ (id >> 32)) & mask;
 		uint32_t found = UINT32_MAX;
 		while (set->slots[at] != 0) {
@@ -277,6 +283,18 @@ om_series_group(
 	return 0;
 }
 
+/* Appends `length` bytes to out[*used], keeping one byte for the NUL. */
+static void
+append(char *out, size_t size, size_t *used, const char *text, size_t length)
+{
+	if (*used + 1 >= size)
+		return;
+	if (length > size - 1 - *used)
+		length = size - 1 - *used;
+	memcpy(out + *used, text, length);
+	*used += length;
+}
+
 void
 om_series_label(const struct om_scrape *scrape, const struct om_series *series,
     const char *fallback, char *out, size_t size)
@@ -284,22 +302,19 @@ om_series_label(const struct om_scrape *scrape, const struct om_series *series,
 	size_t used = 0;
 	if (size == 0)
 		return;
-	out[0] = '\0';
-	if (series->label_count == 0) {
-		snprintf(out, size, "%s", fallback);
-		return;
-	}
-	for (uint32_t i = 0; i < series->label_count && used + 1 < size; i++) {
+	if (series->label_count == 0)
+		append(out, size, &used, fallback, strlen(fallback));
+	for (uint32_t i = 0; i < series->label_count; i++) {
 		const struct om_label *label =
 		    &scrape->labels[series->label_first + i];
-		int written = snprintf(out + used, size - used, "%s%s=\"%s\"",
-		    i > 0 ? "," : "", label->name, label->value);
-		if (written < 0)
-			break;
-		used += (size_t)written;
+		if (i > 0)
+			append(out, size, &used, ",", 1);
+		append(out, size, &used, label->name, label->name_length);
+		append(out, size, &used, "=\"", 2);
+		append(out, size, &used, label->value, label->value_length);
+		append(out, size, &used, "\"", 1);
 	}
-	if (used >= size)
-		out[size - 1] = '\0';
+	out[used] = '\0';
 }
 
 void

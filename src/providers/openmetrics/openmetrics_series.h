@@ -10,9 +10,10 @@
  * every host, in any order of its labels. Two label sets of one family
  * with one id are a collision: the series met first keeps the id and the
  * other is refused (counted, the first one described), never merged. A
- * label named twice in one sample, a second sample for the same part of a
- * series (two _sum lines, two buckets with one le) fail the whole family
- * set: they are malformed input, refused with the scrape.
+ * second sample for the same part of a series (two _sum lines, two
+ * buckets with one le) fails the whole family: they are malformed input,
+ * refused with the scrape (a label named twice already fails the parse:
+ * om_series_prepare).
  */
 #ifndef OPENMETRICS_SERIES_H
 #define OPENMETRICS_SERIES_H
@@ -59,6 +60,10 @@ int om_series_group(
 
 /* The id of a label set (sorted by name). */
 uint64_t om_series_id(const struct om_label *labels, size_t count);
+
+/* Sorts a sample's labels by name and gives their id (the parser calls it
+ * for every sample). Returns 0, or -1 when a name is there twice. */
+int om_series_prepare(struct om_label *labels, uint32_t count, uint64_t *id);
 
 /* Writes the series' labels joined, name="value",... (values as they are;
  * the host escapes labels), or `fallback` for a series without labels,
