@@ -270,6 +270,11 @@ START_TEST(parse_malformed_input_is_refused_with_its_line)
 	    "bucket without its le label", 2);
 	refused("# TYPE h histogram\nh_bucket{le=\"x\"} 1\n", &default_limits,
 	    "bad le label", 2);
+	refused(
+	    "# TYPE h "
+	    "histogram\nh_bucket{le=\"1.000000000000000000000000000000000\"}"
+	    " 1\n",
+	    &default_limits, "bad le label", 2);
 	refused("# TYPE s summary\ns 1\n", &default_limits,
 	    "quantile without its quantile label", 2);
 	refused("a 1\n# TYPE a gauge\n", &default_limits,
@@ -472,6 +477,12 @@ START_TEST(target_syntax_and_address_policy)
 	    {"http://127.0.0.1/ colour=red", false, "unknown key"},
 	    {"http://127.0.0.1/ bare", false, "expected key=value"},
 	    {"", false, "no URL"},
+	    {"http://127.0.0.1/"
+	     "0123456789012345678901234567890123456789012345678901234567890123"
+	     "0123456789012345678901234567890123456789012345678901234567890123"
+	     "0123456789012345678901234567890123456789012345678901234567890123"
+	     "0123456789012345678901234567890123456789012345678901234567890123",
+	        false, "URL longer than 255 characters"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_msg(

@@ -96,7 +96,7 @@
 #define OM_QUANTILES_MAX 32u
 #define OM_INFO_SIZE 1024u
 #define OM_STATUS_SIZE 200u
-#define OM_URL_SIZE 256u
+#define OM_URL_SIZE (OM_TARGET_URL_MAX + 1)
 #define OM_INSTANCE_LABEL_SIZE 1024u
 
 enum om_status_datum {

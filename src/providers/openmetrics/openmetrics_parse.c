@@ -401,6 +401,7 @@ bound_take(struct parser *parser, struct om_sample *sample, const char *name)
 		char *parsed_end;
 		sample->bound = strtod(labels[i].value, &parsed_end);
 		if (labels[i].value_length == 0 ||
+		    labels[i].value_length > OM_VALUE_TEXT_MAX ||
 		    parsed_end != labels[i].value + labels[i].value_length)
 			return fail(parser, "bad %s label", name);
 		sample->bound_text = labels[i].value;

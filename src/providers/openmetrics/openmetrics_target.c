@@ -137,8 +137,10 @@ om_target_config_parse(const char *item, unsigned default_timeout_ms,
 	while (*cursor == ' ')
 		cursor++;
 	size_t length = strcspn(cursor, " \t");
-	if (length == 0) {
-		snprintf(why, why_size, "no URL");
+	if (length == 0 || length > OM_TARGET_URL_MAX) {
+		snprintf(why, why_size,
+		    length == 0 ? "no URL" : "URL longer than %u characters",
+		    OM_TARGET_URL_MAX);
 		return -1;
 	}
 	config->url = strndup(cursor, length);

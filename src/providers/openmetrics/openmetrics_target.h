@@ -2,9 +2,9 @@
  * openmetrics_target: one scrape target as the options give it, checked
  * against the address policy, and its scrape over HTTP with libcurl.
  *
- * A `targets` item is a URL followed by blank-separated key=value words:
- *   name=NAME     the target's supplier module and the first part of its
- *                 class labels (letters, digits, '_' and '-', at most
+ * A `targets` item is a URL (at most OM_TARGET_URL_MAX characters) followed by
+ * blank-separated key=value words: name=NAME     the target's supplier module
+ * and the first part of its class labels (letters, digits, '_' and '-', at most
  *                 OM_TARGET_NAME_MAX characters); default "om_" and the
  *                 URL's host and port with every other character made
  *                 '_' (om_127_0_0_1_9100)
@@ -28,6 +28,7 @@
 #pragma GCC visibility push(hidden)
 
 #define OM_TARGET_NAME_MAX 24u
+#define OM_TARGET_URL_MAX 255u
 
 struct om_target_config {
 	char *url;
