@@ -16,6 +16,8 @@
 #     a control character, logged once and escaped (no raw ESC in the log);
 #   - a fixture counter that goes back (100 -> 5) sets its instance's
 #     dciStatDiscontinuity;
+#   - two families that change their type are refused in every scrape,
+#     each logged once;
 #   - node-exporter stopped: its rows are withdrawn after stale-periods,
 #     Prometheus's stay, and its status says why;
 #   - `dcistatd --mib` for the generated classes passes smilint -l 6.
@@ -109,6 +111,7 @@ write_fixture() { # FILE TEXT: replaced whole, never seen half-written
 }
 write_fixture counter '# TYPE fix_requests counter\nfix_requests_total{path="/"} 100\n'
 write_fixture bad '# TYPE fine gauge\nfine \x1b[31m\n'
+write_fixture shift '# TYPE fx gauge\nfx 1\n# TYPE fy gauge\nfy 2\n'
 FIX_PORT=$(free_tcp_port) || fail "no free TCP port"
 python3 -m http.server --bind 127.0.0.1 --directory "$FIXTURE" "$FIX_PORT" \
     </dev/null >"$TMP_DIR/fixture.log" 2>&1 &
@@ -137,6 +140,7 @@ cat >>"$config" <<EOF
         - http://127.0.0.1:$PROM_PORT/metrics name=prom
         - http://127.0.0.1:$FIX_PORT/counter name=fix
         - http://127.0.0.1:$FIX_PORT/bad name=bad
+        - http://127.0.0.1:$FIX_PORT/shift name=shift
         - http://127.0.0.1:$DEAD_PORT/metrics name=dead timeout=500ms
 EOF
 DCISTATD_FIRST_MODULE=openmetrics
@@ -144,7 +148,7 @@ start_dcistatd "$config"
 wait_dcistatd_ready 10
 SNMP_TARGET=unix:$SNMPD_UNIX
 target_ok() { [ "$(status_of "$1" 4 2>/dev/null)" = ok ]; }
-for target in node prom fix; do
+for target in node prom fix shift; do
 	wait_until 10 target_ok "$target" ||
 	    fail "target $target: status '$(status_of "$target" 4)', expected ok"
 done
@@ -207,6 +211,19 @@ wait_until 5 served_five || fail "fix_requests_total not 5 after the reset"
 after=$(snmp_get "$DCI_DISCONTINUITY.$row") || fail "no dciStatDiscontinuity after the reset"
 [ "$after" -gt "$before" ] || fail "dciStatDiscontinuity $before -> $after after 100 -> 5"
 ok "a counter going back (100 -> 5) moved dciStatDiscontinuity $before -> $after"
+
+# --- two families that change their type ------------------------------------------------
+
+# Both are refused in every scrape from now on, each logged once.
+write_fixture shift '# TYPE fx counter\nfx_total 1\n# TYPE fy counter\nfy_total 2\n'
+refused_twice() { [ "$(grep -c 'target shift: family f[xy] refused' "$DCISTATD_LOG")" -ge 2 ]; }
+wait_until 5 refused_twice || fail "fx and fy not refused after changing their type"
+sleep $((2 * REFRESH)).2
+for family in fx fy; do
+	count=$(grep -c "target shift: family $family refused: type counter, registered as gauge" "$DCISTATD_LOG")
+	[ "$count" = 1 ] || fail "family $family's refusal logged $count times over 3 refreshes, expected once"
+done
+ok "two families refused in every scrape (gauge, then counter) are each logged once"
 
 # --- the generated MIB ---------------------------------------------------------------------
 

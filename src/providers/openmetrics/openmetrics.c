@@ -13,8 +13,8 @@
  * refused commits no batch: its classes keep their last snapshot until
  * the host withdraws them after `stale-periods` refreshes (dcistatd(8)),
  * and the target's row of the status class says why. A problem is logged
- * when it first appears or changes, and once more when the target
- * recovers.
+ * in the first refresh that has it (not again while every refresh has it),
+ * and the target's recovery once.
  *
  * Ids (stable across restarts and hosts):
  *   each target is a supplier whose module is its name; its word is the
@@ -77,6 +77,7 @@
 #include "openmetrics_series.h"
 #include "openmetrics_target.h"
 #include "providers/common/clock.h"
+#include "providers/common/warnings.h"
 #include "text/escape.h"
 
 #include <inttypes.h>
@@ -139,7 +140,6 @@ struct om_target {
 	uint64_t last_success;
 	uint32_t families_served, series_served, body_bytes, microseconds;
 	uint64_t scrapes, failures;
-	uint64_t logged_problem; /* hash of the problem last logged, 0 none */
 };
 
 struct om_context {
@@ -150,6 +150,7 @@ struct om_context {
 	struct om_fetcher *fetcher;
 	struct om_scrape scrape;
 	struct om_series_set set;
+	struct provider_warnings warnings;
 	struct dci_supplier *supplier;
 	struct dci_class *status_class;
 	bool curl_ready;
@@ -468,16 +469,17 @@ family_register(struct om_context *context, struct om_target *target,
 
 /* --- Families known to a target ---------------------------------------- */
 
+/* Logs a problem of this refresh unless the previous refresh had it too
+ * (providers/common/warnings.h): a target refused refresh after refresh,
+ * or two families refused in every scrape, are logged once. */
 static void
 target_log_problem(
     struct om_context *context, struct om_target *target, const char *problem)
 {
-	uint64_t hash = fnv64(problem, strlen(problem)) | 1;
-	if (hash == target->logged_problem)
-		return;
-	target->logged_problem = hash;
-	dci_log(context->host, DCI_LOG_WARNING, "target %s: %s",
-	    target->config.name, problem);
+	uint32_t source = (uint32_t)(target - context->targets);
+	if (provider_warnings_note(&context->warnings, source, 0, problem))
+		dci_log(context->host, DCI_LOG_WARNING, "target %s: %s",
+		    target->config.name, problem);
 }
 
 /* The family's classes, registered on its first showing; NULL when it is
@@ -813,7 +815,6 @@ target_refresh(struct om_context *context, struct om_target *target)
 		dci_log(context->host, DCI_LOG_NOTICE,
 		    "target %s: scraped again", target->config.name);
 	target->was_failing = false;
-	target->logged_problem = 0;
 	target->up = true;
 	snprintf(target->status, sizeof(target->status), "ok");
 	target->last_success = provider_monotonic_centiseconds();
@@ -868,8 +869,10 @@ openmetrics_refresh(struct dci_host *host, void *opaque)
 {
 	struct om_context *context = opaque;
 	(void)host;
+	provider_warnings_begin(&context->warnings);
 	for (size_t t = 0; t < context->target_count; t++)
 		target_refresh(context, &context->targets[t]);
+	provider_warnings_end(&context->warnings);
 	status_commit(context);
 	return 0;
 }
@@ -1147,6 +1150,7 @@ openmetrics_fini(struct dci_host *host, void *opaque)
 	om_fetcher_free(context->fetcher);
 	om_scrape_free(&context->scrape);
 	om_series_set_free(&context->set);
+	provider_warnings_free(&context->warnings);
 	if (context->curl_ready)
 		om_fetch_global_cleanup();
 	free(context);
