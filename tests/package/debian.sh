@@ -29,7 +29,7 @@ ok() { printf 'ok: %s\n' "$*"; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (chroot, mounts)"; exit 77; }
 
 export DEBIAN_FRONTEND=noninteractive
-packages=(debhelper lintian dpkg-dev mmdebstrap libsnmp-dev libsystemd-dev
+packages=(debhelper lintian dpkg-dev mmdebstrap libsnmp-dev libsystemd-dev libcurl4-openssl-dev
 	libyaml-dev pkg-config)
 apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null ||
     { apt-get update -q </dev/null >/dev/null &&
