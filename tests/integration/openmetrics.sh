@@ -16,6 +16,8 @@
 #     a control character, logged once and escaped (no raw ESC in the log);
 #   - a fixture counter that goes back (100 -> 5) sets its instance's
 #     dciStatDiscontinuity;
+#   - a target through a unix socket (unix=) is served; a remote host
+#     without allow-remote is a configuration error (dcistatd -t);
 #   - two families that change their type are refused in every scrape,
 #     each logged once;
 #   - node-exporter stopped: its rows are withdrawn after stale-periods,
@@ -117,12 +119,39 @@ python3 -m http.server --bind 127.0.0.1 --directory "$FIXTURE" "$FIX_PORT" \
     </dev/null >"$TMP_DIR/fixture.log" 2>&1 &
 _lib_pids+=("$!")
 DEAD_PORT=$(free_tcp_port) || fail "no free TCP port"
+# The same fixtures over a unix stream socket.
+SOCKET=$TMP_DIR/metrics.sock
+python3 - "$SOCKET" "$FIXTURE" </dev/null >"$TMP_DIR/unix.log" 2>&1 <<'PY' &
+import http.server, socketserver, sys
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=sys.argv[2], **kwargs)
+    def address_string(self):
+        return "unix"
+class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+Server(sys.argv[1], Handler).serve_forever()
+PY
+_lib_pids+=("$!")
 
 answers() { curl -sf -o /dev/null "http://127.0.0.1:$1/$2"; }
 wait_until 20 answers "$NODE_PORT" metrics || fail "node-exporter does not answer on $NODE_PORT"
 wait_until 20 answers "$PROM_PORT" metrics || fail "prometheus does not answer on $PROM_PORT"
 wait_until 10 answers "$FIX_PORT" counter || fail "the fixture server does not answer on $FIX_PORT"
-ok "node-exporter on $NODE_PORT, prometheus on $PROM_PORT, fixtures on $FIX_PORT"
+socket_answers() { curl -sf -o /dev/null --unix-socket "$SOCKET" http://localhost/counter; }
+wait_until 10 socket_answers || fail "the fixture server does not answer on $SOCKET"
+ok "node-exporter on $NODE_PORT, prometheus on $PROM_PORT, fixtures on $FIX_PORT and $SOCKET"
+
+# The address policy: a remote host is a configuration error without
+# allow-remote, named with its file and line (dcistatd -t).
+remote=$TMP_DIR/remote.yaml
+printf 'agent:\n  agentx-socket: %s\nproviders:\n  - module: %s\n    options:\n      targets:\n        - http://192.0.2.1:9100/metrics\n' \
+    "$TMP_DIR/none.sock" "$OM_SO" >"$remote"
+run_dcistatd "$TMP_DIR/remote.out" "$TMP_DIR/remote.err" -t -c "$remote"
+[ "$RUN_STATUS" = 1 ] || fail "dcistatd -t with a remote target: status $RUN_STATUS, expected 1"
+grep -q "remote.yaml:[0-9]*:[0-9]*.*item 1: host is not loopback" "$TMP_DIR/remote.err" ||
+    fail "dcistatd -t with a remote target: $(tr '\n' ' ' <"$TMP_DIR/remote.err")"
+ok "a remote target without allow-remote: dcistatd -t exits 1, '$(grep -o 'remote.yaml:[^ ]* .*' "$TMP_DIR/remote.err" | head -n 1)'"
 
 # --- dcistatd --------------------------------------------------------------------
 
@@ -141,6 +170,7 @@ cat >>"$config" <<EOF
         - http://127.0.0.1:$FIX_PORT/counter name=fix
         - http://127.0.0.1:$FIX_PORT/bad name=bad
         - http://127.0.0.1:$FIX_PORT/shift name=shift
+        - http://localhost/counter name=sock unix=$SOCKET
         - http://127.0.0.1:$DEAD_PORT/metrics name=dead timeout=500ms
 EOF
 DCISTATD_FIRST_MODULE=openmetrics
@@ -148,11 +178,11 @@ start_dcistatd "$config"
 wait_dcistatd_ready 10
 SNMP_TARGET=unix:$SNMPD_UNIX
 target_ok() { [ "$(status_of "$1" 4 2>/dev/null)" = ok ]; }
-for target in node prom fix shift; do
+for target in node prom fix shift sock; do
 	wait_until 10 target_ok "$target" ||
 	    fail "target $target: status '$(status_of "$target" 4)', expected ok"
 done
-ok "dcistatd scrapes node, prom and fix (status ok)"
+ok "dcistatd scrapes node, prom, fix, shift and sock (status ok)"
 
 # --- values against two scrapes ----------------------------------------------------
 
@@ -211,6 +241,12 @@ wait_until 5 served_five || fail "fix_requests_total not 5 after the reset"
 after=$(snmp_get "$DCI_DISCONTINUITY.$row") || fail "no dciStatDiscontinuity after the reset"
 [ "$after" -gt "$before" ] || fail "dciStatDiscontinuity $before -> $after after 100 -> 5"
 ok "a counter going back (100 -> 5) moved dciStatDiscontinuity $before -> $after"
+
+# The unix socket's target serves the same counter (5 now) under its own id.
+read -r word hi lo shi slo < <(ids sock fix_requests path=/)
+[ "$(snmp_get "$DCI_TEXT.5.4.$word.$hi.$lo.1.2.$shi.$slo.1")" = 5 ] ||
+    fail "sock: fix_requests_total '$(snmp_get "$DCI_TEXT.5.4.$word.$hi.$lo.1.2.$shi.$slo.1")', expected 5"
+ok "a target through unix=$SOCKET is served (fix_requests_total 5)"
 
 # --- two families that change their type ------------------------------------------------
 
