@@ -41,6 +41,23 @@ fnv_length(uint64_t hash, uint32_t length)
 	return fnv_bytes(hash, bytes, sizeof(bytes));
 }
 
+uint32_t
+om_fnv1a32(const char *text, size_t length)
+{
+	uint32_t hash = 2166136261u;
+	for (size_t i = 0; i < length; i++) {
+		hash ^= (unsigned char)text[i];
+		hash *= 16777619u;
+	}
+	return hash;
+}
+
+uint64_t
+om_fnv1a64(const char *text, size_t length)
+{
+	return fnv_bytes(FNV64_OFFSET, text, length);
+}
+
 uint64_t
 om_series_id(const struct om_label *labels, size_t count)
 {

@@ -58,6 +58,10 @@ struct om_series_set {
 int om_series_group(
     struct om_series_set *set, struct om_scrape *scrape, uint32_t family);
 
+/* FNV-1a hashes of names: a target's word, a family's class id. */
+uint32_t om_fnv1a32(const char *text, size_t length);
+uint64_t om_fnv1a64(const char *text, size_t length);
+
 /* The id of a label set (sorted by name). */
 uint64_t om_series_id(const struct om_label *labels, size_t count);
 
