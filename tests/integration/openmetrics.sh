@@ -18,6 +18,8 @@
 #     dciStatDiscontinuity;
 #   - a target through a unix socket (unix=) is served; a remote host
 #     without allow-remote is a configuration error (dcistatd -t);
+#   - a target with interval=1h is scraped once and its rows still served
+#     many refreshes (and stale-periods) later;
 #   - two families that change their type are refused in every scrape,
 #     each logged once;
 #   - node-exporter stopped: its rows are withdrawn after stale-periods,
@@ -114,6 +116,7 @@ write_fixture() { # FILE TEXT: replaced whole, never seen half-written
 write_fixture counter '# TYPE fix_requests counter\nfix_requests_total{path="/"} 100\n'
 write_fixture bad '# TYPE fine gauge\nfine \x1b[31m\n'
 write_fixture shift '# TYPE fx gauge\nfx 1\n# TYPE fy gauge\nfy 2\n'
+write_fixture slow '# TYPE slow_value gauge\nslow_value 7\n'
 FIX_PORT=$(free_tcp_port) || fail "no free TCP port"
 python3 -m http.server --bind 127.0.0.1 --directory "$FIXTURE" "$FIX_PORT" \
     </dev/null >"$TMP_DIR/fixture.log" 2>&1 &
@@ -171,6 +174,7 @@ cat >>"$config" <<EOF
         - http://127.0.0.1:$FIX_PORT/bad name=bad
         - http://127.0.0.1:$FIX_PORT/shift name=shift
         - http://localhost/counter name=sock unix=$SOCKET
+        - http://127.0.0.1:$FIX_PORT/slow name=slow interval=1h
         - http://127.0.0.1:$DEAD_PORT/metrics name=dead timeout=500ms
 EOF
 DCISTATD_FIRST_MODULE=openmetrics
@@ -178,7 +182,7 @@ start_dcistatd "$config"
 wait_dcistatd_ready 10
 SNMP_TARGET=unix:$SNMPD_UNIX
 target_ok() { [ "$(status_of "$1" 4 2>/dev/null)" = ok ]; }
-for target in node prom fix shift sock; do
+for target in node prom fix shift sock slow; do
 	wait_until 10 target_ok "$target" ||
 	    fail "target $target: status '$(status_of "$target" 4)', expected ok"
 done
@@ -260,6 +264,19 @@ for family in fx fy; do
 	[ "$count" = 1 ] || fail "family $family's refusal logged $count times over 3 refreshes, expected once"
 done
 ok "two families refused in every scrape (gauge, then counter) are each logged once"
+
+# --- a target scraped once an hour ----------------------------------------------------------
+
+# Its one scrape is served at every refresh since: not stale, never asked again.
+read -r word hi lo shi slo < <(ids slow slow_value)
+slow_value=$(snmp_get "$DCI_TEXT.5.4.$word.$hi.$lo.1.2.$shi.$slo.2") ||
+    fail "slow_value not served $(($(now_ms) - started)) ms after the start (stale-periods $STALE)"
+[ "$slow_value" = 7 ] || fail "slow_value '$slow_value', expected 7"
+gets=$(grep -c 'GET /slow ' "$TMP_DIR/fixture.log")
+[ "$gets" = 1 ] || fail "the target with interval=1h was scraped $gets times"
+scrapes=$(status_of slow 10)
+[ "$scrapes" = 1 ] || fail "slow: scrapes $scrapes, expected 1"
+ok "interval=1h: scraped once in $(($(now_ms) - started)) ms, its value (7) still served"
 
 # --- the generated MIB ---------------------------------------------------------------------
 

@@ -448,6 +448,14 @@ START_TEST(target_syntax_and_address_policy)
 	    0);
 	ck_assert_str_eq(config.name, "om_localhost_80");
 	ck_assert_uint_eq(config.timeout_ms, 2000);
+	ck_assert_uint_eq(config.interval_ms, 0);
+	om_target_config_free(&config);
+
+	ck_assert_int_eq(
+	    om_target_config_parse("http://127.0.0.2/m interval=15s name=x",
+	        5000, false, &config, why, sizeof(why)),
+	    0);
+	ck_assert_uint_eq(config.interval_ms, 15000);
 	om_target_config_free(&config);
 
 	ck_assert_int_eq(
@@ -473,6 +481,8 @@ START_TEST(target_syntax_and_address_policy)
 	        "name:"},
 	    {"http://127.0.0.1/ timeout=0", false, "timeout:"},
 	    {"http://127.0.0.1/ timeout=2h", false, "timeout:"},
+	    {"http://127.0.0.1/ interval=0s", false, "interval:"},
+	    {"http://127.0.0.1/ interval=soon", false, "interval:"},
 	    {"http://127.0.0.1/ unix=run/x", false, "unix: an absolute path"},
 	    {"http://127.0.0.1/ colour=red", false, "unknown key"},
 	    {"http://127.0.0.1/ bare", false, "expected key=value"},
@@ -501,6 +511,10 @@ START_TEST(target_syntax_and_address_policy)
 	ck_assert_uint_eq(om_duration_ms("3"), 3000);
 	ck_assert_uint_eq(om_duration_ms("3600s"), 3600000);
 	ck_assert_uint_eq(om_duration_ms("3601s"), 0);
+	ck_assert_uint_eq(om_duration_ms("10m"), 600000);
+	ck_assert_uint_eq(om_duration_ms("1h"), 3600000);
+	ck_assert_uint_eq(om_duration_ms("61m"), 0);
+	ck_assert_uint_eq(om_duration_ms("1d"), 0);
 	ck_assert_uint_eq(om_duration_ms("-1s"), 0);
 }
 END_TEST

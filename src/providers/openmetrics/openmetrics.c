@@ -3,10 +3,11 @@
  * text endpoints (an application's /metrics) and serves each metric
  * family as a class, each label set as an instance.
  *
- * Targets (openmetrics_target.h) are scraped one after another in every
- * refresh (the provider's `refresh` is the scrape interval), on the
- * refresh's own thread. A body is parsed whole (openmetrics_parse.h) and
- * every family grouped into series (openmetrics_series.h) before anything
+ * Targets (openmetrics_target.h) are scraped one after another, on the
+ * refresh's own thread: at every refresh (the provider's `refresh`), or
+ * when their `interval=` has passed, their last scrape being committed
+ * again at the refreshes between. A body is parsed whole (openmetrics_parse.h)
+ * and every family grouped into series (openmetrics_series.h) before anything
  * is served: a body that breaks a bound or is malformed is refused whole,
  * with one log line naming the target, the line and the reason, and
  * nothing of that scrape is served. A target that cannot be scraped or is
@@ -111,6 +112,11 @@ struct om_target {
 	uint32_t *family_slots; /* index + 1 by hash, power of two */
 	size_t family_slot_count;
 	struct om_body body;
+	/* The last scrape served, pointing into body: served again at
+	 * every refresh until the next scrape is due. */
+	struct om_scrape scrape;
+	bool have_scrape;
+	uint64_t next_scrape_ms;
 	bool up;
 	bool was_failing;
 	char status[OM_STATUS_SIZE];
@@ -125,7 +131,6 @@ struct om_context {
 	struct om_target *targets;
 	size_t target_count;
 	struct om_fetcher *fetcher;
-	struct om_scrape scrape;
 	struct om_series_set set;
 	struct provider_warnings warnings;
 	struct dci_supplier *supplier;
@@ -289,11 +294,11 @@ sample_at(const struct om_scrape *scrape, uint32_t index_plus_one)
 }
 
 static void
-series_values(struct om_context *context, struct dci_batch *batch, long row,
-    const struct om_family *family, const struct om_series *series,
-    const struct om_family_class *known, char *label_buffer)
+series_values(struct om_context *context, const struct om_scrape *scrape,
+    struct dci_batch *batch, long row, const struct om_family *family,
+    const struct om_series *series, const struct om_family_class *known,
+    char *label_buffer)
 {
-	const struct om_scrape *scrape = &context->scrape;
 	const struct om_sample *sample;
 
 	switch (family->type) {
@@ -361,12 +366,11 @@ buckets_serve(struct om_context *context, struct om_target *target,
     const struct om_family *family, const struct om_family_class *known,
     char *label_buffer, size_t label_size)
 {
-	const struct om_scrape *scrape = &context->scrape;
+	const struct om_scrape *scrape = &target->scrape;
 	const struct om_series_set *set = &context->set;
 	struct dci_batch *batch =
 	    dci_batch_begin(context->host, known->buckets);
 	char base[OM_INSTANCE_LABEL_SIZE];
-	(void)target;
 
 	if (batch == NULL)
 		return;
@@ -420,7 +424,7 @@ static size_t
 family_serve(
     struct om_context *context, struct om_target *target, uint32_t index)
 {
-	const struct om_scrape *scrape = &context->scrape;
+	const struct om_scrape *scrape = &target->scrape;
 	const struct om_family *family = &scrape->families[index];
 	const struct om_series_set *set = &context->set;
 	char label[OM_INSTANCE_LABEL_SIZE], family_name[256];
@@ -452,7 +456,7 @@ family_serve(
 		if (row < 0)
 			continue;
 		series_values(
-		    context, batch, row, family, series, known, label);
+		    context, scrape, batch, row, family, series, known, label);
 	}
 	dci_batch_commit(batch);
 	if (known->buckets != NULL)
@@ -483,12 +487,13 @@ target_fail(
 	target_log_problem(context, target, why);
 }
 
-static void
-target_refresh(struct om_context *context, struct om_target *target)
+/* Scrapes the target into target->scrape, checking all of it. Returns 0,
+ * or -1 after target_fail. */
+static int
+target_scrape(struct om_context *context, struct om_target *target)
 {
 	char why[OM_STATUS_SIZE];
-	uint64_t start = microseconds_now();
-	size_t series = 0;
+	struct om_scrape *scrape = &target->scrape;
 
 	target->scrapes++;
 	if (om_fetch(context->fetcher, &target->config, &target->body,
@@ -498,30 +503,26 @@ target_refresh(struct om_context *context, struct om_target *target)
 		        message, sizeof(message), "scrape failed: %s", why) < 0)
 			message[0] = '\0';
 		target_fail(context, target, message);
-		return;
+		return -1;
 	}
 	target->body_bytes =
 	    (uint32_t)(target->body.length < UINT32_MAX ? target->body.length
 	                                                : UINT32_MAX);
-	if (om_parse(&context->scrape, target->body.bytes, target->body.length,
+	if (om_parse(scrape, target->body.bytes, target->body.length,
 	        &context->limits) != 0) {
 		snprintf(why, sizeof(why), "refused: line %zu: %s",
-		    context->scrape.error_line, context->scrape.error);
+		    scrape->error_line, scrape->error);
 		target_fail(context, target, why);
-		return;
+		return -1;
 	}
 	/* Everything is checked before anything is served. */
-	for (uint32_t f = 0; f < context->scrape.family_count; f++)
-		if (om_series_group(&context->set, &context->scrape, f) != 0) {
+	for (uint32_t f = 0; f < scrape->family_count; f++)
+		if (om_series_group(&context->set, scrape, f) != 0) {
 			snprintf(why, sizeof(why), "refused: %s",
 			    context->set.error);
 			target_fail(context, target, why);
-			return;
+			return -1;
 		}
-	for (uint32_t f = 0; f < context->scrape.family_count; f++) {
-		om_series_group(&context->set, &context->scrape, f);
-		series += family_serve(context, target, f);
-	}
 	if (target->was_failing)
 		dci_log(context->host, DCI_LOG_NOTICE,
 		    "target %s: scraped again", target->config.name);
@@ -529,7 +530,32 @@ target_refresh(struct om_context *context, struct om_target *target)
 	target->up = true;
 	snprintf(target->status, sizeof(target->status), "ok");
 	target->last_success = provider_monotonic_centiseconds();
-	target->families_served = (uint32_t)context->scrape.family_count;
+	return 0;
+}
+
+/* Scrapes the target when its interval has passed (at every refresh
+ * without one), and serves its last scrape: between two scrapes the same
+ * values are committed again, so its rows never go stale while it
+ * answers. */
+static void
+target_refresh(struct om_context *context, struct om_target *target)
+{
+	uint64_t start = microseconds_now();
+	uint64_t now_ms = start / 1000;
+	size_t series = 0;
+
+	if (target->config.interval_ms == 0 ||
+	    now_ms >= target->next_scrape_ms) {
+		target->next_scrape_ms = now_ms + target->config.interval_ms;
+		target->have_scrape = target_scrape(context, target) == 0;
+	}
+	if (!target->have_scrape)
+		return;
+	for (uint32_t f = 0; f < target->scrape.family_count; f++) {
+		om_series_group(&context->set, &target->scrape, f);
+		series += family_serve(context, target, f);
+	}
+	target->families_served = (uint32_t)target->scrape.family_count;
 	target->series_served = (uint32_t)series;
 	uint64_t spent = microseconds_now() - start;
 	target->microseconds =
@@ -766,11 +792,11 @@ openmetrics_fini(struct dci_host *host, void *opaque)
 		free(target->families);
 		free(target->family_slots);
 		free(target->body.bytes);
+		om_scrape_free(&target->scrape);
 		om_target_config_free(&target->config);
 	}
 	free(context->targets);
 	om_fetcher_free(context->fetcher);
-	om_scrape_free(&context->scrape);
 	om_series_set_free(&context->set);
 	provider_warnings_free(&context->warnings);
 	if (context->curl_ready)

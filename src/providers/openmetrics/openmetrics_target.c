@@ -30,6 +30,10 @@ om_duration_ms(const char *text)
 		;
 	else if (strcmp(end, "s") == 0 || *end == '\0')
 		value *= 1000;
+	else if (strcmp(end, "m") == 0)
+		value *= 60000;
+	else if (strcmp(end, "h") == 0)
+		value *= 3600000;
 	else
 		return 0;
 	if (value == 0 || value > OM_DURATION_MAX_MS)
@@ -188,6 +192,14 @@ om_target_config_parse(const char *item, unsigned default_timeout_ms,
 				    "hour");
 				goto fail;
 			}
+		} else if (key_length == 8 &&
+		           memcmp(cursor, "interval", 8) == 0) {
+			config->interval_ms = om_duration_ms(value_copy);
+			if (config->interval_ms == 0) {
+				snprintf(why, why_size,
+				    "interval: e.g. 15s, at most an hour");
+				goto fail;
+			}
 		} else if (key_length == 4 && memcmp(cursor, "unix", 4) == 0) {
 			if (value_copy[0] != '/') {
 				snprintf(
@@ -201,8 +213,8 @@ om_target_config_parse(const char *item, unsigned default_timeout_ms,
 				goto fail;
 			}
 		} else {
-			snprintf(
-			    why, why_size, "unknown key (name, timeout, unix)");
+			snprintf(why, why_size,
+			    "unknown key (name, timeout, interval, unix)");
 			goto fail;
 		}
 		cursor += length;

@@ -10,6 +10,8 @@
  *                 '_' (om_127_0_0_1_9100)
  *   timeout=T     the whole scrape's limit (ms, s: "500ms", "5s");
  *                 default the provider's `timeout`
+ *   interval=T    scrape no more often than that (the values of the last
+ *                 scrape are served in between); default every refresh
  *   unix=PATH     connect to this unix stream socket (absolute path)
  *                 instead of the URL's host and port
  * Policy: the scheme is http, and the host a loopback address (127.0.0.0/8
@@ -35,6 +37,7 @@ struct om_target_config {
 	char *unix_path; /* NULL: the URL's host and port */
 	char name[OM_TARGET_NAME_MAX + 1];
 	unsigned timeout_ms;
+	unsigned interval_ms; /* 0: at every refresh */
 };
 
 /* Parses a `targets` item. Returns 0, or -1 with a reason in `why`. */
@@ -44,7 +47,8 @@ int om_target_config_parse(const char *item, unsigned default_timeout_ms,
 
 void om_target_config_free(struct om_target_config *config);
 
-/* "500ms", "5s", "2" (seconds): milliseconds in 1..3600000, or 0. */
+/* "500ms", "5s", "2" (seconds), "10m", "1h": milliseconds in
+ * 1..3600000, or 0. */
 unsigned om_duration_ms(const char *text);
 
 /* A body read by om_fetch; kept between scrapes. One byte more than
