@@ -29,7 +29,7 @@
  *   the status class: {4, 1}, one instance per target, {word(T)}.
  * Two targets whose words are equal are a configuration error; a family
  * whose hash another family of the target has is refused (logged).
- * Class labels are "<target>_<family>" (':' made '_'), cut to
+ * Class labels are "<target>_<family>" (':' and '-' made '_'), cut to
  * OM_CLASS_LABEL_MAX characters with a hash when longer, so that the
  * generated MIB's descriptors stay within 64 characters; the bucket class
  * adds "_hist". A family's HELP is its class description (printable ASCII
