@@ -30,7 +30,7 @@ ok() { printf 'ok: %s\n' "$*"; }
 
 export DEBIAN_FRONTEND=noninteractive
 packages=(debhelper lintian dpkg-dev mmdebstrap libsnmp-dev libsystemd-dev
-	libyaml-dev pkg-config dh-python python3-dev)
+	libcurl4-openssl-dev libyaml-dev pkg-config dh-python python3-dev)
 apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null ||
     { apt-get update -q </dev/null >/dev/null &&
       apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null; }
@@ -141,7 +141,7 @@ fi
 ok "unit installed, enabled (not started), verified"
 
 providers=$(in_root dpkg -L dcistatd | grep '/dcistat/providers/.*\.so$' | xargs -n1 basename | sort | xargs)
-[ "$providers" = "devstat.so evcnt.so netif.so suppliers.so" ] || fail "production providers: $providers"
+[ "$providers" = "devstat.so evcnt.so netif.so openmetrics.so suppliers.so" ] || fail "production providers: $providers"
 for elf in /usr/sbin/dcistatd /usr/bin/dcistat $(in_root dpkg -L "${names[@]}" | grep '\.so$'); do
 	[ -L "$root$elf" ] && continue
 	readelf -lW "$root$elf" | grep -q GNU_RELRO || fail "$elf: no RELRO"
