@@ -428,6 +428,10 @@ remote_suite(void)
 	Suite *suite = suite_create("remote_source");
 	TCase *decoding = tcase_create("decoding");
 
+	/* The linear-walk test makes a million checked lookups: under the
+	 * sanitizers on a loaded machine that outlasts check's default 4 s. */
+	tcase_set_timeout(decoding, 60);
+
 	tcase_add_test(decoding, class_index_decoded);
 	tcase_add_test(decoding, datum_and_instance_indexes_decoded);
 	tcase_add_test(decoding, malformed_indexes_refused);
