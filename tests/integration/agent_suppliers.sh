@@ -219,6 +219,24 @@ wait_until 10 grep -q 'inplace\..*supplier "inplaceapp".*served' "$DCISTATD_LOG"
 rm -f "$inplace"
 ok "a refused segment rewritten in place with the same size and time: read again and served"
 
+# Events are not reads: a user who changes two refused files' attributes
+# over and over (in turn, so that inotify merges none) has each read
+# again at most once a refresh, not once an event.
+before=$(grep -c "junk.1.dciseg refused" "$DCISTATD_LOG")
+started_ms=$(now_ms)
+for ((i = 0; i < 300; i++)); do
+	chmod 0644 "$RUN/junk.1.dciseg"
+	chmod 0644 "$RUN/short.1.dciseg"
+	chmod 0640 "$RUN/junk.1.dciseg"
+	chmod 0640 "$RUN/short.1.dciseg"
+done
+sleep 1
+rereads=$(($(grep -c "junk.1.dciseg refused" "$DCISTATD_LOG") - before))
+refreshes=$((($(now_ms) - started_ms) / 200 + 2))
+((rereads >= 1 && rereads <= refreshes)) ||
+    fail "1,200 attribute changes: junk.1.dciseg read again $rereads times in $refreshes refreshes"
+ok "1,200 attribute changes of two refused files: each read again $rereads times, at most once a refresh ($refreshes)"
+
 # Cut short while mapped: the read faults, the guard refuses it.
 truncate -s 8192 "$copy"
 wait_until 10 grep -q "copy.$$.dciseg refused: the file was cut short" "$DCISTATD_LOG" ||

@@ -18,6 +18,7 @@ static void
 entry_free(struct refused_file *file)
 {
 	free(file->name);
+	free(file->written_name);
 	free(file);
 }
 

@@ -39,6 +39,10 @@ struct refused_file {
 	char *name;
 	/* Its removal failed, and said so once. */
 	bool removal_logged;
+	/* An event said it was written since it was refused (its name then):
+	 * read again once the refresh's events are drained, whatever its size
+	 * and time say. */
+	char *written_name;
 	struct refused_file *next; /* in its bucket */
 };
 

@@ -7,6 +7,15 @@
 #define _GNU_SOURCE
 #include "suppliers_context.h"
 
+/* The names of the refused files to read again (refused_reread_written). */
+struct written_names {
+	char **items;
+	size_t count, capacity;
+};
+
+static void refused_reread_written(
+    struct suppliers_context *context, int descriptor);
+
 /* --- Segments served --- */
 
 void
@@ -424,12 +433,15 @@ segment_name(const char *name)
  * refused file (tried again, when `retry`, if it was refused for a module
  * another segment serves), or a new file, read within the slots and its
  * owner's shares. `written`: an event said the file was written or its
- * attributes changed, so a refused file is read again even when its size
- * and modification time are those refused (a rewrite within one tick of
- * the file system's clock leaves the time as it was). */
+ * attributes changed, so a refused file whose size and modification time
+ * are those refused (a rewrite within one tick of the file system's clock
+ * leaves the time as it was) is marked to be read again once all events
+ * are drained (refused_reread_written): once a refresh, however many
+ * events one user's writes make. `reread`: that read, forgetting the
+ * refusal first. */
 static void
 entry_examine(struct suppliers_context *context, int descriptor,
-    const char *name, bool retry, bool written)
+    const char *name, bool retry, bool written, bool reread)
 {
 	struct served_segment *segment;
 	struct refused_file *refused;
@@ -441,10 +453,12 @@ entry_examine(struct suppliers_context *context, int descriptor,
 		return;
 	refused = refused_set_find(&context->refused, &status);
 	if (refused != NULL &&
-	    (written || !refused_file_current(refused, &status))) {
+	    (reread || !refused_file_current(refused, &status))) {
 		refused_forget(context, refused);
 		refused = NULL;
 	}
+	if (refused != NULL && written && refused->written_name == NULL)
+		refused->written_name = strdup(name); /* NULL: not read again */
 	if (refused != NULL) {
 		refused->seen = true;
 		if (!retry || !refused->collision)
@@ -536,7 +550,8 @@ directory_scan(struct suppliers_context *context)
 		context->segments[i]->seen = false;
 	refused_set_sweep(&context->refused, refused_unseen, NULL);
 	while ((entry = readdir(directory)) != NULL)
-		entry_examine(context, descriptor, entry->d_name, true, false);
+		entry_examine(
+		    context, descriptor, entry->d_name, true, false, false);
 	closedir(directory);
 	refused_set_sweep(&context->refused, refused_gone, context);
 	return 0;
@@ -605,12 +620,56 @@ directory_events(struct suppliers_context *context, bool full)
 			if (segment != NULL)
 				segment->seen = false;
 			entry_examine(context, descriptor, event->name, false,
-			    (event->mask & (IN_CLOSE_WRITE | IN_ATTRIB)) != 0);
+			    (event->mask & (IN_CLOSE_WRITE | IN_ATTRIB)) != 0,
+			    false);
 		}
 	}
-	if (descriptor >= 0)
+	if (descriptor >= 0) {
+		refused_reread_written(context, descriptor);
 		close(descriptor);
+	}
 	return full;
+}
+
+/* refused_set_sweep's visitor: takes the name of a refused file an event
+ * said was written into the list `argument`. */
+static bool
+refused_take_written(struct refused_file *refused, void *argument)
+{
+	struct written_names *names = argument;
+
+	if (refused->written_name == NULL)
+		return false;
+	if (names->count < names->capacity)
+		names->items[names->count++] = refused->written_name;
+	else
+		free(refused->written_name);
+	refused->written_name = NULL;
+	return false;
+}
+
+/* Reads again, once each, the refused files events said were written in
+ * this refresh: after the drain, so each is read in its final state. */
+static void
+refused_reread_written(struct suppliers_context *context, int descriptor)
+{
+	struct written_names names = {
+	    .capacity = context->refused.count,
+	};
+
+	if (names.capacity == 0)
+		return;
+	names.items = calloc(names.capacity, sizeof(*names.items));
+	if (names.items == NULL)
+		names.capacity =
+		    0; /* the names are dropped: read at a rescan */
+	refused_set_sweep(&context->refused, refused_take_written, &names);
+	for (size_t i = 0; i < names.count; i++) {
+		entry_examine(
+		    context, descriptor, names.items[i], false, false, true);
+		free(names.items[i]);
+	}
+	free(names.items);
 }
 
 /* Watches the run directory's changes that matter: files renamed in or
