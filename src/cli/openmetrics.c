@@ -261,7 +261,7 @@ static const struct {
 };
 
 /* The longest decimal number write_megabits_as_bytes converts; a longer
- * one (no datum renders one) is written as it is. */
+ * one (no datum renders one) is written NaN, never in the wrong unit. */
 #define MEGABITS_DIGITS_MAX 96
 
 /* Writes a decimal number of megabits ("-12", "1.5") as bytes, exactly:
@@ -270,7 +270,9 @@ static const struct {
 static void
 write_megabits_as_bytes(FILE *out, const char *number)
 {
-	unsigned char digits[MEGABITS_DIGITS_MAX + 4];
+	/* 3 leading zeros for the carries of * 125, the digits, 3 zeros for
+	 * * 10^3. */
+	unsigned char digits[3 + MEGABITS_DIGITS_MAX + 3];
 	size_t count = 0, fraction = 0, first = 0, end;
 	const char *cursor = number;
 	bool negative = false, point = false, nonzero = false;
@@ -288,16 +290,18 @@ write_megabits_as_bytes(FILE *out, const char *number)
 			point = true;
 			continue;
 		}
+		/* Not a decimal number (none is rendered): no value in
+		 * bytes can be written for it. */
 		if (*cursor < '0' || *cursor > '9' ||
 		    count == MEGABITS_DIGITS_MAX + 3) {
-			fputs(number, out);
+			fputs("NaN", out);
 			return;
 		}
 		digits[count++] = (unsigned char)(*cursor - '0');
 		fraction += point ? 1 : 0;
 	}
-	if (count == 3 || (point && fraction == 0)) {
-		fputs(number, out);
+	if (count == 3) {
+		fputs("NaN", out);
 		return;
 	}
 	for (size_t i = count; i-- > 0;) {

@@ -48,8 +48,9 @@ struct cli_source {
  * `config_path` in this process, with the same model, loader and lifecycle
  * as dcistatd (providers named by name are looked up in `plugin_dir`
  * unless the file says otherwise), and refreshes each once. A provider
- * that fails to load is reported on stderr, counted in
- * `providers_failed` and shown as a failed supplier, as dcistatd shows it;
+ * that fails to load, or whose first refresh fails, is reported on stderr,
+ * counted in `providers_failed` and shown as a failed supplier, as
+ * dcistatd shows it;
  * `retry` (watch, which runs on) retries it as dcistatd does, otherwise
  * the report promises no retry. Returns 0, or -1 with
  * "FILE:LINE:COLUMN: reason" in `error`.

@@ -701,8 +701,13 @@ dci_config_parse(const char *text, size_t length, const char *name,
 		return -1;
 	}
 	reader.file = parsed->file;
-	if (config_yaml_apply_defaults(&top_mapping, parsed) != 0 ||
-	    config_yaml_check_nesting(&reader, DCI_CONFIG_NESTING_MAX) != 0 ||
+	if (config_yaml_apply_defaults(&top_mapping, parsed) != 0) {
+		dci_config_free(parsed);
+		return config_yaml_report(&reader, NULL,
+		    "internal error: a default of the configuration's schema "
+		    "does not parse");
+	}
+	if (config_yaml_check_nesting(&reader, DCI_CONFIG_NESTING_MAX) != 0 ||
 	    config_yaml_read_document(&reader, read_root, parsed) != 0) {
 		dci_config_free(parsed);
 		return -1;

@@ -300,6 +300,10 @@ config_yaml_read_keys(struct config_yaml *reader, const yaml_node_t *mapping,
 {
 	uint64_t seen = 0;
 
+	/* `seen` has a bit a key: a table of more keys is a bug. */
+	if (table->key_count > 64)
+		return config_yaml_report(reader, NULL,
+		    "internal error: more than 64 keys %s", table->context);
 	for (const yaml_node_pair_t *pair = mapping->data.mapping.pairs.start;
 	     pair < mapping->data.mapping.pairs.top; pair++) {
 		const char *name = NULL;

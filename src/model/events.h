@@ -3,7 +3,7 @@
  * computed from two consecutive snapshots of one class, and the rate
  * limit that bounds how many of them become notifications.
  *
- * Core only: no OIDs and no Net-SNMP here. The difference is computed at
+ * The model only: no OIDs and no Net-SNMP here. The difference is computed at
  * commit, never on the request path; the limiter is plain state the
  * caller owns, advanced by the caller's clock, so both are testable
  * without a clock or an agent.

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "runtime/host.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +351,9 @@ supplier_withdraw_perform(
 	plugin->supplier_count--;
 	return 0;
 }
+
+_Static_assert(offsetof(struct dci_host_request, queued) == 0,
+    "the queue's request is the host request's first member");
 
 /* Main thread: performs `queued` for `plugin` and fills its results. */
 static void

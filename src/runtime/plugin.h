@@ -134,7 +134,7 @@ struct dci_plugin {
 /*
  * A change a refresh on the refresher asks the main thread to make. It
  * carries the functions that perform it or refuse it, so the queue knows
- * nothing of what is asked (host.h embeds one in each of its requests).
+ * nothing of what is asked (host.c embeds one in each of its requests).
  */
 struct dci_plugin_request {
 	/* Main thread: makes the change and fills the asker's results. */

@@ -14,6 +14,7 @@
 
 #include "supplier/supplier_internal.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -400,7 +401,8 @@ dcistat_supplier_on_close(struct dcistat_supplier *supplier,
 	for (size_t f = 0; f < supplier->close_function_count; f++)
 		if (supplier->close_functions[f] == close)
 			return;
-	/* Bounded by the models there are: a fourth is a bug of this file. */
+	/* Bounded by the models there are: a new model raises the bound. */
+	assert(supplier->close_function_count < DCISTAT_CLOSE_FUNCTIONS_MAX);
 	if (supplier->close_function_count < DCISTAT_CLOSE_FUNCTIONS_MAX)
 		supplier->close_functions[supplier->close_function_count++] =
 		    close;

@@ -82,7 +82,10 @@ fi
 # package), site-functions under any other (make install's /usr/local).
 prefix=$(sed -n 's/^prefix = //p' "$top_builddir/Makefile")
 zsh_dir=$(sed -n 's/^zshcompletiondir = //p' "$top_builddir/Makefile")
-if [ "$prefix" = /usr ]; then
+defaulted=$(sed -n 's/^ZSHCOMPLETIONDIR_DEFAULTED = //p' "$top_builddir/Makefile")
+if [ "$defaulted" != yes ]; then
+	expected=$zsh_dir # chosen with --with-zshcompletiondir
+elif [ "${prefix%/}" = /usr ]; then
 	expected='${datadir}/zsh/vendor-completions'
 else
 	expected='${datadir}/zsh/site-functions'

@@ -164,7 +164,8 @@ hold_test_users_lock() {
 	[ -d "$dir" ] || dir=/tmp
 	local lock=${DCISTAT_TEST_USERS_LOCK:-$dir/dcistat-test-users.lock}
 	exec {_lib_users_lock_fd}>>"$lock" || fail "cannot open $lock"
-	flock "$_lib_users_lock_fd" || fail "cannot lock $lock"
+	flock -w 900 "$_lib_users_lock_fd" ||
+	    fail "another run has held $lock for 15 minutes (a test left behind?)"
 }
 
 require_root() {

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "config/config.h"
+#include "model/events.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -626,6 +627,21 @@ START_TEST(test_notifications_set)
 }
 END_TEST
 
+/* The reader names the rate limit's form in the words of the model's own
+ * description of it (written twice: config.c keeps it as a constant). */
+START_TEST(test_rate_limit_expectation_is_the_models)
+{
+	char form[128], expected[256], error[256];
+
+	dci_events_rate_limit_describe(form, sizeof(form));
+	snprintf(expected, sizeof(expected),
+	    "t.yaml:2:15: expected %s for 'rate-limit', found 'x'", form);
+	parse_invalid(
+	    "notifications:\n  rate-limit: x\n", error, sizeof(error));
+	ck_assert_str_eq(error, expected);
+}
+END_TEST
+
 START_TEST(test_notifications_errors)
 {
 	ASSERT_ERROR("notifications:\n  rate-limit: 10 every 60\n",
@@ -1165,6 +1181,7 @@ config_suite(void)
 	tcase_add_test(valid, test_full_config);
 	tcase_add_test(valid, test_defaults);
 	tcase_add_test(valid, test_defaults_match_the_header);
+	tcase_add_test(valid, test_rate_limit_expectation_is_the_models);
 	tcase_add_test(valid, test_empty_document);
 	tcase_add_test(valid, test_empty_sections);
 	tcase_add_test(valid, test_option_scalar_and_sequence);
