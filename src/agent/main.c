@@ -23,6 +23,7 @@
 #include "runtime/isolation_process.h"
 #include "runtime/lifecycle.h"
 #include "base/log.h"
+#include "model/events.h"
 #include "model/registry.h"
 #include "base/secure_path.h"
 #include "server/dci_server.h"
@@ -167,6 +168,13 @@ daemon_reload(void *context)
 		    "effect at the next start");
 }
 
+/* The events sink of the DCI Server (model/events.h). */
+static void
+main_dci_server_event(void *context, const struct dci_events_instance *event)
+{
+	dci_server_event(context, event);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -292,6 +300,8 @@ main(int argc, char **argv)
 		    state.lifecycle.registry, error, sizeof(error));
 		if (dci_server == NULL)
 			fatalx("%s", error);
+		/* Its consumers' events: the same the notifications carry. */
+		dci_events_set_consumer_sink(main_dci_server_event, dci_server);
 	}
 	/* The providers are loaded and the master's socket is open: nothing
 	 * further needs root. Isolated providers' processes, started as root,
@@ -315,6 +325,7 @@ main(int argc, char **argv)
 	result = agent_run(&loop);
 	agent_daemon_stopping();
 
+	dci_events_set_consumer_sink(NULL, NULL);
 	dci_server_stop(dci_server);
 	agent_stop();
 	dci_lifecycle_unload(&state.lifecycle);

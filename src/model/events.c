@@ -116,6 +116,26 @@ dci_events_summary_take(
 /* Main thread only (dci_events_set_sink). */
 static dci_events_sink_function events_sink;
 static void *events_sink_context;
+/* Main thread only (dci_events_set_consumer_sink). */
+static dci_events_sink_function events_consumer_sink;
+static void *events_consumer_sink_context;
+
+void
+dci_events_set_consumer_sink(dci_events_sink_function sink, void *context)
+{
+	events_consumer_sink = sink;
+	events_consumer_sink_context = context;
+}
+
+/* Hands `event` to both sinks that are registered. */
+static void
+events_deliver(const struct dci_events_instance *event)
+{
+	if (events_sink != NULL)
+		events_sink(events_sink_context, event);
+	if (events_consumer_sink != NULL)
+		events_consumer_sink(events_consumer_sink_context, event);
+}
 
 void
 dci_events_set_sink(dci_events_sink_function sink, void *context)
@@ -223,7 +243,7 @@ events_commit_report(void *context, enum dci_events_kind kind,
 	    .label = holder->instances[position].label,
 	};
 
-	events_sink(events_sink_context, &event);
+	events_deliver(&event);
 }
 
 /* Whether `datum` has another value (or presence) at `after` in `next`
@@ -307,7 +327,7 @@ events_commit_compare(void *context, size_t before, size_t after)
 		    sizeof(old_text));
 		events_render(commit, commit->next, after, datum, new_text,
 		    sizeof(new_text));
-		events_sink(events_sink_context, &event);
+		events_deliver(&event);
 	}
 }
 
@@ -344,7 +364,8 @@ dci_events_commit(const struct dci_class *class,
 	struct events_commit commit = {
 	    .class = class, .previous = previous, .next = next};
 
-	if (events_sink == NULL || previous == NULL)
+	if ((events_sink == NULL && events_consumer_sink == NULL) ||
+	    previous == NULL)
 		return;
 	events_commit_resolve(&commit);
 	(void)events_walk(previous->ids, previous->count, next->ids,

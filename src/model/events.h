@@ -130,6 +130,11 @@ typedef void (*dci_events_sink_function)(
  * needs no lock; the agent registers it, the model knows no OIDs. */
 void dci_events_set_sink(dci_events_sink_function sink, void *context);
 
+/* A second receiver of the same events, beside the sink above: the DCI
+ * Server's (server/dci_server.h), which hands them to its consumers.
+ * NULL: none, the default. Main thread only. */
+void dci_events_set_consumer_sink(dci_events_sink_function sink, void *context);
+
 /* The most datums one watch names. */
 #define DCI_EVENTS_WATCHED_DATUMS_MAX 64
 

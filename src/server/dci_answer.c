@@ -22,6 +22,9 @@
  *                      zeros. For one datum: its slot alone (size bytes,
  *                      in its format's byte order), no bitmap; INVALIDDATA
  *                      and no bytes when it has no value.
+ * SET_DATA, RESERVE_DATA, RELEASE_DATA, CONFIGURE
+ *                      status (METHODOPUNAVAILABLE: no provider declares
+ *                      a write), class id, instance id, datum id as asked
  *
  * The summary status is SUCCESS when every entry is, NOTPRESENT when
  * nothing matched, else the first entry's status that is not SUCCESS.
@@ -235,6 +238,17 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 			put_text(payload, snapshot->instances[i].label);
 			continue;
 		}
+		if (type != DCI_PROTOCOL_GET_DATA) {
+			/* A write: refused, as no provider offers one. */
+			status = DCI_PROTOCOL_METHODOPUNAVAILABLE;
+			dci_protocol_put_u32(payload, status);
+			put_class_id(payload, class);
+			put_instance_id(payload, class, id);
+			dci_protocol_put_u32(payload, request->datum_id);
+			if (summary == DCI_PROTOCOL_SUCCESS)
+				summary = status;
+			continue;
+		}
 		status =
 		    put_data(payload, class, snapshot, i, request->datum_id);
 		if (status != DCI_PROTOCOL_SUCCESS &&
@@ -242,6 +256,15 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 			summary = status;
 	}
 	return summary;
+}
+
+bool
+dci_answer_matches(const struct dci_protocol_request *request,
+    const struct dci_class *class, const uint32_t *id)
+{
+	return class_matches(request, class) &&
+	       instance_pattern_fits(request, class) &&
+	       instance_matches(request, class, id);
 }
 
 void
@@ -265,7 +288,7 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 	uint32_t summary = DCI_PROTOCOL_SUCCESS, count = 0;
 	size_t base = payload->length;
 
-	if (type < DCI_PROTOCOL_LIST_CLASSES || type > DCI_PROTOCOL_GET_DATA) {
+	if (type < DCI_PROTOCOL_LIST_CLASSES || type > DCI_PROTOCOL_CONFIGURE) {
 		dci_answer_status(payload, DCI_PROTOCOL_NOTIMPLEMENTED);
 		return;
 	}

@@ -7,6 +7,7 @@
 #ifndef DCISTAT_SERVER_DCI_ANSWER_H
 #define DCISTAT_SERVER_DCI_ANSWER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "model/registry.h"
@@ -21,6 +22,12 @@ void dci_answer(const struct dci_registry *registry,
     const struct dci_access *access, const struct dci_access_peer *peer,
     uint16_t type, const struct dci_protocol_request *request,
     struct dci_protocol_writer *payload);
+
+/* Whether `request`'s class and instance patterns name the instance `id`
+ * (class->instance_words words) of `class`: what a subscription's events
+ * are filtered by. */
+bool dci_answer_matches(const struct dci_protocol_request *request,
+    const struct dci_class *class, const uint32_t *id);
 
 /* An answer with `status`, no entries and both times now. */
 void dci_answer_status(struct dci_protocol_writer *payload, uint32_t status);

@@ -249,6 +249,7 @@ dci_protocol_status_name(uint32_t status)
 	    [DCI_PROTOCOL_NOTIMPLEMENTED] = "NOTIMPLEMENTED",
 	    [DCI_PROTOCOL_NOIMPLEMENTATION] = "NOIMPLEMENTATION",
 	    [DCI_PROTOCOL_SYSERROR] = "SYSERROR",
+	    [DCI_PROTOCOL_METHODOPUNAVAILABLE] = "METHODOPUNAVAILABLE",
 	};
 
 	if (status < sizeof(names) / sizeof(names[0]))

@@ -30,6 +30,13 @@
  *   datum id          1..2^32-2, or DCI_PROTOCOL_ALL for every datum
  * and nothing after it.
  *
+ * An EVENTS message's payload: u32 events lost (not queued since the
+ * last EVENTS message, the consumer's queue being full), u32 count, then
+ * per event: u32 subscription (the serial of the SUBSCRIBE request it
+ * matched), u32 event number (DCI_PROTOCOL_EVENT_*), u64 time
+ * (nanoseconds since the epoch), class id, instance id, u32 datum id
+ * (the datum whose value changed; 0 for the other events).
+ *
  * An answer's payload: u32 summary status, u32 count, u64 start and u64
  * end time (nanoseconds since the epoch, when the server began and ended
  * the request), then `count` entries whose layout each request type gives
@@ -58,6 +65,22 @@ enum dci_protocol_type {
 	DCI_PROTOCOL_LIST_INSTANCES = 2,
 	DCI_PROTOCOL_GET_CLASS_ATTRIBUTES = 3,
 	DCI_PROTOCOL_GET_DATA = 4,
+	/* Writes. No provider declares one (DCIDataAttr has no
+	 * DCI_SETTABLE or DCI_RESERVABLE, no class a configure operation):
+	 * every instance the pattern matches is answered
+	 * DCI_PROTOCOL_METHODOPUNAVAILABLE. The values a consumer would
+	 * write are therefore not sent. */
+	DCI_PROTOCOL_SET_DATA = 5,
+	DCI_PROTOCOL_RESERVE_DATA = 6,
+	DCI_PROTOCOL_RELEASE_DATA = 7,
+	DCI_PROTOCOL_CONFIGURE = 8,
+	/* Asks for the events of the classes and instances the pattern
+	 * names (the datum id: DCI_PROTOCOL_EVENT_* in its low 8 bits, any
+	 * flags above); the server sends them as DCI_PROTOCOL_EVENTS
+	 * messages from then on (server/dci_server.h). */
+	DCI_PROTOCOL_SUBSCRIBE = 9,
+	/* Server to consumer, unasked, serial 0: events. */
+	DCI_PROTOCOL_EVENTS = 0x4000,
 	/* An answer is its request's type with this bit set. */
 	DCI_PROTOCOL_ANSWER = 0x8000,
 	/* The server could not read a message: status says why, and the
@@ -78,7 +101,13 @@ enum dci_protocol_status {
 	DCI_PROTOCOL_NOTIMPLEMENTED = 5,    /* an unknown request type */
 	DCI_PROTOCOL_NOIMPLEMENTATION = 6,  /* another protocol version */
 	DCI_PROTOCOL_SYSERROR = 7,
+	DCI_PROTOCOL_METHODOPUNAVAILABLE = 8, /* a write no provider offers */
 };
+
+/* The UMA event datum numbers (the low 8 bits of an event datum id). */
+#define DCI_PROTOCOL_EVENT_INSTANCE_ADDED 0xf7u
+#define DCI_PROTOCOL_EVENT_INSTANCE_REMOVED 0xf6u
+#define DCI_PROTOCOL_EVENT_DATA_CHANGED 0xf5u
 
 struct dci_protocol_header {
 	uint32_t magic;

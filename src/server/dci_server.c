@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -19,6 +20,24 @@
 
 /* Output buffer a consumer keeps between answers. */
 #define DCI_SERVER_KEPT_OUTPUT_BYTES (64u * 1024u)
+
+/* What a consumer asked events for. */
+struct dci_server_subscription {
+	struct dci_protocol_request pattern;
+	uint32_t serial; /* of the SUBSCRIBE request */
+};
+
+/* One event waiting to be sent. */
+struct dci_server_queued_event {
+	uint32_t serial;
+	uint32_t number; /* DCI_PROTOCOL_EVENT_* */
+	uint32_t datum_id;
+	uint64_t time;
+	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
+	size_t class_levels;
+	uint32_t instance[DCI_INSTANCE_ID_MAX_WORDS];
+	size_t instance_words;
+};
 
 struct dci_server_client {
 	int fd;
@@ -33,6 +52,14 @@ struct dci_server_client {
 	/* When the answer was queued or last taken in part by the socket. */
 	int64_t progress_milliseconds;
 	bool close_when_sent; /* it sent what the server cannot read */
+	struct dci_server_subscription
+	    subscriptions[DCI_SERVER_SUBSCRIPTIONS_MAX];
+	size_t subscription_count;
+	/* Allocated at the first subscription, DCI_SERVER_EVENTS_QUEUED_MAX
+	 * entries. */
+	struct dci_server_queued_event *queue;
+	size_t queued;
+	uint32_t lost; /* events not queued since the last message */
 };
 
 struct dci_server {
@@ -112,6 +139,7 @@ client_drop(struct dci_server *server, size_t position, const char *why)
 	    (long)client->peer.pid, (long)client->peer.uid, why);
 	close(client->fd);
 	dci_protocol_writer_free(&client->output);
+	free(client->queue);
 	free(client);
 	server->clients[position] = server->clients[--server->client_count];
 	server->clients[server->client_count] = NULL;
@@ -171,6 +199,107 @@ dci_server_poll_max(void)
 	return 1 + DCI_SERVER_CLIENTS_MAX;
 }
 
+static void answer_begin(struct dci_server_client *client);
+static void answer_end(
+    struct dci_server_client *client, uint16_t type, uint32_t serial);
+
+/* Puts the queued events in the client's (empty) output. */
+static void
+events_send(struct dci_server_client *client)
+{
+	answer_begin(client);
+	dci_protocol_put_u32(&client->output, client->lost);
+	dci_protocol_put_u32(&client->output, (uint32_t)client->queued);
+	for (size_t i = 0; i < client->queued; i++) {
+		const struct dci_server_queued_event *event = &client->queue[i];
+
+		dci_protocol_put_u32(&client->output, event->serial);
+		dci_protocol_put_u32(&client->output, event->number);
+		dci_protocol_put_u64(&client->output, event->time);
+		dci_protocol_put_u32(
+		    &client->output, (uint32_t)event->class_levels);
+		for (size_t l = 0; l < event->class_levels; l++)
+			dci_protocol_put_u32(
+			    &client->output, event->class_id[l]);
+		dci_protocol_put_u32(
+		    &client->output, (uint32_t)event->instance_words);
+		for (size_t w = 0; w < event->instance_words; w++)
+			dci_protocol_put_u32(
+			    &client->output, event->instance[w]);
+		dci_protocol_put_u32(&client->output, event->datum_id);
+	}
+	client->queued = 0;
+	client->lost = 0;
+	answer_end(client, DCI_PROTOCOL_EVENTS, 0);
+}
+
+static uint32_t
+event_number(enum dci_events_kind kind)
+{
+	switch (kind) {
+	case DCI_EVENTS_INSTANCE_ADDED:
+		return DCI_PROTOCOL_EVENT_INSTANCE_ADDED;
+	case DCI_EVENTS_INSTANCE_REMOVED:
+		return DCI_PROTOCOL_EVENT_INSTANCE_REMOVED;
+	default:
+		return DCI_PROTOCOL_EVENT_DATA_CHANGED;
+	}
+}
+
+void
+dci_server_event(
+    struct dci_server *server, const struct dci_events_instance *event)
+{
+	const struct dci_class *class = event->class;
+	uint32_t number = event_number(event->kind);
+	struct timespec now;
+
+	if (server == NULL)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	for (size_t i = 0; i < server->client_count; i++) {
+		struct dci_server_client *client = server->clients[i];
+
+		for (size_t s = 0; s < client->subscription_count; s++) {
+			const struct dci_server_subscription *subscription =
+			    &client->subscriptions[s];
+			struct dci_server_queued_event *queued;
+
+			if ((subscription->pattern.datum_id & 0xffu) !=
+			        number ||
+			    !dci_answer_matches(
+			        &subscription->pattern, class, event->id) ||
+			    !dci_access_may_read(&server->access, &client->peer,
+			        class->id, class->id_length))
+				continue;
+			if (client->queued == DCI_SERVER_EVENTS_QUEUED_MAX) {
+				if (client->lost < UINT32_MAX)
+					client->lost++;
+				break;
+			}
+			queued = &client->queue[client->queued++];
+			*queued = (struct dci_server_queued_event){
+			    .serial = subscription->serial,
+			    .number = number,
+			    .datum_id = event->datum != NULL
+			                    ? event->datum->info.id
+			                    : 0,
+			    .time = (uint64_t)now.tv_sec * 1000000000u +
+			            (uint64_t)now.tv_nsec,
+			    .class_levels = class->id_length,
+			    .instance_words = class->instance_words,
+			};
+			memcpy(queued->class_id, class->id,
+			    class->id_length * sizeof(uint32_t));
+			memcpy(queued->instance, event->id,
+			    class->instance_words * sizeof(uint32_t));
+			/* One event per consumer, whichever patterns
+			 * match it. */
+			break;
+		}
+	}
+}
+
 size_t
 dci_server_poll_add(struct dci_server *server, struct pollfd *polled)
 {
@@ -180,7 +309,12 @@ dci_server_poll_add(struct dci_server *server, struct pollfd *polled)
 	server->polled_count = 0;
 	for (size_t i = 0; i < server->client_count; i++) {
 		struct dci_server_client *client = server->clients[i];
-		bool sending = client->sent < client->output.length;
+		bool sending;
+
+		if (client->sent >= client->output.length &&
+		    (client->queued > 0 || client->lost > 0))
+			events_send(client);
+		sending = client->sent < client->output.length;
 
 		polled[used++] = (struct pollfd){
 		    client->fd, (short)(sending ? POLLOUT : POLLIN), 0};
@@ -299,6 +433,54 @@ answer_end(struct dci_server_client *client, uint16_t type, uint32_t serial)
 	client->progress_milliseconds = dci_clock_milliseconds();
 }
 
+/* Keeps `request` as one of the client's subscriptions; answers SUCCESS
+ * with the count of classes it names now, NOTPRESENT when it names none
+ * (and is not kept), INVALIDARG for a datum that is no event,
+ * ALLOCATIONFAILURE beyond DCI_SERVER_SUBSCRIPTIONS_MAX. */
+static void
+subscribe(struct dci_server *server, struct dci_server_client *client,
+    uint32_t serial, const struct dci_protocol_request *request)
+{
+	uint32_t number = request->datum_id & 0xffu, classes = 0;
+	struct dci_protocol_request classes_only = *request;
+	uint32_t status = DCI_PROTOCOL_SUCCESS;
+	uint64_t now;
+	struct timespec clock;
+
+	classes_only.input_mask = 0;
+	classes_only.instance_words = 0;
+	for (size_t i = 0; i < server->registry->class_count; i++) {
+		const struct dci_class *class = server->registry->classes[i];
+
+		/* Any instance: the class pattern alone decides here. */
+		if (dci_answer_matches(&classes_only, class, NULL) &&
+		    dci_access_may_read(&server->access, &client->peer,
+		        class->id, class->id_length))
+			classes++;
+	}
+	if (number != DCI_PROTOCOL_EVENT_INSTANCE_ADDED &&
+	    number != DCI_PROTOCOL_EVENT_INSTANCE_REMOVED &&
+	    number != DCI_PROTOCOL_EVENT_DATA_CHANGED)
+		status = DCI_PROTOCOL_INVALIDARG;
+	else if (classes == 0)
+		status = DCI_PROTOCOL_NOTPRESENT;
+	else if (client->subscription_count == DCI_SERVER_SUBSCRIPTIONS_MAX)
+		status = DCI_PROTOCOL_ALLOCATIONFAILURE;
+	else if (client->queue == NULL &&
+	         (client->queue = calloc(DCI_SERVER_EVENTS_QUEUED_MAX,
+	              sizeof(*client->queue))) == NULL)
+		status = DCI_PROTOCOL_ALLOCATIONFAILURE;
+	if (status == DCI_PROTOCOL_SUCCESS)
+		client->subscriptions[client->subscription_count++] =
+		    (struct dci_server_subscription){*request, serial};
+	clock_gettime(CLOCK_REALTIME, &clock);
+	now = (uint64_t)clock.tv_sec * 1000000000u + (uint64_t)clock.tv_nsec;
+	dci_protocol_put_u32(&client->output, status);
+	dci_protocol_put_u32(&client->output, classes);
+	dci_protocol_put_u64(&client->output, now);
+	dci_protocol_put_u64(&client->output, now);
+}
+
 /* Answers the complete message in the client's input. */
 static void
 request_serve(struct dci_server *server, struct dci_server_client *client)
@@ -314,6 +496,8 @@ request_serve(struct dci_server *server, struct dci_server_client *client)
 	answer_begin(client);
 	if (status != DCI_PROTOCOL_SUCCESS)
 		dci_answer_status(&client->output, status);
+	else if (header.type == DCI_PROTOCOL_SUBSCRIBE)
+		subscribe(server, client, header.serial, &request);
 	else
 		dci_answer(server->registry, &server->access, &client->peer,
 		    header.type, &request, &client->output);

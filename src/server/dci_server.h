@@ -18,6 +18,15 @@
  * connection beyond is closed at once, so that no user can take every
  * place from the others or from root. A consumer that sends a
  * message the server cannot read gets DCI_PROTOCOL_ERROR and is disconnected.
+ *
+ * Events. A consumer that subscribes (DCI_PROTOCOL_SUBSCRIBE, at most
+ * DCI_SERVER_SUBSCRIPTIONS_MAX patterns) is sent the instance events of
+ * the classes it may read that its patterns name, in DCI_PROTOCOL_EVENTS
+ * messages, whenever it has no answer in flight. Its events wait in a
+ * queue of at most DCI_SERVER_EVENTS_QUEUED_MAX; beyond, they are only
+ * counted, and the count goes out with the next message, so a consumer
+ * that does not read costs a fixed amount of memory, and is disconnected
+ * after the stall period like any other once a message to it stalls.
  */
 #ifndef DCISTAT_SERVER_DCI_SERVER_H
 #define DCISTAT_SERVER_DCI_SERVER_H
@@ -26,12 +35,15 @@
 #include <stddef.h>
 
 #include "config/config.h"
+#include "model/events.h"
 #include "model/registry.h"
 
 #define DCI_SERVER_CLIENTS_MAX 16u
 #define DCI_SERVER_CLIENTS_PER_USER_MAX 4u
 #define DCI_SERVER_CLIENTS_ROOT_RESERVED 2u
 #define DCI_SERVER_DEFAULT_STALL_MILLISECONDS 10000
+#define DCI_SERVER_SUBSCRIPTIONS_MAX 16u
+#define DCI_SERVER_EVENTS_QUEUED_MAX 256u
 
 struct dci_server;
 
@@ -73,6 +85,12 @@ size_t dci_server_poll_add(struct dci_server *server, struct pollfd *polled);
  * wrote last. */
 void dci_server_poll_handle(
     struct dci_server *server, const struct pollfd *polled, size_t count);
+
+/* Queues `event` (model/events.h) for every consumer subscribed to it; it
+ * goes out with the next poll turn. Main thread, as every commit. NULL
+ * server: nothing. */
+void dci_server_event(
+    struct dci_server *server, const struct dci_events_instance *event);
 
 /* Connected consumers now; for tests and the log. */
 size_t dci_server_client_count(const struct dci_server *server);

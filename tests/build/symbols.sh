@@ -5,6 +5,8 @@
 #     <dcistat/supplier.h> declares (read by the compiler, gcc -aux-info,
 #     not by a pattern), and the built libdcistat-supplier.so exports
 #     exactly those, nothing else;
+#   - src/libdci/Symbols.list names exactly the functions <dcistat/dci.h>
+#     declares, and libdci.so exports exactly those;
 #   - src/providers/Symbols.list names the provider ABI's entry symbol,
 #     <dcistat/provider.h> declares no function a provider must link
 #     against (its calls are static inline, through the host's table),
@@ -30,10 +32,11 @@ exported() { nm -D --defined-only "$1" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | 
 # declared HEADER: the functions HEADER itself declares, not static.
 declared() {
 	printf '#include <dcistat/%s>\n' "$1" >"$tmp/use.c"
-	gcc -I "$top_srcdir/include" -aux-info "$tmp/aux" -fsyntax-only "$tmp/use.c" ||
+	gcc -I "$top_srcdir/include" -I "$top_srcdir/include/dcistat" \
+	    -aux-info "$tmp/aux" -fsyntax-only "$tmp/use.c" ||
 	    { fail "gcc cannot read <dcistat/$1>"; return; }
 	grep -F "include/dcistat/$1:" "$tmp/aux" | grep -v -E '\*/ (extern )?static ' |
-	    sed -E 's|^/\* [^*]* \*/ ||' | grep -o -E '\b[a-z_][a-z0-9_]* \(' |
+	    sed -E 's|^/\* [^*]* \*/ ||' | grep -o -E '\b[a-z_][A-Za-z0-9_]* \(' |
 	    sed 's/ ($//' | sort -u
 }
 # compare WHAT A B: the two sorted lists are equal.
@@ -59,6 +62,22 @@ if [ -f "$library" ]; then
 	compare "what libdcistat-supplier.so exports against src/supplier/Symbols.list" \
 	    "$tmp/supplier.list" "$tmp/supplier.exported" &&
 	    ok "libdcistat-supplier.so exports exactly src/supplier/Symbols.list"
+else
+	fail "$library not built"
+fi
+
+# --- libdci ---------------------------------------------------------------------
+listed "$top_srcdir/src/libdci/Symbols.list" >"$tmp/libdci.list"
+declared dci.h >"$tmp/libdci.declared"
+compare "src/libdci/Symbols.list against <dcistat/dci.h>'s declarations" \
+    "$tmp/libdci.list" "$tmp/libdci.declared" &&
+    ok "src/libdci/Symbols.list: the $(wc -l <"$tmp/libdci.list") functions <dcistat/dci.h> declares"
+library=$top_builddir/src/libdci/.libs/libdci.so
+if [ -f "$library" ]; then
+	exported "$library" >"$tmp/libdci.exported"
+	compare "what libdci.so exports against src/libdci/Symbols.list" \
+	    "$tmp/libdci.list" "$tmp/libdci.exported" &&
+	    ok "libdci.so exports exactly src/libdci/Symbols.list"
 else
 	fail "$library not built"
 fi

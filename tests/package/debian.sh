@@ -1,7 +1,7 @@
 #!/bin/bash
 # debian.sh -- builds the Debian packages from the committed tree (debian/:
 # dcistatd, dcistat-snmpd-module, libdcistat-dev, libdcistat-supplier0,
-# libdcistat-supplier-dev, dcistat-examples, python3-dcistat), checks them with lintian (no
+# libdcistat-supplier-dev, libdci0, libdci-dev, dcistat-examples, python3-dcistat), checks them with lintian (no
 # error), and installs them into a fresh Debian 12 root (mmdebstrap,
 # variant apt, plus snmpd) with apt, as a new host would get them. Run by
 # .ci/run, as root, last.
@@ -57,7 +57,7 @@ git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -x -C "$w
 (cd "$work/dcistat-0.1.0" && dpkg-buildpackage -b -us -uc -j2 >"$work/build.log" 2>&1) ||
     { tail -n 30 "$work/build.log"; fail "dpkg-buildpackage failed"; }
 names=(dcistatd dcistat-snmpd-module libdcistat-dev libdcistat-supplier0
-	libdcistat-supplier-dev dcistat-examples python3-dcistat)
+	libdcistat-supplier-dev libdci0 libdci-dev dcistat-examples python3-dcistat)
 debs=()
 for name in "${names[@]}"; do
 	deb=$(ls "$work/${name}_"*.deb 2>/dev/null) || fail "package $name not built"

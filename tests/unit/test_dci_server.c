@@ -311,6 +311,47 @@ START_TEST(one_datum_of_one_instance)
 }
 END_TEST
 
+/* Every write is refused per instance matched, with the layout
+ * dci_answer.c gives; an unmatched one is NOTPRESENT. */
+START_TEST(writes_refused_per_instance)
+{
+	static const uint16_t writes[] = {DCI_PROTOCOL_SET_DATA,
+	    DCI_PROTOCOL_RESERVE_DATA, DCI_PROTOCOL_RELEASE_DATA,
+	    DCI_PROTOCOL_CONFIGURE};
+	struct dci_protocol_request request =
+	    request_of((const uint32_t[]){1, 1}, 2, 0, NULL, 0, 5);
+	struct dci_protocol_request nothing =
+	    request_of((const uint32_t[]){9}, 1, 0, NULL, 0, 5);
+	struct answer answer;
+	char id[64];
+
+	for (size_t w = 0; w < sizeof(writes) / sizeof(writes[0]); w++) {
+		answer_of(&answer, writes[w], &request, &no_rules, &peer);
+		ck_assert_uint_eq(
+		    answer.status, DCI_PROTOCOL_METHODOPUNAVAILABLE);
+		ck_assert_uint_eq(answer.count, 3);
+		for (int i = 0; i < 3; i++) {
+			ck_assert_uint_eq(dci_protocol_get_u32(&answer.reader),
+			    DCI_PROTOCOL_METHODOPUNAVAILABLE);
+			read_id(&answer.reader, id, sizeof(id));
+			ck_assert_str_eq(id, "1.1");
+			read_id(&answer.reader, id, sizeof(id));
+			ck_assert_str_eq(id, i == 0 ? "10" : i == 1 ? "20" : "30");
+			ck_assert_uint_eq(dci_protocol_get_u32(&answer.reader), 5);
+		}
+		ck_assert_uint_eq(answer.reader.offset, answer.payload.length);
+		dci_protocol_writer_free(&answer.payload);
+		answer_of(&answer, writes[w], &nothing, &no_rules, &peer);
+		ck_assert_uint_eq(answer.status, DCI_PROTOCOL_NOTPRESENT);
+		ck_assert_uint_eq(answer.count, 0);
+		dci_protocol_writer_free(&answer.payload);
+	}
+	ck_assert_str_eq(
+	    dci_protocol_status_name(DCI_PROTOCOL_METHODOPUNAVAILABLE),
+	    "METHODOPUNAVAILABLE");
+}
+END_TEST
+
 START_TEST(datum_statuses)
 {
 	/* queue (5) has no value for eth1 (20); datum 9 does not exist. */
@@ -809,6 +850,7 @@ dci_server_suite(void)
 	tcase_add_test(answers, class_wildcards);
 	tcase_add_test(answers, one_datum_of_one_instance);
 	tcase_add_test(answers, datum_statuses);
+	tcase_add_test(answers, writes_refused_per_instance);
 	tcase_add_test(answers, instance_masks);
 	tcase_add_test(answers, access_hides_classes);
 	tcase_add_test(answers, attributes_describe_the_record);

@@ -1,0 +1,183 @@
+#!/bin/bash
+# libdci.sh -- libdci (<dci.h>) against the real dcistatd and its DCI
+# Server (agent: dci-socket).
+#
+# In a private network namespace with a quiet veth pair (no addresses,
+# IPv6 off: its counters stand still), a private snmpd master and dcistatd
+# (netif provider) with the DCI Server on, class 1.1 readable only by the
+# group dcih28lreaders. tests/libdci_consumer is a consumer written against
+# <dci.h> alone. The test asserts:
+#   - dciListClassId with DCI_ALL lists class 1.1;
+#   - for the quiet interface, dciGetData with DCI_ALL gives every 64-bit
+#     counter (UMA_UINT8) equal to dciStatCounter64 over SNMP and the name
+#     (UMA_TEXTSTRING) equal to dciStatText; one datum asked alone (rx_bytes)
+#     equals the same counter;
+#   - an instance wildcard reads one rx_bytes per interface of the
+#     namespace (the ifIndexes of /sys/class/net);
+#   - the tutorial's consumer (doc/tutorial/dci-consumer.c) lists class
+#     1.1 and prints the quiet interface's name and rx_bytes;
+#   - events: a consumer that asked dciOpen for DCI_INSTANCEADDED of class
+#     1.1 gets, through dciWaitEvent, the ifIndexes of a veth pair created
+#     in the namespace afterwards;
+#   - access control: a user outside dcih28lreaders gets DCI_NOTPRESENT for
+#     class 1.1 and no class 1.1 in its listing.
+# The test user and group are created here and removed on exit.
+#
+# Needs root, `ip netns`, useradd and runuser (exit 77 otherwise).
+
+# Functions run through wait_until look unreachable to shellcheck.
+# shellcheck disable=SC2317
+
+if [ -z "${BASH_VERSION:-}" ]; then
+	exec bash "$0" "$@"
+fi
+
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
+
+require_root
+require_cmd ip snmpd snmpget useradd userdel groupadd groupdel runuser
+hold_test_users_lock
+require_built
+make_netns
+
+NETIF=2.1.1                       # class 1.1, length-prefixed
+DCI_TEXT=$DCI_ARC.1.5.1.3.$NETIF  # dciStatText.<class>
+DCI_C64=$DCI_ARC.1.5.1.4.$NETIF   # dciStatCounter64.<class>
+D_RX_BYTES=12
+GROUP=dcih28lreaders USER_OUT=dcih28lout
+
+remove_accounts() {
+	userdel "$USER_OUT" 2>/dev/null
+	groupdel "$GROUP" 2>/dev/null
+	return 0
+}
+remove_accounts
+at_exit remove_accounts
+groupadd "$GROUP" || fail "cannot create group $GROUP"
+useradd -M -N -s /usr/sbin/nologin "$USER_OUT" ||
+    fail "cannot create user $USER_OUT"
+
+# The socket and a copy of the consumer where the test user reaches them.
+SOCK_DIR=$(mktemp -d /tmp/dcih28l.XXXXXX) || fail "mktemp"
+remove_sock_dir() { rm -rf -- "$SOCK_DIR"; }
+at_exit remove_sock_dir
+chmod 755 "$SOCK_DIR"
+CONSUMER_BUILT=$top_builddir/tests/libdci_consumer
+[ -x "$CONSUMER_BUILT" ] || fail "tests/libdci_consumer is not built"
+cp "$CONSUMER_BUILT" "$SOCK_DIR/libdci_consumer" && chmod 755 "$SOCK_DIR/libdci_consumer"
+CONSUMER=$SOCK_DIR/libdci_consumer
+export DCISTAT_DCI_SOCKET=$SOCK_DIR/dci.sock
+
+if ! ip -n "$NETNS" link add dl28a type veth peer name dl28b 2>"$TMP_DIR/veth.err"; then
+	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
+fi
+if ! { ip -n "$NETNS" link set dl28a up && ip -n "$NETNS" link set dl28b up; }; then
+	fail "cannot bring the pair up"
+fi
+QUIET=$(ns_run cat /sys/class/net/dl28b/ifindex) || fail "no ifindex"
+
+start_snmpd
+config=$TMP_DIR/dcistatd.yaml
+cat >"$config" <<EOF2
+agent:
+  agentx-socket: $SNMPD_AGENTX
+  ping-interval: 1
+  plugin-dir: $NETIF_PLUGIN_DIR
+  dci-socket: $DCISTAT_DCI_SOCKET
+  dci-socket-mode: "0666"
+  dci-access:
+    "1.1": {groups: [$GROUP]}
+providers:
+  - module: netif
+    refresh: 0.2
+EOF2
+start_dcistatd "$config"
+wait_dcistatd_ready 10
+SNMP_TARGET=unix:$SNMPD_UNIX
+
+"$CONSUMER" classes >"$TMP_DIR/classes.out" ||
+    fail "dciListClassId failed: $(cat "$TMP_DIR/classes.out")"
+grep -qx '1\.1' "$TMP_DIR/classes.out" ||
+    fail "no class 1.1 in: $(xargs <"$TMP_DIR/classes.out")"
+ok "dciListClassId(DCI_ALL) lists class 1.1"
+
+# Every 64-bit counter of the quiet interface equals dciStatCounter64, its
+# name dciStatText; rx_bytes alone equals the same.
+values_agree() {
+	local instance id type value oids=() values=() got i
+	"$CONSUMER" get 1.1 "$QUIET" '*' >"$TMP_DIR/all.out" || return 1
+	[ "$(head -n 1 "$TMP_DIR/all.out")" = "status SUCCESS" ] || return 1
+	while read -r instance id type value; do
+		case $type in
+		u8) oids+=("$DCI_C64.1.$QUIET.$id") ;;
+		text) oids+=("$DCI_TEXT.1.$QUIET.$id") ;;
+		*) continue ;;
+		esac
+		values+=("$value")
+	done < <(tail -n +2 "$TMP_DIR/all.out")
+	[ "${#oids[@]}" -ge 10 ] || return 1
+	i=0
+	while IFS= read -r got; do
+		[ "$got" = "${values[$i]}" ] || {
+			note "${oids[$i]}: DCI '${values[$i]}', SNMP '$got'"
+			return 1
+		}
+		i=$((i + 1))
+	done < <(snmp_get "${oids[@]}")
+	[ "$i" -eq "${#oids[@]}" ] || return 1
+	COMPARED=$i
+	got=$("$CONSUMER" get 1.1 "$QUIET" "$D_RX_BYTES" | sed -n 2p)
+	[ "${got##* }" = "$(snmp_get "$DCI_C64.1.$QUIET.$D_RX_BYTES")" ] || return 1
+}
+wait_until 10 values_agree ||
+    fail "dciGetData differs from SNMP: $(head -n 5 "$TMP_DIR/all.out")"
+ok "dciGetData: all $COMPARED values (64-bit counters, the name) of ifIndex $QUIET equal SNMP's; rx_bytes alone equals dciStatCounter64"
+
+expected=$(ns_run sh -c 'cat /sys/class/net/*/ifindex' | sort -n | xargs)
+got=$("$CONSUMER" get 1.1 '*' "$D_RX_BYTES" | awk 'NR > 1 { print $1 }' | sort -n | xargs)
+[ "$got" = "$expected" ] ||
+    fail "wildcard instances '$got', the namespace has '$expected'"
+ok "an instance wildcard reads every interface ($got)"
+
+# The tutorial's consumer (doc/tutorial/dci-consumer.c) reads the same.
+"$top_builddir/doc/tutorial/dci-consumer" >"$TMP_DIR/tutorial.out" 2>&1 ||
+    fail "the tutorial consumer failed: $(cat "$TMP_DIR/tutorial.out")"
+grep -q '^[0-9]* classes: .*\b1\.1\b' "$TMP_DIR/tutorial.out" &&
+    grep -q "^ifIndex $QUIET: dl28b .*rx_bytes=[0-9]" "$TMP_DIR/tutorial.out" ||
+    fail "the tutorial consumer printed: $(head -n 5 "$TMP_DIR/tutorial.out")"
+ok "the tutorial consumer lists the classes and reads dl28b"
+
+# A figure, not a verdict: a wildcarded read of every netif datum through
+# libdci, and one snmpget of one value through the master.
+timing=$("$CONSUMER" time 1.1 200) || fail "timed reads failed: $timing"
+start=$(now_ms)
+for _ in $(seq 20); do snmp_get "$DCI_C64.1.$QUIET.$D_RX_BYTES" >/dev/null; done
+note "dciGetData 1.1 * *: $timing; snmpget of one value: $((($(now_ms) - start) / 20)) ms each (process included)"
+
+# --- events ----------------------------------------------------------------------
+"$CONSUMER" wait 1.1 5 >"$TMP_DIR/events.out" 2>&1 &
+WAITER=$!
+_lib_pids+=("$WAITER")
+subscribed() { grep -qx ready "$TMP_DIR/events.out"; }
+wait_until 10 subscribed || fail "the consumer did not subscribe: $(cat "$TMP_DIR/events.out")"
+ip -n "$NETNS" link add dl28c type veth peer name dl28d ||
+    fail "cannot create the second veth pair"
+new=$(ns_run cat /sys/class/net/dl28c/ifindex /sys/class/net/dl28d/ifindex | sort -n | xargs)
+wait "$WAITER" || fail "no event came: $(xargs <"$TMP_DIR/events.out")"
+got=$(sed -n 's/^added //p' "$TMP_DIR/events.out" | sort -n | xargs)
+[ "$got" = "$new" ] || fail "events for '$got', the new pair is '$new'"
+ok "dciWaitEvent: DCI_INSTANCEADDED for both ends of a new veth pair ($got)"
+
+# --- access control ----------------------------------------------------------
+out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$DCISTAT_DCI_SOCKET" \
+    "$CONSUMER" get 1.1 '*' '*' 2>&1)
+[ "$out" = "status NOTPRESENT" ] || fail "$USER_OUT read class 1.1: $out"
+out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$DCISTAT_DCI_SOCKET" \
+    "$CONSUMER" classes 2>&1)
+! grep -qx '1\.1' <<<"$out" || fail "$USER_OUT sees class 1.1: $out"
+grep -q . <<<"$out" || fail "$USER_OUT sees no class at all"
+ok "$USER_OUT (not in $GROUP) gets DCI_NOTPRESENT for class 1.1, not listed"
+
+stop_dcistatd
