@@ -6,6 +6,7 @@ interface's ifIndex), DCISTAT_TEST_SNMPGET (snmpget through the private
 master), DCISTAT_TEST_C64 and DCISTAT_TEST_TEXT (dciStatCounter64 and
 dciStatText of class 1.1)."""
 
+import datetime
 import os
 import subprocess
 import time
@@ -80,8 +81,15 @@ def test_read_equals_snmp_in_one_snapshot(consumer):
         return len(oids) >= 10 and snmp_get(oids) == expected
 
     assert until(10, agree), compared
-    assert compared["row"]["name"] == "dh30cb"
-    assert isinstance(compared["row"]["rx_bytes"], int)
+    row = compared["row"]
+    assert row["name"] == "dh30cb"
+    assert isinstance(row["rx_bytes"], int) and row["mtu"] == 1500
+    assert row["oper_up"] is True
+    # last_change is a time since boot (STF_MONOTONIC): an interval.
+    assert isinstance(row["last_change"], datetime.timedelta)
+    # The MAC: libdci pads an octet string to whole words.
+    mac = bytes.fromhex(ns_run("cat", "/sys/class/net/dh30cb/address").strip().replace(":", ""))
+    assert row["address"][:6] == mac and row["address"][6:] == b"\0\0"
     # One datum asked alone equals the block's.
     alone = consumer.read(NETIF, quiet, datums=["rx_bytes", "name"])
     assert alone == {quiet: {"rx_bytes": compared["row"]["rx_bytes"], "name": "dh30cb"}}
