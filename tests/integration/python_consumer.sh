@@ -16,7 +16,10 @@
 #     created afterwards, then INSTANCE_REMOVED when it is deleted, and
 #     None when nothing happens within the timeout;
 #   - bad arguments raise (TypeError, ValueError, DciError) against the
-#     live server, with a short hypothesis fuzz of read()'s arguments.
+#     live server, with a short hypothesis fuzz of read()'s arguments;
+#   - doc/PYTHON.md's consumer example, run as the file shows it, lists
+#     class 1.1, prints the quiet interface and a veth pair's
+#     INSTANCE_ADDED.
 #
 # Needs root, `ip netns` and pytest (exit 77 otherwise).
 

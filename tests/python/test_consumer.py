@@ -8,6 +8,7 @@ dciStatText of class 1.1)."""
 
 import datetime
 import os
+import sys
 import subprocess
 import time
 
@@ -184,3 +185,37 @@ def test_hypothesis_fuzz_of_read_arguments(consumer):
 
     fuzz()
     assert (1, 1) in {c.id for c in consumer.classes()}
+
+
+def test_doc_example_runs_as_shown():
+    """doc/PYTHON.md's consumer example, run as the file shows it: it
+    lists class 1.1, prints the quiet interface's name, and reports the
+    INSTANCE_ADDED of a veth pair created while it waits."""
+    doc = os.path.join(os.path.dirname(__file__), "..", "..", "doc", "PYTHON.md")
+    with open(doc, encoding="utf-8") as text:
+        section = text.read().split("## Reading statistics", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    env = dict(ENV, DCISTAT_DCI_SOCKET=ENV["DCISTAT_TEST_DCI_SOCKET"])
+    process = subprocess.Popen([sys.executable, "-u", "-c", example], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        # The watcher subscribes after the reads: pairs come and go until
+        # it has seen one.
+        for attempt in range(40):
+            if process.poll() is not None:
+                break
+            ns_run("ip", "link", "add", "dh30ce", "type", "veth", "peer", "name", "dh30cf")
+            time.sleep(0.25)
+            ns_run("ip", "link", "del", "dh30ce")
+            time.sleep(0.25)
+        output, _ = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    quiet = ENV["DCISTAT_TEST_QUIET"]
+    lines = output.splitlines()
+    assert process.returncode == 0, output
+    assert "1.1 netif Network interfaces, one instance per ifIndex" in lines, output
+    assert any(line.startswith(f"{quiet} dh30cb ") for line in lines), output
+    assert any(line.startswith("INSTANCE_ADDED ") for line in lines), output
