@@ -329,11 +329,11 @@ class Consumer:
         self._classes: Dict[Tuple[int, ...], _Class] = {}
         self._events: deque = deque()
         self._connection = _Connection()
-        status, os_errno, answer = self._connection.open(
+        status, os_errno, _refused = self._connection.open(
             self._path, ids, len(subscriptions))
         if status not in (_SUCCESS, _INVALIDDATAPRESENT):
-            if answer is not None and status != 7:
-                self._connection.close()
+            # A refused event id leaves the connection open: not used.
+            self._connection.close()
             raise DciError(status, f"dciOpen({self._path!r})", os_errno)
 
     def __enter__(self) -> "Consumer":

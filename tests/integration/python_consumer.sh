@@ -101,4 +101,18 @@ fi
     fail "tests/python/test_consumer.py failed"
 ok "tests/python/test_consumer.py passed against dcistatd's DCI Server"
 
+# A figure, not a verdict: Consumer.read of every datum of every interface
+# (one dciGetData and the decoding into Python values).
+timing=$(cd "$stage" && env "${python_env[@]}" DCISTAT_DCI_SOCKET="$DCISTAT_TEST_DCI_SOCKET" \
+    "$python" -c '
+import time, dcistat
+with dcistat.Consumer() as consumer:
+    consumer.read("1.1")
+    start = time.perf_counter()
+    for _ in range(200):
+        rows = consumer.read("1.1")
+    print(f"{len(rows)} instances, {(time.perf_counter() - start) / 200 * 1e6:.0f} us per read")
+') || fail "timed reads failed: $timing"
+note "Consumer.read(\"1.1\") of every datum: $timing"
+
 stop_dcistatd
