@@ -50,8 +50,9 @@ export DCISTAT_TEST_DCI_SOCKET=$SOCK_DIR/dci.sock
 if ! ip -n "$NETNS" link add dh30ca type veth peer name dh30cb 2>"$TMP_DIR/veth.err"; then
 	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
 fi
-ip -n "$NETNS" link set dh30ca up && ip -n "$NETNS" link set dh30cb up ||
-    fail "cannot bring the pair up"
+if ! { ip -n "$NETNS" link set dh30ca up && ip -n "$NETNS" link set dh30cb up; }; then
+	fail "cannot bring the pair up"
+fi
 DCISTAT_TEST_QUIET=$(ns_run cat /sys/class/net/dh30cb/ifindex) || fail "no ifindex"
 export DCISTAT_TEST_QUIET DCISTAT_TEST_NETNS=$NETNS
 
