@@ -464,7 +464,8 @@ class Consumer:
 
     def read(self, class_id: ClassIdLike, instance=None,
              datums: Optional[Iterable[Union[str, int]]] = None) -> dict:
-        """{instance: {datum label: value}} of one snapshot of the class.
+        """{instance: {datum label: value}} of one snapshot of the class (one
+        dciGetData).
 
         ``instance`` None (or "*") reads every instance; a tuple may
         wildcard single levels with None. ``datums`` None reads every datum,
@@ -495,11 +496,13 @@ class Consumer:
                 wanted.append(found)
             if not wanted:
                 raise ValueError("datums names no datum")
-        class_bytes = _pack_class(levels)
-        ids = b"".join(_pack_metric(class_bytes, instance_words,
-                                    _ALL if d is None else d.id) for d in wanted)
+        # One id, so one snapshot: the server answers each id of a list
+        # apart, so several datums are read as the whole block and picked.
+        asked = wanted[0].id if len(wanted) == 1 and wanted[0] is not None else _ALL
+        keep = None if wanted == [None] else {d.id for d in wanted}
+        ids = _pack_metric(_pack_class(levels), instance_words, asked)
         what = f"dciGetData({'.'.join(map(str, levels))})"
-        answer = self._call(_GET_DATA, ids, len(wanted), what)
+        answer = self._call(_GET_DATA, ids, 1, what)
         result: dict = {}
         try:
             for element, (status, metric, _offset, _size) in enumerate(answer.retvals):
@@ -523,7 +526,7 @@ class Consumer:
                     _isize, count = struct.unpack_from("=2I", block, at)
                     invalid = set(struct.unpack_from(f"={count}I", block, at + 8))
                 for datum in info.datums:
-                    if datum.id == _INVALIDDATUMID:
+                    if datum.id == _INVALIDDATUMID or (keep is not None and datum.id not in keep):
                         continue
                     row[datum.label] = (None if datum.id in invalid
                                         else _value(datum.type, datum.units, block, datum.offset))
