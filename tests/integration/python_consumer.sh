@@ -8,6 +8,9 @@
 # with the DCI Server on. tests/python/test_consumer.py (pytest) then
 # asserts, with what this script exports (DCISTAT_TEST_*):
 #   - classes() lists class 1.1 with the netif provider's label;
+#   - the example provider's datums read as the Python values their DCI
+#     types and units say (bool, str, ints of every width and sign,
+#     IPv4Address, bytes, datetime, timedelta);
 #   - read() of the quiet interface: every 64-bit counter equals
 #     dciStatCounter64 and the name equals dciStatText (snmpget);
 #   - an instance wildcard reads one rx_bytes per interface of the
@@ -68,6 +71,11 @@ agent:
 providers:
   - module: netif
     refresh: 0.2
+  - module: $(provider_so example)
+    refresh: 0.2
+    options:
+      instances: 2
+      churn_seconds: 0
 EOF_CONFIG
 start_dcistatd "$config"
 wait_dcistatd_ready 10
