@@ -14,7 +14,8 @@
 #   - read() of the quiet interface: every 64-bit counter equals
 #     dciStatCounter64 and the name equals dciStatText (snmpget);
 #   - an instance wildcard reads one rx_bytes per interface of the
-#     namespace, and instances() lists the same;
+#     namespace, and instances() lists the same; lo's speed (no valid
+#     value) reads as None;
 #   - wait_event() gives INSTANCE_ADDED for both ends of a veth pair
 #     created afterwards, then INSTANCE_REMOVED when it is deleted, and
 #     None when nothing happens within the timeout;

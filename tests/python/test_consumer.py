@@ -139,6 +139,10 @@ def test_wildcard_reads_every_interface(consumer):
     every = consumer.read(NETIF)
     assert sorted(every) == expected
     assert all(isinstance(row["rx_bytes"], int) for row in every.values())
+    # lo (ifIndex 1 of the namespace) has no link speed: invalid data
+    # (DCI_INVALIDDATAPRESENT, its DCIInvalidData) reads as None.
+    assert every[1]["name"] == "lo" and every[1]["speed"] is None
+    assert consumer.read(NETIF, 1, ["speed"]) == {1: {"speed": None}}
 
 
 def test_wait_event_for_a_veth_pair_created_and_deleted():
