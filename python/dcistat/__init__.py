@@ -17,9 +17,17 @@ takes a lock. After ``os.fork()`` the child does not write the parent's
 segment: the parent's objects raise RuntimeError there, and the child opens a
 Supplier of its own (with another name).
 
-Errors of the library raise ValueError (a bad argument) or OSError (with its
+A :class:`Consumer` reads dcistatd's classes through its DCI Server
+(libdci, dci(3); dcistatd's ``agent: dci-socket``)::
+
+    with dcistat.Consumer() as consumer:
+        for name, row in consumer.read("1.1", datums=["name", "rx_bytes"]).items():
+            print(name, row)
+
+Errors of the supplier library raise ValueError (a bad argument) or OSError (with its
 errno) carrying the library's message; wrong types raise TypeError, values out
-of range ValueError or OverflowError.
+of range ValueError or OverflowError. A consumer's failing libdci status
+raises :class:`DciError` (its ``status`` name and ``message``).
 """
 
 from typing import NamedTuple, Optional, Sequence
@@ -46,7 +54,26 @@ from ._dcistat import (
     Transaction,
 )
 
+from .consumer import (
+    DATA_CHANGED,
+    INSTANCE_ADDED,
+    INSTANCE_REMOVED,
+    ClassInfo,
+    Consumer,
+    DciError,
+    Event,
+    EventKind,
+)
+
 __all__ = [
+    "ClassInfo",
+    "Consumer",
+    "DATA_CHANGED",
+    "DciError",
+    "Event",
+    "EventKind",
+    "INSTANCE_ADDED",
+    "INSTANCE_REMOVED",
     "BUCKETS_MAX",
     "Buckets",
     "CLASS_ARC",

@@ -1,7 +1,21 @@
 # Type hints of the dcistat package (its C extension _dcistat and
-# __init__.py). Docstrings are in the extension: help(dcistat.Supplier).
+# __init__.py, consumer.py). Docstrings are in the extension and in
+# consumer.py: help(dcistat.Supplier), help(dcistat.Consumer).
+import datetime
+import enum
+import ipaddress
 from types import TracebackType
-from typing import NamedTuple, Optional, Sequence, Tuple, Type, Union
+from typing import (
+    Dict,
+    Iterable,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    Union,
+)
 
 BUCKETS_MAX: int
 CLASS_ARC: int
@@ -151,3 +165,73 @@ class Supplier:
         device_type: int = ...,
         priority: int = ...,
     ) -> Device: ...
+
+# --- consumers (consumer.py, through libdci) ---------------------------------
+
+class DciError(Exception):
+    status: str  # the <dci.h> status name without DCI_, e.g. "NOTPRESENT"
+    code: int
+    message: str
+    def __init__(self, code: int, what: str, os_errno: int = ...) -> None: ...
+
+class EventKind(enum.Enum):
+    INSTANCE_ADDED = 0xF7
+    INSTANCE_REMOVED = 0xF6
+    DATA_CHANGED = 0xF5
+
+INSTANCE_ADDED: EventKind
+INSTANCE_REMOVED: EventKind
+DATA_CHANGED: EventKind
+
+ClassIdLike = Union[str, Sequence[int]]
+# An instance as read() keys it: an int for a class of one 4-byte level,
+# else a tuple with a value per level (None: a wildcard in a request).
+InstanceKey = Union[int, bytes, ipaddress.IPv4Address, ipaddress.IPv6Address, Tuple[object, ...]]
+Value = Union[
+    None,
+    bool,
+    int,
+    float,
+    str,
+    bytes,
+    ipaddress.IPv4Address,
+    ipaddress.IPv6Address,
+    datetime.datetime,
+    datetime.timedelta,
+]
+
+class ClassInfo(NamedTuple):
+    id: Tuple[int, ...]
+    label: str
+    description: str
+
+class Event(NamedTuple):
+    kind: EventKind
+    class_id: Tuple[int, ...]
+    instance: InstanceKey
+    time: Optional[datetime.datetime]
+
+class Consumer:
+    def __init__(
+        self,
+        socket_path: Optional[str] = ...,
+        events: Iterable[ClassIdLike] = ...,
+        event_kinds: Iterable[EventKind] = ...,
+    ) -> None: ...
+    def __enter__(self) -> Consumer: ...
+    def __exit__(
+        self,
+        kind: Optional[Type[BaseException]],
+        value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None: ...
+    def close(self) -> None: ...
+    def classes(self) -> List[ClassInfo]: ...
+    def instances(self, class_id: ClassIdLike) -> List[InstanceKey]: ...
+    def read(
+        self,
+        class_id: ClassIdLike,
+        instance: Union[None, str, InstanceKey] = ...,
+        datums: Optional[Iterable[Union[str, int]]] = ...,
+    ) -> Dict[InstanceKey, Dict[str, Value]]: ...
+    def wait_event(self, timeout: Optional[float] = ...) -> Optional[Event]: ...

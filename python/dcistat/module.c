@@ -516,7 +516,7 @@ module_exec(PyObject *module)
 	if (pydci_metric_ready(module) < 0 ||
 	    pydci_histogram_ready(module) < 0 ||
 	    pydci_event_counter_ready(module) < 0 ||
-	    pydci_device_ready(module) < 0)
+	    pydci_device_ready(module) < 0 || pydci_consumer_ready(module) < 0)
 		return -1;
 	if (PyModule_AddIntConstant(
 	        module, "EVCNT_MISC", DCISTAT_EVCNT_TYPE_MISC) < 0 ||
@@ -549,7 +549,8 @@ static PyModuleDef_Slot module_slots[] = {
 static struct PyModuleDef module_definition = {
     PyModuleDef_HEAD_INIT,
     .m_name = "dcistat._dcistat",
-    .m_doc = "libdcistat-supplier for Python: see the dcistat package.",
+    .m_doc = "libdcistat-supplier and libdci for Python: see the dcistat "
+             "package.",
     .m_size = 0,
     .m_slots = module_slots,
 };

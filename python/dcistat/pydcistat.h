@@ -91,6 +91,8 @@ int pydci_metric_ready(PyObject *module);
 int pydci_histogram_ready(PyObject *module);
 int pydci_event_counter_ready(PyObject *module);
 int pydci_device_ready(PyObject *module);
+/* The consumer's libdci connection type (consumer.c). */
+int pydci_consumer_ready(PyObject *module);
 
 /* Factories the supplier's methods call. */
 PyObject *pydci_metric_new(

@@ -44,10 +44,10 @@ DCI_C64=$DCI_ARC.1.5.1.4
 # The package as make install lays it out, from the build.
 stage=$TMP_DIR/python
 mkdir -p "$stage/dcistat"
-cp "$top_srcdir"/python/dcistat/__init__.py "$stage/dcistat/"
+cp "$top_srcdir"/python/dcistat/__init__.py "$top_srcdir"/python/dcistat/consumer.py "$stage/dcistat/"
 ln -s "$SO" "$stage/dcistat/_dcistat.so"
 export PYTHONPATH=$stage
-export LD_LIBRARY_PATH=$top_builddir/src/supplier/.libs
+export LD_LIBRARY_PATH=$top_builddir/src/supplier/.libs:$top_builddir/src/libdci/.libs
 export DCISTAT_SUPPLIER_DIRECTORY=$RUN PYTHONDONTWRITEBYTECODE=1
 
 start_snmpd

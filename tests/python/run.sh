@@ -25,13 +25,13 @@ so=$top_builddir/python/dcistat/.libs/_dcistat.so
 stage=$(mktemp -d "${TMPDIR:-/tmp}/dcistat-python.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 mkdir "$stage/dcistat"
-for file in __init__.py __init__.pyi py.typed; do
+for file in __init__.py __init__.pyi py.typed consumer.py; do
 	ln -s "$top_srcdir/python/dcistat/$file" "$stage/dcistat/$file"
 done
 ln -s "$so" "$stage/dcistat/_dcistat.so"
 
 export PYTHONPATH=$stage${PYTHONPATH:+:$PYTHONPATH}
-export LD_LIBRARY_PATH=$top_builddir/src/supplier/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$top_builddir/src/supplier/.libs:$top_builddir/src/libdci/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export DCISTAT_CLI=$top_builddir/src/cli/dcistat
 export DCISTAT_SUPPLIERS_SO=$top_builddir/src/providers/suppliers/.libs/suppliers.so
 export PYTHONDONTWRITEBYTECODE=1
