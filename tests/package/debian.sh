@@ -141,7 +141,7 @@ fi
 ok "unit installed, enabled (not started), verified"
 
 providers=$(in_root dpkg -L dcistatd | grep '/dcistat/providers/.*\.so$' | xargs -n1 basename | sort | xargs)
-[ "$providers" = "devstat.so evcnt.so netif.so openmetrics.so suppliers.so" ] || fail "production providers: $providers"
+[ "$providers" = "devstat.so evcnt.so netif.so openmetrics.so statsd.so suppliers.so" ] || fail "production providers: $providers"
 for elf in /usr/sbin/dcistatd /usr/bin/dcistat $(in_root dpkg -L "${names[@]}" | grep '\.so$'); do
 	[ -L "$root$elf" ] && continue
 	readelf -lW "$root$elf" | grep -q GNU_RELRO || fail "$elf: no RELRO"
