@@ -69,8 +69,8 @@ libdci_provider_label(const unsigned char *owner, size_t owner_size,
 }
 
 DCIStatus
-libdci_provider_class_id(const DCIClassId *class_id, size_t bound,
-    uint32_t *id, size_t *id_length)
+libdci_provider_class_id(
+    const DCIClassId *class_id, size_t bound, uint32_t *id, size_t *id_length)
 {
 	size_t levels;
 
@@ -116,7 +116,8 @@ unit_of(UMAUnit units, enum dci_unit *unit)
 	} table[] = {{UMA_NOUNITS, DCI_UNIT_NONE}, {UMA_BYTES, DCI_UNIT_BYTES},
 	    {UMA_KBYTES, DCI_UNIT_KBYTES}, {UMA_MBYTES, DCI_UNIT_MBYTES},
 	    {UMA_GBYTES, DCI_UNIT_GBYTES}, {UMA_TBYTES, DCI_UNIT_TBYTES},
-	    {UMA_SECS, DCI_UNIT_SECONDS}, {UMA_MILLISECS, DCI_UNIT_MILLISECONDS},
+	    {UMA_SECS, DCI_UNIT_SECONDS},
+	    {UMA_MILLISECS, DCI_UNIT_MILLISECONDS},
 	    {UMA_MICROSECS, DCI_UNIT_MICROSECONDS},
 	    {UMA_NANOSECS, DCI_UNIT_NANOSECONDS},
 	    {UMA_PICOSECS, DCI_UNIT_PICOSECONDS}, {UMA_TICKS, DCI_UNIT_TICKS},
@@ -187,8 +188,8 @@ itype_of(UMAInstTagType itype, enum dci_instance_type *out)
 /* The DCI4 form of a UMA datum, and the bytes its value takes in a posted
  * class data block (a text string: at least its size word). */
 static DCIStatus
-datum_of(const DCIDataAttr *attr, struct dci_datum_info *info,
-    UMAUint4 *fixed_size)
+datum_of(
+    const DCIDataAttr *attr, struct dci_datum_info *info, UMAUint4 *fixed_size)
 {
 	bool is_counter = (attr->flags & DCI_DCISTAT_COUNTER) != 0;
 
@@ -346,7 +347,8 @@ read_datums(const unsigned char *attr, size_t attr_size,
 	size_t at;
 
 	if (array->count == 0 || array->count > 65536 ||
-	    array->offset > attr_size || array->size > attr_size - array->offset)
+	    array->offset > attr_size ||
+	    array->size > attr_size - array->offset)
 		return DCI_INVALIDARG;
 	draft->infos = calloc(array->count, sizeof(*draft->infos));
 	draft->labels = calloc(array->count, sizeof(*draft->labels));
@@ -405,8 +407,7 @@ read_datums(const unsigned char *attr, size_t attr_size,
 		draft->datum_count = d + 1;
 		at += fixed.size;
 	}
-	return at == array->offset + array->size ? DCI_SUCCESS
-	                                         : DCI_INVALIDARG;
+	return at == array->offset + array->size ? DCI_SUCCESS : DCI_INVALIDARG;
 }
 
 /* Reads `attr` into `class` (but its segment class) and `draft`. */
@@ -526,8 +527,8 @@ provider_open(DCIProviderHandle *handle, const char *name, uint32_t number)
 }
 
 static DCIStatus
-register_locked(DCIProviderHandle handle, const uint32_t *id,
-    size_t id_length, const DCIClassAttr *attr)
+register_locked(DCIProviderHandle handle, const uint32_t *id, size_t id_length,
+    const DCIClassAttr *attr)
 {
 	struct libdci_provider_class *class;
 	struct class_draft draft;
@@ -585,8 +586,9 @@ dciRegister(DCIProviderHandle *handle, const char *providerName,
 	bool opened = false;
 
 	if (handle == NULL || classAttr == NULL ||
-	    libdci_provider_class_id(classId, classId != NULL ? classId->size : 0,
-	        id, &id_length) != DCI_SUCCESS)
+	    libdci_provider_class_id(classId,
+	        classId != NULL ? classId->size : 0, id,
+	        &id_length) != DCI_SUCCESS)
 		return DCI_INVALIDARG;
 	if (*handle == NULL) {
 		if (providerName == NULL || providerName[0] == '\0' ||

@@ -38,17 +38,18 @@ libdci_provider_metric(DCIProviderHandle handle, const DCIMetricId *metric,
 	    metric->classId.offset > metric->size ||
 	    metric->classId.size > metric->size - metric->classId.offset ||
 	    metric->instanceId.offset > metric->size ||
-	    metric->instanceId.size > metric->size - metric->instanceId.offset ||
+	    metric->instanceId.size >
+	        metric->size - metric->instanceId.offset ||
 	    metric->classId.offset % 4 != 0 ||
 	    metric->instanceId.offset % 4 != 0 ||
 	    metric->instanceId.size < INSTANCE_FIXED_SIZE)
 		return DCI_INVALIDARG;
-	status = libdci_provider_class_id(dcimetricclassid(metric),
-	    metric->classId.size, id, &id_length);
+	status = libdci_provider_class_id(
+	    dcimetricclassid(metric), metric->classId.size, id, &id_length);
 	if (status != DCI_SUCCESS)
 		return status;
-	memcpy(&instance, bytes + metric->instanceId.offset,
-	    INSTANCE_FIXED_SIZE);
+	memcpy(
+	    &instance, bytes + metric->instanceId.offset, INSTANCE_FIXED_SIZE);
 	if (instance.size != metric->instanceId.size || instance.size % 4 != 0)
 		return DCI_INVALIDARG;
 	*class = libdci_provider_class_find(handle, id, id_length);
@@ -66,8 +67,8 @@ libdci_provider_metric(DCIProviderHandle handle, const DCIMetricId *metric,
 }
 
 static struct libdci_provider_instance *
-instance_find(const struct libdci_provider_class *class, const uint32_t *id,
-    size_t words)
+instance_find(
+    const struct libdci_provider_class *class, const uint32_t *id, size_t words)
 {
 	for (struct libdci_provider_instance *i = class->instances; i != NULL;
 	     i = i->next)
@@ -91,8 +92,8 @@ libdci_provider_instance_free(struct libdci_provider_instance *instance)
 /* Checks one datum's value at `at` (`room` bytes from its offset to the
  * block's end): DCI_SUCCESS when it can be stored. */
 static DCIStatus
-value_check(const struct libdci_provider_datum *datum,
-    const unsigned char *at, size_t room)
+value_check(const struct libdci_provider_datum *datum, const unsigned char *at,
+    size_t room)
 {
 	char text[DCISTAT_SUPPLIER_STRING_MAX];
 	UMAUint4 word;
@@ -218,8 +219,8 @@ block_store(struct libdci_provider_class *class,
 
 /* The instance method: none is the class's. */
 static DCIStatus
-instance_method(const DCIMethod *method, DCIMethodType class_method,
-    DCIMethodType *out)
+instance_method(
+    const DCIMethod *method, DCIMethodType class_method, DCIMethodType *out)
 {
 	*out = class_method;
 	if (method == NULL)
@@ -334,7 +335,8 @@ dciRemoveInstance(DCIProviderHandle handle, const DCIMetricId *metricId)
 			struct libdci_provider_instance *instance = *link;
 
 			if (instance->id_words == words &&
-			    memcmp(instance->id, id, words * sizeof(*id)) == 0) {
+			    memcmp(instance->id, id, words * sizeof(*id)) ==
+			        0) {
 				*link = instance->next;
 				libdci_provider_instance_free(instance);
 				status = DCI_SUCCESS;
@@ -399,8 +401,8 @@ post_entry_read(DCIProviderHandle handle, const DCIReturn *post,
 }
 
 __attribute__((visibility("default"))) DCIStatus
-dciPostData(DCIProviderHandle handle, UMAUint4 operation,
-    const DCIReturn *post, const void *dataBuffer, UMAUint4 dataBufferSize)
+dciPostData(DCIProviderHandle handle, UMAUint4 operation, const DCIReturn *post,
+    const void *dataBuffer, UMAUint4 dataBufferSize)
 {
 	const unsigned char *base;
 	size_t base_size;
@@ -454,8 +456,8 @@ dciPostData(DCIProviderHandle handle, UMAUint4 operation,
 }
 
 __attribute__((visibility("default"))) DCIStatus
-dciDatumAddress(DCIProviderHandle handle, const DCIMetricId *metricId,
-    UMAUint8 **address)
+dciDatumAddress(
+    DCIProviderHandle handle, const DCIMetricId *metricId, UMAUint8 **address)
 {
 	struct libdci_provider_class *class;
 	struct libdci_provider_instance *instance;

@@ -52,7 +52,7 @@ struct libdci_provider_class {
 	DCIMethodType method;
 	struct libdci_provider_datum *datums;
 	size_t datum_count;
-	bool has_text; /* a UMA_TEXTSTRING datum: not for DCI_ADDRESS */
+	bool has_text;       /* a UMA_TEXTSTRING datum: not for DCI_ADDRESS */
 	UMAUint4 block_size; /* the least a posted class data block holds */
 	struct dcistat_class *segment_class;
 	bool registered; /* false after dciUnregister of this class */
@@ -70,8 +70,8 @@ struct DCIProvider {
 /* A DCIClassId a provider names: no wildcard, under its arc. Fills `id`
  * (DCI_CLASS_ID_MAX_LEVELS words) and its length; DCI_INVALIDARG
  * otherwise. `bound`: the bytes the id may take. */
-DCIStatus libdci_provider_class_id(const DCIClassId *class_id, size_t bound,
-    uint32_t *id, size_t *id_length);
+DCIStatus libdci_provider_class_id(
+    const DCIClassId *class_id, size_t bound, uint32_t *id, size_t *id_length);
 
 /* The registered class with that id, or NULL. */
 struct libdci_provider_class *libdci_provider_class_find(
@@ -92,8 +92,8 @@ void libdci_provider_instance_free(struct libdci_provider_instance *instance);
 /* A UMATextString at `at` within `bound` bytes: its text (at most
  * `capacity` - 1 bytes, NUL-terminated into `text`). false when it does
  * not fit or is longer. */
-bool libdci_provider_text(const unsigned char *at, size_t bound, char *text,
-    size_t capacity);
+bool libdci_provider_text(
+    const unsigned char *at, size_t bound, char *text, size_t capacity);
 
 /* The ascii text of the DCILabel `descriptor` points at in `owner` (of
  * `owner_size` bytes). */
