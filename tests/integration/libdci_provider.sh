@@ -83,12 +83,13 @@ exec 3>"$TMP_DIR/commands"
 wait_until 10 grep -qx ready "$TMP_DIR/provider.out" ||
     fail "the provider did not register: $(cat "$TMP_DIR/provider.out")"
 answers=1
+answered() { [ "$(wc -l <"$TMP_DIR/provider.out")" -ge "$answers" ]; }
 # provider COMMAND...: sends one command and waits for its answer, "ok".
 provider() {
 	printf '%s\n' "$*" >&3
 	answers=$((answers + 1))
-	wait_until 5 test "$(wc -l <"$TMP_DIR/provider.out")" -ge "$answers" ||
-	    fail "the provider did not answer '$*'"
+	wait_until 5 answered ||
+	    fail "the provider did not answer '$*': $(cat "$TMP_DIR/provider.out")"
 	[ "$(tail -n 1 "$TMP_DIR/provider.out")" = ok ] ||
 	    fail "'$*': $(tail -n 1 "$TMP_DIR/provider.out")"
 }
