@@ -344,8 +344,8 @@ DCIStatus dciRemoveInstance(
     DCIProviderHandle handle, const DCIMetricId *metricId);
 DCIStatus dciPostData(DCIProviderHandle handle, UMAUint4 operation,
     const DCIReturn *post, const void *dataBuffer, UMAUint4 dataBufferSize);
-DCIStatus dciDatumAddress(DCIProviderHandle handle,
-    const DCIMetricId *metricId, UMAUint8 **address);
+DCIStatus dciDatumAddress(
+    DCIProviderHandle handle, const DCIMetricId *metricId, UMAUint8 **address);
 DCIStatus dciPostEvent(DCIProviderHandle handle, const DCIMetricId *eventId,
     const void *data, UMAUint4 dataSize);
 DCIStatus dciWaitRequest(DCIProviderHandle handle, UMAUint4 *operation,
