@@ -18,6 +18,8 @@
  *       dciPostData of datum 1 alone, the data in a buffer apart
  *   address BYTES
  *       stores BYTES into gamma's word (dciDatumAddress)
+ *   add INSTANCE LABEL
+ *       dciAddInstance to "requests", every value 0 and the name LABEL
  *   remove INSTANCE
  *       dciRemoveInstance from "requests"
  *   quit
@@ -178,6 +180,8 @@ command(DCIProviderHandle handle, UMAUint8 *gamma, const char *line)
 		__atomic_store_n(gamma, (UMAUint8)bytes, __ATOMIC_RELAXED);
 		return DCI_SUCCESS;
 	}
+	if (sscanf(line, "add %lu %200s", &instance, name) == 2)
+		return add_requests(handle, (UMAUint4)instance, name);
 	if (sscanf(line, "remove %lu", &instance) == 1) {
 		UMAUint4 id = (UMAUint4)instance;
 		DCIMetricId *metric =

@@ -15,6 +15,9 @@
 #     dciDatumAddress gave is served through both;
 #   - an instance removed with dciRemoveInstance disappears from SNMP and
 #     dciGetData answers DCI_NOTPRESENT for it, while the other stays;
+#   - a consumer waiting with dciWaitEvent gets DCI_INSTANCEADDED for an
+#     instance the provider adds and DCI_INSTANCEREMOVED for one it
+#     removes (no dciPostEvent needed);
 #   - when the provider unregisters, its classes go.
 #
 # Needs root (for snmpd's sockets; exit 77 otherwise).
@@ -151,6 +154,22 @@ beta_gone() {
 wait_until 10 beta_gone || fail "beta is still served after dciRemoveInstance"
 served 1 90 -4 7 alpha-1 || fail "alpha after beta's removal: $LAST"
 ok "dciRemoveInstance: beta gone from SNMP, DCI_NOTPRESENT from dciGetData; alpha stays"
+
+# Instance events follow from dciAddInstance and dciRemoveInstance.
+"$CONSUMER" wait "$REQUESTS_DCI" 5 >"$TMP_DIR/events.out" 2>&1 &
+WAITER=$!
+_lib_pids+=("$WAITER")
+subscribed() { grep -qx ready "$TMP_DIR/events.out"; }
+wait_until 10 subscribed ||
+    fail "the consumer did not subscribe: $(cat "$TMP_DIR/events.out")"
+provider add 4 delta
+wait_until 10 served 4 0 0 0 delta || fail "delta after dciAddInstance: $LAST"
+provider remove 4
+wait "$WAITER" || fail "no event came: $(xargs <"$TMP_DIR/events.out")"
+got=$(grep -E '^(added|removed) ' "$TMP_DIR/events.out" | xargs)
+[ "$got" = "added 4 removed 4" ] ||
+    fail "events '$got', the provider added and removed instance 4"
+ok "dciWaitEvent: DCI_INSTANCEADDED and DCI_INSTANCEREMOVED for an instance the provider added and removed"
 
 printf 'quit\n' >&3
 exec 3>&-
