@@ -703,6 +703,72 @@ START_TEST(test_register_refusals)
 }
 END_TEST
 
+/* The DCI_INVALIDDATUMID word is read, not stored: 0 (every datum valid)
+ * is accepted, anything else refused, and the values stay. */
+START_TEST(test_invalid_data_word)
+{
+	struct build_datum with_word[COUNT_OF(datums) + 1];
+	DCIProviderHandle handle = NULL;
+	DCIClassId *id = build_class_id(class_levels, COUNT_OF(class_levels));
+	DCIClassAttr *attr;
+	DCIInstAttr *inst = build_inst_attr("partial");
+	DCIMetricId *metric = metric_of(6, DCI_ALL);
+	unsigned char block[512];
+	UMAUint4 size, offset = 300, word = 0;
+	const void *data[] = {block};
+	DCIReturn *post;
+
+	directory_make();
+	memcpy(with_word, datums, sizeof(datums));
+	with_word[COUNT_OF(datums)] = (struct build_datum){
+	    DCI_INVALIDDATUMID, UMA_UINT4, UMA_NOUNITS, 0, offset, "invalid"};
+	attr = build_class_attr("partial", DCI_POSSIBLEINVALIDDATA, 0,
+	    one_level, 1, with_word, COUNT_OF(with_word));
+	ck_assert_uint_eq(
+	    dciRegister(&handle, "dciprov", id, attr), DCI_SUCCESS);
+	memset(block, 0, sizeof(block));
+	block_make(block, 40, 1, 1, 1, "p");
+	size = offset + 4;
+	ck_assert_uint_eq(
+	    dciAddInstance(handle, metric, inst, NULL, block, size),
+	    DCI_SUCCESS);
+	ck_assert_uint_eq(number_of("partial", "served"), 40);
+	block_make(block, 41, 1, 1, 1, "p");
+	word = 8; /* "the DCIInvalidData is at 8": none can be kept */
+	memcpy(block + offset, &word, 4);
+	post = build_post(&metric, data, &size, 1);
+	ck_assert_uint_eq(dciPostData(handle, DCI_OP_GETDATA, post, NULL, 0),
+	    DCI_NOIMPLEMENTATION);
+	ck_assert_uint_eq(number_of("partial", "served"), 40);
+	free(post);
+	word = 0;
+	memcpy(block + offset, &word, 4);
+	post = build_post(&metric, data, &size, 1);
+	ck_assert_uint_eq(
+	    dciPostData(handle, DCI_OP_GETDATA, post, NULL, 0), DCI_SUCCESS);
+	ck_assert_uint_eq(number_of("partial", "served"), 41);
+	free(post);
+	free(metric);
+	free(inst);
+	free(attr);
+	free(id);
+	ck_assert_uint_eq(dciUnregister(handle, NULL), DCI_SUCCESS);
+	directory_remove();
+}
+END_TEST
+
+/* A segment that cannot be created: DCI_SYSERROR, no handle. */
+START_TEST(test_segment_refused)
+{
+	DCIProviderHandle handle = NULL;
+
+	setenv(
+	    "DCISTAT_SUPPLIER_DIRECTORY", "/proc/dcistat-no-such-directory", 1);
+	ck_assert_uint_eq(register_class(&handle), DCI_SYSERROR);
+	ck_assert_ptr_null(handle);
+}
+END_TEST
+
 /* --- unregistering, events, requests ------------------------------------- */
 
 START_TEST(test_unregister_events_requests)
@@ -773,6 +839,8 @@ provider_suite(void)
 	tcase_add_test(routines, test_address_in_place);
 	tcase_add_test(routines, test_register_refusals);
 	tcase_add_test(routines, test_unregister_events_requests);
+	tcase_add_test(routines, test_invalid_data_word);
+	tcase_add_test(routines, test_segment_refused);
 	suite_add_tcase(suite, routines);
 	return suite;
 }
