@@ -346,9 +346,11 @@ read_datums(const unsigned char *attr, size_t attr_size,
 {
 	size_t at;
 
-	if (array->count == 0 || array->count > 65536 ||
-	    array->offset > attr_size ||
-	    array->size > attr_size - array->offset)
+	/* Each DCIDataAttr takes at least its fixed part: the count is
+	 * bounded by the bytes before anything is allocated for it. */
+	if (array->count == 0 || array->offset > attr_size ||
+	    array->size > attr_size - array->offset ||
+	    array->count > array->size / DATA_ATTR_FIXED_SIZE)
 		return DCI_INVALIDARG;
 	draft->infos = calloc(array->count, sizeof(*draft->infos));
 	draft->labels = calloc(array->count, sizeof(*draft->labels));
