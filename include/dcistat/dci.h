@@ -311,6 +311,46 @@ DCIStatus dciSetData(DCIHandle handle, UMAUint4 operation,
     UMAUint4 dataSize, DCIReturn **returnBuffer, UMAUint4 returnBufferSize);
 DCIStatus dciFree(void *buffer);
 
+/*
+ * Providers (dciRegister(3)). A provider's classes and instances live in a
+ * libdcistat-supplier segment that dcistatd's `suppliers` provider serves,
+ * over SNMP and to consumers alike; no DCI Server connection is needed.
+ * Class ids are {DCI_PROVIDER_CLASS_ARC, number, relative...}: `number`
+ * the application's (the same in every class of one handle), the first
+ * relative level DCI_PROVIDER_CLASS_FIRST or more.
+ */
+typedef struct DCIProvider *DCIProviderHandle;
+#define DCI_PROVIDER_CLASS_ARC 3u
+#define DCI_PROVIDER_CLASS_FIRST 16u
+/* dcistat's DCIDataAttr flag: the datum only grows (wrapping at its
+ * width) and is served as a counter; without it an integer is a gauge. */
+#define DCI_DCISTAT_COUNTER 0x100u
+
+/* The method data of DCI_ADDRESS in the specification; dcistat does not
+ * read it (see dciDatumAddress). */
+typedef struct DCIAddressMethodData {
+	void *address;
+	UMAUint4 size;
+	void *sync;
+} DCIAddressMethodData;
+
+DCIStatus dciRegister(DCIProviderHandle *handle, const char *providerName,
+    const DCIClassId *classId, const DCIClassAttr *classAttr);
+DCIStatus dciUnregister(DCIProviderHandle handle, const DCIClassId *classId);
+DCIStatus dciAddInstance(DCIProviderHandle handle, const DCIMetricId *metricId,
+    const DCIInstAttr *instAttr, const DCIMethod *method, const void *data,
+    UMAUint4 dataSize);
+DCIStatus dciRemoveInstance(
+    DCIProviderHandle handle, const DCIMetricId *metricId);
+DCIStatus dciPostData(DCIProviderHandle handle, UMAUint4 operation,
+    const DCIReturn *post, const void *dataBuffer, UMAUint4 dataBufferSize);
+DCIStatus dciDatumAddress(
+    DCIProviderHandle handle, const DCIMetricId *metricId, UMAUint8 **address);
+DCIStatus dciPostEvent(DCIProviderHandle handle, const DCIMetricId *eventId,
+    const void *data, UMAUint4 dataSize);
+DCIStatus dciWaitRequest(DCIProviderHandle handle, UMAUint4 *operation,
+    DCIReturn **request, UMAUint4 requestSize, const UMATimeSpec *timeout);
+
 #ifdef __cplusplus
 }
 #endif

@@ -147,6 +147,15 @@ int dcistat_value_set(
     struct dcistat_instance *instance, int datum_index, uint64_t value);
 int dcistat_value_set_string(
     struct dcistat_instance *instance, int datum_index, const char *text);
+/* The 64-bit word that holds an integer, boolean, time or address datum's
+ * value for the reader, for a caller that updates it in place (libdci's
+ * DCI_ADDRESS method) rather than through dcistat_value_add or _set. The
+ * word is shared by every thread: one thread stores into it, or all use
+ * atomic operations; a counter's value is this word plus what the update
+ * functions added per thread. NULL for a string datum (it changes under
+ * a sequence) or an index out of range. */
+uint64_t *dcistat_value_address(
+    struct dcistat_instance *instance, int datum_index);
 
 /* --- evcnt(9) --- */
 

@@ -140,6 +140,31 @@ dcistat_value_set(
 	return 0;
 }
 
+__attribute__((visibility("default"))) uint64_t *
+dcistat_value_address(struct dcistat_instance *instance, int datum_index)
+{
+	const struct dcistat_class *class_handle;
+	uint32_t word;
+
+	if (instance == NULL) {
+		dcistat_fail(EINVAL, "no instance");
+		return NULL;
+	}
+	class_handle = instance->class_handle;
+	if (datum_index < 0 ||
+	    (uint32_t)datum_index >= class_handle->datum_count ||
+	    (class_handle->datum_combines[datum_index] !=
+	            DCISTAT_COMBINE_SHARED &&
+	        class_handle->datum_combines[datum_index] !=
+	            DCISTAT_COMBINE_SUM)) {
+		dcistat_fail(
+		    EINVAL, "datum %d has no single word", datum_index);
+		return NULL;
+	}
+	word = instance->values + class_handle->datum_words[datum_index];
+	return &dcistat_shared_region(class_handle->supplier)[word];
+}
+
 /* Strings change under the block's sequence in the shared region, so a
  * reader never sees half of one. */
 __attribute__((visibility("default"))) int
