@@ -650,3 +650,13 @@ dciUnregister(DCIProviderHandle handle, const DCIClassId *classId)
 		provider_close(handle);
 	return DCI_SUCCESS;
 }
+
+/* Removes an instance from its segment and frees its record. */
+void
+libdci_provider_instance_free(struct libdci_provider_instance *instance)
+{
+	if (instance->segment_instance != NULL)
+		dcistat_instance_remove(instance->segment_instance);
+	free(instance->posted);
+	free(instance);
+}

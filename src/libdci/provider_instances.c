@@ -78,15 +78,6 @@ instance_find(
 	return NULL;
 }
 
-void
-libdci_provider_instance_free(struct libdci_provider_instance *instance)
-{
-	if (instance->segment_instance != NULL)
-		dcistat_instance_remove(instance->segment_instance);
-	free(instance->posted);
-	free(instance);
-}
-
 /* --- values -------------------------------------------------------------- */
 
 /* Checks one datum's value at `at` (`room` bytes from its offset to the
