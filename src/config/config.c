@@ -269,11 +269,13 @@ read_dci_access_names(struct config_yaml *reader, const yaml_node_t *node,
 	return 0;
 }
 
-/* One "CLASS-ID: {users: [...], groups: [...]}" of dci-access. */
+/* One "CLASS-ID: {users: [...], groups: [...]}" of dci-access, a
+ * config_yaml_pair_reader. */
 static int
 read_dci_access_entry(struct config_yaml *reader, const yaml_node_pair_t *pair,
-    const char *name, struct dci_config_dci_access *entry)
+    const char *name, void *item)
 {
+	struct dci_config_dci_access *entry = item;
 	static const struct config_yaml_key keys[] = {
 	    {.name = "users"}, {.name = "groups"}};
 	static const struct config_yaml_mapping table = {
@@ -318,35 +320,15 @@ static int
 read_dci_access(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field)
 {
-	static const struct config_yaml_mapping any_key = {
-	    "in dci-access", NULL, 0};
 	struct dci_config *config = field;
-	size_t count;
+	void *items = NULL;
+	int result = config_yaml_read_pairs(reader, node, key,
+	    "a mapping of class ids to users and groups", "in dci-access",
+	    sizeof *config->dci_access, read_dci_access_entry, &items,
+	    &config->dci_access_count);
 
-	if (config_yaml_is_null(node))
-		return 0;
-	if (node->type != YAML_MAPPING_NODE)
-		return config_yaml_report_expected(reader, node,
-		    "a mapping of class ids to users and groups", key);
-	count = config_yaml_mapping_length(node);
-	if (count == 0)
-		return 0;
-	config->dci_access = calloc(count, sizeof(*config->dci_access));
-	if (config->dci_access == NULL)
-		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_pair_t *pair = node->data.mapping.pairs.start;
-	     pair < node->data.mapping.pairs.top; pair++) {
-		const char *name = NULL;
-		size_t index;
-
-		if (config_yaml_check_key(
-		        reader, node, pair, &any_key, &name, &index) != 0)
-			return -1;
-		if (read_dci_access_entry(reader, pair, name,
-		        &config->dci_access[config->dci_access_count++]) != 0)
-			return -1;
-	}
-	return 0;
+	config->dci_access = items;
+	return result;
 }
 
 /* One `CLASS: [DATUM, ...]` of data-changed: unique non-empty labels,
@@ -396,56 +378,40 @@ read_watched_datums(struct config_yaml *reader, const yaml_node_t *node,
 	return 0;
 }
 
+/* One `CLASS: [DATUM, ...]` of data-changed, a config_yaml_pair_reader. */
+static int
+read_data_changed_entry(struct config_yaml *reader,
+    const yaml_node_pair_t *pair, const char *name, void *item)
+{
+	struct dci_config_watch *watch = item;
+	const yaml_node_t *key_node = config_yaml_node(reader, pair->key);
+
+	if (name[0] == '\0')
+		return config_yaml_report(reader, &key_node->start_mark,
+		    "expected a class label or id in '%s', found an empty key",
+		    "data-changed");
+	watch->position = config_yaml_position(reader, key_node);
+	if (config_yaml_copy_text(reader, name, &watch->class_name) != 0)
+		return -1;
+	return read_watched_datums(
+	    reader, config_yaml_node(reader, pair->value), name, watch);
+}
+
 /* data-changed: a mapping of class (label or dotted id) to the labels of
  * its datums whose changes are notified. `field` is the notifications. */
 static int
 read_data_changed(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field)
 {
-	static const struct config_yaml_mapping any_key = {
-	    "in data-changed", NULL, 0};
 	struct dci_config_notifications *notifications = field;
-	size_t count;
+	void *items = NULL;
+	int result = config_yaml_read_pairs(reader, node, key,
+	    "a mapping of class labels to datum labels", "in data-changed",
+	    sizeof *notifications->data_changed, read_data_changed_entry,
+	    &items, &notifications->data_changed_count);
 
-	if (config_yaml_is_null(node))
-		return 0;
-	if (node->type != YAML_MAPPING_NODE)
-		return config_yaml_report_expected(reader, node,
-		    "a mapping of class labels to datum labels", key);
-	count = config_yaml_mapping_length(node);
-	if (count == 0)
-		return 0;
-	notifications->data_changed =
-	    calloc(count, sizeof *notifications->data_changed);
-	if (notifications->data_changed == NULL)
-		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_pair_t *pair = node->data.mapping.pairs.start;
-	     pair < node->data.mapping.pairs.top; pair++) {
-		struct dci_config_watch *watch =
-		    &notifications
-		         ->data_changed[notifications->data_changed_count++];
-		const yaml_node_t *key_node =
-		    config_yaml_node(reader, pair->key);
-		const char *name = NULL;
-		size_t index;
-
-		if (config_yaml_check_key(
-		        reader, node, pair, &any_key, &name, &index) != 0)
-			return -1;
-		if (name[0] == '\0')
-			return config_yaml_report(reader, &key_node->start_mark,
-			    "expected a class label or id in '%s', found an "
-			    "empty key",
-			    key);
-		watch->position = config_yaml_position(reader, key_node);
-		if (config_yaml_copy_text(reader, name, &watch->class_name) !=
-		        0 ||
-		    read_watched_datums(reader,
-		        config_yaml_node(reader, pair->value), name,
-		        watch) != 0)
-			return -1;
-	}
-	return 0;
+	notifications->data_changed = items;
+	return result;
 }
 
 /* `field` is the provider entry: the module's position is kept for the
@@ -516,46 +482,36 @@ read_option_values(struct config_yaml *reader, const yaml_node_t *node,
 	return 0;
 }
 
+/* One key of a provider's `options` and its values, a
+ * config_yaml_pair_reader. */
+static int
+read_option(struct config_yaml *reader, const yaml_node_pair_t *pair,
+    const char *name, void *item)
+{
+	struct dci_config_option *option = item;
+
+	option->position =
+	    config_yaml_position(reader, config_yaml_node(reader, pair->key));
+	if (config_yaml_copy_text(reader, name, &option->key) != 0)
+		return -1;
+	return read_option_values(
+	    reader, config_yaml_node(reader, pair->value), option);
+}
+
 /* A provider's `options`: any keys, each a scalar or a sequence of
  * scalars, handed to the provider as written. `field` is the entry. */
 static int
 read_options(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field)
 {
-	static const struct config_yaml_mapping any_key = {
-	    "in options", NULL, 0};
 	struct dci_config_provider *provider = field;
-	size_t count;
+	void *items = NULL;
+	int result = config_yaml_read_pairs(reader, node, key, "a mapping",
+	    "in options", sizeof *provider->options, read_option, &items,
+	    &provider->option_count);
 
-	if (config_yaml_is_null(node))
-		return 0;
-	if (node->type != YAML_MAPPING_NODE)
-		return config_yaml_report_expected(
-		    reader, node, "a mapping", key);
-	count = config_yaml_mapping_length(node);
-	if (count == 0)
-		return 0;
-	provider->options = calloc(count, sizeof *provider->options);
-	if (provider->options == NULL)
-		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_pair_t *pair = node->data.mapping.pairs.start;
-	     pair < node->data.mapping.pairs.top; pair++) {
-		struct dci_config_option *option;
-		const char *name = NULL;
-		size_t index;
-
-		if (config_yaml_check_key(
-		        reader, node, pair, &any_key, &name, &index) != 0)
-			return -1;
-		option = &provider->options[provider->option_count++];
-		option->position = config_yaml_position(
-		    reader, config_yaml_node(reader, pair->key));
-		if (config_yaml_copy_text(reader, name, &option->key) != 0 ||
-		    read_option_values(reader,
-		        config_yaml_node(reader, pair->value), option) != 0)
-			return -1;
-	}
-	return 0;
+	provider->options = items;
+	return result;
 }
 
 /* config_yaml_read_sequence's entry reader for a providers entry. */

@@ -376,6 +376,40 @@ config_yaml_read_sequence(struct config_yaml *reader, const yaml_node_t *node,
 	return 0;
 }
 
+int
+config_yaml_read_pairs(struct config_yaml *reader, const yaml_node_t *node,
+    const char *key, const char *expectation, const char *context, size_t size,
+    config_yaml_pair_reader read_pair, void **items, size_t *count)
+{
+	const struct config_yaml_mapping any_key = {context, NULL, 0};
+	size_t total;
+
+	if (config_yaml_is_null(node))
+		return 0;
+	if (node->type != YAML_MAPPING_NODE)
+		return config_yaml_report_expected(
+		    reader, node, expectation, key);
+	total = config_yaml_mapping_length(node);
+	if (total == 0)
+		return 0;
+	*items = calloc(total, size);
+	if (*items == NULL)
+		return config_yaml_out_of_memory(reader);
+	for (const yaml_node_pair_t *pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		const char *name = NULL;
+		size_t index;
+
+		if (config_yaml_check_key(
+		        reader, node, pair, &any_key, &name, &index) != 0)
+			return -1;
+		if (read_pair(reader, pair, name,
+		        (char *)*items + (*count)++ * size) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * libyaml's reader reports only a byte offset; count lines and characters up
  * to it the way its scanner would (CR, LF and CRLF end a line).

@@ -157,6 +157,23 @@ int config_yaml_read_sequence(struct config_yaml *reader,
     const yaml_node_t *node, const char *key, const char *what, size_t size,
     config_yaml_entry_reader read_entry, void **items, size_t *count);
 
+/* Fills one zeroed entry of a mapping of any keys from one of its pairs,
+ * whose key (checked: a scalar, not seen before) has the text `name`. */
+typedef int (*config_yaml_pair_reader)(struct config_yaml *reader,
+    const yaml_node_pair_t *pair, const char *name, void *entry);
+
+/*
+ * Reads the value of key, a mapping of any keys (null or empty: none), into
+ * a new array of zeroed entries of size bytes, one for each pair, filled by
+ * read_pair; expectation is what a value that is no mapping is told, and
+ * context names the mapping in messages ("in options"). *items and *count
+ * hold the array and the entries begun so far even on failure, so the
+ * configuration's free sees every one.
+ */
+int config_yaml_read_pairs(struct config_yaml *reader, const yaml_node_t *node,
+    const char *key, const char *expectation, const char *context, size_t size,
+    config_yaml_pair_reader read_pair, void **items, size_t *count);
+
 /*
  * Parses the whole text as events, refusing a collection nested deeper
  * than `nesting_max` at its start. Aliases add no depth: an alias event is
