@@ -317,55 +317,46 @@ dci_value_natural_size(enum dci_type type, uint32_t format)
 	return 0;
 }
 
+/* The formats and presentations each used type defines: a format is
+ * valid when, its flag bits cleared, it is at most format_max; a
+ * presentation when it is at most presentation_max. */
+static const struct type_codes {
+	uint32_t format_flags;
+	uint32_t format_max;
+	uint32_t presentation_max;
+} type_codes[] = {
+    [DCI_ST_BOOLEAN] = {0, DCI_SBF_INVERTED, DCI_SBP_ONE_ZERO},
+    [DCI_ST_STRING] = {0, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL},
+    [DCI_ST_INTEGER8] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER16] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER32] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER64] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_ADDRESS] = {0, DCI_SAF_ECONET, DCI_SAP_NORMAL},
+    [DCI_ST_TIME] = {0, DCI_STF_MONOTONIC, DCI_STP_RELATIVE},
+    /* Set by the registry: signed or unsigned, little-endian. */
+    [DCI_ST_DERIVED] = {DCI_SIF_UNSIGNED, 0, 0},
+};
+
+_Static_assert(
+    COUNT_OF(type_codes) == COUNT_OF(type_names), "every type has its codes");
+
 /* Whether `format` and `presentation` are defined for `type` (a known,
  * used type). */
 static bool
 format_valid(enum dci_type type, uint32_t format)
 {
-	switch (type) {
-	case DCI_ST_BOOLEAN:
-		return format <= DCI_SBF_INVERTED;
-	case DCI_ST_STRING:
-		return format == DCI_SSF_ZEROTERM;
-	case DCI_ST_INTEGER8:
-	case DCI_ST_INTEGER16:
-	case DCI_ST_INTEGER32:
-	case DCI_ST_INTEGER64:
-		return (format & ~(DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN)) == 0;
-	case DCI_ST_ADDRESS:
-		return format <= DCI_SAF_ECONET;
-	case DCI_ST_TIME:
-		return format <= DCI_STF_MONOTONIC;
-	case DCI_ST_DERIVED:
-		/* Set by the registry: signed or unsigned, little-endian. */
-		return (format & ~DCI_SIF_UNSIGNED) == 0;
-	default:
-		return false;
-	}
+	return (format & ~type_codes[type].format_flags) <=
+	       type_codes[type].format_max;
 }
 
 static bool
 presentation_valid(enum dci_type type, uint32_t presentation)
 {
-	switch (type) {
-	case DCI_ST_BOOLEAN:
-		return presentation <= DCI_SBP_ONE_ZERO;
-	case DCI_ST_STRING:
-		return presentation == DCI_SSP_LITERAL;
-	case DCI_ST_INTEGER8:
-	case DCI_ST_INTEGER16:
-	case DCI_ST_INTEGER32:
-	case DCI_ST_INTEGER64:
-		return presentation <= DCI_SIP_DOTTED;
-	case DCI_ST_ADDRESS:
-		return presentation == DCI_SAP_NORMAL;
-	case DCI_ST_TIME:
-		return presentation <= DCI_STP_RELATIVE;
-	case DCI_ST_DERIVED:
-		return presentation == 0;
-	default:
-		return false;
-	}
+	return presentation <= type_codes[type].presentation_max;
 }
 
 int
