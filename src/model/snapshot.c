@@ -282,40 +282,75 @@ provided_info(const struct dci_datum *datum, struct dci_datum_info *copy)
 	return copy;
 }
 
-int
-dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
-    long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
+/* A value one of the three value setters stores. */
+struct builder_value {
+	enum { BUILDER_UNSIGNED, BUILDER_SIGNED, BUILDER_BYTES } kind;
+	uint64_t unsigned_value;
+	int64_t signed_value;
+	const void *bytes;
+	size_t length;
+};
+
+/* The value setters' one path: the datum's slot found, the value encoded
+ * by the provider's description (a refusal names the datum), the datum
+ * marked present. */
+static int
+builder_store(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
+    const struct builder_value *value, char *why, size_t why_size)
 {
 	const struct dci_datum *datum;
+	const struct dci_datum_info *info;
 	struct dci_datum_info copy;
 	unsigned char *slot =
 	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+	int result = -1;
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_unsigned_trusted(
-	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
+	info = provided_info(datum, &copy);
+	switch (value->kind) {
+	case BUILDER_UNSIGNED:
+		result = dci_value_encode_unsigned_trusted(
+		    info, value->unsigned_value, slot, why, why_size);
+		break;
+	case BUILDER_SIGNED:
+		result = dci_value_encode_signed_trusted(
+		    info, value->signed_value, slot, why, why_size);
+		break;
+	case BUILDER_BYTES:
+		if (value->bytes == NULL && value->length > 0) {
+			log_reason(why, why_size, "NULL value of %zu bytes",
+			    value->length);
+			break;
+		}
+		result = dci_value_encode_bytes_trusted(
+		    info, value->bytes, value->length, slot, why, why_size);
+		break;
+	}
+	if (result != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
 }
 
 int
+dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
+{
+	return builder_store(builder, row, datum_id,
+	    &(struct builder_value){
+	        .kind = BUILDER_UNSIGNED, .unsigned_value = value},
+	    why, why_size);
+}
+
+int
 dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, int64_t value, char *why, size_t why_size)
 {
-	const struct dci_datum *datum;
-	struct dci_datum_info copy;
-	unsigned char *slot =
-	    builder_slot(builder, row, datum_id, &datum, why, why_size);
-
-	if (slot == NULL)
-		return -1;
-	if (dci_value_encode_signed_trusted(
-	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
-		return refuse(datum, why, why_size);
-	builder_mark(builder, row, datum);
-	return 0;
+	return builder_store(builder, row, datum_id,
+	    &(struct builder_value){
+	        .kind = BUILDER_SIGNED, .signed_value = value},
+	    why, why_size);
 }
 
 int
@@ -323,22 +358,10 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size)
 {
-	const struct dci_datum *datum;
-	struct dci_datum_info copy;
-	unsigned char *slot =
-	    builder_slot(builder, row, datum_id, &datum, why, why_size);
-
-	if (slot == NULL)
-		return -1;
-	if (bytes == NULL && length > 0) {
-		log_reason(why, why_size, "NULL value of %zu bytes", length);
-		return refuse(datum, why, why_size);
-	}
-	if (dci_value_encode_bytes_trusted(provided_info(datum, &copy), bytes,
-	        length, slot, why, why_size) != 0)
-		return refuse(datum, why, why_size);
-	builder_mark(builder, row, datum);
-	return 0;
+	return builder_store(builder, row, datum_id,
+	    &(struct builder_value){
+	        .kind = BUILDER_BYTES, .bytes = bytes, .length = length},
+	    why, why_size);
 }
 
 int
