@@ -669,6 +669,7 @@ enum host_setting_kind {
 
 struct host_setting {
 	enum host_setting_kind kind;
+	const char *what;  /* the refusal's "value of " */
 	uint32_t datum_id; /* 0 for a parent and a discontinuity */
 	uint64_t unsigned_value;
 	int64_t signed_value;
@@ -683,14 +684,6 @@ static int
 host_batch_set(
     struct dci_batch *public, long row, const struct host_setting *setting)
 {
-	static const char *const what[] = {
-	    [HOST_SET_UNSIGNED] = "value of ",
-	    [HOST_SET_SIGNED] = "value of ",
-	    [HOST_SET_BYTES] = "value of ",
-	    [HOST_SET_INVALID] = "invalid mark of ",
-	    [HOST_SET_PARENT] = "parent of ",
-	    [HOST_SET_DISCONTINUITY] = "discontinuity of ",
-	};
 	if (batch_abandoned(public))
 		return -1;
 	struct host_batch *batch = batch_of(public);
@@ -729,7 +722,7 @@ host_batch_set(
 	}
 	if (result == 0)
 		return 0;
-	batch_refused_row(batch, what[setting->kind], row, datum_id, why);
+	batch_refused_row(batch, setting->what, row, datum_id, why);
 	return -1;
 }
 
@@ -739,6 +732,7 @@ host_batch_set_unsigned(
 {
 	return host_batch_set(public, row,
 	    &(struct host_setting){.kind = HOST_SET_UNSIGNED,
+	        .what = "value of ",
 	        .datum_id = datum_id,
 	        .unsigned_value = value});
 }
@@ -749,6 +743,7 @@ host_batch_set_signed(
 {
 	return host_batch_set(public, row,
 	    &(struct host_setting){.kind = HOST_SET_SIGNED,
+	        .what = "value of ",
 	        .datum_id = datum_id,
 	        .signed_value = value});
 }
@@ -759,6 +754,7 @@ host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
 {
 	return host_batch_set(public, row,
 	    &(struct host_setting){.kind = HOST_SET_BYTES,
+	        .what = "value of ",
 	        .datum_id = datum_id,
 	        .bytes = bytes,
 	        .length = length});
@@ -768,8 +764,9 @@ static int
 host_batch_set_invalid(struct dci_batch *public, long row, uint32_t datum_id)
 {
 	return host_batch_set(public, row,
-	    &(struct host_setting){
-	        .kind = HOST_SET_INVALID, .datum_id = datum_id});
+	    &(struct host_setting){.kind = HOST_SET_INVALID,
+	        .what = "invalid mark of ",
+	        .datum_id = datum_id});
 }
 
 static int
@@ -778,6 +775,7 @@ host_batch_instance_parent(struct dci_batch *public, long row,
 {
 	return host_batch_set(public, row,
 	    &(struct host_setting){.kind = HOST_SET_PARENT,
+	        .what = "parent of ",
 	        .bytes = parent_id,
 	        .length = parent_words});
 }
@@ -786,7 +784,8 @@ static int
 host_batch_set_discontinuity(struct dci_batch *public, long row)
 {
 	return host_batch_set(public, row,
-	    &(struct host_setting){.kind = HOST_SET_DISCONTINUITY});
+	    &(struct host_setting){
+	        .kind = HOST_SET_DISCONTINUITY, .what = "discontinuity of "});
 }
 
 /* On a refresh thread: the batch is sealed there (its duplicate ids
