@@ -8,6 +8,7 @@
 
 #include "model/derived.h"
 #include "model/events.h"
+#include "model/instance_id.h"
 #include "model/large_block.h"
 #include "model/lower_bound.h"
 #include "base/log.h"
@@ -467,16 +468,6 @@ same_bytes(const unsigned char *left, const unsigned char *right, size_t size)
 	}
 }
 
-static int
-compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
-{
-	for (size_t i = 0; i < words; i++) {
-		if (left[i] != right[i])
-			return left[i] < right[i] ? -1 : 1;
-	}
-	return 0;
-}
-
 /* qsort has no context argument in C11; the sort key is the row's id, so
  * sort an array of (id pointer, row) pairs and compare through it. */
 struct sort_entry {
@@ -490,7 +481,7 @@ compare_sort_entries(const void *left, const void *right)
 {
 	const struct sort_entry *a = left, *b = right;
 
-	return compare_ids(a->id, b->id, a->words);
+	return dci_instance_id_compare(a->id, b->id, a->words);
 }
 
 struct id_search {
@@ -504,8 +495,8 @@ instance_before_id(const void *context, size_t position)
 {
 	const struct id_search *search = context;
 
-	return compare_ids(dci_snapshot_instance_id(
-	                       search->class, search->snapshot, position),
+	return dci_instance_id_compare(dci_snapshot_instance_id(search->class,
+	                                   search->snapshot, position),
 	           search->id, search->class->instance_words) < 0;
 }
 
@@ -518,7 +509,8 @@ dci_snapshot_find(const struct dci_class *class,
 	    dci_lower_bound(snapshot->count, instance_before_id, &search);
 
 	if (position < snapshot->count &&
-	    compare_ids(dci_snapshot_instance_id(class, snapshot, position), id,
+	    dci_instance_id_compare(
+	        dci_snapshot_instance_id(class, snapshot, position), id,
 	        class->instance_words) == 0)
 		return (long)position;
 	return -1;
@@ -882,7 +874,8 @@ dci_snapshot_builder_seal(
 		    (struct sort_entry){builder->ids + i * words, i, words};
 	qsort(order, count, sizeof(*order), compare_sort_entries);
 	for (size_t i = 1; i < count; i++) {
-		if (compare_ids(order[i - 1].id, order[i].id, words) == 0) {
+		if (dci_instance_id_compare(
+		        order[i - 1].id, order[i].id, words) == 0) {
 			char id_text[160] = "";
 			size_t used = 0;
 			for (size_t w = 0; w < words && used < sizeof(id_text);
@@ -1011,8 +1004,9 @@ previous_position(const struct dci_class *class,
 	long found;
 
 	if (*expected < previous->count &&
-	    compare_ids(dci_snapshot_instance_id(class, previous, *expected),
-	        id, class->instance_words) == 0)
+	    dci_instance_id_compare(
+	        dci_snapshot_instance_id(class, previous, *expected), id,
+	        class->instance_words) == 0)
 		found = (long)*expected;
 	else
 		found = dci_snapshot_find(class, previous, id);
