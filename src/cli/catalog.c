@@ -193,6 +193,19 @@ memory:
 	return -1;
 }
 
+/* The table "LABEL_WHAT" titled "LABEL: TITLE" of a class's description;
+ * NULL when out of memory. */
+static struct cli_table *
+class_table(const struct dci_class *class, const char *what,
+    const char *title_text, const struct cli_column_spec *columns, size_t count)
+{
+	char name[DCI_LABEL_MAX + 16], title[DCI_LABEL_MAX + 64];
+
+	snprintf(name, sizeof(name), "%s_%s", class->label, what);
+	snprintf(title, sizeof(title), "%s: %s", class->label, title_text);
+	return cli_table_new_with(name, title, columns, count);
+}
+
 static int
 describe_levels(struct cli_document *document, const struct dci_class *class)
 {
@@ -202,12 +215,9 @@ describe_levels(struct cli_document *document, const struct dci_class *class)
 	    {"size", CLI_COLUMN_GAUGE, "bytes",
 	        "bytes of the level in an instance id"},
 	};
-	char name[DCI_LABEL_MAX + 16], title[DCI_LABEL_MAX + 64];
-	struct cli_table *table;
+	struct cli_table *table = class_table(
+	    class, "levels", "instance levels", columns, COUNT_OF(columns));
 
-	snprintf(name, sizeof(name), "%s_levels", class->label);
-	snprintf(title, sizeof(title), "%s: instance levels", class->label);
-	table = cli_table_new_with(name, title, columns, COUNT_OF(columns));
 	if (table == NULL)
 		return -1;
 	for (size_t i = 0; i < class->level_count; i++) {
@@ -245,12 +255,9 @@ describe_datums(struct cli_document *document, const struct dci_class *class)
 	    {"semantics", CLI_COLUMN_TEXT, NULL, NULL},
 	    {"description", CLI_COLUMN_TEXT, NULL, NULL},
 	};
-	char name[DCI_LABEL_MAX + 16], title[DCI_LABEL_MAX + 64];
-	struct cli_table *table;
+	struct cli_table *table =
+	    class_table(class, "datums", "datums", columns, COUNT_OF(columns));
 
-	snprintf(name, sizeof(name), "%s_datums", class->label);
-	snprintf(title, sizeof(title), "%s: datums", class->label);
-	table = cli_table_new_with(name, title, columns, COUNT_OF(columns));
 	if (table == NULL)
 		return -1;
 	for (size_t i = 0; i < class->datum_count; i++) {
