@@ -331,28 +331,32 @@ read_dci_access(struct config_yaml *reader, const yaml_node_t *node,
 	return result;
 }
 
-/* One `CLASS: [DATUM, ...]` of data-changed: unique non-empty labels,
- * at most DCI_CONFIG_WATCHED_DATUMS_MAX of them. */
-static int
-read_watched_datums(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, struct dci_config_watch *watch)
+/* The length of a sequence of `minimum` to `maximum` datum labels, or -1
+ * after telling `expectation`. */
+static long
+datum_labels_length(struct config_yaml *reader, const yaml_node_t *node,
+    const char *key, const char *expectation, size_t minimum, size_t maximum)
 {
-	static const char expectation[] = "a sequence of 1 to 64 datum labels";
 	size_t count;
 
-	_Static_assert(DCI_CONFIG_WATCHED_DATUMS_MAX == 64,
-	    "the expectation's text names the limit");
 	if (node->type != YAML_SEQUENCE_NODE)
 		return config_yaml_report_expected(
 		    reader, node, expectation, key);
 	count = config_yaml_sequence_length(node);
-	if (count == 0 || count > DCI_CONFIG_WATCHED_DATUMS_MAX)
+	if (count < minimum || count > maximum)
 		return config_yaml_report_expected(
 		    reader, node, expectation, key);
-	watch->datums = calloc(count, sizeof *watch->datums);
-	watch->datum_positions = calloc(count, sizeof *watch->datum_positions);
-	if (watch->datums == NULL || watch->datum_positions == NULL)
-		return config_yaml_out_of_memory(reader);
+	return (long)count;
+}
+
+/* Copies the labels of a sequence datum_labels_length accepted, with
+ * their positions, into labels and positions (room for each), *count
+ * counting those copied; a label listed twice is refused when `unique`. */
+static int
+read_datum_labels(struct config_yaml *reader, const yaml_node_t *node,
+    const char *key, bool unique, char **labels,
+    struct dci_config_position *positions, size_t *count)
+{
 	for (const yaml_node_item_t *item = node->data.sequence.items.start;
 	     item < node->data.sequence.items.top; item++) {
 		const yaml_node_t *element = config_yaml_node(reader, *item);
@@ -361,21 +365,43 @@ read_watched_datums(struct config_yaml *reader, const yaml_node_t *node,
 		if (config_yaml_value_text(
 		        reader, element, "a datum label", key, &text) != 0)
 			return -1;
-		for (size_t d = 0; d < watch->datum_count; d++)
-			if (strcmp(watch->datums[d], text) == 0)
+		for (size_t d = 0; unique && d < *count; d++)
+			if (strcmp(labels[d], text) == 0)
 				return config_yaml_report(reader,
 				    &element->start_mark,
 				    "datum '%s' listed twice for '%s' (first "
 				    "at %u:%u)",
-				    text, key, watch->datum_positions[d].line,
-				    watch->datum_positions[d].column);
-		if (config_yaml_copy_text(
-		        reader, text, &watch->datums[watch->datum_count]) != 0)
+				    text, key, positions[d].line,
+				    positions[d].column);
+		if (config_yaml_copy_text(reader, text, &labels[*count]) != 0)
 			return -1;
-		watch->datum_positions[watch->datum_count++] =
-		    config_yaml_position(reader, element);
+		positions[(*count)++] = config_yaml_position(reader, element);
 	}
 	return 0;
+}
+
+/* One `CLASS: [DATUM, ...]` of data-changed: unique non-empty labels,
+ * at most DCI_CONFIG_WATCHED_DATUMS_MAX of them. */
+static int
+read_watched_datums(struct config_yaml *reader, const yaml_node_t *node,
+    const char *key, struct dci_config_watch *watch)
+{
+	long count;
+
+	_Static_assert(DCI_CONFIG_WATCHED_DATUMS_MAX == 64,
+	    "the expectation's text names the limit");
+	count = datum_labels_length(reader, node, key,
+	    "a sequence of 1 to 64 datum labels", 1,
+	    DCI_CONFIG_WATCHED_DATUMS_MAX);
+	if (count < 0)
+		return -1;
+	watch->datums = calloc((size_t)count, sizeof *watch->datums);
+	watch->datum_positions =
+	    calloc((size_t)count, sizeof *watch->datum_positions);
+	if (watch->datums == NULL || watch->datum_positions == NULL)
+		return config_yaml_out_of_memory(reader);
+	return read_datum_labels(reader, node, key, true, watch->datums,
+	    watch->datum_positions, &watch->datum_count);
 }
 
 /* One `CLASS: [DATUM, ...]` of data-changed, a config_yaml_pair_reader. */
@@ -547,33 +573,14 @@ static int
 read_arguments(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field)
 {
-	static const char expectation[] = "a sequence of 2 or 3 datum labels";
 	struct dci_config_derived *derived = field;
-	size_t count;
 
-	if (node->type != YAML_SEQUENCE_NODE)
-		return config_yaml_report_expected(
-		    reader, node, expectation, key);
-	count = config_yaml_sequence_length(node);
-	if (count < 2 || count > COUNT_OF(derived->arguments))
-		return config_yaml_report_expected(
-		    reader, node, expectation, key);
-	for (const yaml_node_item_t *item = node->data.sequence.items.start;
-	     item < node->data.sequence.items.top; item++) {
-		const yaml_node_t *element = config_yaml_node(reader, *item);
-		const char *text = NULL;
-		size_t a = derived->argument_count;
-
-		if (config_yaml_value_text(
-		        reader, element, "a datum label", key, &text) != 0 ||
-		    config_yaml_copy_text(
-		        reader, text, &derived->arguments[a]) != 0)
-			return -1;
-		derived->argument_positions[a] =
-		    config_yaml_position(reader, element);
-		derived->argument_count++;
-	}
-	return 0;
+	if (datum_labels_length(reader, node, key,
+	        "a sequence of 2 or 3 datum labels", 2,
+	        COUNT_OF(derived->arguments)) < 0)
+		return -1;
+	return read_datum_labels(reader, node, key, false, derived->arguments,
+	    derived->argument_positions, &derived->argument_count);
 }
 
 /* config_yaml_read_sequence's entry reader for a derived entry. */
