@@ -33,20 +33,20 @@
 
 #define COUNT_OF CONFIG_YAML_COUNT_OF
 
-static int read_dci_access(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field);
-static int read_data_changed(struct config_yaml *reader,
-    const yaml_node_t *node, const char *key, void *field);
+static int read_dci_access_entry(struct config_yaml *reader,
+    const yaml_node_pair_t *pair, const char *name, void *item);
+static int read_data_changed_entry(struct config_yaml *reader,
+    const yaml_node_pair_t *pair, const char *name, void *item);
 static int read_module(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field);
-static int read_options(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field);
+static int read_option(struct config_yaml *reader, const yaml_node_pair_t *pair,
+    const char *name, void *item);
 static int read_arguments(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field);
-static int read_providers(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field);
-static int read_derived(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field);
+static int read_provider(
+    struct config_yaml *reader, const yaml_node_t *node, void *entry);
+static int read_derived_entry(
+    struct config_yaml *reader, const yaml_node_t *node, void *entry);
 
 /* The forms that fill more than one field of this file's structures. */
 
@@ -97,6 +97,26 @@ config_parse_derived_class(const char *text, void *field)
 		.read = (reader_function)                                      \
 	}
 
+/* An array of entries read from a sequence of mappings by `reader`. */
+#define SEQUENCE(key, entry_name, reader, structure, member, count_member)     \
+	{                                                                      \
+		.name = (key), .kind = CONFIG_YAML_SEQUENCE,                   \
+		.offset = offsetof(structure, member),                         \
+		.count_offset = offsetof(structure, count_member),             \
+		.entry_size = sizeof *((structure *)0)->member,                \
+		.what = (entry_name), .read_entry = (reader)                   \
+	}
+/* An array of entries read from a mapping of any keys by `reader`. */
+#define PAIRS(key, expected, context, reader, structure, member, count_member) \
+	{                                                                      \
+		.name = (key), .kind = CONFIG_YAML_PAIRS,                      \
+		.offset = offsetof(structure, member),                         \
+		.count_offset = offsetof(structure, count_member),             \
+		.entry_size = sizeof *((structure *)0)->member,                \
+		.expectation = (expected), .what = (context),                  \
+		.read_pair = (reader)                                          \
+	}
+
 static const char class_id_expectation[] =
     "a class id such as 1.2 (1 to 16 levels, each 0..4294967294)";
 /* The form dci_events_rate_limit_describe writes, with its bounds. */
@@ -125,7 +145,9 @@ static const struct config_yaml_key agent_keys[] = {
         struct dci_config, dci_socket),
     SCALAR("dci-socket-mode", "permission bits in octal (0 to 0777)",
         config_parse_socket_mode, "0666", struct dci_config, dci_socket_mode),
-    CUSTOM("dci-access", read_dci_access),
+    PAIRS("dci-access", "a mapping of class ids to users and groups",
+        "in dci-access", read_dci_access_entry, struct dci_config, dci_access,
+        dci_access_count),
 };
 static const struct config_yaml_mapping agent_mapping = {
     "in agent", agent_keys, COUNT_OF(agent_keys)};
@@ -139,7 +161,9 @@ static const struct config_yaml_key notification_keys[] = {
     NOTIFY("supplier-failed", supplier_failed),
     NOTIFY("supplier-recovered", supplier_recovered),
     NOTIFY("supplier-restarted", supplier_restarted),
-    CUSTOM("data-changed", read_data_changed),
+    PAIRS("data-changed", "a mapping of class labels to datum labels",
+        "in data-changed", read_data_changed_entry,
+        struct dci_config_notifications, data_changed, data_changed_count),
     {.name = "rate-limit",
         .kind = CONFIG_YAML_SCALAR,
         .offset = 0,
@@ -155,8 +179,10 @@ static const struct config_yaml_key top_keys[] = {
         .kind = CONFIG_YAML_MAPPING,
         .offset = 0,
         .mapping = &agent_mapping},
-    CUSTOM("providers", read_providers),
-    CUSTOM("derived", read_derived),
+    SEQUENCE("providers", "provider", read_provider, struct dci_config,
+        providers, provider_count),
+    SEQUENCE("derived", "derived", read_derived_entry, struct dci_config,
+        derived, derived_count),
     {.name = "notifications",
         .kind = CONFIG_YAML_MAPPING,
         .offset = offsetof(struct dci_config, notifications),
@@ -176,7 +202,8 @@ static const struct config_yaml_key provider_keys[] = {
     SCALAR("stale-periods", "a whole number of refresh periods from 2 to 1000",
         config_parse_stale_periods, "3", struct dci_config_provider,
         stale_periods),
-    CUSTOM("options", read_options),
+    PAIRS("options", "a mapping", "in options", read_option,
+        struct dci_config_provider, options, option_count),
     SCALAR("isolate", "true or false", config_parse_boolean, "false",
         struct dci_config_provider, isolate),
 };
@@ -314,23 +341,6 @@ read_dci_access_entry(struct config_yaml *reader, const yaml_node_pair_t *pair,
 	return 0;
 }
 
-/* dci-access: class subtrees and who may read them through the DCI
- * Server. `field` is the configuration. */
-static int
-read_dci_access(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
-{
-	struct dci_config *config = field;
-	void *items = NULL;
-	int result = config_yaml_read_pairs(reader, node, key,
-	    "a mapping of class ids to users and groups", "in dci-access",
-	    sizeof *config->dci_access, read_dci_access_entry, &items,
-	    &config->dci_access_count);
-
-	config->dci_access = items;
-	return result;
-}
-
 /* The length of a sequence of `minimum` to `maximum` datum labels, or -1
  * after telling `expectation`. */
 static long
@@ -423,23 +433,6 @@ read_data_changed_entry(struct config_yaml *reader,
 	    reader, config_yaml_node(reader, pair->value), name, watch);
 }
 
-/* data-changed: a mapping of class (label or dotted id) to the labels of
- * its datums whose changes are notified. `field` is the notifications. */
-static int
-read_data_changed(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
-{
-	struct dci_config_notifications *notifications = field;
-	void *items = NULL;
-	int result = config_yaml_read_pairs(reader, node, key,
-	    "a mapping of class labels to datum labels", "in data-changed",
-	    sizeof *notifications->data_changed, read_data_changed_entry,
-	    &items, &notifications->data_changed_count);
-
-	notifications->data_changed = items;
-	return result;
-}
-
 /* `field` is the provider entry: the module's position is kept for the
  * loader's messages. */
 static int
@@ -524,22 +517,6 @@ read_option(struct config_yaml *reader, const yaml_node_pair_t *pair,
 	    reader, config_yaml_node(reader, pair->value), option);
 }
 
-/* A provider's `options`: any keys, each a scalar or a sequence of
- * scalars, handed to the provider as written. `field` is the entry. */
-static int
-read_options(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
-{
-	struct dci_config_provider *provider = field;
-	void *items = NULL;
-	int result = config_yaml_read_pairs(reader, node, key, "a mapping",
-	    "in options", sizeof *provider->options, read_option, &items,
-	    &provider->option_count);
-
-	provider->options = items;
-	return result;
-}
-
 /* config_yaml_read_sequence's entry reader for a providers entry. */
 static int
 read_provider(struct config_yaml *reader, const yaml_node_t *node, void *entry)
@@ -551,20 +528,6 @@ read_provider(struct config_yaml *reader, const yaml_node_t *node, void *entry)
 		    "internal error: a provider default does not parse");
 	provider->position = config_yaml_position(reader, node);
 	return config_yaml_read_keys(reader, node, &provider_mapping, provider);
-}
-
-static int
-read_providers(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
-{
-	struct dci_config *config = field;
-	void *items = NULL;
-	int result = config_yaml_read_sequence(reader, node, key, "provider",
-	    sizeof *config->providers, read_provider, &items,
-	    &config->provider_count);
-
-	config->providers = items;
-	return result;
 }
 
 /* A derived entry's `arguments`: 2 or 3 datum labels. `field` is the
@@ -604,20 +567,6 @@ read_derived_entry(
 		                            DCI_UNIT_DERIVED_SUM2],
 		    arity, derived->argument_count);
 	return 0;
-}
-
-static int
-read_derived(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
-{
-	struct dci_config *config = field;
-	void *items = NULL;
-	int result = config_yaml_read_sequence(reader, node, key, "derived",
-	    sizeof *config->derived, read_derived_entry, &items,
-	    &config->derived_count);
-
-	config->derived = items;
-	return result;
 }
 
 static int
