@@ -517,7 +517,7 @@ read_option(struct config_yaml *reader, const yaml_node_pair_t *pair,
 	    reader, config_yaml_node(reader, pair->value), option);
 }
 
-/* config_yaml_read_sequence's entry reader for a providers entry. */
+/* The entry reader (config_yaml_entry_reader) of a providers entry. */
 static int
 read_provider(struct config_yaml *reader, const yaml_node_t *node, void *entry)
 {
@@ -546,7 +546,7 @@ read_arguments(struct config_yaml *reader, const yaml_node_t *node,
 	    derived->argument_positions, &derived->argument_count);
 }
 
-/* config_yaml_read_sequence's entry reader for a derived entry. */
+/* The entry reader (config_yaml_entry_reader) of a derived entry. */
 static int
 read_derived_entry(
     struct config_yaml *reader, const yaml_node_t *node, void *entry)
