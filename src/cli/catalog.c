@@ -10,6 +10,7 @@
 #include "model/snapshot.h"
 #include "model/value.h"
 
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 #define CLASS_ID_TEXT_SIZE (DCI_CLASS_ID_MAX_LEVELS * 11 + 1)
 
 /* A monotonic time as a date: `text` "2026-11-24 18:02:11 UTC" and
@@ -36,30 +37,24 @@ cli_catalog_suppliers(struct cli_document *document,
     const struct dci_registry *registry, int64_t now_milliseconds,
     int64_t now_realtime_milliseconds)
 {
-	struct cli_table *table = cli_table_new("suppliers", "suppliers");
 	enum { MODULE, TITLE, VERSION, STATUS, RESET, STAMP, REFRESH, FAILURE };
+	static const struct cli_column_spec columns[] = {
+	    [MODULE] = {"module", CLI_COLUMN_KEY, NULL, "supplier module"},
+	    [TITLE] = {"title", CLI_COLUMN_TEXT, NULL, NULL},
+	    [VERSION] = {"version", CLI_COLUMN_TEXT, NULL, NULL},
+	    [STATUS] = {"status", CLI_COLUMN_TEXT, NULL, NULL},
+	    [RESET] = {"reset", CLI_COLUMN_GAUGE, "seconds",
+	        "when the supplier was (re)initialised, seconds since 1970"},
+	    [STAMP] = {"reset_stamp", CLI_COLUMN_TEXT, NULL, NULL},
+	    [REFRESH] = {"last_refresh", CLI_COLUMN_GAUGE, "seconds",
+	        "when the supplier was last refreshed, seconds since 1970"},
+	    [FAILURE] = {"failure", CLI_COLUMN_TEXT, NULL, NULL},
+	};
+	struct cli_table *table = cli_table_new_with(
+	    "suppliers", "suppliers", columns, COUNT_OF(columns));
 
-	if (table == NULL ||
-	    cli_table_add_column(
-	        table, "module", CLI_COLUMN_KEY, NULL, "supplier module") < 0 ||
-	    cli_table_add_column(table, "title", CLI_COLUMN_TEXT, NULL, NULL) <
-	        0 ||
-	    cli_table_add_column(
-	        table, "version", CLI_COLUMN_TEXT, NULL, NULL) < 0 ||
-	    cli_table_add_column(table, "status", CLI_COLUMN_TEXT, NULL, NULL) <
-	        0 ||
-	    cli_table_add_column(table, "reset", CLI_COLUMN_GAUGE, "seconds",
-	        "when the supplier was (re)initialised, seconds since 1970") <
-	        0 ||
-	    cli_table_add_column(
-	        table, "reset_stamp", CLI_COLUMN_TEXT, NULL, NULL) < 0 ||
-	    cli_table_add_column(table, "last_refresh", CLI_COLUMN_GAUGE,
-	        "seconds",
-	        "when the supplier was last refreshed, seconds "
-	        "since 1970") < 0 ||
-	    cli_table_add_column(
-	        table, "failure", CLI_COLUMN_TEXT, NULL, NULL) < 0)
-		goto memory;
+	if (table == NULL)
+		return -1;
 	for (size_t i = 0; i < registry->supplier_count; i++) {
 		const struct dci_supplier *supplier = registry->suppliers[i];
 		char text[64], number[64], stamp[17];
@@ -137,24 +132,24 @@ int
 cli_catalog_classes(struct cli_document *document,
     const struct dci_registry *registry, const struct dci_class *only)
 {
-	struct cli_table *table = cli_table_new("classes", "classes");
 	enum { LABEL, ID, SUPPLIER, LEVELS, DATUMS, INSTANCES, DESCRIPTION };
+	static const struct cli_column_spec columns[] = {
+	    [LABEL] = {"class", CLI_COLUMN_KEY, NULL, NULL},
+	    [ID] = {"id", CLI_COLUMN_KEY, NULL, NULL},
+	    [SUPPLIER] = {"supplier", CLI_COLUMN_TEXT, NULL, NULL},
+	    [LEVELS] = {"levels", CLI_COLUMN_TEXT, NULL,
+	        "instance levels: type(bytes)"},
+	    [DATUMS] = {"datums", CLI_COLUMN_GAUGE, NULL,
+	        "datums of the class"},
+	    [INSTANCES] = {"instances", CLI_COLUMN_GAUGE, NULL,
+	        "instances in the class's snapshot"},
+	    [DESCRIPTION] = {"description", CLI_COLUMN_TEXT, NULL, NULL},
+	};
+	struct cli_table *table = cli_table_new_with(
+	    "classes", "classes", columns, COUNT_OF(columns));
 
-	if (table == NULL ||
-	    cli_table_add_column(table, "class", CLI_COLUMN_KEY, NULL, NULL) <
-	        0 ||
-	    cli_table_add_column(table, "id", CLI_COLUMN_KEY, NULL, NULL) < 0 ||
-	    cli_table_add_column(
-	        table, "supplier", CLI_COLUMN_TEXT, NULL, NULL) < 0 ||
-	    cli_table_add_column(table, "levels", CLI_COLUMN_TEXT, NULL,
-	        "instance levels: type(bytes)") < 0 ||
-	    cli_table_add_column(table, "datums", CLI_COLUMN_GAUGE, NULL,
-	        "datums of the class") < 0 ||
-	    cli_table_add_column(table, "instances", CLI_COLUMN_GAUGE, NULL,
-	        "instances in the class's snapshot") < 0 ||
-	    cli_table_add_column(
-	        table, "description", CLI_COLUMN_TEXT, NULL, NULL) < 0)
-		goto memory;
+	if (table == NULL)
+		return -1;
 	/* Without a registry, the one class `only`. */
 	size_t count = registry != NULL ? registry->class_count : 1;
 
@@ -198,23 +193,33 @@ memory:
 	return -1;
 }
 
+/* The table "LABEL_WHAT" titled "LABEL: TITLE" of a class's description;
+ * NULL when out of memory. */
+static struct cli_table *
+class_table(const struct dci_class *class, const char *what,
+    const char *title_text, const struct cli_column_spec *columns, size_t count)
+{
+	char name[DCI_LABEL_MAX + 16], title[DCI_LABEL_MAX + 64];
+
+	snprintf(name, sizeof(name), "%s_%s", class->label, what);
+	snprintf(title, sizeof(title), "%s: %s", class->label, title_text);
+	return cli_table_new_with(name, title, columns, count);
+}
+
 static int
 describe_levels(struct cli_document *document, const struct dci_class *class)
 {
-	char name[DCI_LABEL_MAX + 16], title[DCI_LABEL_MAX + 64];
-	struct cli_table *table;
+	static const struct cli_column_spec columns[] = {
+	    {"level", CLI_COLUMN_KEY, NULL, NULL},
+	    {"itype", CLI_COLUMN_TEXT, NULL, NULL},
+	    {"size", CLI_COLUMN_GAUGE, "bytes",
+	        "bytes of the level in an instance id"},
+	};
+	struct cli_table *table = class_table(
+	    class, "levels", "instance levels", columns, COUNT_OF(columns));
 
-	snprintf(name, sizeof(name), "%s_levels", class->label);
-	snprintf(title, sizeof(title), "%s: instance levels", class->label);
-	table = cli_table_new(name, title);
-	if (table == NULL ||
-	    cli_table_add_column(table, "level", CLI_COLUMN_KEY, NULL, NULL) <
-	        0 ||
-	    cli_table_add_column(table, "itype", CLI_COLUMN_TEXT, NULL, NULL) <
-	        0 ||
-	    cli_table_add_column(table, "size", CLI_COLUMN_GAUGE, "bytes",
-	        "bytes of the level in an instance id") < 0)
-		goto memory;
+	if (table == NULL)
+		return -1;
 	for (size_t i = 0; i < class->level_count; i++) {
 		char level[24], size[16];
 		long row = cli_table_add_row(table);
@@ -238,26 +243,23 @@ memory:
 static int
 describe_datums(struct cli_document *document, const struct dci_class *class)
 {
-	static const char *const text_columns[] = {"type", "format",
-	    "presentation", "size", "volatility", "unit", "semantics",
-	    "description"};
-	char name[DCI_LABEL_MAX + 16], title[DCI_LABEL_MAX + 64];
-	struct cli_table *table;
+	static const struct cli_column_spec columns[] = {
+	    {"datum", CLI_COLUMN_KEY, NULL, NULL},
+	    {"id", CLI_COLUMN_KEY, NULL, NULL},
+	    {"type", CLI_COLUMN_TEXT, NULL, NULL},
+	    {"format", CLI_COLUMN_TEXT, NULL, NULL},
+	    {"presentation", CLI_COLUMN_TEXT, NULL, NULL},
+	    {"size", CLI_COLUMN_TEXT, NULL, NULL},
+	    {"volatility", CLI_COLUMN_TEXT, NULL, NULL},
+	    {"unit", CLI_COLUMN_TEXT, NULL, NULL},
+	    {"semantics", CLI_COLUMN_TEXT, NULL, NULL},
+	    {"description", CLI_COLUMN_TEXT, NULL, NULL},
+	};
+	struct cli_table *table =
+	    class_table(class, "datums", "datums", columns, COUNT_OF(columns));
 
-	snprintf(name, sizeof(name), "%s_datums", class->label);
-	snprintf(title, sizeof(title), "%s: datums", class->label);
-	table = cli_table_new(name, title);
-	if (table == NULL ||
-	    cli_table_add_column(table, "datum", CLI_COLUMN_KEY, NULL, NULL) <
-	        0 ||
-	    cli_table_add_column(table, "id", CLI_COLUMN_KEY, NULL, NULL) < 0)
-		goto memory;
-	for (size_t i = 0; i < sizeof(text_columns) / sizeof(*text_columns);
-	     i++) {
-		if (cli_table_add_column(table, text_columns[i],
-		        CLI_COLUMN_TEXT, NULL, NULL) < 0)
-			goto memory;
-	}
+	if (table == NULL)
+		return -1;
 	for (size_t i = 0; i < class->datum_count; i++) {
 		const struct dci_datum *datum = &class->datums[i];
 		const struct dci_datum_info *info = &datum->info;

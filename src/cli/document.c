@@ -29,6 +29,23 @@ cli_table_new(const char *name, const char *title)
 	return table;
 }
 
+struct cli_table *
+cli_table_new_with(const char *name, const char *title,
+    const struct cli_column_spec *columns, size_t count)
+{
+	struct cli_table *table = cli_table_new(name, title);
+
+	for (size_t i = 0; table != NULL && i < count; i++) {
+		if (cli_table_add_column(table, columns[i].name,
+		        columns[i].role, columns[i].unit,
+		        columns[i].help) < 0) {
+			cli_table_free(table);
+			table = NULL;
+		}
+	}
+	return table;
+}
+
 void
 cli_table_free(struct cli_table *table)
 {

@@ -64,6 +64,19 @@ void cli_table_free(struct cli_table *table);
 long cli_table_add_column(struct cli_table *table, const char *name,
     enum cli_column_role role, const char *unit, const char *help);
 
+/* One column of a table described as data (cli_table_new_with). */
+struct cli_column_spec {
+	const char *name;
+	enum cli_column_role role;
+	const char *unit; /* may be NULL */
+	const char *help; /* may be NULL */
+};
+
+/* A table with the `count` columns of `columns`, in order, and no rows;
+ * NULL when out of memory. */
+struct cli_table *cli_table_new_with(const char *name, const char *title,
+    const struct cli_column_spec *columns, size_t count);
+
 /* Appends a row of empty cells; returns its number or -1 (out of memory). */
 long cli_table_add_row(struct cli_table *table);
 

@@ -6,41 +6,39 @@
 
 #include "cli/utf8.h"
 
+/* A cli_utf8_character_writer: JSON's escapes. */
+static void
+write_json_character(
+    FILE *out, const unsigned char *bytes, size_t length, const void *context)
+{
+	unsigned char byte = *bytes;
+
+	(void)context;
+	if (byte == '"' || byte == '\\') {
+		putc('\\', out);
+		putc(byte, out);
+	} else if (byte == '\n') {
+		fputs("\\n", out);
+	} else if (byte == '\t') {
+		fputs("\\t", out);
+	} else if (byte == '\r') {
+		fputs("\\r", out);
+	} else if (byte < 0x20 || byte == 0x7f) {
+		fprintf(out, "\\u%04x", byte);
+	} else if (byte == 0xc2 && bytes[1] < 0xa0) {
+		/* A C1 control (U+0080..U+009F): valid JSON raw, but CSI or
+		 * OSC to a terminal showing the document. */
+		fprintf(out, "\\u%04x", bytes[1]);
+	} else {
+		fwrite(bytes, 1, length, out);
+	}
+}
+
 void
 cli_json_write_string(FILE *out, const char *text)
 {
-	const unsigned char *bytes = (const unsigned char *)text;
-	size_t available = strlen(text), step;
-
 	putc('"', out);
-	while (available > 0) {
-		unsigned char byte = *bytes;
-
-		step = cli_utf8_sequence_length(bytes, available);
-		if (step == 0) {
-			fputs(CLI_UTF8_REPLACEMENT, out);
-			step = 1;
-		} else if (byte == '"' || byte == '\\') {
-			putc('\\', out);
-			putc(byte, out);
-		} else if (byte == '\n') {
-			fputs("\\n", out);
-		} else if (byte == '\t') {
-			fputs("\\t", out);
-		} else if (byte == '\r') {
-			fputs("\\r", out);
-		} else if (byte < 0x20 || byte == 0x7f) {
-			fprintf(out, "\\u%04x", byte);
-		} else if (byte == 0xc2 && bytes[1] < 0xa0) {
-			/* A C1 control (U+0080..U+009F): valid JSON raw, but
-			 * CSI or OSC to a terminal showing the document. */
-			fprintf(out, "\\u%04x", bytes[1]);
-		} else {
-			fwrite(bytes, 1, step, out);
-		}
-		bytes += step;
-		available -= step;
-	}
+	cli_utf8_write(out, text, write_json_character, NULL);
 	putc('"', out);
 }
 

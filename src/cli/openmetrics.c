@@ -45,36 +45,35 @@ cli_openmetrics_write_escaped(FILE *out, const char *text)
 	cli_openmetrics_write_text(out, text, true);
 }
 
+/* A cli_utf8_character_writer: OpenMetrics' escapes; `context` is a bool,
+ * whether a quote is escaped. */
+static void
+write_openmetrics_character(
+    FILE *out, const unsigned char *bytes, size_t length, const void *context)
+{
+	const bool *escape_quote = context;
+	unsigned char byte = *bytes;
+
+	if (byte == '\\') {
+		fputs("\\\\", out);
+	} else if (byte == '"' && *escape_quote) {
+		fputs("\\\"", out);
+	} else if (byte == '\n') {
+		fputs("\\n", out);
+	} else if (byte < 0x20 || byte == 0x7f ||
+	           (byte == 0xc2 && bytes[1] < 0xa0)) {
+		/* Controls, C1 (U+0080..U+009F) included, have no escape in
+		 * OpenMetrics. */
+		fputs(CLI_UTF8_REPLACEMENT, out);
+	} else {
+		fwrite(bytes, 1, length, out);
+	}
+}
+
 void
 cli_openmetrics_write_text(FILE *out, const char *text, bool escape_quote)
 {
-	const unsigned char *bytes = (const unsigned char *)text;
-	size_t available = strlen(text), step;
-
-	while (available > 0) {
-		unsigned char byte = *bytes;
-
-		step = cli_utf8_sequence_length(bytes, available);
-		if (step == 0) {
-			fputs(CLI_UTF8_REPLACEMENT, out);
-			step = 1;
-		} else if (byte == '\\') {
-			fputs("\\\\", out);
-		} else if (byte == '"' && escape_quote) {
-			fputs("\\\"", out);
-		} else if (byte == '\n') {
-			fputs("\\n", out);
-		} else if (byte < 0x20 || byte == 0x7f ||
-		           (byte == 0xc2 && bytes[1] < 0xa0)) {
-			/* Controls, C1 (U+0080..U+009F) included, have no
-			 * escape in OpenMetrics. */
-			fputs(CLI_UTF8_REPLACEMENT, out);
-		} else {
-			fwrite(bytes, 1, step, out);
-		}
-		bytes += step;
-		available -= step;
-	}
+	cli_utf8_write(out, text, write_openmetrics_character, &escape_quote);
 }
 
 /* The names taken so far, families' and their samples', so that no name

@@ -86,19 +86,28 @@ cli_options_usage(FILE *out)
 	    out);
 }
 
-/* Seconds (fractions allowed) into milliseconds within the bounds. */
+/* The value of `option` (-i, -t), seconds with fractions allowed, into
+ * milliseconds within the bounds; absent (NULL): *milliseconds kept.
+ * Returns 0, or -1 with the message in `error`. */
 static int
-parse_interval(const char *text, unsigned *milliseconds)
+read_seconds(const char *option, const char *text, unsigned *milliseconds,
+    char *error, size_t error_size)
 {
 	char *end;
 	double seconds;
 
+	if (text == NULL)
+		return 0;
 	errno = 0;
 	seconds = strtod(text, &end);
 	if (errno != 0 || end == text || *end != '\0' || !isfinite(seconds) ||
 	    seconds * 1000.0 < CLI_WATCH_MIN_MILLISECONDS ||
-	    seconds * 1000.0 > CLI_WATCH_MAX_MILLISECONDS)
+	    seconds * 1000.0 > CLI_WATCH_MAX_MILLISECONDS) {
+		snprintf(error, error_size,
+		    "%s %.100s: not a number of seconds from 0.1 to 86400",
+		    option, text);
 		return -1;
+	}
 	*milliseconds = (unsigned)(seconds * 1000.0 + 0.5);
 	return 0;
 }
@@ -340,15 +349,9 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		options->community = community != NULL ? community : c_value;
 		options->timeout_milliseconds = 1000;
 		options->retries = 2;
-		if (timeout != NULL &&
-		    parse_interval(timeout, &options->timeout_milliseconds) !=
-		        0) {
-			snprintf(error, error_size,
-			    "-t %.100s: not a number of seconds from 0.1 to "
-			    "86400",
-			    timeout);
+		if (read_seconds("-t", timeout, &options->timeout_milliseconds,
+		        error, error_size) != 0)
 			return -1;
-		}
 		if (retries != NULL &&
 		    parse_retries(retries, &options->retries) != 0) {
 			snprintf(error, error_size,
@@ -481,13 +484,9 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			return -1;
 		}
 	}
-	if (interval != NULL &&
-	    parse_interval(interval, &options->interval_milliseconds) != 0) {
-		snprintf(error, error_size,
-		    "-i %.100s: not a number of seconds from 0.1 to 86400",
-		    interval);
+	if (read_seconds("-i", interval, &options->interval_milliseconds, error,
+	        error_size) != 0)
 		return -1;
-	}
 	if (count != NULL && parse_count(count, &options->count) != 0) {
 		snprintf(error, error_size,
 		    "-n %.100s: not a count of intervals from 1", count);

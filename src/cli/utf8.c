@@ -4,42 +4,27 @@
 
 #include <string.h>
 
-size_t
-cli_utf8_sequence_length(const unsigned char *text, size_t available)
+#include "text/utf8.h"
+
+void
+cli_utf8_write(FILE *out, const char *text,
+    cli_utf8_character_writer write_character, const void *context)
 {
-	unsigned lead;
-	size_t length;
+	const unsigned char *bytes = (const unsigned char *)text;
+	size_t available = strlen(text), step;
 	unsigned long code;
 
-	if (available == 0)
-		return 0;
-	lead = text[0];
-	if (lead < 0x80)
-		return 1;
-	if (lead >= 0xc2 && lead <= 0xdf) {
-		length = 2;
-		code = lead & 0x1f;
-	} else if (lead >= 0xe0 && lead <= 0xef) {
-		length = 3;
-		code = lead & 0x0f;
-	} else if (lead >= 0xf0 && lead <= 0xf4) {
-		length = 4;
-		code = lead & 0x07;
-	} else {
-		return 0;
+	while (available > 0) {
+		step = dci_text_utf8_length(bytes, available, &code);
+		if (step == 0) {
+			fputs(CLI_UTF8_REPLACEMENT, out);
+			step = 1;
+		} else {
+			write_character(out, bytes, step, context);
+		}
+		bytes += step;
+		available -= step;
 	}
-	if (available < length)
-		return 0;
-	for (size_t i = 1; i < length; i++) {
-		if ((text[i] & 0xc0) != 0x80)
-			return 0;
-		code = code << 6 | (text[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates, beyond U+10FFFF. */
-	if ((length == 3 && code < 0x800) || (length == 4 && code < 0x10000) ||
-	    (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff)
-		return 0;
-	return length;
 }
 
 size_t
@@ -47,9 +32,10 @@ cli_utf8_width(const char *text)
 {
 	const unsigned char *bytes = (const unsigned char *)text;
 	size_t available = strlen(text), width = 0, step;
+	unsigned long code;
 
 	while (available > 0) {
-		step = cli_utf8_sequence_length(bytes, available);
+		step = dci_text_utf8_length(bytes, available, &code);
 		if (step == 0)
 			step = 1;
 		bytes += step;

@@ -11,6 +11,7 @@
 #include "cli/rate.h"
 #include "cli/values.h"
 #include "base/clock.h"
+#include "model/instance_id.h"
 #include "model/snapshot.h"
 
 /* What one sample keeps of a class to compute the next sample's rates:
@@ -99,25 +100,8 @@ sample_take(struct sample *sample, const struct dci_class *class,
 static long
 sample_find(const struct sample *sample, const uint32_t *id)
 {
-	size_t low = 0, high = sample->count;
-
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		const uint32_t *here = sample->ids + middle * sample->words;
-		int order = 0;
-
-		for (size_t w = 0; w < sample->words && order == 0; w++) {
-			if (here[w] != id[w])
-				order = here[w] < id[w] ? -1 : 1;
-		}
-		if (order == 0)
-			return (long)middle;
-		if (order < 0)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	return -1;
+	return dci_instance_id_find(
+	    sample->ids, sample->count, sample->words, id);
 }
 
 /* The rate cell of counter `d` of instance `i`: left empty (a gap) when

@@ -33,20 +33,20 @@
 
 #define COUNT_OF CONFIG_YAML_COUNT_OF
 
-static int read_dci_access(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field);
-static int read_data_changed(struct config_yaml *reader,
-    const yaml_node_t *node, const char *key, void *field);
+static int read_dci_access_entry(struct config_yaml *reader,
+    const yaml_node_pair_t *pair, const char *name, void *item);
+static int read_data_changed_entry(struct config_yaml *reader,
+    const yaml_node_pair_t *pair, const char *name, void *item);
 static int read_module(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field);
-static int read_options(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field);
+static int read_option(struct config_yaml *reader, const yaml_node_pair_t *pair,
+    const char *name, void *item);
 static int read_arguments(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field);
-static int read_providers(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field);
-static int read_derived(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field);
+static int read_provider(
+    struct config_yaml *reader, const yaml_node_t *node, void *entry);
+static int read_derived_entry(
+    struct config_yaml *reader, const yaml_node_t *node, void *entry);
 
 /* The forms that fill more than one field of this file's structures. */
 
@@ -97,6 +97,26 @@ config_parse_derived_class(const char *text, void *field)
 		.read = (reader_function)                                      \
 	}
 
+/* An array of entries read from a sequence of mappings by `reader`. */
+#define SEQUENCE(key, entry_name, reader, structure, member, count_member)     \
+	{                                                                      \
+		.name = (key), .kind = CONFIG_YAML_SEQUENCE,                   \
+		.offset = offsetof(structure, member),                         \
+		.count_offset = offsetof(structure, count_member),             \
+		.entry_size = sizeof *((structure *)0)->member,                \
+		.what = (entry_name), .read_entry = (reader)                   \
+	}
+/* An array of entries read from a mapping of any keys by `reader`. */
+#define PAIRS(key, expected, context, reader, structure, member, count_member) \
+	{                                                                      \
+		.name = (key), .kind = CONFIG_YAML_PAIRS,                      \
+		.offset = offsetof(structure, member),                         \
+		.count_offset = offsetof(structure, count_member),             \
+		.entry_size = sizeof *((structure *)0)->member,                \
+		.expectation = (expected), .what = (context),                  \
+		.read_pair = (reader)                                          \
+	}
+
 static const char class_id_expectation[] =
     "a class id such as 1.2 (1 to 16 levels, each 0..4294967294)";
 /* The form dci_events_rate_limit_describe writes, with its bounds. */
@@ -125,7 +145,9 @@ static const struct config_yaml_key agent_keys[] = {
         struct dci_config, dci_socket),
     SCALAR("dci-socket-mode", "permission bits in octal (0 to 0777)",
         config_parse_socket_mode, "0666", struct dci_config, dci_socket_mode),
-    CUSTOM("dci-access", read_dci_access),
+    PAIRS("dci-access", "a mapping of class ids to users and groups",
+        "in dci-access", read_dci_access_entry, struct dci_config, dci_access,
+        dci_access_count),
 };
 static const struct config_yaml_mapping agent_mapping = {
     "in agent", agent_keys, COUNT_OF(agent_keys)};
@@ -139,7 +161,9 @@ static const struct config_yaml_key notification_keys[] = {
     NOTIFY("supplier-failed", supplier_failed),
     NOTIFY("supplier-recovered", supplier_recovered),
     NOTIFY("supplier-restarted", supplier_restarted),
-    CUSTOM("data-changed", read_data_changed),
+    PAIRS("data-changed", "a mapping of class labels to datum labels",
+        "in data-changed", read_data_changed_entry,
+        struct dci_config_notifications, data_changed, data_changed_count),
     {.name = "rate-limit",
         .kind = CONFIG_YAML_SCALAR,
         .offset = 0,
@@ -155,8 +179,10 @@ static const struct config_yaml_key top_keys[] = {
         .kind = CONFIG_YAML_MAPPING,
         .offset = 0,
         .mapping = &agent_mapping},
-    CUSTOM("providers", read_providers),
-    CUSTOM("derived", read_derived),
+    SEQUENCE("providers", "provider", read_provider, struct dci_config,
+        providers, provider_count),
+    SEQUENCE("derived", "derived", read_derived_entry, struct dci_config,
+        derived, derived_count),
     {.name = "notifications",
         .kind = CONFIG_YAML_MAPPING,
         .offset = offsetof(struct dci_config, notifications),
@@ -176,7 +202,8 @@ static const struct config_yaml_key provider_keys[] = {
     SCALAR("stale-periods", "a whole number of refresh periods from 2 to 1000",
         config_parse_stale_periods, "3", struct dci_config_provider,
         stale_periods),
-    CUSTOM("options", read_options),
+    PAIRS("options", "a mapping", "in options", read_option,
+        struct dci_config_provider, options, option_count),
     SCALAR("isolate", "true or false", config_parse_boolean, "false",
         struct dci_config_provider, isolate),
 };
@@ -269,11 +296,13 @@ read_dci_access_names(struct config_yaml *reader, const yaml_node_t *node,
 	return 0;
 }
 
-/* One "CLASS-ID: {users: [...], groups: [...]}" of dci-access. */
+/* One "CLASS-ID: {users: [...], groups: [...]}" of dci-access, a
+ * config_yaml_pair_reader. */
 static int
 read_dci_access_entry(struct config_yaml *reader, const yaml_node_pair_t *pair,
-    const char *name, struct dci_config_dci_access *entry)
+    const char *name, void *item)
 {
+	struct dci_config_dci_access *entry = item;
 	static const struct config_yaml_key keys[] = {
 	    {.name = "users"}, {.name = "groups"}};
 	static const struct config_yaml_mapping table = {
@@ -312,39 +341,51 @@ read_dci_access_entry(struct config_yaml *reader, const yaml_node_pair_t *pair,
 	return 0;
 }
 
-/* dci-access: class subtrees and who may read them through the DCI
- * Server. `field` is the configuration. */
-static int
-read_dci_access(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
+/* The length of a sequence of `minimum` to `maximum` datum labels, or -1
+ * after telling `expectation`. */
+static long
+datum_labels_length(struct config_yaml *reader, const yaml_node_t *node,
+    const char *key, const char *expectation, size_t minimum, size_t maximum)
 {
-	static const struct config_yaml_mapping any_key = {
-	    "in dci-access", NULL, 0};
-	struct dci_config *config = field;
 	size_t count;
 
-	if (config_yaml_is_null(node))
-		return 0;
-	if (node->type != YAML_MAPPING_NODE)
-		return config_yaml_report_expected(reader, node,
-		    "a mapping of class ids to users and groups", key);
-	count = config_yaml_mapping_length(node);
-	if (count == 0)
-		return 0;
-	config->dci_access = calloc(count, sizeof(*config->dci_access));
-	if (config->dci_access == NULL)
-		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_pair_t *pair = node->data.mapping.pairs.start;
-	     pair < node->data.mapping.pairs.top; pair++) {
-		const char *name = NULL;
-		size_t index;
+	if (node->type != YAML_SEQUENCE_NODE)
+		return config_yaml_report_expected(
+		    reader, node, expectation, key);
+	count = config_yaml_sequence_length(node);
+	if (count < minimum || count > maximum)
+		return config_yaml_report_expected(
+		    reader, node, expectation, key);
+	return (long)count;
+}
 
-		if (config_yaml_check_key(
-		        reader, node, pair, &any_key, &name, &index) != 0)
+/* Copies the labels of a sequence datum_labels_length accepted, with
+ * their positions, into labels and positions (room for each), *count
+ * counting those copied; a label listed twice is refused when `unique`. */
+static int
+read_datum_labels(struct config_yaml *reader, const yaml_node_t *node,
+    const char *key, bool unique, char **labels,
+    struct dci_config_position *positions, size_t *count)
+{
+	for (const yaml_node_item_t *item = node->data.sequence.items.start;
+	     item < node->data.sequence.items.top; item++) {
+		const yaml_node_t *element = config_yaml_node(reader, *item);
+		const char *text = NULL;
+
+		if (config_yaml_value_text(
+		        reader, element, "a datum label", key, &text) != 0)
 			return -1;
-		if (read_dci_access_entry(reader, pair, name,
-		        &config->dci_access[config->dci_access_count++]) != 0)
+		for (size_t d = 0; unique && d < *count; d++)
+			if (strcmp(labels[d], text) == 0)
+				return config_yaml_report(reader,
+				    &element->start_mark,
+				    "datum '%s' listed twice for '%s' (first "
+				    "at %u:%u)",
+				    text, key, positions[d].line,
+				    positions[d].column);
+		if (config_yaml_copy_text(reader, text, &labels[*count]) != 0)
 			return -1;
+		positions[(*count)++] = config_yaml_position(reader, element);
 	}
 	return 0;
 }
@@ -355,97 +396,41 @@ static int
 read_watched_datums(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, struct dci_config_watch *watch)
 {
-	static const char expectation[] = "a sequence of 1 to 64 datum labels";
-	size_t count;
+	long count;
 
 	_Static_assert(DCI_CONFIG_WATCHED_DATUMS_MAX == 64,
 	    "the expectation's text names the limit");
-	if (node->type != YAML_SEQUENCE_NODE)
-		return config_yaml_report_expected(
-		    reader, node, expectation, key);
-	count = config_yaml_sequence_length(node);
-	if (count == 0 || count > DCI_CONFIG_WATCHED_DATUMS_MAX)
-		return config_yaml_report_expected(
-		    reader, node, expectation, key);
-	watch->datums = calloc(count, sizeof *watch->datums);
-	watch->datum_positions = calloc(count, sizeof *watch->datum_positions);
+	count = datum_labels_length(reader, node, key,
+	    "a sequence of 1 to 64 datum labels", 1,
+	    DCI_CONFIG_WATCHED_DATUMS_MAX);
+	if (count < 0)
+		return -1;
+	watch->datums = calloc((size_t)count, sizeof *watch->datums);
+	watch->datum_positions =
+	    calloc((size_t)count, sizeof *watch->datum_positions);
 	if (watch->datums == NULL || watch->datum_positions == NULL)
 		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_item_t *item = node->data.sequence.items.start;
-	     item < node->data.sequence.items.top; item++) {
-		const yaml_node_t *element = config_yaml_node(reader, *item);
-		const char *text = NULL;
-
-		if (config_yaml_value_text(
-		        reader, element, "a datum label", key, &text) != 0)
-			return -1;
-		for (size_t d = 0; d < watch->datum_count; d++)
-			if (strcmp(watch->datums[d], text) == 0)
-				return config_yaml_report(reader,
-				    &element->start_mark,
-				    "datum '%s' listed twice for '%s' (first "
-				    "at %u:%u)",
-				    text, key, watch->datum_positions[d].line,
-				    watch->datum_positions[d].column);
-		if (config_yaml_copy_text(
-		        reader, text, &watch->datums[watch->datum_count]) != 0)
-			return -1;
-		watch->datum_positions[watch->datum_count++] =
-		    config_yaml_position(reader, element);
-	}
-	return 0;
+	return read_datum_labels(reader, node, key, true, watch->datums,
+	    watch->datum_positions, &watch->datum_count);
 }
 
-/* data-changed: a mapping of class (label or dotted id) to the labels of
- * its datums whose changes are notified. `field` is the notifications. */
+/* One `CLASS: [DATUM, ...]` of data-changed, a config_yaml_pair_reader. */
 static int
-read_data_changed(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
+read_data_changed_entry(struct config_yaml *reader,
+    const yaml_node_pair_t *pair, const char *name, void *item)
 {
-	static const struct config_yaml_mapping any_key = {
-	    "in data-changed", NULL, 0};
-	struct dci_config_notifications *notifications = field;
-	size_t count;
+	struct dci_config_watch *watch = item;
+	const yaml_node_t *key_node = config_yaml_node(reader, pair->key);
 
-	if (config_yaml_is_null(node))
-		return 0;
-	if (node->type != YAML_MAPPING_NODE)
-		return config_yaml_report_expected(reader, node,
-		    "a mapping of class labels to datum labels", key);
-	count = config_yaml_mapping_length(node);
-	if (count == 0)
-		return 0;
-	notifications->data_changed =
-	    calloc(count, sizeof *notifications->data_changed);
-	if (notifications->data_changed == NULL)
-		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_pair_t *pair = node->data.mapping.pairs.start;
-	     pair < node->data.mapping.pairs.top; pair++) {
-		struct dci_config_watch *watch =
-		    &notifications
-		         ->data_changed[notifications->data_changed_count++];
-		const yaml_node_t *key_node =
-		    config_yaml_node(reader, pair->key);
-		const char *name = NULL;
-		size_t index;
-
-		if (config_yaml_check_key(
-		        reader, node, pair, &any_key, &name, &index) != 0)
-			return -1;
-		if (name[0] == '\0')
-			return config_yaml_report(reader, &key_node->start_mark,
-			    "expected a class label or id in '%s', found an "
-			    "empty key",
-			    key);
-		watch->position = config_yaml_position(reader, key_node);
-		if (config_yaml_copy_text(reader, name, &watch->class_name) !=
-		        0 ||
-		    read_watched_datums(reader,
-		        config_yaml_node(reader, pair->value), name,
-		        watch) != 0)
-			return -1;
-	}
-	return 0;
+	if (name[0] == '\0')
+		return config_yaml_report(reader, &key_node->start_mark,
+		    "expected a class label or id in '%s', found an empty key",
+		    "data-changed");
+	watch->position = config_yaml_position(reader, key_node);
+	if (config_yaml_copy_text(reader, name, &watch->class_name) != 0)
+		return -1;
+	return read_watched_datums(
+	    reader, config_yaml_node(reader, pair->value), name, watch);
 }
 
 /* `field` is the provider entry: the module's position is kept for the
@@ -516,49 +501,23 @@ read_option_values(struct config_yaml *reader, const yaml_node_t *node,
 	return 0;
 }
 
-/* A provider's `options`: any keys, each a scalar or a sequence of
- * scalars, handed to the provider as written. `field` is the entry. */
+/* One key of a provider's `options` and its values, a
+ * config_yaml_pair_reader. */
 static int
-read_options(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
+read_option(struct config_yaml *reader, const yaml_node_pair_t *pair,
+    const char *name, void *item)
 {
-	static const struct config_yaml_mapping any_key = {
-	    "in options", NULL, 0};
-	struct dci_config_provider *provider = field;
-	size_t count;
+	struct dci_config_option *option = item;
 
-	if (config_yaml_is_null(node))
-		return 0;
-	if (node->type != YAML_MAPPING_NODE)
-		return config_yaml_report_expected(
-		    reader, node, "a mapping", key);
-	count = config_yaml_mapping_length(node);
-	if (count == 0)
-		return 0;
-	provider->options = calloc(count, sizeof *provider->options);
-	if (provider->options == NULL)
-		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_pair_t *pair = node->data.mapping.pairs.start;
-	     pair < node->data.mapping.pairs.top; pair++) {
-		struct dci_config_option *option;
-		const char *name = NULL;
-		size_t index;
-
-		if (config_yaml_check_key(
-		        reader, node, pair, &any_key, &name, &index) != 0)
-			return -1;
-		option = &provider->options[provider->option_count++];
-		option->position = config_yaml_position(
-		    reader, config_yaml_node(reader, pair->key));
-		if (config_yaml_copy_text(reader, name, &option->key) != 0 ||
-		    read_option_values(reader,
-		        config_yaml_node(reader, pair->value), option) != 0)
-			return -1;
-	}
-	return 0;
+	option->position =
+	    config_yaml_position(reader, config_yaml_node(reader, pair->key));
+	if (config_yaml_copy_text(reader, name, &option->key) != 0)
+		return -1;
+	return read_option_values(
+	    reader, config_yaml_node(reader, pair->value), option);
 }
 
-/* config_yaml_read_sequence's entry reader for a providers entry. */
+/* The entry reader (config_yaml_entry_reader) of a providers entry. */
 static int
 read_provider(struct config_yaml *reader, const yaml_node_t *node, void *entry)
 {
@@ -571,56 +530,23 @@ read_provider(struct config_yaml *reader, const yaml_node_t *node, void *entry)
 	return config_yaml_read_keys(reader, node, &provider_mapping, provider);
 }
 
-static int
-read_providers(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
-{
-	struct dci_config *config = field;
-	void *items = NULL;
-	int result = config_yaml_read_sequence(reader, node, key, "provider",
-	    sizeof *config->providers, read_provider, &items,
-	    &config->provider_count);
-
-	config->providers = items;
-	return result;
-}
-
 /* A derived entry's `arguments`: 2 or 3 datum labels. `field` is the
  * entry. */
 static int
 read_arguments(struct config_yaml *reader, const yaml_node_t *node,
     const char *key, void *field)
 {
-	static const char expectation[] = "a sequence of 2 or 3 datum labels";
 	struct dci_config_derived *derived = field;
-	size_t count;
 
-	if (node->type != YAML_SEQUENCE_NODE)
-		return config_yaml_report_expected(
-		    reader, node, expectation, key);
-	count = config_yaml_sequence_length(node);
-	if (count < 2 || count > COUNT_OF(derived->arguments))
-		return config_yaml_report_expected(
-		    reader, node, expectation, key);
-	for (const yaml_node_item_t *item = node->data.sequence.items.start;
-	     item < node->data.sequence.items.top; item++) {
-		const yaml_node_t *element = config_yaml_node(reader, *item);
-		const char *text = NULL;
-		size_t a = derived->argument_count;
-
-		if (config_yaml_value_text(
-		        reader, element, "a datum label", key, &text) != 0 ||
-		    config_yaml_copy_text(
-		        reader, text, &derived->arguments[a]) != 0)
-			return -1;
-		derived->argument_positions[a] =
-		    config_yaml_position(reader, element);
-		derived->argument_count++;
-	}
-	return 0;
+	if (datum_labels_length(reader, node, key,
+	        "a sequence of 2 or 3 datum labels", 2,
+	        COUNT_OF(derived->arguments)) < 0)
+		return -1;
+	return read_datum_labels(reader, node, key, false, derived->arguments,
+	    derived->argument_positions, &derived->argument_count);
 }
 
-/* config_yaml_read_sequence's entry reader for a derived entry. */
+/* The entry reader (config_yaml_entry_reader) of a derived entry. */
 static int
 read_derived_entry(
     struct config_yaml *reader, const yaml_node_t *node, void *entry)
@@ -641,20 +567,6 @@ read_derived_entry(
 		                            DCI_UNIT_DERIVED_SUM2],
 		    arity, derived->argument_count);
 	return 0;
-}
-
-static int
-read_derived(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, void *field)
-{
-	struct dci_config *config = field;
-	void *items = NULL;
-	int result = config_yaml_read_sequence(reader, node, key, "derived",
-	    sizeof *config->derived, read_derived_entry, &items,
-	    &config->derived_count);
-
-	config->derived = items;
-	return result;
 }
 
 static int

@@ -259,6 +259,64 @@ config_yaml_read_mapping(struct config_yaml *reader, const yaml_node_t *node,
 	return config_yaml_read_keys(reader, node, table, target);
 }
 
+/* A CONFIG_YAML_SEQUENCE or CONFIG_YAML_PAIRS value (config_yaml_kind):
+ * *items gets the array, *count counts the entries begun. */
+static int
+config_yaml_read_entries(struct config_yaml *reader,
+    const struct config_yaml_key *key, const yaml_node_t *node,
+    const char *name, void **items, size_t *count)
+{
+	const struct config_yaml_mapping any_key = {key->what, NULL, 0};
+	bool pairs = key->kind == CONFIG_YAML_PAIRS;
+	size_t size = key->entry_size, total;
+
+	if (config_yaml_is_null(node))
+		return 0;
+	if (node->type != (pairs ? YAML_MAPPING_NODE : YAML_SEQUENCE_NODE))
+		return config_yaml_report_expected(reader, node,
+		    pairs ? key->expectation : "a sequence", name);
+	total = pairs ? config_yaml_mapping_length(node)
+	              : config_yaml_sequence_length(node);
+	if (total == 0)
+		return 0;
+	*items = calloc(total, size);
+	if (*items == NULL)
+		return config_yaml_out_of_memory(reader);
+	for (size_t i = 0; i < total; i++) {
+		void *item = (char *)*items + *count * size;
+		const yaml_node_t *entry;
+		const char *text = NULL;
+		size_t index;
+
+		if (pairs) {
+			const yaml_node_pair_t *pair =
+			    node->data.mapping.pairs.start + i;
+
+			if (config_yaml_check_key(reader, node, pair, &any_key,
+			        &text, &index) != 0)
+				return -1;
+			(*count)++;
+			if (key->read_pair(reader, pair, text, item) != 0)
+				return -1;
+			continue;
+		}
+		entry = config_yaml_node(
+		    reader, node->data.sequence.items.start[i]);
+		if (entry->type != YAML_MAPPING_NODE) {
+			struct config_yaml_description found =
+			    config_yaml_describe(entry);
+
+			return config_yaml_report(reader, &entry->start_mark,
+			    "expected a mapping for a %s entry, found %s%s%s",
+			    key->what, found.quote, found.text, found.quote);
+		}
+		(*count)++;
+		if (key->read_entry(reader, entry, item) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Reads one value as its key's table entry describes it. */
 static int
 config_yaml_read_value(struct config_yaml *reader,
@@ -266,7 +324,10 @@ config_yaml_read_value(struct config_yaml *reader,
     const char *name, void *target)
 {
 	void *field = (char *)target + key->offset;
+	size_t *count = (size_t *)((char *)target + key->count_offset);
 	const char *text = NULL;
+	void *items = NULL;
+	int result;
 
 	switch (key->kind) {
 	case CONFIG_YAML_TEXT:
@@ -288,6 +349,13 @@ config_yaml_read_value(struct config_yaml *reader,
 	case CONFIG_YAML_MAPPING:
 		return config_yaml_read_mapping(
 		    reader, node, name, key->mapping, field);
+	case CONFIG_YAML_SEQUENCE:
+	case CONFIG_YAML_PAIRS:
+		result = config_yaml_read_entries(
+		    reader, key, node, name, &items, count);
+		/* The field is a pointer to the entries' type. */
+		memcpy(field, &items, sizeof items);
+		return result;
 	case CONFIG_YAML_CUSTOM:
 		return key->read(reader, node, name, field);
 	}
@@ -341,43 +409,6 @@ config_yaml_value_of(
 			return config_yaml_node(reader, pair->value);
 	}
 	return NULL;
-}
-
-int
-config_yaml_read_sequence(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, const char *what, size_t size,
-    config_yaml_entry_reader read_entry, void **items, size_t *count)
-{
-	size_t total;
-
-	if (config_yaml_is_null(node))
-		return 0;
-	if (node->type != YAML_SEQUENCE_NODE)
-		return config_yaml_report_expected(
-		    reader, node, "a sequence", key);
-	total = config_yaml_sequence_length(node);
-	if (total == 0)
-		return 0;
-	*items = calloc(total, size);
-	if (*items == NULL)
-		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_item_t *item = node->data.sequence.items.start;
-	     item < node->data.sequence.items.top; item++) {
-		const yaml_node_t *entry = config_yaml_node(reader, *item);
-
-		if (entry->type != YAML_MAPPING_NODE) {
-			struct config_yaml_description found =
-			    config_yaml_describe(entry);
-
-			return config_yaml_report(reader, &entry->start_mark,
-			    "expected a mapping for a %s entry, found %s%s%s",
-			    what, found.quote, found.text, found.quote);
-		}
-		if (read_entry(
-		        reader, entry, (char *)*items + (*count)++ * size) != 0)
-			return -1;
-	}
-	return 0;
 }
 
 /*

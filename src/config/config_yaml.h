@@ -40,6 +40,15 @@ struct config_yaml_mapping;
 typedef int (*config_yaml_read_function)(struct config_yaml *reader,
     const yaml_node_t *node, const char *key, void *field);
 
+/* Fills one zeroed entry of a sequence from its mapping node. */
+typedef int (*config_yaml_entry_reader)(
+    struct config_yaml *reader, const yaml_node_t *node, void *entry);
+
+/* Fills one zeroed entry of a mapping of any keys from one of its pairs,
+ * whose key (checked: a scalar, not seen before) has the text `name`. */
+typedef int (*config_yaml_pair_reader)(struct config_yaml *reader,
+    const yaml_node_pair_t *pair, const char *name, void *entry);
+
 enum config_yaml_kind {
 	/* A non-empty scalar, accepted by `check` (NULL: any), copied into
 	 * the field, a char *. */
@@ -48,6 +57,15 @@ enum config_yaml_kind {
 	CONFIG_YAML_SCALAR,
 	/* A mapping (null: nothing) read with `mapping` into the field. */
 	CONFIG_YAML_MAPPING,
+	/* A sequence of mappings (null or empty: none) read into a new array
+	 * of zeroed entries, each filled by `read_entry`; `what` names an
+	 * entry in messages ("provider"). */
+	CONFIG_YAML_SEQUENCE,
+	/* A mapping of any keys (null or empty: none) read into a new array
+	 * of zeroed entries, one for each pair, filled by `read_pair`; a
+	 * value that is no mapping is told `expectation`, and `what` names
+	 * the mapping in messages ("in options"). */
+	CONFIG_YAML_PAIRS,
 	/* Read by `read`. */
 	CONFIG_YAML_CUSTOM,
 };
@@ -63,6 +81,15 @@ struct config_yaml_key {
 	bool (*parse)(const char *text, void *field); /* SCALAR */
 	const struct config_yaml_mapping *mapping;    /* MAPPING */
 	config_yaml_read_function read;               /* CUSTOM */
+	/* SEQUENCE and PAIRS: the field points to the array, of entries of
+	 * entry_size bytes, and the size_t at count_offset counts the
+	 * entries begun, even on failure, so that the configuration's free
+	 * sees every one. */
+	size_t count_offset;
+	size_t entry_size;
+	const char *what;
+	config_yaml_entry_reader read_entry; /* SEQUENCE */
+	config_yaml_pair_reader read_pair;   /* PAIRS */
 	/* SCALAR: stored by `parse` before the mapping is read, so that an
 	 * absent key has it; NULL: the field stays zero. */
 	const char *default_text;
@@ -141,21 +168,6 @@ int config_yaml_read_keys(struct config_yaml *reader,
 /* The value of `key` in a mapping node, or NULL. */
 const yaml_node_t *config_yaml_value_of(
     struct config_yaml *reader, const yaml_node_t *mapping, const char *key);
-
-/* Fills one zeroed entry of a sequence from its mapping node. */
-typedef int (*config_yaml_entry_reader)(
-    struct config_yaml *reader, const yaml_node_t *node, void *entry);
-
-/*
- * Reads the value of key, a sequence of mappings (null or empty: none),
- * into a new array of zeroed entries of size bytes, each filled by
- * read_entry; what, "provider" or "derived", names an entry in messages.
- * *items and *count hold the array and the entries begun so far even on
- * failure, so the configuration's free sees every one.
- */
-int config_yaml_read_sequence(struct config_yaml *reader,
-    const yaml_node_t *node, const char *key, const char *what, size_t size,
-    config_yaml_entry_reader read_entry, void **items, size_t *count);
 
 /*
  * Parses the whole text as events, refusing a collection nested deeper

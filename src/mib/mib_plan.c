@@ -152,7 +152,7 @@ mib_generator_module_name_valid(const char *name, char *why, size_t why_size)
 size_t
 mib_generator_camel_case(const char *label, char *out, size_t out_size)
 {
-	size_t length = 0;
+	struct mib_name_writer name = {out, out_size, 0};
 	bool word_start = true;
 
 	for (const char *cursor = label; *cursor != '\0'; cursor++) {
@@ -162,16 +162,10 @@ mib_generator_camel_case(const char *label, char *out, size_t out_size)
 			word_start = true;
 			continue;
 		}
-		if (word_start)
-			c = ascii_to_upper(c);
+		mib_name_put(&name, word_start ? ascii_to_upper(c) : c);
 		word_start = false;
-		if (length + 1 < out_size)
-			out[length] = c;
-		length++;
 	}
-	if (out_size > 0)
-		out[length < out_size ? length : out_size - 1] = '\0';
-	return length;
+	return mib_name_end(&name);
 }
 
 /* CamelCase of a label that must give at least one character. */

@@ -21,6 +21,35 @@
 
 #define MIB_NAME_SIZE (AGENT_MIB_DESCRIPTOR_MAX + 1)
 
+/* A name written the way snprintf writes: every character counted, as
+ * many as fit in the out_size bytes at out stored, NUL-terminated when
+ * out_size > 0; the name transforms (CamelCase, snake_case, module names)
+ * return the full length so that a caller can tell a name cut short. */
+struct mib_name_writer {
+	char *out;
+	size_t out_size;
+	size_t length;
+};
+
+static inline void
+mib_name_put(struct mib_name_writer *writer, char c)
+{
+	if (writer->length + 1 < writer->out_size)
+		writer->out[writer->length] = c;
+	writer->length++;
+}
+
+/* Terminates the name; returns its full length. */
+static inline size_t
+mib_name_end(struct mib_name_writer *writer)
+{
+	if (writer->out_size > 0)
+		writer->out[writer->length < writer->out_size
+		                ? writer->length
+		                : writer->out_size - 1] = '\0';
+	return writer->length;
+}
+
 /* What the module imports, beyond what every module imports. */
 enum mib_import {
 	MIB_IMPORT_INTEGER32 = 1u << 0,

@@ -23,14 +23,11 @@ prometheus_generator_module_name(
     const char *class_label, char *out, size_t out_size)
 {
 	static const char prefix[] = "dci_";
-	size_t length = 0;
+	struct mib_name_writer name = {out, out_size, 0};
 	bool separator = false;
 
-	for (const char *cursor = prefix; *cursor != '\0'; cursor++) {
-		if (length + 1 < out_size)
-			out[length] = *cursor;
-		length++;
-	}
+	for (const char *cursor = prefix; *cursor != '\0'; cursor++)
+		mib_name_put(&name, *cursor);
 	for (const char *cursor = class_label; *cursor != '\0'; cursor++) {
 		char c = *cursor;
 
@@ -42,19 +39,12 @@ prometheus_generator_module_name(
 		}
 		/* A run of other characters is one "_", and none leads
 		 * or trails: "disk io" and "disk-io" give dci_disk_io. */
-		if (separator && length > sizeof(prefix) - 1) {
-			if (length + 1 < out_size)
-				out[length] = '_';
-			length++;
-		}
+		if (separator && name.length > sizeof(prefix) - 1)
+			mib_name_put(&name, '_');
 		separator = false;
-		if (length + 1 < out_size)
-			out[length] = c;
-		length++;
+		mib_name_put(&name, c);
 	}
-	if (out_size > 0)
-		out[length < out_size ? length : out_size - 1] = '\0';
-	return length;
+	return mib_name_end(&name);
 }
 
 /* A text datum that becomes a label of its row: text the module declares
@@ -288,7 +278,7 @@ prometheus_generator_generate(
 size_t
 prometheus_generator_snake_case(const char *name, char *out, size_t out_size)
 {
-	size_t length = 0;
+	struct mib_name_writer snake = {out, out_size, 0};
 
 	for (size_t i = 0; name[i] != '\0'; i++) {
 		char c = name[i];
@@ -303,19 +293,12 @@ prometheus_generator_snake_case(const char *name, char *out, size_t out_size)
 			                    previous <= 'Z' && next >= 'a' &&
 			                    next <= 'z';
 
-			if (previous_lower || acronym_ends) {
-				if (length + 1 < out_size)
-					out[length] = '_';
-				length++;
-			}
+			if (previous_lower || acronym_ends)
+				mib_name_put(&snake, '_');
 		}
-		if (length + 1 < out_size)
-			out[length] = upper ? (char)(c - 'A' + 'a') : c;
-		length++;
+		mib_name_put(&snake, upper ? (char)(c - 'A' + 'a') : c);
 	}
-	if (out_size > 0)
-		out[length < out_size ? length : out_size - 1] = '\0';
-	return length;
+	return mib_name_end(&snake);
 }
 
 /* How snmp_exporter, with the generator.yml above, exposes a column:

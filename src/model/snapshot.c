@@ -8,6 +8,7 @@
 
 #include "model/derived.h"
 #include "model/events.h"
+#include "model/instance_id.h"
 #include "model/large_block.h"
 #include "model/lower_bound.h"
 #include "base/log.h"
@@ -282,40 +283,75 @@ provided_info(const struct dci_datum *datum, struct dci_datum_info *copy)
 	return copy;
 }
 
-int
-dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
-    long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
+/* A value one of the three value setters stores. */
+struct builder_value {
+	enum { BUILDER_UNSIGNED, BUILDER_SIGNED, BUILDER_BYTES } kind;
+	uint64_t unsigned_value;
+	int64_t signed_value;
+	const void *bytes;
+	size_t length;
+};
+
+/* The value setters' one path: the datum's slot found, the value encoded
+ * by the provider's description (a refusal names the datum), the datum
+ * marked present. */
+static int
+builder_store(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
+    const struct builder_value *value, char *why, size_t why_size)
 {
 	const struct dci_datum *datum;
+	const struct dci_datum_info *info;
 	struct dci_datum_info copy;
 	unsigned char *slot =
 	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+	int result = -1;
 
 	if (slot == NULL)
 		return -1;
-	if (dci_value_encode_unsigned_trusted(
-	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
+	info = provided_info(datum, &copy);
+	switch (value->kind) {
+	case BUILDER_UNSIGNED:
+		result = dci_value_encode_unsigned_trusted(
+		    info, value->unsigned_value, slot, why, why_size);
+		break;
+	case BUILDER_SIGNED:
+		result = dci_value_encode_signed_trusted(
+		    info, value->signed_value, slot, why, why_size);
+		break;
+	case BUILDER_BYTES:
+		if (value->bytes == NULL && value->length > 0) {
+			log_reason(why, why_size, "NULL value of %zu bytes",
+			    value->length);
+			break;
+		}
+		result = dci_value_encode_bytes_trusted(
+		    info, value->bytes, value->length, slot, why, why_size);
+		break;
+	}
+	if (result != 0)
 		return refuse(datum, why, why_size);
 	builder_mark(builder, row, datum);
 	return 0;
 }
 
 int
+dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
+    long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
+{
+	return builder_store(builder, row, datum_id,
+	    &(struct builder_value){
+	        .kind = BUILDER_UNSIGNED, .unsigned_value = value},
+	    why, why_size);
+}
+
+int
 dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, int64_t value, char *why, size_t why_size)
 {
-	const struct dci_datum *datum;
-	struct dci_datum_info copy;
-	unsigned char *slot =
-	    builder_slot(builder, row, datum_id, &datum, why, why_size);
-
-	if (slot == NULL)
-		return -1;
-	if (dci_value_encode_signed_trusted(
-	        provided_info(datum, &copy), value, slot, why, why_size) != 0)
-		return refuse(datum, why, why_size);
-	builder_mark(builder, row, datum);
-	return 0;
+	return builder_store(builder, row, datum_id,
+	    &(struct builder_value){
+	        .kind = BUILDER_SIGNED, .signed_value = value},
+	    why, why_size);
 }
 
 int
@@ -323,22 +359,10 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size)
 {
-	const struct dci_datum *datum;
-	struct dci_datum_info copy;
-	unsigned char *slot =
-	    builder_slot(builder, row, datum_id, &datum, why, why_size);
-
-	if (slot == NULL)
-		return -1;
-	if (bytes == NULL && length > 0) {
-		log_reason(why, why_size, "NULL value of %zu bytes", length);
-		return refuse(datum, why, why_size);
-	}
-	if (dci_value_encode_bytes_trusted(provided_info(datum, &copy), bytes,
-	        length, slot, why, why_size) != 0)
-		return refuse(datum, why, why_size);
-	builder_mark(builder, row, datum);
-	return 0;
+	return builder_store(builder, row, datum_id,
+	    &(struct builder_value){
+	        .kind = BUILDER_BYTES, .bytes = bytes, .length = length},
+	    why, why_size);
 }
 
 int
@@ -444,16 +468,6 @@ same_bytes(const unsigned char *left, const unsigned char *right, size_t size)
 	}
 }
 
-static int
-compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
-{
-	for (size_t i = 0; i < words; i++) {
-		if (left[i] != right[i])
-			return left[i] < right[i] ? -1 : 1;
-	}
-	return 0;
-}
-
 /* qsort has no context argument in C11; the sort key is the row's id, so
  * sort an array of (id pointer, row) pairs and compare through it. */
 struct sort_entry {
@@ -467,7 +481,7 @@ compare_sort_entries(const void *left, const void *right)
 {
 	const struct sort_entry *a = left, *b = right;
 
-	return compare_ids(a->id, b->id, a->words);
+	return dci_instance_id_compare(a->id, b->id, a->words);
 }
 
 struct id_search {
@@ -481,8 +495,8 @@ instance_before_id(const void *context, size_t position)
 {
 	const struct id_search *search = context;
 
-	return compare_ids(dci_snapshot_instance_id(
-	                       search->class, search->snapshot, position),
+	return dci_instance_id_compare(dci_snapshot_instance_id(search->class,
+	                                   search->snapshot, position),
 	           search->id, search->class->instance_words) < 0;
 }
 
@@ -495,7 +509,8 @@ dci_snapshot_find(const struct dci_class *class,
 	    dci_lower_bound(snapshot->count, instance_before_id, &search);
 
 	if (position < snapshot->count &&
-	    compare_ids(dci_snapshot_instance_id(class, snapshot, position), id,
+	    dci_instance_id_compare(
+	        dci_snapshot_instance_id(class, snapshot, position), id,
 	        class->instance_words) == 0)
 		return (long)position;
 	return -1;
@@ -859,7 +874,8 @@ dci_snapshot_builder_seal(
 		    (struct sort_entry){builder->ids + i * words, i, words};
 	qsort(order, count, sizeof(*order), compare_sort_entries);
 	for (size_t i = 1; i < count; i++) {
-		if (compare_ids(order[i - 1].id, order[i].id, words) == 0) {
+		if (dci_instance_id_compare(
+		        order[i - 1].id, order[i].id, words) == 0) {
 			char id_text[160] = "";
 			size_t used = 0;
 			for (size_t w = 0; w < words && used < sizeof(id_text);
@@ -988,8 +1004,9 @@ previous_position(const struct dci_class *class,
 	long found;
 
 	if (*expected < previous->count &&
-	    compare_ids(dci_snapshot_instance_id(class, previous, *expected),
-	        id, class->instance_words) == 0)
+	    dci_instance_id_compare(
+	        dci_snapshot_instance_id(class, previous, *expected), id,
+	        class->instance_words) == 0)
 		found = (long)*expected;
 	else
 		found = dci_snapshot_find(class, previous, id);

@@ -9,9 +9,10 @@
 
 #include "model/value.h"
 
+#include "base/log.h"
+
 #include <endian.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -51,18 +52,6 @@ static const char *const kind_names[] = {
 };
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
-
-__attribute__((format(printf, 3, 4))) static void
-set_reason(char *why, size_t why_size, const char *format, ...)
-{
-	va_list arguments;
-
-	if (why == NULL || why_size == 0)
-		return;
-	va_start(arguments, format);
-	vsnprintf(why, why_size, format, arguments);
-	va_end(arguments);
-}
 
 const char *
 dci_value_type_name(enum dci_type type)
@@ -317,55 +306,46 @@ dci_value_natural_size(enum dci_type type, uint32_t format)
 	return 0;
 }
 
+/* The formats and presentations each used type defines: a format is
+ * valid when, its flag bits cleared, it is at most format_max; a
+ * presentation when it is at most presentation_max. */
+static const struct type_codes {
+	uint32_t format_flags;
+	uint32_t format_max;
+	uint32_t presentation_max;
+} type_codes[] = {
+    [DCI_ST_BOOLEAN] = {0, DCI_SBF_INVERTED, DCI_SBP_ONE_ZERO},
+    [DCI_ST_STRING] = {0, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL},
+    [DCI_ST_INTEGER8] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER16] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER32] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER64] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_ADDRESS] = {0, DCI_SAF_ECONET, DCI_SAP_NORMAL},
+    [DCI_ST_TIME] = {0, DCI_STF_MONOTONIC, DCI_STP_RELATIVE},
+    /* Set by the registry: signed or unsigned, little-endian. */
+    [DCI_ST_DERIVED] = {DCI_SIF_UNSIGNED, 0, 0},
+};
+
+_Static_assert(
+    COUNT_OF(type_codes) == COUNT_OF(type_names), "every type has its codes");
+
 /* Whether `format` and `presentation` are defined for `type` (a known,
  * used type). */
 static bool
 format_valid(enum dci_type type, uint32_t format)
 {
-	switch (type) {
-	case DCI_ST_BOOLEAN:
-		return format <= DCI_SBF_INVERTED;
-	case DCI_ST_STRING:
-		return format == DCI_SSF_ZEROTERM;
-	case DCI_ST_INTEGER8:
-	case DCI_ST_INTEGER16:
-	case DCI_ST_INTEGER32:
-	case DCI_ST_INTEGER64:
-		return (format & ~(DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN)) == 0;
-	case DCI_ST_ADDRESS:
-		return format <= DCI_SAF_ECONET;
-	case DCI_ST_TIME:
-		return format <= DCI_STF_MONOTONIC;
-	case DCI_ST_DERIVED:
-		/* Set by the registry: signed or unsigned, little-endian. */
-		return (format & ~DCI_SIF_UNSIGNED) == 0;
-	default:
-		return false;
-	}
+	return (format & ~type_codes[type].format_flags) <=
+	       type_codes[type].format_max;
 }
 
 static bool
 presentation_valid(enum dci_type type, uint32_t presentation)
 {
-	switch (type) {
-	case DCI_ST_BOOLEAN:
-		return presentation <= DCI_SBP_ONE_ZERO;
-	case DCI_ST_STRING:
-		return presentation == DCI_SSP_LITERAL;
-	case DCI_ST_INTEGER8:
-	case DCI_ST_INTEGER16:
-	case DCI_ST_INTEGER32:
-	case DCI_ST_INTEGER64:
-		return presentation <= DCI_SIP_DOTTED;
-	case DCI_ST_ADDRESS:
-		return presentation == DCI_SAP_NORMAL;
-	case DCI_ST_TIME:
-		return presentation <= DCI_STP_RELATIVE;
-	case DCI_ST_DERIVED:
-		return presentation == 0;
-	default:
-		return false;
-	}
+	return presentation <= type_codes[type].presentation_max;
 }
 
 int
@@ -376,18 +356,18 @@ dci_value_check_datum(
 	uint32_t natural;
 
 	if (datum == NULL) {
-		set_reason(why, why_size, "no datum description");
+		log_reason(why, why_size, "no datum description");
 		return -1;
 	}
 	if ((unsigned)datum->type >= COUNT_OF(type_names)) {
-		set_reason(why, why_size, "type %u is not a DCI4 type",
+		log_reason(why, why_size, "type %u is not a DCI4 type",
 		    (unsigned)datum->type);
 		return -1;
 	}
 	name = dci_value_type_name(datum->type);
 	if (datum->type == DCI_ST_UNUSED) {
 		if (datum->size != 0) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "size %" PRIu32 " is not valid for ST_UNUSED "
 			    "(must be 0)",
 			    datum->size);
@@ -396,19 +376,19 @@ dci_value_check_datum(
 		return 0;
 	}
 	if (!format_valid(datum->type, datum->format)) {
-		set_reason(why, why_size,
+		log_reason(why, why_size,
 		    "format 0x%" PRIx32 " is not valid for %s", datum->format,
 		    name);
 		return -1;
 	}
 	if (!presentation_valid(datum->type, datum->presentation)) {
-		set_reason(why, why_size,
+		log_reason(why, why_size,
 		    "presentation %" PRIu32 " is not valid for %s",
 		    datum->presentation, name);
 		return -1;
 	}
 	if (datum->type == DCI_ST_DERIVED && !is_derivation(datum->unit)) {
-		set_reason(why, why_size,
+		log_reason(why, why_size,
 		    "unit %u is not a derivation (DCI_UNIT_DERIVED_*) for "
 		    "ST_DERIVED",
 		    (unsigned)datum->unit);
@@ -424,7 +404,7 @@ dci_value_check_datum(
 	        datum->semantics != DCI_SEMANTICS_GAUGE ||
 	        (datum->type == DCI_ST_INTEGER64 &&
 	            (datum->format & DCI_SIF_UNSIGNED) == 0))) {
-		set_reason(why, why_size,
+		log_reason(why, why_size,
 		    "unit DCI_UNIT_HUNDREDTHS is for integer gauges in decimal "
 		    "presentation, not signed 64-bit, not %s",
 		    name);
@@ -432,7 +412,7 @@ dci_value_check_datum(
 	}
 	if (datum->type == DCI_ST_STRING) {
 		if (datum->size < 2 || datum->size > DCI_STRING_MAX) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "size %" PRIu32 " is not valid for ST_STRING "
 			    "(must be 2..%u)",
 			    datum->size, DCI_STRING_MAX);
@@ -441,7 +421,7 @@ dci_value_check_datum(
 	} else {
 		natural = dci_value_natural_size(datum->type, datum->format);
 		if (datum->size != natural) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "size %" PRIu32 " is not valid for %s (must be "
 			    "%" PRIu32 ")",
 			    datum->size, name, natural);
@@ -450,7 +430,7 @@ dci_value_check_datum(
 	}
 	if (datum->semantics < DCI_SEMANTICS_COUNTER ||
 	    datum->semantics > DCI_SEMANTICS_DISCRETE) {
-		set_reason(why, why_size,
+		log_reason(why, why_size,
 		    "semantics %d is not valid (must be 1..3)",
 		    (int)datum->semantics);
 		return -1;
@@ -459,12 +439,12 @@ dci_value_check_datum(
 	    !is_integer_type(datum->type) &&
 	    !(datum->type == DCI_ST_DERIVED &&
 	        !dci_value_is_derived_ratio(datum->unit))) {
-		set_reason(why, why_size,
+		log_reason(why, why_size,
 		    "counter semantics is not valid for %s", name);
 		return -1;
 	}
 	if (datum->volatility > DCI_SV_VOLATILE) {
-		set_reason(why, why_size,
+		log_reason(why, why_size,
 		    "volatility %" PRIu32 " is not valid (must be 0..2)",
 		    datum->volatility);
 		return -1;
@@ -626,7 +606,7 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 	switch (datum->type) {
 	case DCI_ST_BOOLEAN:
 		if (value > 1) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "value %" PRIu64 " is not valid for ST_BOOLEAN "
 			    "(must be 0 or 1)",
 			    value);
@@ -642,7 +622,7 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 		if (!dci_value_is_unsigned(datum))
 			maximum >>= 1;
 		if (value > maximum) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "value %" PRIu64 " does not fit %s%s "
 			    "(maximum %" PRIu64 ")",
 			    value, name, type_qualifier(datum), maximum);
@@ -655,7 +635,7 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 		if (datum->format != DCI_SAF_IP)
 			break;
 		if (value > UINT32_MAX) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "value 0x%" PRIx64 " is not an IPv4 address",
 			    value);
 			return -1;
@@ -670,7 +650,7 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 		else
 			maximum = UINT64_MAX;
 		if (value > maximum) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "value %" PRIu64 " does not fit %s%s "
 			    "(maximum %" PRIu64 ")",
 			    value, name, type_qualifier(datum), maximum);
@@ -682,7 +662,7 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 		maximum = dci_value_is_unsigned(datum) ? UINT64_MAX
 		                                       : (uint64_t)INT32_MAX;
 		if (value > maximum) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "value %" PRIu64 " does not fit %s%s "
 			    "(maximum %" PRIu64 ")",
 			    value, name, type_qualifier(datum), maximum);
@@ -694,9 +674,9 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 		break;
 	}
 	if (datum->type == DCI_ST_UNUSED)
-		set_reason(why, why_size, "ST_UNUSED takes no value");
+		log_reason(why, why_size, "ST_UNUSED takes no value");
 	else
-		set_reason(why, why_size, "%s%s takes bytes, not a number",
+		log_reason(why, why_size, "%s%s takes bytes, not a number",
 		    name, type_qualifier(datum));
 	return -1;
 }
@@ -734,7 +714,7 @@ dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
 	if (is_integer_type(datum->type) && !dci_value_is_unsigned(datum)) {
 		minimum = -(int64_t)(width_mask(datum->size) >> 1) - 1;
 		if (value < minimum) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "value %" PRId64 " does not fit %s signed "
 			    "(minimum %" PRId64 ")",
 			    value, dci_value_type_name(datum->type), minimum);
@@ -750,7 +730,7 @@ dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
 	}
 	if (datum->type == DCI_ST_DERIVED && !dci_value_is_unsigned(datum)) {
 		if (value < INT32_MIN) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "value %" PRId64 " does not fit ST_DERIVED signed "
 			    "(minimum %" PRId32 ")",
 			    value, INT32_MIN);
@@ -765,7 +745,7 @@ dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
 		return dci_value_encode_unsigned_trusted(
 		    datum, 0, slot, why, why_size);
 	}
-	set_reason(why, why_size, "negative value %" PRId64 " for %s%s", value,
+	log_reason(why, why_size, "negative value %" PRId64 " for %s%s", value,
 	    dci_value_type_name(datum->type), type_qualifier(datum));
 	return -1;
 }
@@ -790,20 +770,20 @@ dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
 	const unsigned char *nul;
 
 	if (length > 0 && source == NULL) {
-		set_reason(why, why_size, "no bytes given for %s", name);
+		log_reason(why, why_size, "no bytes given for %s", name);
 		return -1;
 	}
 	switch (datum->type) {
 	case DCI_ST_UNUSED:
-		set_reason(why, why_size, "ST_UNUSED takes no value");
+		log_reason(why, why_size, "ST_UNUSED takes no value");
 		return -1;
 	case DCI_ST_BOOLEAN:
 	case DCI_ST_DERIVED:
-		set_reason(why, why_size, "%s takes a number, not bytes", name);
+		log_reason(why, why_size, "%s takes a number, not bytes", name);
 		return -1;
 	case DCI_ST_STRING:
 		if (length > datum->size - 1) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "string of %zu bytes is longer than %" PRIu32
 			    " (size %" PRIu32 " less its NUL)",
 			    length, datum->size - 1, datum->size);
@@ -811,7 +791,7 @@ dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
 		}
 		nul = length > 0 ? memchr(source, '\0', length) : NULL;
 		if (nul != NULL) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "string has a NUL at byte %zu",
 			    (size_t)(nul - source));
 			return -1;
@@ -824,7 +804,7 @@ dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
 	default:
 		/* Integers, addresses and times: exactly the slot, raw. */
 		if (length != datum->size) {
-			set_reason(why, why_size,
+			log_reason(why, why_size,
 			    "%zu bytes given for %s%s, which takes %" PRIu32,
 			    length, name, type_qualifier(datum), datum->size);
 			return -1;

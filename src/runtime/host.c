@@ -661,110 +661,135 @@ batch_refused_row(struct host_batch *batch, const char *what, long row,
 	batch_refused(batch, what, subject, datum_id, why);
 }
 
+/* What one of the batch's setters stores in a row. */
+enum host_setting_kind {
+	HOST_SET_UNSIGNED,
+	HOST_SET_SIGNED,
+	HOST_SET_BYTES,
+	HOST_SET_INVALID,
+	HOST_SET_PARENT,
+	HOST_SET_DISCONTINUITY,
+};
+
+struct host_setting {
+	enum host_setting_kind kind;
+	const char *what;  /* the refusal's "value of " */
+	uint32_t datum_id; /* 0 for a parent and a discontinuity */
+	uint64_t unsigned_value;
+	int64_t signed_value;
+	const void *bytes; /* the bytes, or the parent's id */
+	size_t length;     /* of the bytes, or the parent id's words */
+};
+
+/* The one path of every setter: a call on an abandoned or unusable batch
+ * is refused quietly, a refusal of the builder is logged naming the row's
+ * instance (batch_refused_row). */
 static int
-host_batch_set_unsigned(
-    struct dci_batch *public, long row, uint32_t datum_id, uint64_t value)
+host_batch_set(
+    struct dci_batch *public, long row, const struct host_setting *setting)
 {
 	if (batch_abandoned(public))
 		return -1;
 	struct host_batch *batch = batch_of(public);
+	struct dci_snapshot_builder *builder = batch->builder;
+	uint32_t datum_id = setting->datum_id;
 	char why[512];
+	int result = -1;
 
 	if (!batch_usable(batch))
 		return -1;
-	if (dci_snapshot_builder_set_unsigned(
-	        batch->builder, row, datum_id, value, why, sizeof(why)) == 0)
+	switch (setting->kind) {
+	case HOST_SET_UNSIGNED:
+		result = dci_snapshot_builder_set_unsigned(builder, row,
+		    datum_id, setting->unsigned_value, why, sizeof(why));
+		break;
+	case HOST_SET_SIGNED:
+		result = dci_snapshot_builder_set_signed(builder, row, datum_id,
+		    setting->signed_value, why, sizeof(why));
+		break;
+	case HOST_SET_BYTES:
+		result = dci_snapshot_builder_set_bytes(builder, row, datum_id,
+		    setting->bytes, setting->length, why, sizeof(why));
+		break;
+	case HOST_SET_INVALID:
+		result = dci_snapshot_builder_set_invalid(
+		    builder, row, datum_id, why, sizeof(why));
+		break;
+	case HOST_SET_PARENT:
+		result = dci_snapshot_builder_set_parent(builder, row,
+		    setting->bytes, setting->length, why, sizeof(why));
+		break;
+	case HOST_SET_DISCONTINUITY:
+		result = dci_snapshot_builder_set_discontinuity(
+		    builder, row, why, sizeof(why));
+		break;
+	}
+	if (result == 0)
 		return 0;
-	batch_refused_row(batch, "value of ", row, datum_id, why);
+	batch_refused_row(batch, setting->what, row, datum_id, why);
 	return -1;
+}
+
+static int
+host_batch_set_unsigned(
+    struct dci_batch *public, long row, uint32_t datum_id, uint64_t value)
+{
+	return host_batch_set(public, row,
+	    &(struct host_setting){.kind = HOST_SET_UNSIGNED,
+	        .what = "value of ",
+	        .datum_id = datum_id,
+	        .unsigned_value = value});
 }
 
 static int
 host_batch_set_signed(
     struct dci_batch *public, long row, uint32_t datum_id, int64_t value)
 {
-	if (batch_abandoned(public))
-		return -1;
-	struct host_batch *batch = batch_of(public);
-	char why[512];
-
-	if (!batch_usable(batch))
-		return -1;
-	if (dci_snapshot_builder_set_signed(
-	        batch->builder, row, datum_id, value, why, sizeof(why)) == 0)
-		return 0;
-	batch_refused_row(batch, "value of ", row, datum_id, why);
-	return -1;
+	return host_batch_set(public, row,
+	    &(struct host_setting){.kind = HOST_SET_SIGNED,
+	        .what = "value of ",
+	        .datum_id = datum_id,
+	        .signed_value = value});
 }
 
 static int
 host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
     const void *bytes, size_t length)
 {
-	if (batch_abandoned(public))
-		return -1;
-	struct host_batch *batch = batch_of(public);
-	char why[512];
-
-	if (!batch_usable(batch))
-		return -1;
-	if (dci_snapshot_builder_set_bytes(batch->builder, row, datum_id, bytes,
-	        length, why, sizeof(why)) == 0)
-		return 0;
-	batch_refused_row(batch, "value of ", row, datum_id, why);
-	return -1;
+	return host_batch_set(public, row,
+	    &(struct host_setting){.kind = HOST_SET_BYTES,
+	        .what = "value of ",
+	        .datum_id = datum_id,
+	        .bytes = bytes,
+	        .length = length});
 }
 
 static int
 host_batch_set_invalid(struct dci_batch *public, long row, uint32_t datum_id)
 {
-	if (batch_abandoned(public))
-		return -1;
-	struct host_batch *batch = batch_of(public);
-	char why[512];
-
-	if (!batch_usable(batch))
-		return -1;
-	if (dci_snapshot_builder_set_invalid(
-	        batch->builder, row, datum_id, why, sizeof(why)) == 0)
-		return 0;
-	batch_refused_row(batch, "invalid mark of ", row, datum_id, why);
-	return -1;
+	return host_batch_set(public, row,
+	    &(struct host_setting){.kind = HOST_SET_INVALID,
+	        .what = "invalid mark of ",
+	        .datum_id = datum_id});
 }
 
 static int
 host_batch_instance_parent(struct dci_batch *public, long row,
     const uint32_t *parent_id, size_t parent_words)
 {
-	if (batch_abandoned(public))
-		return -1;
-	struct host_batch *batch = batch_of(public);
-	char why[512];
-
-	if (!batch_usable(batch))
-		return -1;
-	if (dci_snapshot_builder_set_parent(batch->builder, row, parent_id,
-	        parent_words, why, sizeof(why)) == 0)
-		return 0;
-	batch_refused_row(batch, "parent of ", row, 0, why);
-	return -1;
+	return host_batch_set(public, row,
+	    &(struct host_setting){.kind = HOST_SET_PARENT,
+	        .what = "parent of ",
+	        .bytes = parent_id,
+	        .length = parent_words});
 }
 
 static int
 host_batch_set_discontinuity(struct dci_batch *public, long row)
 {
-	if (batch_abandoned(public))
-		return -1;
-	struct host_batch *batch = batch_of(public);
-	char why[512];
-
-	if (!batch_usable(batch))
-		return -1;
-	if (dci_snapshot_builder_set_discontinuity(
-	        batch->builder, row, why, sizeof(why)) == 0)
-		return 0;
-	batch_refused_row(batch, "discontinuity of ", row, 0, why);
-	return -1;
+	return host_batch_set(public, row,
+	    &(struct host_setting){
+	        .kind = HOST_SET_DISCONTINUITY, .what = "discontinuity of "});
 }
 
 /* On a refresh thread: the batch is sealed there (its duplicate ids

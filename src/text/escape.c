@@ -1,6 +1,8 @@
 /* The escaping of outside text (escape.h). */
 #include "text/escape.h"
 
+#include "text/utf8.h"
+
 #include <string.h>
 
 /* The length (2..4) of the well-formed UTF-8 sequence at `text` of
@@ -10,33 +12,10 @@
 static size_t
 printable_utf8_length(const unsigned char *text, size_t available)
 {
-	size_t length;
 	unsigned long code;
+	size_t length = dci_text_utf8_length(text, available, &code);
 
-	if (text[0] >= 0xc2 && text[0] <= 0xdf) {
-		length = 2;
-		code = text[0] & 0x1fu;
-	} else if (text[0] >= 0xe0 && text[0] <= 0xef) {
-		length = 3;
-		code = text[0] & 0x0fu;
-	} else if (text[0] >= 0xf0 && text[0] <= 0xf4) {
-		length = 4;
-		code = text[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	if (available < length)
-		return 0;
-	for (size_t i = 1; i < length; i++) {
-		if ((text[i] & 0xc0) != 0x80)
-			return 0;
-		code = code << 6 | (text[i] & 0x3fu);
-	}
-	if (code < 0xa0 || (length == 3 && code < 0x800) ||
-	    (length == 4 && code < 0x10000) ||
-	    (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff)
-		return 0;
-	return length;
+	return length >= 2 && code >= 0xa0 ? length : 0;
 }
 
 /* What the bytes at `text` become: `*consumed` input bytes written as the

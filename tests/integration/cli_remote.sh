@@ -383,6 +383,21 @@ expect_failure "a wrong community" "$TARGET: no answer (timeout" \
 expect_failure "SNMPv1" "-v 1 has no GETBULK" -H "$TARGET" -v 1 -c public show
 expect_failure "an unknown v3 user" "$TARGET: " \
     -H "$TARGET" -v 3 -u nobody -l authNoPriv -a SHA -A passphrase1 -t 0.5 -r 0 show
+# The v3 security options, each refused naming the option at fault before
+# any request: the authentication and the privacy protocol and key.
+v3=(-H "$TARGET" -v 3 -u dcitest -t 0.5 -r 0)
+expect_failure "an unknown authentication protocol" "^dcistat: -a BAD: not an authentication protocol$" \
+    "${v3[@]}" -l authNoPriv -a BAD -A passphrase1 show
+expect_failure "authNoPriv without -A" "^dcistat: -l authNoPriv needs -A PASSPHRASE$" \
+    "${v3[@]}" -l authNoPriv -a SHA show
+expect_failure "a short authentication passphrase" "^dcistat: -A: the authentication key cannot be made from it (too short?)$" \
+    "${v3[@]}" -l authNoPriv -a SHA -A short show
+expect_failure "an unknown privacy protocol" "^dcistat: -x BAD: not a privacy protocol$" \
+    "${v3[@]}" -l authPriv -a SHA -A passphrase1 -x BAD -X passphrase2 show
+expect_failure "authPriv without -X" "^dcistat: -l authPriv needs -X PASSPHRASE$" \
+    "${v3[@]}" -l 3 -a SHA -A passphrase1 show
+expect_failure "a short privacy passphrase" "^dcistat: -X: the privacy key cannot be made from it (too short?)$" \
+    "${v3[@]}" -l authPriv -a SHA -A passphrase1 -X short show
 
 # A fake agent (snmp_liar.py) answering with malformed DCI-STATS-MIB: what
 # dcistat decodes itself is refused with the OID at fault; what Net-SNMP

@@ -6,6 +6,7 @@
  * are.
  */
 #include "text/escape.h"
+#include "text/utf8.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -43,6 +44,45 @@ assert_inert(const char *text)
 		    (size_t)(c - (const unsigned char *)text));
 	}
 }
+
+/* The one decoder the escaping and the CLI's writers share: each length
+ * and code point, and each malformed sequence refused. */
+START_TEST(utf8_decoder_lengths_and_refusals)
+{
+	static const struct {
+		const char *bytes;
+		size_t length; /* 0: refused */
+		unsigned long code;
+	} cases[] = {
+	    {"A", 1, 0x41},
+	    {"\xc2\x85", 2, 0x85},            /* C1 NEL: UTF-8 all the same */
+	    {"\xc3\xa9", 2, 0xe9},            /* e acute */
+	    {"\xe2\x82\xac", 3, 0x20ac},      /* euro sign */
+	    {"\xf0\x9f\x98\x80", 4, 0x1f600}, /* emoji */
+	    {"\xc0\xaf", 0, 0},               /* overlong '/' */
+	    {"\xe0\x80\xaf", 0, 0},           /* overlong, 3 bytes */
+	    {"\xed\xa0\x80", 0, 0},           /* surrogate U+D800 */
+	    {"\xf4\x90\x80\x80", 0, 0},       /* beyond U+10FFFF */
+	    {"\xe2\x82", 0, 0},               /* cut short */
+	    {"\x80", 0, 0},                   /* lone continuation */
+	    {"\xc3\x41", 0, 0},               /* no continuation ('A') */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long code = 0;
+		size_t length =
+		    dci_text_utf8_length((const unsigned char *)cases[i].bytes,
+		        strlen(cases[i].bytes), &code);
+
+		ck_assert_uint_eq(length, cases[i].length);
+		if (length > 0)
+			ck_assert_uint_eq(code, cases[i].code);
+	}
+	ck_assert_uint_eq(dci_text_utf8_length((const unsigned char *)"", 0,
+	                      &(unsigned long){0}),
+	    0);
+}
+END_TEST
 
 START_TEST(label_mode_escapes_every_other_byte)
 {
@@ -200,6 +240,7 @@ escape_suite(void)
 	Suite *suite = suite_create("text_escape");
 	TCase *escaping = tcase_create("escaping");
 
+	tcase_add_test(escaping, utf8_decoder_lengths_and_refusals);
 	tcase_add_test(escaping, label_mode_escapes_every_other_byte);
 	tcase_add_test(escaping, terminal_mode_keeps_utf8_and_backslashes);
 	tcase_add_test(escaping, cut_on_whole_escapes);

@@ -597,6 +597,59 @@ static const struct cli_source_operations remote_operations = {
     .close = remote_close,
 };
 
+/* One of a v3 session's two secrets: the authentication's or the
+ * privacy's protocol and the key made from its passphrase. */
+struct v3_secret {
+	const char *protocol_option;   /* "-a", "-x" */
+	const char *protocol_kind;     /* "an authentication protocol" */
+	const char *passphrase_option; /* "-A", "-X" */
+	const char *key_kind;          /* "authentication", "privacy" */
+	int (*lookup)(const char *name);
+	oid *(*protocol_oid)(int type, size_t *length);
+	oid **protocol;
+	size_t *protocol_length;
+	u_char *key;
+	size_t *key_length; /* in: the key's room */
+};
+
+/* Sets `secret`'s protocol `name` and its key from `passphrase`, made with
+ * the session's authentication protocol (as Net-SNMP's tools do); `level`
+ * names the security level in the message for a missing passphrase. -1
+ * with the option at fault in `error`. */
+static int
+session_v3_secret(const netsnmp_session *session,
+    const struct v3_secret *secret, const char *name, const char *passphrase,
+    const char *level, char *error, size_t error_size)
+{
+	int type = secret->lookup(name);
+	const oid *protocol =
+	    type < 0 ? NULL
+	             : secret->protocol_oid(type, secret->protocol_length);
+
+	if (protocol == NULL) {
+		snprintf(error, error_size, "%s %.64s: not %s",
+		    secret->protocol_option, name, secret->protocol_kind);
+		return -1;
+	}
+	*secret->protocol =
+	    snmp_duplicate_objid(protocol, *secret->protocol_length);
+	if (passphrase == NULL) {
+		snprintf(error, error_size, "-l %s needs %s PASSPHRASE", level,
+		    secret->passphrase_option);
+		return -1;
+	}
+	if (generate_Ku(session->securityAuthProto,
+	        (u_int)session->securityAuthProtoLen,
+	        (const u_char *)passphrase, strlen(passphrase), secret->key,
+	        secret->key_length) != SNMPERR_SUCCESS) {
+		snprintf(error, error_size,
+		    "%s: the %s key cannot be made from it (too short?)",
+		    secret->passphrase_option, secret->key_kind);
+		return -1;
+	}
+	return 0;
+}
+
 /* The v3 part of a session; -1 with the option at fault in `error`. */
 static int
 session_v3(netsnmp_session *session, const struct cli_remote_options *options,
@@ -628,66 +681,24 @@ session_v3(netsnmp_session *session, const struct cli_remote_options *options,
 	}
 	if (session->securityLevel == SNMP_SEC_LEVEL_NOAUTH)
 		return 0;
-	{
-		int type = usm_lookup_auth_type(auth);
-		const oid *protocol =
-		    type < 0
-		        ? NULL
-		        : sc_get_auth_oid(type, &session->securityAuthProtoLen);
-		if (protocol == NULL) {
-			snprintf(error, error_size,
-			    "-a %.64s: not an authentication protocol", auth);
-			return -1;
-		}
-		session->securityAuthProto = snmp_duplicate_objid(
-		    protocol, session->securityAuthProtoLen);
-	}
-	if (options->auth_passphrase == NULL) {
-		snprintf(error, error_size, "-l %s needs -A PASSPHRASE", level);
-		return -1;
-	}
 	session->securityAuthKeyLen = USM_AUTH_KU_LEN;
-	if (generate_Ku(session->securityAuthProto,
-	        (u_int)session->securityAuthProtoLen,
-	        (const u_char *)options->auth_passphrase,
-	        strlen(options->auth_passphrase), session->securityAuthKey,
-	        &session->securityAuthKeyLen) != SNMPERR_SUCCESS) {
-		snprintf(error, error_size,
-		    "-A: the authentication key cannot be made from it (too "
-		    "short?)");
+	if (session_v3_secret(session,
+	        &(struct v3_secret){"-a", "an authentication protocol", "-A",
+	            "authentication", usm_lookup_auth_type, sc_get_auth_oid,
+	            &session->securityAuthProto, &session->securityAuthProtoLen,
+	            session->securityAuthKey, &session->securityAuthKeyLen},
+	        auth, options->auth_passphrase, level, error, error_size) != 0)
 		return -1;
-	}
 	if (session->securityLevel != SNMP_SEC_LEVEL_AUTHPRIV)
 		return 0;
-	{
-		int type = usm_lookup_priv_type(privacy);
-		const oid *protocol =
-		    type < 0
-		        ? NULL
-		        : sc_get_priv_oid(type, &session->securityPrivProtoLen);
-		if (protocol == NULL) {
-			snprintf(error, error_size,
-			    "-x %.64s: not a privacy protocol", privacy);
-			return -1;
-		}
-		session->securityPrivProto = snmp_duplicate_objid(
-		    protocol, session->securityPrivProtoLen);
-	}
-	if (options->privacy_passphrase == NULL) {
-		snprintf(error, error_size, "-l authPriv needs -X PASSPHRASE");
-		return -1;
-	}
 	session->securityPrivKeyLen = USM_PRIV_KU_LEN;
-	if (generate_Ku(session->securityAuthProto,
-	        (u_int)session->securityAuthProtoLen,
-	        (const u_char *)options->privacy_passphrase,
-	        strlen(options->privacy_passphrase), session->securityPrivKey,
-	        &session->securityPrivKeyLen) != SNMPERR_SUCCESS) {
-		snprintf(error, error_size,
-		    "-X: the privacy key cannot be made from it (too short?)");
-		return -1;
-	}
-	return 0;
+	return session_v3_secret(session,
+	    &(struct v3_secret){"-x", "a privacy protocol", "-X", "privacy",
+	        usm_lookup_priv_type, sc_get_priv_oid,
+	        &session->securityPrivProto, &session->securityPrivProtoLen,
+	        session->securityPrivKey, &session->securityPrivKeyLen},
+	    privacy, options->privacy_passphrase, "authPriv", error,
+	    error_size);
 }
 
 int

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "cli/remote/remote_state.h"
 
+#include "model/instance_id.h"
+
 /* --- dciSupplierTable ---------------------------------------------------- */
 
 static int
@@ -344,46 +346,28 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 
 /* --- dciInstanceTable ----------------------------------------------------- */
 
-static int
-compare_ids(const uint32_t *left, const uint32_t *right, size_t words)
-{
-	for (size_t i = 0; i < words; i++)
-		if (left[i] != right[i])
-			return left[i] < right[i] ? -1 : 1;
-	return 0;
-}
-
 /* The position of instance `id` in the class's refresh, or -1. Values
  * come in instance order, so the cursor's neighbour is tried first. */
 long
 cli_remote_find_instance(struct remote_class *class, const uint32_t *id)
 {
-	size_t low = 0, high = class->instance_count,
-	       words = class->instance_words;
+	size_t words = class->instance_words;
+	long found;
 
 	for (size_t probe = class->cursor;
 	     probe < class->cursor + 2 && probe < class->instance_count;
 	     probe++) {
-		if (compare_ids(
+		if (dci_instance_id_compare(
 		        class->instance_ids + probe * words, id, words) == 0) {
 			class->cursor = probe;
 			return (long)probe;
 		}
 	}
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-		int order = compare_ids(
-		    class->instance_ids + middle * words, id, words);
-		if (order == 0) {
-			class->cursor = middle;
-			return (long)middle;
-		}
-		if (order < 0)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	return -1;
+	found = dci_instance_id_find(
+	    class->instance_ids, class->instance_count, words, id);
+	if (found >= 0)
+		class->cursor = (size_t)found;
+	return found;
 }
 
 static struct remote_class *
@@ -412,7 +396,7 @@ instance_label(struct remote_state *state, struct remote_class *class,
 		class->instance_words = words;
 	if (words != class->instance_words ||
 	    (class->instance_count > 0 &&
-	        compare_ids(
+	        dci_instance_id_compare(
 	            class->instance_ids + (class->instance_count - 1) * words,
 	            index->instance, words) >= 0)) {
 		snprintf(error, error_size,

@@ -96,3 +96,26 @@ provider_file_buffer_free(struct provider_file_buffer *buffer)
 	free(buffer->bytes);
 	memset(buffer, 0, sizeof *buffer);
 }
+
+long
+provider_file_read_small(const char *path, char *text, size_t size)
+{
+	ssize_t length;
+	int descriptor, saved;
+
+	text[0] = '\0';
+	descriptor = open(path, O_RDONLY | O_CLOEXEC);
+	if (descriptor < 0)
+		return -1;
+	do
+		length = read(descriptor, text, size - 1);
+	while (length < 0 && errno == EINTR);
+	saved = errno;
+	close(descriptor);
+	if (length < 0) {
+		errno = saved;
+		return -1;
+	}
+	text[length] = '\0';
+	return (long)length;
+}

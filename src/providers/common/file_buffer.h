@@ -37,6 +37,14 @@ struct provider_file_buffer {
 int provider_file_read(
     const char *path, struct provider_file_buffer *buffer, size_t limit);
 
+/*
+ * Reads the start of a small file, such as a sysfs attribute, in one read
+ * into text (size bytes, size > 0), NUL-terminated. Returns the number of
+ * bytes read (at most size - 1; 0 for an empty file), or -1 with errno
+ * when the file cannot be opened or read.
+ */
+long provider_file_read_small(const char *path, char *text, size_t size);
+
 /* Releases the buffer's memory and zeroes it. */
 void provider_file_buffer_free(struct provider_file_buffer *buffer);
 

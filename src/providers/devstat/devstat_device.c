@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 
 #include "devstat_device.h"
+#include "providers/common/file_buffer.h"
 #include "providers/common/growable.h"
 
 #include <errno.h>
@@ -123,18 +124,11 @@ static bool
 devstat_read_number(const char *path, uint64_t *value)
 {
 	char text[32];
-	ssize_t length;
+	long length;
 	uint64_t result = 0;
 	size_t i = 0;
-	int descriptor;
 
-	descriptor = open(path, O_RDONLY | O_CLOEXEC);
-	if (descriptor < 0)
-		return false;
-	do
-		length = read(descriptor, text, sizeof text - 1);
-	while (length < 0 && errno == EINTR);
-	close(descriptor);
+	length = provider_file_read_small(path, text, sizeof text);
 	if (length <= 0)
 		return false;
 	for (; i < (size_t)length && text[i] >= '0' && text[i] <= '9'; i++) {

@@ -40,6 +40,7 @@
 #include "netif_netlink.h"
 #include "providers/common/start.h"
 #include "providers/common/clock.h"
+#include "providers/common/file_buffer.h"
 #include "providers/common/growable.h"
 #include "providers/common/patterns.h"
 
@@ -294,9 +295,7 @@ netif_read_speed(const char *name, uint64_t *speed)
 	char path[64];
 	char text[32];
 	char *end;
-	ssize_t length;
 	long long value;
-	int descriptor;
 
 	/* The kernel forbids these names; never build a path from them. */
 	if (strchr(name, '/') != NULL || strcmp(name, ".") == 0 ||
@@ -305,16 +304,8 @@ netif_read_speed(const char *name, uint64_t *speed)
 	if ((size_t)snprintf(path, sizeof path, "/sys/class/net/%s/speed",
 	        name) >= sizeof path)
 		return false;
-	descriptor = open(path, O_RDONLY | O_CLOEXEC);
-	if (descriptor < 0)
+	if (provider_file_read_small(path, text, sizeof text) <= 0)
 		return false;
-	do
-		length = read(descriptor, text, sizeof text - 1);
-	while (length < 0 && errno == EINTR);
-	close(descriptor);
-	if (length <= 0)
-		return false;
-	text[length] = '\0';
 
 	errno = 0;
 	value = strtoll(text, &end, 10);
