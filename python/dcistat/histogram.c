@@ -18,6 +18,7 @@ typedef struct {
 	uint32_t next_blob_id;
 	PyObject *name;
 	PyObject *blobs;        /* label -> HistogramBlob */
+	bool quantiles;         /* a t-digest too (DCISTAT_VOI_TDIGEST) */
 	PyObject *default_blob; /* labelled as the histogram */
 } histogram_object;
 
@@ -232,7 +233,16 @@ histogram_get_name(histogram_object *self, void *unused)
 static PyObject *
 histogram_get_class_ids(histogram_object *self, void *unused)
 {
-	/* Summary {3, N, 3, T, V, 1} and buckets {3, N, 3, T, V, 2}. */
+	/* Summary {3, N, 3, T, V, 1}, buckets {3, N, 3, T, V, 2} and, with
+	 * quantiles, the t-digest's {3, N, 3, T, V, 3}. */
+	if (self->quantiles)
+		return Py_BuildValue("((IIIIII)(IIIIII)(IIIIII))",
+		    DCISTAT_SUPPLIER_CLASS_ARC, self->supplier->number, 3u,
+		    self->number, HISTOGRAM_VOI_ID, 1u,
+		    DCISTAT_SUPPLIER_CLASS_ARC, self->supplier->number, 3u,
+		    self->number, HISTOGRAM_VOI_ID, 2u,
+		    DCISTAT_SUPPLIER_CLASS_ARC, self->supplier->number, 3u,
+		    self->number, HISTOGRAM_VOI_ID, 3u);
 	return Py_BuildValue("((IIIIII)(IIIIII))", DCISTAT_SUPPLIER_CLASS_ARC,
 	    self->supplier->number, 3u, self->number, HISTOGRAM_VOI_ID, 1u,
 	    DCISTAT_SUPPLIER_CLASS_ARC, self->supplier->number, 3u,
@@ -349,8 +359,9 @@ PyObject *
 pydci_histogram_new(
     pydci_supplier *supplier, PyObject *args, PyObject *keywords)
 {
-	static char *names[] = {"name", "buckets", "unit", NULL};
+	static char *names[] = {"name", "buckets", "unit", "quantiles", NULL};
 	PyObject *name_object, *buckets, *unit_object = Py_None;
+	int quantiles = 0;
 	PyObject *lower_object, *upper_object, *wide_object;
 	struct dcistat_histogram layout = {0};
 	struct dcistat_voi_info voi = {.id = HISTOGRAM_VOI_ID,
@@ -364,14 +375,16 @@ pydci_histogram_new(
 	histogram_object *histogram = NULL;
 	const char *name;
 
-	if (!PyArg_ParseTupleAndKeywords(args, keywords, "UO|O", names,
-	        &name_object, &buckets, &unit_object) ||
+	if (!PyArg_ParseTupleAndKeywords(args, keywords, "UO|O$p", names,
+	        &name_object, &buckets, &unit_object, &quantiles) ||
 	    pydci_supplier_usable(supplier) != 0)
 		return NULL;
 	name = pydci_text(name_object, "name", DCI_LABEL_MAX);
 	if (name == NULL || pydci_unit(unit_object, &voi.unit) != 0)
 		return NULL;
 	voi.name = "value";
+	if (quantiles)
+		voi.statistics |= DCISTAT_VOI_TDIGEST;
 	/* dcistat.Buckets: (kind, layout, low, high, step, base, lower,
 	 * upper, wide). */
 	if (!PyTuple_Check(buckets) || PyTuple_GET_SIZE(buckets) != 9) {
@@ -413,6 +426,7 @@ pydci_histogram_new(
 	histogram->default_blob = NULL;
 	histogram->next_blob_id = 1;
 	histogram->number = supplier->templates_added + 1;
+	histogram->quantiles = quantiles != 0;
 	histogram->handle = NULL;
 	histogram->blobs = PyDict_New();
 	PyObject_GC_Track(histogram);

@@ -111,6 +111,23 @@ def test_histogram_linear_buckets_exact(supplier, served):
     assert summary["out_of_band"] == 3
 
 
+def test_histogram_quantiles(supplier, served):
+    """quantiles=True adds the stats(3) t-digest: p50, p90 and p99 within
+    the digest's 1 % of the exact quantiles of 1..10000."""
+    latency = supplier.histogram("qlat", dcistat.Buckets.linear(0, 10000, 1000),
+                                 quantiles=True)
+    assert len(latency.class_ids) == 3
+    for sample in range(1, 10001):
+        latency.observe(sample)
+    quantiles = served(dotted(latency.class_ids[2]))["qlat"]
+    for label, exact in (("p50", 5000), ("p90", 9000), ("p99", 9900)):
+        assert abs(quantiles[label] - exact) <= exact * 0.01, (label, quantiles)
+    plain = supplier.histogram("plain", dcistat.Buckets.linear(0, 10, 1))
+    assert len(plain.class_ids) == 2
+    with pytest.raises(TypeError):
+        supplier.histogram("bad", dcistat.Buckets.linear(0, 10, 1), None, True)
+
+
 def test_histogram_layouts(supplier, served):
     exponential = supplier.histogram("exp", dcistat.Buckets.exponential(1, 1000, 10))
     user = supplier.histogram("user", dcistat.Buckets.user([0, 10, 50], 100))
