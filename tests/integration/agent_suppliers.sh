@@ -208,9 +208,15 @@ cp "$segment" "$inplace"
 wait_until 10 grep -q "inplace.$$.dciseg refused" "$DCISTATD_LOG" ||
     fail "the copy naming the example application was not refused (log: $(tail -n 5 "$DCISTATD_LOG"))"
 refused_mtime=$(stat -c %.9Y "$inplace")
-printf 'inplaceapp\0' | dd of="$inplace" bs=1 seek=48 conv=notrunc status=none
-le_bytes "$pid" 4 | dd of="$inplace" bs=1 seek=28 conv=notrunc status=none
-le_bytes "$start" 8 | dd of="$inplace" bs=1 seek=32 conv=notrunc status=none
+# The new header made whole apart, then written over the refused file in
+# one write(2): a header half rewritten (a live pid with another's start
+# time) would be a dead owner's file, which dcistatd removes.
+rewrite=$TMP_DIR/inplace.rewrite
+cp "$segment" "$rewrite"
+printf 'inplaceapp\0' | dd of="$rewrite" bs=1 seek=48 conv=notrunc status=none
+le_bytes "$pid" 4 | dd of="$rewrite" bs=1 seek=28 conv=notrunc status=none
+le_bytes "$start" 8 | dd of="$rewrite" bs=1 seek=32 conv=notrunc status=none
+dd if="$rewrite" of="$inplace" bs=1M count=1 conv=notrunc status=none
 touch -m -d "@$refused_mtime" "$inplace"
 [ "$(stat -c %.9Y "$inplace")" = "$refused_mtime" ] ||
     fail "touch did not restore the modification time"
