@@ -543,8 +543,8 @@ suppliers_mark(struct dci_plugin *plugin, enum dci_supplier_status status,
 		}
 		changed = supplier->status != shown;
 		supplier->status = shown;
-		snprintf(supplier->failure, sizeof(supplier->failure), "%s",
-		    reason);
+		snprintf(
+		    supplier->failure, sizeof(supplier->failure), "%s", reason);
 		if (status == DCI_SUPPLIER_RUNNING)
 			supplier->last_refresh_milliseconds = now;
 		if (changed)
