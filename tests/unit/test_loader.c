@@ -437,6 +437,10 @@ START_TEST(appended_calls_refused_by_an_older_host)
 	older.batch_set_discontinuity = stub_batch_set_discontinuity;
 	ck_assert_int_eq(dci_batch_set_discontinuity(&batch, 5), 0);
 	ck_assert_int_eq(dci_refresh_limit(&host, 1000), -1);
+	/* One from before dci_supplier_state. */
+	older.size = offsetof(struct dci_host_operations, supplier_state);
+	older.supplier_state = NULL;
+	ck_assert_int_eq(dci_supplier_state(&host, NULL, "gone"), -1);
 }
 END_TEST
 
