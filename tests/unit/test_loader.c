@@ -13,6 +13,7 @@
 #include "runtime/host.h"
 #include "runtime/loader.h"
 #include "base/log.h"
+#include "model/events.h"
 #include "model/registry.h"
 #include "model/snapshot.h"
 
@@ -546,6 +547,23 @@ START_TEST(refusal_logged_once_per_instance)
 }
 END_TEST
 
+/* Supplier state changes the loader reports (the agent's notifications). */
+static enum dci_events_supplier_kind supplier_events[8];
+static char supplier_event_failures[8][64];
+static size_t supplier_event_count;
+
+static void
+supplier_events_record(void *context, const struct dci_supplier *supplier,
+    enum dci_events_supplier_kind kind)
+{
+	(void)context;
+	if (supplier_event_count == 8)
+		return;
+	snprintf(supplier_event_failures[supplier_event_count],
+	    sizeof(supplier_event_failures[0]), "%s", supplier->failure);
+	supplier_events[supplier_event_count++] = kind;
+}
+
 /* Writes `text` to `path` whole (the test's supplier failure file). */
 static void
 text_file_write(const char *path, const char *text)
@@ -583,6 +601,8 @@ START_TEST(supplier_state_marks_one_supplier)
 	free(yaml);
 	ck_assert_msg(loaded.result == 0, "%s", error);
 	supplier = loaded.registry->suppliers[0];
+	supplier_event_count = 0;
+	dci_events_set_supplier_sink(supplier_events_record, NULL);
 
 	dci_plugins_refresh_all(&loaded.plugins, 1000);
 	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_RUNNING);
@@ -595,6 +615,10 @@ START_TEST(supplier_state_marks_one_supplier)
 	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_FAILED);
 	ck_assert_str_eq(
 	    supplier->failure, "scrape failed: connection refused");
+	ck_assert_uint_eq(supplier_event_count, 1);
+	ck_assert_int_eq(supplier_events[0], DCI_EVENTS_SUPPLIER_FAILED);
+	ck_assert_str_eq(
+	    supplier_event_failures[0], "scrape failed: connection refused");
 	/* Kept over the next refresh that succeeds (suppliers_mark). */
 	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 3000), 1);
 	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_FAILED);
@@ -616,6 +640,11 @@ START_TEST(supplier_state_marks_one_supplier)
 	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_RUNNING);
 	ck_assert_str_eq(supplier->failure, "");
 	ck_assert_uint_eq(loaded.plugins.items[0]->consecutive_failures, 0);
+	/* One notification per change: failed, then recovered (a changed
+	 * reason is no new failure). */
+	ck_assert_uint_eq(supplier_event_count, 2);
+	ck_assert_int_eq(supplier_events[1], DCI_EVENTS_SUPPLIER_RECOVERED);
+	dci_events_set_supplier_sink(NULL, NULL);
 	unload(&loaded);
 }
 END_TEST
