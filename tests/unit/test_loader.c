@@ -549,7 +549,8 @@ END_TEST
 
 /* Supplier state changes the loader reports (the agent's notifications). */
 static enum dci_events_supplier_kind supplier_events[8];
-static char supplier_event_failures[8][64];
+static char
+    supplier_event_failures[8][sizeof(((struct dci_supplier *)0)->failure)];
 static size_t supplier_event_count;
 
 static void
@@ -559,8 +560,8 @@ supplier_events_record(void *context, const struct dci_supplier *supplier,
 	(void)context;
 	if (supplier_event_count == 8)
 		return;
-	snprintf(supplier_event_failures[supplier_event_count],
-	    sizeof(supplier_event_failures[0]), "%s", supplier->failure);
+	memcpy(supplier_event_failures[supplier_event_count], supplier->failure,
+	    sizeof(supplier_event_failures[0]));
 	supplier_events[supplier_event_count++] = kind;
 }
 
