@@ -338,6 +338,8 @@ struct dci_host_operations {
 	int (*refresh_limit)(struct dci_host *host, unsigned milliseconds);
 	int (*supplier_withdraw)(
 	    struct dci_host *host, struct dci_supplier *supplier);
+	int (*supplier_state)(struct dci_host *host,
+	    struct dci_supplier *supplier, const char *failure);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -537,6 +539,33 @@ dci_supplier_withdraw(struct dci_host *host, struct dci_supplier *supplier)
 	    offsetof(struct dci_host_operations, supplier_withdraw))
 		return -1;
 	return host->operations->supplier_withdraw(host, supplier);
+}
+
+/* Says whether one supplier of this provider works: `failure` NULL or ""
+ * means it works, any other text that it failed and why. A provider with
+ * one supplier per source (a target, a process) uses it so that one dead
+ * source shows as failed while the others run: the host marks all of a
+ * provider's suppliers running after a refresh that succeeded, and this
+ * is how a refresh says "except that one". The supplier's row then shows
+ * failed with the text as its failure (dciSupplierStatus,
+ * dciSupplierFailure), and the supplier failed / recovered notifications
+ * fire on each change, as for a whole provider. The state holds until
+ * the next call for that supplier; a failed refresh of the whole provider
+ * shows its own failure meanwhile. The text is copied, cut to what a
+ * supplier's failure holds, and escaped where it is logged. Callable from
+ * init and refresh; from refresh the host performs it on its main thread
+ * while refresh waits, so a provider calls it when the state changes, not
+ * on every refresh. Returns
+ * 0, or -1 for a handle this provider does not own or a host older than
+ * this call. */
+static inline int
+dci_supplier_state(
+    struct dci_host *host, struct dci_supplier *supplier, const char *failure)
+{
+	if (host->operations->size <=
+	    offsetof(struct dci_host_operations, supplier_state))
+		return -1;
+	return host->operations->supplier_state(host, supplier, failure);
 }
 
 /* --- Refresh period (from init) --- */

@@ -272,6 +272,8 @@ dci_registry_add_supplier(struct dci_registry *registry,
 	supplier->type = info->type;
 	supplier->version = info->version;
 	supplier->status = DCI_SUPPLIER_RUNNING;
+	supplier->failure[0] = '\0';
+	supplier->provider_failure[0] = '\0';
 	supplier_stamp_reset(supplier);
 	return supplier;
 }

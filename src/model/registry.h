@@ -38,6 +38,10 @@ struct dci_supplier {
 	char *provider_name;
 	/* Why the supplier is failed (status DCI_SUPPLIER_FAILED), else "". */
 	char failure[512];
+	/* The failure its provider reported for it (dci_supplier_state),
+	 * else "": a refresh of the provider that succeeded leaves the
+	 * supplier failed with this reason instead of running. */
+	char provider_failure[512];
 	/* The plug-in that registered it; NULL once it is withdrawn. */
 	void *owner;
 	/* Its provider was unloaded or is being restarted: the supplier has

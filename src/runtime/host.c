@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "runtime/plugin.h"
 #include "base/log.h"
+#include "model/events.h"
 #include "model/snapshot.h"
 
 /*
@@ -26,6 +27,7 @@ enum dci_host_request_kind {
 	DCI_HOST_REQUEST_SUPPLIER_REGISTER,
 	DCI_HOST_REQUEST_CLASS_REGISTER,
 	DCI_HOST_REQUEST_SUPPLIER_WITHDRAW,
+	DCI_HOST_REQUEST_SUPPLIER_STATE,
 };
 
 struct dci_host_request {
@@ -38,7 +40,8 @@ struct dci_host_request {
 	 * register: the new supplier, NULL when refused. */
 	struct dci_supplier *supplier;
 	struct dci_class *class; /* class register: the new class, or NULL */
-	int result;              /* withdraw: 0, or -1 when refused */
+	const char *failure;     /* supplier state: NULL or "" = works */
+	int result; /* withdraw, supplier state: 0, or -1 when refused */
 };
 
 /* A batch as the host sees it: the public part first (the provider calls
@@ -352,6 +355,64 @@ supplier_withdraw_perform(
 	return 0;
 }
 
+/* Keeps the provider's word on one of its suppliers (provider.h,
+ * dci_supplier_state). A supplier that shows running fails at once, and
+ * one that shows this provider-reported failure recovers at once; a
+ * supplier failed for its whole provider keeps that failure, and the
+ * loader's next marking (suppliers_mark) applies the kept one. */
+static int
+supplier_state_perform(struct dci_plugin *plugin, struct dci_supplier *supplier,
+    const char *failure)
+{
+	size_t position = 0;
+	bool shows_provider_failure;
+
+	while (position < plugin->supplier_count &&
+	       plugin->suppliers[position] != supplier)
+		position++;
+	if (supplier == NULL || position == plugin->supplier_count) {
+		log_warnx("provider %s: supplier state refused: supplier "
+		          "handle is not one this provider registered (or it "
+		          "was withdrawn)",
+		    plugin->name);
+		return -1;
+	}
+	if (failure == NULL)
+		failure = "";
+	shows_provider_failure =
+	    supplier->status == DCI_SUPPLIER_FAILED &&
+	    supplier->provider_failure[0] != '\0' &&
+	    strcmp(supplier->failure, supplier->provider_failure) == 0;
+	/* Cut to what the field holds; the log sink escapes it. */
+	snprintf(supplier->provider_failure, sizeof(supplier->provider_failure),
+	    "%s", failure);
+	if (failure[0] != '\0') {
+		if (supplier->status == DCI_SUPPLIER_RUNNING ||
+		    shows_provider_failure) {
+			bool changed = supplier->status != DCI_SUPPLIER_FAILED;
+
+			supplier->status = DCI_SUPPLIER_FAILED;
+			memcpy(supplier->failure, supplier->provider_failure,
+			    sizeof(supplier->failure));
+			if (changed) {
+				log_notice(
+				    "provider %s: supplier %s failed: %s",
+				    plugin->name, supplier->module,
+				    supplier->failure);
+				dci_events_supplier(
+				    supplier, DCI_EVENTS_SUPPLIER_FAILED);
+			}
+		}
+	} else if (shows_provider_failure) {
+		supplier->status = DCI_SUPPLIER_RUNNING;
+		supplier->failure[0] = '\0';
+		log_notice("provider %s: supplier %s works again", plugin->name,
+		    supplier->module);
+		dci_events_supplier(supplier, DCI_EVENTS_SUPPLIER_RECOVERED);
+	}
+	return 0;
+}
+
 _Static_assert(offsetof(struct dci_host_request, queued) == 0,
     "the queue's request is the host request's first member");
 
@@ -374,6 +435,10 @@ host_request_perform(
 	case DCI_HOST_REQUEST_SUPPLIER_WITHDRAW:
 		request->result =
 		    supplier_withdraw_perform(plugin, request->supplier);
+		break;
+	case DCI_HOST_REQUEST_SUPPLIER_STATE:
+		request->result = supplier_state_perform(
+		    plugin, request->supplier, request->failure);
 		break;
 	}
 }
@@ -447,6 +512,20 @@ host_supplier_withdraw(struct dci_host *host, struct dci_supplier *supplier)
 	struct dci_host_request request = {
 	    .kind = DCI_HOST_REQUEST_SUPPLIER_WITHDRAW,
 	    .supplier = supplier,
+	};
+
+	host_request(plugin_of(host), &request);
+	return request.result;
+}
+
+static int
+host_supplier_state(
+    struct dci_host *host, struct dci_supplier *supplier, const char *failure)
+{
+	struct dci_host_request request = {
+	    .kind = DCI_HOST_REQUEST_SUPPLIER_STATE,
+	    .supplier = supplier,
+	    .failure = failure,
 	};
 
 	host_request(plugin_of(host), &request);
@@ -1040,4 +1119,5 @@ const struct dci_host_operations dci_host_operations = {
     .batch_set_discontinuity = host_batch_set_discontinuity,
     .refresh_limit = host_refresh_limit,
     .supplier_withdraw = host_supplier_withdraw,
+    .supplier_state = host_supplier_state,
 };

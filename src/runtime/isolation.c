@@ -239,6 +239,21 @@ replay_withdraw(struct isolation *isolation, struct dci_host *host,
 	return 0;
 }
 
+/* The child's dci_supplier_state, said again to dcistatd's host. */
+static int
+replay_supplier_state(struct isolation *isolation, struct dci_host *host,
+    struct dci_wire_reader *reader)
+{
+	uint32_t handle = dci_wire_read_u32(reader);
+	const char *failure = dci_wire_read_string(reader);
+
+	if (!dci_wire_at_end(reader) || handle >= isolation->supplier_count)
+		return -1;
+	if (isolation->suppliers[handle] != NULL)
+		dci_supplier_state(host, isolation->suppliers[handle], failure);
+	return 0;
+}
+
 static bool
 rows_reserve(struct isolation *isolation, size_t count)
 {
@@ -386,6 +401,8 @@ replay_frame(struct isolation *isolation, struct dci_host *host,
 		return replay_class(isolation, host, reader);
 	case DCI_WIRE_WITHDRAW:
 		return replay_withdraw(isolation, host, reader);
+	case DCI_WIRE_SUPPLIER_STATE:
+		return replay_supplier_state(isolation, host, reader);
 	case DCI_WIRE_LIMIT: {
 		uint32_t milliseconds = dci_wire_read_u32(reader);
 		if (!dci_wire_at_end(reader))

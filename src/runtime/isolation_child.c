@@ -397,6 +397,26 @@ record_batch_abort(struct dci_batch *public)
 
 /* The host's operations, with every call that changes dcistatd's registry
  * or snapshots recorded; the option and log calls are the host's own. */
+static int
+record_supplier_state(
+    struct dci_host *host, struct dci_supplier *supplier, const char *failure)
+{
+	uint32_t handle =
+	    handle_of((void *const *)suppliers, supplier_count, supplier);
+
+	if (dci_host_operations.supplier_state(host, supplier, failure) != 0)
+		return -1;
+	if (handle == UINT32_MAX)
+		return 0;
+	dci_wire_frame_begin(&out, DCI_WIRE_SUPPLIER_STATE);
+	dci_wire_u32(&out, handle);
+	dci_wire_string(&out, failure != NULL ? failure : "");
+	if (!dci_wire_frame_end(&out))
+		lost();
+	send_out();
+	return 0;
+}
+
 static void
 recording_operations_fill(void)
 {
@@ -417,6 +437,7 @@ recording_operations_fill(void)
 	    record_batch_set_discontinuity;
 	recording_operations.refresh_limit = record_refresh_limit;
 	recording_operations.supplier_withdraw = record_supplier_withdraw;
+	recording_operations.supplier_state = record_supplier_state;
 }
 
 static void

@@ -30,6 +30,7 @@
  *             batch was committed in the child
  *   LOG       level, text
  *   DONE      result (u32: 0 or 1 for -1), after SETUP (init) or REFRESH
+ *   SUPPLIER_STATE  supplier handle, failure ("" = works)
  */
 #ifndef DCISTAT_RUNTIME_ISOLATION_WIRE_H
 #define DCISTAT_RUNTIME_ISOLATION_WIRE_H
@@ -50,6 +51,7 @@ enum dci_wire_type {
 	DCI_WIRE_BATCH,
 	DCI_WIRE_LOG,
 	DCI_WIRE_DONE,
+	DCI_WIRE_SUPPLIER_STATE,
 };
 
 enum dci_wire_operation {

@@ -530,16 +530,26 @@ suppliers_mark(struct dci_plugin *plugin, enum dci_supplier_status status,
 {
 	for (size_t i = 0; i < plugin->supplier_count; i++) {
 		struct dci_supplier *supplier = plugin->suppliers[i];
-		bool changed = supplier->status != status;
+		enum dci_supplier_status shown = status;
+		const char *reason = failure;
+		bool changed;
 
-		supplier->status = status;
-		snprintf(supplier->failure, sizeof(supplier->failure), "%s",
-		    failure);
+		/* A working provider may still say one supplier failed
+		 * (dci_supplier_state): that supplier shows its reason. */
+		if (status == DCI_SUPPLIER_RUNNING &&
+		    supplier->provider_failure[0] != '\0') {
+			shown = DCI_SUPPLIER_FAILED;
+			reason = supplier->provider_failure;
+		}
+		changed = supplier->status != shown;
+		supplier->status = shown;
+		snprintf(
+		    supplier->failure, sizeof(supplier->failure), "%s", reason);
 		if (status == DCI_SUPPLIER_RUNNING)
 			supplier->last_refresh_milliseconds = now;
 		if (changed)
 			dci_events_supplier(
-			    supplier, status == DCI_SUPPLIER_FAILED
+			    supplier, shown == DCI_SUPPLIER_FAILED
 			                  ? DCI_EVENTS_SUPPLIER_FAILED
 			                  : DCI_EVENTS_SUPPLIER_RECOVERED);
 	}

@@ -23,7 +23,9 @@
 #   - two families that change their type are refused in every scrape,
 #     each logged once;
 #   - node-exporter stopped: its rows are withdrawn after stale-periods,
-#     Prometheus's stay, and its status says why;
+#     Prometheus's stay, and its status says why; its dciSupplierTable row
+#     goes from running(1) to failed(2) with that text as
+#     dciSupplierFailure while Prometheus's stays running(1);
 #   - `dcistatd --mib` for the generated classes passes smilint -l 6.
 #
 # Needs root (for snmpd's sockets; exit 77 otherwise), prometheus and
@@ -87,6 +89,13 @@ bulkwalk() { # OID FILE
 }
 scrape() { # PORT FILE
 	curl -sf -H "$ACCEPT" -o "$2" "http://127.0.0.1:$1/metrics"
+}
+supplier_index() { # MODULE -> its dciSupplierIndex
+	bulkwalk "$DCI_ARC.1.1.1.2" "$TMP_DIR/modules" &&
+	    sed -n "s/^$DCI_ARC\.1\.1\.1\.2\.\([0-9]*\) \"\{0,1\}$1\"\{0,1\}\$/\1/p" "$TMP_DIR/modules"
+}
+supplier_column() { # MODULE COLUMN: 8 dciSupplierStatus, 11 dciSupplierFailure
+	snmp_get "$DCI_ARC.1.1.1.$2.$(supplier_index "$1")"
 }
 status_of() { # TARGET DATUM: the status class's text of that datum
 	snmp_get "$DCI_TEXT.2.4.1.1.$(ids "$1").$2"
@@ -297,9 +306,24 @@ fi
 
 # --- a target that stops answering -----------------------------------------------------------
 
+node_index=$(supplier_index node) && [ -n "$node_index" ] ||
+    fail "no dciSupplierTable row for node: $(cat "$TMP_DIR/modules")"
+[ "$(supplier_column node 8)" = 1 ] ||
+    fail "node's supplier: status '$(supplier_column node 8)' while it answers, expected running(1)"
 kill "$NODE_PID" && wait "$NODE_PID" 2>/dev/null
 node_failing() { [[ $(status_of node 4 2>/dev/null) == "scrape failed: "* ]]; }
 wait_until 5 node_failing || fail "node: status '$(status_of node 4)' after node-exporter stopped"
+node_supplier_failed() { [ "$(supplier_column node 8 2>/dev/null)" = 2 ]; }
+wait_until 5 node_supplier_failed ||
+    fail "node's supplier: status '$(supplier_column node 8)' after node-exporter stopped, expected failed(2)"
+node_failure=$(supplier_column node 11)
+[ "$node_failure" = "$(status_of node 4)" ] ||
+    fail "node's supplier: failure '$node_failure', expected its status '$(status_of node 4)'"
+[ "$(supplier_column prom 8)" = 1 ] ||
+    fail "prom's supplier: status '$(supplier_column prom 8)', expected running(1)"
+[ -z "$(supplier_column prom 11)" ] ||
+    fail "prom's supplier: failure '$(supplier_column prom 11)', expected none"
+ok "node-exporter stopped: its supplier (index $node_index) failed(2), dciSupplierFailure '$node_failure'; prom's running(1)"
 read -r word < <(ids node)
 node_gone() { # the walk answers, past node's classes
 	bulkwalk "$DCI_TEXT.5.4.$word" "$TMP_DIR/node.gone"

@@ -28,7 +28,10 @@
  * class): a refresh fails when one is missing, or when a registration or
  * withdrawal is refused. With `crash_while: PATH` a refresh writes through
  * a null pointer while PATH exists, as a broken provider would (the
- * isolation tests). */
+ * isolation tests). With `supplier_failure_file: PATH` each refresh that
+ * succeeds says supplier "good" failed with PATH's text (dci_supplier_state,
+ * up to a newline) while PATH exists, and works once it is absent; it also
+ * checks that the host refuses a handle that is not a supplier. */
 #define _GNU_SOURCE
 #include <dcistat/provider.h>
 #include <errno.h>
@@ -52,12 +55,14 @@ struct good_context {
 	char dynamic_supplier_file[256];       /* empty: no dynamic supplier */
 	struct dci_supplier *dynamic_supplier; /* NULL: not registered */
 	struct dci_class *dynamic_class;
+	struct dci_supplier *supplier;
+	char supplier_failure_file[256]; /* empty: no dci_supplier_state */
 };
 
 static const char *const good_option_keys[] = {"instances", "fail_refresh",
     "parents", "invalid_even", "refresh_limit", "discontinuous", "init_needs",
     "refresh_fails_while", "refresh_sleeps_while", "count32_file",
-    "dynamic_supplier_file", "crash_while", NULL};
+    "dynamic_supplier_file", "crash_while", "supplier_failure_file", NULL};
 
 /* A whole number option from 0 to maximum: 0 (and *value untouched) when
  * absent, -1 after reporting a bad one. */
@@ -181,6 +186,10 @@ good_init(struct dci_host *host, void **context_out)
 	if (text != NULL)
 		snprintf(context->dynamic_supplier_file,
 		    sizeof(context->dynamic_supplier_file), "%s", text);
+	text = dci_option_string(host, "supplier_failure_file");
+	if (text != NULL)
+		snprintf(context->supplier_failure_file,
+		    sizeof(context->supplier_failure_file), "%s", text);
 	context->parents = dci_option_boolean(host, "parents", 0);
 	context->invalid_even = dci_option_boolean(host, "invalid_even", 0);
 	if (context->parents < 0 || context->invalid_even < 0)
@@ -188,6 +197,7 @@ good_init(struct dci_host *host, void **context_out)
 	supplier = dci_supplier_register(host, &supplier_info);
 	if (supplier == NULL)
 		return -1;
+	context->supplier = supplier;
 	context->class = dci_class_register(host, supplier, &class_info);
 	return context->class == NULL ? -1 : 0;
 }
@@ -337,6 +347,27 @@ good_dynamic_refresh(struct dci_host *host, struct good_context *context)
 	return good_dynamic_withdraw(host, context, batch);
 }
 
+/* The supplier_failure_file part of a refresh (see the top); 0 or -1. */
+static int
+good_supplier_state(struct dci_host *host, struct good_context *context)
+{
+	static char failure[2048];
+	FILE *file = fopen(context->supplier_failure_file, "r");
+
+	if (dci_supplier_state(host, (struct dci_supplier *)context, "x") !=
+	    -1) {
+		dci_log(host, DCI_LOG_ERR, "a bad supplier handle was taken");
+		return -1;
+	}
+	if (file == NULL)
+		return dci_supplier_state(host, context->supplier, NULL);
+	if (fgets(failure, sizeof(failure), file) == NULL)
+		failure[0] = '\0';
+	fclose(file);
+	failure[strcspn(failure, "\n")] = '\0';
+	return dci_supplier_state(host, context->supplier, failure);
+}
+
 static int
 good_refresh(struct dci_host *host, void *opaque)
 {
@@ -394,6 +425,9 @@ good_refresh(struct dci_host *host, void *opaque)
 		}
 	}
 	if (dci_batch_commit(batch) != 0)
+		return -1;
+	if (context->supplier_failure_file[0] != '\0' &&
+	    good_supplier_state(host, context) != 0)
 		return -1;
 	return context->dynamic_supplier_file[0] != '\0'
 	           ? good_dynamic_refresh(host, context)

@@ -133,6 +133,15 @@ write_unsigned(uint32_t row, uint32_t datum, uint64_t value)
 	dci_wire_u64(&writer, value);
 }
 
+static void
+write_supplier_state(uint32_t handle, const char *failure)
+{
+	dci_wire_frame_begin(&writer, DCI_WIRE_SUPPLIER_STATE);
+	dci_wire_u32(&writer, handle);
+	dci_wire_string(&writer, failure);
+	ck_assert(dci_wire_frame_end(&writer));
+}
+
 static const struct dci_class *
 class_9_1(void)
 {
@@ -207,6 +216,17 @@ START_TEST(a_refresh_replayed)
 	ck_assert_ptr_nonnull(dci_snapshot_parent_id(class, snapshot, 2));
 	ck_assert_uint_eq(dci_snapshot_parent_id(class, snapshot, 2)[0], 1);
 
+	/* The process's dci_supplier_state: failed with its reason, then
+	 * working again. */
+	write_supplier_state(0, "scrape failed: gone");
+	ck_assert_int_eq(replay(), 0);
+	ck_assert_int_eq(plugin->suppliers[0]->status, DCI_SUPPLIER_FAILED);
+	ck_assert_str_eq(plugin->suppliers[0]->failure, "scrape failed: gone");
+	write_supplier_state(0, "");
+	ck_assert_int_eq(replay(), 0);
+	ck_assert_int_eq(plugin->suppliers[0]->status, DCI_SUPPLIER_RUNNING);
+	ck_assert_str_eq(plugin->suppliers[0]->failure, "");
+
 	/* The supplier withdrawn: it and its class go. */
 	dci_wire_frame_begin(&writer, DCI_WIRE_WITHDRAW);
 	dci_wire_u32(&writer, 0);
@@ -277,6 +297,9 @@ START_TEST(broken_messages_refused)
 	dci_wire_u32(&writer, 17);
 	ck_assert(dci_wire_frame_end(&writer));
 	assert_refused("a class id of 17 levels");
+
+	write_supplier_state(9, "unknown");
+	assert_refused("a supplier state of a handle never registered");
 
 	write_supplier(1, "second");
 	writer.length -= 3;

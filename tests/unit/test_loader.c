@@ -13,6 +13,7 @@
 #include "runtime/host.h"
 #include "runtime/loader.h"
 #include "base/log.h"
+#include "model/events.h"
 #include "model/registry.h"
 #include "model/snapshot.h"
 
@@ -218,7 +219,7 @@ START_TEST(unknown_option_names_position)
 	    "one of instances, fail_refresh, parents, invalid_even, "
 	    "refresh_limit, discontinuous, init_needs, refresh_fails_while, "
 	    "refresh_sleeps_while, count32_file, dynamic_supplier_file, "
-	    "crash_while");
+	    "crash_while, supplier_failure_file");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }
@@ -437,6 +438,10 @@ START_TEST(appended_calls_refused_by_an_older_host)
 	older.batch_set_discontinuity = stub_batch_set_discontinuity;
 	ck_assert_int_eq(dci_batch_set_discontinuity(&batch, 5), 0);
 	ck_assert_int_eq(dci_refresh_limit(&host, 1000), -1);
+	/* One from before dci_supplier_state. */
+	older.size = offsetof(struct dci_host_operations, supplier_state);
+	older.supplier_state = NULL;
+	ck_assert_int_eq(dci_supplier_state(&host, NULL, "gone"), -1);
 }
 END_TEST
 
@@ -542,6 +547,109 @@ START_TEST(refusal_logged_once_per_instance)
 }
 END_TEST
 
+/* Supplier state changes the loader reports (the agent's notifications). */
+static enum dci_events_supplier_kind supplier_events[8];
+static char
+    supplier_event_failures[8][sizeof(((struct dci_supplier *)0)->failure)];
+static size_t supplier_event_count;
+
+static void
+supplier_events_record(void *context, const struct dci_supplier *supplier,
+    enum dci_events_supplier_kind kind)
+{
+	(void)context;
+	if (supplier_event_count == 8)
+		return;
+	memcpy(supplier_event_failures[supplier_event_count], supplier->failure,
+	    sizeof(supplier_event_failures[0]));
+	supplier_events[supplier_event_count++] = kind;
+}
+
+/* Writes `text` to `path` whole (the test's supplier failure file). */
+static void
+text_file_write(const char *path, const char *text)
+{
+	FILE *file = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(file);
+	ck_assert_int_ge(fputs(text, file), 0);
+	ck_assert_int_eq(fclose(file), 0);
+}
+
+/* dci_supplier_state: a working provider's supplier shows the failure its
+ * provider reported, recovers when told, a too-long reason is cut to the
+ * failure field, a handle that is not a supplier is refused (the provider
+ * fails its refresh otherwise), and a failed refresh of the whole provider
+ * still shows its own reason. */
+START_TEST(supplier_state_marks_one_supplier)
+{
+	char path[] = "/tmp/dcih29f-failure-XXXXXX";
+	char *yaml;
+	char long_reason[2048];
+	struct loaded loaded;
+	struct dci_supplier *supplier;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unlink(path);
+	ck_assert_int_ge(asprintf(&yaml,
+	                     "  - module: good_provider\n    options:\n"
+	                     "      supplier_failure_file: %s\n",
+	                     path),
+	    0);
+	loaded = load(yaml);
+	free(yaml);
+	ck_assert_msg(loaded.result == 0, "%s", error);
+	supplier = loaded.registry->suppliers[0];
+	supplier_event_count = 0;
+	dci_events_set_supplier_sink(supplier_events_record, NULL);
+
+	dci_plugins_refresh_all(&loaded.plugins, 1000);
+	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_RUNNING);
+	ck_assert_str_eq(supplier->failure, "");
+	ck_assert_uint_eq(loaded.plugins.items[0]->consecutive_failures, 0);
+
+	text_file_write(path, "scrape failed: connection refused\n");
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 2000), 1);
+	ck_assert_uint_eq(loaded.plugins.items[0]->consecutive_failures, 0);
+	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_FAILED);
+	ck_assert_str_eq(
+	    supplier->failure, "scrape failed: connection refused");
+	ck_assert_uint_eq(supplier_event_count, 1);
+	ck_assert_int_eq(supplier_events[0], DCI_EVENTS_SUPPLIER_FAILED);
+	ck_assert_str_eq(
+	    supplier_event_failures[0], "scrape failed: connection refused");
+	/* Kept over the next refresh that succeeds (suppliers_mark). */
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 3000), 1);
+	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_FAILED);
+	ck_assert_str_eq(
+	    supplier->failure, "scrape failed: connection refused");
+
+	memset(long_reason, 'r', sizeof(long_reason) - 2);
+	long_reason[sizeof(long_reason) - 2] = '\n';
+	long_reason[sizeof(long_reason) - 1] = '\0';
+	text_file_write(path, long_reason);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 4000), 1);
+	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_FAILED);
+	ck_assert_uint_eq(
+	    strlen(supplier->failure), sizeof(supplier->failure) - 1);
+	ck_assert_int_eq(supplier->failure[0], 'r');
+
+	unlink(path);
+	ck_assert_uint_eq(dci_plugins_run_due(&loaded.plugins, 5000), 1);
+	ck_assert_int_eq(supplier->status, DCI_SUPPLIER_RUNNING);
+	ck_assert_str_eq(supplier->failure, "");
+	ck_assert_uint_eq(loaded.plugins.items[0]->consecutive_failures, 0);
+	/* One notification per change: failed, then recovered (a changed
+	 * reason is no new failure). */
+	ck_assert_uint_eq(supplier_event_count, 2);
+	ck_assert_int_eq(supplier_events[1], DCI_EVENTS_SUPPLIER_RECOVERED);
+	dci_events_set_supplier_sink(NULL, NULL);
+	unload(&loaded);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -571,6 +679,7 @@ main(void)
 	tcase_add_test(cases, declared_discontinuity_sets_the_time);
 	tcase_add_test(cases, appended_calls_refused_by_an_older_host);
 	tcase_add_test(cases, refusal_logged_once_per_instance);
+	tcase_add_test(cases, supplier_state_marks_one_supplier);
 	suite_add_tcase(suite, cases);
 	runner = srunner_create(suite);
 	srunner_run_all(runner, CK_NORMAL);

@@ -119,6 +119,10 @@ struct om_target {
 	uint64_t next_scrape_ms;
 	bool up;
 	bool was_failing;
+	/* Its supplier was said failed (dci_supplier_state) with `status`:
+	 * said again only when that changes, each call is a thread round
+	 * trip. */
+	bool supplier_failed;
 	char status[OM_STATUS_SIZE];
 	uint64_t last_success;
 	uint32_t families_served, series_served, body_bytes, microseconds;
@@ -479,12 +483,21 @@ static void
 target_fail(
     struct om_context *context, struct om_target *target, const char *why)
 {
+	bool said =
+	    target->supplier_failed &&
+	    strncmp(target->status, why, sizeof(target->status) - 1) == 0;
+
 	target->up = false;
 	target->was_failing = true;
 	target->failures++;
 	if (snprintf(target->status, sizeof(target->status), "%s", why) < 0)
 		target->status[0] = '\0';
 	target_log_problem(context, target, why);
+	/* Its supplier row shows the same text as its status row. */
+	if (!said && target->supplier != NULL &&
+	    dci_supplier_state(context->host, target->supplier,
+	        target->status[0] != '\0' ? target->status : "failed") == 0)
+		target->supplier_failed = true;
 }
 
 /* Scrapes the target into target->scrape, checking all of it. Returns 0,
@@ -527,6 +540,9 @@ target_scrape(struct om_context *context, struct om_target *target)
 		dci_log(context->host, DCI_LOG_NOTICE,
 		    "target %s: scraped again", target->config.name);
 	target->was_failing = false;
+	if (target->supplier_failed &&
+	    dci_supplier_state(context->host, target->supplier, NULL) == 0)
+		target->supplier_failed = false;
 	target->up = true;
 	snprintf(target->status, sizeof(target->status), "ok");
 	target->last_success = provider_monotonic_centiseconds();
