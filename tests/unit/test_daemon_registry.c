@@ -1,0 +1,198 @@
+/*
+ * The registry dcistat rebuilds from dcistatd's DCI answers
+ * (cli/daemon_registry.h): the standard registry answered by the server's
+ * own code (server/dci_answer.h) and read back gives the same suppliers
+ * (a failed one with its failure, indexes kept), classes, instance labels,
+ * presence bits and records byte for byte; every truncation of an answer
+ * is refused without reading past it.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/daemon_registry.h"
+#include "fixtures.h"
+#include "server/dci_access.h"
+#include "server/dci_answer.h"
+#include "server/dci_protocol.h"
+
+static struct dci_access no_rules;
+static struct dci_access_peer peer = {.uid = 0, .gid = 0};
+
+static struct dci_protocol_writer
+answer_of(const struct dci_registry *served, uint16_t type,
+    const uint32_t *class_id, size_t levels)
+{
+	struct dci_protocol_request request = {.datum_id = DCI_PROTOCOL_ALL};
+	struct dci_protocol_writer payload;
+
+	memcpy(request.class_id, class_id, levels * sizeof(*class_id));
+	request.class_levels = levels;
+	dci_protocol_writer_init(&payload, DCI_PROTOCOL_RESPONSE_MAX);
+	dci_answer(served, &no_rules, &peer, type, &request, &payload);
+	ck_assert(!payload.overflow);
+	return payload;
+}
+
+/* The served registry read back into a new one. */
+static struct dci_registry *
+rebuilt_of(const struct dci_registry *served)
+{
+	static const uint32_t every[] = {DCI_PROTOCOL_ALL};
+	struct dci_registry *rebuilt = dci_registry_new();
+	struct dci_protocol_writer answer;
+	char error[512] = "";
+
+	ck_assert_ptr_nonnull(rebuilt);
+	answer = answer_of(served, DCI_PROTOCOL_LIST_SUPPLIERS, every, 1);
+	ck_assert_msg(cli_daemon_add_suppliers(rebuilt, answer.data,
+	                  answer.length, error, sizeof(error)) == 0,
+	    "%s", error);
+	dci_protocol_writer_free(&answer);
+	answer = answer_of(served, DCI_PROTOCOL_GET_CLASS_ATTRIBUTES, every, 1);
+	ck_assert_msg(cli_daemon_add_classes(rebuilt, answer.data,
+	                  answer.length, error, sizeof(error)) == 0,
+	    "%s", error);
+	dci_protocol_writer_free(&answer);
+	for (size_t i = 0; i < rebuilt->class_count; i++) {
+		struct dci_class *class = rebuilt->classes[i];
+		struct dci_protocol_writer instances = answer_of(served,
+		    DCI_PROTOCOL_LIST_INSTANCES, class->id, class->id_length);
+		struct dci_protocol_writer data = answer_of(
+		    served, DCI_PROTOCOL_GET_DATA, class->id, class->id_length);
+
+		ck_assert_msg(
+		    cli_daemon_commit_class(class, instances.data,
+		        instances.length, data.data, data.length,
+		        FX_COMMIT_MILLISECONDS, error, sizeof(error)) == 0,
+		    "%s", error);
+		dci_protocol_writer_free(&instances);
+		dci_protocol_writer_free(&data);
+	}
+	return rebuilt;
+}
+
+START_TEST(standard_registry_round_trip)
+{
+	struct dci_registry *served = fx_standard_registry(), *rebuilt;
+	struct dci_supplier *failed = dci_registry_add_failed_supplier(
+	    served, "/opt/broken.so", "cannot open shared object", NULL);
+
+	ck_assert_ptr_nonnull(failed);
+	rebuilt = rebuilt_of(served);
+	ck_assert_uint_eq(rebuilt->supplier_count, served->supplier_count);
+	for (size_t i = 0; i < served->supplier_count; i++) {
+		const struct dci_supplier *want = served->suppliers[i],
+		                          *got = rebuilt->suppliers[i];
+
+		ck_assert_uint_eq(got->index, want->index);
+		ck_assert_str_eq(got->module, want->module);
+		ck_assert_str_eq(got->title, want->title);
+		ck_assert_uint_eq(got->status, want->status);
+		ck_assert_uint_eq(got->version, want->version);
+		ck_assert_mem_eq(got->reset, want->reset, 8);
+		ck_assert_str_eq(got->failure, want->failure);
+	}
+	ck_assert_str_eq(rebuilt->suppliers[failed->index - 1]->failure,
+	    "cannot open shared object");
+	ck_assert_uint_eq(rebuilt->class_count, served->class_count);
+	for (size_t c = 0; c < served->class_count; c++) {
+		const struct dci_class *want = served->classes[c],
+		                       *got = rebuilt->classes[c];
+		const struct dci_snapshot *wanted = want->snapshot,
+		                          *snapshot = got->snapshot;
+
+		ck_assert_str_eq(got->label, want->label);
+		ck_assert_uint_eq(got->supplier->index, want->supplier->index);
+		ck_assert_uint_eq(got->datum_count, want->datum_count);
+		for (size_t d = 0; d < want->datum_count; d++) {
+			ck_assert_str_eq(got->datums[d].info.label,
+			    want->datums[d].info.label);
+			ck_assert_uint_eq(got->datums[d].info.format,
+			    want->datums[d].info.format);
+			ck_assert_uint_eq(got->datums[d].info.unit,
+			    want->datums[d].info.unit);
+		}
+		if (wanted == NULL)
+			continue;
+		ck_assert_ptr_nonnull(snapshot);
+		ck_assert_uint_eq(snapshot->count, wanted->count);
+		ck_assert_mem_eq(snapshot->ids, wanted->ids,
+		    wanted->count * want->instance_words * sizeof(uint32_t));
+		for (size_t i = 0; i < wanted->count; i++)
+			ck_assert_str_eq(snapshot->instances[i].label,
+			    wanted->instances[i].label);
+		if (wanted->count > 0) {
+			ck_assert_mem_eq(snapshot->present, wanted->present,
+			    wanted->count * want->present_size);
+			ck_assert_mem_eq(snapshot->values, wanted->values,
+			    wanted->count * want->record_size);
+		}
+	}
+	dci_registry_free(rebuilt);
+	dci_registry_free(served);
+}
+END_TEST
+
+/* Every prefix of each answer is refused (and read within its length,
+ * which ASan checks); so is a supplier count the payload cannot hold. */
+START_TEST(truncated_answers_refused)
+{
+	static const uint32_t every[] = {DCI_PROTOCOL_ALL};
+	struct dci_registry *served = fx_standard_registry();
+	struct dci_protocol_writer suppliers =
+	    answer_of(served, DCI_PROTOCOL_LIST_SUPPLIERS, every, 1);
+	struct dci_protocol_writer classes =
+	    answer_of(served, DCI_PROTOCOL_GET_CLASS_ATTRIBUTES, every, 1);
+	char error[512];
+
+	for (size_t cut = 0; cut < suppliers.length; cut++) {
+		struct dci_registry *rebuilt = dci_registry_new();
+		unsigned char *copy = malloc(cut + 1);
+
+		memcpy(copy, suppliers.data, cut);
+		ck_assert_int_eq(cli_daemon_add_suppliers(
+		                     rebuilt, copy, cut, error, sizeof(error)),
+		    -1);
+		free(copy);
+		dci_registry_free(rebuilt);
+	}
+	for (size_t cut = 0; cut < classes.length; cut++) {
+		struct dci_registry *rebuilt = dci_registry_new();
+		unsigned char *copy = malloc(cut + 1);
+
+		ck_assert_int_eq(
+		    cli_daemon_add_suppliers(rebuilt, suppliers.data,
+		        suppliers.length, error, sizeof(error)),
+		    0);
+		memcpy(copy, classes.data, cut);
+		ck_assert_int_eq(cli_daemon_add_classes(
+		                     rebuilt, copy, cut, error, sizeof(error)),
+		    -1);
+		free(copy);
+		dci_registry_free(rebuilt);
+	}
+	dci_protocol_writer_free(&suppliers);
+	dci_protocol_writer_free(&classes);
+	dci_registry_free(served);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *suite = suite_create("daemon_registry");
+	TCase *answers = tcase_create("answers");
+	SRunner *runner;
+	int failed;
+
+	tcase_add_test(answers, standard_registry_round_trip);
+	tcase_add_test(answers, truncated_answers_refused);
+	suite_add_tcase(suite, answers);
+	runner = srunner_create(suite);
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
