@@ -137,11 +137,20 @@ cli_daemon_add_suppliers(struct dci_registry *registry,
 		/* Indexes the daemon skips: withdrawn placeholders, so that
 		 * every supplier keeps the daemon's index. */
 		while (registry->supplier_count + 1 < index) {
+			/* Named apart, since a withdrawn supplier of the
+			 * same name would be taken over instead. */
+			char placeholder[32];
+			size_t before = registry->supplier_count;
+
+			snprintf(placeholder, sizeof(placeholder),
+			    "(withdrawn %zu)", before + 1);
 			supplier = dci_registry_add_failed_supplier(
-			    registry, "(withdrawn)", "withdrawn", NULL);
+			    registry, placeholder, "withdrawn", NULL);
 			if (supplier == NULL)
 				goto out_of_memory;
 			supplier->withdrawn = true;
+			if (registry->supplier_count != before + 1)
+				goto malformed;
 		}
 		if (status == DCI_SUPPLIER_FAILED) {
 			supplier = dci_registry_add_failed_supplier(

@@ -135,6 +135,35 @@ START_TEST(standard_registry_round_trip)
 }
 END_TEST
 
+/* Suppliers the daemon withdrew leave gaps in its indexes: the rebuilt
+ * registry keeps every other supplier at its index, the gaps withdrawn. */
+START_TEST(withdrawn_suppliers_keep_indexes)
+{
+	struct dci_registry *served = fx_standard_registry(), *rebuilt;
+	struct dci_supplier *first =
+	    dci_registry_add_failed_supplier(served, "first", "broken", NULL);
+	struct dci_supplier *second =
+	    dci_registry_add_failed_supplier(served, "second", "broken", NULL);
+	struct dci_supplier *last = dci_registry_add_failed_supplier(
+	    served, "last", "broken too", NULL);
+
+	ck_assert_ptr_nonnull(first);
+	ck_assert_ptr_nonnull(second);
+	ck_assert_ptr_nonnull(last);
+	dci_registry_withdraw_supplier(served, first);
+	dci_registry_withdraw_supplier(served, second);
+	rebuilt = rebuilt_of(served);
+	ck_assert_uint_eq(rebuilt->supplier_count, served->supplier_count);
+	ck_assert(rebuilt->suppliers[first->index - 1]->withdrawn);
+	ck_assert(rebuilt->suppliers[second->index - 1]->withdrawn);
+	ck_assert_str_eq(rebuilt->suppliers[last->index - 1]->module, "last");
+	ck_assert_str_eq(
+	    rebuilt->suppliers[last->index - 1]->failure, "broken too");
+	dci_registry_free(rebuilt);
+	dci_registry_free(served);
+}
+END_TEST
+
 /* Every prefix of each answer is refused (and read within its length,
  * which ASan checks); so is a supplier count the payload cannot hold. */
 START_TEST(truncated_answers_refused)
@@ -189,6 +218,7 @@ main(void)
 
 	tcase_add_test(answers, standard_registry_round_trip);
 	tcase_add_test(answers, truncated_answers_refused);
+	tcase_add_test(answers, withdrawn_suppliers_keep_indexes);
 	suite_add_tcase(suite, answers);
 	runner = srunner_create(suite);
 	srunner_run_all(runner, CK_NORMAL);
