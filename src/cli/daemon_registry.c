@@ -171,6 +171,12 @@ cli_daemon_add_suppliers(struct dci_registry *registry,
 		}
 		if (supplier->index != index)
 			goto malformed;
+		/* The daemon's monotonic clock is this host's: dcistat
+		 * shows these moments as the daemon would. */
+		supplier->discontinuity_milliseconds =
+		    (int64_t)dci_protocol_get_u64(&reader);
+		supplier->last_refresh_milliseconds =
+		    (int64_t)dci_protocol_get_u64(&reader);
 		supplier->type = info.type;
 		supplier->version = info.version;
 		memcpy(supplier->reset, reset, sizeof(supplier->reset));

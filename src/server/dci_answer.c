@@ -25,7 +25,10 @@
  * LIST_SUPPLIERS       index, status (1 running, 2 failed), type, version,
  *                      reset block (8 bytes), module block, title block,
  *                      description block, provider block, failure block
- *                      (empty unless failed). Every supplier that has a
+ *                      (empty unless failed), u64 discontinuity and u64
+ *                      last refresh (CLOCK_MONOTONIC milliseconds of the
+ *                      host, as dci_clock_milliseconds gives them; 0:
+ *                      never refreshed). Every supplier that has a
  *                      row (not withdrawn), as dciSupplierTable shows it:
  *                      a supplier names no class, so no access rule
  *                      applies to it.
@@ -301,6 +304,10 @@ put_supplier(
 	put_text(payload, supplier->provider_name);
 	put_text(payload,
 	    supplier->status == DCI_SUPPLIER_FAILED ? supplier->failure : "");
+	dci_protocol_put_u64(
+	    payload, (uint64_t)supplier->discontinuity_milliseconds);
+	dci_protocol_put_u64(
+	    payload, (uint64_t)supplier->last_refresh_milliseconds);
 }
 
 /* LIST_SUPPLIERS: no pattern, no access rule (see the comment above). */

@@ -93,6 +93,10 @@ START_TEST(standard_registry_round_trip)
 		ck_assert_uint_eq(got->version, want->version);
 		ck_assert_mem_eq(got->reset, want->reset, 8);
 		ck_assert_str_eq(got->failure, want->failure);
+		ck_assert_int_eq(got->discontinuity_milliseconds,
+		    want->discontinuity_milliseconds);
+		ck_assert_int_eq(got->last_refresh_milliseconds,
+		    want->last_refresh_milliseconds);
 	}
 	ck_assert_str_eq(rebuilt->suppliers[failed->index - 1]->failure,
 	    "cannot open shared object");

@@ -358,6 +358,10 @@ START_TEST(suppliers_listed_with_state)
 		} else {
 			ck_assert_uint_eq(length, 0);
 		}
+		ck_assert_int_eq((int64_t)dci_protocol_get_u64(&answer.reader),
+		    supplier->discontinuity_milliseconds);
+		ck_assert_int_eq((int64_t)dci_protocol_get_u64(&answer.reader),
+		    supplier->last_refresh_milliseconds);
 	}
 	ck_assert(!answer.reader.failed);
 	ck_assert_uint_eq(answer.reader.offset, answer.payload.length);
