@@ -438,10 +438,21 @@ cli_daemon_commit_class(struct dci_class *class, const unsigned char *instances,
 		const unsigned char *present, *record;
 		long row;
 
+		uint32_t parent[DCI_INSTANCE_ID_MAX_WORDS];
+		uint32_t parent_words;
+
 		if (!read_class_id(&listed, id, &levels) ||
 		    !same_class(class, id, levels) ||
 		    !read_instance_id(&listed, class, instance) ||
 		    !read_text(&listed, escaped, sizeof(escaped)))
+			goto malformed;
+		/* No words: no parent; else exactly an instance id. */
+		parent_words = dci_protocol_get_u32(&listed);
+		if (parent_words != 0 && parent_words != class->instance_words)
+			goto malformed;
+		for (uint32_t w = 0; w < parent_words; w++)
+			parent[w] = dci_protocol_get_u32(&listed);
+		if (listed.failed)
 			goto malformed;
 		if (dci_protocol_get_u32(&values) != DCI_PROTOCOL_SUCCESS ||
 		    !read_class_id(&values, id, &levels) ||
@@ -462,8 +473,12 @@ cli_daemon_commit_class(struct dci_class *class, const unsigned char *instances,
 		label_unescape(escaped, label, sizeof(label));
 		row = dci_snapshot_builder_add(builder, instance,
 		    class->instance_words, label, why, sizeof(why));
-		if (row < 0 || set_record(builder, class, row, present, record,
-		                   why, sizeof(why)) != 0) {
+		if (row < 0 ||
+		    set_record(builder, class, row, present, record, why,
+		        sizeof(why)) != 0 ||
+		    (parent_words > 0 &&
+		        dci_snapshot_builder_set_parent(builder, row, parent,
+		            parent_words, why, sizeof(why)) != 0)) {
 			snprintf(error, error_size, "dcistatd: class %s: %s",
 			    class->label, why);
 			dci_snapshot_builder_free(builder);

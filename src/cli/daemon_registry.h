@@ -2,10 +2,10 @@
  * The registry dcistatd serves, rebuilt from the DCI Server's answers
  * (server/dci_protocol.h): LIST_SUPPLIERS gives the suppliers with their
  * state, GET_CLASS_ATTRIBUTES the classes with their full DCI4 datum infos,
- * LIST_INSTANCES and GET_DATA (every datum) each class's instances and
- * records. What the daemon's source (source.h) fills its registry with;
- * touches no socket, so the unit tests and the fuzzer feed it answers
- * directly.
+ * LIST_INSTANCE_PARENTS and GET_DATA (every datum) each class's instances
+ * with their parents, and their records. What the daemon's source (source.h)
+ * fills its registry with; touches no socket, so the unit tests and the fuzzer
+ * feed it answers directly.
  *
  * Nothing in an answer is trusted: every count and length is bounded by
  * the payload, every registration goes through the registry's own checks
@@ -13,7 +13,7 @@
  * code), and a record whose layout differs from the one the same infos
  * give here is refused rather than read.
  *
- * Not carried by the protocol (yet): instance parents and the creation and
+ * Not carried by the protocol (yet): the creation and
  * discontinuity times of the daemon's snapshots; a rebuilt instance is
  * created at the commit that first holds it.
  */
@@ -37,7 +37,7 @@ int cli_daemon_add_suppliers(struct dci_registry *registry,
 int cli_daemon_add_classes(struct dci_registry *registry,
     const unsigned char *answer, size_t length, char *error, size_t error_size);
 
-/* Commits one snapshot of `class` from a LIST_INSTANCES and a GET_DATA
+/* Commits one snapshot of `class` from a LIST_INSTANCE_PARENTS and a GET_DATA
  * (DCI_PROTOCOL_ALL datums) answer for that class alone, at
  * `now_milliseconds`. Derived datums are computed again by the commit,
  * from the same arguments. Returns 0, or -1 (the class's snapshot is then

@@ -169,9 +169,9 @@ daemon_refresh(struct cli_source *source, char *error, size_t error_size)
 		size_t instances_length = 0, data_length = 0;
 		int result = -1;
 
-		if (daemon_call(state, DCI_PROTOCOL_LIST_INSTANCES, class->id,
-		        class->id_length, &instances, &instances_length, error,
-		        error_size) == 0 &&
+		if (daemon_call(state, DCI_PROTOCOL_LIST_INSTANCE_PARENTS,
+		        class->id, class->id_length, &instances,
+		        &instances_length, error, error_size) == 0 &&
 		    daemon_call(state, DCI_PROTOCOL_GET_DATA, class->id,
 		        class->id_length, &data, &data_length, error,
 		        error_size) == 0)

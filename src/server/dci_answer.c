@@ -32,6 +32,9 @@
  *                      row (not withdrawn), as dciSupplierTable shows it:
  *                      a supplier names no class, so no access rule
  *                      applies to it.
+ * LIST_INSTANCE_PARENTS
+ *                      class id, instance id, label block, the parent's
+ *                      instance id (word count 0: no parent)
  * SET_DATA, RESERVE_DATA, RELEASE_DATA, CONFIGURE
  *                      status (METHODOPUNAVAILABLE: no provider declares
  *                      a write), class id, instance id, datum id as asked
@@ -242,10 +245,20 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 		if (!instance_matches(request, class, id))
 			continue;
 		(*count)++;
-		if (type == DCI_PROTOCOL_LIST_INSTANCES) {
+		if (type == DCI_PROTOCOL_LIST_INSTANCES ||
+		    type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
 			put_class_id(payload, class);
 			put_instance_id(payload, class, id);
 			put_text(payload, snapshot->instances[i].label);
+			if (type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
+				const uint32_t *parent =
+				    dci_snapshot_parent_id(class, snapshot, i);
+
+				if (parent == NULL)
+					dci_protocol_put_u32(payload, 0);
+				else
+					put_instance_id(payload, class, parent);
+			}
 			continue;
 		}
 		if (type != DCI_PROTOCOL_GET_DATA) {
@@ -353,7 +366,9 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 		answer_suppliers(registry, payload);
 		return;
 	}
-	if (type < DCI_PROTOCOL_LIST_CLASSES || type > DCI_PROTOCOL_CONFIGURE) {
+	if ((type < DCI_PROTOCOL_LIST_CLASSES ||
+	        type > DCI_PROTOCOL_CONFIGURE) &&
+	    type != DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
 		dci_answer_status(payload, DCI_PROTOCOL_NOTIMPLEMENTED);
 		return;
 	}

@@ -85,6 +85,9 @@ enum dci_protocol_type {
 	 * server older than this type answers it NOTIMPLEMENTED, so the
 	 * protocol version stays 1 and old consumers are unaffected. */
 	DCI_PROTOCOL_LIST_SUPPLIERS = 10,
+	/* dcistat's own, likewise: LIST_INSTANCES's entries, each with its
+	 * parent's instance id (evcnt's ev_parent; no words: none). */
+	DCI_PROTOCOL_LIST_INSTANCE_PARENTS = 11,
 	/* Server to consumer, unasked, serial 0: events. */
 	DCI_PROTOCOL_EVENTS = 0x4000,
 	/* An answer is its request's type with this bit set. */

@@ -2,9 +2,9 @@
  * The registry dcistat rebuilds from dcistatd's DCI answers
  * (cli/daemon_registry.h): the standard registry answered by the server's
  * own code (server/dci_answer.h) and read back gives the same suppliers
- * (a failed one with its failure, indexes kept), classes, instance labels,
- * presence bits and records byte for byte; every truncation of an answer
- * is refused without reading past it.
+ * (a failed one with its failure, indexes kept), classes, instance labels
+ * and parents, presence bits and records byte for byte; every truncation of an
+ * answer is refused without reading past it.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -13,6 +13,7 @@
 
 #include "cli/daemon_registry.h"
 #include "fixtures.h"
+#include "model/snapshot_access.h"
 #include "server/dci_access.h"
 #include "server/dci_answer.h"
 #include "server/dci_protocol.h"
@@ -57,8 +58,9 @@ rebuilt_of(const struct dci_registry *served)
 	dci_protocol_writer_free(&answer);
 	for (size_t i = 0; i < rebuilt->class_count; i++) {
 		struct dci_class *class = rebuilt->classes[i];
-		struct dci_protocol_writer instances = answer_of(served,
-		    DCI_PROTOCOL_LIST_INSTANCES, class->id, class->id_length);
+		struct dci_protocol_writer instances =
+		    answer_of(served, DCI_PROTOCOL_LIST_INSTANCE_PARENTS,
+		        class->id, class->id_length);
 		struct dci_protocol_writer data = answer_of(
 		    served, DCI_PROTOCOL_GET_DATA, class->id, class->id_length);
 
@@ -73,13 +75,45 @@ rebuilt_of(const struct dci_registry *served)
 	return rebuilt;
 }
 
+/* A class {4} "tree" whose instance 2 is the child of instance 1. */
+static void
+add_tree_class(struct dci_registry *served)
+{
+	static const uint32_t tree_id[] = {4}, root[] = {1}, child[] = {2};
+	static const struct dci_instance_level level[] = {
+	    {DCI_ITYPE_INTERFACE, 4},
+	};
+	struct dci_datum_info datums[] = {
+	    fx_datum(1, "count", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_GAUGE),
+	};
+	struct dci_class_info info =
+	    fx_class_info(tree_id, 1, "tree", level, 1, datums, 1);
+	struct dci_class *tree =
+	    fx_class(served, fx_supplier(served, "trees"), &info);
+	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(tree);
+	char why[256];
+	long row;
+
+	row = fx_add(builder, root, 1, "root");
+	fx_set_unsigned(builder, row, 1, 3);
+	row = fx_add(builder, child, 1, "child");
+	fx_set_unsigned(builder, row, 1, 4);
+	ck_assert_int_eq(dci_snapshot_builder_set_parent(
+	                     builder, row, root, 1, why, sizeof(why)),
+	    0);
+	fx_commit(builder, tree, FX_COMMIT_MILLISECONDS);
+}
+
 START_TEST(standard_registry_round_trip)
 {
 	struct dci_registry *served = fx_standard_registry(), *rebuilt;
 	struct dci_supplier *failed = dci_registry_add_failed_supplier(
 	    served, "/opt/broken.so", "cannot open shared object", NULL);
+	bool parents_seen = false;
 
 	ck_assert_ptr_nonnull(failed);
+	add_tree_class(served);
 	rebuilt = rebuilt_of(served);
 	ck_assert_uint_eq(rebuilt->supplier_count, served->supplier_count);
 	for (size_t i = 0; i < served->supplier_count; i++) {
@@ -124,9 +158,22 @@ START_TEST(standard_registry_round_trip)
 		ck_assert_uint_eq(snapshot->count, wanted->count);
 		ck_assert_mem_eq(snapshot->ids, wanted->ids,
 		    wanted->count * want->instance_words * sizeof(uint32_t));
-		for (size_t i = 0; i < wanted->count; i++)
+		for (size_t i = 0; i < wanted->count; i++) {
+			const uint32_t *want_parent =
+			    dci_snapshot_parent_id(want, wanted, i);
+			const uint32_t *got_parent =
+			    dci_snapshot_parent_id(got, snapshot, i);
+
 			ck_assert_str_eq(snapshot->instances[i].label,
 			    wanted->instances[i].label);
+			ck_assert_int_eq(
+			    got_parent != NULL, want_parent != NULL);
+			if (want_parent != NULL) {
+				parents_seen = true;
+				ck_assert_mem_eq(got_parent, want_parent,
+				    want->instance_words * sizeof(uint32_t));
+			}
+		}
 		if (wanted->count > 0) {
 			ck_assert_mem_eq(snapshot->present, wanted->present,
 			    wanted->count * want->present_size);
@@ -134,6 +181,7 @@ START_TEST(standard_registry_round_trip)
 			    wanted->count * want->record_size);
 		}
 	}
+	ck_assert(parents_seen);
 	dci_registry_free(rebuilt);
 	dci_registry_free(served);
 }
