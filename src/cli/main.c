@@ -27,6 +27,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "base/secure_path.h"
+#include "config/config.h"
 #include "text/escape.h"
 
 #ifndef PROVIDERDIR
@@ -242,6 +243,41 @@ emit_interval(struct cli_document *document, void *context)
 	return cli_output_write(stdout, emit->format, document, &emit->style);
 }
 
+/*
+ * The running dcistatd, through the DCI Server socket the configuration
+ * names (agent: dci-socket). Returns 0 (opened), -1 (a daemon answered but
+ * could not be read: the error is dcistat's), or 1: use the local source.
+ * That is silent when the configuration names no socket (or cannot be
+ * read: the local source then says why), and one line on stderr when the
+ * socket is named but no daemon answers there.
+ */
+static int
+daemon_source_open(struct cli_source *source, const char *config_file,
+    char *error, size_t error_size)
+{
+	struct dci_config *config = NULL;
+	int opened = 1;
+
+	if (dci_config_load(config_file, &config, NULL, 0) != 0 ||
+	    config->dci_socket == NULL) {
+		dci_config_free(config);
+		return 1;
+	}
+	opened = cli_source_daemon_open(
+	    source, config->dci_socket, error, error_size);
+	if (opened > 0) {
+		char line[2400];
+
+		snprintf(line, sizeof(line),
+		    "no dcistatd answers (%s): loading the providers in this "
+		    "process, as --standalone does",
+		    error);
+		print_error(line);
+	}
+	dci_config_free(config);
+	return opened;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -292,12 +328,20 @@ main(int argc, char **argv)
 		};
 		opened = cli_remote_source_open(
 		    &source, &remote, error, sizeof(error));
-	} else
-		opened = cli_source_local_open(&source,
-		    options.config_file != NULL ? options.config_file
-		                                : DEFAULT_CONFIG_FILE,
-		    PROVIDERDIR, options.command == CLI_COMMAND_WATCH, error,
-		    sizeof(error));
+	} else {
+		const char *config_file = options.config_file != NULL
+		                              ? options.config_file
+		                              : DEFAULT_CONFIG_FILE;
+
+		opened = options.standalone
+		             ? 1
+		             : daemon_source_open(
+		                   &source, config_file, error, sizeof(error));
+		if (opened > 0)
+			opened = cli_source_local_open(&source, config_file,
+			    PROVIDERDIR, options.command == CLI_COMMAND_WATCH,
+			    error, sizeof(error));
+	}
 	if (opened != 0) {
 		print_error(error);
 		log_close();

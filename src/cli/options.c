@@ -45,6 +45,11 @@ cli_options_usage(FILE *out)
 	    "others than root\n"
 	    "                      and you can change (a development "
 	    "tree)\n"
+	    "      --standalone    load the providers in this process "
+	    "instead of reading\n"
+	    "                      the running dcistatd through the "
+	    "configuration's\n"
+	    "                      agent: dci-socket\n"
 	    "  -H, --host HOST     read DCI-STATS-MIB from the SNMP agent at "
 	    "HOST[:PORT]\n"
 	    "  -v 2c|3             SNMP version with -H (default 2c)\n"
@@ -181,6 +186,7 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		OPTION_CONFIG,
 		OPTION_COMMUNITY,
 		OPTION_INSECURE_PATHS,
+		OPTION_STANDALONE,
 		OPTION_MATCH,
 		OPTION_SORT,
 		OPTION_TOP,
@@ -191,6 +197,7 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    {"config", required_argument, NULL, OPTION_CONFIG},
 	    {"community", required_argument, NULL, OPTION_COMMUNITY},
 	    {"insecure-paths", no_argument, NULL, OPTION_INSECURE_PATHS},
+	    {"standalone", no_argument, NULL, OPTION_STANDALONE},
 	    {"host", required_argument, NULL, 'H'},
 	    {"datums", required_argument, NULL, 'd'},
 	    {"interval", required_argument, NULL, 'i'},
@@ -293,6 +300,9 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		case OPTION_INSECURE_PATHS:
 			options->insecure_paths = true;
 			break;
+		case OPTION_STANDALONE:
+			options->standalone = true;
+			break;
 		case OPTION_MATCH:
 			options->match = optarg;
 			break;
@@ -325,9 +335,10 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		}
 	}
 	if (options->host != NULL) {
-		if (config_given) {
+		if (config_given || options->standalone) {
 			snprintf(error, error_size,
-			    "--config is for the local source, not with -H");
+			    "%s is for the local source, not with -H",
+			    config_given ? "--config" : "--standalone");
 			return -1;
 		}
 		if (community != NULL && c_value != NULL) {

@@ -45,6 +45,9 @@ struct cli_options {
 	/* --insecure-paths: the local source skips the strict paths rule
 	 * (base/secure_path.h). */
 	bool insecure_paths;
+	/* --standalone: the providers in this process, even when dcistatd
+	 * answers on the configuration's dci-socket. */
+	bool standalone;
 	enum cli_format format;
 	const char *class_name; /* NULL: every class (show) */
 	const char *instance;   /* NULL: every instance */

@@ -58,4 +58,17 @@ struct cli_source {
 int cli_source_local_open(struct cli_source *source, const char *config_path,
     const char *plugin_dir, bool retry, char *error, size_t error_size);
 
+/*
+ * The daemon's source: what the running dcistatd serves through its DCI
+ * Server at `socket_path` (agent: dci-socket), rebuilt into a registry
+ * (cli/daemon_registry.h) and refreshed by asking again. A failed
+ * supplier the daemon shows is counted in `providers_failed`. Returns 0;
+ * 1 when no daemon answers there (no such socket, connection refused or
+ * not permitted: the caller may fall back to the local source); -1 when
+ * one answered but its answers could not be read. The reason is in
+ * `error` either way.
+ */
+int cli_source_daemon_open(struct cli_source *source, const char *socket_path,
+    char *error, size_t error_size);
+
 #endif

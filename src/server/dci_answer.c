@@ -22,6 +22,19 @@
  *                      zeros. For one datum: its slot alone (size bytes,
  *                      in its format's byte order), no bitmap; INVALIDDATA
  *                      and no bytes when it has no value.
+ * LIST_SUPPLIERS       index, status (1 running, 2 failed), type, version,
+ *                      reset block (8 bytes), module block, title block,
+ *                      description block, provider block, failure block
+ *                      (empty unless failed), u64 discontinuity and u64
+ *                      last refresh (CLOCK_MONOTONIC milliseconds of the
+ *                      host, as dci_clock_milliseconds gives them; 0:
+ *                      never refreshed). Every supplier that has a
+ *                      row (not withdrawn), as dciSupplierTable shows it:
+ *                      a supplier names no class, so no access rule
+ *                      applies to it.
+ * LIST_INSTANCE_PARENTS
+ *                      class id, instance id, label block, the parent's
+ *                      instance id (word count 0: no parent)
  * SET_DATA, RESERVE_DATA, RELEASE_DATA, CONFIGURE
  *                      status (METHODOPUNAVAILABLE: no provider declares
  *                      a write), class id, instance id, datum id as asked
@@ -232,10 +245,20 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 		if (!instance_matches(request, class, id))
 			continue;
 		(*count)++;
-		if (type == DCI_PROTOCOL_LIST_INSTANCES) {
+		if (type == DCI_PROTOCOL_LIST_INSTANCES ||
+		    type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
 			put_class_id(payload, class);
 			put_instance_id(payload, class, id);
 			put_text(payload, snapshot->instances[i].label);
+			if (type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
+				const uint32_t *parent =
+				    dci_snapshot_parent_id(class, snapshot, i);
+
+				if (parent == NULL)
+					dci_protocol_put_u32(payload, 0);
+				else
+					put_instance_id(payload, class, parent);
+			}
 			continue;
 		}
 		if (type != DCI_PROTOCOL_GET_DATA) {
@@ -278,6 +301,57 @@ dci_answer_status(struct dci_protocol_writer *payload, uint32_t status)
 	dci_protocol_put_u64(payload, now);
 }
 
+static void
+put_supplier(
+    struct dci_protocol_writer *payload, const struct dci_supplier *supplier)
+{
+	dci_protocol_put_u32(payload, supplier->index);
+	dci_protocol_put_u32(payload, (uint32_t)supplier->status);
+	dci_protocol_put_u32(payload, supplier->type);
+	dci_protocol_put_u32(payload, supplier->version);
+	dci_protocol_put_block(
+	    payload, supplier->reset, sizeof(supplier->reset));
+	put_text(payload, supplier->module);
+	put_text(payload, supplier->title);
+	put_text(payload, supplier->description);
+	put_text(payload, supplier->provider_name);
+	put_text(payload,
+	    supplier->status == DCI_SUPPLIER_FAILED ? supplier->failure : "");
+	dci_protocol_put_u64(
+	    payload, (uint64_t)supplier->discontinuity_milliseconds);
+	dci_protocol_put_u64(
+	    payload, (uint64_t)supplier->last_refresh_milliseconds);
+}
+
+/* LIST_SUPPLIERS: no pattern, no access rule (see the comment above). */
+static void
+answer_suppliers(
+    const struct dci_registry *registry, struct dci_protocol_writer *payload)
+{
+	uint64_t start = now_nanoseconds(), end;
+	uint32_t count = 0;
+	size_t base = payload->length;
+
+	dci_protocol_put_u32(payload, DCI_PROTOCOL_SUCCESS);
+	dci_protocol_put_u32(payload, 0);
+	dci_protocol_put_u64(payload, start);
+	dci_protocol_put_u64(payload, start);
+	for (size_t i = 0; i < registry->supplier_count; i++) {
+		const struct dci_supplier *supplier = registry->suppliers[i];
+
+		if (supplier == NULL || supplier->withdrawn)
+			continue;
+		put_supplier(payload, supplier);
+		count++;
+	}
+	end = now_nanoseconds();
+	dci_protocol_patch_u32(payload, base,
+	    count == 0 ? DCI_PROTOCOL_NOTPRESENT : DCI_PROTOCOL_SUCCESS);
+	dci_protocol_patch_u32(payload, base + 4, count);
+	dci_protocol_patch_u32(payload, base + 16, (uint32_t)end);
+	dci_protocol_patch_u32(payload, base + 20, (uint32_t)(end >> 32));
+}
+
 void
 dci_answer(const struct dci_registry *registry, const struct dci_access *access,
     const struct dci_access_peer *peer, uint16_t type,
@@ -288,7 +362,13 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 	uint32_t summary = DCI_PROTOCOL_SUCCESS, count = 0;
 	size_t base = payload->length;
 
-	if (type < DCI_PROTOCOL_LIST_CLASSES || type > DCI_PROTOCOL_CONFIGURE) {
+	if (type == DCI_PROTOCOL_LIST_SUPPLIERS) {
+		answer_suppliers(registry, payload);
+		return;
+	}
+	if ((type < DCI_PROTOCOL_LIST_CLASSES ||
+	        type > DCI_PROTOCOL_CONFIGURE) &&
+	    type != DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
 		dci_answer_status(payload, DCI_PROTOCOL_NOTIMPLEMENTED);
 		return;
 	}

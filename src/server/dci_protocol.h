@@ -79,6 +79,15 @@ enum dci_protocol_type {
 	 * flags above); the server sends them as DCI_PROTOCOL_EVENTS
 	 * messages from then on (server/dci_server.h). */
 	DCI_PROTOCOL_SUBSCRIBE = 9,
+	/* dcistat's own (not UMA's): every supplier with its DCI4 detail
+	 * (module, title, status, failure, reset), what a consumer needs to
+	 * rebuild the registry dcistatd serves. The pattern is ignored. A
+	 * server older than this type answers it NOTIMPLEMENTED, so the
+	 * protocol version stays 1 and old consumers are unaffected. */
+	DCI_PROTOCOL_LIST_SUPPLIERS = 10,
+	/* dcistat's own, likewise: LIST_INSTANCES's entries, each with its
+	 * parent's instance id (evcnt's ev_parent; no words: none). */
+	DCI_PROTOCOL_LIST_INSTANCE_PARENTS = 11,
 	/* Server to consumer, unasked, serial 0: events. */
 	DCI_PROTOCOL_EVENTS = 0x4000,
 	/* An answer is its request's type with this bit set. */

@@ -311,6 +311,64 @@ START_TEST(one_datum_of_one_instance)
 }
 END_TEST
 
+/* LIST_SUPPLIERS gives every supplier with a row, a failed one with its
+ * failure, in index order, whatever the pattern. */
+START_TEST(suppliers_listed_with_state)
+{
+	struct dci_protocol_request request =
+	    request_of((const uint32_t[]){9}, 1, 0, NULL, 0, ALL);
+	struct dci_supplier *failed = dci_registry_add_failed_supplier(
+	    registry, "/opt/broken.so", "cannot open shared object", NULL);
+	struct answer answer;
+	const unsigned char *text;
+	size_t length;
+
+	ck_assert_ptr_nonnull(failed);
+	answer_of(
+	    &answer, DCI_PROTOCOL_LIST_SUPPLIERS, &request, &no_rules, &peer);
+	ck_assert_uint_eq(answer.status, DCI_PROTOCOL_SUCCESS);
+	ck_assert_uint_eq(answer.count, registry->supplier_count);
+	for (uint32_t i = 0; i < answer.count; i++) {
+		const struct dci_supplier *supplier = registry->suppliers[i];
+
+		ck_assert_uint_eq(
+		    dci_protocol_get_u32(&answer.reader), supplier->index);
+		ck_assert_uint_eq(dci_protocol_get_u32(&answer.reader),
+		    (uint32_t)supplier->status);
+		ck_assert_uint_eq(
+		    dci_protocol_get_u32(&answer.reader), supplier->type);
+		ck_assert_uint_eq(
+		    dci_protocol_get_u32(&answer.reader), supplier->version);
+		text = dci_protocol_get_block(&answer.reader, 8, &length);
+		ck_assert_uint_eq(length, 8);
+		ck_assert_mem_eq(text, supplier->reset, 8);
+		text = dci_protocol_get_block(&answer.reader, 4096, &length);
+		ck_assert_uint_eq(length, strlen(supplier->module));
+		ck_assert_mem_eq(text, supplier->module, length);
+		for (int skipped = 0; skipped < 3; skipped++)
+			dci_protocol_get_block(&answer.reader, 4096, &length);
+		text = dci_protocol_get_block(&answer.reader, 4096, &length);
+		if (supplier == failed) {
+			ck_assert_uint_eq(
+			    supplier->status, DCI_SUPPLIER_FAILED);
+			ck_assert_uint_eq(
+			    length, strlen("cannot open shared object"));
+			ck_assert_mem_eq(
+			    text, "cannot open shared object", length);
+		} else {
+			ck_assert_uint_eq(length, 0);
+		}
+		ck_assert_int_eq((int64_t)dci_protocol_get_u64(&answer.reader),
+		    supplier->discontinuity_milliseconds);
+		ck_assert_int_eq((int64_t)dci_protocol_get_u64(&answer.reader),
+		    supplier->last_refresh_milliseconds);
+	}
+	ck_assert(!answer.reader.failed);
+	ck_assert_uint_eq(answer.reader.offset, answer.payload.length);
+	dci_protocol_writer_free(&answer.payload);
+}
+END_TEST
+
 /* Every write is refused per instance matched, with the layout
  * dci_answer.c gives; an unmatched one is NOTPRESENT. */
 START_TEST(writes_refused_per_instance)
@@ -851,6 +909,7 @@ dci_server_suite(void)
 	tcase_add_test(answers, one_datum_of_one_instance);
 	tcase_add_test(answers, datum_statuses);
 	tcase_add_test(answers, writes_refused_per_instance);
+	tcase_add_test(answers, suppliers_listed_with_state);
 	tcase_add_test(answers, instance_masks);
 	tcase_add_test(answers, access_hides_classes);
 	tcase_add_test(answers, attributes_describe_the_record);
