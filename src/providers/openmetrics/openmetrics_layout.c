@@ -25,6 +25,22 @@ datum_integer(uint32_t id, const char *label, bool is_signed,
 	    .description = description};
 }
 
+/* A 32-bit unsigned gauge of the status class. */
+static struct dci_datum_info
+datum_gauge32(
+    uint32_t id, const char *label, enum dci_unit unit, const char *description)
+{
+	return (struct dci_datum_info){.id = id,
+	    .label = label,
+	    .type = DCI_ST_INTEGER32,
+	    .format = DCI_SIF_UNSIGNED,
+	    .presentation = DCI_SIP_DECIMAL,
+	    .volatility = DCI_SV_VOLATILE,
+	    .unit = unit,
+	    .semantics = DCI_SEMANTICS_GAUGE,
+	    .description = description};
+}
+
 static struct dci_datum_info
 datum_string(
     uint32_t id, const char *label, uint32_t size, const char *description)
@@ -289,43 +305,16 @@ om_layout_register_status(struct dci_host *host, struct dci_supplier **supplier)
 	        .volatility = DCI_SV_VOLATILE,
 	        .semantics = DCI_SEMANTICS_DISCRETE,
 	        .description = "When a scrape was last served"},
-	    {.id = OM_STATUS_FAMILIES,
-	        .label = "families",
-	        .type = DCI_ST_INTEGER32,
-	        .format = DCI_SIF_UNSIGNED,
-	        .presentation = DCI_SIP_DECIMAL,
-	        .volatility = DCI_SV_VOLATILE,
-	        .unit = DCI_UNIT_COUNT,
-	        .semantics = DCI_SEMANTICS_GAUGE,
-	        .description = "Families in the last scrape served"},
-	    {.id = OM_STATUS_SERIES,
-	        .label = "series",
-	        .type = DCI_ST_INTEGER32,
-	        .format = DCI_SIF_UNSIGNED,
-	        .presentation = DCI_SIP_DECIMAL,
-	        .volatility = DCI_SV_VOLATILE,
-	        .unit = DCI_UNIT_COUNT,
-	        .semantics = DCI_SEMANTICS_GAUGE,
-	        .description = "Label sets in the last scrape served"},
-	    {.id = OM_STATUS_BODY_BYTES,
-	        .label = "body_bytes",
-	        .type = DCI_ST_INTEGER32,
-	        .format = DCI_SIF_UNSIGNED,
-	        .presentation = DCI_SIP_DECIMAL,
-	        .volatility = DCI_SV_VOLATILE,
-	        .unit = DCI_UNIT_BYTES,
-	        .semantics = DCI_SEMANTICS_GAUGE,
-	        .description = "Size of the last body read"},
-	    {.id = OM_STATUS_SCRAPE_MICROSECONDS,
-	        .label = "scrape_time",
-	        .type = DCI_ST_INTEGER32,
-	        .format = DCI_SIF_UNSIGNED,
-	        .presentation = DCI_SIP_DECIMAL,
-	        .volatility = DCI_SV_VOLATILE,
-	        .unit = DCI_UNIT_MICROSECONDS,
-	        .semantics = DCI_SEMANTICS_GAUGE,
-	        .description = "Wall time of the last scrape served, "
-	                       "reading, parsing and committing"},
+	    datum_gauge32(OM_STATUS_FAMILIES, "families", DCI_UNIT_COUNT,
+	        "Families in the last scrape served"),
+	    datum_gauge32(OM_STATUS_SERIES, "series", DCI_UNIT_COUNT,
+	        "Label sets in the last scrape served"),
+	    datum_gauge32(OM_STATUS_BODY_BYTES, "body_bytes", DCI_UNIT_BYTES,
+	        "Size of the last body read"),
+	    datum_gauge32(OM_STATUS_SCRAPE_MICROSECONDS, "scrape_time",
+	        DCI_UNIT_MICROSECONDS,
+	        "Wall time of the last scrape served, "
+	        "reading, parsing and committing"),
 	    datum_integer(OM_STATUS_SCRAPES, "scrapes", false,
 	        DCI_SEMANTICS_COUNTER, "Scrapes tried"),
 	    datum_integer(OM_STATUS_FAILURES, "failures", false,
