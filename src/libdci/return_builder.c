@@ -22,7 +22,8 @@ libdci_builder_free(struct libdci_builder *builder)
 	libdci_builder_init(builder);
 }
 
-/* Makes room for `more` bytes after *length in *bytes. */
+/* Makes room for `more` bytes after *length in *bytes; *bytes is a buffer
+ * afterwards even when `more` is 0, so a caller may point into it. */
 static bool
 grow(struct libdci_builder *builder, unsigned char **bytes, size_t *length,
     size_t *capacity, size_t more)
@@ -36,7 +37,7 @@ grow(struct libdci_builder *builder, unsigned char **bytes, size_t *length,
 		return false;
 	}
 	wanted = *length + more;
-	if (wanted > *capacity) {
+	if (wanted > *capacity || *bytes == NULL) {
 		size_t next = *capacity < 256 ? 256 : *capacity;
 		unsigned char *grown;
 
