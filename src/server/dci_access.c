@@ -125,6 +125,32 @@ peer_in_group(const struct dci_access_peer *peer, gid_t gid)
 	return false;
 }
 
+/* Whether `rule` admits `peer`. */
+static bool
+rule_admits(
+    const struct dci_access_rule *rule, const struct dci_access_peer *peer)
+{
+	for (size_t i = 0; i < rule->uid_count; i++)
+		if (rule->uids[i] == peer->uid)
+			return true;
+	for (size_t i = 0; i < rule->gid_count; i++)
+		if (peer_in_group(peer, rule->gids[i]))
+			return true;
+	return false;
+}
+
+bool
+dci_access_may_read_every_class(
+    const struct dci_access *access, const struct dci_access_peer *peer)
+{
+	if (peer->uid == 0)
+		return true;
+	for (size_t i = 0; i < access->rule_count; i++)
+		if (!rule_admits(&access->rules[i], peer))
+			return false;
+	return true;
+}
+
 bool
 dci_access_may_read(const struct dci_access *access,
     const struct dci_access_peer *peer, const uint32_t *class_id,
@@ -145,13 +171,5 @@ dci_access_may_read(const struct dci_access *access,
 		    rule->class_id_length > decides->class_id_length)
 			decides = rule;
 	}
-	if (decides == NULL)
-		return true;
-	for (size_t i = 0; i < decides->uid_count; i++)
-		if (decides->uids[i] == peer->uid)
-			return true;
-	for (size_t i = 0; i < decides->gid_count; i++)
-		if (peer_in_group(peer, decides->gids[i]))
-			return true;
-	return false;
+	return decides == NULL || rule_admits(decides, peer);
 }

@@ -62,4 +62,9 @@ bool dci_access_may_read(const struct dci_access *access,
     const struct dci_access_peer *peer, const uint32_t *class_id,
     size_t class_id_length);
 
+/* Whether no rule refuses `peer`: it may read every class there is or
+ * will be (root, or a peer every rule admits). */
+bool dci_access_may_read_every_class(
+    const struct dci_access *access, const struct dci_access_peer *peer);
+
 #endif

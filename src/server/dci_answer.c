@@ -28,10 +28,15 @@
  *                      (empty unless failed), u64 discontinuity and u64
  *                      last refresh (CLOCK_MONOTONIC milliseconds of the
  *                      host, as dci_clock_milliseconds gives them; 0:
- *                      never refreshed). Every supplier that has a
- *                      row (not withdrawn), as dciSupplierTable shows it:
- *                      a supplier names no class, so no access rule
- *                      applies to it.
+ *                      never refreshed). The suppliers that have a row
+ *                      (not withdrawn), as dciSupplierTable shows them,
+ *                      that the consumer may know of: one with a class
+ *                      it may read, or, with no class at all (failed
+ *                      before it registered one, say), when no access
+ *                      rule refuses the consumer anything, since the
+ *                      classes it would have are unknown. A consumer
+ *                      refused every class of a supplier does not learn
+ *                      its module, state or failure.
  * LIST_INSTANCE_PARENTS
  *                      class id, instance id, label block, the parent's
  *                      instance id (word count 0: no parent)
@@ -323,10 +328,32 @@ put_supplier(
 	    payload, (uint64_t)supplier->last_refresh_milliseconds);
 }
 
-/* LIST_SUPPLIERS: no pattern, no access rule (see the comment above). */
+/* Whether `peer` may know of `supplier` (LIST_SUPPLIERS above). */
+static bool
+supplier_visible(const struct dci_registry *registry,
+    const struct dci_access *access, const struct dci_access_peer *peer,
+    const struct dci_supplier *supplier)
+{
+	bool has_class = false;
+
+	for (size_t i = 0; i < registry->class_count; i++) {
+		const struct dci_class *class = registry->classes[i];
+
+		if (class->supplier != supplier)
+			continue;
+		if (dci_access_may_read(
+		        access, peer, class->id, class->id_length))
+			return true;
+		has_class = true;
+	}
+	return !has_class && dci_access_may_read_every_class(access, peer);
+}
+
+/* LIST_SUPPLIERS: no pattern; the suppliers `peer` may know of. */
 static void
-answer_suppliers(
-    const struct dci_registry *registry, struct dci_protocol_writer *payload)
+answer_suppliers(const struct dci_registry *registry,
+    const struct dci_access *access, const struct dci_access_peer *peer,
+    struct dci_protocol_writer *payload)
 {
 	uint64_t start = now_nanoseconds(), end;
 	uint32_t count = 0;
@@ -339,7 +366,8 @@ answer_suppliers(
 	for (size_t i = 0; i < registry->supplier_count; i++) {
 		const struct dci_supplier *supplier = registry->suppliers[i];
 
-		if (supplier == NULL || supplier->withdrawn)
+		if (supplier == NULL || supplier->withdrawn ||
+		    !supplier_visible(registry, access, peer, supplier))
 			continue;
 		put_supplier(payload, supplier);
 		count++;
@@ -363,7 +391,7 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 	size_t base = payload->length;
 
 	if (type == DCI_PROTOCOL_LIST_SUPPLIERS) {
-		answer_suppliers(registry, payload);
+		answer_suppliers(registry, access, peer, payload);
 		return;
 	}
 	if ((type < DCI_PROTOCOL_LIST_CLASSES ||

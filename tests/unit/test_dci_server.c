@@ -535,6 +535,90 @@ START_TEST(access_hides_classes)
 }
 END_TEST
 
+/* The modules a LIST_SUPPLIERS answer names, in order, "a b c". */
+static void
+suppliers_listed(const struct dci_access *access,
+    const struct dci_access_peer *who, char *listed, size_t size)
+{
+	struct dci_protocol_request request =
+	    request_of((const uint32_t[]){ALL}, 1, 0, NULL, 0, ALL);
+	struct answer answer;
+	size_t used = 0, length;
+
+	answer_of(&answer, DCI_PROTOCOL_LIST_SUPPLIERS, &request, access, who);
+	listed[0] = '\0';
+	for (uint32_t i = 0; i < answer.count; i++) {
+		const unsigned char *module;
+
+		for (int word = 0; word < 4; word++)
+			dci_protocol_get_u32(&answer.reader);
+		dci_protocol_get_block(&answer.reader, 8, &length);
+		module = dci_protocol_get_block(&answer.reader, 4096, &length);
+		used += (size_t)snprintf(listed + used, size - used, "%s%.*s",
+		    i ? " " : "", (int)length, (const char *)module);
+		for (int block = 0; block < 4; block++)
+			dci_protocol_get_block(&answer.reader, 4096, &length);
+		dci_protocol_get_u64(&answer.reader);
+		dci_protocol_get_u64(&answer.reader);
+	}
+	ck_assert(!answer.reader.failed);
+	dci_protocol_writer_free(&answer.payload);
+}
+
+/* LIST_SUPPLIERS names a supplier only to a consumer that may read one of
+ * its classes; one with no class only to a consumer no rule refuses. */
+START_TEST(suppliers_filtered_by_access)
+{
+	static uid_t uids[] = {1001};
+	static gid_t gids[] = {50};
+	struct dci_access_rule rules[] = {
+	    {.class_id = {1},
+	        .class_id_length = 1,
+	        .uids = uids,
+	        .uid_count = 1},
+	    {.class_id = {1, 2},
+	        .class_id_length = 2,
+	        .gids = gids,
+	        .gid_count = 1},
+	};
+	struct dci_access access = {rules, 2};
+	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
+	struct dci_access_peer member = {
+	    .uid = 1002, .gid = 1002, .groups = {7, 50}, .group_count = 2};
+	struct dci_access_peer everyone = {.uid = 1003, .gid = 50};
+	struct dci_access_peer root = {.uid = 0, .gid = 0};
+	struct dci_access_rule both[] = {
+	    {.class_id = {1},
+	        .class_id_length = 1,
+	        .gids = gids,
+	        .gid_count = 1},
+	};
+	struct dci_access open_to_50 = {both, 1};
+	char listed[256];
+
+	ck_assert_ptr_nonnull(dci_registry_add_failed_supplier(
+	    registry, "broken", "cannot open shared object", NULL));
+	/* beta's only class, 1.2, is refused; broken has no class and a rule
+	 * refuses the stranger something. */
+	suppliers_listed(&access, &stranger, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha gamma");
+	suppliers_listed(&access, &member, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha beta gamma");
+	suppliers_listed(&access, &root, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha beta gamma broken");
+	suppliers_listed(&no_rules, &stranger, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha beta gamma broken");
+	/* A consumer every rule admits knows of the classless one too. */
+	suppliers_listed(&open_to_50, &everyone, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha beta gamma broken");
+	suppliers_listed(&open_to_50, &stranger, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha gamma");
+	ck_assert(dci_access_may_read_every_class(&open_to_50, &everyone));
+	ck_assert(!dci_access_may_read_every_class(&access, &member));
+	ck_assert(dci_access_may_read_every_class(&access, &root));
+}
+END_TEST
+
 START_TEST(attributes_describe_the_record)
 {
 	struct dci_protocol_request request =
@@ -912,6 +996,7 @@ dci_server_suite(void)
 	tcase_add_test(answers, suppliers_listed_with_state);
 	tcase_add_test(answers, instance_masks);
 	tcase_add_test(answers, access_hides_classes);
+	tcase_add_test(answers, suppliers_filtered_by_access);
 	tcase_add_test(answers, attributes_describe_the_record);
 	tcase_add_test(answers, answer_too_big_overflows);
 	suite_add_tcase(suite, answers);
