@@ -64,7 +64,8 @@ int cli_source_local_open(struct cli_source *source, const char *config_path,
  * (cli/daemon_registry.h) and refreshed by asking again. A failed
  * supplier the daemon shows is counted in `providers_failed`. Returns 0;
  * 1 when no daemon answers there (no such socket, connection refused or
- * not permitted: the caller may fall back to the local source); -1 when
+ * not permitted, or no answer to the first request within half a second:
+ * the caller may fall back to the local source); -1 when
  * one answered but its answers could not be read. The reason is in
  * `error` either way.
  */
