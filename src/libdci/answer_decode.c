@@ -70,28 +70,16 @@ bool
 libdci_read_class_id(
     struct dci_protocol_reader *reader, uint32_t *levels, size_t *count)
 {
-	uint32_t length = dci_protocol_get_u32(reader);
-
-	if (length == 0 || length > DCI_CLASS_ID_MAX_LEVELS)
-		return false;
-	for (uint32_t i = 0; i < length; i++)
-		levels[i] = dci_protocol_get_u32(reader);
-	*count = length;
-	return !reader->failed;
+	return dci_protocol_get_words(
+	    reader, levels, 1, DCI_CLASS_ID_MAX_LEVELS, count);
 }
 
 bool
 libdci_read_instance_id(
     struct dci_protocol_reader *reader, uint32_t *words, size_t *count)
 {
-	uint32_t length = dci_protocol_get_u32(reader);
-
-	if (length > DCI_INSTANCE_ID_MAX_WORDS)
-		return false;
-	for (uint32_t i = 0; i < length; i++)
-		words[i] = dci_protocol_get_u32(reader);
-	*count = length;
-	return !reader->failed;
+	return dci_protocol_get_words(
+	    reader, words, 0, DCI_INSTANCE_ID_MAX_WORDS, count);
 }
 
 /* A block as a NUL-terminated copy; NULL when it does not fit. */

@@ -11,38 +11,36 @@
 
 #include "base/log.h"
 
-/* A name from the configuration, resolved now; false when the system does
- * not know it (logged: the rule then admits nobody by that name). */
+/* A user or group name from the configuration, resolved now into *id;
+ * false when the system does not know it (logged: the rule then admits
+ * nobody by that name). */
 static bool
-user_resolve(const char *name, uid_t *uid)
+name_resolve(const char *name, bool is_group, id_t *id)
 {
-	struct passwd entry, *found = NULL;
-	char buffer[4096];
-
-	if (getpwnam_r(name, &entry, buffer, sizeof(buffer), &found) != 0 ||
-	    found == NULL) {
-		log_warnx(
-		    "dci-access: no user %s: it is given no access", name);
-		return false;
-	}
-	*uid = found->pw_uid;
-	return true;
-}
-
-static bool
-group_resolve(const char *name, gid_t *gid)
-{
-	struct group entry, *found = NULL;
 	char buffer[16384];
+	bool found = false;
 
-	if (getgrnam_r(name, &entry, buffer, sizeof(buffer), &found) != 0 ||
-	    found == NULL) {
-		log_warnx(
-		    "dci-access: no group %s: it is given no access", name);
-		return false;
+	if (is_group) {
+		struct group entry, *group = NULL;
+
+		found = getgrnam_r(name, &entry, buffer, sizeof(buffer),
+		            &group) == 0 &&
+		        group != NULL;
+		if (found)
+			*id = group->gr_gid;
+	} else {
+		struct passwd entry, *user = NULL;
+
+		found = getpwnam_r(
+		            name, &entry, buffer, sizeof(buffer), &user) == 0 &&
+		        user != NULL;
+		if (found)
+			*id = user->pw_uid;
 	}
-	*gid = found->gr_gid;
-	return true;
+	if (!found)
+		log_warnx("dci-access: no %s %s: it is given no access",
+		    is_group ? "group" : "user", name);
+	return found;
 }
 
 int
@@ -59,6 +57,7 @@ dci_access_build(struct dci_access *access,
 	for (size_t i = 0; i < rule_count; i++) {
 		const struct dci_config_dci_access *from = &rules[i];
 		struct dci_access_rule *rule = &access->rules[i];
+		id_t id;
 
 		memcpy(rule->class_id, from->class_id,
 		    from->class_id_length * sizeof(uint32_t));
@@ -70,13 +69,11 @@ dci_access_build(struct dci_access *access,
 			return -1;
 		}
 		for (size_t j = 0; j < from->user_count; j++)
-			if (user_resolve(
-			        from->users[j], &rule->uids[rule->uid_count]))
-				rule->uid_count++;
+			if (name_resolve(from->users[j], false, &id))
+				rule->uids[rule->uid_count++] = (uid_t)id;
 		for (size_t j = 0; j < from->group_count; j++)
-			if (group_resolve(
-			        from->groups[j], &rule->gids[rule->gid_count]))
-				rule->gid_count++;
+			if (name_resolve(from->groups[j], true, &id))
+				rule->gids[rule->gid_count++] = (gid_t)id;
 	}
 	return 0;
 }
