@@ -119,14 +119,17 @@ config_parse_derived_class(const char *text, void *field)
 
 static const char class_id_expectation[] =
     "a class id such as 1.2 (1 to 16 levels, each 0..4294967294)";
+static const char access_key_expectation[] =
+    "a class id such as 1.2 (1 to 16 levels, each 0..4294967294), or one "
+    "and an instance id such as 1.1/3 (1 to 16 words)";
 /* The form dci_events_rate_limit_describe writes, with its bounds. */
 static const char rate_limit_expectation[] =
     "\"N per SECONDS\" with N in 1..1000000 and SECONDS in 1..86400";
 _Static_assert(DCI_EVENTS_RATE_LIMIT_MAX == 1000000u &&
                    DCI_EVENTS_RATE_WINDOW_MAX_SECONDS == 86400u,
     "rate_limit_expectation names the bounds");
-_Static_assert(
-    DCI_CLASS_ID_MAX_LEVELS == 16, "class_id_expectation names the limit");
+_Static_assert(DCI_CLASS_ID_MAX_LEVELS == 16 && DCI_INSTANCE_ID_MAX_WORDS == 16,
+    "class_id_expectation and access_key_expectation name the limits");
 
 static const struct config_yaml_key agent_keys[] = {
     TEXT("agentx-socket", "a non-empty string", NULL, struct dci_config,
@@ -296,8 +299,8 @@ read_dci_access_names(struct config_yaml *reader, const yaml_node_t *node,
 	return 0;
 }
 
-/* One "CLASS-ID: {users: [...], groups: [...]}" of dci-access, a
- * config_yaml_pair_reader. */
+/* One "CLASS-ID[/INSTANCE-ID]: {users: [...], groups: [...]}" of
+ * dci-access, a config_yaml_pair_reader. */
 static int
 read_dci_access_entry(struct config_yaml *reader, const yaml_node_pair_t *pair,
     const char *name, void *item)
@@ -311,10 +314,11 @@ read_dci_access_entry(struct config_yaml *reader, const yaml_node_pair_t *pair,
 	const yaml_node_t *value = config_yaml_node(reader, pair->value);
 
 	entry->position = config_yaml_position(reader, key_node);
-	if (!config_parse_class_id(
-	        name, entry->class_id, &entry->class_id_length))
+	if (!config_parse_access_key(name, entry->class_id,
+	        &entry->class_id_length, entry->instance,
+	        &entry->instance_words))
 		return config_yaml_report_expected(
-		    reader, key_node, class_id_expectation, "dci-access");
+		    reader, key_node, access_key_expectation, "dci-access");
 	if (value->type != YAML_MAPPING_NODE)
 		return config_yaml_report_expected(
 		    reader, value, "a mapping with users and groups", name);

@@ -62,6 +62,11 @@ dci_access_build(struct dci_access *access,
 		memcpy(rule->class_id, from->class_id,
 		    from->class_id_length * sizeof(uint32_t));
 		rule->class_id_length = from->class_id_length;
+		memcpy(rule->instance, from->instance,
+		    from->instance_words * sizeof(uint32_t));
+		rule->instance_words = from->instance_words;
+		if (rule->instance_words > 0)
+			access->per_instance = true;
 		rule->uids = calloc(from->user_count + 1, sizeof(uid_t));
 		rule->gids = calloc(from->group_count + 1, sizeof(gid_t));
 		if (rule->uids == NULL || rule->gids == NULL) {
@@ -148,25 +153,82 @@ dci_access_may_read_every_class(
 	return true;
 }
 
+/* Whether the rule's class id is a prefix of the class's. */
+static bool
+rule_covers(const struct dci_access_rule *rule, const uint32_t *class_id,
+    size_t class_id_length)
+{
+	return rule->class_id_length <= class_id_length &&
+	       memcmp(rule->class_id, class_id,
+	           rule->class_id_length * sizeof(uint32_t)) == 0;
+}
+
+/* The class rule that decides for the class (the longest prefix), or
+ * NULL. */
+static const struct dci_access_rule *
+class_rule(const struct dci_access *access, const uint32_t *class_id,
+    size_t class_id_length)
+{
+	const struct dci_access_rule *decides = NULL;
+
+	for (size_t i = 0; i < access->rule_count; i++) {
+		const struct dci_access_rule *rule = &access->rules[i];
+
+		if (rule->instance_words == 0 &&
+		    rule_covers(rule, class_id, class_id_length) &&
+		    (decides == NULL ||
+		        rule->class_id_length > decides->class_id_length))
+			decides = rule;
+	}
+	return decides;
+}
+
 bool
 dci_access_may_read(const struct dci_access *access,
     const struct dci_access_peer *peer, const uint32_t *class_id,
     size_t class_id_length)
 {
+	const struct dci_access_rule *decides;
+
+	if (peer->uid == 0)
+		return true;
+	decides = class_rule(access, class_id, class_id_length);
+	if (decides == NULL || rule_admits(decides, peer))
+		return true;
+	for (size_t i = 0; access->per_instance && i < access->rule_count;
+	     i++) {
+		const struct dci_access_rule *rule = &access->rules[i];
+
+		if (rule->instance_words > 0 &&
+		    rule_covers(rule, class_id, class_id_length) &&
+		    rule_admits(rule, peer))
+			return true;
+	}
+	return false;
+}
+
+bool
+dci_access_may_read_instance(const struct dci_access *access,
+    const struct dci_access_peer *peer, const uint32_t *class_id,
+    size_t class_id_length, const uint32_t *instance, size_t words)
+{
 	const struct dci_access_rule *decides = NULL;
 
 	if (peer->uid == 0)
 		return true;
-	for (size_t i = 0; i < access->rule_count; i++) {
+	for (size_t i = 0; access->per_instance && i < access->rule_count;
+	     i++) {
 		const struct dci_access_rule *rule = &access->rules[i];
 
-		if (rule->class_id_length > class_id_length ||
-		    memcmp(rule->class_id, class_id,
-		        rule->class_id_length * sizeof(uint32_t)) != 0)
-			continue;
-		if (decides == NULL ||
-		    rule->class_id_length > decides->class_id_length)
+		if (rule->instance_words == words &&
+		    memcmp(rule->instance, instance,
+		        words * sizeof(uint32_t)) == 0 &&
+		    rule_covers(rule, class_id, class_id_length) &&
+		    (decides == NULL ||
+		        rule->class_id_length > decides->class_id_length))
 			decides = rule;
 	}
+	if (decides == NULL)
+		decides = class_rule(access, class_id, class_id_length);
 	return decides == NULL || rule_admits(decides, peer);
 }

@@ -220,9 +220,11 @@ put_data(struct dci_protocol_writer *payload, const struct dci_class *class,
 	return status;
 }
 
+/* The instances of `class` the request names and `peer` may read. */
 static uint32_t
 answer_instances(struct dci_protocol_writer *payload, uint16_t type,
     const struct dci_protocol_request *request, const struct dci_class *class,
+    const struct dci_access *access, const struct dci_access_peer *peer,
     uint32_t *count)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
@@ -247,7 +249,12 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 		    dci_snapshot_instance_id(class, snapshot, i);
 		uint32_t status;
 
-		if (!instance_matches(request, class, id))
+		/* Without instance rules, the class's admitted every
+		 * instance already (dci_answer). */
+		if (!instance_matches(request, class, id) ||
+		    (access->per_instance &&
+		        !dci_access_may_read_instance(access, peer, class->id,
+		            class->id_length, id, class->instance_words)))
 			continue;
 		(*count)++;
 		if (type == DCI_PROTOCOL_LIST_INSTANCES ||
@@ -429,8 +436,8 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 			put_class_attributes(payload, class);
 			break;
 		default:
-			status = answer_instances(
-			    payload, type, request, class, &count);
+			status = answer_instances(payload, type, request, class,
+			    access, peer, &count);
 			if (status != DCI_PROTOCOL_SUCCESS &&
 			    summary == DCI_PROTOCOL_SUCCESS)
 				summary = status;

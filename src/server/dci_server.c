@@ -248,8 +248,9 @@ dci_server_event(
 			        number ||
 			    !dci_answer_matches(
 			        &subscription->pattern, class, event->id) ||
-			    !dci_access_may_read(&server->access, &client->peer,
-			        class->id, class->id_length))
+			    !dci_access_may_read_instance(&server->access,
+			        &client->peer, class->id, class->id_length,
+			        event->id, class->instance_words))
 				continue;
 			if (client->queued == DCI_SERVER_EVENTS_QUEUED_MAX) {
 				if (client->lost < UINT32_MAX)

@@ -13,6 +13,8 @@
 #   - events: a consumer subscribed to DCI_INSTANCEADDED of class 1.1 gets
 #     the ifIndexes of a veth pair created afterwards;
 #   - a user outside dcih28dreaders gets DCI_NOTPRESENT for class 1.1;
+#     one a rule "1.1/IFINDEX" admits reads that instance of class 1.1
+#     alone (a wildcard gives it alone, lo is DCI_NOTPRESENT);
 #   - a consumer that sends requests and never reads (until its socket
 #     stops taking them) stalls nothing: 20 snmpgets each answer within
 #     a second and another consumer is served meanwhile;
@@ -21,7 +23,7 @@
 #   - a SIGHUP with the dlmod line gone unloads the module: the socket file
 #     is removed, and nothing listens there;
 #   - with the module loaded again, snmpd's SIGTERM removes the socket file.
-# The test user and group are created here and removed on exit.
+# The test users and group are created here and removed on exit.
 #
 # Needs root, `ip netns`, useradd and runuser (exit 77 otherwise).
 
@@ -46,18 +48,20 @@ make_netns
 
 DCI_C64=$DCI_ARC.1.5.1.4.2.1.1 # dciStatCounter64.<class 1.1>
 D_RX_BYTES=12
-GROUP=dcih28dreaders USER_OUT=dcih28dout
+GROUP=dcih28dreaders USER_OUT=dcih28dout USER_ONE=dcih28done
 
 remove_accounts() {
 	userdel "$USER_OUT" 2>/dev/null
+	userdel "$USER_ONE" 2>/dev/null
 	groupdel "$GROUP" 2>/dev/null
 	return 0
 }
 remove_accounts
 at_exit remove_accounts
 groupadd "$GROUP" || fail "cannot create group $GROUP"
-useradd -M -N -s /usr/sbin/nologin "$USER_OUT" ||
-    fail "cannot create user $USER_OUT"
+for user in "$USER_OUT" "$USER_ONE"; do
+	useradd -M -N -s /usr/sbin/nologin "$user" || fail "cannot create user $user"
+done
 
 # The socket and copies of the consumers where the test user reaches them.
 SOCK_DIR=$(mktemp -d /tmp/dcih28d.XXXXXX) || fail "mktemp"
@@ -91,6 +95,7 @@ agent:
   dci-socket-mode: "0666"
   dci-access:
     "1.1": {groups: [$GROUP]}
+    "1.1/$QUIET": {users: [$USER_ONE]}
 providers:
   - module: netif
     refresh: 0.2
@@ -135,6 +140,15 @@ out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$SOCK" \
     "$CONSUMER" get 1.1 '*' '*' 2>&1)
 [ "$out" = "status NOTPRESENT" ] || fail "$USER_OUT read class 1.1: $out"
 ok "$USER_OUT (not in $GROUP) gets DCI_NOTPRESENT for class 1.1"
+out=$(runuser -u "$USER_ONE" -- env DCISTAT_DCI_SOCKET="$SOCK" \
+    "$CONSUMER" get 1.1 '*' "$D_RX_BYTES" 2>&1)
+[ "$(head -n 1 <<<"$out")" = "status SUCCESS" ] &&
+    [ "$(tail -n +2 <<<"$out" | cut -d ' ' -f 1 | xargs)" = "$QUIET" ] ||
+    fail "$USER_ONE, admitted to instance $QUIET alone, read: $out"
+out=$(runuser -u "$USER_ONE" -- env DCISTAT_DCI_SOCKET="$SOCK" \
+    "$CONSUMER" get 1.1 1 "$D_RX_BYTES" 2>&1)
+[ "$out" = "status NOTPRESENT" ] || fail "$USER_ONE read lo (ifIndex 1): $out"
+ok "$USER_ONE (rule 1.1/$QUIET) reads instance $QUIET of class 1.1 alone; lo is NOTPRESENT"
 
 # --- a consumer that stops reading ------------------------------------------
 REQUESTS=100000
