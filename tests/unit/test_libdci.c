@@ -235,8 +235,10 @@ START_TEST(class_attributes_in_uma_terms)
 	rx = data_attr(attr, 2);
 	ck_assert_uint_eq(rx->type, UMA_UINT8);
 	ck_assert_str_eq(label_text(rx, rx->label), "rx_bytes");
+	ck_assert_uint_eq(rx->flags, DCI_QUERYABLE | DCI_DCISTAT_COUNTER);
 	name = data_attr(attr, 1);
 	ck_assert_uint_eq(name->type, UMA_TEXTSTRING);
+	ck_assert_uint_eq(name->flags, DCI_QUERYABLE);
 	ck_assert_uint_eq(data_attr(attr, 5)->type, UMA_UINT4);
 	invalid = data_attr(attr, DCI_INVALIDDATUMID);
 	ck_assert_uint_eq(invalid->type, UMA_UINT4);
@@ -355,6 +357,7 @@ START_TEST(one_datum_in_its_uma_type)
 	UMAUint4 queue = 0;
 	UMATimeSpec elapsed = {0, 0};
 	unsigned char hwaddr[12];
+	DCIReturn *attributes;
 
 	ck_assert_uint_eq(one_datum(handle, netif, 2, (const UMAUint4[]){10}, 1,
 	                      2, &counter, 8),
@@ -380,12 +383,20 @@ START_TEST(one_datum_in_its_uma_type)
 	ck_assert_uint_eq(truth, 1);
 	ck_assert_uint_eq(
 	    one_datum(handle, sys, 1, NULL, 0, 6, &elapsed, 8), DCI_SUCCESS);
-	/* 250 centiseconds since boot: an interval. */
+	/* 250 centiseconds since boot: an interval, as its attributes say;
+	 * a gauge is no counter. */
 	ck_assert_uint_eq(elapsed.tv_sec, 2);
 	ck_assert_uint_eq(elapsed.tv_nsec, 500000000u);
+	attributes = attributes_of(handle, sys, 1);
+	ck_assert_uint_eq(data_attr(dcireturndata(attributes, 0), 6)->flags,
+	    DCI_QUERYABLE | DCI_DCISTAT_INTERVAL);
+	ck_assert_uint_eq(data_attr(dcireturndata(attributes, 0), 1)->flags,
+	    DCI_QUERYABLE);
+	dciFree(attributes);
 	ck_assert_uint_eq(
 	    one_datum(handle, sys, 1, NULL, 0, 4, hwaddr, 12), DCI_SUCCESS);
-	ck_assert_uint_eq(hwaddr[0], 12); /* UMAOctetString size, padded */
+	/* UMAOctetString size: the size word and the 6 bytes. */
+	ck_assert_uint_eq(hwaddr[0], 10);
 	ck_assert_mem_eq(hwaddr + 4, fx_hwaddr, 6);
 	dciClose(handle);
 }
