@@ -420,8 +420,36 @@ START_TEST(instances_listed_and_labelled)
 	metric = dcireturnmetric(ret, 0);
 	ck_assert_uint_eq(dciinstanceidwords(dcimetricinstanceid(metric)), 3);
 	ck_assert_uint_eq(dcimetricinstanceid(metric)->data[2], 8);
-	ck_assert_uint_eq(dcimetricinstanceid(metric)->inputMask, 7);
+	/* A bit a level: both of disk's. */
+	ck_assert_uint_eq(dcimetricinstanceid(metric)->inputMask, 3);
 	ck_assert_uint_eq(ret->retval[0].dataSize, 0);
+	dciFree(ret);
+	ret = NULL;
+	/* An outputMask of the second level: its two words alone, for both
+	 * disks, the inputMask saying which level they are. */
+	metric_id(words, disk, 2, DCI_ALL_INSTANCES, NULL, 0, DCI_ALL);
+	words[6 + 1 + 2 + 2] = 2; /* the DCIInstanceId's outputMask */
+	ck_assert_uint_eq(dciListInstanceId(handle,
+	                      (const DCIMetricId *)words, 1, &ret, 0),
+	    DCI_SUCCESS);
+	ck_assert_uint_eq(ret->count, 2);
+	for (UMAUint4 i = 0; i < ret->count; i++) {
+		const DCIMetricId *one = dcireturnmetric(ret, i);
+		const DCIInstanceId *id = dcimetricinstanceid(one);
+
+		ck_assert_uint_eq(id->inputMask, 2);
+		ck_assert_uint_eq(id->outputMask, 2);
+		ck_assert_uint_eq(dciinstanceidwords(id), 2);
+		ck_assert_uint_eq(id->data[0], i == 0 ? 7 : 0);
+		ck_assert_uint_eq(id->data[1], i == 0 ? 8 : 1);
+	}
+	dciFree(ret);
+	ret = NULL;
+	/* No level asked for back: refused, as the specification says. */
+	words[6 + 1 + 2 + 2] = 0;
+	ck_assert_uint_eq(dciListInstanceId(handle,
+	                      (const DCIMetricId *)words, 1, &ret, 0),
+	    DCI_INVALIDARG);
 	dciFree(ret);
 	ret = NULL;
 	ck_assert_uint_eq(dciGetInstAttributes(handle,
