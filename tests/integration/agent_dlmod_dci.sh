@@ -196,4 +196,9 @@ wait_until 10 socket_there || fail "no DCI socket after loading the module again
 wait_until 10 values_agree || fail "the module loaded again does not serve libdci"
 stop_snmpd
 [ ! -e "$SOCK" ] || fail "the socket file is left after snmpd's SIGTERM"
+if grep -E -q 'ERROR: AddressSanitizer|runtime error:' "$SNMPD_STDERR_LOG"; then
+	grep -E -A 20 'ERROR: AddressSanitizer|runtime error:' "$SNMPD_STDERR_LOG" |
+	    head -n 40 | sed 's/^/#   /'
+	fail "snmpd with dcistat.so: sanitizer report (see above)"
+fi
 ok "loaded again, then snmpd's SIGTERM: the socket file is removed"

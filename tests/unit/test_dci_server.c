@@ -495,7 +495,7 @@ START_TEST(access_hides_classes)
 	        .gids = gids,
 	        .gid_count = 1},
 	};
-	struct dci_access access = {rules, 2};
+	struct dci_access access = {.rules = rules, .rule_count = 2};
 	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
 	struct dci_access_peer named = {.uid = 1001, .gid = 1001};
 	struct dci_access_peer member = {
@@ -556,7 +556,8 @@ START_TEST(access_per_instance)
 	    {.class_id = {1}, .class_id_length = 1, .instance = {30},
 	        .instance_words = 1},
 	};
-	struct dci_access access = {rules, 3, true};
+	struct dci_access access = {
+	    .rules = rules, .rule_count = 3, .per_instance = true};
 	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
 	struct dci_access_peer named = {.uid = 1001, .gid = 1001};
 	struct dci_access_peer other = {.uid = 1002, .gid = 1002};
@@ -656,7 +657,7 @@ START_TEST(suppliers_filtered_by_access)
 	        .gids = gids,
 	        .gid_count = 1},
 	};
-	struct dci_access access = {rules, 2};
+	struct dci_access access = {.rules = rules, .rule_count = 2};
 	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
 	struct dci_access_peer member = {
 	    .uid = 1002, .gid = 1002, .groups = {7, 50}, .group_count = 2};
@@ -668,7 +669,7 @@ START_TEST(suppliers_filtered_by_access)
 	        .gids = gids,
 	        .gid_count = 1},
 	};
-	struct dci_access open_to_50 = {both, 1};
+	struct dci_access open_to_50 = {.rules = both, .rule_count = 1};
 	char listed[256];
 
 	ck_assert_ptr_nonnull(dci_registry_add_failed_supplier(
