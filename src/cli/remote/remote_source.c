@@ -170,6 +170,17 @@ struct catalogue_check {
 	bool changed;
 };
 
+/* One row of the walk: a known class or supplier as read before (`same`),
+ * or a change. */
+static void
+catalogue_check_meet(struct catalogue_check *check, bool same)
+{
+	if (same)
+		check->met++;
+	else
+		check->changed = true;
+}
+
 /* dciClassDatumCount: a class not known, or with another datum count. */
 static int
 datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
@@ -190,10 +201,8 @@ datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
 		return -1;
 	class =
 	    cli_remote_find_class(state, index.class_id, index.class_length);
-	if (class == NULL || class->datum_count != count)
-		check->changed = true;
-	else
-		check->met++;
+	catalogue_check_meet(
+	    check, class != NULL && class->datum_count == count);
 	return 0;
 }
 
@@ -215,11 +224,24 @@ supplier_time_varbind(struct remote_state *state, const uint64_t *suffix,
 	        state, varbind, &ticks, error, error_size) != 0)
 		return -1;
 	supplier = cli_remote_find_supplier(state, (uint32_t)suffix[1]);
-	if (supplier == NULL || supplier->discontinuity_ticks != ticks)
-		check->changed = true;
-	else
-		check->met++;
+	catalogue_check_meet(
+	    check, supplier != NULL && supplier->discontinuity_ticks == ticks);
 	return 0;
+}
+
+/* Walks one column of a table's entry, the callback given the column and
+ * the index. */
+static int
+walk_column(struct remote_state *state, unsigned table, unsigned column,
+    cli_remote_walk_callback callback, void *context, char *error,
+    size_t error_size)
+{
+	oid root[REMOTE_OID_MAX];
+	size_t entry_length = cli_remote_table_root(table, root);
+
+	root[entry_length] = column;
+	return cli_remote_walk_from(state, root, entry_length + 1, entry_length,
+	    callback, context, error, error_size);
 }
 
 /* Whether the agent's catalogue differs from what read_catalogue read: it
@@ -231,22 +253,14 @@ static int
 catalogue_changed(struct remote_state *state, char *error, size_t error_size)
 {
 	struct catalogue_check classes = {0, false}, suppliers = {0, false};
-	oid root[REMOTE_OID_MAX];
-	size_t entry_length, root_length;
 
 	if (state->restarted)
 		return 1;
-	entry_length = cli_remote_table_root(SCHEMA_TABLE_CLASS, root);
-	root_length = entry_length;
-	root[root_length++] = SCHEMA_CLASS_DATUM_COUNT;
-	if (cli_remote_walk_from(state, root, root_length, entry_length,
-	        datum_count_varbind, &classes, error, error_size) != 0)
-		return -1;
-	entry_length = cli_remote_table_root(SCHEMA_TABLE_SUPPLIER, root);
-	root_length = entry_length;
-	root[root_length++] = SCHEMA_SUPPLIER_DISCONTINUITY;
-	if (cli_remote_walk_from(state, root, root_length, entry_length,
-	        supplier_time_varbind, &suppliers, error, error_size) != 0)
+	if (walk_column(state, SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT,
+	        datum_count_varbind, &classes, error, error_size) != 0 ||
+	    walk_column(state, SCHEMA_TABLE_SUPPLIER,
+	        SCHEMA_SUPPLIER_DISCONTINUITY, supplier_time_varbind,
+	        &suppliers, error, error_size) != 0)
 		return -1;
 	return classes.changed || classes.met != state->class_count ||
 	       suppliers.changed || suppliers.met != state->supplier_count;
