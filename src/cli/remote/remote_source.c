@@ -192,10 +192,9 @@ datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
 	struct remote_class *class;
 	uint32_t count;
 
-	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
-	                      CLI_REMOTE_SHAPE_CLASS, &index))
-		return cli_remote_malformed_index(
-		    state, "dciClassTable", error, error_size);
+	if (cli_remote_row_index(state, "dciClassTable", suffix, length,
+	        CLI_REMOTE_SHAPE_CLASS, &index, error, error_size) != 0)
+		return -1;
 	if (cli_remote_read_unsigned(
 	        state, varbind, &count, error, error_size) != 0)
 		return -1;

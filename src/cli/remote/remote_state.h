@@ -218,6 +218,13 @@ struct remote_class *cli_remote_find_class(
 int cli_remote_malformed_index(struct remote_state *state, const char *table,
     char *error, size_t error_size);
 
+/* The index of a row of `table` in a walk's `suffix` (the column, then the
+ * index), of `shape`, into `index`: 0, or -1 with "malformed answer" in
+ * `error`. */
+int cli_remote_row_index(struct remote_state *state, const char *table,
+    const uint64_t *suffix, size_t length, enum cli_remote_shape shape,
+    struct cli_remote_index *index, char *error, size_t error_size);
+
 int cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size);
