@@ -12,7 +12,6 @@ static int
 read_uptime(struct remote_state *state, char *error, size_t error_size)
 {
 	netsnmp_pdu *request = snmp_pdu_create(SNMP_MSG_GET), *response = NULL;
-	struct timespec now;
 
 	snmp_add_null_var(
 	    request, uptime_oid, sizeof(uptime_oid) / sizeof(*uptime_oid));
@@ -43,9 +42,7 @@ read_uptime(struct remote_state *state, char *error, size_t error_size)
 		state->started = true;
 	}
 	state->previous_uptime = state->uptime_ticks;
-	clock_gettime(CLOCK_REALTIME, &now);
-	state->now_unix_milliseconds =
-	    (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+	state->now_unix_milliseconds = dci_clock_realtime_milliseconds();
 	return 0;
 }
 
@@ -600,8 +597,6 @@ remote_close(struct cli_source *source)
 	if (state->session != NULL)
 		snmp_close(state->session);
 	free(state);
-	source->state = NULL;
-	source->registry = NULL;
 }
 
 static const struct cli_source_operations remote_operations = {
@@ -718,6 +713,11 @@ int
 cli_remote_source_open(struct cli_source *source,
     const struct cli_remote_options *options, char *error, size_t error_size)
 {
+	static const int no_persistence[] = {
+	    NETSNMP_DS_LIB_DONT_PERSIST_STATE,
+	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD,
+	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE,
+	};
 	const char *version = options->version ? options->version : "2c";
 	struct remote_state *state = calloc(1, sizeof(*state));
 	netsnmp_session session;
@@ -732,13 +732,12 @@ cli_remote_source_open(struct cli_source *source,
 	source->state = state;
 	source->registry = NULL;
 
+	/* Nothing of Net-SNMP's persistent state is read or written. */
+	for (size_t i = 0; i < sizeof(no_persistence) / sizeof(*no_persistence);
+	     i++)
+		netsnmp_ds_set_boolean(
+		    NETSNMP_DS_LIBRARY_ID, no_persistence[i], 1);
 	/* No MIB file is read: every OID here is numeric. */
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DONT_PERSIST_STATE, 1);
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 	setenv("MIBS", "", 1);
 	/* Net-SNMP's own messages go through our log, escaped as every
 	 * message is (base/log.h): they may quote what the agent sent. */
@@ -763,7 +762,7 @@ cli_remote_source_open(struct cli_source *source,
 			snprintf(error, error_size,
 			    "-v 1 has no GETBULK: use -v 2c or -v 3");
 			free(session.community);
-			remote_close(source);
+			cli_source_close(source);
 			return -1;
 		}
 	} else if (strcmp(version, "3") == 0) {
@@ -772,13 +771,13 @@ cli_remote_source_open(struct cli_source *source,
 			free(session.securityName);
 			free(session.securityAuthProto);
 			free(session.securityPrivProto);
-			remote_close(source);
+			cli_source_close(source);
 			return -1;
 		}
 	} else {
 		snprintf(
 		    error, error_size, "-v %.16s: not 1, 2c or 3", version);
-		remote_close(source);
+		cli_source_close(source);
 		return -1;
 	}
 	state->session = snmp_open(&session);
@@ -790,13 +789,13 @@ cli_remote_source_open(struct cli_source *source,
 	if (state->session == NULL) {
 		snprintf(error, error_size, "%s: %s", state->host,
 		    snmp_api_errstring(snmp_errno));
-		remote_close(source);
+		cli_source_close(source);
 		return -1;
 	}
 	state->registry = dci_registry_new();
 	if (state->registry == NULL) {
 		snprintf(error, error_size, "out of memory");
-		remote_close(source);
+		cli_source_close(source);
 		return -1;
 	}
 	source->registry = state->registry;
@@ -813,6 +812,6 @@ cli_remote_source_open(struct cli_source *source,
 	if (remote_refresh(source, error, error_size) == 0)
 		return 0;
 fail:
-	remote_close(source);
+	cli_source_close(source);
 	return -1;
 }
