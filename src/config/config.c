@@ -287,15 +287,19 @@ read_texts(struct config_yaml *reader, const yaml_node_t *node, const char *key,
 	for (const yaml_node_item_t *item = node->data.sequence.items.start;
 	     item < node->data.sequence.items.top; item++) {
 		const yaml_node_t *element = config_yaml_node(reader, *item);
-		const char *text = NULL;
+		const char *text;
 
-		if (config_yaml_value_text(
-		        reader, element, rule->what, key, &text) != 0)
+		/* Counted once copied, so that the configuration's release
+		 * frees it whatever follows. */
+		if (config_yaml_copy_checked_text(reader, element, rule->what,
+		        key, rule->valid, &texts[*count]) != 0)
 			return -1;
-		if (rule->valid != NULL && !rule->valid(text))
-			return config_yaml_report_expected(
-			    reader, element, rule->what, key);
-		for (size_t d = 0; rule->unique && d < *count; d++)
+		text = texts[*count];
+		if (positions != NULL)
+			positions[*count] =
+			    config_yaml_position(reader, element);
+		(*count)++;
+		for (size_t d = 0; rule->unique && d + 1 < *count; d++)
 			if (strcmp(texts[d], text) == 0)
 				return config_yaml_report(reader,
 				    &element->start_mark,
@@ -303,18 +307,12 @@ read_texts(struct config_yaml *reader, const yaml_node_t *node, const char *key,
 				    "at %u:%u)",
 				    text, key, positions[d].line,
 				    positions[d].column);
-		if (config_yaml_copy_text(reader, text, &texts[*count]) != 0)
-			return -1;
-		if (positions != NULL)
-			positions[*count] =
-			    config_yaml_position(reader, element);
-		(*count)++;
 	}
 	return 0;
 }
 
-/* Datum labels (of a derived metric's arguments), and those of a watch,
- * each listed once. */
+/* Datum labels: a derived metric's arguments (one may repeat), a watch's
+ * (each once). */
 static const struct text_rule labels = {"a datum label", NULL, false};
 static const struct text_rule unique_labels = {"a datum label", NULL, true};
 /* The users or groups of dci-access. */
