@@ -76,9 +76,7 @@ catalogue_free(struct remote_state *state)
 		struct remote_class *class = &state->classes[c];
 		free(class->datums);
 		free(class->instance_ids);
-		free(class->rows);
-		free(class->created_ticks);
-		free(class->discontinuity_ticks);
+		free(class->instances);
 	}
 	free(state->classes);
 	free(state->suppliers);
@@ -380,11 +378,11 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 			if (position < 0)
 				continue;
 			snapshot->instances[i].created_milliseconds =
-			    cli_remote_moment_of_ticks(
-			        state, class->created_ticks[position]);
+			    cli_remote_moment_of_ticks(state,
+			        class->instances[position].created_ticks);
 			snapshot->instances[i].discontinuity_milliseconds =
-			    cli_remote_moment_of_ticks(
-			        state, class->discontinuity_ticks[position]);
+			    cli_remote_moment_of_ticks(state,
+			        class->instances[position].discontinuity_ticks);
 		}
 	}
 	return 0;

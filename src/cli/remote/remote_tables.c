@@ -482,8 +482,8 @@ instance_label(struct remote_state *state, struct remote_class *class,
 		size_t capacity = class->instance_capacity == 0
 		                      ? 64
 		                      : class->instance_capacity * 2;
-		uint32_t *ids, *created, *discontinuity;
-		long *rows;
+		uint32_t *ids;
+		struct remote_instance *instances;
 		if (class->instance_count >= REMOTE_INSTANCES_MAX) {
 			snprintf(error, error_size,
 			    "%s: too many instances in class %s", state->host,
@@ -494,19 +494,11 @@ instance_label(struct remote_state *state, struct remote_class *class,
 		    class->instance_ids, capacity * words * sizeof(*ids));
 		if (ids != NULL)
 			class->instance_ids = ids;
-		rows = realloc(class->rows, capacity * sizeof(*rows));
-		if (rows != NULL)
-			class->rows = rows;
-		created =
-		    realloc(class->created_ticks, capacity * sizeof(*created));
-		if (created != NULL)
-			class->created_ticks = created;
-		discontinuity = realloc(class->discontinuity_ticks,
-		    capacity * sizeof(*discontinuity));
-		if (discontinuity != NULL)
-			class->discontinuity_ticks = discontinuity;
-		if (ids == NULL || rows == NULL || created == NULL ||
-		    discontinuity == NULL) {
+		instances =
+		    realloc(class->instances, capacity * sizeof(*instances));
+		if (instances != NULL)
+			class->instances = instances;
+		if (ids == NULL || instances == NULL) {
 			snprintf(error, error_size, "out of memory");
 			return -1;
 		}
@@ -521,9 +513,8 @@ instance_label(struct remote_state *state, struct remote_class *class,
 	}
 	memcpy(class->instance_ids + class->instance_count * words,
 	    index->instance, words * sizeof(uint32_t));
-	class->rows[class->instance_count] = row;
-	class->created_ticks[class->instance_count] = 0;
-	class->discontinuity_ticks[class->instance_count] = 0;
+	class->instances[class->instance_count] =
+	    (struct remote_instance){.row = row};
 	class->instance_count++;
 	return 0;
 }
@@ -563,8 +554,8 @@ instance_parent(struct remote_state *state, struct remote_class *class,
 	    parent.instance_words != class->instance_words)
 		goto malformed;
 	if (dci_snapshot_builder_set_parent(class->builder,
-	        class->rows[position], parent.instance, parent.instance_words,
-	        why, sizeof(why)) != 0) {
+	        class->instances[position].row, parent.instance,
+	        parent.instance_words, why, sizeof(why)) != 0) {
 		snprintf(error, error_size, "%s: class %s: %s", state->host,
 		    class->label, why);
 		return -1;
@@ -603,10 +594,12 @@ cli_remote_instance_varbind(struct remote_state *state, const uint64_t *suffix,
 	switch (suffix[0]) {
 	case SCHEMA_INSTANCE_CREATED:
 		return cli_remote_read_unsigned(state, varbind,
-		    &class->created_ticks[position], error, error_size);
+		    &class->instances[position].created_ticks, error,
+		    error_size);
 	case SCHEMA_INSTANCE_DISCONTINUITY:
 		return cli_remote_read_unsigned(state, varbind,
-		    &class->discontinuity_ticks[position], error, error_size);
+		    &class->instances[position].discontinuity_ticks, error,
+		    error_size);
 	case SCHEMA_INSTANCE_PARENT:
 		return instance_parent(
 		    state, class, position, varbind, error, error_size);
@@ -850,13 +843,15 @@ cli_remote_read_pending_times(
 			if ((info->format == DCI_STF_CTIME
 			            ? dci_snapshot_builder_set_signed(
 			                  pending->class->builder,
-			                  pending
-			                      ->class->rows[pending->position],
+			                  pending->class
+			                      ->instances[pending->position]
+			                      .row,
 			                  info->id, value, why, sizeof(why))
 			            : dci_snapshot_builder_set_unsigned(
 			                  pending->class->builder,
-			                  pending
-			                      ->class->rows[pending->position],
+			                  pending->class
+			                      ->instances[pending->position]
+			                      .row,
 			                  info->id, (uint64_t)value, why,
 			                  sizeof(why))) != 0) {
 				snprintf(error, error_size,
@@ -929,6 +924,6 @@ cli_remote_value_varbind(struct remote_state *state, const uint64_t *suffix,
 	    datum->info.presentation != DCI_STP_RELATIVE)
 		return queue_time(
 		    state, class, (size_t)position, datum, error, error_size);
-	return set_value(state, class, class->rows[position], datum, varbind,
-	    error, error_size);
+	return set_value(state, class, class->instances[position].row, datum,
+	    varbind, error, error_size);
 }
