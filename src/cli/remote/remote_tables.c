@@ -5,10 +5,6 @@
 
 #include "model/instance_id.h"
 
-#include <stddef.h>
-
-#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
-
 /* A new row, zeroed, at the end of the `*count` rows of `row_size` bytes
  * in `*rows`; NULL with the reason in `error` when `limit` rows are there
  * ("too many `what`", in class `quoted_class` when not NULL) or memory
@@ -37,71 +33,6 @@ append_row(void **rows, size_t *capacity, size_t *count, size_t row_size,
 	row = (unsigned char *)*rows + (*count)++ * row_size;
 	memset(row, 0, row_size);
 	return row;
-}
-
-/* --- Columns read into a row -------------------------------------------- */
-
-/* A column whose value goes as it comes into a field of a row struct: a
- * DisplayString into a char array, an unsigned into a uint32_t, or octets
- * into an unsigned char array with their count and a flag that they
- * came. */
-struct column_field {
-	unsigned column;
-	enum { FIELD_STRING, FIELD_UNSIGNED, FIELD_OCTETS } kind;
-	size_t offset;
-	size_t size;          /* FIELD_STRING, FIELD_OCTETS: of the array */
-	size_t length_offset; /* FIELD_OCTETS: its size_t count */
-	size_t read_offset;   /* FIELD_OCTETS: its bool flag */
-};
-
-#define STRING_FIELD(column, type, member)                                     \
-	{                                                                      \
-		column, FIELD_STRING, offsetof(type, member),                  \
-		    sizeof(((type *)NULL)->member), 0, 0                       \
-	}
-#define UNSIGNED_FIELD(column, type, member)                                   \
-	{                                                                      \
-		column, FIELD_UNSIGNED, offsetof(type, member), 0, 0, 0        \
-	}
-
-/* The field of `column` in `fields`, or NULL (a column read otherwise, or
- * of a later MIB revision). */
-static const struct column_field *
-column_field_find(
-    const struct column_field *fields, size_t count, uint64_t column)
-{
-	for (size_t i = 0; i < count; i++)
-		if (fields[i].column == column)
-			return &fields[i];
-	return NULL;
-}
-
-static int
-column_field_read(struct remote_state *state, const struct column_field *field,
-    void *row, const netsnmp_variable_list *varbind, char *error,
-    size_t error_size)
-{
-	unsigned char *base = row;
-
-	switch (field->kind) {
-	case FIELD_STRING:
-		return cli_remote_read_string(state, varbind,
-		    (char *)(base + field->offset), field->size, error,
-		    error_size);
-	case FIELD_UNSIGNED:
-		return cli_remote_read_unsigned(state, varbind,
-		    (uint32_t *)(void *)(base + field->offset), error,
-		    error_size);
-	case FIELD_OCTETS:
-		if (cli_remote_read_octets(state, varbind, base + field->offset,
-		        field->size,
-		        (size_t *)(void *)(base + field->length_offset), error,
-		        error_size) != 0)
-			return -1;
-		*(bool *)(void *)(base + field->read_offset) = true;
-		return 0;
-	}
-	return 0;
 }
 
 /* --- dciSupplierTable ---------------------------------------------------- */
@@ -139,28 +70,12 @@ cli_remote_find_supplier(struct remote_state *state, uint32_t remote_index)
 	return find_supplier_placed(state, remote_index, NULL);
 }
 
-static const struct column_field supplier_fields[] = {
-    STRING_FIELD(SCHEMA_SUPPLIER_MODULE, struct remote_supplier, module),
-    STRING_FIELD(SCHEMA_SUPPLIER_TITLE, struct remote_supplier, title),
-    STRING_FIELD(
-        SCHEMA_SUPPLIER_DESCRIPTION, struct remote_supplier, description),
-    UNSIGNED_FIELD(SCHEMA_SUPPLIER_TYPE, struct remote_supplier, type),
-    UNSIGNED_FIELD(SCHEMA_SUPPLIER_VERSION, struct remote_supplier, version),
-    UNSIGNED_FIELD(SCHEMA_SUPPLIER_STATUS, struct remote_supplier, status),
-    UNSIGNED_FIELD(SCHEMA_SUPPLIER_DISCONTINUITY, struct remote_supplier,
-        discontinuity_ticks),
-    UNSIGNED_FIELD(SCHEMA_SUPPLIER_LAST_REFRESH, struct remote_supplier,
-        last_refresh_ticks),
-    STRING_FIELD(SCHEMA_SUPPLIER_FAILURE, struct remote_supplier, failure),
-};
-
 int
 cli_remote_supplier_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size)
 {
 	struct remote_supplier *supplier;
-	const struct column_field *field;
 	enum cli_remote_row place;
 
 	(void)context;
@@ -182,18 +97,43 @@ cli_remote_supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 			return -1;
 		supplier->remote_index = (uint32_t)suffix[1];
 	}
-	field = column_field_find(
-	    supplier_fields, COUNT_OF(supplier_fields), suffix[0]);
-	if (field != NULL)
-		return column_field_read(
-		    state, field, supplier, varbind, error, error_size);
-	if (suffix[0] == SCHEMA_SUPPLIER_RESET) {
+	switch (suffix[0]) {
+	case SCHEMA_SUPPLIER_MODULE:
+		return cli_remote_read_string(state, varbind, supplier->module,
+		    sizeof(supplier->module), error, error_size);
+	case SCHEMA_SUPPLIER_TITLE:
+		return cli_remote_read_string(state, varbind, supplier->title,
+		    sizeof(supplier->title), error, error_size);
+	case SCHEMA_SUPPLIER_DESCRIPTION:
+		return cli_remote_read_string(state, varbind,
+		    supplier->description, sizeof(supplier->description), error,
+		    error_size);
+	case SCHEMA_SUPPLIER_TYPE:
+		return cli_remote_read_unsigned(
+		    state, varbind, &supplier->type, error, error_size);
+	case SCHEMA_SUPPLIER_VERSION:
+		return cli_remote_read_unsigned(
+		    state, varbind, &supplier->version, error, error_size);
+	case SCHEMA_SUPPLIER_RESET:
 		if (varbind->type != ASN_OCTET_STR ||
 		    varbind->val_len != sizeof(supplier->reset))
 			return cli_remote_wrong_value(
 			    state, varbind, error, error_size);
 		memcpy(supplier->reset, varbind->val.string,
 		    sizeof(supplier->reset));
+		return 0;
+	case SCHEMA_SUPPLIER_STATUS:
+		return cli_remote_read_unsigned(
+		    state, varbind, &supplier->status, error, error_size);
+	case SCHEMA_SUPPLIER_DISCONTINUITY:
+		return cli_remote_read_unsigned(state, varbind,
+		    &supplier->discontinuity_ticks, error, error_size);
+	case SCHEMA_SUPPLIER_LAST_REFRESH:
+		return cli_remote_read_unsigned(state, varbind,
+		    &supplier->last_refresh_ticks, error, error_size);
+	case SCHEMA_SUPPLIER_FAILURE:
+		return cli_remote_read_string(state, varbind, supplier->failure,
+		    sizeof(supplier->failure), error, error_size);
 	}
 	return 0; /* a column of a later MIB revision */
 }
@@ -258,22 +198,6 @@ cli_remote_row_index(struct remote_state *state, const char *table,
 	return 0;
 }
 
-#define LEVEL_OCTETS_FIELD(column, member)                                     \
-	{                                                                      \
-		column, FIELD_OCTETS, offsetof(struct remote_class, member),   \
-		    REMOTE_LEVEL_OCTETS_MAX,                                   \
-		    offsetof(struct remote_class, member##_length),            \
-		    offsetof(struct remote_class, member##_read)               \
-	}
-
-static const struct column_field class_fields[] = {
-    STRING_FIELD(SCHEMA_CLASS_LABEL, struct remote_class, label),
-    UNSIGNED_FIELD(SCHEMA_CLASS_SUPPLIER, struct remote_class, supplier_index),
-    STRING_FIELD(SCHEMA_CLASS_DESCRIPTION, struct remote_class, description),
-    LEVEL_OCTETS_FIELD(SCHEMA_CLASS_LEVEL_TYPES, level_types),
-    LEVEL_OCTETS_FIELD(SCHEMA_CLASS_LEVEL_SIZES, level_sizes),
-};
-
 int
 cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
@@ -281,7 +205,6 @@ cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
 {
 	struct cli_remote_index index;
 	struct remote_class *class;
-	const struct column_field *field;
 	enum cli_remote_row place;
 
 	(void)context;
@@ -303,12 +226,11 @@ cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
 		    index.class_length * sizeof(uint32_t));
 		class->id_length = index.class_length;
 	}
-	field =
-	    column_field_find(class_fields, COUNT_OF(class_fields), suffix[0]);
-	if (field != NULL)
-		return column_field_read(
-		    state, field, class, varbind, error, error_size);
-	if (suffix[0] == SCHEMA_CLASS_INSTANCE_LEVELS) {
+	switch (suffix[0]) {
+	case SCHEMA_CLASS_LABEL:
+		return cli_remote_read_string(state, varbind, class->label,
+		    sizeof(class->label), error, error_size);
+	case SCHEMA_CLASS_INSTANCE_LEVELS:
 		if (cli_remote_read_unsigned(state, varbind,
 		        &class->level_count, error, error_size) != 0)
 			return -1;
@@ -319,6 +241,28 @@ cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
 			    state->host, class->level_count);
 			return -1;
 		}
+		return 0;
+	case SCHEMA_CLASS_SUPPLIER:
+		return cli_remote_read_unsigned(
+		    state, varbind, &class->supplier_index, error, error_size);
+	case SCHEMA_CLASS_DESCRIPTION:
+		return cli_remote_read_string(state, varbind,
+		    class->description, sizeof(class->description), error,
+		    error_size);
+	case SCHEMA_CLASS_LEVEL_TYPES:
+		if (cli_remote_read_octets(state, varbind, class->level_types,
+		        sizeof(class->level_types), &class->level_types_length,
+		        error, error_size) != 0)
+			return -1;
+		class->level_types_read = true;
+		return 0;
+	case SCHEMA_CLASS_LEVEL_SIZES:
+		if (cli_remote_read_octets(state, varbind, class->level_sizes,
+		        sizeof(class->level_sizes), &class->level_sizes_length,
+		        error, error_size) != 0)
+			return -1;
+		class->level_sizes_read = true;
+		return 0;
 	}
 	return 0; /* a column of a later MIB revision */
 }
@@ -332,17 +276,6 @@ compare_datum(const void *rows, size_t position, const void *key)
 	return id < wanted ? -1 : id > wanted;
 }
 
-static const struct column_field datum_fields[] = {
-    STRING_FIELD(SCHEMA_DATUM_LABEL, struct remote_datum, label),
-    STRING_FIELD(SCHEMA_DATUM_DESCRIPTION, struct remote_datum, description),
-    UNSIGNED_FIELD(SCHEMA_DATUM_FORMAT, struct remote_datum, info.format),
-    UNSIGNED_FIELD(
-        SCHEMA_DATUM_PRESENTATION, struct remote_datum, info.presentation),
-    UNSIGNED_FIELD(SCHEMA_DATUM_SIZE, struct remote_datum, info.size),
-    UNSIGNED_FIELD(
-        SCHEMA_DATUM_VOLATILITY, struct remote_datum, info.volatility),
-};
-
 int
 cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
@@ -351,7 +284,6 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 	struct cli_remote_index index;
 	struct remote_class *class;
 	struct remote_datum *datum = NULL;
-	const struct column_field *field;
 	enum cli_remote_row place;
 	uint32_t number;
 
@@ -380,12 +312,14 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 			return -1;
 		datum->info.id = index.datum;
 	}
-	field =
-	    column_field_find(datum_fields, COUNT_OF(datum_fields), suffix[0]);
-	if (field != NULL)
-		return column_field_read(
-		    state, field, datum, varbind, error, error_size);
 	switch (suffix[0]) {
+	case SCHEMA_DATUM_LABEL:
+		return cli_remote_read_string(state, varbind, datum->label,
+		    sizeof(datum->label), error, error_size);
+	case SCHEMA_DATUM_DESCRIPTION:
+		return cli_remote_read_string(state, varbind,
+		    datum->description, sizeof(datum->description), error,
+		    error_size);
 	case SCHEMA_DATUM_UNITS: {
 		char name[256];
 		enum dci_unit unit;
@@ -404,12 +338,24 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 		return 0;
 	}
 	case SCHEMA_DATUM_TYPE:
+	case SCHEMA_DATUM_FORMAT:
+	case SCHEMA_DATUM_PRESENTATION:
+	case SCHEMA_DATUM_SIZE:
+	case SCHEMA_DATUM_VOLATILITY:
 	case SCHEMA_DATUM_SEMANTICS:
 		if (cli_remote_read_unsigned(
 		        state, varbind, &number, error, error_size) != 0)
 			return -1;
 		if (suffix[0] == SCHEMA_DATUM_TYPE)
 			datum->info.type = (enum dci_type)number;
+		else if (suffix[0] == SCHEMA_DATUM_FORMAT)
+			datum->info.format = number;
+		else if (suffix[0] == SCHEMA_DATUM_PRESENTATION)
+			datum->info.presentation = number;
+		else if (suffix[0] == SCHEMA_DATUM_SIZE)
+			datum->info.size = number;
+		else if (suffix[0] == SCHEMA_DATUM_VOLATILITY)
+			datum->info.volatility = number;
 		else
 			datum->info.semantics = (enum dci_semantics)number;
 		return 0;
