@@ -29,7 +29,8 @@ struct cli_source_operations {
 	 * its providers when due, as dcistatd does, so that the counters the
 	 * host widens never miss a wrap). */
 	void (*wait_until)(struct cli_source *source, int64_t deadline);
-	/* Frees everything; the registry goes with it. */
+	/* Frees everything; the registry goes with it. Called through
+	 * cli_source_close. */
 	void (*close)(struct cli_source *source);
 };
 
@@ -42,6 +43,16 @@ struct cli_source {
 	 * non-zero. */
 	size_t providers_failed;
 };
+
+/* Closes the source (its operations' close) and forgets its state and
+ * registry, which went with it. */
+static inline void
+cli_source_close(struct cli_source *source)
+{
+	source->operations->close(source);
+	source->state = NULL;
+	source->registry = NULL;
+}
 
 /*
  * The local source: loads the providers of the dcistatd configuration at

@@ -148,16 +148,24 @@ config_parse_boolean(const char *text, void *field)
 	return true;
 }
 
-bool
-config_parse_ping_interval(const char *text, void *field)
+/* A whole number in [minimum, maximum] into the unsigned at `field`. */
+static bool
+parse_unsigned_in(
+    const char *text, unsigned long minimum, unsigned long maximum, void *field)
 {
 	unsigned long value;
 
-	if (!config_parse_range(text, CONFIG_PING_INTERVAL_MIN_SECONDS,
-	        CONFIG_PING_INTERVAL_MAX_SECONDS, &value))
+	if (!config_parse_range(text, minimum, maximum, &value))
 		return false;
 	*(unsigned *)field = (unsigned)value;
 	return true;
+}
+
+bool
+config_parse_ping_interval(const char *text, void *field)
+{
+	return parse_unsigned_in(text, CONFIG_PING_INTERVAL_MIN_SECONDS,
+	    CONFIG_PING_INTERVAL_MAX_SECONDS, field);
 }
 
 bool
@@ -204,13 +212,8 @@ config_parse_refresh(const char *text, void *field)
 bool
 config_parse_stale_periods(const char *text, void *field)
 {
-	unsigned long value;
-
-	if (!config_parse_range(text, CONFIG_STALE_PERIODS_MIN,
-	        CONFIG_STALE_PERIODS_MAX, &value))
-		return false;
-	*(unsigned *)field = (unsigned)value;
-	return true;
+	return parse_unsigned_in(
+	    text, CONFIG_STALE_PERIODS_MIN, CONFIG_STALE_PERIODS_MAX, field);
 }
 
 bool
