@@ -21,6 +21,7 @@
 
 #include "supplier/supplier_internal.h"
 
+#include "format/datum_forms.h"
 #include "format/tdigest.h"
 
 #include <errno.h>
@@ -263,15 +264,10 @@ static struct dci_datum_info
 integer_datum(uint32_t id, const char *label, bool is_signed, bool wide,
     enum dci_unit unit, enum dci_semantics semantics, const char *text)
 {
-	return (struct dci_datum_info){.id = id,
-	    .label = label,
-	    .type = wide ? DCI_ST_INTEGER64 : DCI_ST_INTEGER32,
-	    .format = is_signed ? 0 : DCI_SIF_UNSIGNED,
-	    .presentation = DCI_SIP_DECIMAL,
-	    .volatility = DCI_SV_VOLATILE,
-	    .unit = unit,
-	    .semantics = semantics,
-	    .description = text};
+	return (struct dci_datum_info)DATUM_INFO(id, label,
+	    wide ? DCI_ST_INTEGER64 : DCI_ST_INTEGER32,
+	    is_signed ? 0 : DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL, 0,
+	    DCI_SV_VOLATILE, unit, semantics, text);
 }
 
 static int voi_histogram_class(struct dcistat_template *template_handle,

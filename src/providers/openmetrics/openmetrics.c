@@ -79,6 +79,7 @@
 #include "openmetrics_series.h"
 #include "openmetrics_target.h"
 #include "providers/common/clock.h"
+#include "providers/common/start.h"
 #include "providers/common/warnings.h"
 #include "text/escape.h"
 
@@ -130,7 +131,7 @@ struct om_target {
 };
 
 struct om_context {
-	struct dci_host *host;
+	struct provider_context base; /* first: provider_fini */
 	struct om_limits limits;
 	struct om_target *targets;
 	size_t target_count;
@@ -191,7 +192,7 @@ target_log_problem(
 {
 	uint32_t source = (uint32_t)(target - context->targets);
 	if (provider_warnings_note(&context->warnings, source, 0, problem))
-		dci_log(context->host, DCI_LOG_WARNING, "target %s: %s",
+		dci_log(context->base.host, DCI_LOG_WARNING, "target %s: %s",
 		    target->config.name, problem);
 }
 
@@ -276,7 +277,7 @@ family_classes(struct om_context *context, struct om_target *target,
 	    .family_hash = hash,
 	    .quantiles = known->quantiles,
 	    .quantile_count = known->quantile_count};
-	if (om_layout_register_family(context->host, target->supplier, &layout,
+	if (om_layout_register_family(context->base.host, target->supplier, &layout,
 	        &known->values, &known->buckets) != 0) {
 		known->refused = true;
 		snprintf(problem, sizeof(problem),
@@ -373,7 +374,7 @@ buckets_serve(struct om_context *context, struct om_target *target,
 	const struct om_scrape *scrape = &target->scrape;
 	const struct om_series_set *set = &context->set;
 	struct dci_batch *batch =
-	    dci_batch_begin(context->host, known->buckets);
+	    dci_batch_begin(context->base.host, known->buckets);
 	char base[OM_INSTANCE_LABEL_SIZE];
 
 	if (batch == NULL)
@@ -447,7 +448,7 @@ family_serve(
 	snprintf(family_name, sizeof(family_name), "%.*s",
 	    (int)(family->name_length < 255 ? family->name_length : 255),
 	    family->name);
-	batch = dci_batch_begin(context->host, known->values);
+	batch = dci_batch_begin(context->base.host, known->values);
 	if (batch == NULL)
 		return 0;
 	for (size_t s = 0; s < set->count; s++) {
@@ -495,7 +496,7 @@ target_fail(
 	target_log_problem(context, target, why);
 	/* Its supplier row shows the same text as its status row. */
 	if (!said && target->supplier != NULL &&
-	    dci_supplier_state(context->host, target->supplier,
+	    dci_supplier_state(context->base.host, target->supplier,
 	        target->status[0] != '\0' ? target->status : "failed") == 0)
 		target->supplier_failed = true;
 }
@@ -537,11 +538,11 @@ target_scrape(struct om_context *context, struct om_target *target)
 			return -1;
 		}
 	if (target->was_failing)
-		dci_log(context->host, DCI_LOG_NOTICE,
+		dci_log(context->base.host, DCI_LOG_NOTICE,
 		    "target %s: scraped again", target->config.name);
 	target->was_failing = false;
 	if (target->supplier_failed &&
-	    dci_supplier_state(context->host, target->supplier, NULL) == 0)
+	    dci_supplier_state(context->base.host, target->supplier, NULL) == 0)
 		target->supplier_failed = false;
 	target->up = true;
 	snprintf(target->status, sizeof(target->status), "ok");
@@ -582,7 +583,7 @@ static void
 status_commit(struct om_context *context)
 {
 	struct dci_batch *batch =
-	    dci_batch_begin(context->host, context->status_class);
+	    dci_batch_begin(context->base.host, context->status_class);
 	if (batch == NULL)
 		return;
 	for (size_t t = 0; t < context->target_count; t++) {
@@ -695,8 +696,6 @@ options_read(struct dci_host *host, struct om_context *context,
 	return 0;
 }
 
-static void openmetrics_fini(struct dci_host *host, void *opaque);
-
 static int
 targets_read(struct dci_host *host, struct om_context *context,
     unsigned timeout_ms, bool allow_remote)
@@ -761,46 +760,12 @@ targets_read(struct dci_host *host, struct om_context *context,
 	return 0;
 }
 
-static int
-openmetrics_init(struct dci_host *host, void **opaque)
-{
-	struct om_context *context = calloc(1, sizeof(*context));
-	unsigned timeout_ms;
-	int allow_remote;
-
-	if (context == NULL)
-		return -1;
-	context->host = host;
-	*opaque = context;
-	if (options_read(host, context, &timeout_ms, &allow_remote) != 0)
-		goto fail;
-	if (om_fetch_global_init() != 0) {
-		dci_log(host, DCI_LOG_ERR, "libcurl could not start");
-		goto fail;
-	}
-	context->curl_ready = true;
-	context->fetcher = om_fetcher_new();
-	if (context->fetcher == NULL)
-		goto fail;
-	context->status_class =
-	    om_layout_register_status(host, &context->supplier);
-	if (context->status_class == NULL ||
-	    targets_read(host, context, timeout_ms, allow_remote != 0) != 0)
-		goto fail;
-	return 0;
-fail:
-	openmetrics_fini(host, context);
-	*opaque = NULL;
-	return -1;
-}
-
+/* Frees what the context holds (struct provider_context). */
 static void
-openmetrics_fini(struct dci_host *host, void *opaque)
+openmetrics_release(void *opaque)
 {
 	struct om_context *context = opaque;
-	(void)host;
-	if (context == NULL)
-		return;
+
 	for (size_t t = 0; t < context->target_count; t++) {
 		struct om_target *target = &context->targets[t];
 		for (size_t f = 0; f < target->family_count; f++)
@@ -817,19 +782,41 @@ openmetrics_fini(struct dci_host *host, void *opaque)
 	provider_warnings_free(&context->warnings);
 	if (context->curl_ready)
 		om_fetch_global_cleanup();
-	free(context);
+}
+
+static int
+openmetrics_init(struct dci_host *host, void **opaque)
+{
+	struct om_context *context;
+	unsigned timeout_ms;
+	int allow_remote;
+
+	context = provider_context_new(
+	    host, opaque, sizeof *context, openmetrics_release);
+	if (context == NULL)
+		return -1;
+	if (options_read(host, context, &timeout_ms, &allow_remote) != 0)
+		return -1;
+	if (om_fetch_global_init() != 0) {
+		dci_log(host, DCI_LOG_ERR, "libcurl could not start");
+		return -1;
+	}
+	context->curl_ready = true;
+	context->fetcher = om_fetcher_new();
+	if (context->fetcher == NULL)
+		return -1;
+	context->status_class =
+	    om_layout_register_status(host, &context->supplier);
+	if (context->status_class == NULL ||
+	    targets_read(host, context, timeout_ms, allow_remote != 0) != 0)
+		return -1;
+	return 0;
 }
 
 static const char *const openmetrics_option_keys[] = {"targets", "timeout",
     "allow-remote", "max-body-bytes", "max-line-bytes", "max-labels",
     "max-families", "max-series", NULL};
 
-DCI_PROVIDER_DEFINE = {
-    .abi_version = DCI_PROVIDER_ABI_VERSION,
-    .name = "openmetrics",
-    .description = "Prometheus/OpenMetrics endpoints scraped into classes",
-    .option_keys = openmetrics_option_keys,
-    .init = openmetrics_init,
-    .refresh = openmetrics_refresh,
-    .fini = openmetrics_fini,
-};
+PROVIDER_ENTRY("openmetrics",
+    "Prometheus/OpenMetrics endpoints scraped into classes",
+    openmetrics_option_keys, openmetrics_init, openmetrics_refresh);

@@ -124,7 +124,7 @@ id_number(const char *text, unsigned long *number)
 static int
 owners_parse(struct suppliers_context *context)
 {
-	struct dci_host *host = context->host;
+	struct dci_host *host = context->base.host;
 	size_t users = dci_option_count(host, "users");
 	size_t groups = dci_option_count(host, "groups");
 	bool default_group = !dci_option_present(host, "groups");
@@ -184,7 +184,7 @@ directory_prepare(struct suppliers_context *context)
 
 	if (stat(context->directory, &status) == 0) {
 		if (!S_ISDIR(status.st_mode)) {
-			dci_log(context->host, DCI_LOG_ERR,
+			dci_log(context->base.host, DCI_LOG_ERR,
 			    "%s is not a directory", context->directory);
 			return -1;
 		}
@@ -197,7 +197,7 @@ directory_prepare(struct suppliers_context *context)
 	if (slash != NULL && slash != parent) {
 		*slash = '\0';
 		if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
-			dci_log(context->host, DCI_LOG_ERR,
+			dci_log(context->base.host, DCI_LOG_ERR,
 			    "cannot create %s: %s", parent, strerror(errno));
 			free(parent);
 			return -1;
@@ -205,7 +205,7 @@ directory_prepare(struct suppliers_context *context)
 	}
 	free(parent);
 	if (mkdir(context->directory, 0700) != 0 && errno != EEXIST) {
-		dci_log(context->host, DCI_LOG_ERR, "cannot create %s: %s",
+		dci_log(context->base.host, DCI_LOG_ERR, "cannot create %s: %s",
 		    context->directory, strerror(errno));
 		return -1;
 	}
@@ -213,14 +213,14 @@ directory_prepare(struct suppliers_context *context)
 	    chown(context->directory, (uid_t)-1, context->owners.gids[0]) ==
 	        0) {
 		if (chmod(context->directory, 03770) != 0)
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "cannot set the mode of %s: %s", context->directory,
 			    strerror(errno));
 	} else {
 		/* No group (none configured, no group dcistat): only root
 		 * and dcistatd's own user may create segments. */
 		if (context->owners.gid_count > 0)
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "cannot give %s the group %u: %s",
 			    context->directory,
 			    (unsigned)context->owners.gids[0], strerror(errno));
@@ -268,9 +268,9 @@ class_register(struct suppliers_context *context,
 	    .datums = datums,
 	    .datum_count = copy->datum_count};
 	segment->handles[index] =
-	    dci_class_register(context->host, segment->supplier, &info);
+	    dci_class_register(context->base.host, segment->supplier, &info);
 	if (segment->handles[index] == NULL) {
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    "%s/%s: class \"%s\" of supplier \"%s\" not served (the "
 		    "reason is above)",
 		    context->directory, segment->name, copy->label,
@@ -344,7 +344,7 @@ classes_update(struct suppliers_context *context,
 				    limit, which, why, why_size);
 				return -1;
 			}
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s/%s: class %u refused: %s", context->directory,
 			    segment->name, c, class_why);
 			continue;
@@ -456,7 +456,7 @@ segment_read(struct suppliers_context *context, struct served_segment *segment,
 	for (uint32_t c = 0; c < segment->class_count; c++) {
 		if (segment->handles[c] != NULL)
 			segment->batches[c] =
-			    dci_batch_begin(context->host, segment->handles[c]);
+			    dci_batch_begin(context->base.host, segment->handles[c]);
 	}
 	segment_scratch_clear(scratch);
 	scratch->work_limit = work_limit;
@@ -585,7 +585,7 @@ segment_serve(struct suppliers_context *context,
 	if (skipped < 0) {
 		if (segment->batches != NULL)
 			batches_end(context, segment, false);
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    "%s/%s refused: %s; supplier \"%s\" withdrawn",
 		    context->directory, segment->name, why,
 		    segment->view.module);
@@ -594,7 +594,7 @@ segment_serve(struct suppliers_context *context,
 	if (segment->batches != NULL)
 		batches_end(context, segment, true);
 	if (skipped > 0 && !segment->skipped_logged)
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    "%s/%s: %ld instance%s skipped: a writer stopped inside an "
 		    "update",
 		    context->directory, segment->name, (long)skipped,
@@ -605,9 +605,12 @@ segment_serve(struct suppliers_context *context,
 
 /* --- Provider --- */
 
+/* Frees what the context holds (struct provider_context). */
 static void
-context_free(struct suppliers_context *context)
+suppliers_release(void *opaque)
 {
+	struct suppliers_context *context = opaque;
+
 	/* At fini the host withdraws everything this provider registered. */
 	for (size_t i = 0; i < context->segment_count; i++) {
 		context->segments[i]->supplier = NULL;
@@ -625,22 +628,21 @@ context_free(struct suppliers_context *context)
 	free(context->owners.gids);
 	segment_scratch_clear(&context->scratch);
 	free(context->values);
-	free(context);
+	segment_guard_uninstall();
 }
 
 static int
 suppliers_init(struct dci_host *host, void **context_pointer)
 {
-	struct suppliers_context *context = calloc(1, sizeof(*context));
+	struct suppliers_context *context;
 	const char *directory = dci_option_string(host, "directory");
 	uint64_t max_segments, max_size, per_uid, refused_per_uid;
 	struct segment_budget_limits *limits;
 
-	if (context == NULL) {
-		dci_log(host, DCI_LOG_ERR, "out of memory");
+	context = provider_context_new(
+	    host, context_pointer, sizeof *context, suppliers_release);
+	if (context == NULL)
 		return -1;
-	}
-	context->host = host;
 	context->watch = -1;
 	context->watch_descriptor = -1;
 	if (parse_unsigned(host, "max-segments", 1,
@@ -655,7 +657,7 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	        sizeof(struct dcistat_segment_header), UINT64_C(1) << 40,
 	        SUPPLIERS_MAX_SEGMENT_SIZE_DEFAULT, &max_size) != 0 ||
 	    owners_parse(context) != 0)
-		goto failed;
+		return -1;
 	limits = &context->limits;
 	if (parse_unsigned(host, "max-segment-memory", UINT64_C(1) << 16,
 	        UINT64_C(1) << 40, SEGMENT_BUDGET_SEGMENT_BYTES_DEFAULT,
@@ -672,21 +674,21 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 	            ? limits->refresh_work
 	            : SEGMENT_BUDGET_SEGMENT_WORK_DEFAULT,
 	        &limits->segment_work) != 0)
-		goto failed;
+		return -1;
 	if (directory != NULL && directory[0] != '/') {
 		dci_option_error(host, "directory", "expected an absolute path");
-		goto failed;
+		return -1;
 	}
 	context->directory =
 	    strdup(directory != NULL ? directory : DCISTAT_SUPPLIER_DIRECTORY);
 	if (context->directory == NULL)
-		goto failed;
+		return -1;
 	context->max_segments = (size_t)max_segments;
 	context->max_segments_per_uid = (size_t)per_uid;
 	context->max_refused_per_uid = (size_t)refused_per_uid;
 	context->max_segment_size = max_size;
 	if (directory_prepare(context) != 0)
-		goto failed;
+		return -1;
 	context->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (context->watch >= 0 && suppliers_watch_add(context) != 0) {
 		close(context->watch);
@@ -698,14 +700,9 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 		    context->directory, strerror(errno));
 	if (segment_guard_install() != 0) {
 		dci_log(host, DCI_LOG_ERR, "cannot install a SIGBUS handler");
-		goto failed;
+		return -1;
 	}
-	*context_pointer = context;
 	return 0;
-
-failed:
-	context_free(context);
-	return -1;
 }
 
 /* Serves the segments whose turn it is (segment_rotation.h), marking
@@ -821,27 +818,11 @@ suppliers_refresh(struct dci_host *host, void *context_pointer)
 	return 0;
 }
 
-static void
-suppliers_fini(struct dci_host *host, void *context_pointer)
-{
-	(void)host;
-	if (context_pointer != NULL)
-		context_free(context_pointer);
-	segment_guard_uninstall();
-}
-
 static const char *const suppliers_option_keys[] = {"directory", "users",
     "groups", "max-segments", "max-segments-per-uid", "max-refused-per-uid",
     "max-segment-size", "max-segment-memory", "max-user-memory",
     "max-segment-work", "max-refresh-work", NULL};
 
-DCI_PROVIDER_DEFINE = {
-    .abi_version = DCI_PROVIDER_ABI_VERSION,
-    .name = "suppliers",
-    .description = "Statistics that applications publish through "
-                   "libdcistat-supplier",
-    .option_keys = suppliers_option_keys,
-    .init = suppliers_init,
-    .refresh = suppliers_refresh,
-    .fini = suppliers_fini,
-};
+PROVIDER_ENTRY("suppliers",
+    "Statistics that applications publish through libdcistat-supplier",
+    suppliers_option_keys, suppliers_init, suppliers_refresh);

@@ -46,7 +46,7 @@ suppliers_segment_free(
 			held->served_full_logged = false;
 	}
 	if (segment->supplier != NULL)
-		dci_supplier_withdraw(context->host, segment->supplier);
+		dci_supplier_withdraw(context->base.host, segment->supplier);
 	suppliers_segment_forget_classes(segment);
 	segment_file_close(&segment->file);
 	free(segment->name);
@@ -117,7 +117,7 @@ void
 suppliers_files_summarize(struct suppliers_context *context)
 {
 	if (context->files_unlogged > 0)
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    "%s: %zu more files refused or removed in this refresh, "
 		    "not named (at most %u a refresh are)",
 		    context->directory, context->files_unlogged,
@@ -141,21 +141,21 @@ dead_file_remove(struct suppliers_context *context, int directory_descriptor,
 	        0 ||
 	    status.st_dev != device || status.st_ino != inode) {
 		if (file_log_allowed(context))
-			dci_log(context->host, DCI_LOG_INFO,
+			dci_log(context->base.host, DCI_LOG_INFO,
 			    "%s/%s: %s; already gone", context->directory, name,
 			    why);
 		return true;
 	}
 	if (unlinkat(directory_descriptor, name, 0) != 0) {
 		if (file_log_allowed(context))
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s/%s: %s, but it cannot be removed: %s (it "
 			    "stays until its owner or root removes it)",
 			    context->directory, name, why, strerror(errno));
 		return false;
 	}
 	if (file_log_allowed(context))
-		dci_log(context->host, DCI_LOG_INFO, "%s/%s: %s; removed",
+		dci_log(context->base.host, DCI_LOG_INFO, "%s/%s: %s; removed",
 		    context->directory, name, why);
 	return true;
 }
@@ -374,7 +374,7 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 		snprintf(why, sizeof(why), "out of memory");
 		goto refused;
 	}
-	segment->supplier = dci_supplier_register(context->host, &info);
+	segment->supplier = dci_supplier_register(context->base.host, &info);
 	if (segment->supplier == NULL) {
 		/* Another segment's module: tried again when that one goes.
 		 * Any other refusal (a configured provider's name, reserved
@@ -397,7 +397,7 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 	segment->held = true;
 	held->served++;
 	context->segments[context->segment_count++] = segment;
-	dci_log(context->host, DCI_LOG_INFO,
+	dci_log(context->base.host, DCI_LOG_INFO,
 	    "%s/%s: supplier \"%s\" (pid %u) served", context->directory, name,
 	    segment->view.module, segment->view.pid);
 	return true;
@@ -408,7 +408,7 @@ refused:
 		    .pid = segment->view.pid,
 		    .start = segment->view.process_start};
 		if (file_log_allowed(context))
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s/%s refused: %s", context->directory, name, why);
 		suppliers_refuse_file_owned(
 		    context, status, collision, header_read ? &owner : NULL);
@@ -472,7 +472,7 @@ entry_examine(struct suppliers_context *context, int descriptor,
 		return;
 	if (refused == NULL && held->refused >= context->max_refused_per_uid) {
 		if (!held->refused_full_logged)
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s: %zu files of uid %u refused; its other files "
 			    "are ignored until some go (option "
 			    "max-refused-per-uid)",
@@ -483,7 +483,7 @@ entry_examine(struct suppliers_context *context, int descriptor,
 	}
 	if (context->segment_count >= context->max_segments) {
 		if (!context->over_limit_logged)
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s: more than %zu segments; the others wait "
 			    "(option max-segments)",
 			    context->directory, context->max_segments);
@@ -492,7 +492,7 @@ entry_examine(struct suppliers_context *context, int descriptor,
 	}
 	if (held->served >= context->max_segments_per_uid) {
 		if (!held->served_full_logged)
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s: uid %u holds %zu segments, its share; its "
 			    "others wait (option max-segments-per-uid)",
 			    context->directory, (unsigned)status.st_uid,
@@ -541,7 +541,7 @@ directory_scan(struct suppliers_context *context)
 	int descriptor;
 
 	if (directory == NULL) {
-		dci_log(context->host, DCI_LOG_ERR, "cannot read %s: %s",
+		dci_log(context->base.host, DCI_LOG_ERR, "cannot read %s: %s",
 		    context->directory, strerror(errno));
 		return -1;
 	}
@@ -708,7 +708,7 @@ suppliers_directory_update(struct suppliers_context *context, uint64_t now)
 	if (context->watch_lost) {
 		context->watch_lost = false;
 		if (suppliers_watch_add(context) != 0) {
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "cannot watch %s again (%s): it is rescanned at "
 			    "every refresh",
 			    context->directory, strerror(errno));
@@ -765,7 +765,7 @@ suppliers_segments_retire(struct suppliers_context *context, bool full)
 			i++;
 			continue;
 		}
-		dci_log(context->host, DCI_LOG_INFO,
+		dci_log(context->base.host, DCI_LOG_INFO,
 		    "%s/%s: supplier \"%s\" withdrawn: %s", context->directory,
 		    segment->name, segment->view.module,
 		    remove ? "its process exited" : reason);
