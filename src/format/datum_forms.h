@@ -1,9 +1,10 @@
 /*
- * Datum descriptions written as one line each. DATUM_INFO gives every
- * field of a struct dci_datum_info in the order the struct declares them;
- * the named forms below are the descriptions the format models (devstat,
- * evcnt) and the built-in providers use more than once: a table names the
- * form and gives what differs (id, label, unit, size, description).
+ * Datum and class descriptions written as one entry each. DATUM_INFO and
+ * CLASS_INFO give every field of a struct dci_datum_info or struct
+ * dci_class_info in the order the struct declares them; the named datum
+ * forms below are the descriptions the format models (devstat, evcnt) and
+ * the built-in providers use more than once: a table names the form and
+ * gives what differs (id, label, unit, size, description).
  */
 #ifndef DCISTAT_FORMAT_DATUM_FORMS_H
 #define DCISTAT_FORMAT_DATUM_FORMS_H
@@ -22,6 +23,20 @@
 		.presentation = (datum_presentation), .size = (datum_size),    \
 		.volatility = (datum_volatility), .unit = (datum_unit),        \
 		.semantics = (datum_semantics), .description = (text),         \
+	}
+
+/* The number of elements of an array (an array, never a pointer). */
+#define FORM_ELEMENTS(array) (sizeof(array) / sizeof((array)[0]))
+
+/* A struct dci_class_info initializer, its fields in declaration order.
+ * The description may be NULL. */
+#define CLASS_INFO(class_id, class_id_length, class_label, text, class_levels, \
+    class_level_count, class_datums, class_datum_count)                        \
+	{                                                                      \
+		.id = (class_id), .id_length = (class_id_length),              \
+		.label = (class_label), .description = (text),                 \
+		.levels = (class_levels), .level_count = (class_level_count),  \
+		.datums = (class_datums), .datum_count = (class_datum_count),  \
 	}
 
 /* A 64-bit counter. */

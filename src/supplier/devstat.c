@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 
+#include "format/datum_forms.h"
 #include "format/devstat_model.h"
 #include "supplier/supplier_internal.h"
 
@@ -90,14 +91,9 @@ devstat_class(struct dcistat_supplier *supplier)
 	struct dci_datum_info datums[DEVSTAT_SERVED_COUNT];
 	unsigned char combines[DEVSTAT_SERVED_COUNT];
 	uint32_t divisors[DEVSTAT_SERVED_COUNT];
-	struct dci_class_info info = {.id = devstat_relative_id,
-	    .id_length = 1,
-	    .label = "devstat",
-	    .description = "Device statistics (devstat(9)) of the application",
-	    .levels = levels,
-	    .level_count = 1,
-	    .datums = datums,
-	    .datum_count = DEVSTAT_SERVED_COUNT};
+	struct dci_class_info info = CLASS_INFO(devstat_relative_id, 1,
+	    "devstat", "Device statistics (devstat(9)) of the application",
+	    levels, 1, datums, DEVSTAT_SERVED_COUNT);
 
 	if (supplier->devstat_class != NULL)
 		return supplier->devstat_class;
@@ -255,13 +251,10 @@ dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
 	device->durations[0] =
 	    values + class_handle->datum_words[POSITION_DURATION + 3];
 	serial = block; /* unique among the blocks live */
-	device->instance = dcistat_instance_publish(
+	device->instance = dcistat_instance_publish_owning(
 	    class_handle, block, words, values, &serial, 1, label, 0);
-	if (device->instance == NULL) {
-		dcistat_block_free(supplier, block, words);
+	if (device->instance == NULL)
 		goto failed;
-	}
-	device->instance->owns_block = true;
 	dcistat_supplier_on_close(supplier, dcistat_devstat_free_all);
 	device->next = supplier->devstat_list;
 	supplier->devstat_list = device;

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 
+#include "format/datum_forms.h"
 #include "format/evcnt_model.h"
 #include "supplier/supplier_internal.h"
 
@@ -43,14 +44,9 @@ evcnt_class(struct dcistat_supplier *supplier)
 	unsigned char combines[4] = {DCISTAT_COMBINE_SUM,
 	    DCISTAT_COMBINE_SHARED, DCISTAT_COMBINE_STRING,
 	    DCISTAT_COMBINE_STRING};
-	struct dci_class_info info = {.id = evcnt_relative_id,
-	    .id_length = 1,
-	    .label = "evcnt",
-	    .description = "Event counters (evcnt(9)) of the application",
-	    .levels = levels,
-	    .level_count = 1,
-	    .datums = datums,
-	    .datum_count = 4};
+	struct dci_class_info info = CLASS_INFO(evcnt_relative_id, 1, "evcnt",
+	    "Event counters (evcnt(9)) of the application", levels, 1, datums,
+	    4);
 
 	if (supplier->evcnt_class != NULL)
 		return supplier->evcnt_class;
@@ -141,14 +137,11 @@ dcistat_evcnt_attach(struct dcistat_supplier *supplier,
 	shared_string(shared, block + 1 + class_handle->datum_words[3], name);
 	serial = ++supplier->next_evcnt_serial;
 	snprintf(label, sizeof(label), "%s %s", group, name);
-	counter->instance = dcistat_instance_publish(class_handle, block,
+	counter->instance = dcistat_instance_publish_owning(class_handle, block,
 	    words, block + 1, &serial, 1, label,
 	    parent != NULL ? parent->instance->index + 1 : 0);
-	if (counter->instance == NULL) {
-		dcistat_block_free(supplier, block, words);
+	if (counter->instance == NULL)
 		goto failed;
-	}
-	counter->instance->owns_block = true;
 	counter->count_word = block + 1 + class_handle->datum_words[0];
 	counter->parent = parent;
 	counter->supplier = supplier;

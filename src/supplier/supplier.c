@@ -578,6 +578,23 @@ dcistat_instance_publish(struct dcistat_class *class_handle, uint32_t block,
 	return instance;
 }
 
+struct dcistat_instance *
+dcistat_instance_publish_owning(struct dcistat_class *class_handle,
+    uint32_t block, uint32_t block_words, uint32_t values, const uint32_t *id,
+    size_t id_words, const char *label, uint32_t parent_index_plus_one)
+{
+	struct dcistat_instance *instance =
+	    dcistat_instance_publish(class_handle, block, block_words, values,
+	        id, id_words, label, parent_index_plus_one);
+
+	if (instance == NULL) {
+		dcistat_block_free(class_handle->supplier, block, block_words);
+		return NULL;
+	}
+	instance->owns_block = true;
+	return instance;
+}
+
 void
 dcistat_instance_unpublish(struct dcistat_instance *instance)
 {

@@ -115,6 +115,13 @@ struct dcistat_instance *dcistat_instance_publish(
     struct dcistat_class *class_handle, uint32_t block, uint32_t block_words,
     uint32_t values, const uint32_t *id, size_t id_words, const char *label,
     uint32_t parent_index_plus_one);
+/* dcistat_instance_publish for the instance that owns block `block`: the
+ * block is freed with it, or at once when it cannot be published (NULL
+ * then). */
+struct dcistat_instance *dcistat_instance_publish_owning(
+    struct dcistat_class *class_handle, uint32_t block, uint32_t block_words,
+    uint32_t values, const uint32_t *id, size_t id_words, const char *label,
+    uint32_t parent_index_plus_one);
 void dcistat_instance_unpublish(struct dcistat_instance *instance);
 
 /* Under the supplier's lock: `close` frees what a model (evcnt.c,

@@ -64,6 +64,7 @@
 #include <dcistat/provider.h>
 
 #include "devstat_device.h"
+#include "format/datum_forms.h"
 #include "format/devstat_model.h"
 #include "diskstats.h"
 #include "providers/common/start.h"
@@ -339,17 +340,12 @@ devstat_init(struct dci_host *host, void **context_pointer)
 	if (devstat_read_options(host, context) != 0)
 		return -1;
 
-	class_info = (struct dci_class_info){
-	    .id = devstat_class_id,
-	    .id_length = sizeof devstat_class_id / sizeof devstat_class_id[0],
-	    .label = "devstat",
-	    .description = "Block devices (disks, and partitions if asked), "
-	                   "one instance per device number (major, minor)",
-	    .levels = devstat_levels,
-	    .level_count = sizeof devstat_levels / sizeof devstat_levels[0],
-	    .datums = devstat_model_datums,
-	    .datum_count = DEVSTAT_MODEL_DATUM_COUNT,
-	};
+	class_info = (struct dci_class_info)CLASS_INFO(devstat_class_id,
+	    FORM_ELEMENTS(devstat_class_id), "devstat",
+	    "Block devices (disks, and partitions if asked), one instance per "
+	    "device number (major, minor)",
+	    devstat_levels, FORM_ELEMENTS(devstat_levels), devstat_model_datums,
+	    DEVSTAT_MODEL_DATUM_COUNT);
 	context->class_handle = provider_register_class(host, &devstat_supplier,
 	    &class_info, DEVSTAT_REFRESH_LIMIT_MILLISECONDS);
 	if (context->class_handle == NULL)

@@ -55,6 +55,7 @@
 #include <dcistat/provider.h>
 
 #include "evcnt_event.h"
+#include "format/datum_forms.h"
 #include "format/evcnt_model.h"
 #include "evcnt_widen.h"
 #include "proc_interrupts.h"
@@ -186,17 +187,12 @@ evcnt_init(struct dci_host *host, void **context_pointer)
 	if (evcnt_read_options(host, context) != 0)
 		return -1;
 
-	class_info = (struct dci_class_info){
-	    .id = evcnt_class_id,
-	    .id_length = sizeof evcnt_class_id / sizeof evcnt_class_id[0],
-	    .label = "evcnt",
-	    .description = "Event counters (evcnt(9)): interrupts and "
-	                   "softirqs, a total per line and its per-CPU counts",
-	    .levels = evcnt_levels,
-	    .level_count = sizeof evcnt_levels / sizeof evcnt_levels[0],
-	    .datums = evcnt_model_datums,
-	    .datum_count = EVCNT_MODEL_DATUM_COUNT,
-	};
+	class_info = (struct dci_class_info)CLASS_INFO(evcnt_class_id,
+	    FORM_ELEMENTS(evcnt_class_id), "evcnt",
+	    "Event counters (evcnt(9)): interrupts and softirqs, a total per "
+	    "line and its per-CPU counts",
+	    evcnt_levels, FORM_ELEMENTS(evcnt_levels), evcnt_model_datums,
+	    EVCNT_MODEL_DATUM_COUNT);
 	context->class_handle = provider_register_class(host, &evcnt_supplier,
 	    &class_info, EVCNT_REFRESH_LIMIT_MILLISECONDS);
 	if (context->class_handle == NULL)

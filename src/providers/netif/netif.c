@@ -450,16 +450,10 @@ netif_init(struct dci_host *host, void **context_pointer)
 		        NETIF_DATUM_COUNTER_BASE + (uint32_t)i,
 		        netif_counter_names[i], netif_counter_datums[i].unit,
 		        netif_counter_datums[i].description);
-	class_info = (struct dci_class_info){
-	    .id = netif_class_id,
-	    .id_length = sizeof netif_class_id / sizeof netif_class_id[0],
-	    .label = "netif",
-	    .description = "Network interfaces, one instance per ifIndex",
-	    .levels = netif_levels,
-	    .level_count = sizeof netif_levels / sizeof netif_levels[0],
-	    .datums = datums,
-	    .datum_count = NETIF_DATUM_COUNT,
-	};
+	class_info = (struct dci_class_info)CLASS_INFO(netif_class_id,
+	    FORM_ELEMENTS(netif_class_id), "netif",
+	    "Network interfaces, one instance per ifIndex", netif_levels,
+	    FORM_ELEMENTS(netif_levels), datums, NETIF_DATUM_COUNT);
 	context->class_handle =
 	    provider_register_class(host, &netif_supplier, &class_info, 0);
 	if (context->class_handle == NULL)

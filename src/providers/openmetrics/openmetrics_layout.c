@@ -217,14 +217,9 @@ om_layout_register_family(struct dci_host *host, struct dci_supplier *supplier,
 	class_label(layout, "", label, sizeof(label));
 	description_copy(family->help, description, sizeof(description));
 	class_id(layout, OM_KIND_VALUES, id);
-	struct dci_class_info info = {.id = id,
-	    .id_length = OM_CLASS_ID_LENGTH,
-	    .label = label,
-	    .description = description[0] != '\0' ? description : NULL,
-	    .levels = series_level,
-	    .level_count = 1,
-	    .datums = datums,
-	    .datum_count = count};
+	struct dci_class_info info = CLASS_INFO(id, OM_CLASS_ID_LENGTH, label,
+	    description[0] != '\0' ? description : NULL, series_level, 1,
+	    datums, count);
 	*buckets = NULL;
 	*values = dci_class_register(host, supplier, &info);
 	if (*values == NULL)
@@ -294,14 +289,9 @@ om_layout_register_status(struct dci_host *host, struct dci_supplier **supplier)
 	    .title = "OpenMetrics scrapes",
 	    .description = "The state of each scrape target",
 	    .version = 100};
-	struct dci_class_info info = {.id = om_status_class_id,
-	    .id_length = 2,
-	    .label = "openmetrics_targets",
-	    .description = "One row per scrape target",
-	    .levels = levels,
-	    .level_count = 1,
-	    .datums = datums,
-	    .datum_count = sizeof(datums) / sizeof(datums[0])};
+	struct dci_class_info info = CLASS_INFO(om_status_class_id, 2,
+	    "openmetrics_targets", "One row per scrape target", levels, 1,
+	    datums, FORM_ELEMENTS(datums));
 
 	*supplier = dci_supplier_register(host, &supplier_info);
 	if (*supplier == NULL)

@@ -362,18 +362,11 @@ statsd_register(struct dci_host *host, struct statsd_context *context)
 	    sizeof statsd_receiver_datums / sizeof statsd_receiver_datums[0]};
 
 	for (size_t c = 0; c < STATSD_CLASSES; c++) {
-		struct dci_class_info info = {
-		    .id = statsd_class_ids[c],
-		    .id_length = 3,
-		    .label = labels[c],
-		    .description = descriptions[c],
-		    .levels = c == STATSD_CLASS_RECEIVER
-		                  ? &statsd_receiver_level
-		                  : &statsd_series_level,
-		    .level_count = 1,
-		    .datums = datums[c],
-		    .datum_count = datum_counts[c],
-		};
+		struct dci_class_info info = CLASS_INFO(statsd_class_ids[c], 3,
+		    labels[c], descriptions[c],
+		    c == STATSD_CLASS_RECEIVER ? &statsd_receiver_level
+		                               : &statsd_series_level,
+		    1, datums[c], datum_counts[c]);
 		context->classes[c] = dci_class_register(host, supplier, &info);
 		if (context->classes[c] == NULL)
 			return -1;

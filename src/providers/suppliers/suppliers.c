@@ -66,6 +66,7 @@
  */
 #define _GNU_SOURCE
 
+#include "format/datum_forms.h"
 #include "suppliers_context.h"
 
 static uint64_t
@@ -245,28 +246,17 @@ class_register(struct suppliers_context *context,
 	memcpy(id + 2, copy->id, copy->id_length * sizeof(uint32_t));
 	for (uint32_t d = 0; d < copy->datum_count; d++) {
 		const struct dcistat_segment_datum *datum = &copy->datums[d];
-		datums[d] = (struct dci_datum_info){.id = datum->id,
-		    .label = datum->label,
-		    .type = (enum dci_type)datum->type,
-		    .format = datum->format,
-		    .presentation = datum->presentation,
-		    .size = datum->size,
-		    .volatility = datum->volatility,
-		    .unit = (enum dci_unit)datum->unit,
-		    .semantics = (enum dci_semantics)datum->semantics,
-		    .description = datum->description[0] != '\0'
-		                       ? datum->description
-		                       : NULL};
+		datums[d] = (struct dci_datum_info)DATUM_INFO(datum->id,
+		    datum->label, (enum dci_type)datum->type, datum->format,
+		    datum->presentation, datum->size, datum->volatility,
+		    (enum dci_unit)datum->unit,
+		    (enum dci_semantics)datum->semantics,
+		    datum->description[0] != '\0' ? datum->description : NULL);
 	}
-	info = (struct dci_class_info){.id = id,
-	    .id_length = copy->id_length + 2,
-	    .label = copy->label,
-	    .description = copy->description[0] != '\0' ? copy->description
-	                                                : NULL,
-	    .levels = copy->levels,
-	    .level_count = copy->level_count,
-	    .datums = datums,
-	    .datum_count = copy->datum_count};
+	info = (struct dci_class_info)CLASS_INFO(id, copy->id_length + 2,
+	    copy->label,
+	    copy->description[0] != '\0' ? copy->description : NULL,
+	    copy->levels, copy->level_count, datums, copy->datum_count);
 	segment->handles[index] =
 	    dci_class_register(context->base.host, segment->supplier, &info);
 	if (segment->handles[index] == NULL) {
