@@ -319,8 +319,8 @@ evcnt_publish(struct evcnt_context *context)
 		}
 	}
 	if (dci_batch_commit(batch) != 0) {
-		dci_log(
-		    context->base.host, DCI_LOG_ERR, "cannot commit class evcnt");
+		dci_log(context->base.host, DCI_LOG_ERR,
+		    "cannot commit class evcnt");
 		return -1;
 	}
 	return 0;

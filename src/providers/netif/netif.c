@@ -705,7 +705,8 @@ netif_ethtool_ready(struct netif_context *context)
 	context->ethtool = netif_ethtool_open(&context->ethtool_family);
 	if (context->ethtool >= 0)
 		return true;
-	dci_log(context->base.host, errno == ENOENT ? DCI_LOG_INFO : DCI_LOG_WARNING,
+	dci_log(context->base.host,
+	    errno == ENOENT ? DCI_LOG_INFO : DCI_LOG_WARNING,
 	    "no ethtool netlink family (%s): link speeds come from sysfs",
 	    strerror(errno));
 	context->ethtool_unsupported = errno == ENOENT;

@@ -196,6 +196,22 @@ target_log_problem(
 		    target->config.name, problem);
 }
 
+/* Logs why a family is refused (target_log_problem: once while it lasts)
+ * and returns NULL, the caller's answer for a refused family. */
+__attribute__((format(printf, 3, 4))) static struct om_family_class *
+family_refused(struct om_context *context, struct om_target *target,
+    const char *format, ...)
+{
+	char problem[256];
+	va_list arguments;
+
+	va_start(arguments, format);
+	vsnprintf(problem, sizeof(problem), format, arguments);
+	va_end(arguments);
+	target_log_problem(context, target, problem);
+	return NULL;
+}
+
 /* The family's classes, registered on its first showing; NULL when it is
  * refused (logged once). */
 static struct om_family_class *
@@ -206,7 +222,7 @@ family_classes(struct om_context *context, struct om_target *target,
 	uint64_t hash = om_fnv1a64(family->name, family->name_length);
 	size_t mask = target->family_slot_count - 1;
 	size_t at = (size_t)(hash ^ (hash >> 32)) & mask;
-	char quoted[128], problem[256];
+	char quoted[128];
 
 	dci_text_escape(quoted, sizeof(quoted), family->name,
 	    family->name_length, DCI_TEXT_ESCAPE_LABEL);
@@ -219,33 +235,27 @@ family_classes(struct om_context *context, struct om_target *target,
 			if (strlen(known->name) != family->name_length ||
 			    memcmp(known->name, family->name,
 			        family->name_length) != 0) {
-				snprintf(problem, sizeof(problem),
+				return family_refused(context, target,
 				    "family %s refused: its id is family "
 				    "%.60s's",
 				    quoted, known->name);
-				target_log_problem(context, target, problem);
-				return NULL;
 			}
 			if (known->type != family->type) {
-				snprintf(problem, sizeof(problem),
+				return family_refused(context, target,
 				    "family %s refused: type %s, registered "
 				    "as %s",
 				    quoted, om_type_name(family->type),
 				    om_type_name(known->type));
-				target_log_problem(context, target, problem);
-				return NULL;
 			}
 			return known;
 		}
 		at = (at + 1) & mask;
 	}
 	if (target->family_count >= context->limits.families) {
-		snprintf(problem, sizeof(problem),
+		return family_refused(context, target,
 		    "family %s refused: the target registered %zu families "
 		    "already (max-families)",
 		    quoted, target->family_count);
-		target_log_problem(context, target, problem);
-		return NULL;
 	}
 	struct om_family_class *known = &target->families[target->family_count];
 	*known = (struct om_family_class){.hash = hash, .type = family->type};
@@ -277,14 +287,12 @@ family_classes(struct om_context *context, struct om_target *target,
 	    .family_hash = hash,
 	    .quantiles = known->quantiles,
 	    .quantile_count = known->quantile_count};
-	if (om_layout_register_family(context->base.host, target->supplier, &layout,
-	        &known->values, &known->buckets) != 0) {
+	if (om_layout_register_family(context->base.host, target->supplier,
+	        &layout, &known->values, &known->buckets) != 0) {
 		known->refused = true;
-		snprintf(problem, sizeof(problem),
+		return family_refused(context, target,
 		    "family %s refused: its class could not be registered",
 		    quoted);
-		target_log_problem(context, target, problem);
-		return NULL;
 	}
 	return known;
 }
@@ -472,14 +480,6 @@ family_serve(
 
 /* --- Targets ----------------------------------------------------------- */
 
-static uint64_t
-microseconds_now(void)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
-}
-
 static void
 target_fail(
     struct om_context *context, struct om_target *target, const char *why)
@@ -557,7 +557,7 @@ target_scrape(struct om_context *context, struct om_target *target)
 static void
 target_refresh(struct om_context *context, struct om_target *target)
 {
-	uint64_t start = microseconds_now();
+	uint64_t start = provider_monotonic_microseconds();
 	uint64_t now_ms = start / 1000;
 	size_t series = 0;
 
@@ -574,7 +574,7 @@ target_refresh(struct om_context *context, struct om_target *target)
 	}
 	target->families_served = (uint32_t)target->scrape.family_count;
 	target->series_served = (uint32_t)series;
-	uint64_t spent = microseconds_now() - start;
+	uint64_t spent = provider_monotonic_microseconds() - start;
 	target->microseconds =
 	    spent < UINT32_MAX ? (uint32_t)spent : UINT32_MAX;
 }

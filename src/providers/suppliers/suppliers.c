@@ -69,15 +69,6 @@
 #include "format/datum_forms.h"
 #include "suppliers_context.h"
 
-static uint64_t
-monotonic_microseconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
-}
-
 /* --- Options --- */
 
 static int
@@ -445,8 +436,8 @@ segment_read(struct suppliers_context *context, struct served_segment *segment,
 
 	for (uint32_t c = 0; c < segment->class_count; c++) {
 		if (segment->handles[c] != NULL)
-			segment->batches[c] =
-			    dci_batch_begin(context->base.host, segment->handles[c]);
+			segment->batches[c] = dci_batch_begin(
+			    context->base.host, segment->handles[c]);
 	}
 	segment_scratch_clear(scratch);
 	scratch->work_limit = work_limit;
@@ -768,7 +759,7 @@ static int
 suppliers_refresh(struct dci_host *host, void *context_pointer)
 {
 	struct suppliers_context *context = context_pointer;
-	uint64_t now_microseconds = monotonic_microseconds();
+	uint64_t now_microseconds = provider_monotonic_microseconds();
 
 	(void)host;
 	bool owner_check;

@@ -429,6 +429,23 @@ segment_name(const char *name)
 	       strcmp(name + length - suffix, DCISTAT_SEGMENT_SUFFIX) == 0;
 }
 
+/* A limit holds a file back: warns the first time (*logged false) and
+ * remembers it did, so that the same limit is not logged at every scan. */
+__attribute__((format(printf, 3, 4))) static void
+limit_warn_once(
+    struct suppliers_context *context, bool *logged, const char *format, ...)
+{
+	va_list arguments;
+
+	if (!*logged) {
+		va_start(arguments, format);
+		context->base.host->operations->log(
+		    context->base.host, DCI_LOG_WARNING, format, arguments);
+		va_end(arguments);
+	}
+	*logged = true;
+}
+
 /* What the directory entry `name` is: a served segment (marked seen), a
  * refused file (tried again, when `retry`, if it was refused for a module
  * another segment serves), or a new file, read within the slots and its
@@ -471,33 +488,24 @@ entry_examine(struct suppliers_context *context, int descriptor,
 	if (held == NULL)
 		return;
 	if (refused == NULL && held->refused >= context->max_refused_per_uid) {
-		if (!held->refused_full_logged)
-			dci_log(context->base.host, DCI_LOG_WARNING,
-			    "%s: %zu files of uid %u refused; its other files "
-			    "are ignored until some go (option "
-			    "max-refused-per-uid)",
-			    context->directory, held->refused,
-			    (unsigned)status.st_uid);
-		held->refused_full_logged = true;
+		limit_warn_once(context, &held->refused_full_logged,
+		    "%s: %zu files of uid %u refused; its other files are "
+		    "ignored until some go (option max-refused-per-uid)",
+		    context->directory, held->refused, (unsigned)status.st_uid);
 		return;
 	}
 	if (context->segment_count >= context->max_segments) {
-		if (!context->over_limit_logged)
-			dci_log(context->base.host, DCI_LOG_WARNING,
-			    "%s: more than %zu segments; the others wait "
-			    "(option max-segments)",
-			    context->directory, context->max_segments);
-		context->over_limit_logged = true;
+		limit_warn_once(context, &context->over_limit_logged,
+		    "%s: more than %zu segments; the others wait (option "
+		    "max-segments)",
+		    context->directory, context->max_segments);
 		return;
 	}
 	if (held->served >= context->max_segments_per_uid) {
-		if (!held->served_full_logged)
-			dci_log(context->base.host, DCI_LOG_WARNING,
-			    "%s: uid %u holds %zu segments, its share; its "
-			    "others wait (option max-segments-per-uid)",
-			    context->directory, (unsigned)status.st_uid,
-			    held->served);
-		held->served_full_logged = true;
+		limit_warn_once(context, &held->served_full_logged,
+		    "%s: uid %u holds %zu segments, its share; its others "
+		    "wait (option max-segments-per-uid)",
+		    context->directory, (unsigned)status.st_uid, held->served);
 		return;
 	}
 	if (refused == NULL)
