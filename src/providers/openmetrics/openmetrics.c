@@ -79,6 +79,7 @@
 #include "openmetrics_series.h"
 #include "openmetrics_target.h"
 #include "providers/common/clock.h"
+#include "providers/common/options.h"
 #include "providers/common/start.h"
 #include "providers/common/warnings.h"
 #include "text/escape.h"
@@ -196,6 +197,17 @@ target_log_problem(
 		    target->config.name, problem);
 }
 
+/* Whether the family's class has the datums of quantile number n
+ * (om_quantile_number). */
+static bool
+family_has_quantile(const struct om_family_class *known, uint32_t n)
+{
+	for (size_t q = 0; q < known->quantile_count; q++)
+		if (known->quantiles[q] == n)
+			return true;
+	return false;
+}
+
 /* Logs why a family is refused (target_log_problem: once while it lasts)
  * and returns NULL, the caller's answer for a refused family. */
 __attribute__((format(printf, 3, 4))) static struct om_family_class *
@@ -270,12 +282,8 @@ family_classes(struct om_context *context, struct om_target *target,
 			    &scrape->samples
 			         [set->parts[set->series[s].part_first + p]];
 			uint32_t n;
-			bool present = false;
-			if (!om_quantile_number(sample->bound, &n))
-				continue;
-			for (size_t q = 0; q < known->quantile_count; q++)
-				present |= known->quantiles[q] == n;
-			if (!present &&
+			if (om_quantile_number(sample->bound, &n) &&
+			    !family_has_quantile(known, n) &&
 			    known->quantile_count < OM_QUANTILES_MAX)
 				known->quantiles[known->quantile_count++] = n;
 		}
@@ -358,12 +366,8 @@ series_values(struct om_context *context, const struct om_scrape *scrape,
 			    &scrape->samples
 			         [context->set.parts[series->part_first + p]];
 			uint32_t n;
-			bool registered = false;
-			if (!om_quantile_number(part->bound, &n))
-				continue;
-			for (size_t q = 0; q < known->quantile_count; q++)
-				registered |= known->quantiles[q] == n;
-			if (!registered)
+			if (!om_quantile_number(part->bound, &n) ||
+			    !family_has_quantile(known, n))
 				continue;
 			set_gauge(batch, row, OM_QUANTILE_DATUM_BASE + 2 * n,
 			    part->value);
@@ -633,31 +637,16 @@ openmetrics_refresh(struct dci_host *host, void *opaque)
 
 /* --- Options and registration ------------------------------------------ */
 
+/* provider_option_unsigned for a size_t member. */
 static int
 option_size(struct dci_host *host, const char *key, size_t default_value,
     size_t minimum, size_t maximum, size_t *out)
 {
-	const char *text = dci_option_string(host, key);
-	char *end;
-	unsigned long long value;
-	char message[96];
+	uint64_t value;
 
-	*out = default_value;
-	if (text == NULL) {
-		if (dci_option_present(host, key)) {
-			dci_option_error(host, key, "expected a number");
-			return -1;
-		}
-		return 0;
-	}
-	value = strtoull(text, &end, 10);
-	if (text[0] < '0' || text[0] > '9' || *end != '\0' || value < minimum ||
-	    value > maximum) {
-		snprintf(message, sizeof(message),
-		    "expected a number from %zu to %zu", minimum, maximum);
-		dci_option_error(host, key, message);
+	if (provider_option_unsigned(
+	        host, key, minimum, maximum, default_value, &value) != 0)
 		return -1;
-	}
 	*out = (size_t)value;
 	return 0;
 }

@@ -67,40 +67,10 @@
 #define _GNU_SOURCE
 
 #include "format/datum_forms.h"
+#include "providers/common/options.h"
 #include "suppliers_context.h"
 
 /* --- Options --- */
-
-static int
-parse_unsigned(struct dci_host *host, const char *key, uint64_t minimum,
-    uint64_t maximum, uint64_t default_value, uint64_t *value)
-{
-	const char *text = dci_option_string(host, key);
-	char *end;
-	unsigned long long parsed;
-
-	*value = default_value;
-	if (text == NULL) {
-		if (dci_option_present(host, key)) {
-			dci_option_error(host, key, "expected a number");
-			return -1;
-		}
-		return 0;
-	}
-	errno = 0;
-	parsed = strtoull(text, &end, 10);
-	if (errno != 0 || end == text || *end != '\0' || text[0] == '-' ||
-	    parsed < minimum || parsed > maximum) {
-		char message[128];
-		snprintf(message, sizeof(message),
-		    "expected a number from %" PRIu64 " to %" PRIu64, minimum,
-		    maximum);
-		dci_option_error(host, key, message);
-		return -1;
-	}
-	*value = parsed;
-	return 0;
-}
 
 static bool
 id_number(const char *text, unsigned long *number)
@@ -626,30 +596,30 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 		return -1;
 	context->watch = -1;
 	context->watch_descriptor = -1;
-	if (parse_unsigned(host, "max-segments", 1,
+	if (provider_option_unsigned(host, "max-segments", 1,
 	        SUPPLIERS_MAX_SEGMENTS_LIMIT, SUPPLIERS_MAX_SEGMENTS_DEFAULT,
 	        &max_segments) != 0 ||
-	    parse_unsigned(host, "max-segments-per-uid", 1, max_segments,
+	    provider_option_unsigned(host, "max-segments-per-uid", 1, max_segments,
 	        max_segments / 4 > 0 ? max_segments / 4 : 1, &per_uid) != 0 ||
-	    parse_unsigned(host, "max-refused-per-uid", 1,
+	    provider_option_unsigned(host, "max-refused-per-uid", 1,
 	        SUPPLIERS_MAX_SEGMENTS_LIMIT,
 	        SUPPLIERS_MAX_REFUSED_PER_UID_DEFAULT, &refused_per_uid) != 0 ||
-	    parse_unsigned(host, "max-segment-size",
+	    provider_option_unsigned(host, "max-segment-size",
 	        sizeof(struct dcistat_segment_header), UINT64_C(1) << 40,
 	        SUPPLIERS_MAX_SEGMENT_SIZE_DEFAULT, &max_size) != 0 ||
 	    owners_parse(context) != 0)
 		return -1;
 	limits = &context->limits;
-	if (parse_unsigned(host, "max-segment-memory", UINT64_C(1) << 16,
+	if (provider_option_unsigned(host, "max-segment-memory", UINT64_C(1) << 16,
 	        UINT64_C(1) << 40, SEGMENT_BUDGET_SEGMENT_BYTES_DEFAULT,
 	        &limits->segment_bytes) != 0 ||
-	    parse_unsigned(host, "max-user-memory", UINT64_C(1) << 16,
+	    provider_option_unsigned(host, "max-user-memory", UINT64_C(1) << 16,
 	        UINT64_C(1) << 40, SEGMENT_BUDGET_USER_BYTES_DEFAULT,
 	        &limits->user_bytes) != 0 ||
-	    parse_unsigned(host, "max-refresh-work", UINT64_C(1) << 16,
+	    provider_option_unsigned(host, "max-refresh-work", UINT64_C(1) << 16,
 	        UINT64_C(1) << 40, SEGMENT_BUDGET_REFRESH_WORK_DEFAULT,
 	        &limits->refresh_work) != 0 ||
-	    parse_unsigned(host, "max-segment-work", UINT64_C(1) << 12,
+	    provider_option_unsigned(host, "max-segment-work", UINT64_C(1) << 12,
 	        limits->refresh_work,
 	        limits->refresh_work < SEGMENT_BUDGET_SEGMENT_WORK_DEFAULT
 	            ? limits->refresh_work

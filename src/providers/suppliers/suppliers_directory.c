@@ -85,9 +85,12 @@ refuse_file(struct suppliers_context *context, const struct stat *status,
 	suppliers_refuse_file_owned(context, status, collision, NULL);
 }
 
-/* Forgets a refused file (gone, or changed: to be read again). */
+/* A refused file went: its owner holds one refusal less, and when that
+ * brings it under max-refused-per-uid, the limit is logged again the next
+ * time it holds a file back. */
 static void
-refused_forget(struct suppliers_context *context, struct refused_file *refused)
+refused_uncount(
+    struct suppliers_context *context, const struct refused_file *refused)
 {
 	struct owner_count *held =
 	    owner_counts_get(&context->held, refused->uid);
@@ -96,6 +99,13 @@ refused_forget(struct suppliers_context *context, struct refused_file *refused)
 		held->refused--;
 	if (held != NULL && held->refused < context->max_refused_per_uid)
 		held->refused_full_logged = false;
+}
+
+/* Forgets a refused file (gone, or changed: to be read again). */
+static void
+refused_forget(struct suppliers_context *context, struct refused_file *refused)
+{
+	refused_uncount(context, refused);
 	refused_set_remove(&context->refused, refused);
 }
 
@@ -527,15 +537,10 @@ static bool
 refused_gone(struct refused_file *refused, void *argument)
 {
 	struct suppliers_context *context = argument;
-	struct owner_count *held;
 
 	if (refused->seen)
 		return false;
-	held = owner_counts_get(&context->held, refused->uid);
-	if (held != NULL && held->refused > 0)
-		held->refused--;
-	if (held != NULL && held->refused < context->max_refused_per_uid)
-		held->refused_full_logged = false;
+	refused_uncount(context, refused);
 	return true;
 }
 
@@ -813,7 +818,6 @@ bool
 suppliers_refused_owner_gone(struct refused_file *refused, void *argument)
 {
 	struct suppliers_context *context = argument;
-	struct owner_count *held;
 	char why[256];
 	int descriptor;
 	bool removed;
@@ -833,10 +837,6 @@ suppliers_refused_owner_gone(struct refused_file *refused, void *argument)
 		refused->has_owner = false; /* said once */
 		return false;
 	}
-	held = owner_counts_get(&context->held, refused->uid);
-	if (held != NULL && held->refused > 0)
-		held->refused--;
-	if (held != NULL && held->refused < context->max_refused_per_uid)
-		held->refused_full_logged = false;
+	refused_uncount(context, refused);
 	return true;
 }
