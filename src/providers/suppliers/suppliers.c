@@ -83,6 +83,36 @@ id_number(const char *text, unsigned long *number)
 	       *number < UINT32_MAX;
 }
 
+/* The id that item `index` of option `key` ("users" or "groups") names,
+ * a user or group name or a number. -1 after dci_option_error. */
+static int
+owner_id(
+    struct dci_host *host, const char *key, size_t index, unsigned long *number)
+{
+	bool group = strcmp(key, "groups") == 0;
+	const char *name = dci_option_item(host, key, index);
+
+	if (group) {
+		const struct group *entry = getgrnam(name);
+		if (entry != NULL) {
+			*number = entry->gr_gid;
+			return 0;
+		}
+	} else {
+		const struct passwd *entry = getpwnam(name);
+		if (entry != NULL) {
+			*number = entry->pw_uid;
+			return 0;
+		}
+	}
+	if (!id_number(name, number)) {
+		dci_option_error(
+		    host, key, group ? "no such group" : "no such user");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 owners_parse(struct suppliers_context *context)
 {
@@ -90,6 +120,7 @@ owners_parse(struct suppliers_context *context)
 	size_t users = dci_option_count(host, "users");
 	size_t groups = dci_option_count(host, "groups");
 	bool default_group = !dci_option_present(host, "groups");
+	unsigned long number;
 
 	context->owners.uids = calloc(users + 1, sizeof(uid_t));
 	context->owners.gids = calloc(groups + 1, sizeof(gid_t));
@@ -98,28 +129,14 @@ owners_parse(struct suppliers_context *context)
 		return -1;
 	}
 	for (size_t i = 0; i < users; i++) {
-		const char *name = dci_option_item(host, "users", i);
-		struct passwd *entry = getpwnam(name);
-		unsigned long number;
-		if (entry != NULL)
-			number = entry->pw_uid;
-		else if (!id_number(name, &number)) {
-			dci_option_error(host, "users", "no such user");
+		if (owner_id(host, "users", i, &number) != 0)
 			return -1;
-		}
 		context->owners.uids[context->owners.uid_count++] =
 		    (uid_t)number;
 	}
 	for (size_t i = 0; i < groups; i++) {
-		const char *name = dci_option_item(host, "groups", i);
-		struct group *entry = getgrnam(name);
-		unsigned long number;
-		if (entry != NULL)
-			number = entry->gr_gid;
-		else if (!id_number(name, &number)) {
-			dci_option_error(host, "groups", "no such group");
+		if (owner_id(host, "groups", i, &number) != 0)
 			return -1;
-		}
 		context->owners.gids[context->owners.gid_count++] =
 		    (gid_t)number;
 	}
