@@ -70,14 +70,12 @@ enum devstat_position {
 };
 
 struct dcistat_devstat {
-	struct dcistat_supplier *supplier; /* first: the update path's */
-	uint32_t block;                    /* its sequence word */
+	struct dcistat_handle handle; /* first: its supplier is the update
+	                                 path's */
 	uint32_t busy_state;  /* absolute word in the shared region */
 	uint32_t bytes[4];    /* by kind; [0] unused */
 	uint32_t operations[4];
 	uint32_t durations[4];
-	struct dcistat_instance *instance;
-	struct dcistat_devstat *next;
 };
 
 static const uint32_t devstat_relative_id[] = {2};
@@ -170,45 +168,24 @@ transaction_nanoseconds(void)
 	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
-__attribute__((visibility("default"))) struct dcistat_devstat *
-dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
-    uint32_t unit_number, uint32_t block_size, uint32_t flags,
-    uint32_t device_type, uint32_t priority)
+/* Under the supplier's lock: the device labelled `label` (length bytes),
+ * published; NULL, the error set, when it cannot be. */
+static struct dcistat_devstat *
+devstat_add_locked(struct dcistat_supplier *supplier, const char *label,
+    size_t length, uint32_t block_size, uint32_t device_type, uint32_t priority)
 {
-	struct dcistat_devstat *device = NULL;
-	struct dcistat_class *class_handle;
-	char label[DEVSTAT_MODEL_NAME_SIZE];
+	struct dcistat_class *class_handle = devstat_class(supplier);
+	struct dcistat_devstat *device;
 	uint64_t packed[DEVSTAT_MODEL_NAME_SIZE / 8];
-	uint32_t block, words, values, serial;
+	uint32_t values;
 	uint64_t *shared;
-	int length;
 
-	(void)flags; /* devstat(9)'s flags say what the device does not
-	                count; every kind is counted here */
-	if (supplier == NULL || name == NULL || name[0] == '\0') {
-		dcistat_fail(EINVAL, "devstat: a device needs a name");
-		return NULL;
-	}
-	length = snprintf(label, sizeof(label), "%s%u", name, unit_number);
-	if (length < 0 || (size_t)length >= sizeof(label)) {
-		dcistat_fail(EINVAL, "devstat: name \"%s\" longer than %u bytes",
-		    name, DEVSTAT_MODEL_NAME_SIZE - 1);
-		return NULL;
-	}
-	pthread_mutex_lock(&supplier->lock);
-	class_handle = devstat_class(supplier);
 	if (class_handle == NULL)
-		goto out;
-	device = calloc(1, sizeof(*device));
-	if (device == NULL) {
-		dcistat_fail(ENOMEM, "out of memory");
-		goto out;
-	}
-	words = 1 + class_handle->value_words;
-	block = dcistat_block_allocate(supplier, words);
-	if (block == 0)
-		goto failed;
-	values = block + 1;
+		return NULL;
+	device = dcistat_handle_new(class_handle, sizeof(*device));
+	if (device == NULL)
+		return NULL;
+	values = device->handle.block + 1;
 	shared = dcistat_shared_region(supplier);
 	__atomic_store_n(
 	    &shared[values + class_handle->datum_words[POSITION_BLOCK_SIZE]],
@@ -224,15 +201,13 @@ dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
 	                                      [POSITION_CREATION_TIME]],
 	    monotonic_nanoseconds() / 10000000u, __ATOMIC_RELAXED);
 	memset(packed, 0, sizeof(packed));
-	memcpy(packed, label, (size_t)length);
+	memcpy(packed, label, length);
 	for (size_t w = 0; w < sizeof(packed) / 8; w++)
-		__atomic_store_n(&shared[values +
-		                         class_handle->datum_words
-		                             [POSITION_DEVICE_NAME] +
-		                         w],
+		__atomic_store_n(
+		    &shared[values +
+		            class_handle->datum_words[POSITION_DEVICE_NAME] +
+		            w],
 		    packed[w], __ATOMIC_RELAXED);
-	device->supplier = supplier;
-	device->block = block;
 	device->busy_state =
 	    values + class_handle->datum_words[POSITION_BUSY_TIME];
 	for (uint32_t kind = 1; kind <= 3; kind++) {
@@ -250,20 +225,39 @@ dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
 	    values + class_handle->datum_words[POSITION_OPERATIONS + 3];
 	device->durations[0] =
 	    values + class_handle->datum_words[POSITION_DURATION + 3];
-	serial = block; /* unique among the blocks live */
-	device->instance = dcistat_instance_publish_owning(
-	    class_handle, block, words, values, &serial, 1, label, 0);
-	if (device->instance == NULL)
-		goto failed;
-	dcistat_supplier_on_close(supplier, dcistat_devstat_free_all);
-	device->next = supplier->devstat_list;
-	supplier->devstat_list = device;
-	goto out;
+	/* The block is unique among the blocks live: the instance's id. */
+	if (dcistat_handle_publish(&device->handle, values,
+	        device->handle.block, label, 0, &supplier->devstat_list,
+	        dcistat_devstat_free_all) != 0)
+		return NULL;
+	return device;
+}
 
-failed:
-	free(device);
-	device = NULL;
-out:
+__attribute__((visibility("default"))) struct dcistat_devstat *
+dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
+    uint32_t unit_number, uint32_t block_size, uint32_t flags,
+    uint32_t device_type, uint32_t priority)
+{
+	struct dcistat_devstat *device;
+	char label[DEVSTAT_MODEL_NAME_SIZE];
+	int length;
+
+	(void)flags; /* devstat(9)'s flags say what the device does not
+	                count; every kind is counted here */
+	if (supplier == NULL || name == NULL || name[0] == '\0') {
+		dcistat_fail(EINVAL, "devstat: a device needs a name");
+		return NULL;
+	}
+	length = snprintf(label, sizeof(label), "%s%u", name, unit_number);
+	if (length < 0 || (size_t)length >= sizeof(label)) {
+		dcistat_fail(EINVAL,
+		    "devstat: name \"%s\" longer than %u bytes", name,
+		    DEVSTAT_MODEL_NAME_SIZE - 1);
+		return NULL;
+	}
+	pthread_mutex_lock(&supplier->lock);
+	device = devstat_add_locked(
+	    supplier, label, (size_t)length, block_size, device_type, priority);
 	pthread_mutex_unlock(&supplier->lock);
 	return device;
 }
@@ -272,20 +266,12 @@ __attribute__((visibility("default"))) int
 dcistat_devstat_remove(struct dcistat_devstat *device)
 {
 	struct dcistat_supplier *supplier;
-	struct dcistat_devstat **link;
 
 	if (device == NULL)
 		return dcistat_fail(EINVAL, "devstat: no device");
-	supplier = device->supplier;
+	supplier = device->handle.supplier;
 	pthread_mutex_lock(&supplier->lock);
-	for (link = &supplier->devstat_list; *link != NULL;
-	     link = &(*link)->next) {
-		if (*link == device) {
-			*link = device->next;
-			break;
-		}
-	}
-	dcistat_instance_unpublish(device->instance);
+	dcistat_handle_remove(&supplier->devstat_list, &device->handle);
 	pthread_mutex_unlock(&supplier->lock);
 	free(device);
 	return 0;
@@ -296,7 +282,7 @@ dcistat_devstat_start_transaction_at(
     struct dcistat_devstat *device, uint64_t now)
 {
 	uint64_t *state =
-	    &dcistat_shared_region(device->supplier)[device->busy_state];
+	    &dcistat_shared_region(device->handle.supplier)[device->busy_state];
 	uint64_t current = __atomic_load_n(state, __ATOMIC_RELAXED);
 	uint64_t next;
 
@@ -374,7 +360,7 @@ dcistat_devstat_end_transaction_at(struct dcistat_devstat *device,
     uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start,
     uint64_t now)
 {
-	struct dcistat_supplier *supplier = device->supplier;
+	struct dcistat_supplier *supplier = device->handle.supplier;
 	uint64_t *shared = dcistat_shared_region(supplier);
 	uint64_t *region = dcistat_thread_region(supplier);
 	bool own = region != NULL;
@@ -384,13 +370,13 @@ dcistat_devstat_end_transaction_at(struct dcistat_devstat *device,
 		region = shared;
 	busy_end(&shared[device->busy_state], &shared[device->busy_state + 1],
 	    now);
-	dcistat_block_begin(&region[device->block], own);
+	dcistat_block_begin(&region[device->handle.block], own);
 	if (k != DCISTAT_DEVSTAT_NO_DATA)
 		dcistat_add(&region[device->bytes[k]], bytes, own);
 	dcistat_add(&region[device->operations[k]], 1, own);
 	dcistat_add(&region[device->durations[k]],
 	    now > start ? now - start : 0, own);
-	dcistat_block_end(&region[device->block], own);
+	dcistat_block_end(&region[device->handle.block], own);
 }
 
 __attribute__((visibility("default"))) void
@@ -404,10 +390,5 @@ dcistat_devstat_end_transaction(struct dcistat_devstat *device,
 static void
 dcistat_devstat_free_all(struct dcistat_supplier *supplier)
 {
-	while (supplier->devstat_list != NULL) {
-		struct dcistat_devstat *device = supplier->devstat_list;
-		supplier->devstat_list = device->next;
-		free(device->instance);
-		free(device);
-	}
+	dcistat_handles_free(&supplier->devstat_list);
 }

@@ -619,6 +619,72 @@ dcistat_instance_unpublish(struct dcistat_instance *instance)
 	free(instance);
 }
 
+void *
+dcistat_handle_new(struct dcistat_class *class_handle, size_t size)
+{
+	struct dcistat_supplier *supplier = class_handle->supplier;
+	struct dcistat_handle *handle = calloc(1, size);
+
+	if (handle == NULL) {
+		dcistat_fail(ENOMEM, "out of memory");
+		return NULL;
+	}
+	handle->supplier = supplier;
+	handle->class_handle = class_handle;
+	handle->block_words = 1 + class_handle->value_words;
+	handle->block = dcistat_block_allocate(supplier, handle->block_words);
+	if (handle->block == 0) {
+		free(handle);
+		return NULL;
+	}
+	return handle;
+}
+
+int
+dcistat_handle_publish(struct dcistat_handle *handle, uint32_t values,
+    uint32_t serial, const char *label, uint32_t parent_index_plus_one,
+    struct dcistat_handle **list,
+    void (*close)(struct dcistat_supplier *supplier))
+{
+	handle->instance = dcistat_instance_publish_owning(handle->class_handle,
+	    handle->block, handle->block_words, values, &serial, 1, label,
+	    parent_index_plus_one);
+	if (handle->instance == NULL) {
+		free(handle);
+		return -1;
+	}
+	dcistat_supplier_on_close(handle->supplier, close);
+	handle->next = *list;
+	*list = handle;
+	return 0;
+}
+
+void
+dcistat_handle_remove(
+    struct dcistat_handle **list, struct dcistat_handle *handle)
+{
+	for (struct dcistat_handle **link = list; *link != NULL;
+	     link = &(*link)->next) {
+		if (*link == handle) {
+			*link = handle->next;
+			break;
+		}
+	}
+	dcistat_instance_unpublish(handle->instance);
+}
+
+void
+dcistat_handles_free(struct dcistat_handle **list)
+{
+	while (*list != NULL) {
+		struct dcistat_handle *handle = *list;
+
+		*list = handle->next;
+		free(handle->instance);
+		free(handle);
+	}
+}
+
 /* The words a datum takes in a block. */
 static uint32_t
 datum_words(const struct dci_datum_info *datum, unsigned combine)
