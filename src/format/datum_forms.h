@@ -45,6 +45,19 @@
 	    DCI_SIP_DECIMAL, 0, DCI_SV_VOLATILE, datum_unit,                   \
 	    DCI_SEMANTICS_COUNTER, text)
 
+/* A 32-bit gauge, shown in decimal. */
+#define DATUM_FORM_GAUGE32(datum_id, datum_label, datum_unit, text)            \
+	DATUM_INFO(datum_id, datum_label, DCI_ST_INTEGER32, DCI_SIF_UNSIGNED,  \
+	    DCI_SIP_DECIMAL, 0, DCI_SV_VOLATILE, datum_unit,                   \
+	    DCI_SEMANTICS_GAUGE, text)
+
+/* A moment of CLOCK_MONOTONIC (DCI_STF_MONOTONIC, absolute). */
+#define DATUM_FORM_MOMENT(                                                     \
+    datum_id, datum_label, datum_volatility, datum_unit, text)                 \
+	DATUM_INFO(datum_id, datum_label, DCI_ST_TIME, DCI_STF_MONOTONIC,      \
+	    DCI_STP_ABSOLUTE, 0, datum_volatility, datum_unit,                 \
+	    DCI_SEMANTICS_DISCRETE, text)
+
 /* A 32-bit number fixed for the instance's life, shown in decimal. */
 #define DATUM_FORM_STATIC_NUMBER(datum_id, datum_label, datum_unit, text)      \
 	DATUM_INFO(datum_id, datum_label, DCI_ST_INTEGER32, DCI_SIF_UNSIGNED,  \

@@ -111,9 +111,8 @@ static const struct dci_datum_info netif_fixed_datums[] = {
         DCI_SIP_DECIMAL, 0, DCI_SV_VARIABLE, DCI_UNIT_MEGABITS_PER_SECOND,
         DCI_SEMANTICS_GAUGE,
         "Link speed in Mbit/s, where the driver reports one"),
-    DATUM_INFO(NETIF_DATUM_LAST_CHANGE, "last_change", DCI_ST_TIME,
-        DCI_STF_MONOTONIC, DCI_STP_ABSOLUTE, 0, DCI_SV_VARIABLE,
-        DCI_UNIT_CENTISECONDS, DCI_SEMANTICS_DISCRETE,
+    DATUM_FORM_MOMENT(NETIF_DATUM_LAST_CHANGE, "last_change", DCI_SV_VARIABLE,
+        DCI_UNIT_CENTISECONDS,
         "When the operational state last changed, as seen by this provider "
         "(0: no change seen)"),
 };

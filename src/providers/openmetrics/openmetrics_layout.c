@@ -23,16 +23,6 @@ datum_integer(uint32_t id, const char *label, bool is_signed,
 	    DCI_SV_VOLATILE, DCI_UNIT_NONE, semantics, description);
 }
 
-/* A 32-bit unsigned gauge of the status class. */
-static struct dci_datum_info
-datum_gauge32(
-    uint32_t id, const char *label, enum dci_unit unit, const char *description)
-{
-	return (struct dci_datum_info)DATUM_INFO(id, label, DCI_ST_INTEGER32,
-	    DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL, 0, DCI_SV_VOLATILE, unit,
-	    DCI_SEMANTICS_GAUGE, description);
-}
-
 /* A NUL-terminated string of at most `size` bytes, NUL included. */
 static struct dci_datum_info
 datum_string(
@@ -266,17 +256,16 @@ om_layout_register_status(struct dci_host *host, struct dci_supplier **supplier)
 	        DCI_SEMANTICS_DISCRETE, "Whether the last scrape was served"),
 	    datum_string(OM_STATUS_TEXT, "status", OM_STATUS_SIZE,
 	        "ok, or why the last scrape was not served"),
-	    DATUM_INFO(OM_STATUS_LAST_SUCCESS, "last_success", DCI_ST_TIME,
-	        DCI_STF_MONOTONIC, DCI_STP_ABSOLUTE, 0, DCI_SV_VOLATILE,
-	        DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE,
+	    DATUM_FORM_MOMENT(OM_STATUS_LAST_SUCCESS, "last_success",
+	        DCI_SV_VOLATILE, DCI_UNIT_NONE,
 	        "When a scrape was last served"),
-	    datum_gauge32(OM_STATUS_FAMILIES, "families", DCI_UNIT_COUNT,
+	    DATUM_FORM_GAUGE32(OM_STATUS_FAMILIES, "families", DCI_UNIT_COUNT,
 	        "Families in the last scrape served"),
-	    datum_gauge32(OM_STATUS_SERIES, "series", DCI_UNIT_COUNT,
+	    DATUM_FORM_GAUGE32(OM_STATUS_SERIES, "series", DCI_UNIT_COUNT,
 	        "Label sets in the last scrape served"),
-	    datum_gauge32(OM_STATUS_BODY_BYTES, "body_bytes", DCI_UNIT_BYTES,
-	        "Size of the last body read"),
-	    datum_gauge32(OM_STATUS_SCRAPE_MICROSECONDS, "scrape_time",
+	    DATUM_FORM_GAUGE32(OM_STATUS_BODY_BYTES, "body_bytes",
+	        DCI_UNIT_BYTES, "Size of the last body read"),
+	    DATUM_FORM_GAUGE32(OM_STATUS_SCRAPE_MICROSECONDS, "scrape_time",
 	        DCI_UNIT_MICROSECONDS,
 	        "Wall time of the last scrape served, "
 	        "reading, parsing and committing"),
