@@ -111,6 +111,19 @@ diskstats_number_problem(char *message, size_t size,
 		    position);
 }
 
+/* diskstats_next_token for a token the line must have: false, with "no
+ * `what`" in message, when it is missing. */
+static bool
+diskstats_expect_token(const char **cursor, const char *end,
+    struct diskstats_token *token, const char *what, char *message,
+    size_t message_size)
+{
+	if (diskstats_next_token(cursor, end, token))
+		return true;
+	snprintf(message, message_size, "no %s", what);
+	return false;
+}
+
 /* Reads the `what` ("major", "minor") number of a device into *value.
  * Returns 0, or -1 with the reason in message. */
 static int
@@ -161,21 +174,14 @@ diskstats_parse_line(const char *start, const char *end,
 		return 0;
 
 	if (diskstats_device_number(
-	        &token, "major", &entry->major, message, message_size) != 0)
+	        &token, "major", &entry->major, message, message_size) != 0 ||
+	    !diskstats_expect_token(
+	        &cursor, end, &token, "minor number", message, message_size) ||
+	    diskstats_device_number(
+	        &token, "minor", &entry->minor, message, message_size) != 0 ||
+	    !diskstats_expect_token(
+	        &cursor, end, &token, "device name", message, message_size))
 		return -1;
-
-	if (!diskstats_next_token(&cursor, end, &token)) {
-		snprintf(message, message_size, "no minor number");
-		return -1;
-	}
-	if (diskstats_device_number(
-	        &token, "minor", &entry->minor, message, message_size) != 0)
-		return -1;
-
-	if (!diskstats_next_token(&cursor, end, &token)) {
-		snprintf(message, message_size, "no device name");
-		return -1;
-	}
 	if (token.length >= DISKSTATS_NAME_SIZE) {
 		snprintf(message, message_size,
 		    "device name longer than %u bytes",
