@@ -606,18 +606,20 @@ status_commit(struct om_context *context)
 		if (target->last_success != 0)
 			dci_batch_set_unsigned(batch, row,
 			    OM_STATUS_LAST_SUCCESS, target->last_success);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_FAMILIES, target->families_served);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_SERIES, target->series_served);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_BODY_BYTES, target->body_bytes);
-		dci_batch_set_unsigned(batch, row,
-		    OM_STATUS_SCRAPE_MICROSECONDS, target->microseconds);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_SCRAPES, target->scrapes);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_FAILURES, target->failures);
+		const struct {
+			uint32_t datum;
+			uint64_t value;
+		} counts[] = {
+		    {OM_STATUS_FAMILIES, target->families_served},
+		    {OM_STATUS_SERIES, target->series_served},
+		    {OM_STATUS_BODY_BYTES, target->body_bytes},
+		    {OM_STATUS_SCRAPE_MICROSECONDS, target->microseconds},
+		    {OM_STATUS_SCRAPES, target->scrapes},
+		    {OM_STATUS_FAILURES, target->failures},
+		};
+		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+			dci_batch_set_unsigned(
+			    batch, row, counts[c].datum, counts[c].value);
 	}
 	dci_batch_commit(batch);
 }
