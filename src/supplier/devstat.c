@@ -174,61 +174,51 @@ static struct dcistat_devstat *
 devstat_add_locked(struct dcistat_supplier *supplier, const char *label,
     size_t length, uint32_t block_size, uint32_t device_type, uint32_t priority)
 {
-	struct dcistat_class *class_handle = devstat_class(supplier);
-	struct dcistat_devstat *device;
+	struct dcistat_devstat *device =
+	    dcistat_handle_new(devstat_class(supplier), sizeof(*device));
+	uint64_t *shared = dcistat_shared_region(supplier);
 	uint64_t packed[DEVSTAT_MODEL_NAME_SIZE / 8];
-	uint32_t values;
-	uint64_t *shared;
+	const struct dcistat_handle *handle;
 
-	if (class_handle == NULL)
-		return NULL;
-	device = dcistat_handle_new(class_handle, sizeof(*device));
 	if (device == NULL)
 		return NULL;
-	values = device->handle.block + 1;
-	shared = dcistat_shared_region(supplier);
+	handle = &device->handle;
 	__atomic_store_n(
-	    &shared[values + class_handle->datum_words[POSITION_BLOCK_SIZE]],
+	    &shared[dcistat_handle_word(handle, POSITION_BLOCK_SIZE)],
 	    (uint64_t)block_size, __ATOMIC_RELAXED);
 	__atomic_store_n(
-	    &shared[values + class_handle->datum_words[POSITION_DEVICE_TYPE]],
+	    &shared[dcistat_handle_word(handle, POSITION_DEVICE_TYPE)],
 	    (uint64_t)device_type, __ATOMIC_RELAXED);
 	__atomic_store_n(
-	    &shared[values + class_handle->datum_words[POSITION_PRIORITY]],
+	    &shared[dcistat_handle_word(handle, POSITION_PRIORITY)],
 	    (uint64_t)priority, __ATOMIC_RELAXED);
 	/* STF_MONOTONIC: centiseconds of CLOCK_MONOTONIC. */
-	__atomic_store_n(&shared[values + class_handle->datum_words
-	                                      [POSITION_CREATION_TIME]],
+	__atomic_store_n(
+	    &shared[dcistat_handle_word(handle, POSITION_CREATION_TIME)],
 	    monotonic_nanoseconds() / 10000000u, __ATOMIC_RELAXED);
 	memset(packed, 0, sizeof(packed));
 	memcpy(packed, label, length);
 	for (size_t w = 0; w < sizeof(packed) / 8; w++)
 		__atomic_store_n(
-		    &shared[values +
-		            class_handle->datum_words[POSITION_DEVICE_NAME] +
+		    &shared[dcistat_handle_word(handle, POSITION_DEVICE_NAME) +
 		            w],
 		    packed[w], __ATOMIC_RELAXED);
-	device->busy_state =
-	    values + class_handle->datum_words[POSITION_BUSY_TIME];
+	device->busy_state = dcistat_handle_word(handle, POSITION_BUSY_TIME);
 	for (uint32_t kind = 1; kind <= 3; kind++) {
 		device->bytes[kind] =
-		    values +
-		    class_handle->datum_words[POSITION_BYTES + kind - 1];
+		    dcistat_handle_word(handle, POSITION_BYTES + kind - 1);
 		device->operations[kind] =
-		    values +
-		    class_handle->datum_words[POSITION_OPERATIONS + kind - 1];
+		    dcistat_handle_word(handle, POSITION_OPERATIONS + kind - 1);
 		device->durations[kind] =
-		    values +
-		    class_handle->datum_words[POSITION_DURATION + kind - 1];
+		    dcistat_handle_word(handle, POSITION_DURATION + kind - 1);
 	}
 	device->operations[0] =
-	    values + class_handle->datum_words[POSITION_OPERATIONS + 3];
+	    dcistat_handle_word(handle, POSITION_OPERATIONS + 3);
 	device->durations[0] =
-	    values + class_handle->datum_words[POSITION_DURATION + 3];
+	    dcistat_handle_word(handle, POSITION_DURATION + 3);
 	/* The block is unique among the blocks live: the instance's id. */
-	if (dcistat_handle_publish(&device->handle, values,
-	        device->handle.block, label, 0, &supplier->devstat_list,
-	        dcistat_devstat_free_all) != 0)
+	if (dcistat_handle_publish(&device->handle, handle->block, label, 0,
+	        &supplier->devstat_list, dcistat_devstat_free_all) != 0)
 		return NULL;
 	return device;
 }

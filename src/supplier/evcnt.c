@@ -90,26 +90,21 @@ evcnt_attach_locked(struct dcistat_supplier *supplier,
     enum dcistat_evcnt_type type, struct dcistat_evcnt *parent,
     const char *group, const char *name)
 {
-	struct dcistat_class *class_handle = evcnt_class(supplier);
-	struct dcistat_evcnt *counter;
+	struct dcistat_evcnt *counter =
+	    dcistat_handle_new(evcnt_class(supplier), sizeof(*counter));
+	uint64_t *shared = dcistat_shared_region(supplier);
 	char label[DCISTAT_SEGMENT_INSTANCE_LABEL_SIZE];
-	uint32_t values;
-	uint64_t *shared;
 
-	if (class_handle == NULL)
-		return NULL;
-	counter = dcistat_handle_new(class_handle, sizeof(*counter));
 	if (counter == NULL)
 		return NULL;
-	values = counter->handle.block + 1;
-	shared = dcistat_shared_region(supplier);
-	__atomic_store_n(&shared[values + class_handle->datum_words[1]],
+	/* count, type, group, name: evcnt_class's datums. */
+	counter->count_word = dcistat_handle_word(&counter->handle, 0);
+	__atomic_store_n(&shared[dcistat_handle_word(&counter->handle, 1)],
 	    (uint64_t)type, __ATOMIC_RELAXED);
-	shared_string(shared, values + class_handle->datum_words[2], group);
-	shared_string(shared, values + class_handle->datum_words[3], name);
-	counter->count_word = values + class_handle->datum_words[0];
+	shared_string(shared, dcistat_handle_word(&counter->handle, 2), group);
+	shared_string(shared, dcistat_handle_word(&counter->handle, 3), name);
 	snprintf(label, sizeof(label), "%s %s", group, name);
-	if (dcistat_handle_publish(&counter->handle, values,
+	if (dcistat_handle_publish(&counter->handle,
 	        ++supplier->next_evcnt_serial, label,
 	        parent != NULL ? parent->handle.instance->index + 1 : 0,
 	        &supplier->evcnt_list, dcistat_evcnt_free_all) != 0)

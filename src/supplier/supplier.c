@@ -622,9 +622,13 @@ dcistat_instance_unpublish(struct dcistat_instance *instance)
 void *
 dcistat_handle_new(struct dcistat_class *class_handle, size_t size)
 {
-	struct dcistat_supplier *supplier = class_handle->supplier;
-	struct dcistat_handle *handle = calloc(1, size);
+	struct dcistat_supplier *supplier;
+	struct dcistat_handle *handle;
 
+	if (class_handle == NULL)
+		return NULL;
+	supplier = class_handle->supplier;
+	handle = calloc(1, size);
 	if (handle == NULL) {
 		dcistat_fail(ENOMEM, "out of memory");
 		return NULL;
@@ -641,14 +645,14 @@ dcistat_handle_new(struct dcistat_class *class_handle, size_t size)
 }
 
 int
-dcistat_handle_publish(struct dcistat_handle *handle, uint32_t values,
-    uint32_t serial, const char *label, uint32_t parent_index_plus_one,
+dcistat_handle_publish(struct dcistat_handle *handle, uint32_t serial,
+    const char *label, uint32_t parent_index_plus_one,
     struct dcistat_handle **list,
     void (*close)(struct dcistat_supplier *supplier))
 {
 	handle->instance = dcistat_instance_publish_owning(handle->class_handle,
-	    handle->block, handle->block_words, values, &serial, 1, label,
-	    parent_index_plus_one);
+	    handle->block, handle->block_words, handle->block + 1, &serial, 1,
+	    label, parent_index_plus_one);
 	if (handle->instance == NULL) {
 		free(handle);
 		return -1;

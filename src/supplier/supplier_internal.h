@@ -134,26 +134,33 @@ struct dcistat_handle {
 	struct dcistat_supplier *supplier;
 	struct dcistat_instance *instance;
 	struct dcistat_handle *next;
-	uint32_t block; /* its instance's sequence word, the values after it */
-	/* From dcistat_handle_new to dcistat_handle_publish. */
 	struct dcistat_class *class_handle;
+	uint32_t block; /* its instance's sequence word, the values after it */
 	uint32_t block_words;
 };
 
 /* Under the supplier's lock: a zeroed handle of `size` bytes (its struct
  * dcistat_handle first) for a new instance of class_handle, with the
  * block of the instance's words (handle->block). NULL, the error set, when
- * memory or the segment's space runs out. */
+ * memory or the segment's space runs out, or class_handle is NULL (the
+ * model's class could not be added). */
 void *dcistat_handle_new(struct dcistat_class *class_handle, size_t size);
 
+/* The word, in every region, of the value of the datum at `position` in
+ * the handle's class (dcistat_class_add_locked's order). */
+static inline uint32_t
+dcistat_handle_word(const struct dcistat_handle *handle, size_t position)
+{
+	return handle->block + 1 + handle->class_handle->datum_words[position];
+}
+
 /* Under the supplier's lock: publishes the instance of a handle from
- * dcistat_handle_new (id `serial`, labelled `label`, its values from word
- * `values` of its block), owning the block, and adds the handle to *list,
- * which `close` frees when the supplier closes (dcistat_supplier_on_close,
- * dcistat_handles_free). -1 when the instance table is full: the handle
- * and its block are freed then. */
-int dcistat_handle_publish(struct dcistat_handle *handle, uint32_t values,
-    uint32_t serial, const char *label, uint32_t parent_index_plus_one,
+ * dcistat_handle_new (id `serial`, labelled `label`), owning its block,
+ * and adds the handle to *list, which `close` frees when the supplier
+ * closes (dcistat_supplier_on_close, dcistat_handles_free). -1 when the
+ * instance table is full: the handle and its block are freed then. */
+int dcistat_handle_publish(struct dcistat_handle *handle, uint32_t serial,
+    const char *label, uint32_t parent_index_plus_one,
     struct dcistat_handle **list,
     void (*close)(struct dcistat_supplier *supplier));
 
