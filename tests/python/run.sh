@@ -35,9 +35,13 @@ export LD_LIBRARY_PATH=$top_builddir/src/supplier/.libs:$top_builddir/src/libdci
 export DCISTAT_CLI=$top_builddir/src/cli/dcistat
 export DCISTAT_SUPPLIERS_SO=$top_builddir/src/providers/suppliers/.libs/suppliers.so
 export PYTHONDONTWRITEBYTECODE=1
-if ldd "$so" | grep -q libasan; then
-	asan=$(ldd "$so" | awk '/libasan/ { print $3 }')
-	ubsan=$(ldd "$so" | awk '/libubsan/ { print $3 }')
+# ldd's whole output is read first: under pipefail, `ldd | grep -q` fails
+# when grep stops reading before ldd has written its last line (SIGPIPE),
+# and the extension then loads without its runtimes.
+libraries=$(ldd "$so")
+if grep -q libasan <<<"$libraries"; then
+	asan=$(awk '/libasan/ { print $3 }' <<<"$libraries")
+	ubsan=$(awk '/libubsan/ { print $3 }' <<<"$libraries")
 	export LD_PRELOAD="$asan${ubsan:+ $ubsan}"
 	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 	echo "# sanitizer build: preloading $LD_PRELOAD, leak detection off"
