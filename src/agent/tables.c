@@ -607,6 +607,74 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	return answer;
 }
 
+/* The GETNEXT of `varbind`'s name as one more repetition of a GETBULK:
+ * answered only when the row lies before `range_end`, where the agent's
+ * registration for the table ends (what the agent checks of a repetition
+ * it asks for itself). */
+static bool
+answer_repetition(struct agent_tables *tables, unsigned table,
+    const netsnmp_request_info *request, netsnmp_variable_list *varbind)
+{
+	struct schema_request_name name_asked;
+	struct schema_row_name name;
+
+	schema_request_name_decode(
+	    varbind->name, varbind->name_length, &name_asked);
+	if (agent_tables_answer_request(tables, table, true, &name_asked, &name,
+	        varbind) != AGENT_ANSWERED)
+		return false;
+	if (request->range_end != NULL &&
+	    snmp_oid_compare(name.subids, name.length, request->range_end,
+	        request->range_end_len) >= 0) {
+		/* The value set above goes; the agent's next pass asks. */
+		snmp_set_var_typed_value(varbind, ASN_PRIV_RETRY, NULL, 0);
+		return false;
+	}
+	snmp_set_var_objid(varbind, name.subids, name.length);
+	return true;
+}
+
+/* The whole table is in the request's VACM view: no repetition answered
+ * here needs the view check the agent makes of each of its own. */
+static bool
+table_in_view(unsigned table, netsnmp_agent_request_info *request_info)
+{
+	oid root[ENTRY_PREFIX_LENGTH];
+
+	schema_entry_prefix(table, root);
+	return netsnmp_acm_check_subtree(request_info->asp->pdu, root,
+	           ENTRY_PREFIX_LENGTH - 1) == VACM_SUCCESS;
+}
+
+void
+agent_tables_answer_bulk(struct agent_tables *tables, unsigned table,
+    netsnmp_agent_request_info *request_info, netsnmp_request_info *request)
+{
+	bool more;
+
+	if (agent_tables_answer(tables, table, true, request->requestvb) !=
+	    AGENT_ANSWERED)
+		return; /* as it came: the agent asks the next registration */
+	/* A view that hides part of the table: one repetition per pass, the
+	 * agent checking each. */
+	more = table_in_view(table, request_info);
+	while (
+	    request->repeat > 0 && request->requestvb->next_variable != NULL) {
+		netsnmp_variable_list *answered = request->requestvb;
+		netsnmp_variable_list *next = answered->next_variable;
+
+		/* What Net-SNMP's bulk_to_next helper leaves for the agent's
+		 * next pass: the next repetition named after this answer, to
+		 * be retried. */
+		request->repeat--;
+		snmp_set_var_objid(next, answered->name, answered->name_length);
+		snmp_set_var_typed_value(next, ASN_PRIV_RETRY, NULL, 0);
+		request->requestvb = next;
+		if (!more || !answer_repetition(tables, table, request, next))
+			return;
+	}
+}
+
 void
 agent_tables_request_begin(struct agent_tables *tables)
 {
