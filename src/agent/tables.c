@@ -69,51 +69,68 @@ supplier_encode(const struct schema_index_row *row, uint32_t *index)
 	return 1;
 }
 
+/* One cell of a row, as one of the three syntaxes the descriptive tables'
+ * columns have: a DisplayString, an INTEGER or a 32-bit unsigned type. */
+struct cell {
+	u_char type; /* ASN_OCTET_STR, ASN_INTEGER, or an unsigned type */
+	const char *text;
+	long number;
+};
+
+#define CELL_TEXT(text)                                                        \
+	{                                                                      \
+		ASN_OCTET_STR, (text), 0                                       \
+	}
+#define CELL_INTEGER(number)                                                   \
+	{                                                                      \
+		ASN_INTEGER, NULL, (long)(number)                              \
+	}
+#define CELL_UNSIGNED(type, number)                                            \
+	{                                                                      \
+		(type), NULL, (long)(uint32_t)(number)                         \
+	}
+
+static void
+set_cell(netsnmp_variable_list *varbind, const struct cell *cell)
+{
+	if (cell->type == ASN_OCTET_STR)
+		set_string(varbind, cell->text);
+	else if (cell->type == ASN_INTEGER)
+		set_integer(varbind, cell->number);
+	else
+		set_unsigned(varbind, cell->type, (uint32_t)cell->number);
+}
+
 static void
 supplier_value(struct agent_tables *tables, unsigned column,
     const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_supplier *supplier = row->supplier;
+	const struct cell cells[] = {
+	    [SCHEMA_SUPPLIER_MODULE] = CELL_TEXT(supplier->module),
+	    [SCHEMA_SUPPLIER_TITLE] = CELL_TEXT(supplier->title),
+	    [SCHEMA_SUPPLIER_DESCRIPTION] = CELL_TEXT(supplier->description),
+	    [SCHEMA_SUPPLIER_TYPE] =
+	        CELL_UNSIGNED(ASN_UNSIGNED, supplier->type),
+	    [SCHEMA_SUPPLIER_VERSION] =
+	        CELL_UNSIGNED(ASN_UNSIGNED, supplier->version),
+	    [SCHEMA_SUPPLIER_STATUS] = CELL_INTEGER(supplier->status),
+	    [SCHEMA_SUPPLIER_DISCONTINUITY] = CELL_UNSIGNED(
+	        ASN_TIMETICKS, agent_timestamps_of(&tables->timestamps,
+	                           supplier->discontinuity_milliseconds)),
+	    [SCHEMA_SUPPLIER_LAST_REFRESH] = CELL_UNSIGNED(
+	        ASN_TIMETICKS, supplier->last_refresh_milliseconds == 0
+	                           ? 0
+	                           : agent_timestamps_of(&tables->timestamps,
+	                                 supplier->last_refresh_milliseconds)),
+	    [SCHEMA_SUPPLIER_FAILURE] = CELL_TEXT(supplier->failure),
+	};
 
-	switch (column) {
-	case SCHEMA_SUPPLIER_MODULE:
-		set_string(varbind, supplier->module);
-		break;
-	case SCHEMA_SUPPLIER_TITLE:
-		set_string(varbind, supplier->title);
-		break;
-	case SCHEMA_SUPPLIER_DESCRIPTION:
-		set_string(varbind, supplier->description);
-		break;
-	case SCHEMA_SUPPLIER_TYPE:
-		set_unsigned(varbind, ASN_UNSIGNED, supplier->type);
-		break;
-	case SCHEMA_SUPPLIER_VERSION:
-		set_unsigned(varbind, ASN_UNSIGNED, supplier->version);
-		break;
-	case SCHEMA_SUPPLIER_RESET:
+	if (column == SCHEMA_SUPPLIER_RESET)
 		snmp_set_var_typed_value(varbind, ASN_OCTET_STR,
 		    supplier->reset, sizeof(supplier->reset));
-		break;
-	case SCHEMA_SUPPLIER_STATUS:
-		set_integer(varbind, supplier->status);
-		break;
-	case SCHEMA_SUPPLIER_DISCONTINUITY:
-		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_timestamps_of(&tables->timestamps,
-		        supplier->discontinuity_milliseconds));
-		break;
-	case SCHEMA_SUPPLIER_LAST_REFRESH:
-		set_unsigned(varbind, ASN_TIMETICKS,
-		    supplier->last_refresh_milliseconds == 0
-		        ? 0
-		        : agent_timestamps_of(&tables->timestamps,
-		              supplier->last_refresh_milliseconds));
-		break;
-	case SCHEMA_SUPPLIER_FAILURE:
-		set_string(varbind, supplier->failure);
-		break;
-	}
+	else
+		set_cell(varbind, &cells[column]);
 }
 
 /* --- dciClassTable --- */
@@ -208,36 +225,20 @@ datum_value(struct agent_tables *tables, unsigned column,
     const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_datum_info *info = &row->datum->info;
+	const struct cell cells[] = {
+	    [SCHEMA_DATUM_LABEL] = CELL_TEXT(info->label),
+	    [SCHEMA_DATUM_TYPE] = CELL_INTEGER(info->type),
+	    [SCHEMA_DATUM_FORMAT] = CELL_UNSIGNED(ASN_UNSIGNED, info->format),
+	    [SCHEMA_DATUM_PRESENTATION] =
+	        CELL_UNSIGNED(ASN_UNSIGNED, info->presentation),
+	    [SCHEMA_DATUM_SIZE] = CELL_UNSIGNED(ASN_UNSIGNED, info->size),
+	    [SCHEMA_DATUM_VOLATILITY] = CELL_INTEGER(info->volatility),
+	    [SCHEMA_DATUM_UNITS] = CELL_TEXT(dci_value_unit_name(info->unit)),
+	    [SCHEMA_DATUM_SEMANTICS] = CELL_INTEGER(info->semantics),
+	    [SCHEMA_DATUM_DESCRIPTION] = CELL_TEXT(info->description),
+	};
 
-	switch (column) {
-	case SCHEMA_DATUM_LABEL:
-		set_string(varbind, info->label);
-		break;
-	case SCHEMA_DATUM_TYPE:
-		set_integer(varbind, info->type);
-		break;
-	case SCHEMA_DATUM_FORMAT:
-		set_unsigned(varbind, ASN_UNSIGNED, info->format);
-		break;
-	case SCHEMA_DATUM_PRESENTATION:
-		set_unsigned(varbind, ASN_UNSIGNED, info->presentation);
-		break;
-	case SCHEMA_DATUM_SIZE:
-		set_unsigned(varbind, ASN_UNSIGNED, info->size);
-		break;
-	case SCHEMA_DATUM_VOLATILITY:
-		set_integer(varbind, (long)info->volatility);
-		break;
-	case SCHEMA_DATUM_UNITS:
-		set_string(varbind, dci_value_unit_name(info->unit));
-		break;
-	case SCHEMA_DATUM_SEMANTICS:
-		set_integer(varbind, info->semantics);
-		break;
-	case SCHEMA_DATUM_DESCRIPTION:
-		set_string(varbind, info->description);
-		break;
-	}
+	set_cell(varbind, &cells[column]);
 }
 
 /* --- dciInstanceTable --- */
