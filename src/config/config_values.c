@@ -134,6 +134,18 @@ config_parse_ping_interval(const char *text, void *field)
 }
 
 bool
+config_parse_busy_poll(const char *text, void *field)
+{
+	unsigned long microseconds;
+	bool valid = config_parse_range(
+	    text, 0, CONFIG_BUSY_POLL_MAX_MICROSECONDS, &microseconds);
+
+	if (valid)
+		*(unsigned *)field = (unsigned)microseconds;
+	return valid;
+}
+
+bool
 config_parse_refresh(const char *text, void *field)
 {
 	unsigned long seconds;
