@@ -323,8 +323,13 @@ typedef struct DCIProvider *DCIProviderHandle;
 #define DCI_PROVIDER_CLASS_ARC 3u
 #define DCI_PROVIDER_CLASS_FIRST 16u
 /* dcistat's DCIDataAttr flag: the datum only grows (wrapping at its
- * width) and is served as a counter; without it an integer is a gauge. */
+ * width) and is served as a counter; without it an integer is a gauge.
+ * A provider sets it; a consumer finds it in the attributes. */
 #define DCI_DCISTAT_COUNTER 0x100u
+/* dcistat's DCIDataAttr flag on a UMA_TIMESPEC datum: its value is an
+ * interval (since boot); without it, a time since the Epoch. Set in the
+ * attributes a consumer reads. */
+#define DCI_DCISTAT_INTERVAL 0x200u
 
 /* The method data of DCI_ADDRESS in the specification; dcistat does not
  * read it (see dciDatumAddress). */

@@ -6,28 +6,43 @@
 #include "pydcistat.h"
 
 #include <errno.h>
+#include <stddef.h>
 
 #define HISTOGRAM_VOI_ID 1u
 
 typedef struct {
-	PyObject ob_base; /* PyObject_HEAD */
-	pydci_supplier *supplier;
+	PyObject ob_base;         /* PyObject_HEAD */
+	pydci_supplier *supplier; /* pydci_family: supplier */
+	PyObject *name;           /* pydci_family: name */
+	PyObject *blobs;          /* pydci_family: members, label -> blob */
+	PyObject *default_blob;   /* pydci_family: default_member */
+	const struct pydci_member_operations *operations; /* pydci_family */
 	struct dcistat_template *handle;
 	int voi_index;
 	uint32_t number; /* the template's */
 	uint32_t next_blob_id;
-	PyObject *name;
-	PyObject *blobs;        /* label -> HistogramBlob */
-	bool quantiles;         /* a t-digest too (DCISTAT_VOI_TDIGEST) */
-	PyObject *default_blob; /* labelled as the histogram */
+	bool quantiles; /* a t-digest too (DCISTAT_VOI_TDIGEST) */
 } histogram_object;
+_Static_assert(
+    offsetof(histogram_object, supplier) == offsetof(pydci_family, supplier) &&
+        offsetof(histogram_object, name) == offsetof(pydci_family, name) &&
+        offsetof(histogram_object, blobs) == offsetof(pydci_family, members) &&
+        offsetof(histogram_object, default_blob) ==
+            offsetof(pydci_family, default_member) &&
+        offsetof(histogram_object, operations) ==
+            offsetof(pydci_family, operations),
+    "a histogram_object starts as a pydci_family");
 
 typedef struct {
 	PyObject ob_base; /* PyObject_HEAD */
-	histogram_object *histogram;
+	histogram_object *histogram; /* pydci_member: family */
+	PyObject *label;             /* pydci_member: label */
 	struct dcistat_blob *handle; /* NULL once removed */
-	PyObject *label;
 } blob_object;
+_Static_assert(
+    offsetof(blob_object, histogram) == offsetof(pydci_member, family) &&
+        offsetof(blob_object, label) == offsetof(pydci_member, label),
+    "a blob_object starts as a pydci_member");
 
 static int
 blob_usable(blob_object *self)
@@ -65,38 +80,6 @@ blob_change(blob_object *self, PyObject *value)
 	Py_RETURN_NONE;
 }
 
-static PyObject *
-blob_get_label(blob_object *self, void *unused)
-{
-	Py_INCREF(self->label);
-	return self->label;
-}
-
-/* A blob and its histogram refer to each other (the histogram's table of
- * labels): the cycle is the collector's. */
-static int
-blob_traverse(blob_object *self, visitproc visit, void *arg)
-{
-	Py_VISIT(self->histogram);
-	return 0;
-}
-
-static int
-blob_clear(blob_object *self)
-{
-	Py_CLEAR(self->histogram);
-	return 0;
-}
-
-static void
-blob_dealloc(blob_object *self)
-{
-	PyObject_GC_UnTrack(self);
-	blob_clear(self);
-	Py_XDECREF(self->label);
-	Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
 static PyMethodDef blob_methods[] = {
     {"observe", (PyCFunction)blob_observe, METH_O,
         "observe(value)\n--\n\nA sample (an int, -2**63 .. 2**63 - 1): "
@@ -110,7 +93,8 @@ static PyMethodDef blob_methods[] = {
 };
 
 static PyGetSetDef blob_getset[] = {
-    {"label", (getter)blob_get_label, NULL, "the instance's label", NULL},
+    {"label", (getter)pydci_member_get_label, NULL, "the instance's label",
+        NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -118,76 +102,47 @@ PyTypeObject pydci_histogram_blob_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dcistat.HistogramInstance",
     .tp_basicsize = sizeof(blob_object),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_traverse = (traverseproc)blob_traverse,
-    .tp_clear = (inquiry)blob_clear,
+    .tp_traverse = (traverseproc)pydci_member_traverse,
+    .tp_clear = (inquiry)pydci_member_clear,
     .tp_doc = "One labelled instance of a histogram "
               "(Histogram.labels(label)).",
-    .tp_dealloc = (destructor)blob_dealloc,
+    .tp_dealloc = (destructor)pydci_member_dealloc,
     .tp_methods = blob_methods,
     .tp_getset = blob_getset,
 };
 
-static PyObject *
-histogram_instance(histogram_object *self, PyObject *label)
+/* The library's side of a new blob (pydci_member_operations). */
+static int
+blob_add(pydci_family *family, pydci_member *member, const char *text)
 {
-	blob_object *blob;
-	const char *text;
+	histogram_object *histogram = (histogram_object *)family;
+	blob_object *blob = (blob_object *)member;
 
-	if (pydci_supplier_usable(self->supplier) != 0)
-		return NULL;
-	blob = (blob_object *)PyDict_GetItemWithError(self->blobs, label);
-	if (blob != NULL) {
-		Py_INCREF(blob);
-		return (PyObject *)blob;
-	}
-	if (PyErr_Occurred())
-		return NULL;
-	text = pydci_text(label, "label", DCI_LABEL_MAX);
-	if (text == NULL)
-		return NULL;
-	blob = PyObject_GC_New(blob_object, &pydci_histogram_blob_type);
-	if (blob == NULL)
-		return NULL;
-	Py_INCREF(self);
-	blob->histogram = self;
-	Py_INCREF(label);
-	blob->label = label;
-	PyObject_GC_Track(blob);
-	errno = 0;
-	blob->handle = dcistat_blob_add(self->handle, self->next_blob_id, text);
-	if (blob->handle == NULL) {
-		int error_number = errno;
-
-		Py_DECREF(blob);
-		return pydci_raise_library(error_number);
-	}
-	self->next_blob_id++;
-	if (PyDict_SetItem(self->blobs, label, (PyObject *)blob) < 0) {
-		dcistat_blob_remove(blob->handle);
-		Py_DECREF(blob);
-		return NULL;
-	}
-	return (PyObject *)blob;
+	blob->handle =
+	    dcistat_blob_add(histogram->handle, histogram->next_blob_id, text);
+	if (blob->handle == NULL)
+		return -1;
+	histogram->next_blob_id++;
+	return 0;
 }
 
-static PyObject *
-histogram_labels(histogram_object *self, PyObject *label)
+static void
+blob_remove(pydci_member *member)
 {
-	return histogram_instance(self, label);
+	dcistat_blob_remove(((blob_object *)member)->handle);
 }
 
-static blob_object *
-histogram_default(histogram_object *self)
-{
-	if (self->default_blob == NULL)
-		self->default_blob = histogram_instance(self, self->name);
-	return (blob_object *)self->default_blob;
-}
+static const struct pydci_member_operations blob_operations = {
+    .type = &pydci_histogram_blob_type,
+    .add = blob_add,
+    .remove = blob_remove,
+};
 
 static PyObject *
 histogram_observe(histogram_object *self, PyObject *value)
 {
-	blob_object *blob = histogram_default(self);
+	blob_object *blob =
+	    (blob_object *)pydci_family_default((pydci_family *)self);
 
 	return blob != NULL ? blob_observe(blob, value) : NULL;
 }
@@ -195,7 +150,8 @@ histogram_observe(histogram_object *self, PyObject *value)
 static PyObject *
 histogram_change(histogram_object *self, PyObject *value)
 {
-	blob_object *blob = histogram_default(self);
+	blob_object *blob =
+	    (blob_object *)pydci_family_default((pydci_family *)self);
 
 	return blob != NULL ? blob_change(blob, value) : NULL;
 }
@@ -203,31 +159,16 @@ histogram_change(histogram_object *self, PyObject *value)
 static PyObject *
 histogram_remove(histogram_object *self, PyObject *label)
 {
-	blob_object *blob;
+	blob_object *blob = (blob_object *)pydci_family_member_to_remove(
+	    (pydci_family *)self, label);
 
-	if (pydci_supplier_usable(self->supplier) != 0)
+	if (blob == NULL)
 		return NULL;
-	blob = (blob_object *)PyDict_GetItemWithError(self->blobs, label);
-	if (blob == NULL) {
-		if (!PyErr_Occurred())
-			PyErr_SetObject(PyExc_KeyError, label);
-		return NULL;
-	}
 	if (dcistat_blob_remove(blob->handle) != 0)
 		return pydci_raise_library(errno);
 	blob->handle = NULL;
-	if ((PyObject *)blob == self->default_blob)
-		Py_CLEAR(self->default_blob);
-	if (PyDict_DelItem(self->blobs, label) < 0)
-		return NULL;
-	Py_RETURN_NONE;
-}
-
-static PyObject *
-histogram_get_name(histogram_object *self, void *unused)
-{
-	Py_INCREF(self->name);
-	return self->name;
+	return pydci_family_forget(
+	    (pydci_family *)self, (PyObject *)blob, label);
 }
 
 static PyObject *
@@ -249,34 +190,8 @@ histogram_get_class_ids(histogram_object *self, void *unused)
 	    self->number, HISTOGRAM_VOI_ID, 2u);
 }
 
-static int
-histogram_traverse(histogram_object *self, visitproc visit, void *arg)
-{
-	Py_VISIT(self->blobs);
-	Py_VISIT(self->default_blob);
-	return 0;
-}
-
-static int
-histogram_clear(histogram_object *self)
-{
-	Py_CLEAR(self->default_blob);
-	Py_CLEAR(self->blobs);
-	return 0;
-}
-
-static void
-histogram_dealloc(histogram_object *self)
-{
-	PyObject_GC_UnTrack(self);
-	histogram_clear(self);
-	Py_XDECREF(self->name);
-	Py_XDECREF(self->supplier);
-	Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
 static PyMethodDef histogram_methods[] = {
-    {"labels", (PyCFunction)histogram_labels, METH_O,
+    {"labels", (PyCFunction)pydci_family_member, METH_O,
         "labels(label)\n--\n\nThe instance (stats(3) blob) labelled "
         "`label`, added at its first use."},
     {"remove", (PyCFunction)histogram_remove, METH_O,
@@ -291,7 +206,7 @@ static PyMethodDef histogram_methods[] = {
 };
 
 static PyGetSetDef histogram_getset[] = {
-    {"name", (getter)histogram_get_name, NULL, "the template's name", NULL},
+    {"name", (getter)pydci_family_get_name, NULL, "the template's name", NULL},
     {"class_ids", (getter)histogram_get_class_ids, NULL,
         "the class ids served: (summary, buckets)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -301,11 +216,11 @@ PyTypeObject pydci_histogram_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dcistat.Histogram",
     .tp_basicsize = sizeof(histogram_object),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_traverse = (traverseproc)histogram_traverse,
-    .tp_clear = (inquiry)histogram_clear,
+    .tp_traverse = (traverseproc)pydci_family_traverse,
+    .tp_clear = (inquiry)pydci_family_clear,
     .tp_doc = "A stats(3) variable of interest with a histogram "
               "(Supplier.histogram).",
-    .tp_dealloc = (destructor)histogram_dealloc,
+    .tp_dealloc = (destructor)pydci_family_dealloc,
     .tp_methods = histogram_methods,
     .tp_getset = histogram_getset,
 };
@@ -424,6 +339,7 @@ pydci_histogram_new(
 	Py_INCREF(name_object);
 	histogram->name = name_object;
 	histogram->default_blob = NULL;
+	histogram->operations = &blob_operations;
 	histogram->next_blob_id = 1;
 	histogram->number = supplier->templates_added + 1;
 	histogram->quantiles = quantiles != 0;

@@ -6,6 +6,7 @@
 #include "pydcistat.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 
 #define METRIC_DATUM_ID 1u
@@ -13,25 +14,38 @@
 #define FLOAT_GAUGE_LIMIT 21474836.47
 
 typedef struct {
-	PyObject ob_base; /* PyObject_HEAD */
-	pydci_supplier *supplier;
+	PyObject ob_base;           /* PyObject_HEAD */
+	pydci_supplier *supplier;   /* pydci_family: supplier */
+	PyObject *name;             /* pydci_family: name */
+	PyObject *instances;        /* pydci_family: members */
+	PyObject *default_instance; /* pydci_family: default_member */
+	const struct pydci_member_operations *operations; /* pydci_family */
 	struct dcistat_class *handle;
 	int kind; /* enum pydci_metric_kind */
 	int datum_index;
 	uint32_t relative_id; /* served as {3, number, relative_id} */
 	uint32_t next_instance_word;
-	PyObject *name;
-	PyObject *instances;        /* label -> Instance */
-	PyObject *default_instance; /* labelled as the metric; made at first
-	                               unlabelled update */
 } metric_object;
+_Static_assert(
+    offsetof(metric_object, supplier) == offsetof(pydci_family, supplier) &&
+        offsetof(metric_object, name) == offsetof(pydci_family, name) &&
+        offsetof(metric_object, instances) == offsetof(pydci_family, members) &&
+        offsetof(metric_object, default_instance) ==
+            offsetof(pydci_family, default_member) &&
+        offsetof(metric_object, operations) ==
+            offsetof(pydci_family, operations),
+    "a metric_object starts as a pydci_family");
 
 typedef struct {
 	PyObject ob_base; /* PyObject_HEAD */
-	metric_object *metric;
+	metric_object *metric;           /* pydci_member: family */
+	PyObject *label;                 /* pydci_member: label */
 	struct dcistat_instance *handle; /* NULL once removed */
-	PyObject *label;
 } instance_object;
+_Static_assert(
+    offsetof(instance_object, metric) == offsetof(pydci_member, family) &&
+        offsetof(instance_object, label) == offsetof(pydci_member, label),
+    "an instance_object starts as a pydci_member");
 
 /* --- values --- */
 
@@ -151,38 +165,6 @@ instance_set(instance_object *self, PyObject *value)
 	Py_RETURN_NONE;
 }
 
-static PyObject *
-instance_get_label(instance_object *self, void *unused)
-{
-	Py_INCREF(self->label);
-	return self->label;
-}
-
-/* An instance and its metric refer to each other (the metric's table of
- * labels): the cycle is the collector's. */
-static int
-instance_traverse(instance_object *self, visitproc visit, void *arg)
-{
-	Py_VISIT(self->metric);
-	return 0;
-}
-
-static int
-instance_clear(instance_object *self)
-{
-	Py_CLEAR(self->metric);
-	return 0;
-}
-
-static void
-instance_dealloc(instance_object *self)
-{
-	PyObject_GC_UnTrack(self);
-	instance_clear(self);
-	Py_XDECREF(self->label);
-	Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
 static PyMethodDef instance_methods[] = {
     {"inc", (PyCFunction)(void (*)(void))instance_inc, METH_FASTCALL,
         "inc(amount=1)\n--\n\nAdds `amount` (a counter: an int 0 .. "
@@ -195,7 +177,8 @@ static PyMethodDef instance_methods[] = {
 };
 
 static PyGetSetDef instance_getset[] = {
-    {"label", (getter)instance_get_label, NULL, "the instance's label", NULL},
+    {"label", (getter)pydci_member_get_label, NULL, "the instance's label",
+        NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -203,11 +186,11 @@ PyTypeObject pydci_instance_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dcistat.Instance",
     .tp_basicsize = sizeof(instance_object),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_traverse = (traverseproc)instance_traverse,
-    .tp_clear = (inquiry)instance_clear,
+    .tp_traverse = (traverseproc)pydci_member_traverse,
+    .tp_clear = (inquiry)pydci_member_clear,
     .tp_doc = "One labelled instance of a counter or gauge "
               "(Counter.labels(label)).",
-    .tp_dealloc = (destructor)instance_dealloc,
+    .tp_dealloc = (destructor)pydci_member_dealloc,
     .tp_methods = instance_methods,
     .tp_getset = instance_getset,
 };
@@ -215,70 +198,39 @@ PyTypeObject pydci_instance_type = {
 /* --- metrics --- */
 
 /* The instance labelled `label` (a str), made when new. A new reference. */
-static PyObject *
-metric_instance(metric_object *self, PyObject *label)
+/* The library's side of a new instance (pydci_member_operations). */
+static int
+instance_add_to_class(
+    pydci_family *family, pydci_member *member, const char *text)
 {
-	instance_object *instance;
-	const char *text;
-	uint32_t word;
+	metric_object *metric = (metric_object *)family;
+	instance_object *instance = (instance_object *)member;
+	uint32_t word = metric->next_instance_word;
 
-	if (pydci_supplier_usable(self->supplier) != 0)
-		return NULL;
-	instance =
-	    (instance_object *)PyDict_GetItemWithError(self->instances, label);
-	if (instance != NULL) {
-		Py_INCREF(instance);
-		return (PyObject *)instance;
-	}
-	if (PyErr_Occurred())
-		return NULL;
-	text = pydci_text(label, "label", DCI_LABEL_MAX);
-	if (text == NULL)
-		return NULL;
-	instance = PyObject_GC_New(instance_object, &pydci_instance_type);
-	if (instance == NULL)
-		return NULL;
-	Py_INCREF(self);
-	instance->metric = self;
-	Py_INCREF(label);
-	instance->label = label;
-	PyObject_GC_Track(instance);
-	word = self->next_instance_word;
-	errno = 0;
-	instance->handle = dcistat_instance_add(self->handle, &word, 1, text);
-	if (instance->handle == NULL) {
-		int error_number = errno;
-
-		Py_DECREF(instance);
-		return pydci_raise_library(error_number);
-	}
-	self->next_instance_word++;
-	if (PyDict_SetItem(self->instances, label, (PyObject *)instance) < 0) {
-		dcistat_instance_remove(instance->handle);
-		Py_DECREF(instance);
-		return NULL;
-	}
-	return (PyObject *)instance;
+	instance->handle = dcistat_instance_add(metric->handle, &word, 1, text);
+	if (instance->handle == NULL)
+		return -1;
+	metric->next_instance_word++;
+	return 0;
 }
 
-static PyObject *
-metric_labels(metric_object *self, PyObject *label)
+static void
+instance_remove_from_class(pydci_member *member)
 {
-	return metric_instance(self, label);
+	dcistat_instance_remove(((instance_object *)member)->handle);
 }
 
-static instance_object *
-metric_default(metric_object *self)
-{
-	if (self->default_instance == NULL)
-		self->default_instance = metric_instance(self, self->name);
-	return (instance_object *)self->default_instance;
-}
+static const struct pydci_member_operations instance_operations = {
+    .type = &pydci_instance_type,
+    .add = instance_add_to_class,
+    .remove = instance_remove_from_class,
+};
 
 static PyObject *
 metric_inc(metric_object *self, PyObject *const *args, Py_ssize_t count)
 {
-	instance_object *instance = metric_default(self);
+	instance_object *instance =
+	    (instance_object *)pydci_family_default((pydci_family *)self);
 
 	return instance != NULL ? instance_add(instance, args, count, false)
 	                        : NULL;
@@ -287,7 +239,8 @@ metric_inc(metric_object *self, PyObject *const *args, Py_ssize_t count)
 static PyObject *
 metric_dec(metric_object *self, PyObject *const *args, Py_ssize_t count)
 {
-	instance_object *instance = metric_default(self);
+	instance_object *instance =
+	    (instance_object *)pydci_family_default((pydci_family *)self);
 
 	return instance != NULL ? instance_add(instance, args, count, true)
 	                        : NULL;
@@ -296,7 +249,8 @@ metric_dec(metric_object *self, PyObject *const *args, Py_ssize_t count)
 static PyObject *
 metric_set(metric_object *self, PyObject *value)
 {
-	instance_object *instance = metric_default(self);
+	instance_object *instance =
+	    (instance_object *)pydci_family_default((pydci_family *)self);
 
 	return instance != NULL ? instance_set(instance, value) : NULL;
 }
@@ -304,32 +258,17 @@ metric_set(metric_object *self, PyObject *value)
 static PyObject *
 metric_remove(metric_object *self, PyObject *label)
 {
-	instance_object *instance;
+	instance_object *instance =
+	    (instance_object *)pydci_family_member_to_remove(
+	        (pydci_family *)self, label);
 
-	if (pydci_supplier_usable(self->supplier) != 0)
+	if (instance == NULL)
 		return NULL;
-	instance =
-	    (instance_object *)PyDict_GetItemWithError(self->instances, label);
-	if (instance == NULL) {
-		if (!PyErr_Occurred())
-			PyErr_SetObject(PyExc_KeyError, label);
-		return NULL;
-	}
 	if (dcistat_instance_remove(instance->handle) != 0)
 		return pydci_raise_library(errno);
 	instance->handle = NULL;
-	if ((PyObject *)instance == self->default_instance)
-		Py_CLEAR(self->default_instance);
-	if (PyDict_DelItem(self->instances, label) < 0)
-		return NULL;
-	Py_RETURN_NONE;
-}
-
-static PyObject *
-metric_get_name(metric_object *self, void *unused)
-{
-	Py_INCREF(self->name);
-	return self->name;
+	return pydci_family_forget(
+	    (pydci_family *)self, (PyObject *)instance, label);
 }
 
 static PyObject *
@@ -339,34 +278,8 @@ metric_get_class_id(metric_object *self, void *unused)
 	    self->supplier->number, self->relative_id);
 }
 
-static int
-metric_traverse(metric_object *self, visitproc visit, void *arg)
-{
-	Py_VISIT(self->instances);
-	Py_VISIT(self->default_instance);
-	return 0;
-}
-
-static int
-metric_clear(metric_object *self)
-{
-	Py_CLEAR(self->default_instance);
-	Py_CLEAR(self->instances);
-	return 0;
-}
-
-static void
-metric_dealloc(metric_object *self)
-{
-	PyObject_GC_UnTrack(self);
-	metric_clear(self);
-	Py_XDECREF(self->name);
-	Py_XDECREF(self->supplier);
-	Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
 static PyMethodDef metric_methods[] = {
-    {"labels", (PyCFunction)metric_labels, METH_O,
+    {"labels", (PyCFunction)pydci_family_member, METH_O,
         "labels(label)\n--\n\nThe instance labelled `label` (1 .. 255 "
         "bytes of UTF-8, no NUL), added at its first use."},
     {"remove", (PyCFunction)metric_remove, METH_O,
@@ -384,7 +297,7 @@ static PyMethodDef metric_methods[] = {
 };
 
 static PyGetSetDef metric_getset[] = {
-    {"name", (getter)metric_get_name, NULL, "the class label", NULL},
+    {"name", (getter)pydci_family_get_name, NULL, "the class label", NULL},
     {"class_id", (getter)metric_get_class_id, NULL,
         "the class id served: (3, supplier number, relative id)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -394,11 +307,11 @@ PyTypeObject pydci_metric_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dcistat.Metric",
     .tp_basicsize = sizeof(metric_object),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_traverse = (traverseproc)metric_traverse,
-    .tp_clear = (inquiry)metric_clear,
+    .tp_traverse = (traverseproc)pydci_family_traverse,
+    .tp_clear = (inquiry)pydci_family_clear,
     .tp_doc = "A counter or gauge class (Supplier.counter, .gauge, "
               ".float_gauge): one value per labelled instance.",
-    .tp_dealloc = (destructor)metric_dealloc,
+    .tp_dealloc = (destructor)pydci_family_dealloc,
     .tp_methods = metric_methods,
     .tp_getset = metric_getset,
 };
@@ -471,6 +384,7 @@ pydci_metric_new(
 	Py_INCREF(name_object);
 	metric->name = name_object;
 	metric->default_instance = NULL;
+	metric->operations = &instance_operations;
 	metric->instances = PyDict_New();
 	metric->handle = NULL;
 	PyObject_GC_Track(metric);

@@ -86,6 +86,70 @@ int pydci_u32(PyObject *object, const char *what, uint32_t *value);
  * without the prefix, lower case) or None; -1 with ValueError set. */
 int pydci_unit(PyObject *object, enum dci_unit *unit);
 
+/*
+ * A family of labelled instances (a Metric, a Histogram) and its members
+ * (its Instances, HistogramInstances) start with these heads (family.c).
+ * A family holds its members in a table of labels and each member keeps
+ * its family alive: the cycle is the collector's, so both are GC types
+ * whose traverse, clear and dealloc are the ones below.
+ */
+struct pydci_member_operations;
+
+typedef struct {
+	PyObject ob_base; /* PyObject_HEAD */
+	pydci_supplier *supplier;
+	PyObject *name;
+	PyObject *members;        /* label -> member */
+	PyObject *default_member; /* labelled as the family; made at its
+	                             first unlabelled update */
+	const struct pydci_member_operations *operations;
+} pydci_family;
+
+typedef struct {
+	PyObject ob_base; /* PyObject_HEAD */
+	PyObject *family;
+	PyObject *label;
+} pydci_member;
+
+PyObject *pydci_family_get_name(pydci_family *self, void *unused);
+int pydci_family_traverse(pydci_family *self, visitproc visit, void *arg);
+int pydci_family_clear(pydci_family *self);
+void pydci_family_dealloc(pydci_family *self);
+
+/* How a family adds the library's side of a new member (a stats(3) blob,
+ * an instance) labelled `text`: 0, or -1 with errno set. And how it
+ * removes it again. */
+struct pydci_member_operations {
+	PyTypeObject *type;
+	int (*add)(
+	    pydci_family *family, pydci_member *member, const char *text);
+	void (*remove)(pydci_member *member);
+};
+
+/* The member labelled `label` (a new reference), made with the family's
+ * operations at its first use; NULL with the library's or Python's error
+ * set. The method labels(label) of every family. */
+PyObject *pydci_family_member(pydci_family *self, PyObject *label);
+
+/* The member labelled as the family (borrowed), made at the first call;
+ * NULL with the error set. */
+PyObject *pydci_family_default(pydci_family *self);
+
+/* The member labelled `label` (borrowed), to remove it; NULL with
+ * KeyError (no such member) or the supplier's error set. */
+PyObject *pydci_family_member_to_remove(pydci_family *self, PyObject *label);
+
+/* Forgets the member labelled `label`, removed from the library: out of
+ * the table, and no longer the default. Returns None, or NULL with the
+ * table's error. */
+PyObject *pydci_family_forget(
+    pydci_family *self, PyObject *member, PyObject *label);
+
+PyObject *pydci_member_get_label(pydci_member *self, void *unused);
+int pydci_member_traverse(pydci_member *self, visitproc visit, void *arg);
+int pydci_member_clear(pydci_member *self);
+void pydci_member_dealloc(pydci_member *self);
+
 /* Types of each file, readied by the module. */
 int pydci_metric_ready(PyObject *module);
 int pydci_histogram_ready(PyObject *module);

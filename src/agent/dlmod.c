@@ -26,11 +26,13 @@
  * providers.
  *
  * snmpd owns the process: its Net-SNMP settings, its logging (ours goes to
- * snmp_log) and its loop. Providers are refreshed on their schedule from a
- * Net-SNMP alarm set to the next deadline, and also once per request PDU
- * when due, before the PDU's first varbind of ours is answered
- * (agent_serve's before_request): every value in one PDU, GETBULK
- * repetitions included, comes from the same snapshots.
+ * snmp_log) and its loop. The DCI Server of the configuration's
+ * dci-socket runs on that loop (agent/embedded_dci.h), started again at
+ * each reading of the configuration and stopped at unload. Providers are
+ * refreshed on their schedule from a Net-SNMP alarm set to the next deadline,
+ * and also once per request PDU when due, before the PDU's first varbind of
+ * ours is answered (agent_serve's before_request): every value in one PDU,
+ * GETBULK repetitions included, comes from the same snapshots.
  */
 #define _GNU_SOURCE
 #include <net-snmp/net-snmp-config.h>
@@ -43,6 +45,8 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/embedded_alarm.h"
+#include "agent/embedded_dci.h"
 #include "agent/notifications.h"
 #include "snmp/netsnmp_log.h"
 #include "base/clock.h"
@@ -177,8 +181,7 @@ embedded_alarm(unsigned int number, void *argument)
 static void
 embedded_schedule(void)
 {
-	int64_t deadline, wait;
-	struct timeval delay;
+	int64_t deadline;
 
 	if (embedded.alarm != 0)
 		snmp_alarm_unregister(embedded.alarm);
@@ -188,12 +191,7 @@ embedded_schedule(void)
 	deadline = dci_plugins_deadline(&embedded.lifecycle.plugins);
 	if (deadline == INT64_MAX)
 		return;
-	wait = deadline - dci_clock_milliseconds();
-	if (wait < 1)
-		wait = 1;
-	delay.tv_sec = (time_t)(wait / 1000);
-	delay.tv_usec = (suseconds_t)(wait % 1000) * 1000;
-	embedded.alarm = snmp_alarm_register_hr(delay, 0, embedded_alarm, NULL);
+	embedded.alarm = embedded_alarm_at(deadline, embedded_alarm, NULL);
 	if (embedded.alarm == 0)
 		log_warnx("cannot set the refresh alarm; refreshing on "
 		          "requests only");
@@ -212,6 +210,7 @@ embedded_refresh(void)
 static void
 embedded_unload(void)
 {
+	embedded_dci_stop();
 	agent_unserve();
 	if (embedded.alarm != 0)
 		snmp_alarm_unregister(embedded.alarm);
@@ -298,6 +297,10 @@ embedded_load(
 		agent_notifications_announce_failures(
 		    embedded.lifecycle.registry);
 	}
+	/* Started anew at every reading, with the configuration's socket
+	 * and rules; a socket that cannot be served leaves SNMP served. */
+	embedded_dci_start(
+	    embedded.lifecycle.config, embedded.lifecycle.registry);
 	embedded_schedule();
 	return 0;
 }
@@ -350,7 +353,9 @@ void
 deinit_dcistat(void)
 {
 	/* Nothing is answered until the next reading of the configuration,
-	 * which reloads (pinned) or loads anew. */
+	 * which reloads (pinned) or loads anew; DCI consumers are
+	 * disconnected and the socket file removed. */
+	embedded_dci_stop();
 	agent_unserve();
 	if (embedded.alarm != 0)
 		snmp_alarm_unregister(embedded.alarm);

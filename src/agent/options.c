@@ -6,7 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/option_store.h"
 #include "config.h"
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
@@ -85,6 +88,21 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
+	const struct option_store stored[] = {
+	    {AGENT_OPTION_MIB, &options->mib_module, NULL},
+	    {AGENT_OPTION_INSECURE_PATHS, NULL, &options->insecure_paths},
+	    {AGENT_OPTION_PROMETHEUS_GENERATOR, NULL,
+	        &options->prometheus_generator},
+	    {AGENT_OPTION_PROMETHEUS_CONFIG, NULL, &options->prometheus_config},
+	    {'f', NULL, &options->foreground},
+	    {'t', NULL, &options->check_only},
+	    {'c', &options->config_file, NULL},
+	    {'x', &options->agentx_socket, NULL},
+	    {'D', &options->debug_tokens, NULL},
+	    {'p', &options->pid_file, NULL},
+	    {'L', &options->log_target, NULL},
+	    {'u', &options->user, NULL},
+	};
 	int option;
 
 	*options = (struct agent_options){
@@ -93,10 +111,10 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 	opterr = 0;
 	while ((option = getopt_long(argc, argv, "ftc:x:D:p:L:u:hV",
 	            long_options, NULL)) != -1) {
+		if (option_store_apply(
+		        stored, COUNT_OF(stored), option, optarg))
+			continue;
 		switch (option) {
-		case AGENT_OPTION_MIB:
-			options->mib_module = optarg;
-			break;
 		case AGENT_OPTION_IN_PLACE:
 			if (!dci_config_parse_in_place(
 			        optarg, &options->in_place)) {
@@ -108,39 +126,6 @@ agent_options_parse(int argc, char **argv, struct agent_options *options)
 				return -1;
 			}
 			options->in_place_set = true;
-			break;
-		case AGENT_OPTION_INSECURE_PATHS:
-			options->insecure_paths = true;
-			break;
-		case AGENT_OPTION_PROMETHEUS_GENERATOR:
-			options->prometheus_generator = true;
-			break;
-		case AGENT_OPTION_PROMETHEUS_CONFIG:
-			options->prometheus_config = true;
-			break;
-		case 'f':
-			options->foreground = true;
-			break;
-		case 't':
-			options->check_only = true;
-			break;
-		case 'c':
-			options->config_file = optarg;
-			break;
-		case 'x':
-			options->agentx_socket = optarg;
-			break;
-		case 'D':
-			options->debug_tokens = optarg;
-			break;
-		case 'p':
-			options->pid_file = optarg;
-			break;
-		case 'L':
-			options->log_target = optarg;
-			break;
-		case 'u':
-			options->user = optarg;
 			break;
 		case 'h':
 			agent_options_usage(stdout);

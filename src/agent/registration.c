@@ -81,36 +81,27 @@ static netsnmp_handler_registration *registrations[SCHEMA_CLASS_DATA + 1];
 int
 agent_registration_add(struct agent_tables *tables)
 {
-	static const char *const names[] = {
-	    [SCHEMA_TABLE_SUPPLIER] = "dciSupplierTable",
-	    [SCHEMA_TABLE_CLASS] = "dciClassTable",
-	    [SCHEMA_TABLE_DATUM] = "dciDatumTable",
-	    [SCHEMA_TABLE_INSTANCE] = "dciInstanceTable",
-	    [SCHEMA_TABLE_STAT] = "dciStatTable",
-	    [SCHEMA_CLASS_DATA] = "dciClassData",
-	};
-
 	for (unsigned table = SCHEMA_TABLE_SUPPLIER; table <= SCHEMA_CLASS_DATA;
 	     table++) {
 		oid root[SCHEMA_ENTRY_PREFIX_LENGTH];
+		const char *name = schema_table_name(table);
 		netsnmp_mib_handler *handler;
 
 		schema_entry_prefix(table, root);
-		handler =
-		    netsnmp_create_handler(names[table], registration_handle);
+		handler = netsnmp_create_handler(name, registration_handle);
 		if (handler == NULL)
 			return -1;
 		handler->myvoid = tables;
-		registrations[table] = netsnmp_handler_registration_create(
-		    names[table], handler, root, SCHEMA_ENTRY_PREFIX_LENGTH - 1,
+		registrations[table] = netsnmp_handler_registration_create(name,
+		    handler, root, SCHEMA_ENTRY_PREFIX_LENGTH - 1,
 		    HANDLER_CAN_RONLY | HANDLER_CAN_GETBULK);
 		if (registrations[table] == NULL ||
 		    netsnmp_register_handler(registrations[table]) !=
 		        MIB_REGISTERED_OK) {
-			log_warnx("agent: cannot register %s", names[table]);
+			log_warnx("agent: cannot register %s", name);
 			return -1;
 		}
-		log_debug("agent", "registered %s", names[table]);
+		log_debug("agent", "registered %s", name);
 	}
 	return 0;
 }

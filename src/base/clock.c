@@ -3,20 +3,30 @@
 
 #include <time.h>
 
-int64_t
-dci_clock_milliseconds(void)
+/* `clock` in milliseconds, its nanoseconds plus `round_up` truncated. */
+static int64_t
+clock_read_milliseconds(clockid_t clock, long round_up)
 {
 	struct timespec now;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+	clock_gettime(clock, &now);
+	return (int64_t)now.tv_sec * 1000 + (now.tv_nsec + round_up) / 1000000;
+}
+
+int64_t
+dci_clock_milliseconds(void)
+{
+	return clock_read_milliseconds(CLOCK_MONOTONIC, 0);
 }
 
 int64_t
 dci_clock_milliseconds_up(void)
 {
-	struct timespec now;
+	return clock_read_milliseconds(CLOCK_MONOTONIC, 999999);
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)now.tv_sec * 1000 + (now.tv_nsec + 999999) / 1000000;
+int64_t
+dci_clock_realtime_milliseconds(void)
+{
+	return clock_read_milliseconds(CLOCK_REALTIME, 0);
 }

@@ -11,4 +11,8 @@ int64_t dci_clock_milliseconds(void);
  * moment it is read. */
 int64_t dci_clock_milliseconds_up(void);
 
+/* Milliseconds since 1970 (CLOCK_REALTIME), for what is shown as a date;
+ * never for intervals. */
+int64_t dci_clock_realtime_milliseconds(void);
+
 #endif

@@ -32,6 +32,30 @@ format_moment(int64_t milliseconds, int64_t now_milliseconds,
 	    realtime % 1000);
 }
 
+/* Cell `column` of `row`: the moment `milliseconds` (format_moment), left
+ * empty for 0 (never). Returns 0, or -1 out of memory. */
+static int
+set_moment(struct cli_table *table, size_t row, size_t column,
+    int64_t milliseconds, int64_t now_milliseconds,
+    int64_t now_realtime_milliseconds)
+{
+	char text[64], number[64];
+
+	if (milliseconds == 0)
+		return 0;
+	format_moment(milliseconds, now_milliseconds, now_realtime_milliseconds,
+	    text, sizeof(text), number, sizeof(number));
+	return cli_table_set(table, row, column, text, number);
+}
+
+/* A table left half-filled when memory ran out: freed. Returns -1. */
+static int
+table_dropped(struct cli_table *table)
+{
+	cli_table_free(table);
+	return -1;
+}
+
 int
 cli_catalog_suppliers(struct cli_document *document,
     const struct dci_registry *registry, int64_t now_milliseconds,
@@ -57,14 +81,14 @@ cli_catalog_suppliers(struct cli_document *document,
 		return -1;
 	for (size_t i = 0; i < registry->supplier_count; i++) {
 		const struct dci_supplier *supplier = registry->suppliers[i];
-		char text[64], number[64], stamp[17];
+		char text[64], stamp[17];
 		long row;
 
 		if (supplier == NULL || supplier->withdrawn)
 			continue;
 		row = cli_table_add_row(table);
 		if (row < 0)
-			goto memory;
+			return table_dropped(table);
 		snprintf(text, sizeof(text), "%" PRIu32 ".%02" PRIu32,
 		    supplier->version / 100, supplier->version % 100);
 		for (size_t b = 0; b < sizeof(supplier->reset); b++)
@@ -85,29 +109,18 @@ cli_catalog_suppliers(struct cli_document *document,
 		    (supplier->failure[0] != '\0' &&
 		        cli_table_set(table, (size_t)row, FAILURE,
 		            supplier->failure, NULL) != 0))
-			goto memory;
-		/* 0: never initialised (a provider that failed to load). */
-		if (supplier->discontinuity_milliseconds != 0) {
-			format_moment(supplier->discontinuity_milliseconds,
-			    now_milliseconds, now_realtime_milliseconds, text,
-			    sizeof(text), number, sizeof(number));
-			if (cli_table_set(
-			        table, (size_t)row, RESET, text, number) != 0)
-				goto memory;
-		}
-		if (supplier->last_refresh_milliseconds != 0) {
-			format_moment(supplier->last_refresh_milliseconds,
-			    now_milliseconds, now_realtime_milliseconds, text,
-			    sizeof(text), number, sizeof(number));
-			if (cli_table_set(
-			        table, (size_t)row, REFRESH, text, number) != 0)
-				goto memory;
-		}
+			return table_dropped(table);
+		/* A reset time of 0: never initialised (a provider that
+		 * failed to load). */
+		if (set_moment(table, (size_t)row, RESET,
+		        supplier->discontinuity_milliseconds, now_milliseconds,
+		        now_realtime_milliseconds) != 0 ||
+		    set_moment(table, (size_t)row, REFRESH,
+		        supplier->last_refresh_milliseconds, now_milliseconds,
+		        now_realtime_milliseconds) != 0)
+			return table_dropped(table);
 	}
 	return cli_document_add(document, table);
-memory:
-	cli_table_free(table);
-	return -1;
 }
 
 /* "INTERFACE(4)" for each level, separated by spaces. */
@@ -164,7 +177,7 @@ cli_catalog_classes(struct cli_document *document,
 			continue;
 		row = cli_table_add_row(table);
 		if (row < 0)
-			goto memory;
+			return table_dropped(table);
 		dci_class_id_format(class, id, sizeof(id));
 		format_levels(class, levels, sizeof(levels));
 		snprintf(datums, sizeof(datums), "%zu", class->datum_count);
@@ -185,12 +198,9 @@ cli_catalog_classes(struct cli_document *document,
 		    cli_table_set(table, (size_t)row, DESCRIPTION,
 		        class->description != NULL ? class->description : "",
 		        NULL) != 0)
-			goto memory;
+			return table_dropped(table);
 	}
 	return cli_document_add(document, table);
-memory:
-	cli_table_free(table);
-	return -1;
 }
 
 /* The table "LABEL_WHAT" titled "LABEL: TITLE" of a class's description;
@@ -232,12 +242,9 @@ describe_levels(struct cli_document *document, const struct dci_class *class)
 		        dci_instance_type_name(class->levels[i].itype),
 		        NULL) != 0 ||
 		    cli_table_set(table, (size_t)row, 2, size, size) != 0)
-			goto memory;
+			return table_dropped(table);
 	}
 	return cli_document_add(document, table);
-memory:
-	cli_table_free(table);
-	return -1;
 }
 
 static int
@@ -269,7 +276,7 @@ describe_datums(struct cli_document *document, const struct dci_class *class)
 		long row = cli_table_add_row(table);
 
 		if (row < 0)
-			goto memory;
+			return table_dropped(table);
 		snprintf(id, sizeof(id), "%" PRIu32, info->id);
 		snprintf(size, sizeof(size), "%" PRIu32, info->size);
 		cells[0] = dci_value_type_name(info->type);
@@ -289,17 +296,14 @@ describe_datums(struct cli_document *document, const struct dci_class *class)
 		if (cli_table_set(table, (size_t)row, 0, info->label, NULL) !=
 		        0 ||
 		    cli_table_set(table, (size_t)row, 1, id, NULL) != 0)
-			goto memory;
+			return table_dropped(table);
 		for (size_t c = 0; c < 8; c++) {
 			if (cli_table_set(
 			        table, (size_t)row, c + 2, cells[c], NULL) != 0)
-				goto memory;
+				return table_dropped(table);
 		}
 	}
 	return cli_document_add(document, table);
-memory:
-	cli_table_free(table);
-	return -1;
 }
 
 int

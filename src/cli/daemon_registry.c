@@ -63,16 +63,8 @@ read_text(struct dci_protocol_reader *reader, char *text, size_t size)
 static bool
 read_class_id(struct dci_protocol_reader *reader, uint32_t *id, size_t *levels)
 {
-	uint32_t count = dci_protocol_get_u32(reader);
-
-	if (count == 0 || count > DCI_CLASS_ID_MAX_LEVELS) {
-		reader->failed = true;
-		return false;
-	}
-	for (uint32_t i = 0; i < count; i++)
-		id[i] = dci_protocol_get_u32(reader);
-	*levels = count;
-	return !reader->failed;
+	return dci_protocol_get_words(
+	    reader, id, 1, DCI_CLASS_ID_MAX_LEVELS, levels);
 }
 
 /* An instance id of exactly class->instance_words words. */
@@ -80,16 +72,10 @@ static bool
 read_instance_id(struct dci_protocol_reader *reader,
     const struct dci_class *class, uint32_t *id)
 {
-	uint32_t count = dci_protocol_get_u32(reader);
+	size_t words;
 
-	if (count != class->instance_words ||
-	    count > DCI_INSTANCE_ID_MAX_WORDS) {
-		reader->failed = true;
-		return false;
-	}
-	for (uint32_t i = 0; i < count; i++)
-		id[i] = dci_protocol_get_u32(reader);
-	return !reader->failed;
+	return dci_protocol_get_words(
+	    reader, id, class->instance_words, class->instance_words, &words);
 }
 
 static bool
@@ -268,14 +254,16 @@ add_class(struct dci_registry *registry, struct dci_protocol_reader *reader,
 			datum->semantics = 0;
 		}
 	}
-	info.id = id;
-	info.id_length = levels;
-	info.label = label;
-	info.description = description;
-	info.levels = instance_levels;
-	info.level_count = level_count;
-	info.datums = datums;
-	info.datum_count = datum_count;
+	info = (struct dci_class_info){
+	    .id = id,
+	    .id_length = levels,
+	    .label = label,
+	    .description = description,
+	    .levels = instance_levels,
+	    .level_count = level_count,
+	    .datums = datums,
+	    .datum_count = datum_count,
+	};
 	class = dci_registry_add_class(registry,
 	    registry->suppliers[supplier_index - 1], &info, NULL, why,
 	    sizeof(why));

@@ -85,15 +85,6 @@ log_to_stderr(int level, const char *message)
 		print_error(message);
 }
 
-static int64_t
-realtime_milliseconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
 /* The tables of a command other than watch. Returns 0, or -1 with the
  * reason in `error`. */
 static int
@@ -117,7 +108,7 @@ command_tables(const struct cli_options *options, struct cli_source *source,
 	switch (options->command) {
 	case CLI_COMMAND_SUPPLIERS:
 		result = cli_catalog_suppliers(document, registry,
-		    dci_clock_milliseconds(), realtime_milliseconds());
+		    dci_clock_milliseconds(), dci_clock_realtime_milliseconds());
 		break;
 	case CLI_COMMAND_CLASSES:
 		result = cli_catalog_classes(document, registry, NULL);
@@ -397,7 +388,7 @@ main(int argc, char **argv)
 	    source.providers_failed > 0)
 		status = EXIT_RUN_FAILURE;
 	cli_document_clear(&document);
-	source.operations->close(&source);
+	cli_source_close(&source);
 	log_set_sink(NULL);
 	log_close();
 	return status;

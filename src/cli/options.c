@@ -12,7 +12,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/option_store.h"
 #include "config.h"
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
 void
 cli_options_usage(FILE *out)
@@ -220,6 +223,31 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	const char *top = NULL, *color = NULL;
 	bool config_given = false;
 	bool format_given = false;
+	const struct option_store stored[] = {
+	    /* The configuration, or with -H the community. */
+	    {'c', &c_value, NULL},
+	    {OPTION_COMMUNITY, &community, NULL},
+	    {'H', &options->host, NULL},
+	    {'v', &options->snmp_version, NULL},
+	    {'u', &options->user, NULL},
+	    {'l', &options->level, NULL},
+	    {'a', &options->auth_protocol, NULL},
+	    {'A', &options->auth_passphrase, NULL},
+	    {'x', &options->privacy_protocol, NULL},
+	    {'X', &options->privacy_passphrase, NULL},
+	    {'t', &timeout, NULL},
+	    {'r', &retries, NULL},
+	    {'d', &options->selection, NULL},
+	    {'i', &interval, NULL},
+	    {'n', &count, NULL},
+	    {OPTION_INSECURE_PATHS, NULL, &options->insecure_paths},
+	    {OPTION_STANDALONE, NULL, &options->standalone},
+	    {OPTION_MATCH, &options->match, NULL},
+	    {OPTION_SORT, &options->sort, NULL},
+	    {OPTION_TOP, &top, NULL},
+	    {OPTION_RAW, NULL, &options->raw},
+	    {OPTION_COLOR, &color, NULL},
+	};
 	int option, arguments;
 	size_t c;
 
@@ -231,55 +259,13 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	while ((option = getopt_long(argc, argv,
 	            ":c:d:i:n:hVH:v:u:l:a:A:x:X:t:r:", long_options, NULL)) !=
 	       -1) {
+		if (option_store_apply(
+		        stored, COUNT_OF(stored), option, optarg))
+			continue;
 		switch (option) {
-		case 'c': /* the configuration, or with -H the community */
-			c_value = optarg;
-			break;
 		case OPTION_CONFIG:
 			options->config_file = optarg;
 			config_given = true;
-			break;
-		case OPTION_COMMUNITY:
-			community = optarg;
-			break;
-		case 'H':
-			options->host = optarg;
-			break;
-		case 'v':
-			options->snmp_version = optarg;
-			break;
-		case 'u':
-			options->user = optarg;
-			break;
-		case 'l':
-			options->level = optarg;
-			break;
-		case 'a':
-			options->auth_protocol = optarg;
-			break;
-		case 'A':
-			options->auth_passphrase = optarg;
-			break;
-		case 'x':
-			options->privacy_protocol = optarg;
-			break;
-		case 'X':
-			options->privacy_passphrase = optarg;
-			break;
-		case 't':
-			timeout = optarg;
-			break;
-		case 'r':
-			retries = optarg;
-			break;
-		case 'd':
-			options->selection = optarg;
-			break;
-		case 'i':
-			interval = optarg;
-			break;
-		case 'n':
-			count = optarg;
 			break;
 		case OPTION_JSON:
 		case OPTION_OPENMETRICS:
@@ -296,27 +282,6 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			                  : option == OPTION_OPENMETRICS
 			                      ? CLI_FORMAT_OPENMETRICS
 			                      : CLI_FORMAT_PROMETHEUS;
-			break;
-		case OPTION_INSECURE_PATHS:
-			options->insecure_paths = true;
-			break;
-		case OPTION_STANDALONE:
-			options->standalone = true;
-			break;
-		case OPTION_MATCH:
-			options->match = optarg;
-			break;
-		case OPTION_SORT:
-			options->sort = optarg;
-			break;
-		case OPTION_TOP:
-			top = optarg;
-			break;
-		case OPTION_RAW:
-			options->raw = true;
-			break;
-		case OPTION_COLOR:
-			color = optarg;
 			break;
 		case 'h':
 			cli_options_usage(stdout);

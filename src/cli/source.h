@@ -29,7 +29,8 @@ struct cli_source_operations {
 	 * its providers when due, as dcistatd does, so that the counters the
 	 * host widens never miss a wrap). */
 	void (*wait_until)(struct cli_source *source, int64_t deadline);
-	/* Frees everything; the registry goes with it. */
+	/* Frees everything; the registry goes with it. Called through
+	 * cli_source_close. */
 	void (*close)(struct cli_source *source);
 };
 
@@ -42,6 +43,16 @@ struct cli_source {
 	 * non-zero. */
 	size_t providers_failed;
 };
+
+/* Closes the source (its operations' close) and forgets its state and
+ * registry, which went with it. */
+static inline void
+cli_source_close(struct cli_source *source)
+{
+	source->operations->close(source);
+	source->state = NULL;
+	source->registry = NULL;
+}
 
 /*
  * The local source: loads the providers of the dcistatd configuration at
@@ -64,7 +75,8 @@ int cli_source_local_open(struct cli_source *source, const char *config_path,
  * (cli/daemon_registry.h) and refreshed by asking again. A failed
  * supplier the daemon shows is counted in `providers_failed`. Returns 0;
  * 1 when no daemon answers there (no such socket, connection refused or
- * not permitted: the caller may fall back to the local source); -1 when
+ * not permitted, or no answer to the first request within half a second:
+ * the caller may fall back to the local source); -1 when
  * one answered but its answers could not be read. The reason is in
  * `error` either way.
  */

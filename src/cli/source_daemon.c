@@ -5,12 +5,16 @@
  * providers, failed suppliers and refused application segments as dcistatd
  * does. A small blocking client: one request at a time, each answer
  * bounded by DCI_PROTOCOL_RESPONSE_MAX and awaited at most
- * DAEMON_ANSWER_TIMEOUT_MILLISECONDS.
+ * DAEMON_ANSWER_TIMEOUT_MILLISECONDS; the first at most
+ * DAEMON_FIRST_ANSWER_TIMEOUT_MILLISECONDS, so that a socket nothing
+ * serves (a daemon stopped, or a listener that never answers) costs the
+ * fallback to the local source a bounded, short wait.
  */
 #define _GNU_SOURCE
 #include "cli/source.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +29,14 @@
 #include "server/dci_protocol.h"
 
 #define DAEMON_ANSWER_TIMEOUT_MILLISECONDS 10000
+/* A running dcistatd lists its suppliers at once; no answer by then is
+ * no daemon. */
+#define DAEMON_FIRST_ANSWER_TIMEOUT_MILLISECONDS 500
 
 struct daemon_state {
 	int fd;
 	uint32_t serial;
+	int64_t answer_timeout_milliseconds;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
@@ -70,7 +78,9 @@ read_exactly(struct daemon_state *state, unsigned char *bytes, size_t length,
 }
 
 /* One request of `type` for `class_id` (every instance, every datum); the
- * answer's payload in *payload (freed by the caller). 0, or -1. */
+ * answer's payload in *payload (freed by the caller). 0; 1 when no answer
+ * came (none in time, the connection closed or refused the request); -1
+ * when one came that could not be read. */
 static int
 daemon_call(struct daemon_state *state, uint16_t type, const uint32_t *class_id,
     size_t levels, unsigned char **payload, size_t *length, char *error,
@@ -102,12 +112,12 @@ daemon_call(struct daemon_state *state, uint16_t type, const uint32_t *class_id,
 		if (count < 0) {
 			snprintf(error, error_size, "%s: %s", state->path,
 			    strerror(errno));
-			return -1;
+			return 1;
 		}
 		sent += (size_t)count;
 	}
 	deadline =
-	    dci_clock_milliseconds() + DAEMON_ANSWER_TIMEOUT_MILLISECONDS;
+	    dci_clock_milliseconds() + state->answer_timeout_milliseconds;
 	for (;;) {
 		unsigned char head[DCI_PROTOCOL_HEADER_SIZE];
 		struct dci_protocol_header answer;
@@ -116,7 +126,7 @@ daemon_call(struct daemon_state *state, uint16_t type, const uint32_t *class_id,
 
 		if (read_exactly(state, head, sizeof(head), deadline, error,
 		        error_size) != 0)
-			return -1;
+			return 1;
 		status = dci_protocol_header_read(
 		    head, DCI_PROTOCOL_RESPONSE_MAX, &answer);
 		if (status != DCI_PROTOCOL_SUCCESS) {
@@ -233,7 +243,7 @@ cli_source_daemon_open(struct cli_source *source, const char *socket_path,
 	struct daemon_state *state;
 	unsigned char *answer = NULL;
 	size_t length = 0;
-	int result;
+	int result, flags;
 
 	if (strlen(socket_path) >= sizeof(address.sun_path)) {
 		snprintf(error, error_size, "%.200s: socket path too long",
@@ -247,7 +257,11 @@ cli_source_daemon_open(struct cli_source *source, const char *socket_path,
 	}
 	strcpy(state->path, socket_path);
 	strcpy(address.sun_path, socket_path);
-	state->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* Non-blocking, so that a listener whose backlog is full (one that
+	 * never accepts) refuses at once (EAGAIN) instead of holding the
+	 * connect; the exchange that follows waits in poll. */
+	state->fd =
+	    socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (state->fd < 0 || connect(state->fd, (struct sockaddr *)&address,
 	                         sizeof(address)) != 0) {
 		snprintf(
@@ -256,6 +270,14 @@ cli_source_daemon_open(struct cli_source *source, const char *socket_path,
 			close(state->fd);
 		free(state);
 		return 1;
+	}
+	flags = fcntl(state->fd, F_GETFL);
+	if (flags < 0 || fcntl(state->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		snprintf(
+		    error, error_size, "%s: %s", state->path, strerror(errno));
+		close(state->fd);
+		free(state);
+		return -1;
 	}
 	*source = (struct cli_source){
 	    .operations = &daemon_operations,
@@ -267,8 +289,17 @@ cli_source_daemon_open(struct cli_source *source, const char *socket_path,
 		daemon_close(source);
 		return -1;
 	}
+	/* The first answer tells whether a daemon serves the socket: none
+	 * in time is the caller's to fall back from. */
+	state->answer_timeout_milliseconds =
+	    DAEMON_FIRST_ANSWER_TIMEOUT_MILLISECONDS;
 	result = daemon_call(state, DCI_PROTOCOL_LIST_SUPPLIERS, every, 1,
 	    &answer, &length, error, error_size);
+	if (result > 0) {
+		daemon_close(source);
+		return 1;
+	}
+	state->answer_timeout_milliseconds = DAEMON_ANSWER_TIMEOUT_MILLISECONDS;
 	if (result == 0)
 		result = cli_daemon_add_suppliers(
 		    source->registry, answer, length, error, error_size);

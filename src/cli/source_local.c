@@ -56,8 +56,6 @@ local_close(struct cli_source *source)
 		dci_lifecycle_unload(lifecycle);
 		free(lifecycle);
 	}
-	source->state = NULL;
-	source->registry = NULL;
 }
 
 static const struct cli_source_operations local_operations = {

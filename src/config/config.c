@@ -97,6 +97,13 @@ config_parse_derived_class(const char *text, void *field)
 		.read = (reader_function)                                      \
 	}
 
+/* A mapping of keys of its own (`table`), its fields from `field_offset`
+ * on. */
+#define MAPPING(key, table, field_offset)                                      \
+	{                                                                      \
+		.name = (key), .kind = CONFIG_YAML_MAPPING,                    \
+		.offset = (field_offset), .mapping = (table)                   \
+	}
 /* An array of entries read from a sequence of mappings by `reader`. */
 #define SEQUENCE(key, entry_name, reader, structure, member, count_member)     \
 	{                                                                      \
@@ -119,14 +126,17 @@ config_parse_derived_class(const char *text, void *field)
 
 static const char class_id_expectation[] =
     "a class id such as 1.2 (1 to 16 levels, each 0..4294967294)";
+static const char access_key_expectation[] =
+    "a class id such as 1.2 (1 to 16 levels, each 0..4294967294), or one "
+    "and an instance id such as 1.1/3 (1 to 16 words)";
 /* The form dci_events_rate_limit_describe writes, with its bounds. */
 static const char rate_limit_expectation[] =
     "\"N per SECONDS\" with N in 1..1000000 and SECONDS in 1..86400";
 _Static_assert(DCI_EVENTS_RATE_LIMIT_MAX == 1000000u &&
                    DCI_EVENTS_RATE_WINDOW_MAX_SECONDS == 86400u,
     "rate_limit_expectation names the bounds");
-_Static_assert(
-    DCI_CLASS_ID_MAX_LEVELS == 16, "class_id_expectation names the limit");
+_Static_assert(DCI_CLASS_ID_MAX_LEVELS == 16 && DCI_INSTANCE_ID_MAX_WORDS == 16,
+    "class_id_expectation and access_key_expectation name the limits");
 
 static const struct config_yaml_key agent_keys[] = {
     TEXT("agentx-socket", "a non-empty string", NULL, struct dci_config,
@@ -177,18 +187,14 @@ static const struct config_yaml_mapping notification_mapping = {
     "in notifications", notification_keys, COUNT_OF(notification_keys)};
 
 static const struct config_yaml_key top_keys[] = {
-    {.name = "agent",
-        .kind = CONFIG_YAML_MAPPING,
-        .offset = 0,
-        .mapping = &agent_mapping},
+    /* The agent's settings are dci_config's own. */
+    MAPPING("agent", &agent_mapping, 0),
     SEQUENCE("providers", "provider", read_provider, struct dci_config,
         providers, provider_count),
     SEQUENCE("derived", "derived", read_derived_entry, struct dci_config,
         derived, derived_count),
-    {.name = "notifications",
-        .kind = CONFIG_YAML_MAPPING,
-        .offset = offsetof(struct dci_config, notifications),
-        .mapping = &notification_mapping},
+    MAPPING("notifications", &notification_mapping,
+        offsetof(struct dci_config, notifications)),
 };
 static const struct config_yaml_mapping top_mapping = {
     "at top level", top_keys, COUNT_OF(top_keys)};
@@ -267,6 +273,57 @@ dci_config_parse_in_place(const char *text, enum dci_config_in_place *mode)
 	return false;
 }
 
+/* What each text of a sequence must be: `what` (for the expectation),
+ * accepted by `valid` (NULL: any text), and listed once when `unique`. */
+struct text_rule {
+	const char *what;
+	bool (*valid)(const char *text);
+	bool unique;
+};
+
+/* Copies the texts of a sequence into `texts`, and with `positions` (may
+ * be NULL unless rule->unique) their positions (room for each), *count
+ * counting those copied. */
+static int
+read_texts(struct config_yaml *reader, const yaml_node_t *node, const char *key,
+    const struct text_rule *rule, char **texts,
+    struct dci_config_position *positions, size_t *count)
+{
+	for (const yaml_node_item_t *item = node->data.sequence.items.start;
+	     item < node->data.sequence.items.top; item++) {
+		const yaml_node_t *element = config_yaml_node(reader, *item);
+		const char *text;
+
+		/* Counted once copied, so that the configuration's release
+		 * frees it whatever follows. */
+		if (config_yaml_copy_checked_text(reader, element, rule->what,
+		        key, rule->valid, &texts[*count]) != 0)
+			return -1;
+		text = texts[*count];
+		if (positions != NULL)
+			positions[*count] =
+			    config_yaml_position(reader, element);
+		(*count)++;
+		for (size_t d = 0; rule->unique && d + 1 < *count; d++)
+			if (strcmp(texts[d], text) == 0)
+				return config_yaml_report(reader,
+				    &element->start_mark,
+				    "datum '%s' listed twice for '%s' (first "
+				    "at %u:%u)",
+				    text, key, positions[d].line,
+				    positions[d].column);
+	}
+	return 0;
+}
+
+/* Datum labels: a derived metric's arguments (one may repeat), a watch's
+ * (each once). */
+static const struct text_rule labels = {"a datum label", NULL, false};
+static const struct text_rule unique_labels = {"a datum label", NULL, true};
+/* The users or groups of dci-access. */
+static const struct text_rule user_names = {
+    "a name", config_is_user_name, false};
+
 /* "users" or "groups" of one dci-access entry: a sequence of names. */
 static int
 read_dci_access_names(struct config_yaml *reader, const yaml_node_t *node,
@@ -280,26 +337,11 @@ read_dci_access_names(struct config_yaml *reader, const yaml_node_t *node,
 	*names = calloc(config_yaml_sequence_length(node) + 1, sizeof(**names));
 	if (*names == NULL)
 		return config_yaml_out_of_memory(reader);
-	for (const yaml_node_item_t *item = node->data.sequence.items.start;
-	     item < node->data.sequence.items.top; item++) {
-		const yaml_node_t *element = config_yaml_node(reader, *item);
-		const char *text = NULL;
-
-		if (config_yaml_value_text(
-		        reader, element, "a name", key, &text) != 0)
-			return -1;
-		if (!config_is_user_name(text))
-			return config_yaml_report_expected(
-			    reader, element, "a name", key);
-		if (config_yaml_copy_text(reader, text, &(*names)[*count]) != 0)
-			return -1;
-		(*count)++;
-	}
-	return 0;
+	return read_texts(reader, node, key, &user_names, *names, NULL, count);
 }
 
-/* One "CLASS-ID: {users: [...], groups: [...]}" of dci-access, a
- * config_yaml_pair_reader. */
+/* One "CLASS-ID[/INSTANCE-ID]: {users: [...], groups: [...]}" of
+ * dci-access, a config_yaml_pair_reader. */
 static int
 read_dci_access_entry(struct config_yaml *reader, const yaml_node_pair_t *pair,
     const char *name, void *item)
@@ -313,10 +355,11 @@ read_dci_access_entry(struct config_yaml *reader, const yaml_node_pair_t *pair,
 	const yaml_node_t *value = config_yaml_node(reader, pair->value);
 
 	entry->position = config_yaml_position(reader, key_node);
-	if (!config_parse_class_id(
-	        name, entry->class_id, &entry->class_id_length))
+	if (!config_parse_access_key(name, entry->class_id,
+	        &entry->class_id_length, entry->instance,
+	        &entry->instance_words))
 		return config_yaml_report_expected(
-		    reader, key_node, class_id_expectation, "dci-access");
+		    reader, key_node, access_key_expectation, "dci-access");
 	if (value->type != YAML_MAPPING_NODE)
 		return config_yaml_report_expected(
 		    reader, value, "a mapping with users and groups", name);
@@ -361,37 +404,6 @@ datum_labels_length(struct config_yaml *reader, const yaml_node_t *node,
 	return (long)count;
 }
 
-/* Copies the labels of a sequence datum_labels_length accepted, with
- * their positions, into labels and positions (room for each), *count
- * counting those copied; a label listed twice is refused when `unique`. */
-static int
-read_datum_labels(struct config_yaml *reader, const yaml_node_t *node,
-    const char *key, bool unique, char **labels,
-    struct dci_config_position *positions, size_t *count)
-{
-	for (const yaml_node_item_t *item = node->data.sequence.items.start;
-	     item < node->data.sequence.items.top; item++) {
-		const yaml_node_t *element = config_yaml_node(reader, *item);
-		const char *text = NULL;
-
-		if (config_yaml_value_text(
-		        reader, element, "a datum label", key, &text) != 0)
-			return -1;
-		for (size_t d = 0; unique && d < *count; d++)
-			if (strcmp(labels[d], text) == 0)
-				return config_yaml_report(reader,
-				    &element->start_mark,
-				    "datum '%s' listed twice for '%s' (first "
-				    "at %u:%u)",
-				    text, key, positions[d].line,
-				    positions[d].column);
-		if (config_yaml_copy_text(reader, text, &labels[*count]) != 0)
-			return -1;
-		positions[(*count)++] = config_yaml_position(reader, element);
-	}
-	return 0;
-}
-
 /* One `CLASS: [DATUM, ...]` of data-changed: unique non-empty labels,
  * at most DCI_CONFIG_WATCHED_DATUMS_MAX of them. */
 static int
@@ -412,7 +424,7 @@ read_watched_datums(struct config_yaml *reader, const yaml_node_t *node,
 	    calloc((size_t)count, sizeof *watch->datum_positions);
 	if (watch->datums == NULL || watch->datum_positions == NULL)
 		return config_yaml_out_of_memory(reader);
-	return read_datum_labels(reader, node, key, true, watch->datums,
+	return read_texts(reader, node, key, &unique_labels, watch->datums,
 	    watch->datum_positions, &watch->datum_count);
 }
 
@@ -544,7 +556,7 @@ read_arguments(struct config_yaml *reader, const yaml_node_t *node,
 	        "a sequence of 2 or 3 datum labels", 2,
 	        COUNT_OF(derived->arguments)) < 0)
 		return -1;
-	return read_datum_labels(reader, node, key, false, derived->arguments,
+	return read_texts(reader, node, key, &labels, derived->arguments,
 	    derived->argument_positions, &derived->argument_count);
 }
 

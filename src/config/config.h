@@ -128,12 +128,17 @@ struct dci_config_notifications {
 };
 
 /* agent: dci-access: one class subtree of the DCI Server
- * (server/dci_access.h) and who may read it: user and group names as
- * written, checked against the system when the server starts. */
+ * (server/dci_access.h), or one instance in it, and who may read it: user
+ * and group names as written, checked against the system when the server
+ * starts. */
 struct dci_config_dci_access {
 	struct dci_config_position position; /* of the class id key */
 	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
 	size_t class_id_length;
+	/* The instance id after the key's '/'; 0 words: the whole
+	 * subtree. */
+	uint32_t instance[DCI_INSTANCE_ID_MAX_WORDS];
+	size_t instance_words;
 	char **users;
 	size_t user_count;
 	char **groups;

@@ -86,27 +86,54 @@ config_parse_range(const char *text, unsigned long minimum,
 	       *text == '\0' && *value >= minimum && *value <= maximum;
 }
 
+/* 1 to `max_count` dot-separated words, each 0..`max_word`, from *cursor
+ * up to the first character that is neither a digit nor a dot followed
+ * by one, which *cursor is left at. */
+static bool
+parse_dotted_words(const char **cursor, unsigned long max_word,
+    size_t max_count, uint32_t *words, size_t *count)
+{
+	size_t parsed = 0;
+
+	for (;;) {
+		unsigned long word;
+
+		if (parsed == max_count ||
+		    !config_parse_whole_number(cursor, max_word, &word) ||
+		    word > max_word)
+			return false;
+		words[parsed++] = (uint32_t)word;
+		if (**cursor != '.')
+			break;
+		(*cursor)++;
+	}
+	*count = parsed;
+	return true;
+}
+
 bool
 config_parse_class_id(const char *text, uint32_t *levels, size_t *length)
 {
-	const char *cursor = text;
-	size_t count = 0;
+	return parse_dotted_words(&text, 0xfffffffeul, DCI_CLASS_ID_MAX_LEVELS,
+	           levels, length) &&
+	       *text == '\0';
+}
 
-	for (;;) {
-		unsigned long level;
-
-		if (count == DCI_CLASS_ID_MAX_LEVELS ||
-		    !config_parse_whole_number(&cursor, 0xfffffffeul, &level) ||
-		    level > 0xfffffffeul)
-			return false;
-		levels[count++] = (uint32_t)level;
-		if (*cursor == '\0')
-			break;
-		if (*cursor++ != '.')
-			return false;
-	}
-	*length = count;
-	return true;
+bool
+config_parse_access_key(const char *text, uint32_t *levels, size_t *length,
+    uint32_t *instance, size_t *words)
+{
+	if (!parse_dotted_words(
+	        &text, 0xfffffffeul, DCI_CLASS_ID_MAX_LEVELS, levels, length))
+		return false;
+	*words = 0;
+	if (*text == '\0')
+		return true;
+	text++;
+	return text[-1] == '/' &&
+	       parse_dotted_words(&text, 0xfffffffful,
+	           DCI_INSTANCE_ID_MAX_WORDS, instance, words) &&
+	       *text == '\0';
 }
 
 bool
@@ -121,28 +148,31 @@ config_parse_boolean(const char *text, void *field)
 	return true;
 }
 
-bool
-config_parse_ping_interval(const char *text, void *field)
+/* A whole number in [minimum, maximum] into the unsigned at `field`. */
+static bool
+parse_unsigned_in(
+    const char *text, unsigned long minimum, unsigned long maximum, void *field)
 {
 	unsigned long value;
 
-	if (!config_parse_range(text, CONFIG_PING_INTERVAL_MIN_SECONDS,
-	        CONFIG_PING_INTERVAL_MAX_SECONDS, &value))
+	if (!config_parse_range(text, minimum, maximum, &value))
 		return false;
 	*(unsigned *)field = (unsigned)value;
 	return true;
 }
 
 bool
+config_parse_ping_interval(const char *text, void *field)
+{
+	return parse_unsigned_in(text, CONFIG_PING_INTERVAL_MIN_SECONDS,
+	    CONFIG_PING_INTERVAL_MAX_SECONDS, field);
+}
+
+bool
 config_parse_busy_poll(const char *text, void *field)
 {
-	unsigned long microseconds;
-	bool valid = config_parse_range(
-	    text, 0, CONFIG_BUSY_POLL_MAX_MICROSECONDS, &microseconds);
-
-	if (valid)
-		*(unsigned *)field = (unsigned)microseconds;
-	return valid;
+	return parse_unsigned_in(
+	    text, 0, CONFIG_BUSY_POLL_MAX_MICROSECONDS, field);
 }
 
 bool
@@ -189,13 +219,8 @@ config_parse_refresh(const char *text, void *field)
 bool
 config_parse_stale_periods(const char *text, void *field)
 {
-	unsigned long value;
-
-	if (!config_parse_range(text, CONFIG_STALE_PERIODS_MIN,
-	        CONFIG_STALE_PERIODS_MAX, &value))
-		return false;
-	*(unsigned *)field = (unsigned)value;
-	return true;
+	return parse_unsigned_in(
+	    text, CONFIG_STALE_PERIODS_MIN, CONFIG_STALE_PERIODS_MAX, field);
 }
 
 bool

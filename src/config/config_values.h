@@ -41,6 +41,11 @@ bool config_parse_whole_number(
 /* "1.2": 1 to DCI_CLASS_ID_MAX_LEVELS dot-separated levels, each
  * 0..2^32-2 (2^32-1 is the DCI_ALL wildcard), into levels and *length. */
 bool config_parse_class_id(const char *text, uint32_t *levels, size_t *length);
+/* A dci-access key: a class id as above, alone (*words 0) or followed by
+ * '/' and an instance id of 1 to DCI_INSTANCE_ID_MAX_WORDS dot-separated
+ * words, each 0..2^32-1, into instance and *words: "1.1/3". */
+bool config_parse_access_key(const char *text, uint32_t *levels, size_t *length,
+    uint32_t *instance, size_t *words);
 
 bool config_parse_boolean(const char *text, void *field);       /* bool */
 bool config_parse_ping_interval(const char *text, void *field); /* unsigned */

@@ -152,6 +152,21 @@ config_yaml_copy_text(struct config_yaml *reader, const char *text, char **copy)
 	return 0;
 }
 
+int
+config_yaml_copy_checked_text(struct config_yaml *reader,
+    const yaml_node_t *node, const char *expectation, const char *key,
+    bool (*check)(const char *text), char **copy)
+{
+	const char *text = NULL;
+
+	if (config_yaml_value_text(reader, node, expectation, key, &text) != 0)
+		return -1;
+	if (check != NULL && !check(text))
+		return config_yaml_report_expected(
+		    reader, node, expectation, key);
+	return config_yaml_copy_text(reader, text, copy);
+}
+
 size_t
 config_yaml_sequence_length(const yaml_node_t *node)
 {
@@ -331,13 +346,8 @@ config_yaml_read_value(struct config_yaml *reader,
 
 	switch (key->kind) {
 	case CONFIG_YAML_TEXT:
-		if (config_yaml_value_text(
-		        reader, node, key->expectation, name, &text) != 0)
-			return -1;
-		if (key->check != NULL && !key->check(text))
-			return config_yaml_report_expected(
-			    reader, node, key->expectation, name);
-		return config_yaml_copy_text(reader, text, (char **)field);
+		return config_yaml_copy_checked_text(reader, node,
+		    key->expectation, name, key->check, (char **)field);
 	case CONFIG_YAML_SCALAR:
 		if (config_yaml_value_text(
 		        reader, node, key->expectation, name, &text) != 0)

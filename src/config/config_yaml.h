@@ -144,6 +144,12 @@ int config_yaml_value_text(struct config_yaml *reader, const yaml_node_t *node,
 int config_yaml_copy_text(
     struct config_yaml *reader, const char *text, char **copy);
 
+/* config_yaml_value_text, refused unless `check` (NULL: any text) accepts
+ * it, then copied into `*copy`. */
+int config_yaml_copy_checked_text(struct config_yaml *reader,
+    const yaml_node_t *node, const char *expectation, const char *key,
+    bool (*check)(const char *text), char **copy);
+
 /* The number of items of a sequence node, of pairs of a mapping node. */
 size_t config_yaml_sequence_length(const yaml_node_t *node);
 size_t config_yaml_mapping_length(const yaml_node_t *node);

@@ -70,28 +70,16 @@ bool
 libdci_read_class_id(
     struct dci_protocol_reader *reader, uint32_t *levels, size_t *count)
 {
-	uint32_t length = dci_protocol_get_u32(reader);
-
-	if (length == 0 || length > DCI_CLASS_ID_MAX_LEVELS)
-		return false;
-	for (uint32_t i = 0; i < length; i++)
-		levels[i] = dci_protocol_get_u32(reader);
-	*count = length;
-	return !reader->failed;
+	return dci_protocol_get_words(
+	    reader, levels, 1, DCI_CLASS_ID_MAX_LEVELS, count);
 }
 
 bool
 libdci_read_instance_id(
     struct dci_protocol_reader *reader, uint32_t *words, size_t *count)
 {
-	uint32_t length = dci_protocol_get_u32(reader);
-
-	if (length > DCI_INSTANCE_ID_MAX_WORDS)
-		return false;
-	for (uint32_t i = 0; i < length; i++)
-		words[i] = dci_protocol_get_u32(reader);
-	*count = length;
-	return !reader->failed;
+	return dci_protocol_get_words(
+	    reader, words, 0, DCI_INSTANCE_ID_MAX_WORDS, count);
 }
 
 /* A block as a NUL-terminated copy; NULL when it does not fit. */
@@ -422,7 +410,10 @@ value_write(unsigned char *at, const struct libdci_datum *datum,
 		break;
 	}
 	case UMA_OCTETSTRING: {
-		UMAUint4 size = (UMAUint4)(4 + round4(datum->size));
+		/* The exact length: a MAC address is 6 bytes. The slot
+		 * keeps its padding to 4, so the next datum's offset is
+		 * the same (dci(3), IMPLEMENTATION CHOICES). */
+		UMAUint4 size = (UMAUint4)(4 + datum->size);
 
 		memcpy(at, &size, 4);
 		memcpy(at + 4, slot, datum->size);
@@ -498,6 +489,20 @@ libdci_datum_put(struct libdci_builder *builder,
 }
 
 /* --- attributes --------------------------------------------------------- */
+
+/* A DCIDataAttr's flags: queryable, and dcistat's counter and interval
+ * flags (dci.h). */
+static UMAUint4
+data_flags_of(const struct libdci_datum *datum)
+{
+	UMAUint4 flags = DCI_QUERYABLE;
+
+	if (datum->semantics == 1) /* DCI_SEMANTICS_COUNTER */
+		flags |= DCI_DCISTAT_COUNTER;
+	if (datum->uma_type == UMA_TIMESPEC && datum->format == 2)
+		flags |= DCI_DCISTAT_INTERVAL; /* STF_MONOTONIC */
+	return flags;
+}
 
 static size_t
 text_size(const char *text)
@@ -650,7 +655,8 @@ libdci_class_attr_put(struct libdci_builder *builder,
 		    attr + at + 8, datum != NULL ? datum->uma_type : UMA_UINT4);
 		put_word(attr + at + 12,
 		    datum != NULL ? datum->uma_units : UMA_NOUNITS);
-		put_word(attr + at + 16, DCI_QUERYABLE);
+		put_word(attr + at + 16,
+		    datum != NULL ? data_flags_of(datum) : DCI_QUERYABLE);
 		put_word(attr + at + 20,
 		    datum != NULL ? datum->uma_offset : class->invalid_offset);
 		put_word(attr + at + 24, DATA_ATTR_FIXED);

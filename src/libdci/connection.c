@@ -14,24 +14,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "libdci/libdci_internal.h"
 
-static int64_t
-now_milliseconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
-/* Waits until fd is readable or `deadline` (now_milliseconds; -1: none)
- * passes. 1 readable, 0 timed out, -1 error (errno; EINTR returned). */
+/* Waits until fd is readable or `deadline` (dci_clock_milliseconds; -1:
+ * none) passes. 1 readable, 0 timed out, -1 error (errno; EINTR returned). */
 static int
 wait_readable(int fd, int64_t deadline)
 {
 	struct pollfd polled = {fd, POLLIN, 0};
-	int64_t left = deadline < 0 ? -1 : deadline - now_milliseconds();
+	int64_t left = deadline < 0 ? -1 : deadline - dci_clock_milliseconds();
 	int count;
 
 	if (deadline >= 0 && left < 0)
@@ -102,7 +94,7 @@ message_read(DCIHandle handle, int64_t deadline,
 		return DCI_ALLOCATIONFAILURE;
 	/* The rest of a message that has begun comes at once. */
 	status = read_exactly(handle->fd, *payload, header->length,
-	    now_milliseconds() + LIBDCI_ANSWER_TIMEOUT_MILLISECONDS);
+	    dci_clock_milliseconds() + LIBDCI_ANSWER_TIMEOUT_MILLISECONDS);
 	if (status != DCI_SUCCESS) {
 		free(*payload);
 		*payload = NULL;
@@ -141,18 +133,9 @@ libdci_events_read(
 		return false;
 	handle->lost += lost;
 	for (uint32_t i = 0; i < count; i++) {
-		struct libdci_event event;
+		struct dci_protocol_event event;
 
-		event.serial = dci_protocol_get_u32(&reader);
-		event.number = dci_protocol_get_u32(&reader);
-		event.time = dci_protocol_get_u64(&reader);
-		if (!libdci_read_class_id(
-		        &reader, event.class_id, &event.class_levels) ||
-		    !libdci_read_instance_id(
-		        &reader, event.instance, &event.instance_words))
-			return false;
-		event.datum_id = dci_protocol_get_u32(&reader);
-		if (reader.failed)
+		if (!dci_protocol_get_event(&reader, &event))
 			return false;
 		if (handle->event_count == LIBDCI_EVENTS_MAX ||
 		    handle->events == NULL) {
@@ -200,7 +183,8 @@ libdci_call(DCIHandle handle, uint16_t type,
 	    send_all(handle->fd, message, DCI_PROTOCOL_HEADER_SIZE + written);
 	if (status != DCI_SUCCESS)
 		return status;
-	deadline = now_milliseconds() + LIBDCI_ANSWER_TIMEOUT_MILLISECONDS;
+	deadline =
+	    dci_clock_milliseconds() + LIBDCI_ANSWER_TIMEOUT_MILLISECONDS;
 	for (;;) {
 		struct dci_protocol_header answer;
 		unsigned char *bytes;
@@ -379,7 +363,7 @@ subscription_of(DCIHandle handle, uint32_t serial)
 static void
 event_put(struct libdci_builder *builder,
     const struct libdci_subscription *subscription,
-    const struct libdci_event *event)
+    const struct dci_protocol_event *event)
 {
 	DCIDatumId datum = subscription->datum_id;
 	UMAUint4 flags = dcieventflags(datum) &
@@ -473,7 +457,7 @@ dciWaitEvent(DCIHandle handle, DCIReturn **returnBuffer,
 	if (handle->subscription_count == 0)
 		return DCI_NOTPRESENT;
 	if (timeout != NULL)
-		deadline = now_milliseconds() +
+		deadline = dci_clock_milliseconds() +
 		           (int64_t)timeout->tv_sec * 1000 +
 		           timeout->tv_nsec / 1000000;
 	if (handle->event_count == 0 && handle->lost == 0) {
@@ -495,7 +479,7 @@ dciWaitEvent(DCIHandle handle, DCIReturn **returnBuffer,
 		    &builder, DCI_ALLOCATIONFAILURE, at, offset, 4);
 	}
 	for (; taken < handle->event_count; taken++) {
-		const struct libdci_event *event = &handle->events[taken];
+		const struct dci_protocol_event *event = &handle->events[taken];
 		const struct libdci_subscription *subscription =
 		    subscription_of(handle, event->serial);
 

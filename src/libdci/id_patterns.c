@@ -60,8 +60,10 @@ libdci_metric_pattern(
 	    dcimetricclassid(metric)->size != metric->classId.size)
 		return DCI_INVALIDARG;
 	instance = dcimetricinstanceid(metric);
+	/* The specification: at least one level is asked for back. */
 	if (instance->size != metric->instanceId.size ||
-	    instance->size % 4 != 0 || instance->size > INSTANCE_ID_SIZE_MAX)
+	    instance->size % 4 != 0 || instance->size > INSTANCE_ID_SIZE_MAX ||
+	    instance->outputMask == 0)
 		return DCI_INVALIDARG;
 	request->input_mask = instance->inputMask;
 	request->instance_words = dciinstanceidwords(instance);

@@ -180,17 +180,6 @@ bool libdci_read_instance_id(
  * otherwise. */
 #define LIBDCI_DEFAULT_SOCKET "/run/dcistat/dci.sock"
 
-struct libdci_event {
-	uint32_t serial; /* of the subscription it matched */
-	uint32_t number;
-	uint32_t datum_id;
-	uint64_t time;
-	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
-	size_t class_levels;
-	uint32_t instance[DCI_INSTANCE_ID_MAX_WORDS];
-	size_t instance_words;
-};
-
 struct libdci_subscription {
 	uint32_t serial;
 	DCIDatumId datum_id; /* as the consumer gave it to dciOpen */
@@ -203,7 +192,7 @@ struct DCIConnection {
 	size_t class_count;
 	struct libdci_subscription subscriptions[16];
 	size_t subscription_count;
-	struct libdci_event *events; /* LIBDCI_EVENTS_MAX */
+	struct dci_protocol_event *events; /* LIBDCI_EVENTS_MAX */
 	size_t event_count;
 	uint64_t lost;
 };

@@ -18,7 +18,6 @@
 
 #define CLASS_ATTR_FIXED_SIZE ((size_t)offsetof(DCIClassAttr, data))
 #define DATA_ATTR_FIXED_SIZE ((size_t)offsetof(DCIDataAttr, data))
-#define METHOD_FIXED_SIZE ((size_t)offsetof(DCIMethod, data))
 #define LABEL_FIXED_SIZE ((size_t)offsetof(DCILabel, data))
 
 bool
@@ -253,6 +252,22 @@ datum_of(
 	return DCI_SUCCESS;
 }
 
+DCIStatus
+libdci_provider_method_type(DCIMethodType type, DCIMethodType *method)
+{
+	switch (type) {
+	case DCI_STORE:
+	case DCI_ADDRESS:
+		*method = type;
+		return DCI_SUCCESS;
+	case DCI_WAIT:
+	case DCI_CALLBACK:
+		return DCI_METHODOPUNAVAILABLE;
+	default:
+		return DCI_INVALIDARG;
+	}
+}
+
 /* The class method: none is DCI_STORE. */
 static DCIStatus
 class_method(const unsigned char *attr, size_t attr_size,
@@ -264,22 +279,13 @@ class_method(const unsigned char *attr, size_t attr_size,
 	if (descriptor->size == 0)
 		return DCI_SUCCESS;
 	if (!descriptor_fits(descriptor, attr_size) ||
-	    descriptor->size < METHOD_FIXED_SIZE)
+	    descriptor->size < LIBDCI_METHOD_FIXED_SIZE)
 		return DCI_INVALIDARG;
-	memcpy(&fixed, attr + descriptor->offset, METHOD_FIXED_SIZE);
-	if (fixed.size < METHOD_FIXED_SIZE || fixed.size > descriptor->size)
+	memcpy(&fixed, attr + descriptor->offset, LIBDCI_METHOD_FIXED_SIZE);
+	if (fixed.size < LIBDCI_METHOD_FIXED_SIZE ||
+	    fixed.size > descriptor->size)
 		return DCI_INVALIDARG;
-	switch (fixed.type) {
-	case DCI_STORE:
-	case DCI_ADDRESS:
-		*method = fixed.type;
-		return DCI_SUCCESS;
-	case DCI_WAIT:
-	case DCI_CALLBACK:
-		return DCI_METHODOPUNAVAILABLE;
-	default:
-		return DCI_INVALIDARG;
-	}
+	return libdci_provider_method_type(fixed.type, method);
 }
 
 /* Everything read from a DCIClassAttr, in the form the supplier library

@@ -13,7 +13,6 @@
 #define METRIC_FIXED_SIZE ((size_t)offsetof(DCIMetricId, data))
 #define INSTANCE_FIXED_SIZE ((size_t)offsetof(DCIInstanceId, data))
 #define INST_ATTR_FIXED_SIZE ((size_t)offsetof(DCIInstAttr, data))
-#define METHOD_FIXED_SIZE ((size_t)offsetof(DCIMethod, data))
 /* The most entries one dciPostData takes. */
 #define POST_ENTRIES_MAX 65536u
 
@@ -216,19 +215,9 @@ instance_method(
 	*out = class_method;
 	if (method == NULL)
 		return DCI_SUCCESS;
-	if (method->size < METHOD_FIXED_SIZE || method->size % 4 != 0)
+	if (method->size < LIBDCI_METHOD_FIXED_SIZE || method->size % 4 != 0)
 		return DCI_INVALIDARG;
-	switch (method->type) {
-	case DCI_STORE:
-	case DCI_ADDRESS:
-		*out = method->type;
-		return DCI_SUCCESS;
-	case DCI_WAIT:
-	case DCI_CALLBACK:
-		return DCI_METHODOPUNAVAILABLE;
-	default:
-		return DCI_INVALIDARG;
-	}
+	return libdci_provider_method_type(method->type, out);
 }
 
 static DCIStatus

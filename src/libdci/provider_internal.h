@@ -100,6 +100,15 @@ bool libdci_provider_text(
 bool libdci_provider_label(const unsigned char *owner, size_t owner_size,
     const UMAVarLenDescr *descriptor, char *text, size_t capacity);
 
+/* The bytes of a DCIMethod before its data. */
+#define LIBDCI_METHOD_FIXED_SIZE ((size_t)offsetof(DCIMethod, data))
+
+/* A DCIMethod's type as a provider may declare it: DCI_STORE and
+ * DCI_ADDRESS are taken (into *method), DCI_WAIT and DCI_CALLBACK are
+ * DCI_METHODOPUNAVAILABLE, anything else DCI_INVALIDARG. */
+DCIStatus libdci_provider_method_type(
+    DCIMethodType type, DCIMethodType *method);
+
 #pragma GCC visibility pop
 
 #endif

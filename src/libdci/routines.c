@@ -161,6 +161,38 @@ data_put(DCIHandle handle, struct libdci_builder *builder,
 	return DCI_SYSERROR;
 }
 
+/* The metric id of one instance entry, with the levels `output_mask`
+ * selects (the DCIInstanceId's outputMask): their words alone, and its
+ * inputMask saying which levels they are. Every level when the class's
+ * layout cannot be had. Returns its offset in the builder. */
+static size_t
+instance_metric_put(DCIHandle handle, struct libdci_builder *builder,
+    const uint32_t *levels, size_t level_count, uint32_t output_mask,
+    const uint32_t *words, size_t word_count, DCIDatumId datum_id)
+{
+	const struct libdci_class *class =
+	    libdci_class_get(handle, levels, level_count, false);
+	uint32_t kept[DCI_INSTANCE_ID_MAX_WORDS], mask = 0;
+	size_t kept_count = 0, at = 0;
+
+	if (class == NULL || class->instance_words != word_count)
+		return libdci_put_metric_id(builder, levels, level_count,
+		    UINT32_MAX, output_mask, words, word_count, datum_id);
+	for (uint32_t level = 0; level < class->level_count; level++) {
+		size_t size = class->level_size[level] / 4;
+
+		if (level < 32 && (output_mask & (1u << level))) {
+			memcpy(kept + kept_count, words + at,
+			    size * sizeof(uint32_t));
+			kept_count += size;
+			mask |= 1u << level;
+		}
+		at += size;
+	}
+	return libdci_put_metric_id(builder, levels, level_count, mask,
+	    output_mask, kept, kept_count, datum_id);
+}
+
 /* Reads the entries of one answer into the builder; false when the
  * answer is malformed. */
 static bool
@@ -175,7 +207,6 @@ entries_read(DCIHandle handle, enum routine routine,
 		size_t level_count, word_count = 0, at, offset = 0, size = 0,
 		                    length;
 		const unsigned char *label;
-		uint32_t all;
 
 		if (routine == ROUTINE_CLASS_ATTRIBUTES) {
 			struct libdci_class class;
@@ -213,7 +244,6 @@ entries_read(DCIHandle handle, enum routine routine,
 		}
 		if (!libdci_read_instance_id(reader, words, &word_count))
 			return false;
-		all = word_count >= 32 ? UINT32_MAX : (1u << word_count) - 1;
 		if (routine == ROUTINE_LIST_INSTANCES ||
 		    routine == ROUTINE_INSTANCE_ATTRIBUTES) {
 			char text[DCI_LABEL_MAX + 1];
@@ -222,9 +252,8 @@ entries_read(DCIHandle handle, enum routine routine,
 			    reader, DCI_LABEL_MAX, &length);
 			if (label == NULL)
 				return false;
-			/* The levels are the class's: every one is here. */
-			at = libdci_put_metric_id(builder, levels, level_count,
-			    all, output_mask, words, word_count,
+			at = instance_metric_put(handle, builder, levels,
+			    level_count, output_mask, words, word_count,
 			    request->datum_id);
 			if (routine == ROUTINE_INSTANCE_ATTRIBUTES) {
 				memcpy(text, label, length);
@@ -239,7 +268,7 @@ entries_read(DCIHandle handle, enum routine routine,
 		datum_id = dci_protocol_get_u32(reader);
 		if (reader->failed)
 			return false;
-		at = libdci_put_metric_id(builder, levels, level_count, all,
+		at = instance_metric_put(handle, builder, levels, level_count,
 		    output_mask, words, word_count, datum_id);
 		if (routine == ROUTINE_WRITE) {
 			libdci_builder_entry(

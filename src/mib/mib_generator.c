@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "base/log.h"
+
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 #include "model/derived.h"
 #include "model/value.h"
 
@@ -89,6 +91,21 @@ put_sentence(FILE *out, const char *text)
 		fputc('.', out);
 }
 
+/* The description a provider gave (put_sentence), or `fallback` and the
+ * label, as "The datum rx_bytes.", without one. */
+static void
+put_given_description(
+    FILE *out, const char *description, const char *fallback, const char *label)
+{
+	if (description != NULL && description[0] != '\0') {
+		put_sentence(out, description);
+		return;
+	}
+	fputs(fallback, out);
+	put_clean(out, label);
+	fputs(".", out);
+}
+
 /* Writes a quoted string (a DESCRIPTION's) at eight blanks, filled to
  * MIB_LINE_WIDTH. A newline in `text` separates paragraphs (an empty line
  * in the string); runs of blanks become one. */
@@ -157,61 +174,76 @@ put_list(FILE *out, const char *const *names, size_t count, size_t indent)
 	fputc('\n', out);
 }
 
+/* One name of an IMPORTS clause: imported when the MIB uses `flag`
+ * (enum mib_import), always for 0. */
+struct mib_import_name {
+	unsigned flag;
+	const char *name;
+};
+
+static const struct mib_import_name smi_names[] = {
+    {0, "MODULE-IDENTITY"},
+    {0, "OBJECT-TYPE"},
+    {MIB_IMPORT_INTEGER32, "Integer32"},
+    {0, "Unsigned32"}, /* every index */
+    {MIB_IMPORT_GAUGE32, "Gauge32"},
+    {MIB_IMPORT_COUNTER32, "Counter32"},
+    {MIB_IMPORT_COUNTER64, "Counter64"},
+    {MIB_IMPORT_IPADDRESS, "IpAddress"},
+    {MIB_IMPORT_TIMETICKS, "TimeTicks"},
+};
+
+static const struct mib_import_name tc_names[] = {
+    {MIB_IMPORT_DISPLAYSTRING, "DisplayString"},
+    {MIB_IMPORT_MACADDRESS, "MacAddress"},
+    {MIB_IMPORT_TRUTHVALUE, "TruthValue"},
+    {MIB_IMPORT_TIMESTAMP, "TimeStamp"},
+};
+
+static const struct mib_import_name conf_names[] = {
+    {0, "MODULE-COMPLIANCE"},
+    {0, "OBJECT-GROUP"},
+};
+
+static const struct mib_import_name dci_names[] = {
+    {0, "dciClassData"},
+    {0, "dciClassModules"},
+    {MIB_IMPORT_GAUGE64, "DciGauge64"},
+    {MIB_IMPORT_HUNDREDTHS, "DciHundredths"},
+};
+
+/* The names of `candidates` that `imports` needs, then "FROM module";
+ * nothing when it needs none. */
+static void
+put_import_from(FILE *out, unsigned imports,
+    const struct mib_import_name *candidates, size_t candidate_count,
+    const char *module)
+{
+	const char *names[16];
+	size_t count = 0;
+
+	for (size_t i = 0; i < candidate_count && count < 16; i++)
+		if (candidates[i].flag == 0 || (imports & candidates[i].flag))
+			names[count++] = candidates[i].name;
+	if (count == 0)
+		return;
+	put_list(out, names, count, 4);
+	fprintf(out, "        FROM %s\n", module);
+}
+
 static void
 put_imports(FILE *out, unsigned imports)
 {
-	const char *names[16];
-	size_t count;
-
 	fputs("IMPORTS\n", out);
-	count = 0;
-	names[count++] = "MODULE-IDENTITY";
-	names[count++] = "OBJECT-TYPE";
-	if (imports & MIB_IMPORT_INTEGER32)
-		names[count++] = "Integer32";
-	names[count++] = "Unsigned32"; /* every index */
-	if (imports & MIB_IMPORT_GAUGE32)
-		names[count++] = "Gauge32";
-	if (imports & MIB_IMPORT_COUNTER32)
-		names[count++] = "Counter32";
-	if (imports & MIB_IMPORT_COUNTER64)
-		names[count++] = "Counter64";
-	if (imports & MIB_IMPORT_IPADDRESS)
-		names[count++] = "IpAddress";
-	if (imports & MIB_IMPORT_TIMETICKS)
-		names[count++] = "TimeTicks";
-	put_list(out, names, count, 4);
-	fputs("        FROM SNMPv2-SMI\n", out);
-
-	count = 0;
-	if (imports & MIB_IMPORT_DISPLAYSTRING)
-		names[count++] = "DisplayString";
-	if (imports & MIB_IMPORT_MACADDRESS)
-		names[count++] = "MacAddress";
-	if (imports & MIB_IMPORT_TRUTHVALUE)
-		names[count++] = "TruthValue";
-	if (imports & MIB_IMPORT_TIMESTAMP)
-		names[count++] = "TimeStamp";
-	if (count > 0) {
-		put_list(out, names, count, 4);
-		fputs("        FROM SNMPv2-TC\n", out);
-	}
-
-	count = 0;
-	names[count++] = "MODULE-COMPLIANCE";
-	names[count++] = "OBJECT-GROUP";
-	put_list(out, names, count, 4);
-	fputs("        FROM SNMPv2-CONF\n", out);
-
-	count = 0;
-	names[count++] = "dciClassData";
-	names[count++] = "dciClassModules";
-	if (imports & MIB_IMPORT_GAUGE64)
-		names[count++] = "DciGauge64";
-	if (imports & MIB_IMPORT_HUNDREDTHS)
-		names[count++] = "DciHundredths";
-	put_list(out, names, count, 4);
-	fputs("        FROM DCI-STATS-MIB;\n\n", out);
+	put_import_from(
+	    out, imports, smi_names, COUNT_OF(smi_names), "SNMPv2-SMI");
+	put_import_from(
+	    out, imports, tc_names, COUNT_OF(tc_names), "SNMPv2-TC");
+	put_import_from(
+	    out, imports, conf_names, COUNT_OF(conf_names), "SNMPv2-CONF");
+	put_import_from(
+	    out, imports, dci_names, COUNT_OF(dci_names), "DCI-STATS-MIB;");
+	fputs("\n", out);
 }
 
 /* What a description function gets: any of these may be NULL when it
@@ -424,13 +456,8 @@ describe_datum(FILE *stream, const struct mib_context *context)
 	const struct dci_datum_info *info = &datum->info;
 	const char *unit = dci_value_unit_name(info->unit);
 
-	if (info->description != NULL && info->description[0] != '\0') {
-		put_sentence(stream, info->description);
-	} else {
-		fputs("The datum ", stream);
-		put_clean(stream, info->label);
-		fputs(".", stream);
-	}
+	put_given_description(
+	    stream, info->description, "The datum ", info->label);
 	fputs("\nDatum ", stream);
 	put_clean(stream, info->label);
 	fprintf(stream, " (dciDatumId %" PRIu32 ") of class ", info->id);
@@ -529,13 +556,8 @@ describe_table(FILE *stream, const struct mib_context *context)
 	const struct mib_class *plan = context->plan;
 	const struct dci_class *class = plan->class;
 
-	if (class->description != NULL && class->description[0] != '\0') {
-		put_sentence(stream, class->description);
-	} else {
-		fputs("The statistics of class ", stream);
-		put_clean(stream, class->label);
-		fputs(".", stream);
-	}
+	put_given_description(stream, class->description,
+	    "The statistics of class ", class->label);
 	fputs("\nOne row per instance of class ", stream);
 	put_clean(stream, class->label);
 	fprintf(stream, " (class id %s", plan->id_text);
@@ -587,6 +609,21 @@ put_index_clause(FILE *out, const struct mib_class *plan)
 	fputs(" }\n", out);
 }
 
+/* The head of a table's or entry's OBJECT-TYPE, up to its DESCRIPTION:
+ * `name`, of SYNTAX `syntax_prefix` and `type`, not accessible. */
+static void
+put_not_accessible_head(
+    FILE *out, const char *name, const char *syntax_prefix, const char *type)
+{
+	fprintf(out,
+	    "%s OBJECT-TYPE\n"
+	    "    SYNTAX      %s%s\n"
+	    "    MAX-ACCESS  not-accessible\n"
+	    "    STATUS      current\n"
+	    "    DESCRIPTION\n",
+	    name, syntax_prefix, type);
+}
+
 static void
 put_class(
     FILE *out, struct mib_generator *generator, const struct mib_class *plan)
@@ -599,24 +636,12 @@ put_class(
 	};
 	size_t width = 0;
 
-	fprintf(out,
-	    "%s OBJECT-TYPE\n"
-	    "    SYNTAX      SEQUENCE OF %s\n"
-	    "    MAX-ACCESS  not-accessible\n"
-	    "    STATUS      current\n"
-	    "    DESCRIPTION\n",
-	    plan->table, plan->type);
+	put_not_accessible_head(out, plan->table, "SEQUENCE OF ", plan->type);
 	put_description(out, describe_table, &context);
 	fprintf(out, "    ::= { %s %" PRIu32 " }\n\n", plan->table_parent,
 	    class->id[class->id_length - 1]);
 
-	fprintf(out,
-	    "%s OBJECT-TYPE\n"
-	    "    SYNTAX      %s\n"
-	    "    MAX-ACCESS  not-accessible\n"
-	    "    STATUS      current\n"
-	    "    DESCRIPTION\n",
-	    plan->entry, plan->type);
+	put_not_accessible_head(out, plan->entry, "", plan->type);
 	put_description(out, describe_entry, &context);
 	put_index_clause(out, plan);
 	fprintf(out, "    ::= { %s 1 }\n\n", plan->table);
@@ -755,8 +780,8 @@ write_module(struct mib_generator *generator, char **text)
 }
 
 char *
-mib_generator_generate(const struct dci_registry *registry, const char *module_name,
-    char *error, size_t error_size)
+mib_generator_generate(const struct dci_registry *registry,
+    const char *module_name, char *error, size_t error_size)
 {
 	struct mib_generator generator = {
 	    .registry = registry,

@@ -609,6 +609,7 @@ class_id_acceptable(const struct dci_registry *registry,
 {
 	for (size_t i = 0; i < registry->class_count; i++) {
 		const struct dci_class *other = registry->classes[i];
+		const char *nesting = NULL;
 		char other_name[192];
 
 		format_id(other->id, other->id_length, other_name,
@@ -622,22 +623,17 @@ class_id_acceptable(const struct dci_registry *registry,
 			    other->supplier->module);
 			return false;
 		}
-		if (is_prefix(other->id, other->id_length, info->id,
-		        info->id_length)) {
+		if (is_prefix(
+		        other->id, other->id_length, info->id, info->id_length))
+			nesting = "subclass of instantiated class";
+		else if (is_prefix(info->id, info->id_length, other->id,
+		             other->id_length))
+			nesting = "instantiated class above registered class";
+		if (nesting != NULL) {
 			log_reason(why, why_size,
-			    "class %s: subclass of instantiated class %s "
-			    "(\"%s\"); UMA forbids classes below an "
-			    "instantiated class",
-			    name, other_name, other->label);
-			return false;
-		}
-		if (is_prefix(info->id, info->id_length, other->id,
-		        other->id_length)) {
-			log_reason(why, why_size,
-			    "class %s: instantiated class above registered "
-			    "class %s (\"%s\"); UMA forbids classes below an "
-			    "instantiated class",
-			    name, other_name, other->label);
+			    "class %s: %s %s (\"%s\"); UMA forbids classes "
+			    "below an instantiated class",
+			    name, nesting, other_name, other->label);
 			return false;
 		}
 	}

@@ -23,17 +23,33 @@
 #define BOOLEAN_SIZE 4u
 #define TIME_SIZE 8u
 
-static const char *const type_names[] = {
-    [DCI_ST_UNUSED] = "ST_UNUSED",
-    [DCI_ST_BOOLEAN] = "ST_BOOLEAN",
-    [DCI_ST_STRING] = "ST_STRING",
-    [DCI_ST_INTEGER8] = "ST_INTEGER8",
-    [DCI_ST_INTEGER16] = "ST_INTEGER16",
-    [DCI_ST_INTEGER32] = "ST_INTEGER32",
-    [DCI_ST_INTEGER64] = "ST_INTEGER64",
-    [DCI_ST_ADDRESS] = "ST_ADDRESS",
-    [DCI_ST_TIME] = "ST_TIME",
-    [DCI_ST_DERIVED] = "ST_DERIVED",
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Each type's name, and the formats and presentations it defines: a
+ * format is valid when, its flag bits cleared, it is at most format_max; a
+ * presentation when it is at most presentation_max (ST_UNUSED defines
+ * none). */
+static const struct type_codes {
+	const char *name;
+	uint32_t format_flags;
+	uint32_t format_max;
+	uint32_t presentation_max;
+} type_codes[] = {
+    [DCI_ST_UNUSED] = {"ST_UNUSED", 0, 0, 0},
+    [DCI_ST_BOOLEAN] = {"ST_BOOLEAN", 0, DCI_SBF_INVERTED, DCI_SBP_ONE_ZERO},
+    [DCI_ST_STRING] = {"ST_STRING", 0, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL},
+    [DCI_ST_INTEGER8] = {"ST_INTEGER8", DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
+        DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER16] = {"ST_INTEGER16", DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN,
+        0, DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER32] = {"ST_INTEGER32", DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN,
+        0, DCI_SIP_DOTTED},
+    [DCI_ST_INTEGER64] = {"ST_INTEGER64", DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN,
+        0, DCI_SIP_DOTTED},
+    [DCI_ST_ADDRESS] = {"ST_ADDRESS", 0, DCI_SAF_ECONET, DCI_SAP_NORMAL},
+    [DCI_ST_TIME] = {"ST_TIME", 0, DCI_STF_MONOTONIC, DCI_STP_RELATIVE},
+    /* Set by the registry: signed or unsigned, little-endian. */
+    [DCI_ST_DERIVED] = {"ST_DERIVED", DCI_SIF_UNSIGNED, 0, 0},
 };
 
 static const char *const kind_names[] = {
@@ -51,13 +67,11 @@ static const char *const kind_names[] = {
     [DCI_KIND_HUNDREDTHS] = "HUNDREDTHS",
 };
 
-#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
-
 const char *
 dci_value_type_name(enum dci_type type)
 {
-	if ((unsigned)type < COUNT_OF(type_names))
-		return type_names[type];
+	if ((unsigned)type < COUNT_OF(type_codes))
+		return type_codes[type].name;
 	return "ST_UNKNOWN";
 }
 
@@ -306,33 +320,6 @@ dci_value_natural_size(enum dci_type type, uint32_t format)
 	return 0;
 }
 
-/* The formats and presentations each used type defines: a format is
- * valid when, its flag bits cleared, it is at most format_max; a
- * presentation when it is at most presentation_max. */
-static const struct type_codes {
-	uint32_t format_flags;
-	uint32_t format_max;
-	uint32_t presentation_max;
-} type_codes[] = {
-    [DCI_ST_BOOLEAN] = {0, DCI_SBF_INVERTED, DCI_SBP_ONE_ZERO},
-    [DCI_ST_STRING] = {0, DCI_SSF_ZEROTERM, DCI_SSP_LITERAL},
-    [DCI_ST_INTEGER8] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
-        DCI_SIP_DOTTED},
-    [DCI_ST_INTEGER16] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
-        DCI_SIP_DOTTED},
-    [DCI_ST_INTEGER32] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
-        DCI_SIP_DOTTED},
-    [DCI_ST_INTEGER64] = {DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN, 0,
-        DCI_SIP_DOTTED},
-    [DCI_ST_ADDRESS] = {0, DCI_SAF_ECONET, DCI_SAP_NORMAL},
-    [DCI_ST_TIME] = {0, DCI_STF_MONOTONIC, DCI_STP_RELATIVE},
-    /* Set by the registry: signed or unsigned, little-endian. */
-    [DCI_ST_DERIVED] = {DCI_SIF_UNSIGNED, 0, 0},
-};
-
-_Static_assert(
-    COUNT_OF(type_codes) == COUNT_OF(type_names), "every type has its codes");
-
 /* Whether `format` and `presentation` are defined for `type` (a known,
  * used type). */
 static bool
@@ -359,7 +346,7 @@ dci_value_check_datum(
 		log_reason(why, why_size, "no datum description");
 		return -1;
 	}
-	if ((unsigned)datum->type >= COUNT_OF(type_names)) {
+	if ((unsigned)datum->type >= COUNT_OF(type_codes)) {
 		log_reason(why, why_size, "type %u is not a DCI4 type",
 		    (unsigned)datum->type);
 		return -1;
@@ -596,12 +583,26 @@ sign_extend(uint64_t raw, size_t width)
 
 /* --- Encoding --------------------------------------------------------- */
 
+/* The refusal of a number by a datum that takes none (or, for an address
+ * other than IP, bytes). */
+static int
+refuse_number(const struct dci_datum_info *datum, char *why, size_t why_size)
+{
+	if (datum->type == DCI_ST_UNUSED)
+		log_reason(why, why_size, "ST_UNUSED takes no value");
+	else
+		log_reason(why, why_size, "%s%s takes bytes, not a number",
+		    type_codes[datum->type].name, type_qualifier(datum));
+	return -1;
+}
+
 int
 dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
     uint64_t value, unsigned char *slot, char *why, size_t why_size)
 {
-	const char *name = type_names[datum->type];
 	uint64_t maximum;
+	size_t width = TIME_SIZE;
+	bool big_endian = false;
 
 	switch (datum->type) {
 	case DCI_ST_BOOLEAN:
@@ -621,19 +622,12 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 		maximum = width_mask(datum->size);
 		if (!dci_value_is_unsigned(datum))
 			maximum >>= 1;
-		if (value > maximum) {
-			log_reason(why, why_size,
-			    "value %" PRIu64 " does not fit %s%s "
-			    "(maximum %" PRIu64 ")",
-			    value, name, type_qualifier(datum), maximum);
-			return -1;
-		}
-		store_unsigned(
-		    slot, datum->size, is_big_endian_integer(datum), value);
-		return 0;
+		width = datum->size;
+		big_endian = is_big_endian_integer(datum);
+		break;
 	case DCI_ST_ADDRESS:
 		if (datum->format != DCI_SAF_IP)
-			break;
+			return refuse_number(datum, why, why_size);
 		if (value > UINT32_MAX) {
 			log_reason(why, why_size,
 			    "value 0x%" PRIx64 " is not an IPv4 address",
@@ -649,36 +643,25 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 			maximum = (uint64_t)INT64_MAX;
 		else
 			maximum = UINT64_MAX;
-		if (value > maximum) {
-			log_reason(why, why_size,
-			    "value %" PRIu64 " does not fit %s%s "
-			    "(maximum %" PRIu64 ")",
-			    value, name, type_qualifier(datum), maximum);
-			return -1;
-		}
-		store_unsigned(slot, TIME_SIZE, false, value);
-		return 0;
+		break;
 	case DCI_ST_DERIVED:
 		maximum = dci_value_is_unsigned(datum) ? UINT64_MAX
 		                                       : (uint64_t)INT32_MAX;
-		if (value > maximum) {
-			log_reason(why, why_size,
-			    "value %" PRIu64 " does not fit %s%s "
-			    "(maximum %" PRIu64 ")",
-			    value, name, type_qualifier(datum), maximum);
-			return -1;
-		}
-		store_unsigned(slot, TIME_SIZE, false, value);
-		return 0;
-	default:
 		break;
+	default:
+		return refuse_number(datum, why, why_size);
 	}
-	if (datum->type == DCI_ST_UNUSED)
-		log_reason(why, why_size, "ST_UNUSED takes no value");
-	else
-		log_reason(why, why_size, "%s%s takes bytes, not a number",
-		    name, type_qualifier(datum));
-	return -1;
+	/* An integer, time or derived datum: a number up to `maximum`. */
+	if (value > maximum) {
+		log_reason(why, why_size,
+		    "value %" PRIu64 " does not fit %s%s "
+		    "(maximum %" PRIu64 ")",
+		    value, type_codes[datum->type].name, type_qualifier(datum),
+		    maximum);
+		return -1;
+	}
+	store_unsigned(slot, width, big_endian, value);
+	return 0;
 }
 
 int
@@ -695,6 +678,10 @@ int
 dci_value_encode_signed(const struct dci_datum_info *datum, int64_t value,
     unsigned char *slot, char *why, size_t why_size)
 {
+	/* A non-negative value follows the unsigned rules exactly. */
+	if (value >= 0)
+		return dci_value_encode_unsigned(
+		    datum, (uint64_t)value, slot, why, why_size);
 	if (dci_value_check_datum(datum, why, why_size) != 0)
 		return -1;
 	return dci_value_encode_signed_trusted(
@@ -766,7 +753,7 @@ dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
     size_t why_size)
 {
 	const unsigned char *source = bytes;
-	const char *name = type_names[datum->type];
+	const char *name = type_codes[datum->type].name;
 	const unsigned char *nul;
 
 	if (length > 0 && source == NULL) {

@@ -140,23 +140,27 @@ enum dci_value_kind dci_value_kind(const struct dci_datum_info *datum);
  * 192.168.0.1) and stores it in network order. ST_TIME stores 8 bytes
  * little-endian: STF_5BYTE up to 2^40 - 1, STF_CTIME signed, STF_MONOTONIC
  * unsigned. Strings, ethernet and econet addresses are refused here. */
-int dci_value_encode_unsigned(const struct dci_datum_info *datum,
+typedef int dci_value_unsigned_encoder(const struct dci_datum_info *datum,
     uint64_t value, unsigned char *slot, char *why, size_t why_size);
-int dci_value_encode_signed(const struct dci_datum_info *datum, int64_t value,
-    unsigned char *slot, char *why, size_t why_size);
+typedef int dci_value_signed_encoder(const struct dci_datum_info *datum,
+    int64_t value, unsigned char *slot, char *why, size_t why_size);
+dci_value_unsigned_encoder dci_value_encode_unsigned;
+dci_value_signed_encoder dci_value_encode_signed;
 
 /* Encode raw bytes: strings (length <= size - 1; the slot gets the bytes,
  * then NUL, the rest zeroed; an embedded NUL is refused), addresses
  * (length == size), integers and times (length == size, already in the
  * datum's byte order). Booleans are refused (they take a number). bytes may
  * be NULL when length is 0. Returns 0, or -1 with `why`, slot untouched. */
-int dci_value_encode_bytes(const struct dci_datum_info *datum,
+typedef int dci_value_bytes_encoder(const struct dci_datum_info *datum,
     const void *bytes, size_t length, unsigned char *slot, char *why,
     size_t why_size);
+dci_value_bytes_encoder dci_value_encode_bytes;
 
 /* Decode a slot of datum->size bytes (see struct dci_value). */
-void dci_value_decode(const struct dci_datum_info *datum,
+typedef void dci_value_decoder(const struct dci_datum_info *datum,
     const unsigned char *slot, struct dci_value *value);
+dci_value_decoder dci_value_decode;
 
 /* The same as dci_value_encode_unsigned, _signed, _bytes and
  * dci_value_decode for a datum description dci_value_check_datum already
@@ -164,15 +168,10 @@ void dci_value_decode(const struct dci_datum_info *datum,
  * copy): no second check of the description, for the refresh and commit
  * paths, which handle every value. Anything else must use the checked
  * functions. */
-int dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
-    uint64_t value, unsigned char *slot, char *why, size_t why_size);
-int dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
-    int64_t value, unsigned char *slot, char *why, size_t why_size);
-int dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
-    const void *bytes, size_t length, unsigned char *slot, char *why,
-    size_t why_size);
-void dci_value_decode_trusted(const struct dci_datum_info *datum,
-    const unsigned char *slot, struct dci_value *value);
+dci_value_unsigned_encoder dci_value_encode_unsigned_trusted;
+dci_value_signed_encoder dci_value_encode_signed_trusted;
+dci_value_bytes_encoder dci_value_encode_bytes_trusted;
+dci_value_decoder dci_value_decode_trusted;
 /* Of those, only .number and .signed_number, for an integer or derived
  * datum (every counter is one): the commit path compares every counter
  * with its previous value. */

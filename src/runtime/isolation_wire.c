@@ -143,6 +143,17 @@ take(struct dci_wire_reader *reader, size_t length)
 	return at;
 }
 
+/* The next `size` bytes into `value`, which keeps its contents past the
+ * end. */
+static void
+take_copy(struct dci_wire_reader *reader, void *value, size_t size)
+{
+	const void *at = take(reader, size);
+
+	if (at != NULL)
+		memcpy(value, at, size);
+}
+
 uint8_t
 dci_wire_read_u8(struct dci_wire_reader *reader)
 {
@@ -154,22 +165,18 @@ dci_wire_read_u8(struct dci_wire_reader *reader)
 uint32_t
 dci_wire_read_u32(struct dci_wire_reader *reader)
 {
-	const void *at = take(reader, sizeof(uint32_t));
 	uint32_t value = 0;
 
-	if (at != NULL)
-		memcpy(&value, at, sizeof(value));
+	take_copy(reader, &value, sizeof(value));
 	return value;
 }
 
 uint64_t
 dci_wire_read_u64(struct dci_wire_reader *reader)
 {
-	const void *at = take(reader, sizeof(uint64_t));
 	uint64_t value = 0;
 
-	if (at != NULL)
-		memcpy(&value, at, sizeof(value));
+	take_copy(reader, &value, sizeof(value));
 	return value;
 }
 

@@ -18,17 +18,25 @@ texts_equal(const char *left, const char *right)
 	return strcmp(left, right) == 0;
 }
 
+/* The first `count` strings of two lists are the same. */
+static bool
+strings_equal(char *const *left, char *const *right, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(left[i], right[i]) != 0)
+			return false;
+	return true;
+}
+
 static bool
 options_equal(
     const struct dci_config_option *left, const struct dci_config_option *right)
 {
 	if (strcmp(left->key, right->key) != 0 ||
 	    left->is_sequence != right->is_sequence ||
-	    left->value_count != right->value_count)
+	    left->value_count != right->value_count ||
+	    !strings_equal(left->values, right->values, left->value_count))
 		return false;
-	for (size_t i = 0; i < left->value_count; i++)
-		if (strcmp(left->values[i], right->values[i]) != 0)
-			return false;
 	return true;
 }
 
@@ -58,11 +66,10 @@ derived_equal(const struct dci_config_derived *left,
 	    strcmp(left->label, right->label) != 0 ||
 	    !texts_equal(left->description, right->description) ||
 	    left->id != right->id || left->derivation != right->derivation ||
-	    left->argument_count != right->argument_count)
+	    left->argument_count != right->argument_count ||
+	    !strings_equal(
+	        left->arguments, right->arguments, left->argument_count))
 		return false;
-	for (size_t i = 0; i < left->argument_count; i++)
-		if (strcmp(left->arguments[i], right->arguments[i]) != 0)
-			return false;
 	return true;
 }
 

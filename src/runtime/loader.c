@@ -943,6 +943,19 @@ dci_plugins_reserve_names(
 	return result;
 }
 
+/* A strict load ends at its first failure: `reason` becomes the error and
+ * the providers started so far are closed. Whether it ended. */
+static bool
+load_fails(enum dci_load_mode mode, struct dci_plugins *plugins,
+    const char *reason, char *error, size_t error_size)
+{
+	if (mode != DCI_LOAD_STRICT)
+		return false;
+	log_reason(error, error_size, "%s", reason);
+	dci_plugins_close(plugins);
+	return true;
+}
+
 int
 dci_plugins_load(const struct dci_config *config,
     const char *default_plugin_dir, struct dci_registry *registry,
@@ -977,11 +990,8 @@ dci_plugins_load(const struct dci_config *config,
 		plugins->items[plugins->count++] = plugin;
 		if (dci_plugin_start(plugin, now, reason, sizeof(reason)) == 0)
 			continue;
-		if (mode == DCI_LOAD_STRICT) {
-			log_reason(error, error_size, "%s", reason);
-			dci_plugins_close(plugins);
+		if (load_fails(mode, plugins, reason, error, error_size))
 			return -1;
-		}
 		if (mode == DCI_LOAD_ONCE)
 			log_warnx("%s", reason);
 		else
@@ -990,22 +1000,16 @@ dci_plugins_load(const struct dci_config *config,
 	}
 	if (dci_plugins_check_derived(
 	        config, registry, reason, sizeof(reason)) != 0) {
-		if (mode == DCI_LOAD_STRICT) {
-			log_reason(error, error_size, "%s", reason);
-			dci_plugins_close(plugins);
+		if (load_fails(mode, plugins, reason, error, error_size))
 			return -1;
-		}
 		/* A failed provider's classes are missing until it starts. */
 		if (!failed)
 			log_warnx("%s", reason);
 	}
 	if (dci_config_check_watches(
 	        config, registry, reason, sizeof(reason)) != 0) {
-		if (mode == DCI_LOAD_STRICT) {
-			log_reason(error, error_size, "%s", reason);
-			dci_plugins_close(plugins);
+		if (load_fails(mode, plugins, reason, error, error_size))
 			return -1;
-		}
 		log_warnx("%s; that datum is not watched", reason);
 	}
 	return 0;

@@ -11,38 +11,36 @@
 
 #include "base/log.h"
 
-/* A name from the configuration, resolved now; false when the system does
- * not know it (logged: the rule then admits nobody by that name). */
+/* A user or group name from the configuration, resolved now into *id;
+ * false when the system does not know it (logged: the rule then admits
+ * nobody by that name). */
 static bool
-user_resolve(const char *name, uid_t *uid)
+name_resolve(const char *name, bool is_group, id_t *id)
 {
-	struct passwd entry, *found = NULL;
-	char buffer[4096];
-
-	if (getpwnam_r(name, &entry, buffer, sizeof(buffer), &found) != 0 ||
-	    found == NULL) {
-		log_warnx(
-		    "dci-access: no user %s: it is given no access", name);
-		return false;
-	}
-	*uid = found->pw_uid;
-	return true;
-}
-
-static bool
-group_resolve(const char *name, gid_t *gid)
-{
-	struct group entry, *found = NULL;
 	char buffer[16384];
+	bool found = false;
 
-	if (getgrnam_r(name, &entry, buffer, sizeof(buffer), &found) != 0 ||
-	    found == NULL) {
-		log_warnx(
-		    "dci-access: no group %s: it is given no access", name);
-		return false;
+	if (is_group) {
+		struct group entry, *group = NULL;
+
+		found = getgrnam_r(name, &entry, buffer, sizeof(buffer),
+		            &group) == 0 &&
+		        group != NULL;
+		if (found)
+			*id = group->gr_gid;
+	} else {
+		struct passwd entry, *user = NULL;
+
+		found = getpwnam_r(
+		            name, &entry, buffer, sizeof(buffer), &user) == 0 &&
+		        user != NULL;
+		if (found)
+			*id = user->pw_uid;
 	}
-	*gid = found->gr_gid;
-	return true;
+	if (!found)
+		log_warnx("dci-access: no %s %s: it is given no access",
+		    is_group ? "group" : "user", name);
+	return found;
 }
 
 int
@@ -59,10 +57,16 @@ dci_access_build(struct dci_access *access,
 	for (size_t i = 0; i < rule_count; i++) {
 		const struct dci_config_dci_access *from = &rules[i];
 		struct dci_access_rule *rule = &access->rules[i];
+		id_t id;
 
 		memcpy(rule->class_id, from->class_id,
 		    from->class_id_length * sizeof(uint32_t));
 		rule->class_id_length = from->class_id_length;
+		memcpy(rule->instance, from->instance,
+		    from->instance_words * sizeof(uint32_t));
+		rule->instance_words = from->instance_words;
+		if (rule->instance_words > 0)
+			access->per_instance = true;
 		rule->uids = calloc(from->user_count + 1, sizeof(uid_t));
 		rule->gids = calloc(from->group_count + 1, sizeof(gid_t));
 		if (rule->uids == NULL || rule->gids == NULL) {
@@ -70,13 +74,11 @@ dci_access_build(struct dci_access *access,
 			return -1;
 		}
 		for (size_t j = 0; j < from->user_count; j++)
-			if (user_resolve(
-			        from->users[j], &rule->uids[rule->uid_count]))
-				rule->uid_count++;
+			if (name_resolve(from->users[j], false, &id))
+				rule->uids[rule->uid_count++] = (uid_t)id;
 		for (size_t j = 0; j < from->group_count; j++)
-			if (group_resolve(
-			        from->groups[j], &rule->gids[rule->gid_count]))
-				rule->gid_count++;
+			if (name_resolve(from->groups[j], true, &id))
+				rule->gids[rule->gid_count++] = (gid_t)id;
 	}
 	return 0;
 }
@@ -125,33 +127,108 @@ peer_in_group(const struct dci_access_peer *peer, gid_t gid)
 	return false;
 }
 
+/* Whether `rule` admits `peer`. */
+static bool
+rule_admits(
+    const struct dci_access_rule *rule, const struct dci_access_peer *peer)
+{
+	for (size_t i = 0; i < rule->uid_count; i++)
+		if (rule->uids[i] == peer->uid)
+			return true;
+	for (size_t i = 0; i < rule->gid_count; i++)
+		if (peer_in_group(peer, rule->gids[i]))
+			return true;
+	return false;
+}
+
+bool
+dci_access_may_read_every_class(
+    const struct dci_access *access, const struct dci_access_peer *peer)
+{
+	if (peer->uid == 0)
+		return true;
+	for (size_t i = 0; i < access->rule_count; i++)
+		if (!rule_admits(&access->rules[i], peer))
+			return false;
+	return true;
+}
+
+/* Whether the rule's class id is a prefix of the class's. */
+static bool
+rule_covers(const struct dci_access_rule *rule, const uint32_t *class_id,
+    size_t class_id_length)
+{
+	return rule->class_id_length <= class_id_length &&
+	       memcmp(rule->class_id, class_id,
+	           rule->class_id_length * sizeof(uint32_t)) == 0;
+}
+
+/* The class rule that decides for the class (the longest prefix), or
+ * NULL. */
+static const struct dci_access_rule *
+class_rule(const struct dci_access *access, const uint32_t *class_id,
+    size_t class_id_length)
+{
+	const struct dci_access_rule *decides = NULL;
+
+	for (size_t i = 0; i < access->rule_count; i++) {
+		const struct dci_access_rule *rule = &access->rules[i];
+
+		if (rule->instance_words == 0 &&
+		    rule_covers(rule, class_id, class_id_length) &&
+		    (decides == NULL ||
+		        rule->class_id_length > decides->class_id_length))
+			decides = rule;
+	}
+	return decides;
+}
+
 bool
 dci_access_may_read(const struct dci_access *access,
     const struct dci_access_peer *peer, const uint32_t *class_id,
     size_t class_id_length)
 {
+	const struct dci_access_rule *decides;
+
+	if (peer->uid == 0)
+		return true;
+	decides = class_rule(access, class_id, class_id_length);
+	if (decides == NULL || rule_admits(decides, peer))
+		return true;
+	for (size_t i = 0; access->per_instance && i < access->rule_count;
+	     i++) {
+		const struct dci_access_rule *rule = &access->rules[i];
+
+		if (rule->instance_words > 0 &&
+		    rule_covers(rule, class_id, class_id_length) &&
+		    rule_admits(rule, peer))
+			return true;
+	}
+	return false;
+}
+
+bool
+dci_access_may_read_instance(const struct dci_access *access,
+    const struct dci_access_peer *peer, const uint32_t *class_id,
+    size_t class_id_length, const uint32_t *instance, size_t words)
+{
 	const struct dci_access_rule *decides = NULL;
 
 	if (peer->uid == 0)
 		return true;
-	for (size_t i = 0; i < access->rule_count; i++) {
+	for (size_t i = 0; access->per_instance && i < access->rule_count;
+	     i++) {
 		const struct dci_access_rule *rule = &access->rules[i];
 
-		if (rule->class_id_length > class_id_length ||
-		    memcmp(rule->class_id, class_id,
-		        rule->class_id_length * sizeof(uint32_t)) != 0)
-			continue;
-		if (decides == NULL ||
-		    rule->class_id_length > decides->class_id_length)
+		if (rule->instance_words == words &&
+		    memcmp(rule->instance, instance,
+		        words * sizeof(uint32_t)) == 0 &&
+		    rule_covers(rule, class_id, class_id_length) &&
+		    (decides == NULL ||
+		        rule->class_id_length > decides->class_id_length))
 			decides = rule;
 	}
 	if (decides == NULL)
-		return true;
-	for (size_t i = 0; i < decides->uid_count; i++)
-		if (decides->uids[i] == peer->uid)
-			return true;
-	for (size_t i = 0; i < decides->gid_count; i++)
-		if (peer_in_group(peer, decides->gids[i]))
-			return true;
-	return false;
+		decides = class_rule(access, class_id, class_id_length);
+	return decides == NULL || rule_admits(decides, peer);
 }

@@ -10,6 +10,12 @@
  * root. A class under no rule may be read by every local user, as /proc
  * lets them read the kernel's counters. A name that does not resolve when
  * the server starts is logged and admits nobody.
+ *
+ * A rule may name one instance (CLASS-ID/INSTANCE-ID): for that instance
+ * of the classes at or below its class id, the longest such rule decides
+ * instead of the class's. A consumer sees a class when the class's rule
+ * admits it or when an instance rule under the class does, and of it the
+ * instances it may read.
  */
 #ifndef DCISTAT_SERVER_DCI_ACCESS_H
 #define DCISTAT_SERVER_DCI_ACCESS_H
@@ -24,6 +30,8 @@
 struct dci_access_rule {
 	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
 	size_t class_id_length;
+	uint32_t instance[DCI_INSTANCE_ID_MAX_WORDS];
+	size_t instance_words; /* 0: the whole subtree */
 	uid_t *uids;
 	size_t uid_count;
 	gid_t *gids;
@@ -33,6 +41,7 @@ struct dci_access_rule {
 struct dci_access {
 	struct dci_access_rule *rules;
 	size_t rule_count;
+	bool per_instance; /* a rule names an instance */
 };
 
 /* A connected consumer, as the kernel vouches for it. */
@@ -58,8 +67,20 @@ void dci_access_free(struct dci_access *access);
  * than its credentials allow. */
 int dci_access_peer_read(int socket, struct dci_access_peer *peer);
 
+/* Whether `peer` may know of the class: see above. */
 bool dci_access_may_read(const struct dci_access *access,
     const struct dci_access_peer *peer, const uint32_t *class_id,
     size_t class_id_length);
+
+/* Whether `peer` may read the instance `instance` (`words` words) of the
+ * class. */
+bool dci_access_may_read_instance(const struct dci_access *access,
+    const struct dci_access_peer *peer, const uint32_t *class_id,
+    size_t class_id_length, const uint32_t *instance, size_t words);
+
+/* Whether no rule refuses `peer`: it may read every class there is or
+ * will be (root, or a peer every rule admits). */
+bool dci_access_may_read_every_class(
+    const struct dci_access *access, const struct dci_access_peer *peer);
 
 #endif

@@ -28,10 +28,15 @@
  *                      (empty unless failed), u64 discontinuity and u64
  *                      last refresh (CLOCK_MONOTONIC milliseconds of the
  *                      host, as dci_clock_milliseconds gives them; 0:
- *                      never refreshed). Every supplier that has a
- *                      row (not withdrawn), as dciSupplierTable shows it:
- *                      a supplier names no class, so no access rule
- *                      applies to it.
+ *                      never refreshed). The suppliers that have a row
+ *                      (not withdrawn), as dciSupplierTable shows them,
+ *                      that the consumer may know of: one with a class
+ *                      it may read, or, with no class at all (failed
+ *                      before it registered one, say), when no access
+ *                      rule refuses the consumer anything, since the
+ *                      classes it would have are unknown. A consumer
+ *                      refused every class of a supplier does not learn
+ *                      its module, state or failure.
  * LIST_INSTANCE_PARENTS
  *                      class id, instance id, label block, the parent's
  *                      instance id (word count 0: no parent)
@@ -215,9 +220,11 @@ put_data(struct dci_protocol_writer *payload, const struct dci_class *class,
 	return status;
 }
 
+/* The instances of `class` the request names and `peer` may read. */
 static uint32_t
 answer_instances(struct dci_protocol_writer *payload, uint16_t type,
     const struct dci_protocol_request *request, const struct dci_class *class,
+    const struct dci_access *access, const struct dci_access_peer *peer,
     uint32_t *count)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
@@ -242,7 +249,12 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 		    dci_snapshot_instance_id(class, snapshot, i);
 		uint32_t status;
 
-		if (!instance_matches(request, class, id))
+		/* Without instance rules, the class's admitted every
+		 * instance already (dci_answer). */
+		if (!instance_matches(request, class, id) ||
+		    (access->per_instance &&
+		        !dci_access_may_read_instance(access, peer, class->id,
+		            class->id_length, id, class->instance_words)))
 			continue;
 		(*count)++;
 		if (type == DCI_PROTOCOL_LIST_INSTANCES ||
@@ -323,10 +335,32 @@ put_supplier(
 	    payload, (uint64_t)supplier->last_refresh_milliseconds);
 }
 
-/* LIST_SUPPLIERS: no pattern, no access rule (see the comment above). */
+/* Whether `peer` may know of `supplier` (LIST_SUPPLIERS above). */
+static bool
+supplier_visible(const struct dci_registry *registry,
+    const struct dci_access *access, const struct dci_access_peer *peer,
+    const struct dci_supplier *supplier)
+{
+	bool has_class = false;
+
+	for (size_t i = 0; i < registry->class_count; i++) {
+		const struct dci_class *class = registry->classes[i];
+
+		if (class->supplier != supplier)
+			continue;
+		if (dci_access_may_read(
+		        access, peer, class->id, class->id_length))
+			return true;
+		has_class = true;
+	}
+	return !has_class && dci_access_may_read_every_class(access, peer);
+}
+
+/* LIST_SUPPLIERS: no pattern; the suppliers `peer` may know of. */
 static void
-answer_suppliers(
-    const struct dci_registry *registry, struct dci_protocol_writer *payload)
+answer_suppliers(const struct dci_registry *registry,
+    const struct dci_access *access, const struct dci_access_peer *peer,
+    struct dci_protocol_writer *payload)
 {
 	uint64_t start = now_nanoseconds(), end;
 	uint32_t count = 0;
@@ -339,7 +373,8 @@ answer_suppliers(
 	for (size_t i = 0; i < registry->supplier_count; i++) {
 		const struct dci_supplier *supplier = registry->suppliers[i];
 
-		if (supplier == NULL || supplier->withdrawn)
+		if (supplier == NULL || supplier->withdrawn ||
+		    !supplier_visible(registry, access, peer, supplier))
 			continue;
 		put_supplier(payload, supplier);
 		count++;
@@ -363,7 +398,7 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 	size_t base = payload->length;
 
 	if (type == DCI_PROTOCOL_LIST_SUPPLIERS) {
-		answer_suppliers(registry, payload);
+		answer_suppliers(registry, access, peer, payload);
 		return;
 	}
 	if ((type < DCI_PROTOCOL_LIST_CLASSES ||
@@ -401,8 +436,8 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 			put_class_attributes(payload, class);
 			break;
 		default:
-			status = answer_instances(
-			    payload, type, request, class, &count);
+			status = answer_instances(payload, type, request, class,
+			    access, peer, &count);
 			if (status != DCI_PROTOCOL_SUCCESS &&
 			    summary == DCI_PROTOCOL_SUCCESS)
 				summary = status;

@@ -237,6 +237,54 @@ dci_protocol_get_block(
 	return bytes;
 }
 
+void
+dci_protocol_put_event(
+    struct dci_protocol_writer *writer, const struct dci_protocol_event *event)
+{
+	dci_protocol_put_u32(writer, event->serial);
+	dci_protocol_put_u32(writer, event->number);
+	dci_protocol_put_u64(writer, event->time);
+	dci_protocol_put_u32(writer, (uint32_t)event->class_levels);
+	for (size_t l = 0; l < event->class_levels; l++)
+		dci_protocol_put_u32(writer, event->class_id[l]);
+	dci_protocol_put_u32(writer, (uint32_t)event->instance_words);
+	for (size_t w = 0; w < event->instance_words; w++)
+		dci_protocol_put_u32(writer, event->instance[w]);
+	dci_protocol_put_u32(writer, event->datum_id);
+}
+
+bool
+dci_protocol_get_words(struct dci_protocol_reader *reader, uint32_t *words,
+    size_t min, size_t max, size_t *count)
+{
+	uint32_t length = dci_protocol_get_u32(reader);
+
+	if (length < min || length > max) {
+		reader->failed = true;
+		return false;
+	}
+	for (uint32_t i = 0; i < length; i++)
+		words[i] = dci_protocol_get_u32(reader);
+	*count = length;
+	return !reader->failed;
+}
+
+bool
+dci_protocol_get_event(
+    struct dci_protocol_reader *reader, struct dci_protocol_event *event)
+{
+	event->serial = dci_protocol_get_u32(reader);
+	event->number = dci_protocol_get_u32(reader);
+	event->time = dci_protocol_get_u64(reader);
+	if (!dci_protocol_get_words(reader, event->class_id, 1,
+	        DCI_CLASS_ID_MAX_LEVELS, &event->class_levels) ||
+	    !dci_protocol_get_words(reader, event->instance, 0,
+	        DCI_INSTANCE_ID_MAX_WORDS, &event->instance_words))
+		return false;
+	event->datum_id = dci_protocol_get_u32(reader);
+	return !reader->failed;
+}
+
 const char *
 dci_protocol_status_name(uint32_t status)
 {

@@ -191,6 +191,31 @@ uint64_t dci_protocol_get_u64(struct dci_protocol_reader *reader);
 const unsigned char *dci_protocol_get_block(
     struct dci_protocol_reader *reader, size_t length_max, size_t *length);
 
+/* A u32 count (`min` to `max`) then that many u32 words, into `words`
+ * and *count (as a class id or an instance id is written); false (and
+ * failed) when the count is out of bounds or the words cut short. */
+bool dci_protocol_get_words(struct dci_protocol_reader *reader, uint32_t *words,
+    size_t min, size_t max, size_t *count);
+
+/* One event of an EVENTS message (see the layout above). */
+struct dci_protocol_event {
+	uint32_t serial; /* of the subscription it matched */
+	uint32_t number; /* DCI_PROTOCOL_EVENT_* */
+	uint32_t datum_id;
+	uint64_t time;
+	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
+	size_t class_levels;
+	uint32_t instance[DCI_INSTANCE_ID_MAX_WORDS];
+	size_t instance_words;
+};
+
+void dci_protocol_put_event(
+    struct dci_protocol_writer *writer, const struct dci_protocol_event *event);
+/* false when the event is cut short or its ids are longer than
+ * DCI_CLASS_ID_MAX_LEVELS (1 at least) or DCI_INSTANCE_ID_MAX_WORDS. */
+bool dci_protocol_get_event(
+    struct dci_protocol_reader *reader, struct dci_protocol_event *event);
+
 /* "SUCCESS", "NOTPRESENT", ...; "UNKNOWN" otherwise. */
 const char *dci_protocol_status_name(uint32_t status);
 

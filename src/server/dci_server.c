@@ -27,18 +27,6 @@ struct dci_server_subscription {
 	uint32_t serial; /* of the SUBSCRIBE request */
 };
 
-/* One event waiting to be sent. */
-struct dci_server_queued_event {
-	uint32_t serial;
-	uint32_t number; /* DCI_PROTOCOL_EVENT_* */
-	uint32_t datum_id;
-	uint64_t time;
-	uint32_t class_id[DCI_CLASS_ID_MAX_LEVELS];
-	size_t class_levels;
-	uint32_t instance[DCI_INSTANCE_ID_MAX_WORDS];
-	size_t instance_words;
-};
-
 struct dci_server_client {
 	int fd;
 	struct dci_access_peer peer;
@@ -57,7 +45,7 @@ struct dci_server_client {
 	size_t subscription_count;
 	/* Allocated at the first subscription, DCI_SERVER_EVENTS_QUEUED_MAX
 	 * entries. */
-	struct dci_server_queued_event *queue;
+	struct dci_protocol_event *queue;
 	size_t queued;
 	uint32_t lost; /* events not queued since the last message */
 };
@@ -77,6 +65,22 @@ struct dci_server {
 	bool full_logged;
 };
 
+/* Frees what dci_server_start allocated; the listener is closed when
+ * open, and its file removed when `bound`. */
+static void
+server_free(struct dci_server *server, bool bound)
+{
+	if (server->listener >= 0)
+		close(server->listener);
+	/* After a change of user it may no longer be ours to remove: the
+	 * next start replaces it. */
+	if (bound)
+		unlink(server->path);
+	dci_access_free(&server->access);
+	free(server->path);
+	free(server);
+}
+
 struct dci_server *
 dci_server_start(const struct dci_server_settings *settings,
     const struct dci_registry *registry, char *why, size_t why_size)
@@ -92,13 +96,14 @@ dci_server_start(const struct dci_server_settings *settings,
 	}
 	strcpy(address.sun_path, settings->path);
 	server = calloc(1, sizeof(*server));
+	if (server != NULL)
+		server->listener = -1;
 	if (server == NULL || (server->path = strdup(settings->path)) == NULL ||
 	    dci_access_build(&server->access, settings->access,
 	        settings->access_count) != 0) {
 		snprintf(why, why_size, "dci-socket: out of memory");
 		if (server != NULL)
-			free(server->path);
-		free(server);
+			server_free(server, false);
 		return NULL;
 	}
 	server->registry = registry;
@@ -119,11 +124,7 @@ dci_server_start(const struct dci_server_settings *settings,
 	    listen(server->listener, 64) != 0) {
 		snprintf(why, why_size, "dci-socket %s: %s", settings->path,
 		    strerror(errno));
-		if (server->listener >= 0)
-			close(server->listener);
-		dci_access_free(&server->access);
-		free(server->path);
-		free(server);
+		server_free(server, false);
 		return NULL;
 	}
 	log_info("dci-socket %s: serving DCI consumers", settings->path);
@@ -152,13 +153,7 @@ dci_server_stop(struct dci_server *server)
 		return;
 	while (server->client_count > 0)
 		client_drop(server, server->client_count - 1, "stopping");
-	close(server->listener);
-	/* After a change of user it may no longer be ours to remove: the
-	 * next start replaces it. */
-	unlink(server->path);
-	dci_access_free(&server->access);
-	free(server->path);
-	free(server);
+	server_free(server, true);
 }
 
 void
@@ -210,24 +205,8 @@ events_send(struct dci_server_client *client)
 	answer_begin(client);
 	dci_protocol_put_u32(&client->output, client->lost);
 	dci_protocol_put_u32(&client->output, (uint32_t)client->queued);
-	for (size_t i = 0; i < client->queued; i++) {
-		const struct dci_server_queued_event *event = &client->queue[i];
-
-		dci_protocol_put_u32(&client->output, event->serial);
-		dci_protocol_put_u32(&client->output, event->number);
-		dci_protocol_put_u64(&client->output, event->time);
-		dci_protocol_put_u32(
-		    &client->output, (uint32_t)event->class_levels);
-		for (size_t l = 0; l < event->class_levels; l++)
-			dci_protocol_put_u32(
-			    &client->output, event->class_id[l]);
-		dci_protocol_put_u32(
-		    &client->output, (uint32_t)event->instance_words);
-		for (size_t w = 0; w < event->instance_words; w++)
-			dci_protocol_put_u32(
-			    &client->output, event->instance[w]);
-		dci_protocol_put_u32(&client->output, event->datum_id);
-	}
+	for (size_t i = 0; i < client->queued; i++)
+		dci_protocol_put_event(&client->output, &client->queue[i]);
 	client->queued = 0;
 	client->lost = 0;
 	answer_end(client, DCI_PROTOCOL_EVENTS, 0);
@@ -263,14 +242,15 @@ dci_server_event(
 		for (size_t s = 0; s < client->subscription_count; s++) {
 			const struct dci_server_subscription *subscription =
 			    &client->subscriptions[s];
-			struct dci_server_queued_event *queued;
+			struct dci_protocol_event *queued;
 
 			if ((subscription->pattern.datum_id & 0xffu) !=
 			        number ||
 			    !dci_answer_matches(
 			        &subscription->pattern, class, event->id) ||
-			    !dci_access_may_read(&server->access, &client->peer,
-			        class->id, class->id_length))
+			    !dci_access_may_read_instance(&server->access,
+			        &client->peer, class->id, class->id_length,
+			        event->id, class->instance_words))
 				continue;
 			if (client->queued == DCI_SERVER_EVENTS_QUEUED_MAX) {
 				if (client->lost < UINT32_MAX)
@@ -278,7 +258,7 @@ dci_server_event(
 				break;
 			}
 			queued = &client->queue[client->queued++];
-			*queued = (struct dci_server_queued_event){
+			*queued = (struct dci_protocol_event){
 			    .serial = subscription->serial,
 			    .number = number,
 			    .datum_id = event->datum != NULL

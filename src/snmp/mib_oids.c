@@ -85,6 +85,18 @@ const struct schema_mib_object schema_mib_objects[] = {
 const size_t schema_mib_object_count =
     sizeof(schema_mib_objects) / sizeof(schema_mib_objects[0]);
 
+const char *
+schema_table_name(unsigned table)
+{
+	if (table == SCHEMA_CLASS_DATA)
+		return "dciClassData";
+	for (size_t i = 0; i < schema_mib_object_count; i++)
+		if (schema_mib_objects[i].depth == 0 &&
+		    schema_mib_objects[i].table == table)
+			return schema_mib_objects[i].name;
+	return NULL;
+}
+
 const struct schema_mib_name schema_mib_notification_objects[] = {
     {"dciNotifyClassId", SCHEMA_NOTIFY_CLASS_ID},
     {"dciNotifyClassLabel", SCHEMA_NOTIFY_CLASS_LABEL},

@@ -96,6 +96,10 @@ struct schema_mib_object {
 extern const struct schema_mib_object schema_mib_objects[];
 extern const size_t schema_mib_object_count;
 
+/* The MIB descriptor of a table (enum schema_table_number, the table row
+ * of schema_mib_objects) or of dciClassData; NULL for another number. */
+const char *schema_table_name(unsigned table);
+
 /* dciStatsNotifications ::= { dciStatsMIB 0 }: the notifications, and
  * dciNotificationObjects ::= { dciStatsObjects 7 }: the
  * accessible-for-notify scalars they carry (sent with instance .0). */

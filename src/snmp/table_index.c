@@ -100,17 +100,23 @@ datum_before(const void *context, size_t position)
 	       search->request->subids[0];
 }
 
-/* First class of `classes` (sorted by id with its length prefix, or by
- * levels alone) at or after the request, and whether that class is the
- * one the request descends into. */
+/* First class at or after the request, and whether that class is the one
+ * the request descends into: of registry->classes (sorted by id with its
+ * length prefix) or, `by_levels`, of classes_by_levels (by levels alone,
+ * as the per-class tables are). */
 static size_t
-class_lower_bound_in(const struct dci_class *const *classes, size_t count,
-    bool length_prefixed, const struct request *request, bool *descend)
+class_lower_bound(const struct dci_registry *registry, bool by_levels,
+    const struct request *request, bool *descend)
 {
+	const struct dci_class *const *classes =
+	    (const struct dci_class *const *)(by_levels
+	                                          ? registry->classes_by_levels
+	                                          : registry->classes);
+	size_t count = registry->class_count;
 	struct level_search search = {
 	    .request = request,
 	    .classes = classes,
-	    .length_prefixed = length_prefixed,
+	    .length_prefixed = !by_levels,
 	};
 	size_t position;
 
@@ -120,18 +126,9 @@ class_lower_bound_in(const struct dci_class *const *classes, size_t count,
 	position = dci_lower_bound(count, class_before, &search);
 	if (position < count)
 		*descend = compare_segment(classes[position]->id,
-		               classes[position]->id_length, length_prefixed,
+		               classes[position]->id_length, !by_levels,
 		               request) == DESCEND;
 	return position;
-}
-
-static size_t
-class_lower_bound(const struct dci_registry *registry,
-    const struct request *request, bool *descend)
-{
-	return class_lower_bound_in(
-	    (const struct dci_class *const *)registry->classes,
-	    registry->class_count, true, request, descend);
 }
 
 /* First instance at or after the request, with or without the instance id's
@@ -228,27 +225,65 @@ schema_index_supplier(const struct dci_registry *registry,
 	return true;
 }
 
+/* Where a lookup over registry->classes stands: the request, the
+ * position of the class at or after it, and whether the request descends
+ * into that class. */
+struct class_walk {
+	struct request request;
+	size_t position;
+	bool descend;
+};
+
+static struct class_walk
+class_walk_start(
+    const struct dci_registry *registry, const uint64_t *index, size_t length)
+{
+	struct class_walk walk = {.request = {index, length}};
+
+	walk.position =
+	    class_lower_bound(registry, false, &walk.request, &walk.descend);
+	return walk;
+}
+
+/* The walk's class when the request descends into it, or NULL. */
+static const struct dci_class *
+class_walk_descended(
+    const struct dci_registry *registry, const struct class_walk *walk)
+{
+	return walk->descend ? registry->classes[walk->position] : NULL;
+}
+
+/* The part of the request below `class` when the request descends into
+ * it; none (NULL sub-identifiers) otherwise. */
+static struct request
+class_walk_rest(const struct class_walk *walk, const struct dci_class *class)
+{
+	if (!walk->descend)
+		return (struct request){NULL, 0};
+	return request_rest(
+	    &walk->request, segment_consumed(class->id_length, true));
+}
+
 bool
 schema_index_class(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum schema_index_mode mode, struct schema_index_row *row)
 {
-	struct request request = {index, length};
-	bool descend;
-	size_t position = class_lower_bound(registry, &request, &descend);
+	struct class_walk walk = class_walk_start(registry, index, length);
 
 	if (mode == SCHEMA_INDEX_EXACT) {
-		const struct dci_class *class;
-		if (!descend)
+		const struct dci_class *class =
+		    class_walk_descended(registry, &walk);
+		if (class == NULL ||
+		    segment_consumed(class->id_length, true) != length)
 			return false;
-		class = registry->classes[position];
-		if (segment_consumed(class->id_length, true) != length)
-			return false;
-	} else if (descend) {
-		position++; /* the class is the request or a prefix of it */
+	} else if (walk.descend) {
+		walk.position++; /* the class is the request or a prefix of it
+		                  */
 	}
-	if (position >= registry->class_count)
+	if (walk.position >= registry->class_count)
 		return false;
-	*row = (struct schema_index_row){.class = registry->classes[position]};
+	*row = (struct schema_index_row){
+	    .class = registry->classes[walk.position]};
 	return true;
 }
 
@@ -277,19 +312,15 @@ bool
 schema_index_datum(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum schema_index_mode mode, struct schema_index_row *row)
 {
-	struct request request = {index, length};
-	bool descend;
-	size_t position = class_lower_bound(registry, &request, &descend);
+	struct class_walk walk = class_walk_start(registry, index, length);
 
-	for (; position < registry->class_count; position++) {
-		const struct dci_class *class = registry->classes[position];
-		struct request rest = {NULL, 0};
+	for (; walk.position < registry->class_count; walk.position++) {
+		const struct dci_class *class =
+		    registry->classes[walk.position];
+		struct request rest = class_walk_rest(&walk, class);
 		bool equal;
 		size_t start;
 
-		if (descend)
-			rest = request_rest(
-			    &request, segment_consumed(class->id_length, true));
 		start = datum_lower_bound(class, &rest, &equal);
 		if (rest.subids != NULL)
 			start = leaf_start(start, equal, &rest, mode);
@@ -306,7 +337,7 @@ schema_index_datum(const struct dci_registry *registry, const uint64_t *index,
 		}
 		if (mode == SCHEMA_INDEX_EXACT)
 			return false;
-		descend = false;
+		walk.descend = false;
 	}
 	return false;
 }
@@ -316,22 +347,20 @@ schema_index_instance(const struct dci_registry *registry,
     const uint64_t *index, size_t length, enum schema_index_mode mode,
     struct schema_index_row *row)
 {
-	struct request request = {index, length};
-	bool descend;
-	size_t position = class_lower_bound(registry, &request, &descend);
+	struct class_walk walk = class_walk_start(registry, index, length);
 
-	for (; position < registry->class_count; position++) {
-		const struct dci_class *class = registry->classes[position];
+	for (; walk.position < registry->class_count; walk.position++) {
+		const struct dci_class *class =
+		    registry->classes[walk.position];
 		const struct dci_snapshot *snapshot = class->snapshot;
 		size_t start = 0;
 		bool inside = false;
 
 		if (mode == SCHEMA_INDEX_EXACT &&
-		    (!descend || snapshot == NULL))
+		    (!walk.descend || snapshot == NULL))
 			return false;
-		if (snapshot != NULL && descend) {
-			struct request rest = request_rest(
-			    &request, segment_consumed(class->id_length, true));
+		if (snapshot != NULL && walk.descend) {
+			struct request rest = class_walk_rest(&walk, class);
 			start = instance_lower_bound(class, &rest, &inside);
 			if (mode == SCHEMA_INDEX_EXACT &&
 			    (!inside || rest.length !=
@@ -347,7 +376,7 @@ schema_index_instance(const struct dci_registry *registry,
 			    .class = class, .instance = start};
 			return true;
 		}
-		descend = false;
+		walk.descend = false;
 	}
 	return false;
 }
@@ -433,36 +462,31 @@ schema_index_stat(const struct dci_registry *registry, const uint64_t *index,
     size_t length, enum schema_index_mode mode,
     const struct schema_index_filter *filter, struct schema_index_row *row)
 {
-	struct request request = {index, length};
-	bool descend;
-	size_t position = class_lower_bound(registry, &request, &descend);
+	struct class_walk walk = class_walk_start(registry, index, length);
 
 	if (mode == SCHEMA_INDEX_EXACT) {
-		const struct dci_class *class;
-		if (!descend)
+		const struct dci_class *class =
+		    class_walk_descended(registry, &walk);
+		if (class == NULL || !class_in_column(class, filter))
 			return false;
-		class = registry->classes[position];
-		if (!class_in_column(class, filter))
-			return false;
-		request = request_rest(
-		    &request, segment_consumed(class->id_length, true));
-		return stat_exact(class, &request, filter, row);
+		walk.request = class_walk_rest(&walk, class);
+		return stat_exact(class, &walk.request, filter, row);
 	}
 
-	for (; position < registry->class_count; position++) {
-		const struct dci_class *class = registry->classes[position];
+	for (; walk.position < registry->class_count; walk.position++) {
+		const struct dci_class *class =
+		    registry->classes[walk.position];
 		const struct dci_snapshot *snapshot = class->snapshot;
 		struct request rest = {NULL, 0};
 		size_t instance = 0, datum_start = 0;
 		bool inside = false;
 
 		if (!class_in_column(class, filter)) {
-			descend = false;
+			walk.descend = false;
 			continue;
 		}
-		if (descend) {
-			rest = request_rest(
-			    &request, segment_consumed(class->id_length, true));
+		if (walk.descend) {
+			rest = class_walk_rest(&walk, class);
 			instance = instance_lower_bound(class, &rest, &inside);
 		}
 		for (;;) {
@@ -497,23 +521,12 @@ schema_index_stat(const struct dci_registry *registry, const uint64_t *index,
 			}
 			instance++;
 		}
-		descend = false;
+		walk.descend = false;
 	}
 	return false;
 }
 
 /* --- The per-class tables ------------------------------------------------ */
-
-/* First class (by levels) at or after the request; `descend` when the
- * request starts with that class's levels. */
-static size_t
-class_by_levels_lower_bound(const struct dci_registry *registry,
-    const struct request *request, bool *descend)
-{
-	return class_lower_bound_in(
-	    (const struct dci_class *const *)registry->classes_by_levels,
-	    registry->class_count, false, request, descend);
-}
 
 /* First instance at or after `start` with a value for `datum`: O(log n),
  * however sparse the column (dci_snapshot_next_present). */
@@ -574,8 +587,7 @@ class_data_owner(const struct dci_registry *registry,
     const struct request *request, struct request *rest)
 {
 	bool descend;
-	size_t position =
-	    class_by_levels_lower_bound(registry, request, &descend);
+	size_t position = class_lower_bound(registry, true, request, &descend);
 	const struct dci_class *class;
 
 	if (!descend)
@@ -611,7 +623,7 @@ schema_index_class_data(const struct dci_registry *registry,
 		    class_data_owner(registry, &request, &rest);
 		return class != NULL && class_data_exact(class, &rest, row);
 	}
-	position = class_by_levels_lower_bound(registry, &request, &descend);
+	position = class_lower_bound(registry, true, &request, &descend);
 	for (; position < registry->class_count; position++, descend = false) {
 		const struct dci_class *class =
 		    registry->classes_by_levels[position];

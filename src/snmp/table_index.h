@@ -54,23 +54,21 @@ struct schema_index_row {
 	const struct dci_datum *datum;
 };
 
-bool schema_index_supplier(const struct dci_registry *registry,
+/* The lookup of one table's row for `index` (`length` sub-identifiers) in
+ * `mode`: true with the row in `row`, false when there is none. */
+typedef bool schema_index_lookup(const struct dci_registry *registry,
     const uint64_t *index, size_t length, enum schema_index_mode mode,
     struct schema_index_row *row);
-bool schema_index_class(const struct dci_registry *registry,
-    const uint64_t *index, size_t length, enum schema_index_mode mode,
-    struct schema_index_row *row);
+
+schema_index_lookup schema_index_supplier;
+schema_index_lookup schema_index_class;
 /* Whether `datum` has a row of dciDatumTable: every datum with a value
  * column, and ST_UNUSED, which reserves its id (revision 202611251200Z:
  * described, so that a manager lists every datum the class defines),
  * though it has no value anywhere. */
 bool schema_index_datum_described(const struct dci_datum *datum);
-bool schema_index_datum(const struct dci_registry *registry,
-    const uint64_t *index, size_t length, enum schema_index_mode mode,
-    struct schema_index_row *row);
-bool schema_index_instance(const struct dci_registry *registry,
-    const uint64_t *index, size_t length, enum schema_index_mode mode,
-    struct schema_index_row *row);
+schema_index_lookup schema_index_datum;
+schema_index_lookup schema_index_instance;
 bool schema_index_stat(const struct dci_registry *registry,
     const uint64_t *index, size_t length, enum schema_index_mode mode,
     const struct schema_index_filter *filter, struct schema_index_row *row);
@@ -79,9 +77,7 @@ bool schema_index_stat(const struct dci_registry *registry,
  * ordered class (by levels), column (datum id), instance. A column holds
  * the instances with a value for its datum, as dciStatTable's value
  * columns do. */
-bool schema_index_class_data(const struct dci_registry *registry,
-    const uint64_t *index, size_t length, enum schema_index_mode mode,
-    struct schema_index_row *row);
+schema_index_lookup schema_index_class_data;
 
 /* True when `index` starts with a column of a class's table (the class's
  * levels, 1, the datum id), whether or not an instance follows: a GET that
@@ -93,17 +89,15 @@ bool schema_index_class_data_column(
  * SCHEMA_INDEX_MAX sub-identifiers; returns the count. */
 size_t schema_index_encode_class(
     const struct dci_class *class, uint32_t *index);
-size_t schema_index_encode_datum(
+typedef size_t schema_index_encoder(
     const struct schema_index_row *row, uint32_t *index);
-size_t schema_index_encode_instance(
-    const struct schema_index_row *row, uint32_t *index);
-size_t schema_index_encode_stat(
-    const struct schema_index_row *row, uint32_t *index);
-size_t schema_index_encode_class_data(
-    const struct schema_index_row *row, uint32_t *index);
+
+schema_index_encoder schema_index_encode_datum;
+schema_index_encoder schema_index_encode_instance;
+schema_index_encoder schema_index_encode_stat;
+schema_index_encoder schema_index_encode_class_data;
 /* The dciInstanceTable index of an instance row's parent, or 0 when the
  * instance has no parent. */
-size_t schema_index_encode_parent(
-    const struct schema_index_row *row, uint32_t *index);
+schema_index_encoder schema_index_encode_parent;
 
 #endif

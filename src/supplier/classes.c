@@ -56,12 +56,9 @@ dcistat_instance_add(struct dcistat_class *class_handle, const uint32_t *id,
 	pthread_mutex_lock(&supplier->lock);
 	block = dcistat_block_allocate(supplier, words);
 	if (block != 0) {
-		instance = dcistat_instance_publish(class_handle, block, words,
-		    block + 1, id, id_words, label, 0);
-		if (instance == NULL) {
-			dcistat_block_free(supplier, block, words);
-		} else {
-			instance->owns_block = true;
+		instance = dcistat_instance_publish_owning(class_handle, block,
+		    words, block + 1, id, id_words, label, 0);
+		if (instance != NULL) {
 			instance->listed_next = supplier->generic_instances;
 			if (supplier->generic_instances != NULL)
 				supplier->generic_instances->listed_previous =

@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 
+#include "format/datum_forms.h"
 #include "format/devstat_model.h"
 #include "supplier/supplier_internal.h"
 
@@ -69,14 +70,12 @@ enum devstat_position {
 };
 
 struct dcistat_devstat {
-	struct dcistat_supplier *supplier; /* first: the update path's */
-	uint32_t block;                    /* its sequence word */
+	struct dcistat_handle handle; /* first: its supplier is the update
+	                                 path's */
 	uint32_t busy_state;  /* absolute word in the shared region */
 	uint32_t bytes[4];    /* by kind; [0] unused */
 	uint32_t operations[4];
 	uint32_t durations[4];
-	struct dcistat_instance *instance;
-	struct dcistat_devstat *next;
 };
 
 static const uint32_t devstat_relative_id[] = {2};
@@ -90,14 +89,9 @@ devstat_class(struct dcistat_supplier *supplier)
 	struct dci_datum_info datums[DEVSTAT_SERVED_COUNT];
 	unsigned char combines[DEVSTAT_SERVED_COUNT];
 	uint32_t divisors[DEVSTAT_SERVED_COUNT];
-	struct dci_class_info info = {.id = devstat_relative_id,
-	    .id_length = 1,
-	    .label = "devstat",
-	    .description = "Device statistics (devstat(9)) of the application",
-	    .levels = levels,
-	    .level_count = 1,
-	    .datums = datums,
-	    .datum_count = DEVSTAT_SERVED_COUNT};
+	struct dci_class_info info = CLASS_INFO(devstat_relative_id, 1,
+	    "devstat", "Device statistics (devstat(9)) of the application",
+	    levels, 1, datums, DEVSTAT_SERVED_COUNT);
 
 	if (supplier->devstat_class != NULL)
 		return supplier->devstat_class;
@@ -174,17 +168,68 @@ transaction_nanoseconds(void)
 	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
+/* Under the supplier's lock: the device labelled `label` (length bytes),
+ * published; NULL, the error set, when it cannot be. */
+static struct dcistat_devstat *
+devstat_add_locked(struct dcistat_supplier *supplier, const char *label,
+    size_t length, uint32_t block_size, uint32_t device_type, uint32_t priority)
+{
+	struct dcistat_devstat *device =
+	    dcistat_handle_new(devstat_class(supplier), sizeof(*device));
+	uint64_t *shared = dcistat_shared_region(supplier);
+	uint64_t packed[DEVSTAT_MODEL_NAME_SIZE / 8];
+	const struct dcistat_handle *handle;
+
+	if (device == NULL)
+		return NULL;
+	handle = &device->handle;
+	__atomic_store_n(
+	    &shared[dcistat_handle_word(handle, POSITION_BLOCK_SIZE)],
+	    (uint64_t)block_size, __ATOMIC_RELAXED);
+	__atomic_store_n(
+	    &shared[dcistat_handle_word(handle, POSITION_DEVICE_TYPE)],
+	    (uint64_t)device_type, __ATOMIC_RELAXED);
+	__atomic_store_n(
+	    &shared[dcistat_handle_word(handle, POSITION_PRIORITY)],
+	    (uint64_t)priority, __ATOMIC_RELAXED);
+	/* STF_MONOTONIC: centiseconds of CLOCK_MONOTONIC. */
+	__atomic_store_n(
+	    &shared[dcistat_handle_word(handle, POSITION_CREATION_TIME)],
+	    monotonic_nanoseconds() / 10000000u, __ATOMIC_RELAXED);
+	memset(packed, 0, sizeof(packed));
+	memcpy(packed, label, length);
+	for (size_t w = 0; w < sizeof(packed) / 8; w++)
+		__atomic_store_n(
+		    &shared[dcistat_handle_word(handle, POSITION_DEVICE_NAME) +
+		            w],
+		    packed[w], __ATOMIC_RELAXED);
+	device->busy_state = dcistat_handle_word(handle, POSITION_BUSY_TIME);
+	for (uint32_t kind = 1; kind <= 3; kind++) {
+		device->bytes[kind] =
+		    dcistat_handle_word(handle, POSITION_BYTES + kind - 1);
+		device->operations[kind] =
+		    dcistat_handle_word(handle, POSITION_OPERATIONS + kind - 1);
+		device->durations[kind] =
+		    dcistat_handle_word(handle, POSITION_DURATION + kind - 1);
+	}
+	device->operations[0] =
+	    dcistat_handle_word(handle, POSITION_OPERATIONS + 3);
+	device->durations[0] =
+	    dcistat_handle_word(handle, POSITION_DURATION + 3);
+	/* The block is unique among the blocks live: the instance's id. */
+	if (dcistat_handle_publish(&device->handle, handle->block, label, 0,
+	        &supplier->devstat_list, dcistat_devstat_free_all) != 0)
+		return NULL;
+	return device;
+}
+
 __attribute__((visibility("default"))) struct dcistat_devstat *
 dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
     uint32_t unit_number, uint32_t block_size, uint32_t flags,
     uint32_t device_type, uint32_t priority)
 {
-	struct dcistat_devstat *device = NULL;
-	struct dcistat_class *class_handle;
+	struct dcistat_devstat *device;
 	char label[DEVSTAT_MODEL_NAME_SIZE];
-	uint64_t packed[DEVSTAT_MODEL_NAME_SIZE / 8];
-	uint32_t block, words, values, serial;
-	uint64_t *shared;
 	int length;
 
 	(void)flags; /* devstat(9)'s flags say what the device does not
@@ -195,82 +240,14 @@ dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
 	}
 	length = snprintf(label, sizeof(label), "%s%u", name, unit_number);
 	if (length < 0 || (size_t)length >= sizeof(label)) {
-		dcistat_fail(EINVAL, "devstat: name \"%s\" longer than %u bytes",
-		    name, DEVSTAT_MODEL_NAME_SIZE - 1);
+		dcistat_fail(EINVAL,
+		    "devstat: name \"%s\" longer than %u bytes", name,
+		    DEVSTAT_MODEL_NAME_SIZE - 1);
 		return NULL;
 	}
 	pthread_mutex_lock(&supplier->lock);
-	class_handle = devstat_class(supplier);
-	if (class_handle == NULL)
-		goto out;
-	device = calloc(1, sizeof(*device));
-	if (device == NULL) {
-		dcistat_fail(ENOMEM, "out of memory");
-		goto out;
-	}
-	words = 1 + class_handle->value_words;
-	block = dcistat_block_allocate(supplier, words);
-	if (block == 0)
-		goto failed;
-	values = block + 1;
-	shared = dcistat_shared_region(supplier);
-	__atomic_store_n(
-	    &shared[values + class_handle->datum_words[POSITION_BLOCK_SIZE]],
-	    (uint64_t)block_size, __ATOMIC_RELAXED);
-	__atomic_store_n(
-	    &shared[values + class_handle->datum_words[POSITION_DEVICE_TYPE]],
-	    (uint64_t)device_type, __ATOMIC_RELAXED);
-	__atomic_store_n(
-	    &shared[values + class_handle->datum_words[POSITION_PRIORITY]],
-	    (uint64_t)priority, __ATOMIC_RELAXED);
-	/* STF_MONOTONIC: centiseconds of CLOCK_MONOTONIC. */
-	__atomic_store_n(&shared[values + class_handle->datum_words
-	                                      [POSITION_CREATION_TIME]],
-	    monotonic_nanoseconds() / 10000000u, __ATOMIC_RELAXED);
-	memset(packed, 0, sizeof(packed));
-	memcpy(packed, label, (size_t)length);
-	for (size_t w = 0; w < sizeof(packed) / 8; w++)
-		__atomic_store_n(&shared[values +
-		                         class_handle->datum_words
-		                             [POSITION_DEVICE_NAME] +
-		                         w],
-		    packed[w], __ATOMIC_RELAXED);
-	device->supplier = supplier;
-	device->block = block;
-	device->busy_state =
-	    values + class_handle->datum_words[POSITION_BUSY_TIME];
-	for (uint32_t kind = 1; kind <= 3; kind++) {
-		device->bytes[kind] =
-		    values +
-		    class_handle->datum_words[POSITION_BYTES + kind - 1];
-		device->operations[kind] =
-		    values +
-		    class_handle->datum_words[POSITION_OPERATIONS + kind - 1];
-		device->durations[kind] =
-		    values +
-		    class_handle->datum_words[POSITION_DURATION + kind - 1];
-	}
-	device->operations[0] =
-	    values + class_handle->datum_words[POSITION_OPERATIONS + 3];
-	device->durations[0] =
-	    values + class_handle->datum_words[POSITION_DURATION + 3];
-	serial = block; /* unique among the blocks live */
-	device->instance = dcistat_instance_publish(
-	    class_handle, block, words, values, &serial, 1, label, 0);
-	if (device->instance == NULL) {
-		dcistat_block_free(supplier, block, words);
-		goto failed;
-	}
-	device->instance->owns_block = true;
-	dcistat_supplier_on_close(supplier, dcistat_devstat_free_all);
-	device->next = supplier->devstat_list;
-	supplier->devstat_list = device;
-	goto out;
-
-failed:
-	free(device);
-	device = NULL;
-out:
+	device = devstat_add_locked(
+	    supplier, label, (size_t)length, block_size, device_type, priority);
 	pthread_mutex_unlock(&supplier->lock);
 	return device;
 }
@@ -279,20 +256,12 @@ __attribute__((visibility("default"))) int
 dcistat_devstat_remove(struct dcistat_devstat *device)
 {
 	struct dcistat_supplier *supplier;
-	struct dcistat_devstat **link;
 
 	if (device == NULL)
 		return dcistat_fail(EINVAL, "devstat: no device");
-	supplier = device->supplier;
+	supplier = device->handle.supplier;
 	pthread_mutex_lock(&supplier->lock);
-	for (link = &supplier->devstat_list; *link != NULL;
-	     link = &(*link)->next) {
-		if (*link == device) {
-			*link = device->next;
-			break;
-		}
-	}
-	dcistat_instance_unpublish(device->instance);
+	dcistat_handle_remove(&supplier->devstat_list, &device->handle);
 	pthread_mutex_unlock(&supplier->lock);
 	free(device);
 	return 0;
@@ -303,7 +272,7 @@ dcistat_devstat_start_transaction_at(
     struct dcistat_devstat *device, uint64_t now)
 {
 	uint64_t *state =
-	    &dcistat_shared_region(device->supplier)[device->busy_state];
+	    &dcistat_shared_region(device->handle.supplier)[device->busy_state];
 	uint64_t current = __atomic_load_n(state, __ATOMIC_RELAXED);
 	uint64_t next;
 
@@ -381,7 +350,7 @@ dcistat_devstat_end_transaction_at(struct dcistat_devstat *device,
     uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start,
     uint64_t now)
 {
-	struct dcistat_supplier *supplier = device->supplier;
+	struct dcistat_supplier *supplier = device->handle.supplier;
 	uint64_t *shared = dcistat_shared_region(supplier);
 	uint64_t *region = dcistat_thread_region(supplier);
 	bool own = region != NULL;
@@ -391,13 +360,13 @@ dcistat_devstat_end_transaction_at(struct dcistat_devstat *device,
 		region = shared;
 	busy_end(&shared[device->busy_state], &shared[device->busy_state + 1],
 	    now);
-	dcistat_block_begin(&region[device->block], own);
+	dcistat_block_begin(&region[device->handle.block], own);
 	if (k != DCISTAT_DEVSTAT_NO_DATA)
 		dcistat_add(&region[device->bytes[k]], bytes, own);
 	dcistat_add(&region[device->operations[k]], 1, own);
 	dcistat_add(&region[device->durations[k]],
 	    now > start ? now - start : 0, own);
-	dcistat_block_end(&region[device->block], own);
+	dcistat_block_end(&region[device->handle.block], own);
 }
 
 __attribute__((visibility("default"))) void
@@ -411,10 +380,5 @@ dcistat_devstat_end_transaction(struct dcistat_devstat *device,
 static void
 dcistat_devstat_free_all(struct dcistat_supplier *supplier)
 {
-	while (supplier->devstat_list != NULL) {
-		struct dcistat_devstat *device = supplier->devstat_list;
-		supplier->devstat_list = device->next;
-		free(device->instance);
-		free(device);
-	}
+	dcistat_handles_free(&supplier->devstat_list);
 }

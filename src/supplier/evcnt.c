@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 
+#include "format/datum_forms.h"
 #include "format/evcnt_model.h"
 #include "supplier/supplier_internal.h"
 
@@ -23,12 +24,11 @@ static void dcistat_evcnt_free_all(struct dcistat_supplier *supplier);
 #define SUPPLIER_EVCNT_STRING_SIZE 64u
 
 struct dcistat_evcnt {
-	struct dcistat_supplier *supplier; /* first: the update path's */
-	struct dcistat_instance *instance;
+	struct dcistat_handle handle; /* first: its supplier is the update
+	                                 path's */
 	struct dcistat_evcnt *parent;
 	unsigned children;
 	uint32_t count_word; /* absolute word of its count in a region */
-	struct dcistat_evcnt *next;
 };
 
 static const uint32_t evcnt_relative_id[] = {1};
@@ -43,14 +43,9 @@ evcnt_class(struct dcistat_supplier *supplier)
 	unsigned char combines[4] = {DCISTAT_COMBINE_SUM,
 	    DCISTAT_COMBINE_SHARED, DCISTAT_COMBINE_STRING,
 	    DCISTAT_COMBINE_STRING};
-	struct dci_class_info info = {.id = evcnt_relative_id,
-	    .id_length = 1,
-	    .label = "evcnt",
-	    .description = "Event counters (evcnt(9)) of the application",
-	    .levels = levels,
-	    .level_count = 1,
-	    .datums = datums,
-	    .datum_count = 4};
+	struct dci_class_info info = CLASS_INFO(evcnt_relative_id, 1, "evcnt",
+	    "Event counters (evcnt(9)) of the application", levels, 1, datums,
+	    4);
 
 	if (supplier->evcnt_class != NULL)
 		return supplier->evcnt_class;
@@ -80,12 +75,44 @@ shared_string(uint64_t *shared, uint32_t word, const char *text)
 static bool
 attached(struct dcistat_supplier *supplier, struct dcistat_evcnt *counter)
 {
-	for (struct dcistat_evcnt *c = supplier->evcnt_list; c != NULL;
-	     c = c->next) {
-		if (c == counter)
+	for (struct dcistat_handle *h = supplier->evcnt_list; h != NULL;
+	     h = h->next) {
+		if (h == &counter->handle)
 			return true;
 	}
 	return false;
+}
+
+/* Under the supplier's lock: the counter GROUP NAME of `type` under
+ * `parent`, published; NULL, the error set, when it cannot be. */
+static struct dcistat_evcnt *
+evcnt_attach_locked(struct dcistat_supplier *supplier,
+    enum dcistat_evcnt_type type, struct dcistat_evcnt *parent,
+    const char *group, const char *name)
+{
+	struct dcistat_evcnt *counter =
+	    dcistat_handle_new(evcnt_class(supplier), sizeof(*counter));
+	uint64_t *shared = dcistat_shared_region(supplier);
+	char label[DCISTAT_SEGMENT_INSTANCE_LABEL_SIZE];
+
+	if (counter == NULL)
+		return NULL;
+	/* count, type, group, name: evcnt_class's datums. */
+	counter->count_word = dcistat_handle_word(&counter->handle, 0);
+	__atomic_store_n(&shared[dcistat_handle_word(&counter->handle, 1)],
+	    (uint64_t)type, __ATOMIC_RELAXED);
+	shared_string(shared, dcistat_handle_word(&counter->handle, 2), group);
+	shared_string(shared, dcistat_handle_word(&counter->handle, 3), name);
+	snprintf(label, sizeof(label), "%s %s", group, name);
+	if (dcistat_handle_publish(&counter->handle,
+	        ++supplier->next_evcnt_serial, label,
+	        parent != NULL ? parent->handle.instance->index + 1 : 0,
+	        &supplier->evcnt_list, dcistat_evcnt_free_all) != 0)
+		return NULL;
+	counter->parent = parent;
+	if (parent != NULL)
+		parent->children++;
+	return counter;
 }
 
 __attribute__((visibility("default"))) struct dcistat_evcnt *
@@ -94,10 +121,6 @@ dcistat_evcnt_attach(struct dcistat_supplier *supplier,
     const char *group, const char *name)
 {
 	struct dcistat_evcnt *counter = NULL;
-	struct dcistat_class *class_handle;
-	char label[DCISTAT_SEGMENT_INSTANCE_LABEL_SIZE];
-	uint32_t serial, block, words;
-	uint64_t *shared;
 
 	if (supplier == NULL || group == NULL || name == NULL ||
 	    group[0] == '\0' || name[0] == '\0') {
@@ -117,52 +140,12 @@ dcistat_evcnt_attach(struct dcistat_supplier *supplier,
 		return NULL;
 	}
 	pthread_mutex_lock(&supplier->lock);
-	if (parent != NULL && !attached(supplier, parent)) {
+	if (parent != NULL && !attached(supplier, parent))
 		dcistat_fail(EINVAL,
 		    "evcnt \"%s %s\": its parent is not attached", group, name);
-		goto out;
-	}
-	class_handle = evcnt_class(supplier);
-	if (class_handle == NULL)
-		goto out;
-	counter = calloc(1, sizeof(*counter));
-	if (counter == NULL) {
-		dcistat_fail(ENOMEM, "out of memory");
-		goto out;
-	}
-	words = 1 + class_handle->value_words;
-	block = dcistat_block_allocate(supplier, words);
-	if (block == 0)
-		goto failed;
-	shared = dcistat_shared_region(supplier);
-	__atomic_store_n(&shared[block + 1 + class_handle->datum_words[1]],
-	    (uint64_t)type, __ATOMIC_RELAXED);
-	shared_string(shared, block + 1 + class_handle->datum_words[2], group);
-	shared_string(shared, block + 1 + class_handle->datum_words[3], name);
-	serial = ++supplier->next_evcnt_serial;
-	snprintf(label, sizeof(label), "%s %s", group, name);
-	counter->instance = dcistat_instance_publish(class_handle, block,
-	    words, block + 1, &serial, 1, label,
-	    parent != NULL ? parent->instance->index + 1 : 0);
-	if (counter->instance == NULL) {
-		dcistat_block_free(supplier, block, words);
-		goto failed;
-	}
-	counter->instance->owns_block = true;
-	counter->count_word = block + 1 + class_handle->datum_words[0];
-	counter->parent = parent;
-	counter->supplier = supplier;
-	if (parent != NULL)
-		parent->children++;
-	dcistat_supplier_on_close(supplier, dcistat_evcnt_free_all);
-	counter->next = supplier->evcnt_list;
-	supplier->evcnt_list = counter;
-	goto out;
-
-failed:
-	free(counter);
-	counter = NULL;
-out:
+	else
+		counter =
+		    evcnt_attach_locked(supplier, type, parent, group, name);
 	pthread_mutex_unlock(&supplier->lock);
 	return counter;
 }
@@ -171,11 +154,10 @@ __attribute__((visibility("default"))) int
 dcistat_evcnt_detach(struct dcistat_evcnt *counter)
 {
 	struct dcistat_supplier *supplier;
-	struct dcistat_evcnt **link;
 
 	if (counter == NULL)
 		return dcistat_fail(EINVAL, "evcnt: no counter");
-	supplier = counter->instance->class_handle->supplier;
+	supplier = counter->handle.supplier;
 	pthread_mutex_lock(&supplier->lock);
 	if (counter->children > 0) {
 		pthread_mutex_unlock(&supplier->lock);
@@ -184,16 +166,9 @@ dcistat_evcnt_detach(struct dcistat_evcnt *counter)
 		    "detached first",
 		    counter->children);
 	}
-	for (link = &supplier->evcnt_list; *link != NULL;
-	     link = &(*link)->next) {
-		if (*link == counter) {
-			*link = counter->next;
-			break;
-		}
-	}
+	dcistat_handle_remove(&supplier->evcnt_list, &counter->handle);
 	if (counter->parent != NULL)
 		counter->parent->children--;
-	dcistat_instance_unpublish(counter->instance);
 	pthread_mutex_unlock(&supplier->lock);
 	free(counter);
 	return 0;
@@ -202,7 +177,7 @@ dcistat_evcnt_detach(struct dcistat_evcnt *counter)
 static inline void
 evcnt_add(struct dcistat_evcnt *counter, uint64_t amount)
 {
-	struct dcistat_supplier *supplier = counter->supplier;
+	struct dcistat_supplier *supplier = counter->handle.supplier;
 	uint64_t *region = dcistat_thread_region(supplier);
 
 	if (__builtin_expect(region != NULL, 1))
@@ -229,10 +204,5 @@ dcistat_evcnt_increment(struct dcistat_evcnt *counter)
 static void
 dcistat_evcnt_free_all(struct dcistat_supplier *supplier)
 {
-	while (supplier->evcnt_list != NULL) {
-		struct dcistat_evcnt *counter = supplier->evcnt_list;
-		supplier->evcnt_list = counter->next;
-		free(counter->instance);
-		free(counter);
-	}
+	dcistat_handles_free(&supplier->evcnt_list);
 }

@@ -21,6 +21,7 @@
 
 #include "supplier/supplier_internal.h"
 
+#include "format/datum_forms.h"
 #include "format/tdigest.h"
 
 #include <errno.h>
@@ -263,15 +264,10 @@ static struct dci_datum_info
 integer_datum(uint32_t id, const char *label, bool is_signed, bool wide,
     enum dci_unit unit, enum dci_semantics semantics, const char *text)
 {
-	return (struct dci_datum_info){.id = id,
-	    .label = label,
-	    .type = wide ? DCI_ST_INTEGER64 : DCI_ST_INTEGER32,
-	    .format = is_signed ? 0 : DCI_SIF_UNSIGNED,
-	    .presentation = DCI_SIP_DECIMAL,
-	    .volatility = DCI_SV_VOLATILE,
-	    .unit = unit,
-	    .semantics = semantics,
-	    .description = text};
+	return (struct dci_datum_info)DATUM_INFO(id, label,
+	    wide ? DCI_ST_INTEGER64 : DCI_ST_INTEGER32,
+	    is_signed ? 0 : DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL, 0,
+	    DCI_SV_VOLATILE, unit, semantics, text);
 }
 
 static int voi_histogram_class(struct dcistat_template *template_handle,
@@ -294,12 +290,8 @@ voi_classes(struct dcistat_template *template_handle,
 	    DCISTAT_COMBINE_SUM};
 	char label[DCISTAT_SEGMENT_LABEL_SIZE];
 	size_t summary_count = 0;
-	struct dci_class_info info = {.id = id,
-	    .id_length = 4,
-	    .label = label,
-	    .levels = summary_levels,
-	    .level_count = 1,
-	    .datums = summary};
+	struct dci_class_info info =
+	    CLASS_INFO(id, 4, label, NULL, summary_levels, 1, summary, 0);
 
 	summary[summary_count++] = integer_datum(1, "samples", false, true,
 	    DCI_UNIT_COUNT, DCI_SEMANTICS_COUNTER, "Samples taken");
@@ -386,13 +378,8 @@ voi_quantile_class(struct dcistat_template *template_handle,
 	struct dci_datum_info quantiles[VOI_QUANTILES];
 	unsigned char combines[VOI_QUANTILES];
 	char label[DCISTAT_SEGMENT_LABEL_SIZE];
-	struct dci_class_info info = {.id = id,
-	    .id_length = 4,
-	    .label = label,
-	    .levels = quantile_levels,
-	    .level_count = 1,
-	    .datums = quantiles,
-	    .datum_count = VOI_QUANTILES};
+	struct dci_class_info info = CLASS_INFO(
+	    id, 4, label, NULL, quantile_levels, 1, quantiles, VOI_QUANTILES);
 
 	for (size_t q = 0; q < VOI_QUANTILES; q++) {
 		quantiles[q] = integer_datum(voi_quantiles[q].id,
@@ -580,13 +567,10 @@ blob_voi_publish(struct dcistat_blob *blob, const struct template_voi *voi,
 	if (block == 0)
 		return -1;
 	slot->block = block;
-	slot->summary = dcistat_instance_publish(voi->summary_class, block,
-	    voi->block_words, block + 1, &blob->id, 1, label, 0);
-	if (slot->summary == NULL) {
-		dcistat_block_free(supplier, block, voi->block_words);
+	slot->summary = dcistat_instance_publish_owning(voi->summary_class,
+	    block, voi->block_words, block + 1, &blob->id, 1, label, 0);
+	if (slot->summary == NULL)
 		return -1;
-	}
-	slot->summary->owns_block = true;
 	if (voi->quantile_class != NULL) {
 		slot->quantiles = dcistat_instance_publish(voi->quantile_class,
 		    block, voi->block_words, block + voi->digest_lock + 1,

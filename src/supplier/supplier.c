@@ -578,6 +578,23 @@ dcistat_instance_publish(struct dcistat_class *class_handle, uint32_t block,
 	return instance;
 }
 
+struct dcistat_instance *
+dcistat_instance_publish_owning(struct dcistat_class *class_handle,
+    uint32_t block, uint32_t block_words, uint32_t values, const uint32_t *id,
+    size_t id_words, const char *label, uint32_t parent_index_plus_one)
+{
+	struct dcistat_instance *instance =
+	    dcistat_instance_publish(class_handle, block, block_words, values,
+	        id, id_words, label, parent_index_plus_one);
+
+	if (instance == NULL) {
+		dcistat_block_free(class_handle->supplier, block, block_words);
+		return NULL;
+	}
+	instance->owns_block = true;
+	return instance;
+}
+
 void
 dcistat_instance_unpublish(struct dcistat_instance *instance)
 {
@@ -600,6 +617,76 @@ dcistat_instance_unpublish(struct dcistat_instance *instance)
 		dcistat_block_free(
 		    supplier, instance->block, instance->block_words);
 	free(instance);
+}
+
+void *
+dcistat_handle_new(struct dcistat_class *class_handle, size_t size)
+{
+	struct dcistat_supplier *supplier;
+	struct dcistat_handle *handle;
+
+	if (class_handle == NULL)
+		return NULL;
+	supplier = class_handle->supplier;
+	handle = calloc(1, size);
+	if (handle == NULL) {
+		dcistat_fail(ENOMEM, "out of memory");
+		return NULL;
+	}
+	handle->supplier = supplier;
+	handle->class_handle = class_handle;
+	handle->block_words = 1 + class_handle->value_words;
+	handle->block = dcistat_block_allocate(supplier, handle->block_words);
+	if (handle->block == 0) {
+		free(handle);
+		return NULL;
+	}
+	return handle;
+}
+
+int
+dcistat_handle_publish(struct dcistat_handle *handle, uint32_t serial,
+    const char *label, uint32_t parent_index_plus_one,
+    struct dcistat_handle **list,
+    void (*close)(struct dcistat_supplier *supplier))
+{
+	handle->instance = dcistat_instance_publish_owning(handle->class_handle,
+	    handle->block, handle->block_words, handle->block + 1, &serial, 1,
+	    label, parent_index_plus_one);
+	if (handle->instance == NULL) {
+		free(handle);
+		return -1;
+	}
+	dcistat_supplier_on_close(handle->supplier, close);
+	handle->next = *list;
+	*list = handle;
+	return 0;
+}
+
+void
+dcistat_handle_remove(
+    struct dcistat_handle **list, struct dcistat_handle *handle)
+{
+	for (struct dcistat_handle **link = list; *link != NULL;
+	     link = &(*link)->next) {
+		if (*link == handle) {
+			*link = handle->next;
+			break;
+		}
+	}
+	dcistat_instance_unpublish(handle->instance);
+}
+
+void
+dcistat_handles_free(struct dcistat_handle **list)
+{
+	while (*list != NULL) {
+		struct dcistat_handle *handle = *list;
+
+		*list = handle->next;
+		free(handle->instance);
+		free(handle);
+	}
 }
 
 /* The words a datum takes in a block. */

@@ -77,8 +77,8 @@ struct dcistat_supplier {
 	struct dcistat_class *evcnt_class;
 	struct dcistat_class *devstat_class;
 	uint32_t next_evcnt_serial;
-	struct dcistat_evcnt *evcnt_list;
-	struct dcistat_devstat *devstat_list;
+	struct dcistat_handle *evcnt_list;   /* struct dcistat_evcnt */
+	struct dcistat_handle *devstat_list; /* struct dcistat_devstat */
 	struct dcistat_template *template_list;
 	/* What the models hold of their own, freed at close
 	 * (dcistat_supplier_on_close). */
@@ -115,7 +115,62 @@ struct dcistat_instance *dcistat_instance_publish(
     struct dcistat_class *class_handle, uint32_t block, uint32_t block_words,
     uint32_t values, const uint32_t *id, size_t id_words, const char *label,
     uint32_t parent_index_plus_one);
+/* dcistat_instance_publish for the instance that owns block `block`: the
+ * block is freed with it, or at once when it cannot be published (NULL
+ * then). */
+struct dcistat_instance *dcistat_instance_publish_owning(
+    struct dcistat_class *class_handle, uint32_t block, uint32_t block_words,
+    uint32_t values, const uint32_t *id, size_t id_words, const char *label,
+    uint32_t parent_index_plus_one);
 void dcistat_instance_unpublish(struct dcistat_instance *instance);
+
+/*
+ * The first member of every handle an application holds for one instance
+ * of a model's class (a devstat device, an evcnt counter): the supplier
+ * (the update path's first load), the instance, and the handle's place in
+ * the supplier's list of the model's handles.
+ */
+struct dcistat_handle {
+	struct dcistat_supplier *supplier;
+	struct dcistat_instance *instance;
+	struct dcistat_handle *next;
+	struct dcistat_class *class_handle;
+	uint32_t block; /* its instance's sequence word, the values after it */
+	uint32_t block_words;
+};
+
+/* Under the supplier's lock: a zeroed handle of `size` bytes (its struct
+ * dcistat_handle first) for a new instance of class_handle, with the
+ * block of the instance's words (handle->block). NULL, the error set, when
+ * memory or the segment's space runs out, or class_handle is NULL (the
+ * model's class could not be added). */
+void *dcistat_handle_new(struct dcistat_class *class_handle, size_t size);
+
+/* The word, in every region, of the value of the datum at `position` in
+ * the handle's class (dcistat_class_add_locked's order). */
+static inline uint32_t
+dcistat_handle_word(const struct dcistat_handle *handle, size_t position)
+{
+	return handle->block + 1 + handle->class_handle->datum_words[position];
+}
+
+/* Under the supplier's lock: publishes the instance of a handle from
+ * dcistat_handle_new (id `serial`, labelled `label`), owning its block,
+ * and adds the handle to *list, which `close` frees when the supplier
+ * closes (dcistat_supplier_on_close, dcistat_handles_free). -1 when the
+ * instance table is full: the handle and its block are freed then. */
+int dcistat_handle_publish(struct dcistat_handle *handle, uint32_t serial,
+    const char *label, uint32_t parent_index_plus_one,
+    struct dcistat_handle **list,
+    void (*close)(struct dcistat_supplier *supplier));
+
+/* Under the supplier's lock: takes the handle out of *list and withdraws
+ * its instance; the caller frees the handle. */
+void dcistat_handle_remove(
+    struct dcistat_handle **list, struct dcistat_handle *handle);
+
+/* At close: frees every handle of *list with its instance. */
+void dcistat_handles_free(struct dcistat_handle **list);
 
 /* Under the supplier's lock: `close` frees what a model (evcnt.c,
  * devstat.c, stats.c) linked into the supplier, when it closes. A model

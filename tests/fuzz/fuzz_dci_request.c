@@ -4,7 +4,7 @@
  * by DCI_PROTOCOL_REQUEST_MAX, then the request's payload), and when it is
  * a request, answered over the unit tests' standard registry for a peer
  * whose uid the first byte picks, with one access rule closing class 1 to
- * all but uid 1. Besides ASan and UBSan it checks what an answer must be:
+ * all but uid 1 and one closing its instance 5 to all but root. Besides ASan and UBSan it checks what an answer must be:
  * at least the answer head, within DCI_PROTOCOL_RESPONSE_MAX, with a count
  * of entries that is 0 exactly when the summary is not SUCCESS for a
  * listing.
@@ -31,10 +31,15 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uid_t allowed[] = {1};
-	static struct dci_access_rule rule = {
-	    .class_id = {1}, .class_id_length = 1, .uids = allowed,
-	    .uid_count = 1};
-	static const struct dci_access access = {&rule, 1};
+	/* A class rule and an instance rule, so that both paths run. */
+	static struct dci_access_rule rules[] = {
+	    {.class_id = {1}, .class_id_length = 1, .uids = allowed,
+	        .uid_count = 1},
+	    {.class_id = {1}, .class_id_length = 1, .instance = {5},
+	        .instance_words = 1},
+	};
+	static const struct dci_access access = {
+	    .rules = rules, .rule_count = 2, .per_instance = true};
 	struct dci_access_peer peer = {0};
 	struct dci_protocol_header header;
 	struct dci_protocol_request request;

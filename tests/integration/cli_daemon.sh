@@ -17,7 +17,9 @@
 #     could not load as failed, with dcistatd's reason, and dcistat exits
 #     non-zero for it as the local source does;
 #   - with dcistatd stopped, one line on stderr says that no daemon answers
-#     and the output is the standalone one;
+#     and the output is the standalone one; the same, within a second,
+#     when a socket file is left with no listener, and when a listener
+#     accepts and never answers;
 #   - a configuration naming no dci-socket falls back silently.
 #
 # Needs root and `ip netns` (exit 77 otherwise).
@@ -137,6 +139,52 @@ head -n 1 "$TMP_DIR/fallback.err" | grep -q '^dcistat: no dcistatd answers (.*dc
 cmp -s "$TMP_DIR/fallback.out" "$TMP_DIR/standalone-after.out" ||
     fail "without a daemon: the output is not --standalone's"
 ok "without a daemon: one line on stderr, then the standalone output"
+
+# fallback_bounded NAME WHY: dcistat fell back within a second (its
+# providers' load included) with the one line giving WHY, and printed the
+# standalone output.
+fallback_bounded() {
+	local name=$1 why=$2 start elapsed
+	start=$(now_ms)
+	cli "$name" show netif dc28cb -d "$STABLE"
+	elapsed=$(($(now_ms) - start))
+	[ "$elapsed" -lt 1500 ] || fail "$name: dcistat took $elapsed ms to fall back"
+	head -n 1 "$TMP_DIR/$name.err" | grep -q "^dcistat: no dcistatd answers (.*dci\.sock: $why)" &&
+	    [ "$(grep -c 'no dcistatd answers' "$TMP_DIR/$name.err")" -eq 1 ] ||
+	    fail "$name: stderr is not the one fallback line: $(cat "$TMP_DIR/$name.err")"
+	cmp -s "$TMP_DIR/$name.out" "$TMP_DIR/standalone-after.out" ||
+	    fail "$name: the output is not --standalone's"
+	ok "$name: fell back in $elapsed ms with one line ($why), the standalone output"
+}
+
+# A socket file no process listens on (a daemon killed, say).
+python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$SOCK" ||
+    fail "cannot leave a socket file at $SOCK"
+fallback_bounded stale-socket 'Connection refused'
+rm -f "$SOCK"
+
+# A listener that accepts and never answers (a daemon stopped, say).
+python3 - "$SOCK" >"$TMP_DIR/mute.out" 2>&1 <<'PY' &
+import socket, sys, time
+listener = socket.socket(socket.AF_UNIX)
+listener.bind(sys.argv[1])
+listener.listen(8)
+print("listening", flush=True)
+held = []
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline:
+    listener.settimeout(deadline - time.monotonic())
+    try:
+        held.append(listener.accept()[0])
+    except socket.timeout:
+        break
+PY
+MUTE=$!
+_lib_pids+=("$MUTE")
+wait_until 5 grep -q listening "$TMP_DIR/mute.out" || fail "the mute listener did not start"
+fallback_bounded mute-listener 'dcistatd did not answer in time'
+kill "$MUTE" 2>/dev/null
+rm -f "$SOCK"
 
 sed '/dci-socket/d; /absent\.so/d' "$config" >"$TMP_DIR/plain.yaml"
 ns_run "$DCISTAT" -c "$TMP_DIR/plain.yaml" classes </dev/null \

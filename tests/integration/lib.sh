@@ -321,6 +321,41 @@ snmp_walk() {
 	done <<<"$out"
 }
 
+# libdci_values_agree CONSUMER IFINDEX: through tests/libdci_consumer
+# (DCISTAT_DCI_SOCKET's server), every 64-bit counter (u8) of netif's
+# instance IFINDEX equals dciStatCounter64 over SNMP, its name (text)
+# dciStatText, and rx_bytes read alone the same counter; at least 10
+# values. Sets COMPARED to their number; the DCI reading is left in
+# $TMP_DIR/all.out.
+libdci_values_agree() {
+	local consumer=$1 ifindex=$2 id type value oids=() values=() got i
+	local text=$DCI_ARC.1.5.1.3.2.1.1 c64=$DCI_ARC.1.5.1.4.2.1.1 rx_bytes=12
+	"$consumer" get 1.1 "$ifindex" '*' >"$TMP_DIR/all.out" || return 1
+	[ "$(head -n 1 "$TMP_DIR/all.out")" = "status SUCCESS" ] || return 1
+	while read -r _ id type value; do
+		case $type in
+		u8) oids+=("$c64.1.$ifindex.$id") ;;
+		text) oids+=("$text.1.$ifindex.$id") ;;
+		*) continue ;;
+		esac
+		values+=("$value")
+	done < <(tail -n +2 "$TMP_DIR/all.out")
+	[ "${#oids[@]}" -ge 10 ] || return 1
+	i=0
+	while IFS= read -r got; do
+		[ "$got" = "${values[$i]}" ] || {
+			note "${oids[$i]}: DCI '${values[$i]}', SNMP '$got'"
+			return 1
+		}
+		i=$((i + 1))
+	done < <(snmp_get "${oids[@]}")
+	[ "$i" -eq "${#oids[@]}" ] || return 1
+	# shellcheck disable=SC2034 # read by the tests
+	COMPARED=$i
+	got=$("$consumer" get 1.1 "$ifindex" "$rx_bytes" | sed -n 2p)
+	[ "${got##* }" = "$(snmp_get "$c64.1.$ifindex.$rx_bytes")" ] || return 1
+}
+
 # --- snmpd ------------------------------------------------------------------------
 
 SNMPD_PID=

@@ -43,7 +43,6 @@ require_built
 make_netns
 
 NETIF=2.1.1                       # class 1.1, length-prefixed
-DCI_TEXT=$DCI_ARC.1.5.1.3.$NETIF  # dciStatText.<class>
 DCI_C64=$DCI_ARC.1.5.1.4.$NETIF   # dciStatCounter64.<class>
 D_RX_BYTES=12
 GROUP=dcih28lreaders USER_OUT=dcih28lout
@@ -104,33 +103,8 @@ grep -qx '1\.1' "$TMP_DIR/classes.out" ||
 ok "dciListClassId(DCI_ALL) lists class 1.1"
 
 # Every 64-bit counter of the quiet interface equals dciStatCounter64, its
-# name dciStatText; rx_bytes alone equals the same.
-values_agree() {
-	local instance id type value oids=() values=() got i
-	"$CONSUMER" get 1.1 "$QUIET" '*' >"$TMP_DIR/all.out" || return 1
-	[ "$(head -n 1 "$TMP_DIR/all.out")" = "status SUCCESS" ] || return 1
-	while read -r instance id type value; do
-		case $type in
-		u8) oids+=("$DCI_C64.1.$QUIET.$id") ;;
-		text) oids+=("$DCI_TEXT.1.$QUIET.$id") ;;
-		*) continue ;;
-		esac
-		values+=("$value")
-	done < <(tail -n +2 "$TMP_DIR/all.out")
-	[ "${#oids[@]}" -ge 10 ] || return 1
-	i=0
-	while IFS= read -r got; do
-		[ "$got" = "${values[$i]}" ] || {
-			note "${oids[$i]}: DCI '${values[$i]}', SNMP '$got'"
-			return 1
-		}
-		i=$((i + 1))
-	done < <(snmp_get "${oids[@]}")
-	[ "$i" -eq "${#oids[@]}" ] || return 1
-	COMPARED=$i
-	got=$("$CONSUMER" get 1.1 "$QUIET" "$D_RX_BYTES" | sed -n 2p)
-	[ "${got##* }" = "$(snmp_get "$DCI_C64.1.$QUIET.$D_RX_BYTES")" ] || return 1
-}
+# name dciStatText; rx_bytes alone equals the same (lib.sh).
+values_agree() { libdci_values_agree "$CONSUMER" "$QUIET"; }
 wait_until 10 values_agree ||
     fail "dciGetData differs from SNMP: $(head -n 5 "$TMP_DIR/all.out")"
 ok "dciGetData: all $COMPARED values (64-bit counters, the name) of ifIndex $QUIET equal SNMP's; rx_bytes alone equals dciStatCounter64"

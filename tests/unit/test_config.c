@@ -443,11 +443,13 @@ START_TEST(test_dci_server_keys)
 	                "  dci-socket-mode: \"0660\"\n"
 	                "  dci-access:\n"
 	                "    \"1.1\": {users: [alice, bob], groups: [staff]}\n"
-	                "    \"2\": {}\n");
+	                "    \"2\": {}\n"
+	                "    \"1.2/7.4294967295\": {users: [carol]}\n");
 	ck_assert_str_eq(config->dci_socket, "/run/dcistat/dci.sock");
 	ck_assert_uint_eq(config->dci_socket_mode, 0660);
-	ck_assert_uint_eq(config->dci_access_count, 2);
+	ck_assert_uint_eq(config->dci_access_count, 3);
 	ck_assert_uint_eq(config->dci_access[0].class_id_length, 2);
+	ck_assert_uint_eq(config->dci_access[0].instance_words, 0);
 	ck_assert_uint_eq(config->dci_access[0].class_id[1], 1);
 	ck_assert_uint_eq(config->dci_access[0].user_count, 2);
 	ck_assert_str_eq(config->dci_access[0].users[1], "bob");
@@ -458,6 +460,13 @@ START_TEST(test_dci_server_keys)
 	ck_assert_uint_eq(config->dci_access[1].class_id[0], 2);
 	ck_assert_uint_eq(config->dci_access[1].user_count, 0);
 	ck_assert_uint_eq(config->dci_access[1].group_count, 0);
+	/* One instance of class 1.2: its words after the '/', any value. */
+	ck_assert_uint_eq(config->dci_access[2].class_id_length, 2);
+	ck_assert_uint_eq(config->dci_access[2].class_id[1], 2);
+	ck_assert_uint_eq(config->dci_access[2].instance_words, 2);
+	ck_assert_uint_eq(config->dci_access[2].instance[0], 7);
+	ck_assert_uint_eq(config->dci_access[2].instance[1], 4294967295u);
+	ck_assert_str_eq(config->dci_access[2].users[0], "carol");
 	dci_config_free(config);
 
 	ASSERT_ERROR("agent:\n  dci-socket: run/dci.sock\n",
@@ -471,7 +480,16 @@ START_TEST(test_dci_server_keys)
 	    "'dci-socket-mode', found '1777'");
 	ASSERT_ERROR("agent:\n  dci-access:\n    \"1.x\": {users: [a]}\n",
 	    "t.yaml:3:5: expected a class id such as 1.2 (1 to 16 levels, "
-	    "each 0..4294967294) for 'dci-access', found '1.x'");
+	    "each 0..4294967294), or one and an instance id such as 1.1/3 (1 "
+	    "to 16 words) for 'dci-access', found '1.x'");
+	ASSERT_ERROR("agent:\n  dci-access:\n    \"1.1/\": {users: [a]}\n",
+	    "t.yaml:3:5: expected a class id such as 1.2 (1 to 16 levels, "
+	    "each 0..4294967294), or one and an instance id such as 1.1/3 (1 "
+	    "to 16 words) for 'dci-access', found '1.1/'");
+	ASSERT_ERROR("agent:\n  dci-access:\n    \"1.1/4294967296\": {}\n",
+	    "t.yaml:3:5: expected a class id such as 1.2 (1 to 16 levels, "
+	    "each 0..4294967294), or one and an instance id such as 1.1/3 (1 "
+	    "to 16 words) for 'dci-access', found '1.1/4294967296'");
 	ASSERT_ERROR("agent:\n  dci-access:\n    \"1\": {people: [a]}\n",
 	    "t.yaml:3:11: unknown key 'people' in a dci-access entry: "
 	    "expected one of users, groups");

@@ -495,7 +495,7 @@ START_TEST(access_hides_classes)
 	        .gids = gids,
 	        .gid_count = 1},
 	};
-	struct dci_access access = {rules, 2};
+	struct dci_access access = {.rules = rules, .rule_count = 2};
 	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
 	struct dci_access_peer named = {.uid = 1001, .gid = 1001};
 	struct dci_access_peer member = {
@@ -532,6 +532,166 @@ START_TEST(access_hides_classes)
 	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &named);
 	ck_assert_uint_eq(answer.count, 3);
 	dci_protocol_writer_free(&answer.payload);
+}
+END_TEST
+
+/* An instance rule decides for its instance instead of the class rule:
+ * it opens one instance of a closed class (the class is then listed) or
+ * closes one of an open class. */
+START_TEST(access_per_instance)
+{
+	static uid_t named_uid[] = {1001}, stranger_uid[] = {1000};
+	struct dci_access_rule rules[] = {
+	    {.class_id = {1, 1},
+	        .class_id_length = 2,
+	        .uids = named_uid,
+	        .uid_count = 1},
+	    {.class_id = {1, 1},
+	        .class_id_length = 2,
+	        .instance = {20},
+	        .instance_words = 1,
+	        .uids = stranger_uid,
+	        .uid_count = 1},
+	    /* Under class 1: covers 1.1 too, with no one admitted. */
+	    {.class_id = {1}, .class_id_length = 1, .instance = {30},
+	        .instance_words = 1},
+	};
+	struct dci_access access = {
+	    .rules = rules, .rule_count = 3, .per_instance = true};
+	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
+	struct dci_access_peer named = {.uid = 1001, .gid = 1001};
+	struct dci_access_peer other = {.uid = 1002, .gid = 1002};
+	struct dci_access_peer root = {.uid = 0, .gid = 0};
+	struct dci_protocol_request request =
+	    request_of((const uint32_t[]){1, 1}, 2, 0, NULL, 0, ALL);
+	const uint32_t netif[] = {1, 1};
+	struct answer answer;
+	char id[64];
+
+	ck_assert(dci_access_may_read(&access, &stranger, netif, 2));
+	ck_assert(!dci_access_may_read(&access, &other, netif, 2));
+	ck_assert(dci_access_may_read_instance(
+	    &access, &stranger, netif, 2, (const uint32_t[]){20}, 1));
+	ck_assert(!dci_access_may_read_instance(
+	    &access, &stranger, netif, 2, (const uint32_t[]){10}, 1));
+	ck_assert(dci_access_may_read_instance(
+	    &access, &named, netif, 2, (const uint32_t[]){10}, 1));
+	ck_assert(!dci_access_may_read_instance(
+	    &access, &named, netif, 2, (const uint32_t[]){30}, 1));
+	ck_assert(dci_access_may_read_instance(
+	    &access, &root, netif, 2, (const uint32_t[]){30}, 1));
+
+	/* The stranger reads instance 20 alone. */
+	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &stranger);
+	ck_assert_uint_eq(answer.status, DCI_PROTOCOL_SUCCESS);
+	ck_assert_uint_eq(answer.count, 1);
+	ck_assert_uint_eq(dci_protocol_get_u32(&answer.reader), 0);
+	read_id(&answer.reader, id, sizeof(id));
+	ck_assert_str_eq(id, "1.1");
+	read_id(&answer.reader, id, sizeof(id));
+	ck_assert_str_eq(id, "20");
+	dci_protocol_writer_free(&answer.payload);
+	/* Named reads 10 alone: 20's rule and 30's decide for them, and
+	 * admit others; the listing alike. */
+	ck_assert(!dci_access_may_read_instance(
+	    &access, &named, netif, 2, (const uint32_t[]){20}, 1));
+	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &named);
+	ck_assert_uint_eq(answer.count, 1);
+	dci_protocol_writer_free(&answer.payload);
+	answer_of(
+	    &answer, DCI_PROTOCOL_LIST_INSTANCES, &request, &access, &named);
+	ck_assert_uint_eq(answer.count, 1);
+	dci_protocol_writer_free(&answer.payload);
+	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &other);
+	ck_assert_uint_eq(answer.status, DCI_PROTOCOL_NOTPRESENT);
+	dci_protocol_writer_free(&answer.payload);
+	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &root);
+	ck_assert_uint_eq(answer.count, 3);
+	dci_protocol_writer_free(&answer.payload);
+}
+END_TEST
+
+/* The modules a LIST_SUPPLIERS answer names, in order, "a b c". */
+static void
+suppliers_listed(const struct dci_access *access,
+    const struct dci_access_peer *who, char *listed, size_t size)
+{
+	struct dci_protocol_request request =
+	    request_of((const uint32_t[]){ALL}, 1, 0, NULL, 0, ALL);
+	struct answer answer;
+	size_t used = 0, length;
+
+	answer_of(&answer, DCI_PROTOCOL_LIST_SUPPLIERS, &request, access, who);
+	listed[0] = '\0';
+	for (uint32_t i = 0; i < answer.count; i++) {
+		const unsigned char *module;
+
+		for (int word = 0; word < 4; word++)
+			dci_protocol_get_u32(&answer.reader);
+		dci_protocol_get_block(&answer.reader, 8, &length);
+		module = dci_protocol_get_block(&answer.reader, 4096, &length);
+		used += (size_t)snprintf(listed + used, size - used, "%s%.*s",
+		    i ? " " : "", (int)length, (const char *)module);
+		for (int block = 0; block < 4; block++)
+			dci_protocol_get_block(&answer.reader, 4096, &length);
+		dci_protocol_get_u64(&answer.reader);
+		dci_protocol_get_u64(&answer.reader);
+	}
+	ck_assert(!answer.reader.failed);
+	dci_protocol_writer_free(&answer.payload);
+}
+
+/* LIST_SUPPLIERS names a supplier only to a consumer that may read one of
+ * its classes; one with no class only to a consumer no rule refuses. */
+START_TEST(suppliers_filtered_by_access)
+{
+	static uid_t uids[] = {1001};
+	static gid_t gids[] = {50};
+	struct dci_access_rule rules[] = {
+	    {.class_id = {1},
+	        .class_id_length = 1,
+	        .uids = uids,
+	        .uid_count = 1},
+	    {.class_id = {1, 2},
+	        .class_id_length = 2,
+	        .gids = gids,
+	        .gid_count = 1},
+	};
+	struct dci_access access = {.rules = rules, .rule_count = 2};
+	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
+	struct dci_access_peer member = {
+	    .uid = 1002, .gid = 1002, .groups = {7, 50}, .group_count = 2};
+	struct dci_access_peer everyone = {.uid = 1003, .gid = 50};
+	struct dci_access_peer root = {.uid = 0, .gid = 0};
+	struct dci_access_rule both[] = {
+	    {.class_id = {1},
+	        .class_id_length = 1,
+	        .gids = gids,
+	        .gid_count = 1},
+	};
+	struct dci_access open_to_50 = {.rules = both, .rule_count = 1};
+	char listed[256];
+
+	ck_assert_ptr_nonnull(dci_registry_add_failed_supplier(
+	    registry, "broken", "cannot open shared object", NULL));
+	/* beta's only class, 1.2, is refused; broken has no class and a rule
+	 * refuses the stranger something. */
+	suppliers_listed(&access, &stranger, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha gamma");
+	suppliers_listed(&access, &member, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha beta gamma");
+	suppliers_listed(&access, &root, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha beta gamma broken");
+	suppliers_listed(&no_rules, &stranger, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha beta gamma broken");
+	/* A consumer every rule admits knows of the classless one too. */
+	suppliers_listed(&open_to_50, &everyone, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha beta gamma broken");
+	suppliers_listed(&open_to_50, &stranger, listed, sizeof(listed));
+	ck_assert_str_eq(listed, "alpha gamma");
+	ck_assert(dci_access_may_read_every_class(&open_to_50, &everyone));
+	ck_assert(!dci_access_may_read_every_class(&access, &member));
+	ck_assert(dci_access_may_read_every_class(&access, &root));
 }
 END_TEST
 
@@ -912,6 +1072,8 @@ dci_server_suite(void)
 	tcase_add_test(answers, suppliers_listed_with_state);
 	tcase_add_test(answers, instance_masks);
 	tcase_add_test(answers, access_hides_classes);
+	tcase_add_test(answers, suppliers_filtered_by_access);
+	tcase_add_test(answers, access_per_instance);
 	tcase_add_test(answers, attributes_describe_the_record);
 	tcase_add_test(answers, answer_too_big_overflows);
 	suite_add_tcase(suite, answers);

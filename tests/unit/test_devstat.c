@@ -85,7 +85,8 @@ static const char sample_malformed[] =
     "   8      20 sdb4 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
     "   8      21 sdb5\n"
     "   8 4294967296 sdb6 1 2 3 4 5 6 7 8 9 10 11\n"
-    "   8      32 sdc 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57\n";
+    "   8      32 sdc 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57\n"
+    "   9\n";
 
 /* What the warn callback was told. */
 struct test_warnings {
@@ -287,6 +288,7 @@ START_TEST(test_parse_malformed_lines)
 	    {9, "16 statistics"},
 	    {10, "no statistics"},
 	    {11, "minor number exceeds"},
+	    {13, "no minor number"},
 	};
 	const size_t expected_count = sizeof expected / sizeof expected[0];
 	struct diskstats_list list = {0};

@@ -235,8 +235,10 @@ START_TEST(class_attributes_in_uma_terms)
 	rx = data_attr(attr, 2);
 	ck_assert_uint_eq(rx->type, UMA_UINT8);
 	ck_assert_str_eq(label_text(rx, rx->label), "rx_bytes");
+	ck_assert_uint_eq(rx->flags, DCI_QUERYABLE | DCI_DCISTAT_COUNTER);
 	name = data_attr(attr, 1);
 	ck_assert_uint_eq(name->type, UMA_TEXTSTRING);
+	ck_assert_uint_eq(name->flags, DCI_QUERYABLE);
 	ck_assert_uint_eq(data_attr(attr, 5)->type, UMA_UINT4);
 	invalid = data_attr(attr, DCI_INVALIDDATUMID);
 	ck_assert_uint_eq(invalid->type, UMA_UINT4);
@@ -355,6 +357,7 @@ START_TEST(one_datum_in_its_uma_type)
 	UMAUint4 queue = 0;
 	UMATimeSpec elapsed = {0, 0};
 	unsigned char hwaddr[12];
+	DCIReturn *attributes;
 
 	ck_assert_uint_eq(one_datum(handle, netif, 2, (const UMAUint4[]){10}, 1,
 	                      2, &counter, 8),
@@ -380,12 +383,20 @@ START_TEST(one_datum_in_its_uma_type)
 	ck_assert_uint_eq(truth, 1);
 	ck_assert_uint_eq(
 	    one_datum(handle, sys, 1, NULL, 0, 6, &elapsed, 8), DCI_SUCCESS);
-	/* 250 centiseconds since boot: an interval. */
+	/* 250 centiseconds since boot: an interval, as its attributes say;
+	 * a gauge is no counter. */
 	ck_assert_uint_eq(elapsed.tv_sec, 2);
 	ck_assert_uint_eq(elapsed.tv_nsec, 500000000u);
+	attributes = attributes_of(handle, sys, 1);
+	ck_assert_uint_eq(data_attr(dcireturndata(attributes, 0), 6)->flags,
+	    DCI_QUERYABLE | DCI_DCISTAT_INTERVAL);
+	ck_assert_uint_eq(data_attr(dcireturndata(attributes, 0), 1)->flags,
+	    DCI_QUERYABLE);
+	dciFree(attributes);
 	ck_assert_uint_eq(
 	    one_datum(handle, sys, 1, NULL, 0, 4, hwaddr, 12), DCI_SUCCESS);
-	ck_assert_uint_eq(hwaddr[0], 12); /* UMAOctetString size, padded */
+	/* UMAOctetString size: the size word and the 6 bytes. */
+	ck_assert_uint_eq(hwaddr[0], 10);
 	ck_assert_mem_eq(hwaddr + 4, fx_hwaddr, 6);
 	dciClose(handle);
 }
@@ -409,8 +420,36 @@ START_TEST(instances_listed_and_labelled)
 	metric = dcireturnmetric(ret, 0);
 	ck_assert_uint_eq(dciinstanceidwords(dcimetricinstanceid(metric)), 3);
 	ck_assert_uint_eq(dcimetricinstanceid(metric)->data[2], 8);
-	ck_assert_uint_eq(dcimetricinstanceid(metric)->inputMask, 7);
+	/* A bit a level: both of disk's. */
+	ck_assert_uint_eq(dcimetricinstanceid(metric)->inputMask, 3);
 	ck_assert_uint_eq(ret->retval[0].dataSize, 0);
+	dciFree(ret);
+	ret = NULL;
+	/* An outputMask of the second level: its two words alone, for both
+	 * disks, the inputMask saying which level they are. */
+	metric_id(words, disk, 2, DCI_ALL_INSTANCES, NULL, 0, DCI_ALL);
+	words[6 + 1 + 2 + 2] = 2; /* the DCIInstanceId's outputMask */
+	ck_assert_uint_eq(dciListInstanceId(handle,
+	                      (const DCIMetricId *)words, 1, &ret, 0),
+	    DCI_SUCCESS);
+	ck_assert_uint_eq(ret->count, 2);
+	for (UMAUint4 i = 0; i < ret->count; i++) {
+		const DCIMetricId *one = dcireturnmetric(ret, i);
+		const DCIInstanceId *id = dcimetricinstanceid(one);
+
+		ck_assert_uint_eq(id->inputMask, 2);
+		ck_assert_uint_eq(id->outputMask, 2);
+		ck_assert_uint_eq(dciinstanceidwords(id), 2);
+		ck_assert_uint_eq(id->data[0], i == 0 ? 7 : 0);
+		ck_assert_uint_eq(id->data[1], i == 0 ? 8 : 1);
+	}
+	dciFree(ret);
+	ret = NULL;
+	/* No level asked for back: refused, as the specification says. */
+	words[6 + 1 + 2 + 2] = 0;
+	ck_assert_uint_eq(dciListInstanceId(handle,
+	                      (const DCIMetricId *)words, 1, &ret, 0),
+	    DCI_INVALIDARG);
 	dciFree(ret);
 	ret = NULL;
 	ck_assert_uint_eq(dciGetInstAttributes(handle,

@@ -4,6 +4,22 @@
 
 /* --- Pure decoding ------------------------------------------------------ */
 
+/* The `count` sub-identifiers from `*at` on as 32-bit words, `*at` moved
+ * past them; false when fewer are left or one is wider. */
+static bool
+take_words(const uint64_t *subids, size_t length, size_t *at, size_t count,
+    uint32_t *words)
+{
+	if (length - *at < count)
+		return false;
+	for (size_t i = 0; i < count; i++, (*at)++) {
+		if (subids[*at] > UINT32_MAX)
+			return false;
+		words[i] = (uint32_t)subids[*at];
+	}
+	return true;
+}
+
 bool
 cli_remote_decode_index(const uint64_t *subids, size_t length,
     enum cli_remote_shape shape, struct cli_remote_index *index)
@@ -15,13 +31,9 @@ cli_remote_decode_index(const uint64_t *subids, size_t length,
 		return false;
 	index->class_length = (size_t)subids[0];
 	at = 1;
-	if (length - at < index->class_length)
+	if (!take_words(
+	        subids, length, &at, index->class_length, index->class_id))
 		return false;
-	for (size_t i = 0; i < index->class_length; i++, at++) {
-		if (subids[at] > UINT32_MAX)
-			return false;
-		index->class_id[i] = (uint32_t)subids[at];
-	}
 	switch (shape) {
 	case CLI_REMOTE_SHAPE_CLASS:
 		break;
@@ -35,13 +47,9 @@ cli_remote_decode_index(const uint64_t *subids, size_t length,
 		    subids[at] > DCI_INSTANCE_ID_MAX_WORDS)
 			return false;
 		index->instance_words = (size_t)subids[at++];
-		if (length - at < index->instance_words)
+		if (!take_words(subids, length, &at, index->instance_words,
+		        index->instance))
 			return false;
-		for (size_t i = 0; i < index->instance_words; i++, at++) {
-			if (subids[at] > UINT32_MAX)
-				return false;
-			index->instance[i] = (uint32_t)subids[at];
-		}
 		break;
 	}
 	return at == length;

@@ -12,7 +12,6 @@ static int
 read_uptime(struct remote_state *state, char *error, size_t error_size)
 {
 	netsnmp_pdu *request = snmp_pdu_create(SNMP_MSG_GET), *response = NULL;
-	struct timespec now;
 
 	snmp_add_null_var(
 	    request, uptime_oid, sizeof(uptime_oid) / sizeof(*uptime_oid));
@@ -43,9 +42,7 @@ read_uptime(struct remote_state *state, char *error, size_t error_size)
 		state->started = true;
 	}
 	state->previous_uptime = state->uptime_ticks;
-	clock_gettime(CLOCK_REALTIME, &now);
-	state->now_unix_milliseconds =
-	    (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+	state->now_unix_milliseconds = dci_clock_realtime_milliseconds();
 	return 0;
 }
 
@@ -79,9 +76,7 @@ catalogue_free(struct remote_state *state)
 		struct remote_class *class = &state->classes[c];
 		free(class->datums);
 		free(class->instance_ids);
-		free(class->rows);
-		free(class->created_ticks);
-		free(class->discontinuity_ticks);
+		free(class->instances);
 	}
 	free(state->classes);
 	free(state->suppliers);
@@ -170,6 +165,17 @@ struct catalogue_check {
 	bool changed;
 };
 
+/* One row of the walk: a known class or supplier as read before (`same`),
+ * or a change. */
+static void
+catalogue_check_meet(struct catalogue_check *check, bool same)
+{
+	if (same)
+		check->met++;
+	else
+		check->changed = true;
+}
+
 /* dciClassDatumCount: a class not known, or with another datum count. */
 static int
 datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
@@ -181,19 +187,16 @@ datum_count_varbind(struct remote_state *state, const uint64_t *suffix,
 	struct remote_class *class;
 	uint32_t count;
 
-	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
-	                      CLI_REMOTE_SHAPE_CLASS, &index))
-		return cli_remote_malformed_index(
-		    state, "dciClassTable", error, error_size);
+	if (cli_remote_row_index(state, "dciClassTable", suffix, length,
+	        CLI_REMOTE_SHAPE_CLASS, &index, error, error_size) != 0)
+		return -1;
 	if (cli_remote_read_unsigned(
 	        state, varbind, &count, error, error_size) != 0)
 		return -1;
 	class =
 	    cli_remote_find_class(state, index.class_id, index.class_length);
-	if (class == NULL || class->datum_count != count)
-		check->changed = true;
-	else
-		check->met++;
+	catalogue_check_meet(
+	    check, class != NULL && class->datum_count == count);
 	return 0;
 }
 
@@ -215,11 +218,24 @@ supplier_time_varbind(struct remote_state *state, const uint64_t *suffix,
 	        state, varbind, &ticks, error, error_size) != 0)
 		return -1;
 	supplier = cli_remote_find_supplier(state, (uint32_t)suffix[1]);
-	if (supplier == NULL || supplier->discontinuity_ticks != ticks)
-		check->changed = true;
-	else
-		check->met++;
+	catalogue_check_meet(
+	    check, supplier != NULL && supplier->discontinuity_ticks == ticks);
 	return 0;
+}
+
+/* Walks one column of a table's entry, the callback given the column and
+ * the index. */
+static int
+walk_column(struct remote_state *state, unsigned table, unsigned column,
+    cli_remote_walk_callback callback, void *context, char *error,
+    size_t error_size)
+{
+	oid root[REMOTE_OID_MAX];
+	size_t entry_length = cli_remote_table_root(table, root);
+
+	root[entry_length] = column;
+	return cli_remote_walk_from(state, root, entry_length + 1, entry_length,
+	    callback, context, error, error_size);
 }
 
 /* Whether the agent's catalogue differs from what read_catalogue read: it
@@ -231,22 +247,14 @@ static int
 catalogue_changed(struct remote_state *state, char *error, size_t error_size)
 {
 	struct catalogue_check classes = {0, false}, suppliers = {0, false};
-	oid root[REMOTE_OID_MAX];
-	size_t entry_length, root_length;
 
 	if (state->restarted)
 		return 1;
-	entry_length = cli_remote_table_root(SCHEMA_TABLE_CLASS, root);
-	root_length = entry_length;
-	root[root_length++] = SCHEMA_CLASS_DATUM_COUNT;
-	if (cli_remote_walk_from(state, root, root_length, entry_length,
-	        datum_count_varbind, &classes, error, error_size) != 0)
-		return -1;
-	entry_length = cli_remote_table_root(SCHEMA_TABLE_SUPPLIER, root);
-	root_length = entry_length;
-	root[root_length++] = SCHEMA_SUPPLIER_DISCONTINUITY;
-	if (cli_remote_walk_from(state, root, root_length, entry_length,
-	        supplier_time_varbind, &suppliers, error, error_size) != 0)
+	if (walk_column(state, SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT,
+	        datum_count_varbind, &classes, error, error_size) != 0 ||
+	    walk_column(state, SCHEMA_TABLE_SUPPLIER,
+	        SCHEMA_SUPPLIER_DISCONTINUITY, supplier_time_varbind,
+	        &suppliers, error, error_size) != 0)
 		return -1;
 	return classes.changed || classes.met != state->class_count ||
 	       suppliers.changed || suppliers.met != state->supplier_count;
@@ -370,11 +378,11 @@ remote_refresh(struct cli_source *source, char *error, size_t error_size)
 			if (position < 0)
 				continue;
 			snapshot->instances[i].created_milliseconds =
-			    cli_remote_moment_of_ticks(
-			        state, class->created_ticks[position]);
+			    cli_remote_moment_of_ticks(state,
+			        class->instances[position].created_ticks);
 			snapshot->instances[i].discontinuity_milliseconds =
-			    cli_remote_moment_of_ticks(
-			        state, class->discontinuity_ticks[position]);
+			    cli_remote_moment_of_ticks(state,
+			        class->instances[position].discontinuity_ticks);
 		}
 	}
 	return 0;
@@ -587,8 +595,6 @@ remote_close(struct cli_source *source)
 	if (state->session != NULL)
 		snmp_close(state->session);
 	free(state);
-	source->state = NULL;
-	source->registry = NULL;
 }
 
 static const struct cli_source_operations remote_operations = {
@@ -705,6 +711,11 @@ int
 cli_remote_source_open(struct cli_source *source,
     const struct cli_remote_options *options, char *error, size_t error_size)
 {
+	static const int no_persistence[] = {
+	    NETSNMP_DS_LIB_DONT_PERSIST_STATE,
+	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD,
+	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE,
+	};
 	const char *version = options->version ? options->version : "2c";
 	struct remote_state *state = calloc(1, sizeof(*state));
 	netsnmp_session session;
@@ -719,13 +730,12 @@ cli_remote_source_open(struct cli_source *source,
 	source->state = state;
 	source->registry = NULL;
 
+	/* Nothing of Net-SNMP's persistent state is read or written. */
+	for (size_t i = 0; i < sizeof(no_persistence) / sizeof(*no_persistence);
+	     i++)
+		netsnmp_ds_set_boolean(
+		    NETSNMP_DS_LIBRARY_ID, no_persistence[i], 1);
 	/* No MIB file is read: every OID here is numeric. */
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DONT_PERSIST_STATE, 1);
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 	setenv("MIBS", "", 1);
 	/* Net-SNMP's own messages go through our log, escaped as every
 	 * message is (base/log.h): they may quote what the agent sent. */
@@ -750,7 +760,7 @@ cli_remote_source_open(struct cli_source *source,
 			snprintf(error, error_size,
 			    "-v 1 has no GETBULK: use -v 2c or -v 3");
 			free(session.community);
-			remote_close(source);
+			cli_source_close(source);
 			return -1;
 		}
 	} else if (strcmp(version, "3") == 0) {
@@ -759,13 +769,13 @@ cli_remote_source_open(struct cli_source *source,
 			free(session.securityName);
 			free(session.securityAuthProto);
 			free(session.securityPrivProto);
-			remote_close(source);
+			cli_source_close(source);
 			return -1;
 		}
 	} else {
 		snprintf(
 		    error, error_size, "-v %.16s: not 1, 2c or 3", version);
-		remote_close(source);
+		cli_source_close(source);
 		return -1;
 	}
 	state->session = snmp_open(&session);
@@ -777,13 +787,13 @@ cli_remote_source_open(struct cli_source *source,
 	if (state->session == NULL) {
 		snprintf(error, error_size, "%s: %s", state->host,
 		    snmp_api_errstring(snmp_errno));
-		remote_close(source);
+		cli_source_close(source);
 		return -1;
 	}
 	state->registry = dci_registry_new();
 	if (state->registry == NULL) {
 		snprintf(error, error_size, "out of memory");
-		remote_close(source);
+		cli_source_close(source);
 		return -1;
 	}
 	source->registry = state->registry;
@@ -800,6 +810,6 @@ cli_remote_source_open(struct cli_source *source,
 	if (remote_refresh(source, error, error_size) == 0)
 		return 0;
 fail:
-	remote_close(source);
+	cli_source_close(source);
 	return -1;
 }

@@ -63,6 +63,13 @@ struct remote_datum {
 /* dciClassLevelTypes and dciClassLevelSizes: 4 octets a level. */
 #define REMOTE_LEVEL_OCTETS_MAX (4u * DCI_INSTANCE_ID_MAX_WORDS)
 
+/* One instance of a class's refresh in progress: its builder row and
+ * TimeStamps. */
+struct remote_instance {
+	long row;
+	uint32_t created_ticks, discontinuity_ticks;
+};
+
 struct remote_class {
 	uint32_t id[DCI_CLASS_ID_MAX_LEVELS];
 	size_t id_length;
@@ -82,8 +89,7 @@ struct remote_class {
 	 * gives them (ascending ids), their builder rows and TimeStamps. */
 	struct dci_snapshot_builder *builder;
 	uint32_t *instance_ids; /* instance_count * instance_words */
-	long *rows;
-	uint32_t *created_ticks, *discontinuity_ticks;
+	struct remote_instance *instances;
 	size_t instance_count, instance_capacity, instance_words;
 	size_t cursor; /* where the last lookup found an instance */
 };
@@ -217,6 +223,13 @@ struct remote_class *cli_remote_find_class(
 
 int cli_remote_malformed_index(struct remote_state *state, const char *table,
     char *error, size_t error_size);
+
+/* The index of a row of `table` in a walk's `suffix` (the column, then the
+ * index), of `shape`, into `index`: 0, or -1 with "malformed answer" in
+ * `error`. */
+int cli_remote_row_index(struct remote_state *state, const char *table,
+    const uint64_t *suffix, size_t length, enum cli_remote_shape shape,
+    struct cli_remote_index *index, char *error, size_t error_size);
 
 int cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,

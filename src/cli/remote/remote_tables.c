@@ -5,6 +5,36 @@
 
 #include "model/instance_id.h"
 
+/* A new row, zeroed, at the end of the `*count` rows of `row_size` bytes
+ * in `*rows`; NULL with the reason in `error` when `limit` rows are there
+ * ("too many `what`", in class `quoted_class` when not NULL) or memory
+ * ran out. */
+static void *
+append_row(void **rows, size_t *capacity, size_t *count, size_t row_size,
+    size_t limit, const struct remote_state *state, const char *what,
+    const char *quoted_class, char *error, size_t error_size)
+{
+	unsigned char *row;
+
+	if (*count >= limit) {
+		if (quoted_class == NULL)
+			snprintf(error, error_size, "%s: too many %s",
+			    state->host, what);
+		else
+			snprintf(error, error_size,
+			    "%s: too many %s in class \"%s\"", state->host,
+			    what, quoted_class);
+		return NULL;
+	}
+	if (!cli_remote_room_for_one(rows, capacity, *count, row_size)) {
+		snprintf(error, error_size, "out of memory");
+		return NULL;
+	}
+	row = (unsigned char *)*rows + (*count)++ * row_size;
+	memset(row, 0, row_size);
+	return row;
+}
+
 /* --- dciSupplierTable ---------------------------------------------------- */
 
 static int
@@ -59,19 +89,12 @@ cli_remote_supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 	if (place == CLI_REMOTE_ROW_MISSED)
 		return 0; /* a row added after its first column's walk */
 	if (supplier == NULL) {
-		if (state->supplier_count >= REMOTE_SUPPLIERS_MAX) {
-			snprintf(error, error_size, "%s: too many suppliers",
-			    state->host);
+		supplier = append_row((void **)&state->suppliers,
+		    &state->supplier_capacity, &state->supplier_count,
+		    sizeof(*state->suppliers), REMOTE_SUPPLIERS_MAX, state,
+		    "suppliers", NULL, error, error_size);
+		if (supplier == NULL)
 			return -1;
-		}
-		if (!cli_remote_room_for_one((void **)&state->suppliers,
-		        &state->supplier_capacity, state->supplier_count,
-		        sizeof(*state->suppliers))) {
-			snprintf(error, error_size, "out of memory");
-			return -1;
-		}
-		supplier = &state->suppliers[state->supplier_count++];
-		memset(supplier, 0, sizeof(*supplier));
 		supplier->remote_index = (uint32_t)suffix[1];
 	}
 	switch (suffix[0]) {
@@ -164,6 +187,18 @@ cli_remote_malformed_index(struct remote_state *state, const char *table,
 }
 
 int
+cli_remote_row_index(struct remote_state *state, const char *table,
+    const uint64_t *suffix, size_t length, enum cli_remote_shape shape,
+    struct cli_remote_index *index, char *error, size_t error_size)
+{
+	if (length < 1 ||
+	    !cli_remote_decode_index(suffix + 1, length - 1, shape, index))
+		return cli_remote_malformed_index(
+		    state, table, error, error_size);
+	return 0;
+}
+
+int
 cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size)
@@ -173,28 +208,20 @@ cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
 	enum cli_remote_row place;
 
 	(void)context;
-	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
-	                      CLI_REMOTE_SHAPE_CLASS, &index))
-		return cli_remote_malformed_index(
-		    state, "dciClassTable", error, error_size);
+	if (cli_remote_row_index(state, "dciClassTable", suffix, length,
+	        CLI_REMOTE_SHAPE_CLASS, &index, error, error_size) != 0)
+		return -1;
 	class = find_class_placed(
 	    state, index.class_id, index.class_length, &place);
 	if (place == CLI_REMOTE_ROW_MISSED)
 		return 0; /* a row added after its first column's walk */
 	if (class == NULL) {
-		if (state->class_count >= REMOTE_CLASSES_MAX) {
-			snprintf(error, error_size, "%s: too many classes",
-			    state->host);
+		class = append_row((void **)&state->classes,
+		    &state->class_capacity, &state->class_count,
+		    sizeof(*state->classes), REMOTE_CLASSES_MAX, state,
+		    "classes", NULL, error, error_size);
+		if (class == NULL)
 			return -1;
-		}
-		if (!cli_remote_room_for_one((void **)&state->classes,
-		        &state->class_capacity, state->class_count,
-		        sizeof(*state->classes))) {
-			snprintf(error, error_size, "out of memory");
-			return -1;
-		}
-		class = &state->classes[state->class_count++];
-		memset(class, 0, sizeof(*class));
 		memcpy(class->id, index.class_id,
 		    index.class_length * sizeof(uint32_t));
 		class->id_length = index.class_length;
@@ -261,10 +288,9 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 	uint32_t number;
 
 	(void)context;
-	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
-	                      CLI_REMOTE_SHAPE_DATUM, &index))
-		return cli_remote_malformed_index(
-		    state, "dciDatumTable", error, error_size);
+	if (cli_remote_row_index(state, "dciDatumTable", suffix, length,
+	        CLI_REMOTE_SHAPE_DATUM, &index, error, error_size) != 0)
+		return -1;
 	class =
 	    cli_remote_find_class(state, index.class_id, index.class_length);
 	if (class == NULL)
@@ -276,21 +302,14 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 	if (place == CLI_REMOTE_ROW_KNOWN)
 		datum = &class->datums[class->datum_cursor];
 	if (datum == NULL) {
-		if (class->datum_count >= REMOTE_DATUMS_MAX) {
-			char label[REMOTE_QUOTED_SIZE];
-			snprintf(error, error_size,
-			    "%s: too many datums in class \"%s\"", state->host,
-			    cli_remote_quote(label, class->label));
+		char label[REMOTE_QUOTED_SIZE];
+
+		datum = append_row((void **)&class->datums,
+		    &class->datum_capacity, &class->datum_count,
+		    sizeof(*class->datums), REMOTE_DATUMS_MAX, state, "datums",
+		    cli_remote_quote(label, class->label), error, error_size);
+		if (datum == NULL)
 			return -1;
-		}
-		if (!cli_remote_room_for_one((void **)&class->datums,
-		        &class->datum_capacity, class->datum_count,
-		        sizeof(*class->datums))) {
-			snprintf(error, error_size, "out of memory");
-			return -1;
-		}
-		datum = &class->datums[class->datum_count++];
-		memset(datum, 0, sizeof(*datum));
 		datum->info.id = index.datum;
 	}
 	switch (suffix[0]) {
@@ -409,8 +428,8 @@ instance_label(struct remote_state *state, struct remote_class *class,
 		size_t capacity = class->instance_capacity == 0
 		                      ? 64
 		                      : class->instance_capacity * 2;
-		uint32_t *ids, *created, *discontinuity;
-		long *rows;
+		uint32_t *ids;
+		struct remote_instance *instances;
 		if (class->instance_count >= REMOTE_INSTANCES_MAX) {
 			snprintf(error, error_size,
 			    "%s: too many instances in class %s", state->host,
@@ -421,19 +440,11 @@ instance_label(struct remote_state *state, struct remote_class *class,
 		    class->instance_ids, capacity * words * sizeof(*ids));
 		if (ids != NULL)
 			class->instance_ids = ids;
-		rows = realloc(class->rows, capacity * sizeof(*rows));
-		if (rows != NULL)
-			class->rows = rows;
-		created =
-		    realloc(class->created_ticks, capacity * sizeof(*created));
-		if (created != NULL)
-			class->created_ticks = created;
-		discontinuity = realloc(class->discontinuity_ticks,
-		    capacity * sizeof(*discontinuity));
-		if (discontinuity != NULL)
-			class->discontinuity_ticks = discontinuity;
-		if (ids == NULL || rows == NULL || created == NULL ||
-		    discontinuity == NULL) {
+		instances =
+		    realloc(class->instances, capacity * sizeof(*instances));
+		if (instances != NULL)
+			class->instances = instances;
+		if (ids == NULL || instances == NULL) {
 			snprintf(error, error_size, "out of memory");
 			return -1;
 		}
@@ -448,9 +459,8 @@ instance_label(struct remote_state *state, struct remote_class *class,
 	}
 	memcpy(class->instance_ids + class->instance_count * words,
 	    index->instance, words * sizeof(uint32_t));
-	class->rows[class->instance_count] = row;
-	class->created_ticks[class->instance_count] = 0;
-	class->discontinuity_ticks[class->instance_count] = 0;
+	class->instances[class->instance_count] =
+	    (struct remote_instance){.row = row};
 	class->instance_count++;
 	return 0;
 }
@@ -490,8 +500,8 @@ instance_parent(struct remote_state *state, struct remote_class *class,
 	    parent.instance_words != class->instance_words)
 		goto malformed;
 	if (dci_snapshot_builder_set_parent(class->builder,
-	        class->rows[position], parent.instance, parent.instance_words,
-	        why, sizeof(why)) != 0) {
+	        class->instances[position].row, parent.instance,
+	        parent.instance_words, why, sizeof(why)) != 0) {
 		snprintf(error, error_size, "%s: class %s: %s", state->host,
 		    class->label, why);
 		return -1;
@@ -514,10 +524,9 @@ cli_remote_instance_varbind(struct remote_state *state, const uint64_t *suffix,
 	long position;
 
 	(void)context;
-	if (length < 1 || !cli_remote_decode_index(suffix + 1, length - 1,
-	                      CLI_REMOTE_SHAPE_INSTANCE, &index))
-		return cli_remote_malformed_index(
-		    state, "dciInstanceTable", error, error_size);
+	if (cli_remote_row_index(state, "dciInstanceTable", suffix, length,
+	        CLI_REMOTE_SHAPE_INSTANCE, &index, error, error_size) != 0)
+		return -1;
 	class =
 	    find_registered_class(state, index.class_id, index.class_length);
 	if (class == NULL)
@@ -531,10 +540,12 @@ cli_remote_instance_varbind(struct remote_state *state, const uint64_t *suffix,
 	switch (suffix[0]) {
 	case SCHEMA_INSTANCE_CREATED:
 		return cli_remote_read_unsigned(state, varbind,
-		    &class->created_ticks[position], error, error_size);
+		    &class->instances[position].created_ticks, error,
+		    error_size);
 	case SCHEMA_INSTANCE_DISCONTINUITY:
 		return cli_remote_read_unsigned(state, varbind,
-		    &class->discontinuity_ticks[position], error, error_size);
+		    &class->instances[position].discontinuity_ticks, error,
+		    error_size);
 	case SCHEMA_INSTANCE_PARENT:
 		return instance_parent(
 		    state, class, position, varbind, error, error_size);
@@ -778,13 +789,15 @@ cli_remote_read_pending_times(
 			if ((info->format == DCI_STF_CTIME
 			            ? dci_snapshot_builder_set_signed(
 			                  pending->class->builder,
-			                  pending
-			                      ->class->rows[pending->position],
+			                  pending->class
+			                      ->instances[pending->position]
+			                      .row,
 			                  info->id, value, why, sizeof(why))
 			            : dci_snapshot_builder_set_unsigned(
 			                  pending->class->builder,
-			                  pending
-			                      ->class->rows[pending->position],
+			                  pending->class
+			                      ->instances[pending->position]
+			                      .row,
 			                  info->id, (uint64_t)value, why,
 			                  sizeof(why))) != 0) {
 				snprintf(error, error_size,
@@ -857,6 +870,6 @@ cli_remote_value_varbind(struct remote_state *state, const uint64_t *suffix,
 	    datum->info.presentation != DCI_STP_RELATIVE)
 		return queue_time(
 		    state, class, (size_t)position, datum, error, error_size);
-	return set_value(state, class, class->rows[position], datum, varbind,
-	    error, error_size);
+	return set_value(state, class, class->instances[position].row, datum,
+	    varbind, error, error_size);
 }

@@ -19,3 +19,12 @@ provider_monotonic_centiseconds(void)
 	value = (uint64_t)now.tv_sec * 100u + (uint64_t)now.tv_nsec / 10000000u;
 	return value == 0 ? 1 : value;
 }
+
+uint64_t
+provider_monotonic_microseconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
+}

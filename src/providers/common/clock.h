@@ -22,6 +22,9 @@
  */
 uint64_t provider_monotonic_centiseconds(void);
 
+/* Microseconds of CLOCK_MONOTONIC, for measuring how long work takes. */
+uint64_t provider_monotonic_microseconds(void);
+
 #pragma GCC visibility pop
 
 #endif

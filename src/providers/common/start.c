@@ -1,4 +1,4 @@
-/* The opening every built-in provider's init shares (start.h). */
+/* The life every built-in provider shares (start.h). */
 #include "providers/common/start.h"
 
 #include <errno.h>
@@ -6,17 +6,32 @@
 #include <string.h>
 
 void *
-provider_context_new(struct dci_host *host, void **context_pointer, size_t size)
+provider_context_new(struct dci_host *host, void **context_pointer, size_t size,
+    void (*release)(void *context))
 {
-	void *context = calloc(1, size);
+	struct provider_context *context = calloc(1, size);
 
 	if (context == NULL) {
 		dci_log(host, DCI_LOG_ERR, "cannot allocate context: %s",
 		    strerror(errno));
 		return NULL;
 	}
+	context->host = host;
+	context->release = release;
 	*context_pointer = context;
 	return context;
+}
+
+void
+provider_fini(struct dci_host *host, void *opaque)
+{
+	struct provider_context *context = opaque;
+
+	(void)host;
+	if (context == NULL)
+		return;
+	context->release(context);
+	free(context);
 }
 
 struct dci_class *

@@ -64,6 +64,7 @@
 #include <dcistat/provider.h>
 
 #include "devstat_device.h"
+#include "format/datum_forms.h"
 #include "format/devstat_model.h"
 #include "diskstats.h"
 #include "providers/common/start.h"
@@ -94,8 +95,6 @@ _Static_assert(DISKSTATS_NAME_SIZE == DEVSTAT_MODEL_NAME_SIZE, "name size");
 #define DEVSTAT_REFRESH_LIMIT_MILLISECONDS                                     \
 	((unsigned)((UINT64_C(1) << 32) / DEVSTAT_IN_FLIGHT_MAX))
 
-
-
 static const struct dci_supplier_info devstat_supplier = {
     .module = "devstat",
     .title = "Block device statistics",
@@ -113,7 +112,6 @@ static const struct dci_instance_level devstat_levels[] = {
     {.itype = DCI_ITYPE_DISKID, .size = 4},
     {.itype = DCI_ITYPE_DISKID, .size = 4},
 };
-
 
 /* The counter datums, each one /proc/diskstats field times a scale. */
 static const struct {
@@ -149,7 +147,7 @@ static const char *const devstat_default_exclude[] = {
 };
 
 struct devstat_context {
-	struct dci_host *host;
+	struct provider_context base; /* first: provider_fini */
 	struct dci_class *class_handle;
 	/* Patterns point into the host's option strings, valid until fini,
 	 * or to devstat_default_exclude. */
@@ -179,7 +177,7 @@ devstat_admit(void *opaque, struct devstat_device *device)
 	    &device->class_info);
 	if (device->class_info.partition && !context->partitions)
 		return false;
-	dci_log(context->host, DCI_LOG_DEBUG,
+	dci_log(context->base.host, DCI_LOG_DEBUG,
 	    "device %s (%u:%u): type 0x%03x, priority 0x%03x", device->name,
 	    device->major, device->minor, device->class_info.device_type,
 	    device->class_info.priority);
@@ -194,7 +192,7 @@ devstat_warn(void *opaque, unsigned line_number, const char *message)
 	struct devstat_context *context = opaque;
 
 	if (provider_warnings_note(&context->warnings, 0, line_number, message))
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    DEVSTAT_DISKSTATS_PATH ":%u: %s", line_number, message);
 }
 
@@ -315,31 +313,39 @@ devstat_read_options(struct dci_host *host, struct devstat_context *context)
 	return 0;
 }
 
+/* Frees what the context holds (struct provider_context). */
+static void
+devstat_release(void *opaque)
+{
+	struct devstat_context *context = opaque;
+
+	provider_patterns_free(&context->patterns);
+	provider_file_buffer_free(&context->text);
+	diskstats_list_free(&context->entries);
+	devstat_table_free(&context->table);
+	provider_warnings_free(&context->warnings);
+}
+
 static int
 devstat_init(struct dci_host *host, void **context_pointer)
 {
 	struct devstat_context *context;
 	struct dci_class_info class_info;
 
-	context = provider_context_new(host, context_pointer, sizeof *context);
+	context = provider_context_new(
+	    host, context_pointer, sizeof *context, devstat_release);
 	if (context == NULL)
 		return -1;
-	context->host = host;
 
 	if (devstat_read_options(host, context) != 0)
 		return -1;
 
-	class_info = (struct dci_class_info){
-	    .id = devstat_class_id,
-	    .id_length = sizeof devstat_class_id / sizeof devstat_class_id[0],
-	    .label = "devstat",
-	    .description = "Block devices (disks, and partitions if asked), "
-	                   "one instance per device number (major, minor)",
-	    .levels = devstat_levels,
-	    .level_count = sizeof devstat_levels / sizeof devstat_levels[0],
-	    .datums = devstat_model_datums,
-	    .datum_count = DEVSTAT_MODEL_DATUM_COUNT,
-	};
+	class_info = (struct dci_class_info)CLASS_INFO(devstat_class_id,
+	    FORM_ELEMENTS(devstat_class_id), "devstat",
+	    "Block devices (disks, and partitions if asked), one instance per "
+	    "device number (major, minor)",
+	    devstat_levels, FORM_ELEMENTS(devstat_levels), devstat_model_datums,
+	    DEVSTAT_MODEL_DATUM_COUNT);
 	context->class_handle = provider_register_class(host, &devstat_supplier,
 	    &class_info, DEVSTAT_REFRESH_LIMIT_MILLISECONDS);
 	if (context->class_handle == NULL)
@@ -378,32 +384,10 @@ devstat_refresh(struct dci_host *host, void *opaque)
 	return devstat_publish(host, context);
 }
 
-static void
-devstat_fini(struct dci_host *host, void *opaque)
-{
-	struct devstat_context *context = opaque;
-
-	(void)host;
-	if (context == NULL)
-		return;
-	provider_patterns_free(&context->patterns);
-	provider_file_buffer_free(&context->text);
-	diskstats_list_free(&context->entries);
-	devstat_table_free(&context->table);
-	provider_warnings_free(&context->warnings);
-	free(context);
-}
-
 static const char *const devstat_option_keys[] = {
     "include", "exclude", "partitions", NULL};
 
-DCI_PROVIDER_DEFINE = {
-    .abi_version = DCI_PROVIDER_ABI_VERSION,
-    .name = "devstat",
-    .description = "Linux block device I/O statistics in the FreeBSD "
-                   "devstat model, from /proc/diskstats and sysfs",
-    .option_keys = devstat_option_keys,
-    .init = devstat_init,
-    .refresh = devstat_refresh,
-    .fini = devstat_fini,
-};
+PROVIDER_ENTRY("devstat",
+    "Linux block device I/O statistics in the FreeBSD "
+    "devstat model, from /proc/diskstats and sysfs",
+    devstat_option_keys, devstat_init, devstat_refresh);

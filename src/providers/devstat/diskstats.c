@@ -111,6 +111,40 @@ diskstats_number_problem(char *message, size_t size,
 		    position);
 }
 
+/* diskstats_next_token for a token the line must have: false, with "no
+ * `what`" in message, when it is missing. */
+static bool
+diskstats_expect_token(const char **cursor, const char *end,
+    struct diskstats_token *token, const char *what, char *message,
+    size_t message_size)
+{
+	if (diskstats_next_token(cursor, end, token))
+		return true;
+	snprintf(message, message_size, "no %s", what);
+	return false;
+}
+
+/* Reads the `what` ("major", "minor") number of a device into *value.
+ * Returns 0, or -1 with the reason in message. */
+static int
+diskstats_device_number(const struct diskstats_token *token, const char *what,
+    uint32_t *value, char *message, size_t message_size)
+{
+	uint64_t number;
+	enum diskstats_number_result result =
+	    diskstats_number(token, UINT32_MAX, &number);
+
+	if (result != DISKSTATS_NUMBER_OK) {
+		snprintf(message, message_size, "%s number %s", what,
+		    result == DISKSTATS_NUMBER_OVERFLOW
+		        ? "exceeds 2^32-1"
+		        : "is not a decimal number");
+		return -1;
+	}
+	*value = (uint32_t)number;
+	return 0;
+}
+
 /* Whether a count of fields is one some kernel prints. */
 static bool
 diskstats_field_count_known(size_t count)
@@ -139,34 +173,15 @@ diskstats_parse_line(const char *start, const char *end,
 	if (!diskstats_next_token(&cursor, end, &token))
 		return 0;
 
-	result = diskstats_number(&token, UINT32_MAX, &number);
-	if (result != DISKSTATS_NUMBER_OK) {
-		snprintf(message, message_size, "major number %s",
-		    result == DISKSTATS_NUMBER_OVERFLOW
-		        ? "exceeds 2^32-1"
-		        : "is not a decimal number");
+	if (diskstats_device_number(
+	        &token, "major", &entry->major, message, message_size) != 0 ||
+	    !diskstats_expect_token(
+	        &cursor, end, &token, "minor number", message, message_size) ||
+	    diskstats_device_number(
+	        &token, "minor", &entry->minor, message, message_size) != 0 ||
+	    !diskstats_expect_token(
+	        &cursor, end, &token, "device name", message, message_size))
 		return -1;
-	}
-	entry->major = (uint32_t)number;
-
-	if (!diskstats_next_token(&cursor, end, &token)) {
-		snprintf(message, message_size, "no minor number");
-		return -1;
-	}
-	result = diskstats_number(&token, UINT32_MAX, &number);
-	if (result != DISKSTATS_NUMBER_OK) {
-		snprintf(message, message_size, "minor number %s",
-		    result == DISKSTATS_NUMBER_OVERFLOW
-		        ? "exceeds 2^32-1"
-		        : "is not a decimal number");
-		return -1;
-	}
-	entry->minor = (uint32_t)number;
-
-	if (!diskstats_next_token(&cursor, end, &token)) {
-		snprintf(message, message_size, "no device name");
-		return -1;
-	}
 	if (token.length >= DISKSTATS_NAME_SIZE) {
 		snprintf(message, message_size,
 		    "device name longer than %u bytes",

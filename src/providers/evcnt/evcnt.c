@@ -55,6 +55,7 @@
 #include <dcistat/provider.h>
 
 #include "evcnt_event.h"
+#include "format/datum_forms.h"
 #include "format/evcnt_model.h"
 #include "evcnt_widen.h"
 #include "proc_interrupts.h"
@@ -67,8 +68,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-
 
 #define EVCNT_FILE_COUNT 2
 /* A file larger than this is refused rather than read on and on. */
@@ -103,7 +102,6 @@ _Static_assert(
     sizeof evcnt_levels / sizeof evcnt_levels[0] == 2 && EVCNT_ID_WORDS == 3,
     "instance levels and id words");
 
-
 /* More events per second than one count (one line on one CPU) can take:
  * the kernel spends well over 200 ns on each interrupt or softirq run, so
  * one CPU cannot reach this rate on one line. */
@@ -114,7 +112,7 @@ _Static_assert(
 	((unsigned)((UINT64_C(1) << 31) * 1000 / EVCNT_EVENTS_PER_SECOND_MAX))
 
 struct evcnt_context {
-	struct dci_host *host;
+	struct provider_context base; /* first: provider_fini */
 	struct dci_class *class_handle;
 	struct provider_patterns patterns;
 	bool per_cpu;
@@ -137,7 +135,7 @@ evcnt_warn(void *opaque, unsigned line, const char *message)
 
 	if (provider_warnings_note(
 	        &context->warnings, context->parsing, line, message))
-		dci_log(context->host, DCI_LOG_WARNING, "%s:%u: %s",
+		dci_log(context->base.host, DCI_LOG_WARNING, "%s:%u: %s",
 		    evcnt_paths[context->parsing], line, message);
 }
 
@@ -158,32 +156,43 @@ evcnt_read_options(struct dci_host *host, struct evcnt_context *context)
 	return 0;
 }
 
+/* Frees what the context holds (struct provider_context). */
+static void
+evcnt_release(void *opaque)
+{
+	struct evcnt_context *context = opaque;
+
+	provider_patterns_free(&context->patterns);
+	for (size_t i = 0; i < EVCNT_FILE_COUNT; i++) {
+		provider_file_buffer_free(&context->buffers[i]);
+		proc_interrupts_free(&context->tables[i]);
+	}
+	evcnt_events_free(&context->events);
+	evcnt_widener_free(&context->widener);
+	provider_warnings_free(&context->warnings);
+}
+
 static int
 evcnt_init(struct dci_host *host, void **context_pointer)
 {
 	struct evcnt_context *context;
 	struct dci_class_info class_info;
 
-	context = provider_context_new(host, context_pointer, sizeof *context);
+	context = provider_context_new(
+	    host, context_pointer, sizeof *context, evcnt_release);
 	if (context == NULL)
 		return -1;
-	context->host = host;
 	evcnt_events_init(&context->events, NULL);
 
 	if (evcnt_read_options(host, context) != 0)
 		return -1;
 
-	class_info = (struct dci_class_info){
-	    .id = evcnt_class_id,
-	    .id_length = sizeof evcnt_class_id / sizeof evcnt_class_id[0],
-	    .label = "evcnt",
-	    .description = "Event counters (evcnt(9)): interrupts and "
-	                   "softirqs, a total per line and its per-CPU counts",
-	    .levels = evcnt_levels,
-	    .level_count = sizeof evcnt_levels / sizeof evcnt_levels[0],
-	    .datums = evcnt_model_datums,
-	    .datum_count = EVCNT_MODEL_DATUM_COUNT,
-	};
+	class_info = (struct dci_class_info)CLASS_INFO(evcnt_class_id,
+	    FORM_ELEMENTS(evcnt_class_id), "evcnt",
+	    "Event counters (evcnt(9)): interrupts and softirqs, a total per "
+	    "line and its per-CPU counts",
+	    evcnt_levels, FORM_ELEMENTS(evcnt_levels), evcnt_model_datums,
+	    EVCNT_MODEL_DATUM_COUNT);
 	context->class_handle = provider_register_class(host, &evcnt_supplier,
 	    &class_info, EVCNT_REFRESH_LIMIT_MILLISECONDS);
 	if (context->class_handle == NULL)
@@ -201,7 +210,7 @@ evcnt_collect_file(struct evcnt_context *context, enum evcnt_file file)
 	const char *path = evcnt_paths[file];
 
 	if (provider_file_read(path, buffer, EVCNT_FILE_MAX) != 0) {
-		dci_log(context->host, DCI_LOG_ERR, "cannot read %s: %s%s",
+		dci_log(context->base.host, DCI_LOG_ERR, "cannot read %s: %s%s",
 		    path, strerror(errno),
 		    file == EVCNT_FILE_SOFTIRQS
 		        ? " (set the option softirqs: no to do without it)"
@@ -212,18 +221,18 @@ evcnt_collect_file(struct evcnt_context *context, enum evcnt_file file)
 	if (proc_interrupts_parse(table, buffer->bytes, buffer->length,
 	        evcnt_warn, context) != 0) {
 		if (errno == EBADMSG)
-			dci_log(context->host, DCI_LOG_ERR,
+			dci_log(context->base.host, DCI_LOG_ERR,
 			    "%s: its first line does not list CPU columns; not "
 			    "read",
 			    path);
 		else
-			dci_log(context->host, DCI_LOG_ERR,
+			dci_log(context->base.host, DCI_LOG_ERR,
 			    "cannot parse %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (evcnt_events_add(
 	        &context->events, table, file, evcnt_warn, context) != 0) {
-		dci_log(context->host, DCI_LOG_ERR,
+		dci_log(context->base.host, DCI_LOG_ERR,
 		    "cannot map the counters of %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -293,9 +302,9 @@ evcnt_publish(struct evcnt_context *context)
 {
 	struct dci_batch *batch;
 
-	batch = dci_batch_begin(context->host, context->class_handle);
+	batch = dci_batch_begin(context->base.host, context->class_handle);
 	if (batch == NULL) {
-		dci_log(context->host, DCI_LOG_ERR,
+		dci_log(context->base.host, DCI_LOG_ERR,
 		    "cannot begin a batch for class evcnt");
 		return -1;
 	}
@@ -310,8 +319,8 @@ evcnt_publish(struct evcnt_context *context)
 		}
 	}
 	if (dci_batch_commit(batch) != 0) {
-		dci_log(
-		    context->host, DCI_LOG_ERR, "cannot commit class evcnt");
+		dci_log(context->base.host, DCI_LOG_ERR,
+		    "cannot commit class evcnt");
 		return -1;
 	}
 	return 0;
@@ -331,7 +340,7 @@ evcnt_refresh(struct dci_host *host, void *opaque)
 		result = evcnt_collect_file(context, EVCNT_FILE_SOFTIRQS);
 	if (result == 0 &&
 	    evcnt_widen(&context->widener, &context->events) != 0) {
-		dci_log(context->host, DCI_LOG_ERR,
+		dci_log(context->base.host, DCI_LOG_ERR,
 		    "cannot extend the counts to 64 bits: %s", strerror(errno));
 		result = -1;
 	}
@@ -342,34 +351,8 @@ evcnt_refresh(struct dci_host *host, void *opaque)
 	return result;
 }
 
-static void
-evcnt_fini(struct dci_host *host, void *opaque)
-{
-	struct evcnt_context *context = opaque;
-
-	(void)host;
-	if (context == NULL)
-		return;
-	provider_patterns_free(&context->patterns);
-	for (size_t i = 0; i < EVCNT_FILE_COUNT; i++) {
-		provider_file_buffer_free(&context->buffers[i]);
-		proc_interrupts_free(&context->tables[i]);
-	}
-	evcnt_events_free(&context->events);
-	evcnt_widener_free(&context->widener);
-	provider_warnings_free(&context->warnings);
-	free(context);
-}
-
 static const char *const evcnt_option_keys[] = {
     "include", "exclude", "per-cpu", "softirqs", NULL};
 
-DCI_PROVIDER_DEFINE = {
-    .abi_version = DCI_PROVIDER_ABI_VERSION,
-    .name = "evcnt",
-    .description = "Interrupt and softirq event counters (evcnt(9) model)",
-    .option_keys = evcnt_option_keys,
-    .init = evcnt_init,
-    .refresh = evcnt_refresh,
-    .fini = evcnt_fini,
-};
+PROVIDER_ENTRY("evcnt", "Interrupt and softirq event counters (evcnt(9) model)",
+    evcnt_option_keys, evcnt_init, evcnt_refresh);

@@ -56,9 +56,14 @@ evcnt_keys_free(struct evcnt_keys *keys)
 	evcnt_keys_init(keys, hash);
 }
 
-/* The position of the first item whose text is not below text. */
+/* The first position p of keys (0 to keys->count) where below(keys, p,
+ * key) is false: a binary search, below being true for every position
+ * before it and false from there on. */
 static size_t
-evcnt_keys_position(const struct evcnt_keys *keys, const char *text)
+evcnt_keys_search(const struct evcnt_keys *keys,
+    bool (*below)(
+        const struct evcnt_keys *keys, size_t position, const void *key),
+    const void *key)
 {
 	size_t low = 0;
 	size_t high = keys->count;
@@ -66,7 +71,7 @@ evcnt_keys_position(const struct evcnt_keys *keys, const char *text)
 	while (low < high) {
 		size_t middle = low + (high - low) / 2;
 
-		if (strcmp(keys->items[middle].text, text) < 0)
+		if (below(keys, middle, key))
 			low = middle + 1;
 		else
 			high = middle;
@@ -74,22 +79,32 @@ evcnt_keys_position(const struct evcnt_keys *keys, const char *text)
 	return low;
 }
 
+static bool
+evcnt_keys_item_below(
+    const struct evcnt_keys *keys, size_t position, const void *text)
+{
+	return strcmp(keys->items[position].text, text) < 0;
+}
+
+static bool
+evcnt_keys_value_below(
+    const struct evcnt_keys *keys, size_t position, const void *value)
+{
+	return keys->values[position] < *(const uint32_t *)value;
+}
+
+/* The position of the first item whose text is not below text. */
+static size_t
+evcnt_keys_position(const struct evcnt_keys *keys, const char *text)
+{
+	return evcnt_keys_search(keys, evcnt_keys_item_below, text);
+}
+
 /* The position of the first used value not below value. */
 static size_t
 evcnt_keys_value_position(const struct evcnt_keys *keys, uint32_t value)
 {
-	size_t low = 0;
-	size_t high = keys->count;
-
-	while (low < high) {
-		size_t middle = low + (high - low) / 2;
-
-		if (keys->values[middle] < value)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	return low;
+	return evcnt_keys_search(keys, evcnt_keys_value_below, &value);
 }
 
 static bool

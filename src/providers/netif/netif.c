@@ -38,6 +38,7 @@
 
 #include "netif_ethtool.h"
 #include "netif_netlink.h"
+#include "format/datum_forms.h"
 #include "providers/common/start.h"
 #include "providers/common/clock.h"
 #include "providers/common/file_buffer.h"
@@ -90,81 +91,30 @@ static const struct dci_instance_level netif_levels[] = {
 };
 
 static const struct dci_datum_info netif_fixed_datums[] = {
-    {
-        .id = NETIF_DATUM_NAME,
-        .label = "name",
-        .type = DCI_ST_STRING,
-        .format = DCI_SSF_ZEROTERM,
-        .presentation = DCI_SSP_LITERAL,
-        .size = NETIF_NAME_SIZE,
-        .volatility = DCI_SV_VARIABLE,
-        .unit = DCI_UNIT_NONE,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "Interface name",
-    },
-    {
-        .id = NETIF_DATUM_ADDRESS,
-        .label = "address",
-        .type = DCI_ST_ADDRESS,
-        .format = DCI_SAF_ETHERNET,
-        .presentation = DCI_SAP_NORMAL,
-        .size = NETIF_ETHERNET_ADDRESS_LENGTH,
-        .volatility = DCI_SV_VARIABLE,
-        .unit = DCI_UNIT_NONE,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "Link-layer address, for interfaces with 6-byte "
-                       "(Ethernet) addresses only",
-    },
-    {
-        .id = NETIF_DATUM_MTU,
-        .label = "mtu",
-        .type = DCI_ST_INTEGER32,
-        .format = DCI_SIF_UNSIGNED,
-        .presentation = DCI_SIP_DECIMAL,
-        .size = 0,
-        .volatility = DCI_SV_VARIABLE,
-        .unit = DCI_UNIT_BYTES,
-        .semantics = DCI_SEMANTICS_GAUGE,
-        .description = "Largest packet the interface sends, in bytes",
-    },
-    {
-        .id = NETIF_DATUM_OPER_UP,
-        .label = "oper_up",
-        .type = DCI_ST_BOOLEAN,
-        .format = DCI_SBF_NORMAL,
-        .presentation = DCI_SBP_TRUE_FALSE,
-        .size = 0,
-        .volatility = DCI_SV_VOLATILE,
-        .unit = DCI_UNIT_NONE,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "Operationally up (RFC 2863 up, or unknown while "
-                       "administratively up and running)",
-    },
-    {
-        .id = NETIF_DATUM_SPEED,
-        .label = "speed",
-        .type = DCI_ST_INTEGER64,
-        .format = DCI_SIF_UNSIGNED,
-        .presentation = DCI_SIP_DECIMAL,
-        .size = 0,
-        .volatility = DCI_SV_VARIABLE,
-        .unit = DCI_UNIT_MEGABITS_PER_SECOND,
-        .semantics = DCI_SEMANTICS_GAUGE,
-        .description = "Link speed in Mbit/s, where the driver reports one",
-    },
-    {
-        .id = NETIF_DATUM_LAST_CHANGE,
-        .label = "last_change",
-        .type = DCI_ST_TIME,
-        .format = DCI_STF_MONOTONIC,
-        .presentation = DCI_STP_ABSOLUTE,
-        .size = 0,
-        .volatility = DCI_SV_VARIABLE,
-        .unit = DCI_UNIT_CENTISECONDS,
-        .semantics = DCI_SEMANTICS_DISCRETE,
-        .description = "When the operational state last changed, as seen "
-                       "by this provider (0: no change seen)",
-    },
+    DATUM_INFO(NETIF_DATUM_NAME, "name", DCI_ST_STRING, DCI_SSF_ZEROTERM,
+        DCI_SSP_LITERAL, NETIF_NAME_SIZE, DCI_SV_VARIABLE, DCI_UNIT_NONE,
+        DCI_SEMANTICS_DISCRETE, "Interface name"),
+    DATUM_INFO(NETIF_DATUM_ADDRESS, "address", DCI_ST_ADDRESS, DCI_SAF_ETHERNET,
+        DCI_SAP_NORMAL, NETIF_ETHERNET_ADDRESS_LENGTH, DCI_SV_VARIABLE,
+        DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE,
+        "Link-layer address, for interfaces with 6-byte (Ethernet) "
+        "addresses only"),
+    DATUM_INFO(NETIF_DATUM_MTU, "mtu", DCI_ST_INTEGER32, DCI_SIF_UNSIGNED,
+        DCI_SIP_DECIMAL, 0, DCI_SV_VARIABLE, DCI_UNIT_BYTES,
+        DCI_SEMANTICS_GAUGE, "Largest packet the interface sends, in bytes"),
+    DATUM_INFO(NETIF_DATUM_OPER_UP, "oper_up", DCI_ST_BOOLEAN, DCI_SBF_NORMAL,
+        DCI_SBP_TRUE_FALSE, 0, DCI_SV_VOLATILE, DCI_UNIT_NONE,
+        DCI_SEMANTICS_DISCRETE,
+        "Operationally up (RFC 2863 up, or unknown while administratively "
+        "up and running)"),
+    DATUM_INFO(NETIF_DATUM_SPEED, "speed", DCI_ST_INTEGER64, DCI_SIF_UNSIGNED,
+        DCI_SIP_DECIMAL, 0, DCI_SV_VARIABLE, DCI_UNIT_MEGABITS_PER_SECOND,
+        DCI_SEMANTICS_GAUGE,
+        "Link speed in Mbit/s, where the driver reports one"),
+    DATUM_FORM_MOMENT(NETIF_DATUM_LAST_CHANGE, "last_change", DCI_SV_VARIABLE,
+        DCI_UNIT_CENTISECONDS,
+        "When the operational state last changed, as seen by this provider "
+        "(0: no change seen)"),
 };
 
 _Static_assert(sizeof netif_fixed_datums / sizeof netif_fixed_datums[0] ==
@@ -254,7 +204,7 @@ struct netif_link_list {
 };
 
 struct netif_context {
-	struct dci_host *host;
+	struct provider_context base; /* first: provider_fini */
 	struct dci_class *class_handle;
 	int socket;        /* NETLINK_ROUTE, or -1 until reopened */
 	uint32_t sequence; /* of the last dump request */
@@ -417,7 +367,7 @@ netif_collect_link(const struct netif_link *link, void *opaque)
 	items = provider_grow(context->links.items, &context->links.capacity,
 	    context->links.count + 1, sizeof *items);
 	if (items == NULL) {
-		dci_log(context->host, DCI_LOG_ERR,
+		dci_log(context->base.host, DCI_LOG_ERR,
 		    "cannot remember interface %s: %s", link->name,
 		    strerror(errno));
 		context->failed = true;
@@ -436,11 +386,29 @@ netif_reopen(struct netif_context *context)
 		close(context->socket);
 	context->socket = netif_netlink_open();
 	if (context->socket < 0) {
-		dci_log(context->host, DCI_LOG_ERR,
+		dci_log(context->base.host, DCI_LOG_ERR,
 		    "cannot open rtnetlink socket: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+/* Frees what the context holds (struct provider_context). */
+static void
+netif_release(void *opaque)
+{
+	struct netif_context *context = opaque;
+
+	if (context->socket >= 0)
+		close(context->socket);
+	if (context->monitor >= 0)
+		close(context->monitor);
+	if (context->ethtool >= 0)
+		close(context->ethtool);
+	provider_patterns_free(&context->patterns);
+	free(context->links.items);
+	free(context->known.items);
+	free(context->seen.items);
 }
 
 static int
@@ -450,10 +418,10 @@ netif_init(struct dci_host *host, void **context_pointer)
 	struct dci_datum_info datums[NETIF_DATUM_COUNT];
 	struct dci_class_info class_info;
 
-	context = provider_context_new(host, context_pointer, sizeof *context);
+	context = provider_context_new(
+	    host, context_pointer, sizeof *context, netif_release);
 	if (context == NULL)
 		return -1;
-	context->host = host;
 	context->socket = -1;
 	context->monitor = -1;
 	context->ethtool = -1;
@@ -476,28 +444,15 @@ netif_init(struct dci_host *host, void **context_pointer)
 
 	memcpy(datums, netif_fixed_datums, sizeof netif_fixed_datums);
 	for (size_t i = 0; i < NETIF_COUNTER_COUNT; i++)
-		datums[NETIF_FIXED_DATUM_COUNT + i] = (struct dci_datum_info){
-		    .id = NETIF_DATUM_COUNTER_BASE + (uint32_t)i,
-		    .label = netif_counter_names[i],
-		    .type = DCI_ST_INTEGER64,
-		    .format = DCI_SIF_UNSIGNED,
-		    .presentation = DCI_SIP_DECIMAL,
-		    .size = 0,
-		    .volatility = DCI_SV_VOLATILE,
-		    .unit = netif_counter_datums[i].unit,
-		    .semantics = DCI_SEMANTICS_COUNTER,
-		    .description = netif_counter_datums[i].description,
-		};
-	class_info = (struct dci_class_info){
-	    .id = netif_class_id,
-	    .id_length = sizeof netif_class_id / sizeof netif_class_id[0],
-	    .label = "netif",
-	    .description = "Network interfaces, one instance per ifIndex",
-	    .levels = netif_levels,
-	    .level_count = sizeof netif_levels / sizeof netif_levels[0],
-	    .datums = datums,
-	    .datum_count = NETIF_DATUM_COUNT,
-	};
+		datums[NETIF_FIXED_DATUM_COUNT + i] =
+		    (struct dci_datum_info)DATUM_FORM_COUNTER64(
+		        NETIF_DATUM_COUNTER_BASE + (uint32_t)i,
+		        netif_counter_names[i], netif_counter_datums[i].unit,
+		        netif_counter_datums[i].description);
+	class_info = (struct dci_class_info)CLASS_INFO(netif_class_id,
+	    FORM_ELEMENTS(netif_class_id), "netif",
+	    "Network interfaces, one instance per ifIndex", netif_levels,
+	    FORM_ELEMENTS(netif_levels), datums, NETIF_DATUM_COUNT);
 	context->class_handle =
 	    provider_register_class(host, &netif_supplier, &class_info, 0);
 	if (context->class_handle == NULL)
@@ -520,7 +475,7 @@ netif_drain_monitor(struct netif_context *context)
 	changed = netif_monitor_drain(context->monitor);
 	if (changed >= 0)
 		return changed != 0;
-	dci_log(context->host, DCI_LOG_WARNING,
+	dci_log(context->base.host, DCI_LOG_WARNING,
 	    "link notifications failed (%s): every refresh dumps all links "
 	    "from now on",
 	    strerror(errno));
@@ -586,7 +541,7 @@ netif_collect(struct netif_context *context)
 		if (error == EINTR) {
 			if (attempt < NETIF_DUMP_ATTEMPTS)
 				continue;
-			dci_log(context->host, DCI_LOG_DEBUG,
+			dci_log(context->base.host, DCI_LOG_DEBUG,
 			    "links changed during each of %d dumps; using the "
 			    "last",
 			    NETIF_DUMP_ATTEMPTS);
@@ -594,7 +549,7 @@ netif_collect(struct netif_context *context)
 			netif_sort_links(&context->links);
 			return 0;
 		}
-		dci_log(context->host, DCI_LOG_ERR,
+		dci_log(context->base.host, DCI_LOG_ERR,
 		    "rtnetlink link dump failed: %s", strerror(error));
 		/* The socket may still hold part of the dump. */
 		netif_reopen(context);
@@ -676,14 +631,14 @@ netif_update_counters(struct netif_context *context)
 		if (error == EINTR)
 			return false; /* links changed during the dump */
 		if (error == EOPNOTSUPP || error == EINVAL) {
-			dci_log(context->host, DCI_LOG_INFO,
+			dci_log(context->base.host, DCI_LOG_INFO,
 			    "the kernel has no RTM_GETSTATS (%s): every "
 			    "refresh dumps all links",
 			    strerror(error));
 			context->stats_unsupported = true;
 			return false;
 		}
-		dci_log(context->host, DCI_LOG_ERR,
+		dci_log(context->base.host, DCI_LOG_ERR,
 		    "rtnetlink counters dump failed: %s", strerror(error));
 		netif_reopen(context);
 		return false;
@@ -749,7 +704,8 @@ netif_ethtool_ready(struct netif_context *context)
 	context->ethtool = netif_ethtool_open(&context->ethtool_family);
 	if (context->ethtool >= 0)
 		return true;
-	dci_log(context->host, errno == ENOENT ? DCI_LOG_INFO : DCI_LOG_WARNING,
+	dci_log(context->base.host,
+	    errno == ENOENT ? DCI_LOG_INFO : DCI_LOG_WARNING,
 	    "no ethtool netlink family (%s): link speeds come from sysfs",
 	    strerror(errno));
 	context->ethtool_unsupported = errno == ENOENT;
@@ -781,7 +737,7 @@ netif_read_speeds(struct netif_context *context, size_t count)
 		    netif_speed_dump(context->ethtool, context->ethtool_family,
 		        context->sequence, netif_store_speed, &walk) == 0;
 		if (!dumped) {
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "ethtool speed dump failed (%s): reading sysfs",
 			    strerror(errno));
 			close(context->ethtool);
@@ -890,35 +846,7 @@ netif_refresh(struct dci_host *host, void *opaque)
 	return netif_publish(host, context);
 }
 
-static void
-netif_fini(struct dci_host *host, void *opaque)
-{
-	struct netif_context *context = opaque;
-
-	(void)host;
-	if (context == NULL)
-		return;
-	if (context->socket >= 0)
-		close(context->socket);
-	if (context->monitor >= 0)
-		close(context->monitor);
-	if (context->ethtool >= 0)
-		close(context->ethtool);
-	provider_patterns_free(&context->patterns);
-	free(context->links.items);
-	free(context->known.items);
-	free(context->seen.items);
-	free(context);
-}
-
 static const char *const netif_option_keys[] = {"include", "exclude", NULL};
 
-DCI_PROVIDER_DEFINE = {
-    .abi_version = DCI_PROVIDER_ABI_VERSION,
-    .name = "netif",
-    .description = "Linux network interface counters, from rtnetlink",
-    .option_keys = netif_option_keys,
-    .init = netif_init,
-    .refresh = netif_refresh,
-    .fini = netif_fini,
-};
+PROVIDER_ENTRY("netif", "Linux network interface counters, from rtnetlink",
+    netif_option_keys, netif_init, netif_refresh);

@@ -189,22 +189,39 @@ netif_parse_attributes(const struct nlmsghdr *message, size_t offset,
 	    message->nlmsg_len - offset, store, target);
 }
 
-int
-netif_link_parse(const struct nlmsghdr *message, struct netif_link *link)
+/*
+ * Copies the fixed header (ifinfomsg, if_stats_msg: `size` bytes) that
+ * follows the netlink header of a message of `type` into *header. Returns
+ * 1; 0 for a message of another type; -1 (netif_malformed) when the message
+ * is too short for it. Copied out: nothing here relies on the buffer's
+ * alignment.
+ */
+static int
+netif_message_header(
+    const struct nlmsghdr *message, uint16_t type, void *header, size_t size)
 {
-	const unsigned char *bytes = (const unsigned char *)message;
 	size_t length = message->nlmsg_len;
-	struct ifinfomsg information;
 
 	if (length < NETIF_MESSAGE_HEADER_LENGTH)
 		return netif_malformed();
-	if (message->nlmsg_type != RTM_NEWLINK)
+	if (message->nlmsg_type != type)
 		return 0;
-	if (length < NETIF_MESSAGE_HEADER_LENGTH + sizeof information)
+	if (length < NETIF_MESSAGE_HEADER_LENGTH + size)
 		return netif_malformed();
-	/* Copied out: nothing here relies on the buffer's alignment. */
-	memcpy(&information, bytes + NETIF_MESSAGE_HEADER_LENGTH,
-	    sizeof information);
+	memcpy(header,
+	    (const unsigned char *)message + NETIF_MESSAGE_HEADER_LENGTH, size);
+	return 1;
+}
+
+int
+netif_link_parse(const struct nlmsghdr *message, struct netif_link *link)
+{
+	struct ifinfomsg information;
+	int found = netif_message_header(
+	    message, RTM_NEWLINK, &information, sizeof information);
+
+	if (found != 1)
+		return found;
 	if (information.ifi_index <= 0)
 		return netif_malformed();
 
@@ -249,18 +266,12 @@ int
 netif_stats_parse(
     const struct nlmsghdr *message, struct netif_link_stats *stats)
 {
-	size_t length = message->nlmsg_len;
 	struct if_stats_msg header;
+	int found =
+	    netif_message_header(message, RTM_NEWSTATS, &header, sizeof header);
 
-	if (length < NETIF_MESSAGE_HEADER_LENGTH)
-		return netif_malformed();
-	if (message->nlmsg_type != RTM_NEWSTATS)
-		return 0;
-	if (length < NETIF_MESSAGE_HEADER_LENGTH + sizeof header)
-		return netif_malformed();
-	memcpy(&header,
-	    (const unsigned char *)message + NETIF_MESSAGE_HEADER_LENGTH,
-	    sizeof header);
+	if (found != 1)
+		return found;
 	if (header.ifindex == 0 || header.ifindex > INT32_MAX)
 		return netif_malformed();
 

@@ -79,6 +79,8 @@
 #include "openmetrics_series.h"
 #include "openmetrics_target.h"
 #include "providers/common/clock.h"
+#include "providers/common/options.h"
+#include "providers/common/start.h"
 #include "providers/common/warnings.h"
 #include "text/escape.h"
 
@@ -130,7 +132,7 @@ struct om_target {
 };
 
 struct om_context {
-	struct dci_host *host;
+	struct provider_context base; /* first: provider_fini */
 	struct om_limits limits;
 	struct om_target *targets;
 	size_t target_count;
@@ -191,8 +193,35 @@ target_log_problem(
 {
 	uint32_t source = (uint32_t)(target - context->targets);
 	if (provider_warnings_note(&context->warnings, source, 0, problem))
-		dci_log(context->host, DCI_LOG_WARNING, "target %s: %s",
+		dci_log(context->base.host, DCI_LOG_WARNING, "target %s: %s",
 		    target->config.name, problem);
+}
+
+/* Whether the family's class has the datums of quantile number n
+ * (om_quantile_number). */
+static bool
+family_has_quantile(const struct om_family_class *known, uint32_t n)
+{
+	for (size_t q = 0; q < known->quantile_count; q++)
+		if (known->quantiles[q] == n)
+			return true;
+	return false;
+}
+
+/* Logs why a family is refused (target_log_problem: once while it lasts)
+ * and returns NULL, the caller's answer for a refused family. */
+__attribute__((format(printf, 3, 4))) static struct om_family_class *
+family_refused(struct om_context *context, struct om_target *target,
+    const char *format, ...)
+{
+	char problem[256];
+	va_list arguments;
+
+	va_start(arguments, format);
+	vsnprintf(problem, sizeof(problem), format, arguments);
+	va_end(arguments);
+	target_log_problem(context, target, problem);
+	return NULL;
 }
 
 /* The family's classes, registered on its first showing; NULL when it is
@@ -205,7 +234,7 @@ family_classes(struct om_context *context, struct om_target *target,
 	uint64_t hash = om_fnv1a64(family->name, family->name_length);
 	size_t mask = target->family_slot_count - 1;
 	size_t at = (size_t)(hash ^ (hash >> 32)) & mask;
-	char quoted[128], problem[256];
+	char quoted[128];
 
 	dci_text_escape(quoted, sizeof(quoted), family->name,
 	    family->name_length, DCI_TEXT_ESCAPE_LABEL);
@@ -218,33 +247,27 @@ family_classes(struct om_context *context, struct om_target *target,
 			if (strlen(known->name) != family->name_length ||
 			    memcmp(known->name, family->name,
 			        family->name_length) != 0) {
-				snprintf(problem, sizeof(problem),
+				return family_refused(context, target,
 				    "family %s refused: its id is family "
 				    "%.60s's",
 				    quoted, known->name);
-				target_log_problem(context, target, problem);
-				return NULL;
 			}
 			if (known->type != family->type) {
-				snprintf(problem, sizeof(problem),
+				return family_refused(context, target,
 				    "family %s refused: type %s, registered "
 				    "as %s",
 				    quoted, om_type_name(family->type),
 				    om_type_name(known->type));
-				target_log_problem(context, target, problem);
-				return NULL;
 			}
 			return known;
 		}
 		at = (at + 1) & mask;
 	}
 	if (target->family_count >= context->limits.families) {
-		snprintf(problem, sizeof(problem),
+		return family_refused(context, target,
 		    "family %s refused: the target registered %zu families "
 		    "already (max-families)",
 		    quoted, target->family_count);
-		target_log_problem(context, target, problem);
-		return NULL;
 	}
 	struct om_family_class *known = &target->families[target->family_count];
 	*known = (struct om_family_class){.hash = hash, .type = family->type};
@@ -259,12 +282,8 @@ family_classes(struct om_context *context, struct om_target *target,
 			    &scrape->samples
 			         [set->parts[set->series[s].part_first + p]];
 			uint32_t n;
-			bool present = false;
-			if (!om_quantile_number(sample->bound, &n))
-				continue;
-			for (size_t q = 0; q < known->quantile_count; q++)
-				present |= known->quantiles[q] == n;
-			if (!present &&
+			if (om_quantile_number(sample->bound, &n) &&
+			    !family_has_quantile(known, n) &&
 			    known->quantile_count < OM_QUANTILES_MAX)
 				known->quantiles[known->quantile_count++] = n;
 		}
@@ -276,14 +295,12 @@ family_classes(struct om_context *context, struct om_target *target,
 	    .family_hash = hash,
 	    .quantiles = known->quantiles,
 	    .quantile_count = known->quantile_count};
-	if (om_layout_register_family(context->host, target->supplier, &layout,
-	        &known->values, &known->buckets) != 0) {
+	if (om_layout_register_family(context->base.host, target->supplier,
+	        &layout, &known->values, &known->buckets) != 0) {
 		known->refused = true;
-		snprintf(problem, sizeof(problem),
+		return family_refused(context, target,
 		    "family %s refused: its class could not be registered",
 		    quoted);
-		target_log_problem(context, target, problem);
-		return NULL;
 	}
 	return known;
 }
@@ -349,12 +366,8 @@ series_values(struct om_context *context, const struct om_scrape *scrape,
 			    &scrape->samples
 			         [context->set.parts[series->part_first + p]];
 			uint32_t n;
-			bool registered = false;
-			if (!om_quantile_number(part->bound, &n))
-				continue;
-			for (size_t q = 0; q < known->quantile_count; q++)
-				registered |= known->quantiles[q] == n;
-			if (!registered)
+			if (!om_quantile_number(part->bound, &n) ||
+			    !family_has_quantile(known, n))
 				continue;
 			set_gauge(batch, row, OM_QUANTILE_DATUM_BASE + 2 * n,
 			    part->value);
@@ -373,7 +386,7 @@ buckets_serve(struct om_context *context, struct om_target *target,
 	const struct om_scrape *scrape = &target->scrape;
 	const struct om_series_set *set = &context->set;
 	struct dci_batch *batch =
-	    dci_batch_begin(context->host, known->buckets);
+	    dci_batch_begin(context->base.host, known->buckets);
 	char base[OM_INSTANCE_LABEL_SIZE];
 
 	if (batch == NULL)
@@ -447,7 +460,7 @@ family_serve(
 	snprintf(family_name, sizeof(family_name), "%.*s",
 	    (int)(family->name_length < 255 ? family->name_length : 255),
 	    family->name);
-	batch = dci_batch_begin(context->host, known->values);
+	batch = dci_batch_begin(context->base.host, known->values);
 	if (batch == NULL)
 		return 0;
 	for (size_t s = 0; s < set->count; s++) {
@@ -471,14 +484,6 @@ family_serve(
 
 /* --- Targets ----------------------------------------------------------- */
 
-static uint64_t
-microseconds_now(void)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
-}
-
 static void
 target_fail(
     struct om_context *context, struct om_target *target, const char *why)
@@ -495,7 +500,7 @@ target_fail(
 	target_log_problem(context, target, why);
 	/* Its supplier row shows the same text as its status row. */
 	if (!said && target->supplier != NULL &&
-	    dci_supplier_state(context->host, target->supplier,
+	    dci_supplier_state(context->base.host, target->supplier,
 	        target->status[0] != '\0' ? target->status : "failed") == 0)
 		target->supplier_failed = true;
 }
@@ -537,11 +542,11 @@ target_scrape(struct om_context *context, struct om_target *target)
 			return -1;
 		}
 	if (target->was_failing)
-		dci_log(context->host, DCI_LOG_NOTICE,
+		dci_log(context->base.host, DCI_LOG_NOTICE,
 		    "target %s: scraped again", target->config.name);
 	target->was_failing = false;
 	if (target->supplier_failed &&
-	    dci_supplier_state(context->host, target->supplier, NULL) == 0)
+	    dci_supplier_state(context->base.host, target->supplier, NULL) == 0)
 		target->supplier_failed = false;
 	target->up = true;
 	snprintf(target->status, sizeof(target->status), "ok");
@@ -556,7 +561,7 @@ target_scrape(struct om_context *context, struct om_target *target)
 static void
 target_refresh(struct om_context *context, struct om_target *target)
 {
-	uint64_t start = microseconds_now();
+	uint64_t start = provider_monotonic_microseconds();
 	uint64_t now_ms = start / 1000;
 	size_t series = 0;
 
@@ -573,7 +578,7 @@ target_refresh(struct om_context *context, struct om_target *target)
 	}
 	target->families_served = (uint32_t)target->scrape.family_count;
 	target->series_served = (uint32_t)series;
-	uint64_t spent = microseconds_now() - start;
+	uint64_t spent = provider_monotonic_microseconds() - start;
 	target->microseconds =
 	    spent < UINT32_MAX ? (uint32_t)spent : UINT32_MAX;
 }
@@ -582,7 +587,7 @@ static void
 status_commit(struct om_context *context)
 {
 	struct dci_batch *batch =
-	    dci_batch_begin(context->host, context->status_class);
+	    dci_batch_begin(context->base.host, context->status_class);
 	if (batch == NULL)
 		return;
 	for (size_t t = 0; t < context->target_count; t++) {
@@ -601,18 +606,20 @@ status_commit(struct om_context *context)
 		if (target->last_success != 0)
 			dci_batch_set_unsigned(batch, row,
 			    OM_STATUS_LAST_SUCCESS, target->last_success);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_FAMILIES, target->families_served);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_SERIES, target->series_served);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_BODY_BYTES, target->body_bytes);
-		dci_batch_set_unsigned(batch, row,
-		    OM_STATUS_SCRAPE_MICROSECONDS, target->microseconds);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_SCRAPES, target->scrapes);
-		dci_batch_set_unsigned(
-		    batch, row, OM_STATUS_FAILURES, target->failures);
+		const struct {
+			uint32_t datum;
+			uint64_t value;
+		} counts[] = {
+		    {OM_STATUS_FAMILIES, target->families_served},
+		    {OM_STATUS_SERIES, target->series_served},
+		    {OM_STATUS_BODY_BYTES, target->body_bytes},
+		    {OM_STATUS_SCRAPE_MICROSECONDS, target->microseconds},
+		    {OM_STATUS_SCRAPES, target->scrapes},
+		    {OM_STATUS_FAILURES, target->failures},
+		};
+		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+			dci_batch_set_unsigned(
+			    batch, row, counts[c].datum, counts[c].value);
 	}
 	dci_batch_commit(batch);
 }
@@ -632,31 +639,16 @@ openmetrics_refresh(struct dci_host *host, void *opaque)
 
 /* --- Options and registration ------------------------------------------ */
 
+/* provider_option_unsigned for a size_t member. */
 static int
 option_size(struct dci_host *host, const char *key, size_t default_value,
     size_t minimum, size_t maximum, size_t *out)
 {
-	const char *text = dci_option_string(host, key);
-	char *end;
-	unsigned long long value;
-	char message[96];
+	uint64_t value;
 
-	*out = default_value;
-	if (text == NULL) {
-		if (dci_option_present(host, key)) {
-			dci_option_error(host, key, "expected a number");
-			return -1;
-		}
-		return 0;
-	}
-	value = strtoull(text, &end, 10);
-	if (text[0] < '0' || text[0] > '9' || *end != '\0' || value < minimum ||
-	    value > maximum) {
-		snprintf(message, sizeof(message),
-		    "expected a number from %zu to %zu", minimum, maximum);
-		dci_option_error(host, key, message);
+	if (provider_option_unsigned(
+	        host, key, minimum, maximum, default_value, &value) != 0)
 		return -1;
-	}
 	*out = (size_t)value;
 	return 0;
 }
@@ -694,8 +686,6 @@ options_read(struct dci_host *host, struct om_context *context,
 		return -1;
 	return 0;
 }
-
-static void openmetrics_fini(struct dci_host *host, void *opaque);
 
 static int
 targets_read(struct dci_host *host, struct om_context *context,
@@ -761,46 +751,12 @@ targets_read(struct dci_host *host, struct om_context *context,
 	return 0;
 }
 
-static int
-openmetrics_init(struct dci_host *host, void **opaque)
-{
-	struct om_context *context = calloc(1, sizeof(*context));
-	unsigned timeout_ms;
-	int allow_remote;
-
-	if (context == NULL)
-		return -1;
-	context->host = host;
-	*opaque = context;
-	if (options_read(host, context, &timeout_ms, &allow_remote) != 0)
-		goto fail;
-	if (om_fetch_global_init() != 0) {
-		dci_log(host, DCI_LOG_ERR, "libcurl could not start");
-		goto fail;
-	}
-	context->curl_ready = true;
-	context->fetcher = om_fetcher_new();
-	if (context->fetcher == NULL)
-		goto fail;
-	context->status_class =
-	    om_layout_register_status(host, &context->supplier);
-	if (context->status_class == NULL ||
-	    targets_read(host, context, timeout_ms, allow_remote != 0) != 0)
-		goto fail;
-	return 0;
-fail:
-	openmetrics_fini(host, context);
-	*opaque = NULL;
-	return -1;
-}
-
+/* Frees what the context holds (struct provider_context). */
 static void
-openmetrics_fini(struct dci_host *host, void *opaque)
+openmetrics_release(void *opaque)
 {
 	struct om_context *context = opaque;
-	(void)host;
-	if (context == NULL)
-		return;
+
 	for (size_t t = 0; t < context->target_count; t++) {
 		struct om_target *target = &context->targets[t];
 		for (size_t f = 0; f < target->family_count; f++)
@@ -817,19 +773,41 @@ openmetrics_fini(struct dci_host *host, void *opaque)
 	provider_warnings_free(&context->warnings);
 	if (context->curl_ready)
 		om_fetch_global_cleanup();
-	free(context);
+}
+
+static int
+openmetrics_init(struct dci_host *host, void **opaque)
+{
+	struct om_context *context;
+	unsigned timeout_ms;
+	int allow_remote;
+
+	context = provider_context_new(
+	    host, opaque, sizeof *context, openmetrics_release);
+	if (context == NULL)
+		return -1;
+	if (options_read(host, context, &timeout_ms, &allow_remote) != 0)
+		return -1;
+	if (om_fetch_global_init() != 0) {
+		dci_log(host, DCI_LOG_ERR, "libcurl could not start");
+		return -1;
+	}
+	context->curl_ready = true;
+	context->fetcher = om_fetcher_new();
+	if (context->fetcher == NULL)
+		return -1;
+	context->status_class =
+	    om_layout_register_status(host, &context->supplier);
+	if (context->status_class == NULL ||
+	    targets_read(host, context, timeout_ms, allow_remote != 0) != 0)
+		return -1;
+	return 0;
 }
 
 static const char *const openmetrics_option_keys[] = {"targets", "timeout",
     "allow-remote", "max-body-bytes", "max-line-bytes", "max-labels",
     "max-families", "max-series", NULL};
 
-DCI_PROVIDER_DEFINE = {
-    .abi_version = DCI_PROVIDER_ABI_VERSION,
-    .name = "openmetrics",
-    .description = "Prometheus/OpenMetrics endpoints scraped into classes",
-    .option_keys = openmetrics_option_keys,
-    .init = openmetrics_init,
-    .refresh = openmetrics_refresh,
-    .fini = openmetrics_fini,
-};
+PROVIDER_ENTRY("openmetrics",
+    "Prometheus/OpenMetrics endpoints scraped into classes",
+    openmetrics_option_keys, openmetrics_init, openmetrics_refresh);

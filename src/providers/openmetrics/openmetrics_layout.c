@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 
 #include "openmetrics_layout.h"
+#include "format/datum_forms.h"
 #include "openmetrics_series.h"
 
 #include <inttypes.h>
@@ -11,62 +12,34 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A 64-bit number of a series: a counter, or a gauge that may be
+ * negative. */
 static struct dci_datum_info
 datum_integer(uint32_t id, const char *label, bool is_signed,
     enum dci_semantics semantics, const char *description)
 {
-	return (struct dci_datum_info){.id = id,
-	    .label = label,
-	    .type = DCI_ST_INTEGER64,
-	    .format = is_signed ? 0 : DCI_SIF_UNSIGNED,
-	    .presentation = DCI_SIP_DECIMAL,
-	    .volatility = DCI_SV_VOLATILE,
-	    .semantics = semantics,
-	    .description = description};
+	return (struct dci_datum_info)DATUM_INFO(id, label, DCI_ST_INTEGER64,
+	    is_signed ? 0 : DCI_SIF_UNSIGNED, DCI_SIP_DECIMAL, 0,
+	    DCI_SV_VOLATILE, DCI_UNIT_NONE, semantics, description);
 }
 
-/* A 32-bit unsigned gauge of the status class. */
-static struct dci_datum_info
-datum_gauge32(
-    uint32_t id, const char *label, enum dci_unit unit, const char *description)
-{
-	return (struct dci_datum_info){.id = id,
-	    .label = label,
-	    .type = DCI_ST_INTEGER32,
-	    .format = DCI_SIF_UNSIGNED,
-	    .presentation = DCI_SIP_DECIMAL,
-	    .volatility = DCI_SV_VOLATILE,
-	    .unit = unit,
-	    .semantics = DCI_SEMANTICS_GAUGE,
-	    .description = description};
-}
-
+/* A NUL-terminated string of at most `size` bytes, NUL included. */
 static struct dci_datum_info
 datum_string(
     uint32_t id, const char *label, uint32_t size, const char *description)
 {
-	return (struct dci_datum_info){.id = id,
-	    .label = label,
-	    .type = DCI_ST_STRING,
-	    .format = DCI_SSF_ZEROTERM,
-	    .presentation = DCI_SSP_LITERAL,
-	    .size = size,
-	    .volatility = DCI_SV_VOLATILE,
-	    .semantics = DCI_SEMANTICS_DISCRETE,
-	    .description = description};
+	return (struct dci_datum_info)DATUM_INFO(id, label, DCI_ST_STRING,
+	    DCI_SSF_ZEROTERM, DCI_SSP_LITERAL, size, DCI_SV_VOLATILE,
+	    DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE, description);
 }
 
+/* The series' _created moment. */
 static struct dci_datum_info
 datum_created(uint32_t id)
 {
-	return (struct dci_datum_info){.id = id,
-	    .label = "created",
-	    .type = DCI_ST_TIME,
-	    .format = DCI_STF_CTIME,
-	    .presentation = DCI_STP_ABSOLUTE,
-	    .volatility = DCI_SV_VARIABLE,
-	    .semantics = DCI_SEMANTICS_DISCRETE,
-	    .description = "When the series was created (_created)"};
+	return (struct dci_datum_info)DATUM_INFO(id, "created", DCI_ST_TIME,
+	    DCI_STF_CTIME, DCI_STP_ABSOLUTE, 0, DCI_SV_VARIABLE, DCI_UNIT_NONE,
+	    DCI_SEMANTICS_DISCRETE, "When the series was created (_created)");
 }
 
 /* "p50", "p99_9" for n = round(q * 10000). */
@@ -198,15 +171,10 @@ om_layout_register_family(struct dci_host *host, struct dci_supplier *supplier,
 		    1, "info", OM_INFO_SIZE, "The info labels, joined");
 		break;
 	case OM_TYPE_STATESET:
-		datums[count] = (struct dci_datum_info){.id = 1,
-		    .label = "state",
-		    .type = DCI_ST_BOOLEAN,
-		    .format = DCI_SBF_NORMAL,
-		    .presentation = DCI_SBP_TRUE_FALSE,
-		    .volatility = DCI_SV_VOLATILE,
-		    .semantics = DCI_SEMANTICS_DISCRETE,
-		    .description = "Whether the state is set"};
-		count++;
+		datums[count++] = (struct dci_datum_info)DATUM_INFO(1, "state",
+		    DCI_ST_BOOLEAN, DCI_SBF_NORMAL, DCI_SBP_TRUE_FALSE, 0,
+		    DCI_SV_VOLATILE, DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE,
+		    "Whether the state is set");
 		break;
 	case OM_TYPE_HISTOGRAM:
 	case OM_TYPE_GAUGEHISTOGRAM:
@@ -239,14 +207,9 @@ om_layout_register_family(struct dci_host *host, struct dci_supplier *supplier,
 	class_label(layout, "", label, sizeof(label));
 	description_copy(family->help, description, sizeof(description));
 	class_id(layout, OM_KIND_VALUES, id);
-	struct dci_class_info info = {.id = id,
-	    .id_length = OM_CLASS_ID_LENGTH,
-	    .label = label,
-	    .description = description[0] != '\0' ? description : NULL,
-	    .levels = series_level,
-	    .level_count = 1,
-	    .datums = datums,
-	    .datum_count = count};
+	struct dci_class_info info = CLASS_INFO(id, OM_CLASS_ID_LENGTH, label,
+	    description[0] != '\0' ? description : NULL, series_level, 1,
+	    datums, count);
 	*buckets = NULL;
 	*values = dci_class_register(host, supplier, &info);
 	if (*values == NULL)
@@ -288,30 +251,21 @@ om_layout_register_status(struct dci_host *host, struct dci_supplier **supplier)
 	    datum_string(OM_STATUS_NAME, "name", OM_TARGET_NAME_MAX + 1,
 	        "The target's name (its supplier module)"),
 	    datum_string(OM_STATUS_URL, "url", OM_URL_SIZE, "What is scraped"),
-	    {.id = OM_STATUS_UP,
-	        .label = "up",
-	        .type = DCI_ST_BOOLEAN,
-	        .presentation = DCI_SBP_YES_NO,
-	        .volatility = DCI_SV_VOLATILE,
-	        .semantics = DCI_SEMANTICS_DISCRETE,
-	        .description = "Whether the last scrape was served"},
+	    DATUM_INFO(OM_STATUS_UP, "up", DCI_ST_BOOLEAN, DCI_SBF_NORMAL,
+	        DCI_SBP_YES_NO, 0, DCI_SV_VOLATILE, DCI_UNIT_NONE,
+	        DCI_SEMANTICS_DISCRETE, "Whether the last scrape was served"),
 	    datum_string(OM_STATUS_TEXT, "status", OM_STATUS_SIZE,
 	        "ok, or why the last scrape was not served"),
-	    {.id = OM_STATUS_LAST_SUCCESS,
-	        .label = "last_success",
-	        .type = DCI_ST_TIME,
-	        .format = DCI_STF_MONOTONIC,
-	        .presentation = DCI_STP_ABSOLUTE,
-	        .volatility = DCI_SV_VOLATILE,
-	        .semantics = DCI_SEMANTICS_DISCRETE,
-	        .description = "When a scrape was last served"},
-	    datum_gauge32(OM_STATUS_FAMILIES, "families", DCI_UNIT_COUNT,
+	    DATUM_FORM_MOMENT(OM_STATUS_LAST_SUCCESS, "last_success",
+	        DCI_SV_VOLATILE, DCI_UNIT_NONE,
+	        "When a scrape was last served"),
+	    DATUM_FORM_GAUGE32(OM_STATUS_FAMILIES, "families", DCI_UNIT_COUNT,
 	        "Families in the last scrape served"),
-	    datum_gauge32(OM_STATUS_SERIES, "series", DCI_UNIT_COUNT,
+	    DATUM_FORM_GAUGE32(OM_STATUS_SERIES, "series", DCI_UNIT_COUNT,
 	        "Label sets in the last scrape served"),
-	    datum_gauge32(OM_STATUS_BODY_BYTES, "body_bytes", DCI_UNIT_BYTES,
-	        "Size of the last body read"),
-	    datum_gauge32(OM_STATUS_SCRAPE_MICROSECONDS, "scrape_time",
+	    DATUM_FORM_GAUGE32(OM_STATUS_BODY_BYTES, "body_bytes",
+	        DCI_UNIT_BYTES, "Size of the last body read"),
+	    DATUM_FORM_GAUGE32(OM_STATUS_SCRAPE_MICROSECONDS, "scrape_time",
 	        DCI_UNIT_MICROSECONDS,
 	        "Wall time of the last scrape served, "
 	        "reading, parsing and committing"),
@@ -324,14 +278,9 @@ om_layout_register_status(struct dci_host *host, struct dci_supplier **supplier)
 	    .title = "OpenMetrics scrapes",
 	    .description = "The state of each scrape target",
 	    .version = 100};
-	struct dci_class_info info = {.id = om_status_class_id,
-	    .id_length = 2,
-	    .label = "openmetrics_targets",
-	    .description = "One row per scrape target",
-	    .levels = levels,
-	    .level_count = 1,
-	    .datums = datums,
-	    .datum_count = sizeof(datums) / sizeof(datums[0])};
+	struct dci_class_info info = CLASS_INFO(om_status_class_id, 2,
+	    "openmetrics_targets", "One row per scrape target", levels, 1,
+	    datums, FORM_ELEMENTS(datums));
 
 	*supplier = dci_supplier_register(host, &supplier_info);
 	if (*supplier == NULL)

@@ -126,24 +126,13 @@ name_length(const char *text, const char *end)
 	return (size_t)(cursor - text);
 }
 
-static uint32_t
-name_hash(const char *name, size_t length)
-{
-	uint32_t hash = 2166136261u;
-	for (size_t i = 0; i < length; i++) {
-		hash ^= (unsigned char)name[i];
-		hash *= 16777619u;
-	}
-	return hash;
-}
-
 /* The family named so, or UINT32_MAX; *slot is where it is or goes. */
 static uint32_t
 family_find(const struct om_scrape *scrape, const char *name, size_t length,
     size_t *slot)
 {
 	size_t mask = scrape->family_index_size - 1;
-	size_t at = name_hash(name, length) & mask;
+	size_t at = om_fnv1a32(name, length) & mask;
 	for (;;) {
 		uint32_t entry = scrape->family_index[at];
 		if (entry == 0) {

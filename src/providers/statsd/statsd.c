@@ -54,6 +54,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "format/datum_forms.h"
+#include "providers/common/start.h"
 #include "providers/statsd/statsd_parse.h"
 #include "providers/statsd/statsd_receiver.h"
 #include "providers/statsd/statsd_series.h"
@@ -92,12 +94,8 @@ static const struct dci_instance_level statsd_receiver_level = {
 #define STATSD_DATUM(...) STATSD_DATUM_(__VA_ARGS__)
 #define STATSD_DATUM_(                                                         \
     id_, label_, type_, format_, unit_, semantics_, description_)              \
-	{                                                                      \
-		.id = (id_), .label = (label_), .type = (type_),               \
-		.format = (format_), .presentation = DCI_SIP_DECIMAL,          \
-		.volatility = DCI_SV_VOLATILE, .unit = (unit_),                \
-		.semantics = (semantics_), .description = (description_),      \
-	}
+	DATUM_INFO(id_, label_, type_, format_, DCI_SIP_DECIMAL, 0,            \
+	    DCI_SV_VOLATILE, unit_, semantics_, description_)
 #define STATSD_U64 DCI_ST_INTEGER64, DCI_SIF_UNSIGNED
 #define STATSD_S64 DCI_ST_INTEGER64, 0u
 #define STATSD_S32 DCI_ST_INTEGER32, 0u
@@ -207,6 +205,7 @@ static const struct dci_datum_info statsd_receiver_datums[] = {
 };
 
 struct statsd_context {
+	struct provider_context base; /* first: provider_fini */
 	pthread_mutex_t lock;
 	bool lock_ready;
 	struct statsd_table *table;
@@ -363,18 +362,11 @@ statsd_register(struct dci_host *host, struct statsd_context *context)
 	    sizeof statsd_receiver_datums / sizeof statsd_receiver_datums[0]};
 
 	for (size_t c = 0; c < STATSD_CLASSES; c++) {
-		struct dci_class_info info = {
-		    .id = statsd_class_ids[c],
-		    .id_length = 3,
-		    .label = labels[c],
-		    .description = descriptions[c],
-		    .levels = c == STATSD_CLASS_RECEIVER
-		                  ? &statsd_receiver_level
-		                  : &statsd_series_level,
-		    .level_count = 1,
-		    .datums = datums[c],
-		    .datum_count = datum_counts[c],
-		};
+		struct dci_class_info info = CLASS_INFO(statsd_class_ids[c], 3,
+		    labels[c], descriptions[c],
+		    c == STATSD_CLASS_RECEIVER ? &statsd_receiver_level
+		                               : &statsd_series_level,
+		    1, datums[c], datum_counts[c]);
 		context->classes[c] = dci_class_register(host, supplier, &info);
 		if (context->classes[c] == NULL)
 			return -1;
@@ -382,19 +374,33 @@ statsd_register(struct dci_host *host, struct statsd_context *context)
 	return 0;
 }
 
+/* Frees what the context holds (struct provider_context). */
+static void
+statsd_release(void *opaque)
+{
+	struct statsd_context *context = opaque;
+
+	/* The thread stops before the table it feeds goes. */
+	statsd_receiver_close(context->receiver);
+	statsd_table_destroy(context->table);
+	if (context->lock_ready)
+		pthread_mutex_destroy(&context->lock);
+}
+
 static int
 statsd_init(struct dci_host *host, void **context_pointer)
 {
-	struct statsd_context *context = calloc(1, sizeof *context);
+	struct statsd_context *context;
 	struct statsd_limits limits;
 	struct statsd_receiver_options options = {0};
 	uint64_t buffer, packet, per_packet, series, per_source, members,
 	    timers;
 	char why[256];
 
+	context = provider_context_new(
+	    host, context_pointer, sizeof *context, statsd_release);
 	if (context == NULL)
 		return -1;
-	*context_pointer = context;
 	if (statsd_option_number(host, "receive_buffer", 4096, 1u << 30,
 	        STATSD_RECEIVE_BUFFER_DEFAULT, &buffer) != 0 ||
 	    statsd_option_number(host, "max_packet_size", 512,
@@ -644,33 +650,10 @@ statsd_refresh(struct dci_host *host, void *opaque)
 	return result;
 }
 
-static void
-statsd_fini(struct dci_host *host, void *opaque)
-{
-	struct statsd_context *context = opaque;
-
-	(void)host;
-	if (context == NULL)
-		return;
-	/* The thread stops before the table it feeds goes. */
-	statsd_receiver_close(context->receiver);
-	statsd_table_destroy(context->table);
-	if (context->lock_ready)
-		pthread_mutex_destroy(&context->lock);
-	free(context);
-}
-
 static const char *const statsd_option_keys[] = {"listen", "unix_socket",
     "receive_buffer", "max_packet_size", "max_metrics_per_packet", "max_series",
     "max_series_per_source", "max_set_members", "max_timer_series", "quantiles",
     NULL};
 
-DCI_PROVIDER_DEFINE = {
-    .abi_version = DCI_PROVIDER_ABI_VERSION,
-    .name = "statsd",
-    .description = "statsd line protocol (UDP, unix datagram) as classes",
-    .option_keys = statsd_option_keys,
-    .init = statsd_init,
-    .refresh = statsd_refresh,
-    .fini = statsd_fini,
-};
+PROVIDER_ENTRY("statsd", "statsd line protocol (UDP, unix datagram) as classes",
+    statsd_option_keys, statsd_init, statsd_refresh);

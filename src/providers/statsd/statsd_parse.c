@@ -30,6 +30,18 @@ statsd_next_line(
 	return datagram + start;
 }
 
+/* Moves *i past the decimal digits at text[*i] (up to length); returns
+ * how many there were. */
+static size_t
+statsd_skip_digits(const char *text, size_t length, size_t *i)
+{
+	size_t start = *i;
+
+	while (*i < length && text[*i] >= '0' && text[*i] <= '9')
+		(*i)++;
+	return *i - start;
+}
+
 /* A decimal number: [+-]digits[.digits][(e|E)[+-]digits], or digits
  * after the point alone (".5"). Returns 0 with *value set and finite. */
 static int
@@ -43,29 +55,18 @@ statsd_parse_number(const char *text, size_t length, double *value)
 		return -1;
 	if (text[i] == '+' || text[i] == '-')
 		i++;
-	while (i < length && text[i] >= '0' && text[i] <= '9') {
-		i++;
-		digits++;
-	}
+	digits += statsd_skip_digits(text, length, &i);
 	if (i < length && text[i] == '.') {
 		i++;
-		while (i < length && text[i] >= '0' && text[i] <= '9') {
-			i++;
-			digits++;
-		}
+		digits += statsd_skip_digits(text, length, &i);
 	}
 	if (digits == 0)
 		return -1;
 	if (i < length && (text[i] == 'e' || text[i] == 'E')) {
-		size_t exponent_digits = 0;
 		i++;
 		if (i < length && (text[i] == '+' || text[i] == '-'))
 			i++;
-		while (i < length && text[i] >= '0' && text[i] <= '9') {
-			i++;
-			exponent_digits++;
-		}
-		if (exponent_digits == 0)
+		if (statsd_skip_digits(text, length, &i) == 0)
 			return -1;
 	}
 	if (i != length)

@@ -167,26 +167,34 @@ header_of(const struct segment_view *view)
 	return (const struct dcistat_segment_header *)view->base;
 }
 
+/* A count the writer keeps in the header, read once and never above the
+ * capacity the reader took at open: the writer is not trusted. */
+static uint32_t
+load_count(const uint32_t *word, uint32_t capacity)
+{
+	uint32_t count = load32(word);
+
+	return count < capacity ? count : capacity;
+}
+
 uint32_t
 segment_class_count(const struct segment_view *view)
 {
-	uint32_t count = load32(&header_of(view)->class_count);
-	return count < view->class_capacity ? count : view->class_capacity;
+	return load_count(&header_of(view)->class_count, view->class_capacity);
 }
 
 uint32_t
 segment_instance_high(const struct segment_view *view)
 {
-	uint32_t high = load32(&header_of(view)->instance_high);
-	return high < view->instance_capacity ? high
-	                                      : view->instance_capacity;
+	return load_count(
+	    &header_of(view)->instance_high, view->instance_capacity);
 }
 
 uint32_t
 segment_regions_in_use(const struct segment_view *view)
 {
-	uint32_t in_use = load32(&header_of(view)->regions_in_use);
-	return in_use < view->thread_regions ? in_use : view->thread_regions;
+	return load_count(
+	    &header_of(view)->regions_in_use, view->thread_regions);
 }
 
 bool

@@ -66,49 +66,11 @@
  */
 #define _GNU_SOURCE
 
+#include "format/datum_forms.h"
+#include "providers/common/options.h"
 #include "suppliers_context.h"
 
-static uint64_t
-monotonic_microseconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
-}
-
 /* --- Options --- */
-
-static int
-parse_unsigned(struct dci_host *host, const char *key, uint64_t minimum,
-    uint64_t maximum, uint64_t default_value, uint64_t *value)
-{
-	const char *text = dci_option_string(host, key);
-	char *end;
-	unsigned long long parsed;
-
-	*value = default_value;
-	if (text == NULL) {
-		if (dci_option_present(host, key)) {
-			dci_option_error(host, key, "expected a number");
-			return -1;
-		}
-		return 0;
-	}
-	errno = 0;
-	parsed = strtoull(text, &end, 10);
-	if (errno != 0 || end == text || *end != '\0' || text[0] == '-' ||
-	    parsed < minimum || parsed > maximum) {
-		char message[128];
-		snprintf(message, sizeof(message),
-		    "expected a number from %" PRIu64 " to %" PRIu64, minimum,
-		    maximum);
-		dci_option_error(host, key, message);
-		return -1;
-	}
-	*value = parsed;
-	return 0;
-}
 
 static bool
 id_number(const char *text, unsigned long *number)
@@ -121,13 +83,44 @@ id_number(const char *text, unsigned long *number)
 	       *number < UINT32_MAX;
 }
 
+/* The id that item `index` of option `key` ("users" or "groups") names,
+ * a user or group name or a number. -1 after dci_option_error. */
+static int
+owner_id(
+    struct dci_host *host, const char *key, size_t index, unsigned long *number)
+{
+	bool group = strcmp(key, "groups") == 0;
+	const char *name = dci_option_item(host, key, index);
+
+	if (group) {
+		const struct group *entry = getgrnam(name);
+		if (entry != NULL) {
+			*number = entry->gr_gid;
+			return 0;
+		}
+	} else {
+		const struct passwd *entry = getpwnam(name);
+		if (entry != NULL) {
+			*number = entry->pw_uid;
+			return 0;
+		}
+	}
+	if (!id_number(name, number)) {
+		dci_option_error(
+		    host, key, group ? "no such group" : "no such user");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 owners_parse(struct suppliers_context *context)
 {
-	struct dci_host *host = context->host;
+	struct dci_host *host = context->base.host;
 	size_t users = dci_option_count(host, "users");
 	size_t groups = dci_option_count(host, "groups");
 	bool default_group = !dci_option_present(host, "groups");
+	unsigned long number;
 
 	context->owners.uids = calloc(users + 1, sizeof(uid_t));
 	context->owners.gids = calloc(groups + 1, sizeof(gid_t));
@@ -136,28 +129,14 @@ owners_parse(struct suppliers_context *context)
 		return -1;
 	}
 	for (size_t i = 0; i < users; i++) {
-		const char *name = dci_option_item(host, "users", i);
-		struct passwd *entry = getpwnam(name);
-		unsigned long number;
-		if (entry != NULL)
-			number = entry->pw_uid;
-		else if (!id_number(name, &number)) {
-			dci_option_error(host, "users", "no such user");
+		if (owner_id(host, "users", i, &number) != 0)
 			return -1;
-		}
 		context->owners.uids[context->owners.uid_count++] =
 		    (uid_t)number;
 	}
 	for (size_t i = 0; i < groups; i++) {
-		const char *name = dci_option_item(host, "groups", i);
-		struct group *entry = getgrnam(name);
-		unsigned long number;
-		if (entry != NULL)
-			number = entry->gr_gid;
-		else if (!id_number(name, &number)) {
-			dci_option_error(host, "groups", "no such group");
+		if (owner_id(host, "groups", i, &number) != 0)
 			return -1;
-		}
 		context->owners.gids[context->owners.gid_count++] =
 		    (gid_t)number;
 	}
@@ -184,7 +163,7 @@ directory_prepare(struct suppliers_context *context)
 
 	if (stat(context->directory, &status) == 0) {
 		if (!S_ISDIR(status.st_mode)) {
-			dci_log(context->host, DCI_LOG_ERR,
+			dci_log(context->base.host, DCI_LOG_ERR,
 			    "%s is not a directory", context->directory);
 			return -1;
 		}
@@ -197,7 +176,7 @@ directory_prepare(struct suppliers_context *context)
 	if (slash != NULL && slash != parent) {
 		*slash = '\0';
 		if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
-			dci_log(context->host, DCI_LOG_ERR,
+			dci_log(context->base.host, DCI_LOG_ERR,
 			    "cannot create %s: %s", parent, strerror(errno));
 			free(parent);
 			return -1;
@@ -205,7 +184,7 @@ directory_prepare(struct suppliers_context *context)
 	}
 	free(parent);
 	if (mkdir(context->directory, 0700) != 0 && errno != EEXIST) {
-		dci_log(context->host, DCI_LOG_ERR, "cannot create %s: %s",
+		dci_log(context->base.host, DCI_LOG_ERR, "cannot create %s: %s",
 		    context->directory, strerror(errno));
 		return -1;
 	}
@@ -213,14 +192,14 @@ directory_prepare(struct suppliers_context *context)
 	    chown(context->directory, (uid_t)-1, context->owners.gids[0]) ==
 	        0) {
 		if (chmod(context->directory, 03770) != 0)
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "cannot set the mode of %s: %s", context->directory,
 			    strerror(errno));
 	} else {
 		/* No group (none configured, no group dcistat): only root
 		 * and dcistatd's own user may create segments. */
 		if (context->owners.gid_count > 0)
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "cannot give %s the group %u: %s",
 			    context->directory,
 			    (unsigned)context->owners.gids[0], strerror(errno));
@@ -245,32 +224,21 @@ class_register(struct suppliers_context *context,
 	memcpy(id + 2, copy->id, copy->id_length * sizeof(uint32_t));
 	for (uint32_t d = 0; d < copy->datum_count; d++) {
 		const struct dcistat_segment_datum *datum = &copy->datums[d];
-		datums[d] = (struct dci_datum_info){.id = datum->id,
-		    .label = datum->label,
-		    .type = (enum dci_type)datum->type,
-		    .format = datum->format,
-		    .presentation = datum->presentation,
-		    .size = datum->size,
-		    .volatility = datum->volatility,
-		    .unit = (enum dci_unit)datum->unit,
-		    .semantics = (enum dci_semantics)datum->semantics,
-		    .description = datum->description[0] != '\0'
-		                       ? datum->description
-		                       : NULL};
+		datums[d] = (struct dci_datum_info)DATUM_INFO(datum->id,
+		    datum->label, (enum dci_type)datum->type, datum->format,
+		    datum->presentation, datum->size, datum->volatility,
+		    (enum dci_unit)datum->unit,
+		    (enum dci_semantics)datum->semantics,
+		    datum->description[0] != '\0' ? datum->description : NULL);
 	}
-	info = (struct dci_class_info){.id = id,
-	    .id_length = copy->id_length + 2,
-	    .label = copy->label,
-	    .description = copy->description[0] != '\0' ? copy->description
-	                                                : NULL,
-	    .levels = copy->levels,
-	    .level_count = copy->level_count,
-	    .datums = datums,
-	    .datum_count = copy->datum_count};
+	info = (struct dci_class_info)CLASS_INFO(id, copy->id_length + 2,
+	    copy->label,
+	    copy->description[0] != '\0' ? copy->description : NULL,
+	    copy->levels, copy->level_count, datums, copy->datum_count);
 	segment->handles[index] =
-	    dci_class_register(context->host, segment->supplier, &info);
+	    dci_class_register(context->base.host, segment->supplier, &info);
 	if (segment->handles[index] == NULL) {
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    "%s/%s: class \"%s\" of supplier \"%s\" not served (the "
 		    "reason is above)",
 		    context->directory, segment->name, copy->label,
@@ -344,7 +312,7 @@ classes_update(struct suppliers_context *context,
 				    limit, which, why, why_size);
 				return -1;
 			}
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s/%s: class %u refused: %s", context->directory,
 			    segment->name, c, class_why);
 			continue;
@@ -455,8 +423,8 @@ segment_read(struct suppliers_context *context, struct served_segment *segment,
 
 	for (uint32_t c = 0; c < segment->class_count; c++) {
 		if (segment->handles[c] != NULL)
-			segment->batches[c] =
-			    dci_batch_begin(context->host, segment->handles[c]);
+			segment->batches[c] = dci_batch_begin(
+			    context->base.host, segment->handles[c]);
 	}
 	segment_scratch_clear(scratch);
 	scratch->work_limit = work_limit;
@@ -585,7 +553,7 @@ segment_serve(struct suppliers_context *context,
 	if (skipped < 0) {
 		if (segment->batches != NULL)
 			batches_end(context, segment, false);
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    "%s/%s refused: %s; supplier \"%s\" withdrawn",
 		    context->directory, segment->name, why,
 		    segment->view.module);
@@ -594,7 +562,7 @@ segment_serve(struct suppliers_context *context,
 	if (segment->batches != NULL)
 		batches_end(context, segment, true);
 	if (skipped > 0 && !segment->skipped_logged)
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    "%s/%s: %ld instance%s skipped: a writer stopped inside an "
 		    "update",
 		    context->directory, segment->name, (long)skipped,
@@ -605,9 +573,12 @@ segment_serve(struct suppliers_context *context,
 
 /* --- Provider --- */
 
+/* Frees what the context holds (struct provider_context). */
 static void
-context_free(struct suppliers_context *context)
+suppliers_release(void *opaque)
 {
+	struct suppliers_context *context = opaque;
+
 	/* At fini the host withdraws everything this provider registered. */
 	for (size_t i = 0; i < context->segment_count; i++) {
 		context->segments[i]->supplier = NULL;
@@ -625,68 +596,67 @@ context_free(struct suppliers_context *context)
 	free(context->owners.gids);
 	segment_scratch_clear(&context->scratch);
 	free(context->values);
-	free(context);
+	segment_guard_uninstall();
 }
 
 static int
 suppliers_init(struct dci_host *host, void **context_pointer)
 {
-	struct suppliers_context *context = calloc(1, sizeof(*context));
+	struct suppliers_context *context;
 	const char *directory = dci_option_string(host, "directory");
 	uint64_t max_segments, max_size, per_uid, refused_per_uid;
 	struct segment_budget_limits *limits;
 
-	if (context == NULL) {
-		dci_log(host, DCI_LOG_ERR, "out of memory");
+	context = provider_context_new(
+	    host, context_pointer, sizeof *context, suppliers_release);
+	if (context == NULL)
 		return -1;
-	}
-	context->host = host;
 	context->watch = -1;
 	context->watch_descriptor = -1;
-	if (parse_unsigned(host, "max-segments", 1,
+	if (provider_option_unsigned(host, "max-segments", 1,
 	        SUPPLIERS_MAX_SEGMENTS_LIMIT, SUPPLIERS_MAX_SEGMENTS_DEFAULT,
 	        &max_segments) != 0 ||
-	    parse_unsigned(host, "max-segments-per-uid", 1, max_segments,
+	    provider_option_unsigned(host, "max-segments-per-uid", 1, max_segments,
 	        max_segments / 4 > 0 ? max_segments / 4 : 1, &per_uid) != 0 ||
-	    parse_unsigned(host, "max-refused-per-uid", 1,
+	    provider_option_unsigned(host, "max-refused-per-uid", 1,
 	        SUPPLIERS_MAX_SEGMENTS_LIMIT,
 	        SUPPLIERS_MAX_REFUSED_PER_UID_DEFAULT, &refused_per_uid) != 0 ||
-	    parse_unsigned(host, "max-segment-size",
+	    provider_option_unsigned(host, "max-segment-size",
 	        sizeof(struct dcistat_segment_header), UINT64_C(1) << 40,
 	        SUPPLIERS_MAX_SEGMENT_SIZE_DEFAULT, &max_size) != 0 ||
 	    owners_parse(context) != 0)
-		goto failed;
+		return -1;
 	limits = &context->limits;
-	if (parse_unsigned(host, "max-segment-memory", UINT64_C(1) << 16,
+	if (provider_option_unsigned(host, "max-segment-memory", UINT64_C(1) << 16,
 	        UINT64_C(1) << 40, SEGMENT_BUDGET_SEGMENT_BYTES_DEFAULT,
 	        &limits->segment_bytes) != 0 ||
-	    parse_unsigned(host, "max-user-memory", UINT64_C(1) << 16,
+	    provider_option_unsigned(host, "max-user-memory", UINT64_C(1) << 16,
 	        UINT64_C(1) << 40, SEGMENT_BUDGET_USER_BYTES_DEFAULT,
 	        &limits->user_bytes) != 0 ||
-	    parse_unsigned(host, "max-refresh-work", UINT64_C(1) << 16,
+	    provider_option_unsigned(host, "max-refresh-work", UINT64_C(1) << 16,
 	        UINT64_C(1) << 40, SEGMENT_BUDGET_REFRESH_WORK_DEFAULT,
 	        &limits->refresh_work) != 0 ||
-	    parse_unsigned(host, "max-segment-work", UINT64_C(1) << 12,
+	    provider_option_unsigned(host, "max-segment-work", UINT64_C(1) << 12,
 	        limits->refresh_work,
 	        limits->refresh_work < SEGMENT_BUDGET_SEGMENT_WORK_DEFAULT
 	            ? limits->refresh_work
 	            : SEGMENT_BUDGET_SEGMENT_WORK_DEFAULT,
 	        &limits->segment_work) != 0)
-		goto failed;
+		return -1;
 	if (directory != NULL && directory[0] != '/') {
 		dci_option_error(host, "directory", "expected an absolute path");
-		goto failed;
+		return -1;
 	}
 	context->directory =
 	    strdup(directory != NULL ? directory : DCISTAT_SUPPLIER_DIRECTORY);
 	if (context->directory == NULL)
-		goto failed;
+		return -1;
 	context->max_segments = (size_t)max_segments;
 	context->max_segments_per_uid = (size_t)per_uid;
 	context->max_refused_per_uid = (size_t)refused_per_uid;
 	context->max_segment_size = max_size;
 	if (directory_prepare(context) != 0)
-		goto failed;
+		return -1;
 	context->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (context->watch >= 0 && suppliers_watch_add(context) != 0) {
 		close(context->watch);
@@ -698,14 +668,9 @@ suppliers_init(struct dci_host *host, void **context_pointer)
 		    context->directory, strerror(errno));
 	if (segment_guard_install() != 0) {
 		dci_log(host, DCI_LOG_ERR, "cannot install a SIGBUS handler");
-		goto failed;
+		return -1;
 	}
-	*context_pointer = context;
 	return 0;
-
-failed:
-	context_free(context);
-	return -1;
 }
 
 /* Serves the segments whose turn it is (segment_rotation.h), marking
@@ -781,7 +746,7 @@ static int
 suppliers_refresh(struct dci_host *host, void *context_pointer)
 {
 	struct suppliers_context *context = context_pointer;
-	uint64_t now_microseconds = monotonic_microseconds();
+	uint64_t now_microseconds = provider_monotonic_microseconds();
 
 	(void)host;
 	bool owner_check;
@@ -821,27 +786,11 @@ suppliers_refresh(struct dci_host *host, void *context_pointer)
 	return 0;
 }
 
-static void
-suppliers_fini(struct dci_host *host, void *context_pointer)
-{
-	(void)host;
-	if (context_pointer != NULL)
-		context_free(context_pointer);
-	segment_guard_uninstall();
-}
-
 static const char *const suppliers_option_keys[] = {"directory", "users",
     "groups", "max-segments", "max-segments-per-uid", "max-refused-per-uid",
     "max-segment-size", "max-segment-memory", "max-user-memory",
     "max-segment-work", "max-refresh-work", NULL};
 
-DCI_PROVIDER_DEFINE = {
-    .abi_version = DCI_PROVIDER_ABI_VERSION,
-    .name = "suppliers",
-    .description = "Statistics that applications publish through "
-                   "libdcistat-supplier",
-    .option_keys = suppliers_option_keys,
-    .init = suppliers_init,
-    .refresh = suppliers_refresh,
-    .fini = suppliers_fini,
-};
+PROVIDER_ENTRY("suppliers",
+    "Statistics that applications publish through libdcistat-supplier",
+    suppliers_option_keys, suppliers_init, suppliers_refresh);

@@ -12,6 +12,7 @@
 
 #include "owner_counts.h"
 #include "providers/common/clock.h"
+#include "providers/common/start.h"
 #include "refused_set.h"
 #include "segment_budget.h"
 #include "segment_file.h"
@@ -85,7 +86,7 @@ struct served_segment {
 };
 
 struct suppliers_context {
-	struct dci_host *host;
+	struct provider_context base; /* first: provider_fini */
 	char *directory;
 	struct segment_owners owners;
 	size_t max_segments;

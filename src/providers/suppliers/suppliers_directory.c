@@ -46,7 +46,7 @@ suppliers_segment_free(
 			held->served_full_logged = false;
 	}
 	if (segment->supplier != NULL)
-		dci_supplier_withdraw(context->host, segment->supplier);
+		dci_supplier_withdraw(context->base.host, segment->supplier);
 	suppliers_segment_forget_classes(segment);
 	segment_file_close(&segment->file);
 	free(segment->name);
@@ -85,9 +85,12 @@ refuse_file(struct suppliers_context *context, const struct stat *status,
 	suppliers_refuse_file_owned(context, status, collision, NULL);
 }
 
-/* Forgets a refused file (gone, or changed: to be read again). */
+/* A refused file went: its owner holds one refusal less, and when that
+ * brings it under max-refused-per-uid, the limit is logged again the next
+ * time it holds a file back. */
 static void
-refused_forget(struct suppliers_context *context, struct refused_file *refused)
+refused_uncount(
+    struct suppliers_context *context, const struct refused_file *refused)
 {
 	struct owner_count *held =
 	    owner_counts_get(&context->held, refused->uid);
@@ -96,6 +99,13 @@ refused_forget(struct suppliers_context *context, struct refused_file *refused)
 		held->refused--;
 	if (held != NULL && held->refused < context->max_refused_per_uid)
 		held->refused_full_logged = false;
+}
+
+/* Forgets a refused file (gone, or changed: to be read again). */
+static void
+refused_forget(struct suppliers_context *context, struct refused_file *refused)
+{
+	refused_uncount(context, refused);
 	refused_set_remove(&context->refused, refused);
 }
 
@@ -117,7 +127,7 @@ void
 suppliers_files_summarize(struct suppliers_context *context)
 {
 	if (context->files_unlogged > 0)
-		dci_log(context->host, DCI_LOG_WARNING,
+		dci_log(context->base.host, DCI_LOG_WARNING,
 		    "%s: %zu more files refused or removed in this refresh, "
 		    "not named (at most %u a refresh are)",
 		    context->directory, context->files_unlogged,
@@ -141,21 +151,21 @@ dead_file_remove(struct suppliers_context *context, int directory_descriptor,
 	        0 ||
 	    status.st_dev != device || status.st_ino != inode) {
 		if (file_log_allowed(context))
-			dci_log(context->host, DCI_LOG_INFO,
+			dci_log(context->base.host, DCI_LOG_INFO,
 			    "%s/%s: %s; already gone", context->directory, name,
 			    why);
 		return true;
 	}
 	if (unlinkat(directory_descriptor, name, 0) != 0) {
 		if (file_log_allowed(context))
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s/%s: %s, but it cannot be removed: %s (it "
 			    "stays until its owner or root removes it)",
 			    context->directory, name, why, strerror(errno));
 		return false;
 	}
 	if (file_log_allowed(context))
-		dci_log(context->host, DCI_LOG_INFO, "%s/%s: %s; removed",
+		dci_log(context->base.host, DCI_LOG_INFO, "%s/%s: %s; removed",
 		    context->directory, name, why);
 	return true;
 }
@@ -374,7 +384,7 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 		snprintf(why, sizeof(why), "out of memory");
 		goto refused;
 	}
-	segment->supplier = dci_supplier_register(context->host, &info);
+	segment->supplier = dci_supplier_register(context->base.host, &info);
 	if (segment->supplier == NULL) {
 		/* Another segment's module: tried again when that one goes.
 		 * Any other refusal (a configured provider's name, reserved
@@ -397,7 +407,7 @@ segment_add(struct suppliers_context *context, int directory_descriptor,
 	segment->held = true;
 	held->served++;
 	context->segments[context->segment_count++] = segment;
-	dci_log(context->host, DCI_LOG_INFO,
+	dci_log(context->base.host, DCI_LOG_INFO,
 	    "%s/%s: supplier \"%s\" (pid %u) served", context->directory, name,
 	    segment->view.module, segment->view.pid);
 	return true;
@@ -408,7 +418,7 @@ refused:
 		    .pid = segment->view.pid,
 		    .start = segment->view.process_start};
 		if (file_log_allowed(context))
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "%s/%s refused: %s", context->directory, name, why);
 		suppliers_refuse_file_owned(
 		    context, status, collision, header_read ? &owner : NULL);
@@ -427,6 +437,23 @@ segment_name(const char *name)
 
 	return name[0] != '.' && length > suffix && length <= NAME_MAX &&
 	       strcmp(name + length - suffix, DCISTAT_SEGMENT_SUFFIX) == 0;
+}
+
+/* A limit holds a file back: warns the first time (*logged false) and
+ * remembers it did, so that the same limit is not logged at every scan. */
+__attribute__((format(printf, 3, 4))) static void
+limit_warn_once(
+    struct suppliers_context *context, bool *logged, const char *format, ...)
+{
+	va_list arguments;
+
+	if (!*logged) {
+		va_start(arguments, format);
+		context->base.host->operations->log(
+		    context->base.host, DCI_LOG_WARNING, format, arguments);
+		va_end(arguments);
+	}
+	*logged = true;
 }
 
 /* What the directory entry `name` is: a served segment (marked seen), a
@@ -471,33 +498,24 @@ entry_examine(struct suppliers_context *context, int descriptor,
 	if (held == NULL)
 		return;
 	if (refused == NULL && held->refused >= context->max_refused_per_uid) {
-		if (!held->refused_full_logged)
-			dci_log(context->host, DCI_LOG_WARNING,
-			    "%s: %zu files of uid %u refused; its other files "
-			    "are ignored until some go (option "
-			    "max-refused-per-uid)",
-			    context->directory, held->refused,
-			    (unsigned)status.st_uid);
-		held->refused_full_logged = true;
+		limit_warn_once(context, &held->refused_full_logged,
+		    "%s: %zu files of uid %u refused; its other files are "
+		    "ignored until some go (option max-refused-per-uid)",
+		    context->directory, held->refused, (unsigned)status.st_uid);
 		return;
 	}
 	if (context->segment_count >= context->max_segments) {
-		if (!context->over_limit_logged)
-			dci_log(context->host, DCI_LOG_WARNING,
-			    "%s: more than %zu segments; the others wait "
-			    "(option max-segments)",
-			    context->directory, context->max_segments);
-		context->over_limit_logged = true;
+		limit_warn_once(context, &context->over_limit_logged,
+		    "%s: more than %zu segments; the others wait (option "
+		    "max-segments)",
+		    context->directory, context->max_segments);
 		return;
 	}
 	if (held->served >= context->max_segments_per_uid) {
-		if (!held->served_full_logged)
-			dci_log(context->host, DCI_LOG_WARNING,
-			    "%s: uid %u holds %zu segments, its share; its "
-			    "others wait (option max-segments-per-uid)",
-			    context->directory, (unsigned)status.st_uid,
-			    held->served);
-		held->served_full_logged = true;
+		limit_warn_once(context, &held->served_full_logged,
+		    "%s: uid %u holds %zu segments, its share; its others "
+		    "wait (option max-segments-per-uid)",
+		    context->directory, (unsigned)status.st_uid, held->served);
 		return;
 	}
 	if (refused == NULL)
@@ -519,15 +537,10 @@ static bool
 refused_gone(struct refused_file *refused, void *argument)
 {
 	struct suppliers_context *context = argument;
-	struct owner_count *held;
 
 	if (refused->seen)
 		return false;
-	held = owner_counts_get(&context->held, refused->uid);
-	if (held != NULL && held->refused > 0)
-		held->refused--;
-	if (held != NULL && held->refused < context->max_refused_per_uid)
-		held->refused_full_logged = false;
+	refused_uncount(context, refused);
 	return true;
 }
 
@@ -541,7 +554,7 @@ directory_scan(struct suppliers_context *context)
 	int descriptor;
 
 	if (directory == NULL) {
-		dci_log(context->host, DCI_LOG_ERR, "cannot read %s: %s",
+		dci_log(context->base.host, DCI_LOG_ERR, "cannot read %s: %s",
 		    context->directory, strerror(errno));
 		return -1;
 	}
@@ -708,7 +721,7 @@ suppliers_directory_update(struct suppliers_context *context, uint64_t now)
 	if (context->watch_lost) {
 		context->watch_lost = false;
 		if (suppliers_watch_add(context) != 0) {
-			dci_log(context->host, DCI_LOG_WARNING,
+			dci_log(context->base.host, DCI_LOG_WARNING,
 			    "cannot watch %s again (%s): it is rescanned at "
 			    "every refresh",
 			    context->directory, strerror(errno));
@@ -765,7 +778,7 @@ suppliers_segments_retire(struct suppliers_context *context, bool full)
 			i++;
 			continue;
 		}
-		dci_log(context->host, DCI_LOG_INFO,
+		dci_log(context->base.host, DCI_LOG_INFO,
 		    "%s/%s: supplier \"%s\" withdrawn: %s", context->directory,
 		    segment->name, segment->view.module,
 		    remove ? "its process exited" : reason);
@@ -805,7 +818,6 @@ bool
 suppliers_refused_owner_gone(struct refused_file *refused, void *argument)
 {
 	struct suppliers_context *context = argument;
-	struct owner_count *held;
 	char why[256];
 	int descriptor;
 	bool removed;
@@ -825,10 +837,6 @@ suppliers_refused_owner_gone(struct refused_file *refused, void *argument)
 		refused->has_owner = false; /* said once */
 		return false;
 	}
-	held = owner_counts_get(&context->held, refused->uid);
-	if (held != NULL && held->refused > 0)
-		held->refused--;
-	if (held != NULL && held->refused < context->max_refused_per_uid)
-		held->refused_full_logged = false;
+	refused_uncount(context, refused);
 	return true;
 }
