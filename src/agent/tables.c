@@ -15,14 +15,13 @@
 
 #define ENTRY_PREFIX_LENGTH SCHEMA_ENTRY_PREFIX_LENGTH /* .1.table.1 */
 
-/* How one table finds its rows, encodes their index, and which columns it
- * has. For dciStatTable the column decides which rows exist. */
+/* How one table finds its rows (`lookup`; NULL for dciStatTable, whose
+ * column decides which rows exist: shape_find), encodes their index, and
+ * which columns it has. */
 struct table_shape {
 	unsigned first_column;
 	unsigned last_column;
-	bool (*find)(struct agent_tables *tables, unsigned column,
-	    const uint64_t *index, size_t length, enum schema_index_mode mode,
-	    struct schema_index_row *row);
+	schema_index_lookup *lookup;
 	size_t (*encode)(const struct schema_index_row *row, uint32_t *index);
 	void (*value)(struct agent_tables *tables, unsigned column,
 	    const struct schema_index_row *row, netsnmp_variable_list *varbind);
@@ -53,14 +52,6 @@ set_integer(netsnmp_variable_list *varbind, long value)
 }
 
 /* --- dciSupplierTable --- */
-
-static bool
-supplier_find(struct agent_tables *tables, unsigned column,
-    const uint64_t *index, size_t length, enum schema_index_mode mode,
-    struct schema_index_row *row)
-{
-	return schema_index_supplier(tables->registry, index, length, mode, row);
-}
 
 static size_t
 supplier_encode(const struct schema_index_row *row, uint32_t *index)
@@ -135,13 +126,6 @@ supplier_value(struct agent_tables *tables, unsigned column,
 
 /* --- dciClassTable --- */
 
-static bool
-class_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
-{
-	return schema_index_class(tables->registry, index, length, mode, row);
-}
-
 static size_t
 class_encode(const struct schema_index_row *row, uint32_t *index)
 {
@@ -213,13 +197,6 @@ class_value(struct agent_tables *tables, unsigned column,
 
 /* --- dciDatumTable --- */
 
-static bool
-datum_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
-{
-	return schema_index_datum(tables->registry, index, length, mode, row);
-}
-
 static void
 datum_value(struct agent_tables *tables, unsigned column,
     const struct schema_index_row *row, netsnmp_variable_list *varbind)
@@ -242,14 +219,6 @@ datum_value(struct agent_tables *tables, unsigned column,
 }
 
 /* --- dciInstanceTable --- */
-
-static bool
-instance_find(struct agent_tables *tables, unsigned column,
-    const uint64_t *index, size_t length, enum schema_index_mode mode,
-    struct schema_index_row *row)
-{
-	return schema_index_instance(tables->registry, index, length, mode, row);
-}
 
 /* RowPointer to the parent's dciInstanceLabel, or zeroDotZero. */
 static void
@@ -327,16 +296,6 @@ stat_filter(unsigned column)
 	else if (column == SCHEMA_STAT_DISCONTINUITY)
 		filter.counters_only = true;
 	return filter;
-}
-
-static bool
-stat_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
-{
-	struct schema_index_filter filter = stat_filter(column);
-
-	return schema_index_stat(
-	    tables->registry, index, length, mode, &filter, row);
 }
 
 /* ST_TIME values read the clocks once per request, not per varbind. */
@@ -421,16 +380,31 @@ stat_value(struct agent_tables *tables, unsigned column,
 
 static const struct table_shape table_shapes[] = {
     [SCHEMA_TABLE_SUPPLIER] = {SCHEMA_SUPPLIER_MODULE, SCHEMA_SUPPLIER_FAILURE,
-        supplier_find, supplier_encode, supplier_value},
+        schema_index_supplier, supplier_encode, supplier_value},
     [SCHEMA_TABLE_CLASS] = {SCHEMA_CLASS_LABEL, SCHEMA_CLASS_LEVEL_SIZES,
-        class_find, class_encode, class_value},
+        schema_index_class, class_encode, class_value},
     [SCHEMA_TABLE_DATUM] = {SCHEMA_DATUM_LABEL, SCHEMA_DATUM_DESCRIPTION,
-        datum_find, schema_index_encode_datum, datum_value},
+        schema_index_datum, schema_index_encode_datum, datum_value},
     [SCHEMA_TABLE_INSTANCE] = {SCHEMA_INSTANCE_LABEL, SCHEMA_INSTANCE_PARENT,
-        instance_find, schema_index_encode_instance, instance_value},
-    [SCHEMA_TABLE_STAT] = {SCHEMA_STAT_LABEL, SCHEMA_STAT_HUNDREDTHS, stat_find,
+        schema_index_instance, schema_index_encode_instance, instance_value},
+    [SCHEMA_TABLE_STAT] = {SCHEMA_STAT_LABEL, SCHEMA_STAT_HUNDREDTHS, NULL,
         schema_index_encode_stat, stat_value},
 };
+
+static bool
+shape_find(struct agent_tables *tables, const struct table_shape *shape,
+    unsigned column, const uint64_t *index, size_t length,
+    enum schema_index_mode mode, struct schema_index_row *row)
+{
+	struct schema_index_filter filter;
+
+	if (shape->lookup != NULL)
+		return shape->lookup(
+		    tables->registry, index, length, mode, row);
+	filter = stat_filter(column);
+	return schema_index_stat(
+	    tables->registry, index, length, mode, &filter, row);
+}
 
 static void
 answer_row(struct agent_tables *tables, const struct table_shape *shape,
@@ -554,7 +528,7 @@ agent_tables_answer_request(struct agent_tables *tables, unsigned table,
 		index = request->subids + ENTRY_PREFIX_LENGTH + 1;
 		index_length = request->length - ENTRY_PREFIX_LENGTH - 1;
 		if (request->truncated ||
-		    !shape->find(tables, column, index, index_length,
+		    !shape_find(tables, shape, column, index, index_length,
 		        SCHEMA_INDEX_EXACT, &row))
 			return AGENT_NO_SUCH_INSTANCE;
 		answer_row(tables, shape, table, column, &row, name, varbind);
@@ -578,7 +552,7 @@ agent_tables_answer_request(struct agent_tables *tables, unsigned table,
 		}
 	}
 	for (; column <= shape->last_column; column++) {
-		if (shape->find(tables, column, index, index_length,
+		if (shape_find(tables, shape, column, index, index_length,
 		        SCHEMA_INDEX_NEXT, &row)) {
 			answer_row(
 			    tables, shape, table, column, &row, name, varbind);
