@@ -96,6 +96,17 @@ int
 agent_start(
     const struct agent_settings *settings, struct dci_registry *registry)
 {
+	/* Alarms run from our loop (run_alarms), not from SIGALRM. Our
+	 * configuration is the YAML file: no snmp.conf file is read and no
+	 * persistent state read or written. */
+	static const int library_settings_on[] = {
+	    NETSNMP_DS_LIB_ALARM_DONT_USE_SIG,
+	    NETSNMP_DS_LIB_DONT_READ_CONFIGS,
+	    NETSNMP_DS_LIB_DONT_PERSIST_STATE,
+	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD,
+	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE,
+	};
+
 	/* The daemon needs no MIB files: every OID it serves is compiled in. */
 	setenv("MIBS", "", 1);
 	agent_master_name = settings->agentx_socket != NULL
@@ -110,19 +121,11 @@ agent_start(
 	if (settings->agentx_socket != NULL)
 		netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
 		    NETSNMP_DS_AGENT_X_SOCKET, settings->agentx_socket);
-	/* Alarms run from our loop (run_alarms), not from SIGALRM. */
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_ALARM_DONT_USE_SIG, 1);
-	/* Our configuration is the YAML file; read no snmp.conf files and
-	 * write no persistent state. */
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DONT_PERSIST_STATE, 1);
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
-	netsnmp_ds_set_boolean(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
+	for (size_t i = 0;
+	     i < sizeof(library_settings_on) / sizeof(*library_settings_on);
+	     i++)
+		netsnmp_ds_set_boolean(
+		    NETSNMP_DS_LIBRARY_ID, library_settings_on[i], 1);
 
 	if (init_agent(AGENT_APPLICATION) != 0) {
 		log_warnx("agent: Net-SNMP agent initialisation failed");

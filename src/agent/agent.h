@@ -17,8 +17,8 @@
 #include "model/registry.h"
 
 struct agent_settings {
-	const char *agentx_socket;      /* NULL: Net-SNMP's default */
-	unsigned ping_interval_seconds; /* reconnect / keep-alive period */
+	const char *agentx_socket;         /* NULL: Net-SNMP's default */
+	unsigned ping_interval_seconds;    /* reconnect / keep-alive period */
 	enum dci_config_in_place in_place; /* agent/agentx_direct.h */
 };
 
@@ -55,6 +55,12 @@ struct agent_loop {
 	/* Called on SIGHUP, between requests. */
 	void (*reload)(void *context);
 	void *context;
+	/* After a request answered in place (agent/agentx_direct.h), the
+	 * loop polls the master's socket without sleeping, yielding the CPU
+	 * between polls, for up to this long before it waits: the master's
+	 * next request of a walk is then read without the wake-up of a
+	 * sleeping process. 0: it waits at once. */
+	unsigned busy_poll_microseconds;
 };
 
 /* Runs until SIGTERM or SIGINT. Returns 0 on a clean stop, -1 if the loop

@@ -12,9 +12,11 @@
 #include <net-snmp/library/large_fd_set.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent/agent.h"
@@ -93,6 +95,31 @@ signals_take(const struct agent_loop *loop)
 	return stop;
 }
 
+/* poll without a timeout over `polled` until something is ready or
+ * `microseconds` (below a second) have passed, the CPU yielded between
+ * polls (to the master, when both run on one CPU). Returns poll's count. */
+static int
+busy_poll(struct pollfd *polled, nfds_t used, unsigned microseconds)
+{
+	struct timespec end, now;
+	int count;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_nsec += (long)microseconds * 1000;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	while ((count = poll(polled, used, 0)) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
+		sched_yield();
+	}
+	return count;
+}
+
 /* poll's timeout for snmp_select_info2's, rounded up to a millisecond. */
 static int
 timeout_milliseconds(const struct timeval *timeout)
@@ -147,6 +174,8 @@ agent_run(const struct agent_loop *loop)
 	struct pollfd *polled = NULL;
 	size_t polled_size = 0;
 	int result = 0;
+	/* The last wake-up read a request of the master's answered in place. */
+	bool answered = false;
 
 	if (signals_install() != 0)
 		return -1;
@@ -220,10 +249,17 @@ agent_run(const struct agent_loop *loop)
 		}
 
 		/* Woken by input, Net-SNMP's next timer or the plug-ins'
-		 * next refresh, retry or staleness deadline. */
-		count = poll(polled, used,
-		    wait_milliseconds(
-		        loop, block, &timeout, dci_clock_milliseconds()));
+		 * next refresh, retry or staleness deadline; after an answer
+		 * in place, the master's next request is polled for first. */
+		count =
+		    quiet && answered && loop->busy_poll_microseconds > 0
+		        ? busy_poll(polled, used, loop->busy_poll_microseconds)
+		        : 0;
+		if (count == 0)
+			count = poll(polled, used,
+			    wait_milliseconds(loop, block, &timeout,
+			        dci_clock_milliseconds()));
+		answered = false;
 		if (count < 0) {
 			if (errno == EINTR)
 				continue;
@@ -251,6 +287,7 @@ agent_run(const struct agent_loop *loop)
 				NETSNMP_LARGE_FD_SET(polled[i].fd, &readable);
 				ready++;
 				others += polled[i].fd != direct;
+				answered |= quiet && polled[i].fd == direct;
 				if (polled[i].fd == master)
 					agent_master_heard(now);
 			}

@@ -321,6 +321,8 @@ main(int argc, char **argv)
 	    .plugins = &state.lifecycle.plugins,
 	    .reload = daemon_reload,
 	    .context = &state,
+	    .busy_poll_microseconds =
+	        state.lifecycle.config->busy_poll_microseconds,
 	};
 	result = agent_run(&loop);
 	agent_daemon_stopping();

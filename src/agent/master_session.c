@@ -361,45 +361,34 @@ session_made(int major, int minor, void *server_argument, void *client_argument)
 }
 
 /* SNMPD_CALLBACK_INDEX_START: Net-SNMP opened a session to the master and
- * is about to re-attach the subtrees; ours are registered here. */
+ * is about to re-attach the subtrees; ours are registered here.
+ * SNMPD_CALLBACK_INDEX_STOP: the session is gone, and with it, at the
+ * master, its registrations. */
 static int
-master_opened(
+master_session_changed(
     int major, int minor, void *server_argument, void *client_argument)
 {
 	(void)major;
-	(void)minor;
 	(void)client_argument;
-	master = server_argument;
+	master = minor == SNMPD_CALLBACK_INDEX_START ? server_argument : NULL;
+	generation++;
+	ping_pending = false;
+	if (master == NULL) {
+		registration_retry = INT64_MAX;
+		return 0;
+	}
 	/* The answers to what this file sends are waited for in the loop:
 	 * a ping interval each, and nothing is sent twice. */
 	if (ping_interval > 0)
 		master->timeout = (long)ping_interval * 1000;
 	master->retries = 0;
-	generation++;
 	heard = dci_clock_milliseconds();
-	ping_pending = ping_late = false;
+	ping_late = false;
 	for (unsigned i = 0; i < MASTER_REGISTRATIONS_MAX; i++)
 		registrations[i] = (struct master_registration){
 		    REGISTRATION_UNASKED, 0, false};
 	agent_registration_mark_attached();
 	registrations_send();
-	return 0;
-}
-
-/* SNMPD_CALLBACK_INDEX_STOP: the session is gone, and with it, at the
- * master, its registrations. */
-static int
-master_closed(
-    int major, int minor, void *server_argument, void *client_argument)
-{
-	(void)major;
-	(void)minor;
-	(void)server_argument;
-	(void)client_argument;
-	master = NULL;
-	generation++;
-	ping_pending = false;
-	registration_retry = INT64_MAX;
 	return 0;
 }
 
@@ -411,9 +400,9 @@ agent_master_setup(unsigned ping_interval_seconds)
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 	    SNMP_CALLBACK_SESSION_INIT, session_made, NULL);
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
-	    SNMPD_CALLBACK_INDEX_START, master_opened, NULL);
+	    SNMPD_CALLBACK_INDEX_START, master_session_changed, NULL);
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
-	    SNMPD_CALLBACK_INDEX_STOP, master_closed, NULL);
+	    SNMPD_CALLBACK_INDEX_STOP, master_session_changed, NULL);
 }
 
 /* One wait of at most `milliseconds` on Net-SNMP's descriptors, then what

@@ -63,6 +63,10 @@ registration_handle(netsnmp_mib_handler *handler,
 			agent_tables_answer(
 			    tables, table, true, request->requestvb);
 			break;
+		case MODE_GETBULK:
+			agent_tables_answer_bulk(
+			    tables, table, request_info, request);
+			break;
 		default:
 			netsnmp_set_request_error(
 			    request_info, request, SNMP_ERR_NOTWRITABLE);
@@ -88,9 +92,9 @@ agent_registration_add(struct agent_tables *tables)
 		if (handler == NULL)
 			return -1;
 		handler->myvoid = tables;
-		registrations[table] =
-		    netsnmp_handler_registration_create(name, handler, root,
-		        SCHEMA_ENTRY_PREFIX_LENGTH - 1, HANDLER_CAN_RONLY);
+		registrations[table] = netsnmp_handler_registration_create(name,
+		    handler, root, SCHEMA_ENTRY_PREFIX_LENGTH - 1,
+		    HANDLER_CAN_RONLY | HANDLER_CAN_GETBULK);
 		if (registrations[table] == NULL ||
 		    netsnmp_register_handler(registrations[table]) !=
 		        MIB_REGISTERED_OK) {

@@ -15,14 +15,13 @@
 
 #define ENTRY_PREFIX_LENGTH SCHEMA_ENTRY_PREFIX_LENGTH /* .1.table.1 */
 
-/* How one table finds its rows, encodes their index, and which columns it
- * has. For dciStatTable the column decides which rows exist. */
+/* How one table finds its rows (`lookup`; NULL for dciStatTable, whose
+ * column decides which rows exist: shape_find), encodes their index, and
+ * which columns it has. */
 struct table_shape {
 	unsigned first_column;
 	unsigned last_column;
-	bool (*find)(struct agent_tables *tables, unsigned column,
-	    const uint64_t *index, size_t length, enum schema_index_mode mode,
-	    struct schema_index_row *row);
+	schema_index_lookup *lookup;
 	size_t (*encode)(const struct schema_index_row *row, uint32_t *index);
 	void (*value)(struct agent_tables *tables, unsigned column,
 	    const struct schema_index_row *row, netsnmp_variable_list *varbind);
@@ -54,14 +53,6 @@ set_integer(netsnmp_variable_list *varbind, long value)
 
 /* --- dciSupplierTable --- */
 
-static bool
-supplier_find(struct agent_tables *tables, unsigned column,
-    const uint64_t *index, size_t length, enum schema_index_mode mode,
-    struct schema_index_row *row)
-{
-	return schema_index_supplier(tables->registry, index, length, mode, row);
-}
-
 static size_t
 supplier_encode(const struct schema_index_row *row, uint32_t *index)
 {
@@ -69,61 +60,71 @@ supplier_encode(const struct schema_index_row *row, uint32_t *index)
 	return 1;
 }
 
+/* One cell of a row, as one of the three syntaxes the descriptive tables'
+ * columns have: a DisplayString, an INTEGER or a 32-bit unsigned type. */
+struct cell {
+	u_char type; /* ASN_OCTET_STR, ASN_INTEGER, or an unsigned type */
+	const char *text;
+	long number;
+};
+
+#define CELL_TEXT(text)                                                        \
+	{                                                                      \
+		ASN_OCTET_STR, (text), 0                                       \
+	}
+#define CELL_INTEGER(number)                                                   \
+	{                                                                      \
+		ASN_INTEGER, NULL, (long)(number)                              \
+	}
+#define CELL_UNSIGNED(type, number)                                            \
+	{                                                                      \
+		(type), NULL, (long)(uint32_t)(number)                         \
+	}
+
+static void
+set_cell(netsnmp_variable_list *varbind, const struct cell *cell)
+{
+	if (cell->type == ASN_OCTET_STR)
+		set_string(varbind, cell->text);
+	else if (cell->type == ASN_INTEGER)
+		set_integer(varbind, cell->number);
+	else
+		set_unsigned(varbind, cell->type, (uint32_t)cell->number);
+}
+
 static void
 supplier_value(struct agent_tables *tables, unsigned column,
     const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_supplier *supplier = row->supplier;
+	const struct cell cells[] = {
+	    [SCHEMA_SUPPLIER_MODULE] = CELL_TEXT(supplier->module),
+	    [SCHEMA_SUPPLIER_TITLE] = CELL_TEXT(supplier->title),
+	    [SCHEMA_SUPPLIER_DESCRIPTION] = CELL_TEXT(supplier->description),
+	    [SCHEMA_SUPPLIER_TYPE] =
+	        CELL_UNSIGNED(ASN_UNSIGNED, supplier->type),
+	    [SCHEMA_SUPPLIER_VERSION] =
+	        CELL_UNSIGNED(ASN_UNSIGNED, supplier->version),
+	    [SCHEMA_SUPPLIER_STATUS] = CELL_INTEGER(supplier->status),
+	    [SCHEMA_SUPPLIER_DISCONTINUITY] = CELL_UNSIGNED(
+	        ASN_TIMETICKS, agent_timestamps_of(&tables->timestamps,
+	                           supplier->discontinuity_milliseconds)),
+	    [SCHEMA_SUPPLIER_LAST_REFRESH] = CELL_UNSIGNED(
+	        ASN_TIMETICKS, supplier->last_refresh_milliseconds == 0
+	                           ? 0
+	                           : agent_timestamps_of(&tables->timestamps,
+	                                 supplier->last_refresh_milliseconds)),
+	    [SCHEMA_SUPPLIER_FAILURE] = CELL_TEXT(supplier->failure),
+	};
 
-	switch (column) {
-	case SCHEMA_SUPPLIER_MODULE:
-		set_string(varbind, supplier->module);
-		break;
-	case SCHEMA_SUPPLIER_TITLE:
-		set_string(varbind, supplier->title);
-		break;
-	case SCHEMA_SUPPLIER_DESCRIPTION:
-		set_string(varbind, supplier->description);
-		break;
-	case SCHEMA_SUPPLIER_TYPE:
-		set_unsigned(varbind, ASN_UNSIGNED, supplier->type);
-		break;
-	case SCHEMA_SUPPLIER_VERSION:
-		set_unsigned(varbind, ASN_UNSIGNED, supplier->version);
-		break;
-	case SCHEMA_SUPPLIER_RESET:
+	if (column == SCHEMA_SUPPLIER_RESET)
 		snmp_set_var_typed_value(varbind, ASN_OCTET_STR,
 		    supplier->reset, sizeof(supplier->reset));
-		break;
-	case SCHEMA_SUPPLIER_STATUS:
-		set_integer(varbind, supplier->status);
-		break;
-	case SCHEMA_SUPPLIER_DISCONTINUITY:
-		set_unsigned(varbind, ASN_TIMETICKS,
-		    agent_timestamps_of(&tables->timestamps,
-		        supplier->discontinuity_milliseconds));
-		break;
-	case SCHEMA_SUPPLIER_LAST_REFRESH:
-		set_unsigned(varbind, ASN_TIMETICKS,
-		    supplier->last_refresh_milliseconds == 0
-		        ? 0
-		        : agent_timestamps_of(&tables->timestamps,
-		              supplier->last_refresh_milliseconds));
-		break;
-	case SCHEMA_SUPPLIER_FAILURE:
-		set_string(varbind, supplier->failure);
-		break;
-	}
+	else
+		set_cell(varbind, &cells[column]);
 }
 
 /* --- dciClassTable --- */
-
-static bool
-class_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
-{
-	return schema_index_class(tables->registry, index, length, mode, row);
-}
 
 static size_t
 class_encode(const struct schema_index_row *row, uint32_t *index)
@@ -196,59 +197,28 @@ class_value(struct agent_tables *tables, unsigned column,
 
 /* --- dciDatumTable --- */
 
-static bool
-datum_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
-{
-	return schema_index_datum(tables->registry, index, length, mode, row);
-}
-
 static void
 datum_value(struct agent_tables *tables, unsigned column,
     const struct schema_index_row *row, netsnmp_variable_list *varbind)
 {
 	const struct dci_datum_info *info = &row->datum->info;
+	const struct cell cells[] = {
+	    [SCHEMA_DATUM_LABEL] = CELL_TEXT(info->label),
+	    [SCHEMA_DATUM_TYPE] = CELL_INTEGER(info->type),
+	    [SCHEMA_DATUM_FORMAT] = CELL_UNSIGNED(ASN_UNSIGNED, info->format),
+	    [SCHEMA_DATUM_PRESENTATION] =
+	        CELL_UNSIGNED(ASN_UNSIGNED, info->presentation),
+	    [SCHEMA_DATUM_SIZE] = CELL_UNSIGNED(ASN_UNSIGNED, info->size),
+	    [SCHEMA_DATUM_VOLATILITY] = CELL_INTEGER(info->volatility),
+	    [SCHEMA_DATUM_UNITS] = CELL_TEXT(dci_value_unit_name(info->unit)),
+	    [SCHEMA_DATUM_SEMANTICS] = CELL_INTEGER(info->semantics),
+	    [SCHEMA_DATUM_DESCRIPTION] = CELL_TEXT(info->description),
+	};
 
-	switch (column) {
-	case SCHEMA_DATUM_LABEL:
-		set_string(varbind, info->label);
-		break;
-	case SCHEMA_DATUM_TYPE:
-		set_integer(varbind, info->type);
-		break;
-	case SCHEMA_DATUM_FORMAT:
-		set_unsigned(varbind, ASN_UNSIGNED, info->format);
-		break;
-	case SCHEMA_DATUM_PRESENTATION:
-		set_unsigned(varbind, ASN_UNSIGNED, info->presentation);
-		break;
-	case SCHEMA_DATUM_SIZE:
-		set_unsigned(varbind, ASN_UNSIGNED, info->size);
-		break;
-	case SCHEMA_DATUM_VOLATILITY:
-		set_integer(varbind, (long)info->volatility);
-		break;
-	case SCHEMA_DATUM_UNITS:
-		set_string(varbind, dci_value_unit_name(info->unit));
-		break;
-	case SCHEMA_DATUM_SEMANTICS:
-		set_integer(varbind, info->semantics);
-		break;
-	case SCHEMA_DATUM_DESCRIPTION:
-		set_string(varbind, info->description);
-		break;
-	}
+	set_cell(varbind, &cells[column]);
 }
 
 /* --- dciInstanceTable --- */
-
-static bool
-instance_find(struct agent_tables *tables, unsigned column,
-    const uint64_t *index, size_t length, enum schema_index_mode mode,
-    struct schema_index_row *row)
-{
-	return schema_index_instance(tables->registry, index, length, mode, row);
-}
 
 /* RowPointer to the parent's dciInstanceLabel, or zeroDotZero. */
 static void
@@ -326,16 +296,6 @@ stat_filter(unsigned column)
 	else if (column == SCHEMA_STAT_DISCONTINUITY)
 		filter.counters_only = true;
 	return filter;
-}
-
-static bool
-stat_find(struct agent_tables *tables, unsigned column, const uint64_t *index,
-    size_t length, enum schema_index_mode mode, struct schema_index_row *row)
-{
-	struct schema_index_filter filter = stat_filter(column);
-
-	return schema_index_stat(
-	    tables->registry, index, length, mode, &filter, row);
 }
 
 /* ST_TIME values read the clocks once per request, not per varbind. */
@@ -420,16 +380,31 @@ stat_value(struct agent_tables *tables, unsigned column,
 
 static const struct table_shape table_shapes[] = {
     [SCHEMA_TABLE_SUPPLIER] = {SCHEMA_SUPPLIER_MODULE, SCHEMA_SUPPLIER_FAILURE,
-        supplier_find, supplier_encode, supplier_value},
+        schema_index_supplier, supplier_encode, supplier_value},
     [SCHEMA_TABLE_CLASS] = {SCHEMA_CLASS_LABEL, SCHEMA_CLASS_LEVEL_SIZES,
-        class_find, class_encode, class_value},
+        schema_index_class, class_encode, class_value},
     [SCHEMA_TABLE_DATUM] = {SCHEMA_DATUM_LABEL, SCHEMA_DATUM_DESCRIPTION,
-        datum_find, schema_index_encode_datum, datum_value},
+        schema_index_datum, schema_index_encode_datum, datum_value},
     [SCHEMA_TABLE_INSTANCE] = {SCHEMA_INSTANCE_LABEL, SCHEMA_INSTANCE_PARENT,
-        instance_find, schema_index_encode_instance, instance_value},
-    [SCHEMA_TABLE_STAT] = {SCHEMA_STAT_LABEL, SCHEMA_STAT_HUNDREDTHS, stat_find,
+        schema_index_instance, schema_index_encode_instance, instance_value},
+    [SCHEMA_TABLE_STAT] = {SCHEMA_STAT_LABEL, SCHEMA_STAT_HUNDREDTHS, NULL,
         schema_index_encode_stat, stat_value},
 };
+
+static bool
+shape_find(struct agent_tables *tables, const struct table_shape *shape,
+    unsigned column, const uint64_t *index, size_t length,
+    enum schema_index_mode mode, struct schema_index_row *row)
+{
+	struct schema_index_filter filter;
+
+	if (shape->lookup != NULL)
+		return shape->lookup(
+		    tables->registry, index, length, mode, row);
+	filter = stat_filter(column);
+	return schema_index_stat(
+	    tables->registry, index, length, mode, &filter, row);
+}
 
 static void
 answer_row(struct agent_tables *tables, const struct table_shape *shape,
@@ -553,7 +528,7 @@ agent_tables_answer_request(struct agent_tables *tables, unsigned table,
 		index = request->subids + ENTRY_PREFIX_LENGTH + 1;
 		index_length = request->length - ENTRY_PREFIX_LENGTH - 1;
 		if (request->truncated ||
-		    !shape->find(tables, column, index, index_length,
+		    !shape_find(tables, shape, column, index, index_length,
 		        SCHEMA_INDEX_EXACT, &row))
 			return AGENT_NO_SUCH_INSTANCE;
 		answer_row(tables, shape, table, column, &row, name, varbind);
@@ -577,7 +552,7 @@ agent_tables_answer_request(struct agent_tables *tables, unsigned table,
 		}
 	}
 	for (; column <= shape->last_column; column++) {
-		if (shape->find(tables, column, index, index_length,
+		if (shape_find(tables, shape, column, index, index_length,
 		        SCHEMA_INDEX_NEXT, &row)) {
 			answer_row(
 			    tables, shape, table, column, &row, name, varbind);
@@ -605,6 +580,74 @@ agent_tables_answer(struct agent_tables *tables, unsigned table, bool next,
 	if (answer == AGENT_ANSWERED)
 		snmp_set_var_objid(varbind, name.subids, name.length);
 	return answer;
+}
+
+/* The GETNEXT of `varbind`'s name as one more repetition of a GETBULK:
+ * answered only when the row lies before `range_end`, where the agent's
+ * registration for the table ends (what the agent checks of a repetition
+ * it asks for itself). */
+static bool
+answer_repetition(struct agent_tables *tables, unsigned table,
+    const netsnmp_request_info *request, netsnmp_variable_list *varbind)
+{
+	struct schema_request_name name_asked;
+	struct schema_row_name name;
+
+	schema_request_name_decode(
+	    varbind->name, varbind->name_length, &name_asked);
+	if (agent_tables_answer_request(tables, table, true, &name_asked, &name,
+	        varbind) != AGENT_ANSWERED)
+		return false;
+	if (request->range_end != NULL &&
+	    snmp_oid_compare(name.subids, name.length, request->range_end,
+	        request->range_end_len) >= 0) {
+		/* The value set above goes; the agent's next pass asks. */
+		snmp_set_var_typed_value(varbind, ASN_PRIV_RETRY, NULL, 0);
+		return false;
+	}
+	snmp_set_var_objid(varbind, name.subids, name.length);
+	return true;
+}
+
+/* The whole table is in the request's VACM view: no repetition answered
+ * here needs the view check the agent makes of each of its own. */
+static bool
+table_in_view(unsigned table, netsnmp_agent_request_info *request_info)
+{
+	oid root[ENTRY_PREFIX_LENGTH];
+
+	schema_entry_prefix(table, root);
+	return netsnmp_acm_check_subtree(request_info->asp->pdu, root,
+	           ENTRY_PREFIX_LENGTH - 1) == VACM_SUCCESS;
+}
+
+void
+agent_tables_answer_bulk(struct agent_tables *tables, unsigned table,
+    netsnmp_agent_request_info *request_info, netsnmp_request_info *request)
+{
+	bool more;
+
+	if (agent_tables_answer(tables, table, true, request->requestvb) !=
+	    AGENT_ANSWERED)
+		return; /* as it came: the agent asks the next registration */
+	/* A view that hides part of the table: one repetition per pass, the
+	 * agent checking each. */
+	more = table_in_view(table, request_info);
+	while (
+	    request->repeat > 0 && request->requestvb->next_variable != NULL) {
+		netsnmp_variable_list *answered = request->requestvb;
+		netsnmp_variable_list *next = answered->next_variable;
+
+		/* What Net-SNMP's bulk_to_next helper leaves for the agent's
+		 * next pass: the next repetition named after this answer, to
+		 * be retried. */
+		request->repeat--;
+		snmp_set_var_objid(next, answered->name, answered->name_length);
+		snmp_set_var_typed_value(next, ASN_PRIV_RETRY, NULL, 0);
+		request->requestvb = next;
+		if (!more || !answer_repetition(tables, table, request, next))
+			return;
+	}
 }
 
 void

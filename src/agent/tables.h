@@ -60,4 +60,14 @@ enum agent_answer agent_tables_answer_request(struct agent_tables *tables,
 enum agent_answer agent_tables_answer(struct agent_tables *tables,
     unsigned table, bool next, netsnmp_variable_list *varbind);
 
+/* One request of a GETBULK handed to a handler that registered with
+ * HANDLER_CAN_GETBULK: answers its GETNEXT and, when the request's VACM
+ * view holds the whole table, as many of its remaining repetitions
+ * (request->repeat, in the varbinds the agent chained after it) as lie in
+ * the table before the request's range end, in one call instead of one
+ * pass of the agent per repetition. What is left is in the state Net-SNMP's
+ * bulk_to_next helper leaves it in, for the agent's next pass. */
+void agent_tables_answer_bulk(struct agent_tables *tables, unsigned table,
+    netsnmp_agent_request_info *request_info, netsnmp_request_info *request);
+
 #endif

@@ -150,6 +150,8 @@ static const struct config_yaml_key agent_keys[] = {
         struct dci_config, plugin_dir),
     SCALAR("in-place-answers", "auto, on or off", config_parse_in_place, "auto",
         struct dci_config, in_place),
+    SCALAR("busy-poll", "an integer from 0 to 1000 (microseconds)",
+        config_parse_busy_poll, "0", struct dci_config, busy_poll_microseconds),
     TEXT("user", "a user name", config_is_user_name, struct dci_config, user),
     TEXT("dci-socket", "an absolute path", config_is_absolute_path,
         struct dci_config, dci_socket),

@@ -152,6 +152,10 @@ struct dci_config {
 	char *agentx_socket; /* NULL: not set (Net-SNMP's default applies) */
 	unsigned ping_interval_seconds; /* default 5 */
 	enum dci_config_in_place in_place; /* default auto */
+	/* agent: busy-poll: how long the subagent polls the master's socket
+	 * after an answer given in place before it sleeps (agent/agent.h);
+	 * default 0, none. */
+	unsigned busy_poll_microseconds;
 	char *log_target; /* NULL: not set; else "stderr", "syslog" or a path */
 	char *plugin_dir; /* NULL: not set (the build's default applies) */
 	char *user; /* NULL: not set; the user to run as once started */

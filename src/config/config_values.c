@@ -169,6 +169,13 @@ config_parse_ping_interval(const char *text, void *field)
 }
 
 bool
+config_parse_busy_poll(const char *text, void *field)
+{
+	return parse_unsigned_in(
+	    text, 0, CONFIG_BUSY_POLL_MAX_MICROSECONDS, field);
+}
+
+bool
 config_parse_refresh(const char *text, void *field)
 {
 	unsigned long seconds;

@@ -59,11 +59,15 @@ walk() {
 	[ "$(wc -l <"$1")" -gt 100 ] || fail "the walk has only $(wc -l <"$1") lines"
 }
 
-serve() {
+serve() { # MODE [CONFIG]
 	local mode=$1
-	start_dcistatd "$config" --in-place "$mode" -D agent
+	start_dcistatd "${2:-$config}" --in-place "$mode" -D agent
 	wait_dcistatd_ready 10
 }
+# busy-poll: the same, with the master's socket polled after each answer.
+sed 's/^agent:$/agent:\n  busy-poll: 1000/' "$config" >"$TMP_DIR/busy-poll.yaml"
+# CPU ticks (utime + stime) of dcistatd.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$DCISTATD_PID/stat"; }
 
 serve on
 grep -q 'AgentX requests answered in place' "$DCISTATD_LOG" ||
@@ -77,6 +81,15 @@ grep -q 'AgentX requests answered in place' "$DCISTATD_LOG" &&
     fail "in-place answers off, but dcistatd took the session over"
 walk "$TMP_DIR/off"
 stop_dcistatd
+serve on "$TMP_DIR/busy-poll.yaml"
+walk "$TMP_DIR/busy"
+# Polled only after an answer, for at most a millisecond: idle, it
+# sleeps (a loop that kept polling would take the 100 ticks of a core).
+ticks=$(cpu_ticks)
+sleep 1
+ticks=$(($(cpu_ticks) - ticks))
+[ "$ticks" -le 20 ] || fail "with busy-poll, idle dcistatd used $ticks ticks of CPU in 1 s"
+stop_dcistatd
 
 names() { sed 's/ = .*//' "$1"; }
 types() { sed -E 's/^([^ ]*) = ([A-Za-z0-9-]*):.*/\1 \2/; t; s/^([^ ]*) = .*/\1 (none)/' "$1"; }
@@ -87,6 +100,9 @@ ok "both paths walk the same $rows OIDs in the same order"
 diff <(types "$TMP_DIR/on") <(types "$TMP_DIR/off") >"$TMP_DIR/types.diff" ||
     fail "in-place and standard answers differ in SNMP types: $(head -n 6 "$TMP_DIR/types.diff" | tr '\n' ' ')"
 ok "and with the same SNMP type for each"
+diff <(types "$TMP_DIR/busy") <(types "$TMP_DIR/off") >"$TMP_DIR/busy.diff" ||
+    fail "with busy-poll the in-place answers differ in OIDs or types: $(head -n 6 "$TMP_DIR/busy.diff" | tr '\n' ' ')"
+ok "with busy-poll 1000: the same $rows OIDs and types, and $ticks CPU ticks in 1 s idle"
 
 # Values compared: those no live system moves between two runs of
 # dcistatd. The description tables of every class: dciSupplierTable's

@@ -407,6 +407,27 @@ START_TEST(test_in_place_answers)
 }
 END_TEST
 
+START_TEST(test_busy_poll)
+{
+	struct dci_config *config = parse_valid("agent:\n  log: syslog\n");
+
+	ck_assert_uint_eq(config->busy_poll_microseconds, 0);
+	dci_config_free(config);
+	config = parse_valid("agent:\n  busy-poll: 50\n");
+	ck_assert_uint_eq(config->busy_poll_microseconds, 50);
+	dci_config_free(config);
+	config = parse_valid("agent:\n  busy-poll: 1000\n");
+	ck_assert_uint_eq(config->busy_poll_microseconds, 1000);
+	dci_config_free(config);
+	ASSERT_ERROR("agent:\n  busy-poll: 1001\n",
+	    "t.yaml:2:14: expected an integer from 0 to 1000 (microseconds) "
+	    "for 'busy-poll', found '1001'");
+	ASSERT_ERROR("agent:\n  busy-poll: -1\n",
+	    "t.yaml:2:14: expected an integer from 0 to 1000 (microseconds) "
+	    "for 'busy-poll', found '-1'");
+}
+END_TEST
+
 START_TEST(test_dci_server_keys)
 {
 	struct dci_config *config = parse_valid("agent:\n  log: syslog\n");
@@ -569,7 +590,8 @@ START_TEST(test_unknown_key_agent)
 	ASSERT_ERROR("agent:\n  log: syslog\n  ping_interval: 5\n",
 	    "t.yaml:3:3: unknown key 'ping_interval' in agent: expected one "
 	    "of agentx-socket, ping-interval, log, plugin-dir, "
-	    "in-place-answers, user, dci-socket, dci-socket-mode, dci-access");
+	    "in-place-answers, busy-poll, user, dci-socket, dci-socket-mode, "
+	    "dci-access");
 }
 END_TEST
 
@@ -1123,7 +1145,8 @@ START_TEST(test_load_file)
 	snprintf(expected, sizeof expected,
 	    "%s:2:3: unknown key 'bogus' in agent: expected one of "
 	    "agentx-socket, ping-interval, log, plugin-dir, "
-	    "in-place-answers, user, dci-socket, dci-socket-mode, dci-access",
+	    "in-place-answers, busy-poll, user, dci-socket, dci-socket-mode, "
+	    "dci-access",
 	    path);
 	ck_assert_str_eq(error, expected);
 	unlink(path);
@@ -1211,6 +1234,7 @@ config_suite(void)
 	tcase_add_test(invalid, test_refresh_refused);
 	tcase_add_test(invalid, test_ping_interval);
 	tcase_add_test(invalid, test_in_place_answers);
+	tcase_add_test(invalid, test_busy_poll);
 	tcase_add_test(invalid, test_dci_server_keys);
 	tcase_add_test(invalid, test_isolate);
 	tcase_add_test(invalid, test_log_target);
