@@ -18,13 +18,13 @@ mapped(size_t size)
 }
 
 /* A mapping of `size` bytes backed by transparent huge pages where the
- * kernel has them: one page of 2 MiB is allocated, zeroed, charged and
- * later unmapped in one step instead of 512, which is most of what the
- * kernel spends on a refresh of a large class. The advice must come before
- * the pages exist, so the block is populated after it rather than by
- * MAP_POPULATE. Without the advice (THP off, an old kernel) it is an
- * ordinary mapping; without MADV_POPULATE_WRITE (before Linux 5.14) its
- * pages come one fault at a time. */
+ * kernel has them: one page of 2 MiB is allocated, charged and later
+ * unmapped in one step instead of 512 (the zeroing stays: a snapshot is
+ * new memory, the last one being still served while it is built). The
+ * advice must come before the pages exist, so the block is populated
+ * after it rather than by MAP_POPULATE. Without the advice (THP off, an
+ * old kernel) it is an ordinary mapping; without MADV_POPULATE_WRITE
+ * (before Linux 5.14) its pages come one fault at a time. */
 static void *
 huge_block_alloc(size_t size)
 {
