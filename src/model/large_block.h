@@ -22,11 +22,6 @@
 
 /* glibc's own mmap threshold before it starts raising it. */
 #define DCI_LARGE_BLOCK_MAPPED ((size_t)128 * 1024)
-/* From this size on a mapping asks for transparent huge pages (x86-64's
- * 2 MiB): a large class's values, and its instances from about 65,000
- * on. Only whole aligned huge pages inside the block are used, so the
- * block stays resident at its own size. */
-#define DCI_LARGE_BLOCK_HUGE ((size_t)2 * 1024 * 1024)
 
 /* A block of `size` bytes (not zeroed), or NULL. */
 void *dci_large_block_alloc(size_t size);

@@ -8,16 +8,12 @@
  * committed on this one, as the main loop commits them. */
 #define _GNU_SOURCE
 #include <check.h>
-#include <inttypes.h>
-#include <stdbool.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "fixtures.h"
-#include "model/large_block.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED_ALLOCATOR 1
@@ -164,105 +160,6 @@ START_TEST(large_class_costs_one_snapshot_after_many_refreshes)
 }
 END_TEST
 
-/* Whether the kernel gives transparent huge pages to a mapping that asks
- * (`always` or `madvise`); false when it says nothing. */
-static bool
-huge_pages_on_advice(void)
-{
-	FILE *setting =
-	    fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	char line[128] = "";
-	bool on;
-
-	if (setting == NULL)
-		return false;
-	on = fgets(line, sizeof(line), setting) != NULL &&
-	     (strstr(line, "[always]") != NULL ||
-	         strstr(line, "[madvise]") != NULL);
-	fclose(setting);
-	return on;
-}
-
-/* The kernel's count of huge page faults that fell back to small pages
- * (any process's: no huge page was free), or -1 when it keeps none. */
-static long
-huge_page_fallbacks(void)
-{
-	FILE *counts = fopen("/proc/vmstat", "r");
-	char line[128];
-	long fallbacks = -1, count;
-
-	if (counts == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), counts) != NULL)
-		if (sscanf(line, "thp_fault_fallback %ld", &count) == 1)
-			fallbacks = count;
-	fclose(counts);
-	return fallbacks;
-}
-
-/* Rss and AnonHugePages (kB) of the mapping that holds `address`. */
-static void
-mapping_resident(const void *address, long *resident, long *huge)
-{
-	FILE *maps = fopen("/proc/self/smaps", "r");
-	char line[512];
-	bool inside = false;
-	uintptr_t start, end, at = (uintptr_t)address;
-	long kilobytes;
-
-	ck_assert_ptr_nonnull(maps);
-	*resident = *huge = -1;
-	while (fgets(line, sizeof(line), maps) != NULL) {
-		/* Only a mapping's first line starts with two hex numbers. */
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &start, &end) ==
-		    2) {
-			inside = start <= at && at < end;
-			continue;
-		}
-		if (!inside)
-			continue;
-		if (sscanf(line, "Rss: %ld kB", &kilobytes) == 1)
-			*resident = kilobytes;
-		else if (sscanf(line, "AnonHugePages: %ld kB", &kilobytes) == 1)
-			*huge = kilobytes;
-	}
-	fclose(maps);
-	ck_assert_int_ge(*resident, 0);
-}
-
-START_TEST(large_block_takes_huge_pages_at_its_own_size)
-{
-	/* Three huge pages and a bit: the bit must not cost a fourth. */
-	size_t size = 3 * DCI_LARGE_BLOCK_HUGE + 4096, trimmed = size - 8192;
-	long fallbacks = huge_page_fallbacks(), resident, huge;
-	unsigned char *block = dci_large_block_alloc(size);
-
-	ck_assert_ptr_nonnull(block);
-	ck_assert(dci_large_block_zeroed(size));
-	for (size_t i = 0; i < size; i += 4096)
-		ck_assert_uint_eq(block[i], 0);
-	memset(block, 0xa5, size);
-	mapping_resident(block, &resident, &huge);
-	/* Other blocks may share the mapping: at least this one's. */
-	ck_assert_int_ge(resident, (long)(size / 1024));
-	/* Unless the kernel had no huge page to give (memory too
-	 * fragmented): then its fallback count moved. */
-	if (huge_pages_on_advice() && fallbacks >= 0 &&
-	    huge_page_fallbacks() == fallbacks) {
-		/* Before the advice every page was a small one. */
-		ck_assert_msg(huge >= (long)(DCI_LARGE_BLOCK_HUGE / 1024),
-		    "%ld kB of huge pages in a block of %zu bytes", huge, size);
-		ck_assert_int_le(huge, resident);
-	}
-	block = dci_large_block_resize(block, size, trimmed);
-	ck_assert_ptr_nonnull(block);
-	ck_assert_uint_eq(block[0], 0xa5);
-	ck_assert_uint_eq(block[trimmed - 1], 0xa5);
-	dci_large_block_free(block, trimmed);
-}
-END_TEST
-
 int
 main(void)
 {
@@ -274,7 +171,6 @@ main(void)
 	tcase_set_timeout(cases, 60);
 	tcase_add_test(
 	    cases, large_class_costs_one_snapshot_after_many_refreshes);
-	tcase_add_test(cases, large_block_takes_huge_pages_at_its_own_size);
 	suite_add_tcase(suite, cases);
 	runner = srunner_create(suite);
 	srunner_run_all(runner, CK_NORMAL);
