@@ -251,14 +251,20 @@ print_header() {
 # --- measurements ------------------------------------------------------------------
 
 # cpu_ns PID: CPU time (user + system) of the process in nanoseconds: the
-# first field of /proc/PID/schedstat (sum_exec_runtime, exact), or
-# utime + stime of /proc/PID/stat (clock ticks) when schedstat is missing
-# or CPU_SOURCE=stat.
+# first fields (sum_exec_runtime, exact) of /proc/PID/task/*/schedstat
+# summed over its threads -- /proc/PID/schedstat alone is the main thread's,
+# and a provider's refresh runs on a thread of its own -- or utime + stime
+# of /proc/PID/stat (clock ticks, every thread) when schedstat is missing or
+# CPU_SOURCE=stat. A thread that ended between two readings is missed by
+# the sum: dcistatd's threads live as long as their provider.
 CLK_TCK=$(getconf CLK_TCK)
 cpu_ns() {
-	local a stat rest
-	if [ "${CPU_SOURCE:-schedstat}" != stat ] && read -r a _ <"/proc/$1/schedstat" 2>/dev/null; then
-		printf '%s\n' "$a"
+	local a stat rest sum=0 task
+	if [ "${CPU_SOURCE:-schedstat}" != stat ] && [ -r "/proc/$1/schedstat" ]; then
+		for task in /proc/"$1"/task/*/schedstat; do
+			read -r a _ <"$task" 2>/dev/null && sum=$((sum + a))
+		done
+		printf '%s\n' "$sum"
 		return
 	fi
 	stat=$(<"/proc/$1/stat") || { echo 0; return; }
@@ -269,7 +275,7 @@ cpu_ns() {
 }
 cpu_source() {
 	if [ "${CPU_SOURCE:-schedstat}" != stat ] && [ -r /proc/self/schedstat ]; then
-		echo "/proc/PID/schedstat (ns)"
+		echo "/proc/PID/task/*/schedstat (ns, all threads)"
 	else
 		echo "/proc/PID/stat utime+stime ($CLK_TCK ticks/s)"
 	fi
