@@ -71,9 +71,12 @@ om_series_id(const struct om_label *labels, size_t count)
 	return hash & OM_SERIES_ID_MASK;
 }
 
+/* The order of qsort: by name bytes, then by name length. */
 static int
-name_compare(const struct om_label *a, const struct om_label *b)
+name_compare(const void *left, const void *right)
 {
+	const struct om_label *a = left;
+	const struct om_label *b = right;
 	uint32_t shorter =
 	    a->name_length < b->name_length ? a->name_length : b->name_length;
 	int order = memcmp(a->name, b->name, shorter);
@@ -99,16 +102,10 @@ labels_equal(const struct om_label *a, const struct om_label *b, size_t count)
 int
 om_series_prepare(struct om_label *labels, uint32_t count, uint64_t *id)
 {
-	/* Insertion sort: a series has few labels. */
-	for (uint32_t i = 1; i < count; i++) {
-		struct om_label moving = labels[i];
-		uint32_t j = i;
-		while (j > 0 && name_compare(&labels[j - 1], &moving) > 0) {
-			labels[j] = labels[j - 1];
-			j--;
-		}
-		labels[j] = moving;
-	}
+	/* Labels of one name make the set refused below, so the order among
+	 * them does not matter. */
+	if (count > 1)
+		qsort(labels, count, sizeof *labels, name_compare);
 	for (uint32_t i = 1; i < count; i++)
 		if (name_compare(&labels[i - 1], &labels[i]) == 0)
 			return -1;

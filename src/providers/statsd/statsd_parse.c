@@ -213,9 +213,12 @@ struct statsd_tag {
 	size_t length;
 };
 
+/* The order of qsort: by bytes, then by length. */
 static int
-statsd_tag_compare(const struct statsd_tag *a, const struct statsd_tag *b)
+statsd_tag_compare(const void *left, const void *right)
 {
+	const struct statsd_tag *a = left;
+	const struct statsd_tag *b = right;
 	size_t shorter = a->length < b->length ? a->length : b->length;
 	int order = memcmp(a->text, b->text, shorter);
 
@@ -248,16 +251,9 @@ statsd_series_key(const struct statsd_metric *metric, char *key)
 		}
 		start = i + 1;
 	}
-	/* Insertion sort: at most STATSD_TAG_COUNT_MAX tags. */
-	for (size_t i = 1; i < count; i++) {
-		struct statsd_tag tag = tags[i];
-		size_t j = i;
-		while (j > 0 && statsd_tag_compare(&tags[j - 1], &tag) > 0) {
-			tags[j] = tags[j - 1];
-			j--;
-		}
-		tags[j] = tag;
-	}
+	/* Tags that compare equal are the same bytes, so an unstable sort
+	 * gives the one key. */
+	qsort(tags, count, sizeof *tags, statsd_tag_compare);
 	key[length++] = ' ';
 	key[length++] = '#';
 	for (size_t i = 0; i < count; i++) {
