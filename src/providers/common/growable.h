@@ -25,6 +25,28 @@
  */
 void *provider_grow(void *items, size_t *capacity, size_t wanted, size_t size);
 
+/*
+ * provider_grow for an array kept in a pointer variable: items_address is
+ * the address of that variable (a T ** for elements of type T, size being
+ * sizeof(T)), which is updated in place. Returns 0, or -1 with errno ENOMEM
+ * when memory runs out, the variable and *capacity being left as they were.
+ * PROVIDER_RESERVE names the variable and its capacity once.
+ */
+int provider_reserve(
+    void *items_address, size_t *capacity, size_t wanted, size_t size);
+
+#define PROVIDER_RESERVE(items, capacity, wanted)                              \
+	provider_reserve(&(items), &(capacity), (wanted), sizeof *(items))
+
+/*
+ * For an array rebuilt at every refresh into a spare one of the same type
+ * (both kept in pointer variables, as for provider_reserve): the spare,
+ * just filled, becomes the array and the array becomes the spare, each
+ * with its capacity, so neither is allocated again at the next refresh.
+ */
+void provider_swap_spare(void *items_address, size_t *capacity,
+    void *spare_address, size_t *spare_capacity);
+
 #pragma GCC visibility pop
 
 #endif

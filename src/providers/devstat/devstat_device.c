@@ -338,21 +338,14 @@ devstat_table_update(struct devstat_table *table,
 {
 	const struct diskstats_entry **order;
 	struct devstat_device *fresh;
-	struct devstat_device *swap;
-	size_t swap_capacity;
 	size_t fresh_count = 0;
 	size_t next_known = 0;
 
-	order = provider_grow(
-	    table->order, &table->order_capacity, count, sizeof *order);
-	if (order == NULL)
+	if (PROVIDER_RESERVE(table->order, table->order_capacity, count) != 0 ||
+	    PROVIDER_RESERVE(table->spare, table->spare_capacity, count) != 0)
 		return -1;
-	table->order = order;
-	fresh = provider_grow(
-	    table->spare, &table->spare_capacity, count, sizeof *fresh);
-	if (fresh == NULL)
-		return -1;
-	table->spare = fresh;
+	order = table->order;
+	fresh = table->spare;
 
 	for (size_t i = 0; i < count; i++)
 		order[i] = &entries[i];
@@ -399,13 +392,9 @@ devstat_table_update(struct devstat_table *table,
 		devstat_take_values(device, entry);
 	}
 
-	swap = table->items;
-	swap_capacity = table->capacity;
-	table->items = fresh;
-	table->capacity = table->spare_capacity;
+	provider_swap_spare(&table->items, &table->capacity, &table->spare,
+	    &table->spare_capacity);
 	table->count = fresh_count;
-	table->spare = swap;
-	table->spare_capacity = swap_capacity;
 	return 0;
 }
 

@@ -242,13 +242,7 @@ diskstats_parse_line(const char *start, const char *end,
 static int
 diskstats_reserve(struct diskstats_list *list)
 {
-	struct diskstats_entry *items = provider_grow(
-	    list->items, &list->capacity, list->count + 1, sizeof *items);
-
-	if (items == NULL)
-		return -1;
-	list->items = items;
-	return 0;
+	return PROVIDER_RESERVE(list->items, list->capacity, list->count + 1);
 }
 
 int

@@ -167,16 +167,13 @@ evcnt_keys_insert(struct evcnt_keys *keys, const char *text, unsigned line,
 		errno = ENOMEM;
 		return -1;
 	}
-	items = provider_grow(
-	    keys->items, &keys->capacity, keys->count + 1, sizeof *items);
-	if (items == NULL)
+	if (PROVIDER_RESERVE(keys->items, keys->capacity, keys->count + 1) !=
+	        0 ||
+	    PROVIDER_RESERVE(
+	        keys->values, keys->value_capacity, keys->count + 1) != 0)
 		return -1;
-	keys->items = items;
-	values = provider_grow(keys->values, &keys->value_capacity,
-	    keys->count + 1, sizeof *values);
-	if (values == NULL)
-		return -1;
-	keys->values = values;
+	items = keys->items;
+	values = keys->values;
 	copy = strdup(text);
 	if (copy == NULL)
 		return -1;
@@ -452,11 +449,9 @@ evcnt_drop_repeats(struct evcnt_events *events, size_t first,
 
 	if (count < 2)
 		return 0;
-	order = provider_grow(
-	    events->order, &events->order_capacity, count, sizeof *order);
-	if (order == NULL)
+	if (PROVIDER_RESERVE(events->order, events->order_capacity, count) != 0)
 		return -1;
-	events->order = order;
+	order = events->order;
 	for (size_t i = 0; i < count; i++)
 		order[i] = (struct evcnt_line_order){
 		    .source = events->lines[first + i].id[0],
@@ -502,14 +497,11 @@ evcnt_events_add(struct evcnt_events *events,
 	    interrupts ? EVCNT_SOURCE_NAMED : EVCNT_SOURCE_SOFTIRQ;
 	size_t first = events->count;
 	size_t requested = 0;
-	void *grown;
 
 	/* Keys first seen now get their values, all at once, in order. */
-	grown = provider_grow(events->requests, &events->request_capacity,
-	    table->row_count, sizeof *events->requests);
-	if (grown == NULL)
+	if (PROVIDER_RESERVE(events->requests, events->request_capacity,
+	        table->row_count) != 0)
 		return -1;
-	events->requests = grown;
 	for (size_t i = 0; i < table->row_count; i++) {
 		const struct proc_interrupts_row *row = &table->rows[i];
 		uint32_t value;
@@ -528,11 +520,9 @@ evcnt_events_add(struct evcnt_events *events,
 		errno = ENOMEM;
 		return -1;
 	}
-	grown = provider_grow(events->lines, &events->capacity,
-	    first + table->row_count, sizeof *events->lines);
-	if (grown == NULL)
+	if (PROVIDER_RESERVE(
+	        events->lines, events->capacity, first + table->row_count) != 0)
 		return -1;
-	events->lines = grown;
 	for (size_t i = 0; i < table->row_count; i++) {
 		const struct proc_interrupts_row *row = &table->rows[i];
 		enum evcnt_source source = named;

@@ -51,24 +51,21 @@ evcnt_extend(const struct evcnt_widened *previous, uint64_t raw)
 int
 evcnt_widen(struct evcnt_widener *widener, struct evcnt_events *events)
 {
-	struct evcnt_widened *fresh, *swap;
+	struct evcnt_widened *fresh;
 	uint64_t *values;
-	size_t total = 0, used = 0, next_previous = 0, swap_capacity;
+	size_t total = 0, used = 0, next_previous = 0;
 
 	for (size_t i = 0; i < events->count; i++)
 		total += events->lines[i].cpu_count > 0
 		             ? events->lines[i].cpu_count
 		             : 1;
-	fresh = provider_grow(
-	    widener->fresh, &widener->fresh_capacity, total, sizeof *fresh);
-	if (fresh == NULL)
+	if (PROVIDER_RESERVE(widener->fresh, widener->fresh_capacity, total) !=
+	        0 ||
+	    PROVIDER_RESERVE(widener->values, widener->value_capacity, total) !=
+	        0)
 		return -1;
-	widener->fresh = fresh;
-	values = provider_grow(
-	    widener->values, &widener->value_capacity, total, sizeof *values);
-	if (values == NULL)
-		return -1;
-	widener->values = values;
+	fresh = widener->fresh;
+	values = widener->values;
 
 	/* Every count, in line order: slot is its place in values. */
 	for (size_t i = 0; i < events->count; i++) {
@@ -125,13 +122,9 @@ evcnt_widen(struct evcnt_widener *widener, struct evcnt_events *events)
 			line->total += values[used++];
 	}
 
-	swap = widener->items;
-	swap_capacity = widener->capacity;
-	widener->items = fresh;
-	widener->capacity = widener->fresh_capacity;
+	provider_swap_spare(&widener->items, &widener->capacity,
+	    &widener->fresh, &widener->fresh_capacity);
 	widener->count = used;
-	widener->fresh = swap;
-	widener->fresh_capacity = swap_capacity;
 	return 0;
 }
 

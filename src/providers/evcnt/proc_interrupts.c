@@ -112,7 +112,6 @@ proc_interrupts_header(struct proc_interrupts_table *table, const char *p,
 		const char *word = p;
 		const char *word_end = proc_interrupts_word_end(p, end);
 		uint64_t number;
-		uint32_t *cpus;
 
 		p = word_end;
 		if (word_end - word < 4 || memcmp(word, "CPU", 3) != 0 ||
@@ -136,12 +135,10 @@ proc_interrupts_header(struct proc_interrupts_table *table, const char *p,
 			errno = EBADMSG;
 			return -1;
 		}
-		cpus = provider_grow(table->cpu_items, &table->cpu_capacity,
-		    count + 1, sizeof *cpus);
-		if (cpus == NULL)
+		if (PROVIDER_RESERVE(
+		        table->cpu_items, table->cpu_capacity, count + 1) != 0)
 			return -1;
-		table->cpu_items = cpus;
-		cpus[count++] = (uint32_t)number;
+		table->cpu_items[count++] = (uint32_t)number;
 	}
 	if (count == 0) {
 		proc_interrupts_report(
@@ -176,7 +173,6 @@ proc_interrupts_row(struct proc_interrupts_table *table,
 	uint64_t *counts = table->count_items + cursor->count_used;
 	size_t count = 0;
 	char *text = table->text_items + cursor->text_used;
-	struct proc_interrupts_row *rows;
 	struct proc_interrupts_row *row;
 
 	p = proc_interrupts_skip_space(p, end);
@@ -254,12 +250,10 @@ proc_interrupts_row(struct proc_interrupts_table *table,
 		return 0;
 	}
 
-	rows = provider_grow(table->row_items, &table->row_capacity,
-	    table->row_count + 1, sizeof *rows);
-	if (rows == NULL)
+	if (PROVIDER_RESERVE(table->row_items, table->row_capacity,
+	        table->row_count + 1) != 0)
 		return -1;
-	table->row_items = rows;
-	row = &rows[table->row_count++];
+	row = &table->row_items[table->row_count++];
 
 	memcpy(text, key, key_length);
 	text[key_length] = '\0';
@@ -307,7 +301,6 @@ proc_interrupts_parse(struct proc_interrupts_table *table, const char *text,
 	size_t lines = 1;
 	size_t wanted;
 	unsigned line = 1;
-	void *grown;
 
 	table->cpus = NULL;
 	table->cpu_count = 0;
@@ -336,20 +329,16 @@ proc_interrupts_parse(struct proc_interrupts_table *table, const char *text,
 	}
 	wanted = lines > SIZE_MAX / table->cpu_count ? SIZE_MAX
 	                                             : lines * table->cpu_count;
-	grown = provider_grow(table->count_items, &table->count_capacity,
-	    wanted, sizeof(uint64_t));
-	if (grown == NULL)
+	if (PROVIDER_RESERVE(
+	        table->count_items, table->count_capacity, wanted) != 0)
 		goto failed;
-	table->count_items = grown;
 	if (length == SIZE_MAX) {
 		errno = ENOMEM;
 		goto failed;
 	}
-	grown = provider_grow(
-	    table->text_items, &table->text_capacity, length + 1, 1);
-	if (grown == NULL)
+	if (PROVIDER_RESERVE(
+	        table->text_items, table->text_capacity, length + 1) != 0)
 		goto failed;
-	table->text_items = grown;
 
 	while (line_end < end) {
 		p = line_end + 1;

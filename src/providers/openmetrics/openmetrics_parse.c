@@ -40,6 +40,23 @@ fail(struct parser *parser, const char *format, ...)
 	return -1;
 }
 
+/*
+ * Makes room for one element after the `count` held in an array of the
+ * scrape (items_address, capacity and size as for provider_reserve),
+ * refusing the count-plus-first past `limit`: "more than <limit> <what>".
+ * Returns 0, or -1 after fail.
+ */
+static int
+scrape_reserve_one(struct parser *parser, void *items_address, size_t *capacity,
+    size_t count, size_t size, size_t limit, const char *what)
+{
+	if (count >= limit)
+		return fail(parser, "more than %zu %s", limit, what);
+	if (provider_reserve(items_address, capacity, count + 1, size) != 0)
+		return fail(parser, "out of memory");
+	return 0;
+}
+
 /* An outside name quoted in an error: escaped, cut. */
 static const char *
 quote(char *out, size_t out_size, const char *text, size_t length)
@@ -161,14 +178,11 @@ family_add(
 	if (family_find(scrape, name, length, &slot) != UINT32_MAX)
 		return fail(parser, "family %s appears twice",
 		    quote(quoted, sizeof(quoted), name, length));
-	if (scrape->family_count >= parser->limits->families)
-		return fail(
-		    parser, "more than %zu families", parser->limits->families);
-	struct om_family *grown = provider_grow(scrape->families,
-	    &scrape->family_capacity, scrape->family_count + 1, sizeof(*grown));
-	if (grown == NULL)
-		return fail(parser, "out of memory");
-	scrape->families = grown;
+	if (scrape_reserve_one(parser, &scrape->families,
+	        &scrape->family_capacity, scrape->family_count,
+	        sizeof *scrape->families, parser->limits->families,
+	        "families") != 0)
+		return -1;
 	scrape->families[scrape->family_count] = (struct om_family){
 	    .name = name,
 	    .name_length = (uint32_t)length,
@@ -318,14 +332,11 @@ labels_read(struct parser *parser, char *cursor, char *end, uint32_t *count)
 			    parser->limits->labels_per_series);
 			return NULL;
 		}
-		struct om_label *grown =
-		    provider_grow(scrape->labels, &scrape->label_capacity,
-		        scrape->label_count + 1, sizeof(*grown));
-		if (grown == NULL) {
+		if (PROVIDER_RESERVE(scrape->labels, scrape->label_capacity,
+		        scrape->label_count + 1) != 0) {
 			fail(parser, "out of memory");
 			return NULL;
 		}
-		scrape->labels = grown;
 		scrape->labels[scrape->label_count++] = (struct om_label){
 		    .name = name,
 		    .value = value,
@@ -427,14 +438,10 @@ sample_line(struct parser *parser, char *cursor, char *end)
 	struct om_family *family = &scrape->families[parser->current];
 	if (family->type == OM_TYPE_COUNTER && suffix == OM_SUFFIX_NONE)
 		suffix = OM_SUFFIX_TOTAL;
-	if (scrape->sample_count >= parser->limits->series)
-		return fail(
-		    parser, "more than %zu series", parser->limits->series);
-	struct om_sample *grown = provider_grow(scrape->samples,
-	    &scrape->sample_capacity, scrape->sample_count + 1, sizeof(*grown));
-	if (grown == NULL)
-		return fail(parser, "out of memory");
-	scrape->samples = grown;
+	if (scrape_reserve_one(parser, &scrape->samples,
+	        &scrape->sample_capacity, scrape->sample_count,
+	        sizeof *scrape->samples, parser->limits->series, "series") != 0)
+		return -1;
 	struct om_sample *sample = &scrape->samples[scrape->sample_count];
 	*sample = (struct om_sample){.family = parser->current,
 	    .suffix = suffix,

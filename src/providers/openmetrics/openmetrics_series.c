@@ -140,22 +140,12 @@ prepare(struct om_series_set *set, size_t samples)
 	} else
 		memset(set->slots, 0, wanted * sizeof(*set->slots));
 	set->slot_mask = wanted - 1;
-	uint32_t *sample_series = provider_grow(set->sample_series,
-	    &set->sample_series_capacity, samples, sizeof(*sample_series));
-	if (sample_series == NULL)
+	/* A series, a part and a slot for every sample at most. */
+	if (PROVIDER_RESERVE(set->sample_series, set->sample_series_capacity,
+	        samples) != 0 ||
+	    PROVIDER_RESERVE(set->parts, set->part_capacity, samples) != 0 ||
+	    PROVIDER_RESERVE(set->series, set->capacity, samples) != 0)
 		return -1;
-	set->sample_series = sample_series;
-	uint32_t *parts = provider_grow(
-	    set->parts, &set->part_capacity, samples, sizeof(*parts));
-	if (parts == NULL)
-		return -1;
-	set->parts = parts;
-	/* At most one series per sample. */
-	struct om_series *series = provider_grow(
-	    set->series, &set->capacity, samples, sizeof(*series));
-	if (series == NULL)
-		return -1;
-	set->series = series;
 	set->count = 0;
 	set->collisions = 0;
 	set->collision[0] = '\0';
