@@ -280,29 +280,31 @@ failed:
 	return -1;
 }
 
-/* The user's callback of a link or stats dump, and its context. */
+/* The user's callback of a link or stats dump (link_each set: a link
+ * dump), and its context. */
 struct netif_dump_callback {
-	union {
-		netif_link_each link;
-		netif_stats_each stats;
-	} each;
+	netif_link_each link_each;
+	netif_stats_each stats_each;
 	void *context;
 };
 
+/* A message of either dump: parsed as what the dump asked for, handed to
+ * the user's callback when it is one (1: the callback asked to stop). */
 static int
-netif_each_link_message(const struct nlmsghdr *message, void *opaque)
+netif_each_dump_message(const struct nlmsghdr *message, void *opaque)
 {
 	const struct netif_dump_callback *callback = opaque;
 	struct netif_link link;
+	struct netif_link_stats stats;
+	int parsed = callback->link_each != NULL
+	                 ? netif_link_parse(message, &link)
+	                 : netif_stats_parse(message, &stats);
 
-	switch (netif_link_parse(message, &link)) {
-	case -1:
-		return -1;
-	case 0:
-		return 0;
-	default:
-		return callback->each.link(&link, callback->context) != 0;
-	}
+	if (parsed <= 0)
+		return parsed;
+	if (callback->link_each != NULL)
+		return callback->link_each(&link, callback->context) != 0;
+	return callback->stats_each(&stats, callback->context) != 0;
 }
 
 int
@@ -310,28 +312,12 @@ netif_link_dump(
     int descriptor, uint32_t sequence, netif_link_each each, void *context)
 {
 	struct netif_dump_callback callback = {
-	    .each.link = each, .context = context};
+	    .link_each = each, .context = context};
 	struct ifinfomsg information = {.ifi_family = AF_UNSPEC};
 
 	return netif_netlink_dump(descriptor, sequence, RTM_GETLINK,
-	    &information, sizeof information, netif_each_link_message,
+	    &information, sizeof information, netif_each_dump_message,
 	    &callback);
-}
-
-static int
-netif_each_stats_message(const struct nlmsghdr *message, void *opaque)
-{
-	const struct netif_dump_callback *callback = opaque;
-	struct netif_link_stats stats;
-
-	switch (netif_stats_parse(message, &stats)) {
-	case -1:
-		return -1;
-	case 0:
-		return 0;
-	default:
-		return callback->each.stats(&stats, callback->context) != 0;
-	}
 }
 
 int
@@ -339,14 +325,14 @@ netif_stats_dump(
     int descriptor, uint32_t sequence, netif_stats_each each, void *context)
 {
 	struct netif_dump_callback callback = {
-	    .each.stats = each, .context = context};
+	    .stats_each = each, .context = context};
 	struct if_stats_msg filter = {
 	    .family = AF_UNSPEC,
 	    .filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64),
 	};
 
 	return netif_netlink_dump(descriptor, sequence, RTM_GETSTATS, &filter,
-	    sizeof filter, netif_each_stats_message, &callback);
+	    sizeof filter, netif_each_dump_message, &callback);
 }
 
 int
