@@ -244,29 +244,6 @@ failed:
 	return -1;
 }
 
-/* The user's callback of a speed dump, and its family. */
-struct netif_speed_callback {
-	uint16_t family;
-	netif_speed_each each;
-	void *context;
-};
-
-static int
-netif_each_speed_message(const struct nlmsghdr *message, void *opaque)
-{
-	const struct netif_speed_callback *callback = opaque;
-	struct netif_speed speed;
-
-	switch (netif_speed_parse(message, callback->family, &speed)) {
-	case -1:
-		return -1;
-	case 0:
-		return 0;
-	default:
-		return callback->each(&speed, callback->context) == 0 ? 0 : 1;
-	}
-}
-
 int
 netif_speed_dump(int descriptor, uint16_t family, uint32_t sequence,
     netif_speed_each each, void *context)
@@ -280,10 +257,11 @@ netif_speed_dump(int descriptor, uint16_t family, uint32_t sequence,
 	        .nla_type = ETHTOOL_A_HEADER_FLAGS},
 	    .flags = ETHTOOL_FLAG_COMPACT_BITSETS,
 	};
-	struct netif_speed_callback callback = {family, each, context};
+	struct netif_parsed_dump dump = {
+	    .speed_each = each, .family = family, .context = context};
 
 	_Static_assert(sizeof request == GENL_HDRLEN + 2 * NLA_HDRLEN + 4,
 	    "the request is packed as netlink lays it out");
 	return netif_netlink_dump(descriptor, sequence, family, &request,
-	    sizeof request, netif_each_speed_message, &callback);
+	    sizeof request, netif_each_parsed_message, &dump);
 }

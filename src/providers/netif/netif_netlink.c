@@ -280,51 +280,43 @@ failed:
 	return -1;
 }
 
-/* The user's callback of a link or stats dump (link_each set: a link
- * dump), and its context. */
-struct netif_dump_callback {
-	netif_link_each link_each;
-	netif_stats_each stats_each;
-	void *context;
-};
-
-/* A message of either dump: parsed as what the dump asked for, handed to
- * the user's callback when it is one (1: the callback asked to stop). */
-static int
-netif_each_dump_message(const struct nlmsghdr *message, void *opaque)
+int
+netif_each_parsed_message(const struct nlmsghdr *message, void *opaque)
 {
-	const struct netif_dump_callback *callback = opaque;
+	const struct netif_parsed_dump *dump = opaque;
 	struct netif_link link;
 	struct netif_link_stats stats;
-	int parsed = callback->link_each != NULL
-	                 ? netif_link_parse(message, &link)
-	                 : netif_stats_parse(message, &stats);
+	struct netif_speed speed;
+	int parsed = dump->link_each != NULL ? netif_link_parse(message, &link)
+	             : dump->stats_each != NULL
+	                 ? netif_stats_parse(message, &stats)
+	                 : netif_speed_parse(message, dump->family, &speed);
 
 	if (parsed <= 0)
-		return parsed;
-	if (callback->link_each != NULL)
-		return callback->link_each(&link, callback->context) != 0;
-	return callback->stats_each(&stats, callback->context) != 0;
+		return parsed; /* -1: malformed; 0: another message */
+	if (dump->link_each != NULL)
+		return dump->link_each(&link, dump->context) != 0;
+	if (dump->stats_each != NULL)
+		return dump->stats_each(&stats, dump->context) != 0;
+	return dump->speed_each(&speed, dump->context) != 0;
 }
 
 int
 netif_link_dump(
     int descriptor, uint32_t sequence, netif_link_each each, void *context)
 {
-	struct netif_dump_callback callback = {
-	    .link_each = each, .context = context};
+	struct netif_parsed_dump dump = {.link_each = each, .context = context};
 	struct ifinfomsg information = {.ifi_family = AF_UNSPEC};
 
 	return netif_netlink_dump(descriptor, sequence, RTM_GETLINK,
-	    &information, sizeof information, netif_each_dump_message,
-	    &callback);
+	    &information, sizeof information, netif_each_parsed_message, &dump);
 }
 
 int
 netif_stats_dump(
     int descriptor, uint32_t sequence, netif_stats_each each, void *context)
 {
-	struct netif_dump_callback callback = {
+	struct netif_parsed_dump dump = {
 	    .stats_each = each, .context = context};
 	struct if_stats_msg filter = {
 	    .family = AF_UNSPEC,
@@ -332,7 +324,7 @@ netif_stats_dump(
 	};
 
 	return netif_netlink_dump(descriptor, sequence, RTM_GETSTATS, &filter,
-	    sizeof filter, netif_each_dump_message, &callback);
+	    sizeof filter, netif_each_parsed_message, &dump);
 }
 
 int

@@ -11,6 +11,7 @@
 #ifndef NETIF_NETLINK_H
 #define NETIF_NETLINK_H
 
+#include "netif_ethtool.h"
 #include "netif_link.h"
 
 #pragma GCC visibility push(hidden)
@@ -103,6 +104,27 @@ typedef int (*netif_message_each)(
 int netif_netlink_dump(int descriptor, uint32_t sequence, uint16_t type,
     const void *family_header, size_t length, netif_message_each each,
     void *context);
+
+/*
+ * A dump of links, counters or ethtool speeds, each handed parsed to the
+ * caller's callback: set one of the three, and family for speeds.
+ */
+struct netif_parsed_dump {
+	netif_link_each link_each;
+	netif_stats_each stats_each;
+	netif_speed_each speed_each;
+	uint16_t family; /* speeds: the ethtool family's id */
+	void *context;   /* handed to the callback */
+};
+
+/*
+ * The netif_message_each of such a dump (its context: the struct
+ * netif_parsed_dump): parses each message as what the dump asks for and
+ * calls the callback with it. Returns -1 with errno EBADMSG for a malformed
+ * message, 0 for another message or when the callback returned 0, 1 when
+ * it returned anything else (the rest of the dump is skipped).
+ */
+int netif_each_parsed_message(const struct nlmsghdr *message, void *opaque);
 
 /*
  * The part of a dump that handles one received datagram, exposed for the
