@@ -592,6 +592,10 @@ om_parse(struct om_scrape *scrape, char *body, size_t length,
 		    &parser, "body of more than %zu bytes", limits->body_bytes);
 	if (index_prepare(&parser) != 0)
 		return -1;
+	/* Never NULL from here: a sample without labels takes its (empty)
+	 * labels at an offset into the array, and NULL + 0 is undefined. */
+	if (PROVIDER_RESERVE(scrape->labels, scrape->label_capacity, 1) != 0)
+		return fail(&parser, "out of memory");
 	while (cursor < end) {
 		char *line_end = memchr(cursor, '\n', (size_t)(end - cursor));
 		int status;
