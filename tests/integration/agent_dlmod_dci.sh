@@ -50,42 +50,18 @@ DCI_C64=$DCI_ARC.1.5.1.4.2.1.1 # dciStatCounter64.<class 1.1>
 D_RX_BYTES=12
 GROUP=dcih28dreaders USER_OUT=dcih28dout USER_ONE=dcih28done
 
-remove_accounts() {
-	userdel "$USER_OUT" 2>/dev/null
-	userdel "$USER_ONE" 2>/dev/null
-	groupdel "$GROUP" 2>/dev/null
-	return 0
-}
-remove_accounts
-at_exit remove_accounts
-groupadd "$GROUP" || fail "cannot create group $GROUP"
-for user in "$USER_OUT" "$USER_ONE"; do
-	useradd -M -N -s /usr/sbin/nologin "$user" || fail "cannot create user $user"
-done
+make_test_accounts "$GROUP" "$USER_OUT" "$USER_ONE"
 
-# The socket and copies of the consumers where the test user reaches them.
-SOCK_DIR=$(mktemp -d /tmp/dcih28d.XXXXXX) || fail "mktemp"
-remove_sock_dir() { rm -rf -- "$SOCK_DIR"; }
-at_exit remove_sock_dir
-chmod 755 "$SOCK_DIR"
-CONSUMER=$SOCK_DIR/libdci_consumer
-QUERY=$SOCK_DIR/dci_query
-cp "$top_builddir/tests/libdci_consumer" "$CONSUMER" ||
-    fail "tests/libdci_consumer is not built"
-QUERY_BUILT=$top_builddir/tests/.libs/dci_query
-[ -x "$QUERY_BUILT" ] || QUERY_BUILT=$top_builddir/tests/dci_query
-cp "$QUERY_BUILT" "$QUERY" || fail "tests/dci_query is not built"
-chmod 755 "$CONSUMER" "$QUERY"
-SOCK=$SOCK_DIR/dci.sock
+# The socket and copies of the consumers where the test users reach them.
+make_shared_dir dcih28d
+share_test_program libdci_consumer
+share_test_program dci_query
+CONSUMER=$SHARED_DIR/libdci_consumer
+QUERY=$SHARED_DIR/dci_query
+SOCK=$SHARED_DIR/dci.sock
 export DCISTAT_DCI_SOCKET=$SOCK
 
-if ! ip -n "$NETNS" link add dd28a type veth peer name dd28b 2>"$TMP_DIR/veth.err"; then
-	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
-fi
-if ! { ip -n "$NETNS" link set dd28a up && ip -n "$NETNS" link set dd28b up; }; then
-	fail "cannot bring the pair up"
-fi
-QUIET=$(ns_run cat /sys/class/net/dd28b/ifindex) || fail "no ifindex"
+make_quiet_pair dd28a dd28b
 
 config=$TMP_DIR/dcistat.yaml
 cat >"$config" <<EOF2
@@ -196,9 +172,5 @@ wait_until 10 socket_there || fail "no DCI socket after loading the module again
 wait_until 10 values_agree || fail "the module loaded again does not serve libdci"
 stop_snmpd
 [ ! -e "$SOCK" ] || fail "the socket file is left after snmpd's SIGTERM"
-if grep -E -q 'ERROR: AddressSanitizer|runtime error:' "$SNMPD_STDERR_LOG"; then
-	grep -E -A 20 'ERROR: AddressSanitizer|runtime error:' "$SNMPD_STDERR_LOG" |
-	    head -n 40 | sed 's/^/#   /'
-	fail "snmpd with dcistat.so: sanitizer report (see above)"
-fi
+check_embedded_sanitizer_log "$SNMPD_STDERR_LOG"
 ok "loaded again, then snmpd's SIGTERM: the socket file is removed"

@@ -47,35 +47,15 @@ DCI_C64=$DCI_ARC.1.5.1.4.$NETIF   # dciStatCounter64.<class>
 D_RX_BYTES=12
 GROUP=dcih28lreaders USER_OUT=dcih28lout
 
-remove_accounts() {
-	userdel "$USER_OUT" 2>/dev/null
-	groupdel "$GROUP" 2>/dev/null
-	return 0
-}
-remove_accounts
-at_exit remove_accounts
-groupadd "$GROUP" || fail "cannot create group $GROUP"
-useradd -M -N -s /usr/sbin/nologin "$USER_OUT" ||
-    fail "cannot create user $USER_OUT"
+make_test_accounts "$GROUP" "$USER_OUT"
 
 # The socket and a copy of the consumer where the test user reaches them.
-SOCK_DIR=$(mktemp -d /tmp/dcih28l.XXXXXX) || fail "mktemp"
-remove_sock_dir() { rm -rf -- "$SOCK_DIR"; }
-at_exit remove_sock_dir
-chmod 755 "$SOCK_DIR"
-CONSUMER_BUILT=$top_builddir/tests/libdci_consumer
-[ -x "$CONSUMER_BUILT" ] || fail "tests/libdci_consumer is not built"
-cp "$CONSUMER_BUILT" "$SOCK_DIR/libdci_consumer" && chmod 755 "$SOCK_DIR/libdci_consumer"
-CONSUMER=$SOCK_DIR/libdci_consumer
-export DCISTAT_DCI_SOCKET=$SOCK_DIR/dci.sock
+make_shared_dir dcih28l
+share_test_program libdci_consumer
+CONSUMER=$SHARED_DIR/libdci_consumer
+export DCISTAT_DCI_SOCKET=$SHARED_DIR/dci.sock
 
-if ! ip -n "$NETNS" link add dl28a type veth peer name dl28b 2>"$TMP_DIR/veth.err"; then
-	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
-fi
-if ! { ip -n "$NETNS" link set dl28a up && ip -n "$NETNS" link set dl28b up; }; then
-	fail "cannot bring the pair up"
-fi
-QUIET=$(ns_run cat /sys/class/net/dl28b/ifindex) || fail "no ifindex"
+make_quiet_pair dl28a dl28b
 
 start_snmpd
 config=$TMP_DIR/dcistatd.yaml
