@@ -98,31 +98,18 @@ wait_until 10 values_agree ||
 ok "dciGetData from snmpd's module: all $COMPARED values (64-bit counters, the name) of ifIndex $QUIET equal SNMP's; rx_bytes alone equals dciStatCounter64"
 
 # --- events ----------------------------------------------------------------------
-"$CONSUMER" wait 1.1 3 >"$TMP_DIR/events.out" 2>&1 &
-WAITER=$!
-_lib_pids+=("$WAITER")
-subscribed() { grep -qx ready "$TMP_DIR/events.out"; }
-wait_until 10 subscribed || fail "the consumer did not subscribe: $(cat "$TMP_DIR/events.out")"
-ip -n "$NETNS" link add dd28c type veth peer name dd28d ||
-    fail "cannot create the second veth pair"
-new=$(ns_run cat /sys/class/net/dd28c/ifindex /sys/class/net/dd28d/ifindex | sort -n | xargs)
-wait "$WAITER" || fail "no event came: $(xargs <"$TMP_DIR/events.out")"
-got=$(sed -n 's/^added //p' "$TMP_DIR/events.out" | sort -n | xargs)
-[ "$got" = "$new" ] || fail "events for '$got', the new pair is '$new'"
-ok "dciWaitEvent from snmpd's module: DCI_INSTANCEADDED for both ends of a new veth pair ($got)"
+libdci_instances_added "$CONSUMER" 3 dd28c dd28d
+ok "dciWaitEvent from snmpd's module: DCI_INSTANCEADDED for both ends of a new veth pair ($ADDED)"
 
 # --- access control ----------------------------------------------------------
-out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$SOCK" \
-    "$CONSUMER" get 1.1 '*' '*' 2>&1)
+out=$(libdci_as "$USER_OUT" "$CONSUMER" get 1.1 '*' '*')
 [ "$out" = "status NOTPRESENT" ] || fail "$USER_OUT read class 1.1: $out"
 ok "$USER_OUT (not in $GROUP) gets DCI_NOTPRESENT for class 1.1"
-out=$(runuser -u "$USER_ONE" -- env DCISTAT_DCI_SOCKET="$SOCK" \
-    "$CONSUMER" get 1.1 '*' "$D_RX_BYTES" 2>&1)
+out=$(libdci_as "$USER_ONE" "$CONSUMER" get 1.1 '*' "$D_RX_BYTES")
 [ "$(head -n 1 <<<"$out")" = "status SUCCESS" ] &&
     [ "$(tail -n +2 <<<"$out" | cut -d ' ' -f 1 | xargs)" = "$QUIET" ] ||
     fail "$USER_ONE, admitted to instance $QUIET alone, read: $out"
-out=$(runuser -u "$USER_ONE" -- env DCISTAT_DCI_SOCKET="$SOCK" \
-    "$CONSUMER" get 1.1 1 "$D_RX_BYTES" 2>&1)
+out=$(libdci_as "$USER_ONE" "$CONSUMER" get 1.1 1 "$D_RX_BYTES")
 [ "$out" = "status NOTPRESENT" ] || fail "$USER_ONE read lo (ifIndex 1): $out"
 ok "$USER_ONE (rule 1.1/$QUIET) reads instance $QUIET of class 1.1 alone; lo is NOTPRESENT"
 

@@ -63,19 +63,7 @@ make_quiet_pair dh28a dh28b
 
 start_snmpd
 config=$TMP_DIR/dcistatd.yaml
-cat >"$config" <<EOF2
-agent:
-  agentx-socket: $SNMPD_AGENTX
-  ping-interval: 1
-  plugin-dir: $NETIF_PLUGIN_DIR
-  dci-socket: $SOCK
-  dci-socket-mode: "0666"
-  dci-access:
-    "1.1": {groups: [$GROUP]}
-providers:
-  - module: netif
-    refresh: 0.2
-EOF2
+write_dci_config "$config" "$SOCK" "$GROUP"
 start_dcistatd "$config" -D dci
 wait_dcistatd_ready 10
 SNMP_TARGET=unix:$SNMPD_UNIX

@@ -426,6 +426,33 @@ libdci_values_agree() {
 	[ "${got##* }" = "$(snmp_get "$c64.1.$ifindex.$rx_bytes")" ] || return 1
 }
 
+# libdci_as USER CONSUMER ARG...: runs tests/libdci_consumer as USER
+# against the same server ($DCISTAT_DCI_SOCKET); its output, stderr too.
+libdci_as() {
+	local user=$1
+	shift
+	runuser -u "$user" -- env DCISTAT_DCI_SOCKET="$DCISTAT_DCI_SOCKET" "$@" 2>&1
+}
+
+# libdci_instances_added CONSUMER SECONDS A B: through tests/libdci_consumer
+# subscribed to DCI_INSTANCEADDED of class 1.1 (for at most SECONDS), a
+# veth pair A/B created in $NETNS afterwards is announced: both ifIndexes,
+# which ADDED is set to ("4 5"). Fails otherwise.
+libdci_instances_added() {
+	local consumer=$1 seconds=$2 waiter new
+	"$consumer" wait 1.1 "$seconds" >"$TMP_DIR/events.out" 2>&1 &
+	waiter=$!
+	_lib_pids+=("$waiter")
+	wait_until 10 grep -qx ready "$TMP_DIR/events.out" ||
+	    fail "the consumer did not subscribe: $(cat "$TMP_DIR/events.out")"
+	ip -n "$NETNS" link add "$3" type veth peer name "$4" ||
+	    fail "cannot create the second veth pair"
+	new=$(ns_run cat "/sys/class/net/$3/ifindex" "/sys/class/net/$4/ifindex" | sort -n | xargs)
+	wait "$waiter" || fail "no event came: $(xargs <"$TMP_DIR/events.out")"
+	ADDED=$(sed -n 's/^added //p' "$TMP_DIR/events.out" | sort -n | xargs)
+	[ "$ADDED" = "$new" ] || fail "events for '$ADDED', the new pair is '$new'"
+}
+
 # --- snmpd ------------------------------------------------------------------------
 
 SNMPD_PID=
@@ -560,6 +587,25 @@ agent:
 providers:
   - module: netif
     refresh: ${3:-0.2}
+EOF
+}
+
+# write_dci_config FILE SOCKET GROUP: write_config's configuration with
+# the DCI Server on at SOCKET (mode 0666) and class 1.1 readable by the
+# members of GROUP alone.
+write_dci_config() {
+	cat >"$1" <<EOF
+agent:
+  agentx-socket: $SNMPD_AGENTX
+  ping-interval: 1
+  plugin-dir: $NETIF_PLUGIN_DIR
+  dci-socket: $2
+  dci-socket-mode: "0666"
+  dci-access:
+    "1.1": {groups: [$3]}
+providers:
+  - module: netif
+    refresh: 0.2
 EOF
 }
 

@@ -59,19 +59,7 @@ make_quiet_pair dl28a dl28b
 
 start_snmpd
 config=$TMP_DIR/dcistatd.yaml
-cat >"$config" <<EOF2
-agent:
-  agentx-socket: $SNMPD_AGENTX
-  ping-interval: 1
-  plugin-dir: $NETIF_PLUGIN_DIR
-  dci-socket: $DCISTAT_DCI_SOCKET
-  dci-socket-mode: "0666"
-  dci-access:
-    "1.1": {groups: [$GROUP]}
-providers:
-  - module: netif
-    refresh: 0.2
-EOF2
+write_dci_config "$config" "$DCISTAT_DCI_SOCKET" "$GROUP"
 start_dcistatd "$config"
 wait_dcistatd_ready 10
 SNMP_TARGET=unix:$SNMPD_UNIX
@@ -111,25 +99,13 @@ for _ in $(seq 20); do snmp_get "$DCI_C64.1.$QUIET.$D_RX_BYTES" >/dev/null; done
 note "dciGetData 1.1 * *: $timing; snmpget of one value: $((($(now_ms) - start) / 20)) ms each (process included)"
 
 # --- events ----------------------------------------------------------------------
-"$CONSUMER" wait 1.1 5 >"$TMP_DIR/events.out" 2>&1 &
-WAITER=$!
-_lib_pids+=("$WAITER")
-subscribed() { grep -qx ready "$TMP_DIR/events.out"; }
-wait_until 10 subscribed || fail "the consumer did not subscribe: $(cat "$TMP_DIR/events.out")"
-ip -n "$NETNS" link add dl28c type veth peer name dl28d ||
-    fail "cannot create the second veth pair"
-new=$(ns_run cat /sys/class/net/dl28c/ifindex /sys/class/net/dl28d/ifindex | sort -n | xargs)
-wait "$WAITER" || fail "no event came: $(xargs <"$TMP_DIR/events.out")"
-got=$(sed -n 's/^added //p' "$TMP_DIR/events.out" | sort -n | xargs)
-[ "$got" = "$new" ] || fail "events for '$got', the new pair is '$new'"
-ok "dciWaitEvent: DCI_INSTANCEADDED for both ends of a new veth pair ($got)"
+libdci_instances_added "$CONSUMER" 5 dl28c dl28d
+ok "dciWaitEvent: DCI_INSTANCEADDED for both ends of a new veth pair ($ADDED)"
 
 # --- access control ----------------------------------------------------------
-out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$DCISTAT_DCI_SOCKET" \
-    "$CONSUMER" get 1.1 '*' '*' 2>&1)
+out=$(libdci_as "$USER_OUT" "$CONSUMER" get 1.1 '*' '*')
 [ "$out" = "status NOTPRESENT" ] || fail "$USER_OUT read class 1.1: $out"
-out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$DCISTAT_DCI_SOCKET" \
-    "$CONSUMER" classes 2>&1)
+out=$(libdci_as "$USER_OUT" "$CONSUMER" classes)
 ! grep -qx '1\.1' <<<"$out" || fail "$USER_OUT sees class 1.1: $out"
 grep -q . <<<"$out" || fail "$USER_OUT sees no class at all"
 ok "$USER_OUT (not in $GROUP) gets DCI_NOTPRESENT for class 1.1, not listed"
