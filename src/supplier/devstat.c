@@ -255,16 +255,9 @@ dcistat_devstat_add(struct dcistat_supplier *supplier, const char *name,
 __attribute__((visibility("default"))) int
 dcistat_devstat_remove(struct dcistat_devstat *device)
 {
-	struct dcistat_supplier *supplier;
-
-	if (device == NULL)
-		return dcistat_fail(EINVAL, "devstat: no device");
-	supplier = device->handle.supplier;
-	pthread_mutex_lock(&supplier->lock);
-	dcistat_handle_remove(&supplier->devstat_list, &device->handle);
-	pthread_mutex_unlock(&supplier->lock);
-	free(device);
-	return 0;
+	/* The handle is the first member: NULL stays NULL. */
+	return dcistat_handle_discard(
+	    (struct dcistat_handle *)device, "devstat: no device", NULL);
 }
 
 __attribute__((visibility("default"))) uint64_t

@@ -150,28 +150,29 @@ dcistat_evcnt_attach(struct dcistat_supplier *supplier,
 	return counter;
 }
 
-__attribute__((visibility("default"))) int
-dcistat_evcnt_detach(struct dcistat_evcnt *counter)
+/* Under the supplier's lock: a counter goes once no counter is attached
+ * under it, and leaves its parent then. */
+static int
+evcnt_release_locked(struct dcistat_handle *handle)
 {
-	struct dcistat_supplier *supplier;
+	struct dcistat_evcnt *counter = (struct dcistat_evcnt *)handle;
 
-	if (counter == NULL)
-		return dcistat_fail(EINVAL, "evcnt: no counter");
-	supplier = counter->handle.supplier;
-	pthread_mutex_lock(&supplier->lock);
-	if (counter->children > 0) {
-		pthread_mutex_unlock(&supplier->lock);
+	if (counter->children > 0)
 		return dcistat_fail(EBUSY,
 		    "evcnt: %u counters attached under this one are to be "
 		    "detached first",
 		    counter->children);
-	}
-	dcistat_handle_remove(&supplier->evcnt_list, &counter->handle);
 	if (counter->parent != NULL)
 		counter->parent->children--;
-	pthread_mutex_unlock(&supplier->lock);
-	free(counter);
 	return 0;
+}
+
+__attribute__((visibility("default"))) int
+dcistat_evcnt_detach(struct dcistat_evcnt *counter)
+{
+	/* The handle is the first member: NULL stays NULL. */
+	return dcistat_handle_discard((struct dcistat_handle *)counter,
+	    "evcnt: no counter", evcnt_release_locked);
 }
 
 static inline void

@@ -659,15 +659,26 @@ dcistat_handle_publish(struct dcistat_handle *handle, uint32_t serial,
 	}
 	dcistat_supplier_on_close(handle->supplier, close);
 	handle->next = *list;
+	handle->list = list;
 	*list = handle;
 	return 0;
 }
 
-void
-dcistat_handle_remove(
-    struct dcistat_handle **list, struct dcistat_handle *handle)
+int
+dcistat_handle_discard(struct dcistat_handle *handle, const char *absent,
+    int (*release_locked)(struct dcistat_handle *handle))
 {
-	for (struct dcistat_handle **link = list; *link != NULL;
+	struct dcistat_supplier *supplier;
+
+	if (handle == NULL)
+		return dcistat_fail(EINVAL, "%s", absent);
+	supplier = handle->supplier;
+	pthread_mutex_lock(&supplier->lock);
+	if (release_locked != NULL && release_locked(handle) != 0) {
+		pthread_mutex_unlock(&supplier->lock);
+		return -1;
+	}
+	for (struct dcistat_handle **link = handle->list; *link != NULL;
 	     link = &(*link)->next) {
 		if (*link == handle) {
 			*link = handle->next;
@@ -675,6 +686,9 @@ dcistat_handle_remove(
 		}
 	}
 	dcistat_instance_unpublish(handle->instance);
+	pthread_mutex_unlock(&supplier->lock);
+	free(handle);
+	return 0;
 }
 
 void

@@ -134,6 +134,7 @@ struct dcistat_handle {
 	struct dcistat_supplier *supplier;
 	struct dcistat_instance *instance;
 	struct dcistat_handle *next;
+	struct dcistat_handle **list; /* the supplier's list it is on */
 	struct dcistat_class *class_handle;
 	uint32_t block; /* its instance's sequence word, the values after it */
 	uint32_t block_words;
@@ -164,10 +165,13 @@ int dcistat_handle_publish(struct dcistat_handle *handle, uint32_t serial,
     struct dcistat_handle **list,
     void (*close)(struct dcistat_supplier *supplier));
 
-/* Under the supplier's lock: takes the handle out of *list and withdraws
- * its instance; the caller frees the handle. */
-void dcistat_handle_remove(
-    struct dcistat_handle **list, struct dcistat_handle *handle);
+/* A model's public remove (devstat, evcnt): fails with EINVAL and the
+ * message `absent` when handle is NULL; else, under the supplier's lock,
+ * asks release_locked (when not NULL) whether the handle may go, which
+ * returns -1 with the error set to refuse, then takes the handle out of
+ * its list, withdraws its instance and frees it. */
+int dcistat_handle_discard(struct dcistat_handle *handle, const char *absent,
+    int (*release_locked)(struct dcistat_handle *handle));
 
 /* At close: frees every handle of *list with its instance. */
 void dcistat_handles_free(struct dcistat_handle **list);

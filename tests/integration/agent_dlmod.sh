@@ -98,7 +98,7 @@ dcistatConfig $1"
 # LeakSanitizer reports at snmpd's exit.
 check_snmpd_log() {
 	local ours
-	check_sanitizer_log_errors "$SNMPD_STDERR_LOG"
+	check_embedded_sanitizer_log "$SNMPD_STDERR_LOG"
 	ours=$(awk -v RS= '/(Direct|Indirect) leak/ && /dcistat\.so|<unknown module>|\/src\/(core|agent|providers)\//' "$SNMPD_STDERR_LOG")
 	if [ -n "$ours" ]; then
 		printf '%s\n' "$ours" | head -n 60 | sed 's/^/#   /'
@@ -108,14 +108,6 @@ check_snmpd_log() {
 		note "ignored snmpd's own leaks: $(grep -c 'leak of' "$SNMPD_STDERR_LOG") leak records, Net-SNMP frames only"
 	fi
 }
-check_sanitizer_log_errors() {
-	if grep -E -q 'ERROR: AddressSanitizer|runtime error:' "$1"; then
-		grep -E -A 20 'ERROR: AddressSanitizer|runtime error:' "$1" |
-		    head -n 60 | sed 's/^/#   /'
-		fail "snmpd with dcistat.so: sanitizer report (see above)"
-	fi
-}
-
 serves_netif() {
 	_lib_alive "$SNMPD_PID" || return "$GIVE_UP"
 	[ "$(snmp_get "$DCI_SUPPLIER_MODULE_1" 2>/dev/null)" = netif ]

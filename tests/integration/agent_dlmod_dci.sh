@@ -50,42 +50,18 @@ DCI_C64=$DCI_ARC.1.5.1.4.2.1.1 # dciStatCounter64.<class 1.1>
 D_RX_BYTES=12
 GROUP=dcih28dreaders USER_OUT=dcih28dout USER_ONE=dcih28done
 
-remove_accounts() {
-	userdel "$USER_OUT" 2>/dev/null
-	userdel "$USER_ONE" 2>/dev/null
-	groupdel "$GROUP" 2>/dev/null
-	return 0
-}
-remove_accounts
-at_exit remove_accounts
-groupadd "$GROUP" || fail "cannot create group $GROUP"
-for user in "$USER_OUT" "$USER_ONE"; do
-	useradd -M -N -s /usr/sbin/nologin "$user" || fail "cannot create user $user"
-done
+make_test_accounts "$GROUP" "$USER_OUT" "$USER_ONE"
 
-# The socket and copies of the consumers where the test user reaches them.
-SOCK_DIR=$(mktemp -d /tmp/dcih28d.XXXXXX) || fail "mktemp"
-remove_sock_dir() { rm -rf -- "$SOCK_DIR"; }
-at_exit remove_sock_dir
-chmod 755 "$SOCK_DIR"
-CONSUMER=$SOCK_DIR/libdci_consumer
-QUERY=$SOCK_DIR/dci_query
-cp "$top_builddir/tests/libdci_consumer" "$CONSUMER" ||
-    fail "tests/libdci_consumer is not built"
-QUERY_BUILT=$top_builddir/tests/.libs/dci_query
-[ -x "$QUERY_BUILT" ] || QUERY_BUILT=$top_builddir/tests/dci_query
-cp "$QUERY_BUILT" "$QUERY" || fail "tests/dci_query is not built"
-chmod 755 "$CONSUMER" "$QUERY"
-SOCK=$SOCK_DIR/dci.sock
+# The socket and copies of the consumers where the test users reach them.
+make_shared_dir dcih28d
+share_test_program libdci_consumer
+share_test_program dci_query
+CONSUMER=$SHARED_DIR/libdci_consumer
+QUERY=$SHARED_DIR/dci_query
+SOCK=$SHARED_DIR/dci.sock
 export DCISTAT_DCI_SOCKET=$SOCK
 
-if ! ip -n "$NETNS" link add dd28a type veth peer name dd28b 2>"$TMP_DIR/veth.err"; then
-	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
-fi
-if ! { ip -n "$NETNS" link set dd28a up && ip -n "$NETNS" link set dd28b up; }; then
-	fail "cannot bring the pair up"
-fi
-QUIET=$(ns_run cat /sys/class/net/dd28b/ifindex) || fail "no ifindex"
+make_quiet_pair dd28a dd28b
 
 config=$TMP_DIR/dcistat.yaml
 cat >"$config" <<EOF2
@@ -122,31 +98,18 @@ wait_until 10 values_agree ||
 ok "dciGetData from snmpd's module: all $COMPARED values (64-bit counters, the name) of ifIndex $QUIET equal SNMP's; rx_bytes alone equals dciStatCounter64"
 
 # --- events ----------------------------------------------------------------------
-"$CONSUMER" wait 1.1 3 >"$TMP_DIR/events.out" 2>&1 &
-WAITER=$!
-_lib_pids+=("$WAITER")
-subscribed() { grep -qx ready "$TMP_DIR/events.out"; }
-wait_until 10 subscribed || fail "the consumer did not subscribe: $(cat "$TMP_DIR/events.out")"
-ip -n "$NETNS" link add dd28c type veth peer name dd28d ||
-    fail "cannot create the second veth pair"
-new=$(ns_run cat /sys/class/net/dd28c/ifindex /sys/class/net/dd28d/ifindex | sort -n | xargs)
-wait "$WAITER" || fail "no event came: $(xargs <"$TMP_DIR/events.out")"
-got=$(sed -n 's/^added //p' "$TMP_DIR/events.out" | sort -n | xargs)
-[ "$got" = "$new" ] || fail "events for '$got', the new pair is '$new'"
-ok "dciWaitEvent from snmpd's module: DCI_INSTANCEADDED for both ends of a new veth pair ($got)"
+libdci_instances_added "$CONSUMER" 3 dd28c dd28d
+ok "dciWaitEvent from snmpd's module: DCI_INSTANCEADDED for both ends of a new veth pair ($ADDED)"
 
 # --- access control ----------------------------------------------------------
-out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$SOCK" \
-    "$CONSUMER" get 1.1 '*' '*' 2>&1)
+out=$(libdci_as "$USER_OUT" "$CONSUMER" get 1.1 '*' '*')
 [ "$out" = "status NOTPRESENT" ] || fail "$USER_OUT read class 1.1: $out"
 ok "$USER_OUT (not in $GROUP) gets DCI_NOTPRESENT for class 1.1"
-out=$(runuser -u "$USER_ONE" -- env DCISTAT_DCI_SOCKET="$SOCK" \
-    "$CONSUMER" get 1.1 '*' "$D_RX_BYTES" 2>&1)
+out=$(libdci_as "$USER_ONE" "$CONSUMER" get 1.1 '*' "$D_RX_BYTES")
 [ "$(head -n 1 <<<"$out")" = "status SUCCESS" ] &&
     [ "$(tail -n +2 <<<"$out" | cut -d ' ' -f 1 | xargs)" = "$QUIET" ] ||
     fail "$USER_ONE, admitted to instance $QUIET alone, read: $out"
-out=$(runuser -u "$USER_ONE" -- env DCISTAT_DCI_SOCKET="$SOCK" \
-    "$CONSUMER" get 1.1 1 "$D_RX_BYTES" 2>&1)
+out=$(libdci_as "$USER_ONE" "$CONSUMER" get 1.1 1 "$D_RX_BYTES")
 [ "$out" = "status NOTPRESENT" ] || fail "$USER_ONE read lo (ifIndex 1): $out"
 ok "$USER_ONE (rule 1.1/$QUIET) reads instance $QUIET of class 1.1 alone; lo is NOTPRESENT"
 
@@ -196,9 +159,5 @@ wait_until 10 socket_there || fail "no DCI socket after loading the module again
 wait_until 10 values_agree || fail "the module loaded again does not serve libdci"
 stop_snmpd
 [ ! -e "$SOCK" ] || fail "the socket file is left after snmpd's SIGTERM"
-if grep -E -q 'ERROR: AddressSanitizer|runtime error:' "$SNMPD_STDERR_LOG"; then
-	grep -E -A 20 'ERROR: AddressSanitizer|runtime error:' "$SNMPD_STDERR_LOG" |
-	    head -n 40 | sed 's/^/#   /'
-	fail "snmpd with dcistat.so: sanitizer report (see above)"
-fi
+check_embedded_sanitizer_log "$SNMPD_STDERR_LOG"
 ok "loaded again, then snmpd's SIGTERM: the socket file is removed"

@@ -43,12 +43,7 @@ NETIF=2.1.1                      # class 1.1, length-prefixed
 DCI_TEXT=$DCI_ARC.1.5.1.3.$NETIF # dciStatText.<class>
 D_RX_BYTES=12
 
-if ! ip -n "$NETNS" link add dc28ca type veth peer name dc28cb 2>"$TMP_DIR/veth.err"; then
-	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
-fi
-ip -n "$NETNS" link set dc28ca up && ip -n "$NETNS" link set dc28cb up ||
-    fail "cannot bring the pair up"
-QUIET=$(ns_run cat /sys/class/net/dc28cb/ifindex) || fail "no ifindex"
+make_quiet_pair dc28ca dc28cb
 
 SOCK=$TMP_DIR/dci.sock
 start_snmpd

@@ -51,55 +51,19 @@ DCI_C64=$DCI_ARC.1.5.1.4.$NETIF   # dciStatCounter64.<class>
 D_RX_BYTES=12 D_TX_BYTES=13
 GROUP=dcih28readers USER_IN=dcih28in USER_OUT=dcih28out
 
-remove_accounts() {
-	userdel "$USER_IN" 2>/dev/null
-	userdel "$USER_OUT" 2>/dev/null
-	groupdel "$GROUP" 2>/dev/null
-	return 0
-}
-remove_accounts
-at_exit remove_accounts
-groupadd "$GROUP" || fail "cannot create group $GROUP"
-useradd -M -N -s /usr/sbin/nologin -G "$GROUP" "$USER_IN" ||
-    fail "cannot create user $USER_IN"
-useradd -M -N -s /usr/sbin/nologin "$USER_OUT" ||
-    fail "cannot create user $USER_OUT"
+make_test_accounts "$GROUP" "$USER_IN+" "$USER_OUT"
 
 # The socket and a copy of the consumer where the test users reach them.
-SOCK_DIR=$(mktemp -d /tmp/dcih28.XXXXXX) || fail "mktemp"
-remove_sock_dir() { rm -rf -- "$SOCK_DIR"; }
-at_exit remove_sock_dir
-chmod 755 "$SOCK_DIR"
-QUERY_BUILT=$top_builddir/tests/.libs/dci_query
-[ -x "$QUERY_BUILT" ] || QUERY_BUILT=$top_builddir/tests/dci_query
-[ -x "$QUERY_BUILT" ] || fail "tests/dci_query is not built"
-cp "$QUERY_BUILT" "$SOCK_DIR/dci_query" && chmod 755 "$SOCK_DIR/dci_query"
-QUERY=$SOCK_DIR/dci_query
-SOCK=$SOCK_DIR/dci.sock
+make_shared_dir dcih28
+share_test_program dci_query
+QUERY=$SHARED_DIR/dci_query
+SOCK=$SHARED_DIR/dci.sock
 
-if ! ip -n "$NETNS" link add dh28a type veth peer name dh28b 2>"$TMP_DIR/veth.err"; then
-	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
-fi
-if ! { ip -n "$NETNS" link set dh28a up && ip -n "$NETNS" link set dh28b up; }; then
-	fail "cannot bring the pair up"
-fi
-QUIET=$(ns_run cat /sys/class/net/dh28b/ifindex) || fail "no ifindex"
+make_quiet_pair dh28a dh28b
 
 start_snmpd
 config=$TMP_DIR/dcistatd.yaml
-cat >"$config" <<EOF2
-agent:
-  agentx-socket: $SNMPD_AGENTX
-  ping-interval: 1
-  plugin-dir: $NETIF_PLUGIN_DIR
-  dci-socket: $SOCK
-  dci-socket-mode: "0666"
-  dci-access:
-    "1.1": {groups: [$GROUP]}
-providers:
-  - module: netif
-    refresh: 0.2
-EOF2
+write_dci_config "$config" "$SOCK" "$GROUP"
 start_dcistatd "$config" -D dci
 wait_dcistatd_ready 10
 SNMP_TARGET=unix:$SNMPD_UNIX

@@ -168,6 +168,62 @@ hold_test_users_lock() {
 	    fail "another run has held $lock for 15 minutes (a test left behind?)"
 }
 
+# make_test_accounts GROUP USER...: the group GROUP and the users (no home,
+# no login shell; a USER written NAME+ has GROUP as a supplementary group),
+# after removing those a killed run left behind; all are removed at exit.
+# Call hold_test_users_lock first.
+_lib_test_group=
+_lib_test_users=()
+_lib_remove_test_accounts() {
+	local user
+	for user in "${_lib_test_users[@]}"; do
+		userdel "$user" 2>/dev/null
+	done
+	[ -z "$_lib_test_group" ] || groupdel "$_lib_test_group" 2>/dev/null
+	return 0
+}
+make_test_accounts() {
+	local spec user member
+	_lib_test_group=$1
+	shift
+	_lib_test_users=()
+	for spec; do
+		_lib_test_users+=("${spec%+}")
+	done
+	_lib_remove_test_accounts
+	at_exit _lib_remove_test_accounts
+	groupadd "$_lib_test_group" || fail "cannot create group $_lib_test_group"
+	for spec; do
+		user=${spec%+}
+		member=()
+		[ "$spec" = "$user" ] || member=(-G "$_lib_test_group")
+		useradd -M -N -s /usr/sbin/nologin "${member[@]}" "$user" ||
+		    fail "cannot create user $user"
+	done
+}
+
+# make_shared_dir PREFIX: sets SHARED_DIR to a new directory
+# /tmp/PREFIX.XXXXXX that every user may enter (where a test user reaches
+# a socket and the programs share_test_program copies), removed at exit.
+# Not under $TMP_DIR, which only root may enter.
+SHARED_DIR=
+_lib_remove_shared_dir() { [ -z "$SHARED_DIR" ] || rm -rf -- "$SHARED_DIR"; }
+make_shared_dir() {
+	SHARED_DIR=$(mktemp -d "/tmp/$1.XXXXXX") || fail "mktemp"
+	at_exit _lib_remove_shared_dir
+	chmod 755 "$SHARED_DIR"
+}
+
+# share_test_program NAME: copies the test program tests/NAME (its libtool
+# binary when there is one) to $SHARED_DIR/NAME, mode 755.
+share_test_program() {
+	local built=$top_builddir/tests/.libs/$1
+	[ -x "$built" ] || built=$top_builddir/tests/$1
+	[ -x "$built" ] || fail "tests/$1 is not built"
+	{ cp "$built" "$SHARED_DIR/$1" && chmod 755 "$SHARED_DIR/$1"; } ||
+	    fail "cannot copy tests/$1 into $SHARED_DIR"
+}
+
 require_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
 }
@@ -192,6 +248,20 @@ make_netns() {
 			 /proc/sys/net/ipv6/conf/all/disable_ipv6; do
 			[ -w "$f" ] && echo 1 >"$f"
 		done; exit 0' 2>/dev/null
+}
+
+# make_quiet_pair A B: a veth pair A/B in $NETNS, both up, no addresses
+# (make_netns turned IPv6 off: their counters stand still); sets QUIET to
+# B's ifIndex. Skips the test when no veth pair can be made.
+make_quiet_pair() {
+	if ! ip -n "$NETNS" link add "$1" type veth peer name "$2" 2>"$TMP_DIR/veth.err"; then
+		skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
+	fi
+	if ! { ip -n "$NETNS" link set "$1" up && ip -n "$NETNS" link set "$2" up; }; then
+		fail "cannot bring the pair up"
+	fi
+	# shellcheck disable=SC2034 # read by the tests
+	QUIET=$(ns_run cat "/sys/class/net/$2/ifindex") || fail "no ifindex"
 }
 
 # Runs a command inside $NETNS, or here when there is none.
@@ -356,6 +426,33 @@ libdci_values_agree() {
 	[ "${got##* }" = "$(snmp_get "$c64.1.$ifindex.$rx_bytes")" ] || return 1
 }
 
+# libdci_as USER CONSUMER ARG...: runs tests/libdci_consumer as USER
+# against the same server ($DCISTAT_DCI_SOCKET); its output, stderr too.
+libdci_as() {
+	local user=$1
+	shift
+	runuser -u "$user" -- env DCISTAT_DCI_SOCKET="$DCISTAT_DCI_SOCKET" "$@" 2>&1
+}
+
+# libdci_instances_added CONSUMER SECONDS A B: through tests/libdci_consumer
+# subscribed to DCI_INSTANCEADDED of class 1.1 (for at most SECONDS), a
+# veth pair A/B created in $NETNS afterwards is announced: both ifIndexes,
+# which ADDED is set to ("4 5"). Fails otherwise.
+libdci_instances_added() {
+	local consumer=$1 seconds=$2 waiter new
+	"$consumer" wait 1.1 "$seconds" >"$TMP_DIR/events.out" 2>&1 &
+	waiter=$!
+	_lib_pids+=("$waiter")
+	wait_until 10 grep -qx ready "$TMP_DIR/events.out" ||
+	    fail "the consumer did not subscribe: $(cat "$TMP_DIR/events.out")"
+	ip -n "$NETNS" link add "$3" type veth peer name "$4" ||
+	    fail "cannot create the second veth pair"
+	new=$(ns_run cat "/sys/class/net/$3/ifindex" "/sys/class/net/$4/ifindex" | sort -n | xargs)
+	wait "$waiter" || fail "no event came: $(xargs <"$TMP_DIR/events.out")"
+	ADDED=$(sed -n 's/^added //p' "$TMP_DIR/events.out" | sort -n | xargs)
+	[ "$ADDED" = "$new" ] || fail "events for '$ADDED', the new pair is '$new'"
+}
+
 # --- snmpd ------------------------------------------------------------------------
 
 SNMPD_PID=
@@ -493,6 +590,25 @@ providers:
 EOF
 }
 
+# write_dci_config FILE SOCKET GROUP: write_config's configuration with
+# the DCI Server on at SOCKET (mode 0666) and class 1.1 readable by the
+# members of GROUP alone.
+write_dci_config() {
+	cat >"$1" <<EOF
+agent:
+  agentx-socket: $SNMPD_AGENTX
+  ping-interval: 1
+  plugin-dir: $NETIF_PLUGIN_DIR
+  dci-socket: $2
+  dci-socket-mode: "0666"
+  dci-access:
+    "1.1": {groups: [$3]}
+providers:
+  - module: netif
+    refresh: 0.2
+EOF
+}
+
 # DCISTATD_WRAPPER: words start_dcistatd puts before dcistatd's own, a
 # command that sets something up and then execs the rest in place (so
 # $DCISTATD_PID stays dcistatd's), e.g. unshare into a mount namespace.
@@ -551,6 +667,17 @@ check_sanitizer_log() {
 		printf '# sanitizer report in %s:\n' "$2"
 		grep -E -A 20 "$SANITIZER_RE" "$1" | head -n 60 | sed 's/^/#   /'
 		fail "$2: sanitizer report (see above)"
+	fi
+}
+
+# check_embedded_sanitizer_log FILE: fails when FILE, the output of an
+# snmpd that loaded dcistat.so, holds an AddressSanitizer or UBSan error
+# (leaks are told apart by the caller: snmpd has its own).
+check_embedded_sanitizer_log() {
+	if grep -E -q 'ERROR: AddressSanitizer|runtime error:' "$1"; then
+		grep -E -A 20 'ERROR: AddressSanitizer|runtime error:' "$1" |
+		    head -n 60 | sed 's/^/#   /'
+		fail "snmpd with dcistat.so: sanitizer report (see above)"
 	fi
 }
 

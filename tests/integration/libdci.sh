@@ -47,51 +47,19 @@ DCI_C64=$DCI_ARC.1.5.1.4.$NETIF   # dciStatCounter64.<class>
 D_RX_BYTES=12
 GROUP=dcih28lreaders USER_OUT=dcih28lout
 
-remove_accounts() {
-	userdel "$USER_OUT" 2>/dev/null
-	groupdel "$GROUP" 2>/dev/null
-	return 0
-}
-remove_accounts
-at_exit remove_accounts
-groupadd "$GROUP" || fail "cannot create group $GROUP"
-useradd -M -N -s /usr/sbin/nologin "$USER_OUT" ||
-    fail "cannot create user $USER_OUT"
+make_test_accounts "$GROUP" "$USER_OUT"
 
 # The socket and a copy of the consumer where the test user reaches them.
-SOCK_DIR=$(mktemp -d /tmp/dcih28l.XXXXXX) || fail "mktemp"
-remove_sock_dir() { rm -rf -- "$SOCK_DIR"; }
-at_exit remove_sock_dir
-chmod 755 "$SOCK_DIR"
-CONSUMER_BUILT=$top_builddir/tests/libdci_consumer
-[ -x "$CONSUMER_BUILT" ] || fail "tests/libdci_consumer is not built"
-cp "$CONSUMER_BUILT" "$SOCK_DIR/libdci_consumer" && chmod 755 "$SOCK_DIR/libdci_consumer"
-CONSUMER=$SOCK_DIR/libdci_consumer
-export DCISTAT_DCI_SOCKET=$SOCK_DIR/dci.sock
+make_shared_dir dcih28l
+share_test_program libdci_consumer
+CONSUMER=$SHARED_DIR/libdci_consumer
+export DCISTAT_DCI_SOCKET=$SHARED_DIR/dci.sock
 
-if ! ip -n "$NETNS" link add dl28a type veth peer name dl28b 2>"$TMP_DIR/veth.err"; then
-	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
-fi
-if ! { ip -n "$NETNS" link set dl28a up && ip -n "$NETNS" link set dl28b up; }; then
-	fail "cannot bring the pair up"
-fi
-QUIET=$(ns_run cat /sys/class/net/dl28b/ifindex) || fail "no ifindex"
+make_quiet_pair dl28a dl28b
 
 start_snmpd
 config=$TMP_DIR/dcistatd.yaml
-cat >"$config" <<EOF2
-agent:
-  agentx-socket: $SNMPD_AGENTX
-  ping-interval: 1
-  plugin-dir: $NETIF_PLUGIN_DIR
-  dci-socket: $DCISTAT_DCI_SOCKET
-  dci-socket-mode: "0666"
-  dci-access:
-    "1.1": {groups: [$GROUP]}
-providers:
-  - module: netif
-    refresh: 0.2
-EOF2
+write_dci_config "$config" "$DCISTAT_DCI_SOCKET" "$GROUP"
 start_dcistatd "$config"
 wait_dcistatd_ready 10
 SNMP_TARGET=unix:$SNMPD_UNIX
@@ -131,25 +99,13 @@ for _ in $(seq 20); do snmp_get "$DCI_C64.1.$QUIET.$D_RX_BYTES" >/dev/null; done
 note "dciGetData 1.1 * *: $timing; snmpget of one value: $((($(now_ms) - start) / 20)) ms each (process included)"
 
 # --- events ----------------------------------------------------------------------
-"$CONSUMER" wait 1.1 5 >"$TMP_DIR/events.out" 2>&1 &
-WAITER=$!
-_lib_pids+=("$WAITER")
-subscribed() { grep -qx ready "$TMP_DIR/events.out"; }
-wait_until 10 subscribed || fail "the consumer did not subscribe: $(cat "$TMP_DIR/events.out")"
-ip -n "$NETNS" link add dl28c type veth peer name dl28d ||
-    fail "cannot create the second veth pair"
-new=$(ns_run cat /sys/class/net/dl28c/ifindex /sys/class/net/dl28d/ifindex | sort -n | xargs)
-wait "$WAITER" || fail "no event came: $(xargs <"$TMP_DIR/events.out")"
-got=$(sed -n 's/^added //p' "$TMP_DIR/events.out" | sort -n | xargs)
-[ "$got" = "$new" ] || fail "events for '$got', the new pair is '$new'"
-ok "dciWaitEvent: DCI_INSTANCEADDED for both ends of a new veth pair ($got)"
+libdci_instances_added "$CONSUMER" 5 dl28c dl28d
+ok "dciWaitEvent: DCI_INSTANCEADDED for both ends of a new veth pair ($ADDED)"
 
 # --- access control ----------------------------------------------------------
-out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$DCISTAT_DCI_SOCKET" \
-    "$CONSUMER" get 1.1 '*' '*' 2>&1)
+out=$(libdci_as "$USER_OUT" "$CONSUMER" get 1.1 '*' '*')
 [ "$out" = "status NOTPRESENT" ] || fail "$USER_OUT read class 1.1: $out"
-out=$(runuser -u "$USER_OUT" -- env DCISTAT_DCI_SOCKET="$DCISTAT_DCI_SOCKET" \
-    "$CONSUMER" classes 2>&1)
+out=$(libdci_as "$USER_OUT" "$CONSUMER" classes)
 ! grep -qx '1\.1' <<<"$out" || fail "$USER_OUT sees class 1.1: $out"
 grep -q . <<<"$out" || fail "$USER_OUT sees no class at all"
 ok "$USER_OUT (not in $GROUP) gets DCI_NOTPRESENT for class 1.1, not listed"

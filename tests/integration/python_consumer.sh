@@ -46,19 +46,11 @@ SO=$top_builddir/python/dcistat/.libs/_dcistat.so
 make_netns
 
 NETIF=2.1.1                       # class 1.1, length-prefixed
-SOCK_DIR=$(mktemp -d /tmp/dcih30c.XXXXXX) || fail "mktemp"
-remove_sock_dir() { rm -rf -- "$SOCK_DIR"; }
-at_exit remove_sock_dir
-export DCISTAT_TEST_DCI_SOCKET=$SOCK_DIR/dci.sock
+make_shared_dir dcih30c
+export DCISTAT_TEST_DCI_SOCKET=$SHARED_DIR/dci.sock
 
-if ! ip -n "$NETNS" link add dh30ca type veth peer name dh30cb 2>"$TMP_DIR/veth.err"; then
-	skip "cannot create a veth pair: $(head -n 1 "$TMP_DIR/veth.err")"
-fi
-if ! { ip -n "$NETNS" link set dh30ca up && ip -n "$NETNS" link set dh30cb up; }; then
-	fail "cannot bring the pair up"
-fi
-DCISTAT_TEST_QUIET=$(ns_run cat /sys/class/net/dh30cb/ifindex) || fail "no ifindex"
-export DCISTAT_TEST_QUIET DCISTAT_TEST_NETNS=$NETNS
+make_quiet_pair dh30ca dh30cb
+export DCISTAT_TEST_QUIET=$QUIET DCISTAT_TEST_NETNS=$NETNS
 
 start_snmpd
 SNMP_TARGET=unix:$SNMPD_UNIX

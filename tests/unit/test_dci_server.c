@@ -480,56 +480,57 @@ START_TEST(instance_masks)
 }
 END_TEST
 
+/* The access of the class-rule tests: class 1 for uid 1001 alone, and
+ * 1.2 (the longer prefix decides for it) for group 50 alone; and the
+ * consumers they ask for: no rule admits `stranger`, `named` is uid
+ * 1001, `member` is in group 50 (a supplementary group). */
+static uid_t uid_1001[] = {1001};
+static gid_t gid_50[] = {50};
+static struct dci_access_rule class_rules[] = {
+    {.class_id = {1}, .class_id_length = 1, .uids = uid_1001, .uid_count = 1},
+    {.class_id = {1, 2}, .class_id_length = 2, .gids = gid_50, .gid_count = 1},
+};
+static const struct dci_access class_access = {
+    .rules = class_rules, .rule_count = 2};
+static const struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
+static const struct dci_access_peer named = {.uid = 1001, .gid = 1001};
+static const struct dci_access_peer member = {
+    .uid = 1002, .gid = 1002, .groups = {7, 50}, .group_count = 2};
+static const struct dci_access_peer root = {.uid = 0, .gid = 0};
+
 START_TEST(access_hides_classes)
 {
-	static uid_t uids[] = {1001};
-	static gid_t gids[] = {50};
-	struct dci_access_rule rules[] = {
-	    {.class_id = {1},
-	        .class_id_length = 1,
-	        .uids = uids,
-	        .uid_count = 1},
-	    /* The longer prefix decides for 1.2. */
-	    {.class_id = {1, 2},
-	        .class_id_length = 2,
-	        .gids = gids,
-	        .gid_count = 1},
-	};
-	struct dci_access access = {.rules = rules, .rule_count = 2};
-	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
-	struct dci_access_peer named = {.uid = 1001, .gid = 1001};
-	struct dci_access_peer member = {
-	    .uid = 1002, .gid = 1002, .groups = {7, 50}, .group_count = 2};
-	struct dci_access_peer root = {.uid = 0, .gid = 0};
 	struct dci_protocol_request request =
 	    request_of((const uint32_t[]){ALL}, 1, 0, NULL, 0, ALL);
 	struct answer answer;
 
 	ck_assert(!dci_access_may_read(
-	    &access, &stranger, (const uint32_t[]){1, 1}, 2));
-	ck_assert(
-	    dci_access_may_read(&access, &named, (const uint32_t[]){1, 1}, 2));
-	ck_assert(
-	    !dci_access_may_read(&access, &named, (const uint32_t[]){1, 2}, 2));
-	ck_assert(
-	    dci_access_may_read(&access, &member, (const uint32_t[]){1, 2}, 2));
-	ck_assert(
-	    dci_access_may_read(&access, &root, (const uint32_t[]){1, 2}, 2));
-	ck_assert(
-	    dci_access_may_read(&access, &stranger, (const uint32_t[]){2}, 1));
+	    &class_access, &stranger, (const uint32_t[]){1, 1}, 2));
+	ck_assert(dci_access_may_read(
+	    &class_access, &named, (const uint32_t[]){1, 1}, 2));
+	ck_assert(!dci_access_may_read(
+	    &class_access, &named, (const uint32_t[]){1, 2}, 2));
+	ck_assert(dci_access_may_read(
+	    &class_access, &member, (const uint32_t[]){1, 2}, 2));
+	ck_assert(dci_access_may_read(
+	    &class_access, &root, (const uint32_t[]){1, 2}, 2));
+	ck_assert(dci_access_may_read(
+	    &class_access, &stranger, (const uint32_t[]){2}, 1));
 
 	/* The stranger lists 2 and 3.1 only. */
-	answer_of(
-	    &answer, DCI_PROTOCOL_LIST_CLASSES, &request, &access, &stranger);
+	answer_of(&answer, DCI_PROTOCOL_LIST_CLASSES, &request, &class_access,
+	    &stranger);
 	ck_assert_uint_eq(answer.count, 2);
 	dci_protocol_writer_free(&answer.payload);
 	/* And reading 1.1 by name is NOTPRESENT, as if it were absent. */
 	request = request_of((const uint32_t[]){1, 1}, 2, 0, NULL, 0, ALL);
-	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &stranger);
+	answer_of(
+	    &answer, DCI_PROTOCOL_GET_DATA, &request, &class_access, &stranger);
 	ck_assert_uint_eq(answer.status, DCI_PROTOCOL_NOTPRESENT);
 	ck_assert_uint_eq(answer.count, 0);
 	dci_protocol_writer_free(&answer.payload);
-	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &named);
+	answer_of(
+	    &answer, DCI_PROTOCOL_GET_DATA, &request, &class_access, &named);
 	ck_assert_uint_eq(answer.count, 3);
 	dci_protocol_writer_free(&answer.payload);
 }
@@ -558,10 +559,7 @@ START_TEST(access_per_instance)
 	};
 	struct dci_access access = {
 	    .rules = rules, .rule_count = 3, .per_instance = true};
-	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
-	struct dci_access_peer named = {.uid = 1001, .gid = 1001};
 	struct dci_access_peer other = {.uid = 1002, .gid = 1002};
-	struct dci_access_peer root = {.uid = 0, .gid = 0};
 	struct dci_protocol_request request =
 	    request_of((const uint32_t[]){1, 1}, 2, 0, NULL, 0, ALL);
 	const uint32_t netif[] = {1, 1};
@@ -645,28 +643,11 @@ suppliers_listed(const struct dci_access *access,
  * its classes; one with no class only to a consumer no rule refuses. */
 START_TEST(suppliers_filtered_by_access)
 {
-	static uid_t uids[] = {1001};
-	static gid_t gids[] = {50};
-	struct dci_access_rule rules[] = {
-	    {.class_id = {1},
-	        .class_id_length = 1,
-	        .uids = uids,
-	        .uid_count = 1},
-	    {.class_id = {1, 2},
-	        .class_id_length = 2,
-	        .gids = gids,
-	        .gid_count = 1},
-	};
-	struct dci_access access = {.rules = rules, .rule_count = 2};
-	struct dci_access_peer stranger = {.uid = 1000, .gid = 1000};
-	struct dci_access_peer member = {
-	    .uid = 1002, .gid = 1002, .groups = {7, 50}, .group_count = 2};
 	struct dci_access_peer everyone = {.uid = 1003, .gid = 50};
-	struct dci_access_peer root = {.uid = 0, .gid = 0};
 	struct dci_access_rule both[] = {
 	    {.class_id = {1},
 	        .class_id_length = 1,
-	        .gids = gids,
+	        .gids = gid_50,
 	        .gid_count = 1},
 	};
 	struct dci_access open_to_50 = {.rules = both, .rule_count = 1};
@@ -676,11 +657,11 @@ START_TEST(suppliers_filtered_by_access)
 	    registry, "broken", "cannot open shared object", NULL));
 	/* beta's only class, 1.2, is refused; broken has no class and a rule
 	 * refuses the stranger something. */
-	suppliers_listed(&access, &stranger, listed, sizeof(listed));
+	suppliers_listed(&class_access, &stranger, listed, sizeof(listed));
 	ck_assert_str_eq(listed, "alpha gamma");
-	suppliers_listed(&access, &member, listed, sizeof(listed));
+	suppliers_listed(&class_access, &member, listed, sizeof(listed));
 	ck_assert_str_eq(listed, "alpha beta gamma");
-	suppliers_listed(&access, &root, listed, sizeof(listed));
+	suppliers_listed(&class_access, &root, listed, sizeof(listed));
 	ck_assert_str_eq(listed, "alpha beta gamma broken");
 	suppliers_listed(&no_rules, &stranger, listed, sizeof(listed));
 	ck_assert_str_eq(listed, "alpha beta gamma broken");
@@ -690,8 +671,8 @@ START_TEST(suppliers_filtered_by_access)
 	suppliers_listed(&open_to_50, &stranger, listed, sizeof(listed));
 	ck_assert_str_eq(listed, "alpha gamma");
 	ck_assert(dci_access_may_read_every_class(&open_to_50, &everyone));
-	ck_assert(!dci_access_may_read_every_class(&access, &member));
-	ck_assert(dci_access_may_read_every_class(&access, &root));
+	ck_assert(!dci_access_may_read_every_class(&class_access, &member));
+	ck_assert(dci_access_may_read_every_class(&class_access, &root));
 }
 END_TEST
 

@@ -5,37 +5,124 @@
 
 #include "model/instance_id.h"
 
-/* A new row, zeroed, at the end of the `*count` rows of `row_size` bytes
- * in `*rows`; NULL with the reason in `error` when `limit` rows are there
- * ("too many `what`", in class `quoted_class` when not NULL) or memory
- * ran out. */
-static void *
-append_row(void **rows, size_t *capacity, size_t *count, size_t row_size,
-    size_t limit, const struct remote_state *state, const char *what,
-    const char *quoted_class, char *error, size_t error_size)
-{
-	unsigned char *row;
+#include <stddef.h>
 
-	if (*count >= limit) {
-		if (quoted_class == NULL)
+#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+/* A table's rows in the state while its walk goes on, sorted by key. */
+struct row_list {
+	void **rows;
+	size_t *count, *capacity, *cursor;
+	size_t row_size;
+	size_t limit;     /* more rows are refused: "too many `what`" */
+	const char *what; /* "suppliers", "classes", "datums" */
+	cli_remote_row_compare compare;
+};
+
+/* The row of `key` in the list (cli_remote_row_find), or a new one,
+ * zeroed, appended after every row: 1 with *row set; 0 when the key falls
+ * between rows without being one (a row added after its first column's
+ * walk: the varbind is skipped); -1 with the reason in `error` when
+ * `limit` rows are there (in class `class_label` when not NULL) or
+ * memory ran out. */
+static int
+walked_row(const struct remote_state *state, const struct row_list *list,
+    const void *key, const char *class_label, void **row, char *error,
+    size_t error_size)
+{
+	unsigned char *rows = *list->rows;
+	char quoted[REMOTE_QUOTED_SIZE];
+
+	switch (cli_remote_row_find(
+	    rows, *list->count, key, list->compare, list->cursor)) {
+	case CLI_REMOTE_ROW_KNOWN:
+		*row = rows + *list->cursor * list->row_size;
+		return 1;
+	case CLI_REMOTE_ROW_MISSED:
+		return 0;
+	case CLI_REMOTE_ROW_NEW:
+		break;
+	}
+	if (*list->count >= list->limit) {
+		if (class_label == NULL)
 			snprintf(error, error_size, "%s: too many %s",
-			    state->host, what);
+			    state->host, list->what);
 		else
 			snprintf(error, error_size,
 			    "%s: too many %s in class \"%s\"", state->host,
-			    what, quoted_class);
-		return NULL;
+			    list->what, cli_remote_quote(quoted, class_label));
+		return -1;
 	}
-	if (!cli_remote_room_for_one(rows, capacity, *count, row_size)) {
+	if (!cli_remote_room_for_one(
+	        list->rows, list->capacity, *list->count, list->row_size)) {
 		snprintf(error, error_size, "out of memory");
-		return NULL;
+		return -1;
 	}
-	row = (unsigned char *)*rows + (*count)++ * row_size;
-	memset(row, 0, row_size);
-	return row;
+	rows = *list->rows;
+	*row = rows + (*list->count)++ * list->row_size;
+	memset(*row, 0, list->row_size);
+	return 1;
+}
+
+/* A column a row keeps as the agent serves it: a DisplayString into the
+ * char array of `size` bytes at `offset` in the row, or an Unsigned32
+ * into the uint32_t there (size 0). */
+struct plain_column {
+	unsigned column;
+	size_t offset;
+	size_t size;
+};
+
+#define STRING_COLUMN(column, row_type, member)                                \
+	{                                                                      \
+		(column), offsetof(row_type, member),                          \
+		    sizeof(((row_type *)NULL)->member)                         \
+	}
+#define UNSIGNED_COLUMN(column, row_type, member)                              \
+	{                                                                      \
+		(column), offsetof(row_type, member), 0                        \
+	}
+
+/* Reads the varbind of `column` into `row` when columns[] has it: 0, or
+ * -1 with the reason in `error`; 1 when the column is not a plain one
+ * (the caller reads it, or skips a column of a later MIB revision). */
+static int
+read_plain_column(struct remote_state *state,
+    const struct plain_column *columns, size_t column_count, uint64_t column,
+    void *row, const netsnmp_variable_list *varbind, char *error,
+    size_t error_size)
+{
+	for (size_t i = 0; i < column_count; i++) {
+		unsigned char *field;
+
+		if (columns[i].column != column)
+			continue;
+		field = (unsigned char *)row + columns[i].offset;
+		if (columns[i].size == 0)
+			return cli_remote_read_unsigned(state, varbind,
+			    (uint32_t *)(void *)field, error, error_size);
+		return cli_remote_read_string(state, varbind, (char *)field,
+		    columns[i].size, error, error_size);
+	}
+	return 1;
 }
 
 /* --- dciSupplierTable ---------------------------------------------------- */
+
+static const struct plain_column supplier_columns[] = {
+    STRING_COLUMN(SCHEMA_SUPPLIER_MODULE, struct remote_supplier, module),
+    STRING_COLUMN(SCHEMA_SUPPLIER_TITLE, struct remote_supplier, title),
+    STRING_COLUMN(
+        SCHEMA_SUPPLIER_DESCRIPTION, struct remote_supplier, description),
+    UNSIGNED_COLUMN(SCHEMA_SUPPLIER_TYPE, struct remote_supplier, type),
+    UNSIGNED_COLUMN(SCHEMA_SUPPLIER_VERSION, struct remote_supplier, version),
+    UNSIGNED_COLUMN(SCHEMA_SUPPLIER_STATUS, struct remote_supplier, status),
+    UNSIGNED_COLUMN(SCHEMA_SUPPLIER_DISCONTINUITY, struct remote_supplier,
+        discontinuity_ticks),
+    UNSIGNED_COLUMN(SCHEMA_SUPPLIER_LAST_REFRESH, struct remote_supplier,
+        last_refresh_ticks),
+    STRING_COLUMN(SCHEMA_SUPPLIER_FAILURE, struct remote_supplier, failure),
+};
 
 static int
 compare_supplier(const void *rows, size_t position, const void *key)
@@ -47,27 +134,14 @@ compare_supplier(const void *rows, size_t position, const void *key)
 	return index < wanted ? -1 : index > wanted;
 }
 
-/* The supplier of `remote_index`, or NULL; `*place` (when not NULL) says
- * whether a new one is to be appended. */
-static struct remote_supplier *
-find_supplier_placed(struct remote_state *state, uint32_t remote_index,
-    enum cli_remote_row *place)
-{
-	enum cli_remote_row found =
-	    cli_remote_row_find(state->suppliers, state->supplier_count,
-	        &remote_index, compare_supplier, &state->supplier_cursor);
-
-	if (place != NULL)
-		*place = found;
-	return found == CLI_REMOTE_ROW_KNOWN
-	           ? &state->suppliers[state->supplier_cursor]
-	           : NULL;
-}
-
 struct remote_supplier *
 cli_remote_find_supplier(struct remote_state *state, uint32_t remote_index)
 {
-	return find_supplier_placed(state, remote_index, NULL);
+	return cli_remote_row_find(state->suppliers, state->supplier_count,
+	           &remote_index, compare_supplier,
+	           &state->supplier_cursor) == CLI_REMOTE_ROW_KNOWN
+	           ? &state->suppliers[state->supplier_cursor]
+	           : NULL;
 }
 
 int
@@ -75,67 +149,40 @@ cli_remote_supplier_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size)
 {
+	uint32_t remote_index;
+	void *row;
 	struct remote_supplier *supplier;
-	enum cli_remote_row place;
+	int read;
 
 	(void)context;
-	if (length != 2 || suffix[1] < 1 || suffix[1] > UINT32_MAX) {
-		snprintf(error, error_size,
-		    "%s: malformed answer: a bad dciSupplierTable index",
-		    state->host);
-		return -1;
-	}
-	supplier = find_supplier_placed(state, (uint32_t)suffix[1], &place);
-	if (place == CLI_REMOTE_ROW_MISSED)
-		return 0; /* a row added after its first column's walk */
-	if (supplier == NULL) {
-		supplier = append_row((void **)&state->suppliers,
-		    &state->supplier_capacity, &state->supplier_count,
-		    sizeof(*state->suppliers), REMOTE_SUPPLIERS_MAX, state,
-		    "suppliers", NULL, error, error_size);
-		if (supplier == NULL)
-			return -1;
-		supplier->remote_index = (uint32_t)suffix[1];
-	}
-	switch (suffix[0]) {
-	case SCHEMA_SUPPLIER_MODULE:
-		return cli_remote_read_string(state, varbind, supplier->module,
-		    sizeof(supplier->module), error, error_size);
-	case SCHEMA_SUPPLIER_TITLE:
-		return cli_remote_read_string(state, varbind, supplier->title,
-		    sizeof(supplier->title), error, error_size);
-	case SCHEMA_SUPPLIER_DESCRIPTION:
-		return cli_remote_read_string(state, varbind,
-		    supplier->description, sizeof(supplier->description), error,
-		    error_size);
-	case SCHEMA_SUPPLIER_TYPE:
-		return cli_remote_read_unsigned(
-		    state, varbind, &supplier->type, error, error_size);
-	case SCHEMA_SUPPLIER_VERSION:
-		return cli_remote_read_unsigned(
-		    state, varbind, &supplier->version, error, error_size);
-	case SCHEMA_SUPPLIER_RESET:
+	if (length != 2 || suffix[1] < 1 || suffix[1] > UINT32_MAX)
+		return cli_remote_malformed_index(
+		    state, "dciSupplierTable", error, error_size);
+	remote_index = (uint32_t)suffix[1];
+	read = walked_row(state,
+	    &(struct row_list){(void **)&state->suppliers,
+	        &state->supplier_count, &state->supplier_capacity,
+	        &state->supplier_cursor, sizeof(*state->suppliers),
+	        REMOTE_SUPPLIERS_MAX, "suppliers", compare_supplier},
+	    &remote_index, NULL, &row, error, error_size);
+	if (read != 1)
+		return read;
+	supplier = row;
+	supplier->remote_index = remote_index; /* a new row's key */
+	read = read_plain_column(state, supplier_columns,
+	    COUNT_OF(supplier_columns), suffix[0], supplier, varbind, error,
+	    error_size);
+	if (read != 1)
+		return read;
+	if (suffix[0] == SCHEMA_SUPPLIER_RESET) {
 		if (varbind->type != ASN_OCTET_STR ||
 		    varbind->val_len != sizeof(supplier->reset))
 			return cli_remote_wrong_value(
 			    state, varbind, error, error_size);
 		memcpy(supplier->reset, varbind->val.string,
 		    sizeof(supplier->reset));
-		return 0;
-	case SCHEMA_SUPPLIER_STATUS:
-		return cli_remote_read_unsigned(
-		    state, varbind, &supplier->status, error, error_size);
-	case SCHEMA_SUPPLIER_DISCONTINUITY:
-		return cli_remote_read_unsigned(state, varbind,
-		    &supplier->discontinuity_ticks, error, error_size);
-	case SCHEMA_SUPPLIER_LAST_REFRESH:
-		return cli_remote_read_unsigned(state, varbind,
-		    &supplier->last_refresh_ticks, error, error_size);
-	case SCHEMA_SUPPLIER_FAILURE:
-		return cli_remote_read_string(state, varbind, supplier->failure,
-		    sizeof(supplier->failure), error, error_size);
 	}
-	return 0; /* a column of a later MIB revision */
+	return 0; /* or a column of a later MIB revision */
 }
 
 /* --- dciClassTable and dciDatumTable ------------------------------------ */
@@ -155,26 +202,16 @@ compare_class(const void *rows, size_t position, const void *key)
 	return 0;
 }
 
-static struct remote_class *
-find_class_placed(struct remote_state *state, const uint32_t *id,
-    size_t id_length, enum cli_remote_row *place)
-{
-	struct class_key key = {id, id_length};
-	enum cli_remote_row found = cli_remote_row_find(state->classes,
-	    state->class_count, &key, compare_class, &state->class_cursor);
-
-	if (place != NULL)
-		*place = found;
-	return found == CLI_REMOTE_ROW_KNOWN
-	           ? &state->classes[state->class_cursor]
-	           : NULL;
-}
-
 struct remote_class *
 cli_remote_find_class(
     struct remote_state *state, const uint32_t *id, size_t id_length)
 {
-	return find_class_placed(state, id, id_length, NULL);
+	struct class_key key = {id, id_length};
+
+	return cli_remote_row_find(state->classes, state->class_count, &key,
+	           compare_class, &state->class_cursor) == CLI_REMOTE_ROW_KNOWN
+	           ? &state->classes[state->class_cursor]
+	           : NULL;
 }
 
 int
@@ -198,38 +235,60 @@ cli_remote_row_index(struct remote_state *state, const char *table,
 	return 0;
 }
 
+/* dciClassLevelTypes or dciClassLevelSizes: its octets (4 a level),
+ * their length, and that the column was read. */
+static int
+read_level_octets(struct remote_state *state,
+    const netsnmp_variable_list *varbind,
+    unsigned char octets[REMOTE_LEVEL_OCTETS_MAX], size_t *length, bool *read,
+    char *error, size_t error_size)
+{
+	if (cli_remote_read_octets(state, varbind, octets,
+	        REMOTE_LEVEL_OCTETS_MAX, length, error, error_size) != 0)
+		return -1;
+	*read = true;
+	return 0;
+}
+
+static const struct plain_column class_columns[] = {
+    STRING_COLUMN(SCHEMA_CLASS_LABEL, struct remote_class, label),
+    UNSIGNED_COLUMN(SCHEMA_CLASS_SUPPLIER, struct remote_class, supplier_index),
+    STRING_COLUMN(SCHEMA_CLASS_DESCRIPTION, struct remote_class, description),
+};
+
 int
 cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
     char *error, size_t error_size)
 {
 	struct cli_remote_index index;
+	struct class_key key;
+	void *row;
 	struct remote_class *class;
-	enum cli_remote_row place;
+	int read;
 
 	(void)context;
 	if (cli_remote_row_index(state, "dciClassTable", suffix, length,
 	        CLI_REMOTE_SHAPE_CLASS, &index, error, error_size) != 0)
 		return -1;
-	class = find_class_placed(
-	    state, index.class_id, index.class_length, &place);
-	if (place == CLI_REMOTE_ROW_MISSED)
-		return 0; /* a row added after its first column's walk */
-	if (class == NULL) {
-		class = append_row((void **)&state->classes,
-		    &state->class_capacity, &state->class_count,
-		    sizeof(*state->classes), REMOTE_CLASSES_MAX, state,
-		    "classes", NULL, error, error_size);
-		if (class == NULL)
-			return -1;
-		memcpy(class->id, index.class_id,
-		    index.class_length * sizeof(uint32_t));
-		class->id_length = index.class_length;
-	}
+	key = (struct class_key){index.class_id, index.class_length};
+	read = walked_row(state,
+	    &(struct row_list){(void **)&state->classes, &state->class_count,
+	        &state->class_capacity, &state->class_cursor,
+	        sizeof(*state->classes), REMOTE_CLASSES_MAX, "classes",
+	        compare_class},
+	    &key, NULL, &row, error, error_size);
+	if (read != 1)
+		return read;
+	class = row;
+	memcpy(class->id, index.class_id, /* a new row's key */
+	    index.class_length * sizeof(uint32_t));
+	class->id_length = index.class_length;
+	read = read_plain_column(state, class_columns, COUNT_OF(class_columns),
+	    suffix[0], class, varbind, error, error_size);
+	if (read != 1)
+		return read;
 	switch (suffix[0]) {
-	case SCHEMA_CLASS_LABEL:
-		return cli_remote_read_string(state, varbind, class->label,
-		    sizeof(class->label), error, error_size);
 	case SCHEMA_CLASS_INSTANCE_LEVELS:
 		if (cli_remote_read_unsigned(state, varbind,
 		        &class->level_count, error, error_size) != 0)
@@ -242,27 +301,14 @@ cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
 			return -1;
 		}
 		return 0;
-	case SCHEMA_CLASS_SUPPLIER:
-		return cli_remote_read_unsigned(
-		    state, varbind, &class->supplier_index, error, error_size);
-	case SCHEMA_CLASS_DESCRIPTION:
-		return cli_remote_read_string(state, varbind,
-		    class->description, sizeof(class->description), error,
-		    error_size);
 	case SCHEMA_CLASS_LEVEL_TYPES:
-		if (cli_remote_read_octets(state, varbind, class->level_types,
-		        sizeof(class->level_types), &class->level_types_length,
-		        error, error_size) != 0)
-			return -1;
-		class->level_types_read = true;
-		return 0;
+		return read_level_octets(state, varbind, class->level_types,
+		    &class->level_types_length, &class->level_types_read, error,
+		    error_size);
 	case SCHEMA_CLASS_LEVEL_SIZES:
-		if (cli_remote_read_octets(state, varbind, class->level_sizes,
-		        sizeof(class->level_sizes), &class->level_sizes_length,
-		        error, error_size) != 0)
-			return -1;
-		class->level_sizes_read = true;
-		return 0;
+		return read_level_octets(state, varbind, class->level_sizes,
+		    &class->level_sizes_length, &class->level_sizes_read, error,
+		    error_size);
 	}
 	return 0; /* a column of a later MIB revision */
 }
@@ -276,6 +322,11 @@ compare_datum(const void *rows, size_t position, const void *key)
 	return id < wanted ? -1 : id > wanted;
 }
 
+static const struct plain_column datum_columns[] = {
+    STRING_COLUMN(SCHEMA_DATUM_LABEL, struct remote_datum, label),
+    STRING_COLUMN(SCHEMA_DATUM_DESCRIPTION, struct remote_datum, description),
+};
+
 int
 cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
@@ -283,9 +334,10 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 {
 	struct cli_remote_index index;
 	struct remote_class *class;
-	struct remote_datum *datum = NULL;
-	enum cli_remote_row place;
+	struct remote_datum *datum;
+	void *row;
 	uint32_t number;
+	int read;
 
 	(void)context;
 	if (cli_remote_row_index(state, "dciDatumTable", suffix, length,
@@ -295,31 +347,21 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 	    cli_remote_find_class(state, index.class_id, index.class_length);
 	if (class == NULL)
 		return 0; /* a class registered since the class table's walk */
-	place = cli_remote_row_find(class->datums, class->datum_count,
-	    &index.datum, compare_datum, &class->datum_cursor);
-	if (place == CLI_REMOTE_ROW_MISSED)
-		return 0; /* a row added after its first column's walk */
-	if (place == CLI_REMOTE_ROW_KNOWN)
-		datum = &class->datums[class->datum_cursor];
-	if (datum == NULL) {
-		char label[REMOTE_QUOTED_SIZE];
-
-		datum = append_row((void **)&class->datums,
-		    &class->datum_capacity, &class->datum_count,
-		    sizeof(*class->datums), REMOTE_DATUMS_MAX, state, "datums",
-		    cli_remote_quote(label, class->label), error, error_size);
-		if (datum == NULL)
-			return -1;
-		datum->info.id = index.datum;
-	}
+	read = walked_row(state,
+	    &(struct row_list){(void **)&class->datums, &class->datum_count,
+	        &class->datum_capacity, &class->datum_cursor,
+	        sizeof(*class->datums), REMOTE_DATUMS_MAX, "datums",
+	        compare_datum},
+	    &index.datum, class->label, &row, error, error_size);
+	if (read != 1)
+		return read;
+	datum = row;
+	datum->info.id = index.datum; /* a new row's key */
+	read = read_plain_column(state, datum_columns, COUNT_OF(datum_columns),
+	    suffix[0], datum, varbind, error, error_size);
+	if (read != 1)
+		return read;
 	switch (suffix[0]) {
-	case SCHEMA_DATUM_LABEL:
-		return cli_remote_read_string(state, varbind, datum->label,
-		    sizeof(datum->label), error, error_size);
-	case SCHEMA_DATUM_DESCRIPTION:
-		return cli_remote_read_string(state, varbind,
-		    datum->description, sizeof(datum->description), error,
-		    error_size);
 	case SCHEMA_DATUM_UNITS: {
 		char name[256];
 		enum dci_unit unit;
@@ -514,6 +556,13 @@ malformed:
 	return -1;
 }
 
+static const struct plain_column instance_columns[] = {
+    UNSIGNED_COLUMN(
+        SCHEMA_INSTANCE_CREATED, struct remote_instance, created_ticks),
+    UNSIGNED_COLUMN(SCHEMA_INSTANCE_DISCONTINUITY, struct remote_instance,
+        discontinuity_ticks),
+};
+
 int
 cli_remote_instance_varbind(struct remote_state *state, const uint64_t *suffix,
     size_t length, const netsnmp_variable_list *varbind, void *context,
@@ -522,6 +571,7 @@ cli_remote_instance_varbind(struct remote_state *state, const uint64_t *suffix,
 	struct cli_remote_index index;
 	struct remote_class *class;
 	long position;
+	int read;
 
 	(void)context;
 	if (cli_remote_row_index(state, "dciInstanceTable", suffix, length,
@@ -537,20 +587,13 @@ cli_remote_instance_varbind(struct remote_state *state, const uint64_t *suffix,
 	if (index.instance_words != class->instance_words ||
 	    (position = cli_remote_find_instance(class, index.instance)) < 0)
 		return 0; /* an instance that came after its label's walk */
-	switch (suffix[0]) {
-	case SCHEMA_INSTANCE_CREATED:
-		return cli_remote_read_unsigned(state, varbind,
-		    &class->instances[position].created_ticks, error,
-		    error_size);
-	case SCHEMA_INSTANCE_DISCONTINUITY:
-		return cli_remote_read_unsigned(state, varbind,
-		    &class->instances[position].discontinuity_ticks, error,
-		    error_size);
-	case SCHEMA_INSTANCE_PARENT:
+	if (suffix[0] == SCHEMA_INSTANCE_PARENT)
 		return instance_parent(
 		    state, class, position, varbind, error, error_size);
-	}
-	return 0;
+	read = read_plain_column(state, instance_columns,
+	    COUNT_OF(instance_columns), suffix[0], &class->instances[position],
+	    varbind, error, error_size);
+	return read == 1 ? 0 : read;
 }
 
 /* --- dciClassData: the values -------------------------------------------- */
