@@ -400,23 +400,37 @@ routine_run(DCIHandle handle, enum routine routine, UMAUint4 operation,
 	return status;
 }
 
-/* A routine that lists or describes what each id of its list names
- * (DCIClassIds or DCIMetricIds): no operation, no data buffer. */
-#define LIBDCI_DESCRIBING_ROUTINE(name, routine, id_type)                      \
-	DCIStatus name(DCIHandle handle, const id_type *ids, UMAUint4 count,   \
-	    DCIReturn **returnBuffer, UMAUint4 returnBufferSize)               \
-	{                                                                      \
-		return routine_run(handle, routine, 0, ids, count,             \
-		    returnBuffer, returnBufferSize, NULL, NULL);               \
-	}
+DCIStatus
+dciListClassId(DCIHandle handle, const DCIClassId *classIdList,
+    UMAUint4 classIdCount, DCIReturn **returnBuffer, UMAUint4 returnBufferSize)
+{
+	return routine_run(handle, ROUTINE_LIST_CLASSES, 0, classIdList,
+	    classIdCount, returnBuffer, returnBufferSize, NULL, NULL);
+}
 
-LIBDCI_DESCRIBING_ROUTINE(dciListClassId, ROUTINE_LIST_CLASSES, DCIClassId)
-LIBDCI_DESCRIBING_ROUTINE(
-    dciGetClassAttributes, ROUTINE_CLASS_ATTRIBUTES, DCIClassId)
-LIBDCI_DESCRIBING_ROUTINE(
-    dciListInstanceId, ROUTINE_LIST_INSTANCES, DCIMetricId)
-LIBDCI_DESCRIBING_ROUTINE(
-    dciGetInstAttributes, ROUTINE_INSTANCE_ATTRIBUTES, DCIMetricId)
+DCIStatus
+dciGetClassAttributes(DCIHandle handle, const DCIClassId *classIdList,
+    UMAUint4 classIdCount, DCIReturn **returnBuffer, UMAUint4 returnBufferSize)
+{
+	return routine_run(handle, ROUTINE_CLASS_ATTRIBUTES, 0, classIdList,
+	    classIdCount, returnBuffer, returnBufferSize, NULL, NULL);
+}
+
+DCIStatus
+dciListInstanceId(DCIHandle handle, const DCIMetricId *metricIdList,
+    UMAUint4 metricIdCount, DCIReturn **returnBuffer, UMAUint4 returnBufferSize)
+{
+	return routine_run(handle, ROUTINE_LIST_INSTANCES, 0, metricIdList,
+	    metricIdCount, returnBuffer, returnBufferSize, NULL, NULL);
+}
+
+DCIStatus
+dciGetInstAttributes(DCIHandle handle, const DCIMetricId *metricIdList,
+    UMAUint4 metricIdCount, DCIReturn **returnBuffer, UMAUint4 returnBufferSize)
+{
+	return routine_run(handle, ROUTINE_INSTANCE_ATTRIBUTES, 0, metricIdList,
+	    metricIdCount, returnBuffer, returnBufferSize, NULL, NULL);
+}
 
 DCIStatus
 dciGetData(DCIHandle handle, const DCIMetricId *metricIdList,
