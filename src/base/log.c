@@ -286,6 +286,47 @@ log_with_errno(int level, int error, const char *format, va_list arguments)
 }
 
 void
+log_warn(const char *format, ...)
+{
+	va_list arguments;
+	int error = errno;
+
+	va_start(arguments, format);
+	log_with_errno(LOG_WARNING, error, format, arguments);
+	va_end(arguments);
+}
+
+void
+log_warnx(const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(LOG_WARNING, format, arguments);
+	va_end(arguments);
+}
+
+void
+log_notice(const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(LOG_NOTICE, format, arguments);
+	va_end(arguments);
+}
+
+void
+log_info(const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(LOG_INFO, format, arguments);
+	va_end(arguments);
+}
+
+void
 log_debug(const char *token, const char *format, ...)
 {
 	va_list arguments;
@@ -302,30 +343,28 @@ log_debug(const char *token, const char *format, ...)
 	va_end(arguments);
 }
 
-/* A logging function at a fixed syslog level: name(format, ...) formats
- * like printf, appends ": " and strerror of the errno at the call when
- * append_errno, then runs `after` (exit(1) for the fatal ones). */
-#define LOG_AT_LEVEL(name, level, append_errno, after)                         \
-	void name(const char *format, ...)                                     \
-	{                                                                      \
-		va_list arguments;                                             \
-		int error = errno;                                             \
-                                                                               \
-		va_start(arguments, format);                                   \
-		if (append_errno)                                              \
-			log_with_errno(level, error, format, arguments);       \
-		else                                                           \
-			log_vmessage(level, format, arguments);                \
-		va_end(arguments);                                             \
-		after;                                                         \
-	}
+void
+fatal(const char *format, ...)
+{
+	va_list arguments;
+	int error = errno;
 
-LOG_AT_LEVEL(log_warn, LOG_WARNING, true, (void)0)
-LOG_AT_LEVEL(log_warnx, LOG_WARNING, false, (void)0)
-LOG_AT_LEVEL(log_notice, LOG_NOTICE, false, (void)0)
-LOG_AT_LEVEL(log_info, LOG_INFO, false, (void)0)
-LOG_AT_LEVEL(fatal, LOG_CRIT, true, exit(1))
-LOG_AT_LEVEL(fatalx, LOG_CRIT, false, exit(1))
+	va_start(arguments, format);
+	log_with_errno(LOG_CRIT, error, format, arguments);
+	va_end(arguments);
+	exit(1);
+}
+
+void
+fatalx(const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	log_vmessage(LOG_CRIT, format, arguments);
+	va_end(arguments);
+	exit(1);
+}
 
 void
 log_reason(char *why, size_t why_size, const char *format, ...)
