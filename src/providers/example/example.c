@@ -297,7 +297,7 @@ struct example_datum {
 #define EXAMPLE_BOOLEAN(                                                       \
     id_, label_, format_, presentation_, stored_, description_)                \
 	{                                                                      \
-		.info = EXAMPLE_INFO(id_, #label_, DCI_ST_BOOLEAN,             \
+		.info = EXAMPLE_INFO(id_, label_, DCI_ST_BOOLEAN,              \
 		    DCI_SBF_##format_, DCI_SBP_##presentation_, 0,             \
 		    DCI_SV_STATIC, DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE,      \
 		    description_),                                             \
@@ -311,7 +311,7 @@ struct example_datum {
 #define EXAMPLE_INTEGER(id_, label_, bits_, format_, presentation_, unit_,     \
     semantics_, value_, description_)                                          \
 	{                                                                      \
-		.info = EXAMPLE_INFO(id_, #label_, DCI_ST_INTEGER##bits_,      \
+		.info = EXAMPLE_INFO(id_, label_, DCI_ST_INTEGER##bits_,       \
 		    EXAMPLE_##format_, DCI_SIP_##presentation_, 0,             \
 		    DCI_SV_STATIC, DCI_UNIT_##unit_,                           \
 		    DCI_SEMANTICS_##semantics_, description_),                 \
@@ -323,7 +323,7 @@ struct example_datum {
  * discrete. */
 #define EXAMPLE_ADDRESS(id_, label_, format_, value_, description_)            \
 	{                                                                      \
-		.info = EXAMPLE_INFO(id_, #label_, DCI_ST_ADDRESS,             \
+		.info = EXAMPLE_INFO(id_, label_, DCI_ST_ADDRESS,              \
 		    DCI_SAF_##format_, DCI_SAP_NORMAL, 0, DCI_SV_STATIC,       \
 		    DCI_UNIT_NONE, DCI_SEMANTICS_DISCRETE, description_),      \
 		EXAMPLE_VALUE_##value_                                         \
@@ -335,7 +335,7 @@ struct example_datum {
 #define EXAMPLE_TIME(id_, label_, format_, presentation_, unit_, semantics_,   \
     value_, description_)                                                      \
 	{                                                                      \
-		.info = EXAMPLE_INFO(id_, #label_, DCI_ST_TIME,                \
+		.info = EXAMPLE_INFO(id_, label_, DCI_ST_TIME,                 \
 		    DCI_STF_##format_, DCI_STP_##presentation_, 0,             \
 		    DCI_SV_STATIC, DCI_UNIT_##unit_,                           \
 		    DCI_SEMANTICS_##semantics_, description_),                 \
@@ -355,26 +355,26 @@ static const unsigned char example_econet[] = {1, 254};
 
 static const struct example_datum example_datums[] = {
     /* --- ST_BOOLEAN: every format x every presentation. --------------- */
-    EXAMPLE_BOOLEAN(1, bool_on_off, NORMAL, ON_OFF, 1,
+    EXAMPLE_BOOLEAN(1, "bool_on_off", NORMAL, ON_OFF, 1,
         "Boolean, on/off: stored 1, reads on"),
-    EXAMPLE_BOOLEAN(2, bool_yes_no, NORMAL, YES_NO, 0,
+    EXAMPLE_BOOLEAN(2, "bool_yes_no", NORMAL, YES_NO, 0,
         "Boolean, yes/no: stored 0, reads no"),
-    EXAMPLE_BOOLEAN(3, bool_true_false, NORMAL, TRUE_FALSE, 1,
+    EXAMPLE_BOOLEAN(3, "bool_true_false", NORMAL, TRUE_FALSE, 1,
         "Boolean, true/false: stored 1, reads true"),
-    EXAMPLE_BOOLEAN(4, bool_always_never, NORMAL, ALWAYS_NEVER, 0,
+    EXAMPLE_BOOLEAN(4, "bool_always_never", NORMAL, ALWAYS_NEVER, 0,
         "Boolean, always/never: stored 0, reads never"),
-    EXAMPLE_BOOLEAN(5, bool_one_zero, NORMAL, ONE_ZERO, 1,
+    EXAMPLE_BOOLEAN(5, "bool_one_zero", NORMAL, ONE_ZERO, 1,
         "Boolean, 1/0: stored 1, reads 1"),
     /* Inverted: stored 1 means false, 0 means true. */
-    EXAMPLE_BOOLEAN(6, inverted_on_off, INVERTED, ON_OFF, 1,
+    EXAMPLE_BOOLEAN(6, "inverted_on_off", INVERTED, ON_OFF, 1,
         "Inverted boolean, on/off: stored 1, reads off"),
-    EXAMPLE_BOOLEAN(7, inverted_yes_no, INVERTED, YES_NO, 0,
+    EXAMPLE_BOOLEAN(7, "inverted_yes_no", INVERTED, YES_NO, 0,
         "Inverted boolean, yes/no: stored 0, reads yes"),
-    EXAMPLE_BOOLEAN(8, inverted_true_false, INVERTED, TRUE_FALSE, 1,
+    EXAMPLE_BOOLEAN(8, "inverted_true_false", INVERTED, TRUE_FALSE, 1,
         "Inverted boolean, true/false: stored 1, reads false"),
-    EXAMPLE_BOOLEAN(9, inverted_always_never, INVERTED, ALWAYS_NEVER, 0,
+    EXAMPLE_BOOLEAN(9, "inverted_always_never", INVERTED, ALWAYS_NEVER, 0,
         "Inverted boolean, always/never: stored 0, reads always"),
-    EXAMPLE_BOOLEAN(10, inverted_one_zero, INVERTED, ONE_ZERO, 1,
+    EXAMPLE_BOOLEAN(10, "inverted_one_zero", INVERTED, ONE_ZERO, 1,
         "Inverted boolean, 1/0: stored 1, reads 0"),
 
     /* --- ST_STRING: the size is the longest value plus its NUL. ------ */
@@ -391,86 +391,86 @@ static const struct example_datum example_datums[] = {
         .text = ""},
 
     /* --- ST_INTEGER8: one byte, so byte order makes no difference. --- */
-    EXAMPLE_INTEGER(20, int8_decimal, 8, SIGNED_LE, DECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(20, "int8_decimal", 8, SIGNED_LE, DECIMAL, COUNT, GAUGE,
         SIGNED(-2), "Signed 8-bit -2, in decimal"),
-    EXAMPLE_INTEGER(21, int8_hex, 8, SIGNED_BE, HEXADECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(21, "int8_hex", 8, SIGNED_BE, HEXADECIMAL, COUNT, GAUGE,
         SIGNED(-2),
         "Signed 8-bit -2, in hexadecimal: its two's complement 0xfe"),
-    EXAMPLE_INTEGER(22, int8_dotted, 8, SIGNED_LE, DOTTED, COUNT, GAUGE,
+    EXAMPLE_INTEGER(22, "int8_dotted", 8, SIGNED_LE, DOTTED, COUNT, GAUGE,
         SIGNED(-2), "Signed 8-bit -2, dotted: its octet 254"),
-    EXAMPLE_INTEGER(23, uint8_decimal, 8, UNSIGNED_BE, DECIMAL, BYTES, GAUGE,
+    EXAMPLE_INTEGER(23, "uint8_decimal", 8, UNSIGNED_BE, DECIMAL, BYTES, GAUGE,
         UNSIGNED(250), "Unsigned 8-bit gauge 250"),
-    EXAMPLE_INTEGER(24, uint8_hex, 8, UNSIGNED_LE, HEXADECIMAL, BYTES, GAUGE,
+    EXAMPLE_INTEGER(24, "uint8_hex", 8, UNSIGNED_LE, HEXADECIMAL, BYTES, GAUGE,
         UNSIGNED(250), "Unsigned 8-bit gauge 250, in hexadecimal"),
-    EXAMPLE_INTEGER(25, uint8_counter, 8, UNSIGNED_LE, DECIMAL, PACKETS,
+    EXAMPLE_INTEGER(25, "uint8_counter", 8, UNSIGNED_LE, DECIMAL, PACKETS,
         COUNTER, UNSIGNED(200),
         "Unsigned 8-bit counter 200 (served as Counter32)"),
 
     /* --- ST_INTEGER16 ------------------------------------------------ */
-    EXAMPLE_INTEGER(30, int16_decimal, 16, SIGNED_LE, DECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(30, "int16_decimal", 16, SIGNED_LE, DECIMAL, COUNT, GAUGE,
         SIGNED(-2), "Signed 16-bit -2, in decimal"),
-    EXAMPLE_INTEGER(31, int16_hex, 16, SIGNED_BE, HEXADECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(31, "int16_hex", 16, SIGNED_BE, HEXADECIMAL, COUNT, GAUGE,
         SIGNED(-2), "Signed 16-bit -2, big-endian, in hexadecimal"),
-    EXAMPLE_INTEGER(32, int16_dotted, 16, SIGNED_LE, DOTTED, COUNT, GAUGE,
+    EXAMPLE_INTEGER(32, "int16_dotted", 16, SIGNED_LE, DOTTED, COUNT, GAUGE,
         SIGNED(-2), "Signed 16-bit -2, dotted: 255.254"),
-    EXAMPLE_INTEGER(33, uint16_decimal, 16, UNSIGNED_BE, DECIMAL, BYTES, GAUGE,
-        UNSIGNED(0x0102),
+    EXAMPLE_INTEGER(33, "uint16_decimal", 16, UNSIGNED_BE, DECIMAL, BYTES,
+        GAUGE, UNSIGNED(0x0102),
         "Unsigned 16-bit gauge 0x0102, big-endian, in decimal"),
-    EXAMPLE_INTEGER(34, uint16_hex, 16, UNSIGNED_LE, HEXADECIMAL, BYTES, GAUGE,
-        UNSIGNED(0x0102),
+    EXAMPLE_INTEGER(34, "uint16_hex", 16, UNSIGNED_LE, HEXADECIMAL, BYTES,
+        GAUGE, UNSIGNED(0x0102),
         "Unsigned 16-bit gauge 0x0102, little-endian, in hexadecimal"),
-    EXAMPLE_INTEGER(35, uint16_dotted, 16, UNSIGNED_BE, DOTTED, BYTES, GAUGE,
+    EXAMPLE_INTEGER(35, "uint16_dotted", 16, UNSIGNED_BE, DOTTED, BYTES, GAUGE,
         UNSIGNED(0x0102), "Unsigned 16-bit gauge 0x0102, dotted: 1.2"),
-    EXAMPLE_INTEGER(36, uint16_counter, 16, UNSIGNED_LE, DECIMAL, PACKETS,
+    EXAMPLE_INTEGER(36, "uint16_counter", 16, UNSIGNED_LE, DECIMAL, PACKETS,
         COUNTER, UNSIGNED(65535),
         "Unsigned 16-bit counter at its maximum, 65535"),
 
     /* --- ST_INTEGER32 ------------------------------------------------ */
-    EXAMPLE_INTEGER(40, int32_decimal, 32, SIGNED_LE, DECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(40, "int32_decimal", 32, SIGNED_LE, DECIMAL, COUNT, GAUGE,
         SIGNED(-2), "Signed 32-bit -2, in decimal"),
-    EXAMPLE_INTEGER(41, int32_hex, 32, SIGNED_BE, HEXADECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(41, "int32_hex", 32, SIGNED_BE, HEXADECIMAL, COUNT, GAUGE,
         SIGNED(-2), "Signed 32-bit -2, big-endian, in hexadecimal"),
-    EXAMPLE_INTEGER(42, int32_dotted, 32, SIGNED_LE, DOTTED, COUNT, GAUGE,
+    EXAMPLE_INTEGER(42, "int32_dotted", 32, SIGNED_LE, DOTTED, COUNT, GAUGE,
         SIGNED(-2), "Signed 32-bit -2, dotted: 255.255.255.254"),
-    EXAMPLE_INTEGER(43, uint32_gauge, 32, UNSIGNED_LE, DECIMAL, BYTES, GAUGE,
+    EXAMPLE_INTEGER(43, "uint32_gauge", 32, UNSIGNED_LE, DECIMAL, BYTES, GAUGE,
         UNSIGNED(0x01020304),
         "Unsigned 32-bit gauge 0x01020304, little-endian, in decimal"),
-    EXAMPLE_INTEGER(44, uint32_hex, 32, UNSIGNED_BE, HEXADECIMAL, BYTES, GAUGE,
-        UNSIGNED(0x01020304),
+    EXAMPLE_INTEGER(44, "uint32_hex", 32, UNSIGNED_BE, HEXADECIMAL, BYTES,
+        GAUGE, UNSIGNED(0x01020304),
         "Unsigned 32-bit gauge 0x01020304, big-endian, in hexadecimal"),
     /* Dotted integers are how DCI4 showed addresses before ST_ADDRESS. */
-    EXAMPLE_INTEGER(45, uint32_dotted, 32, UNSIGNED_BE, DOTTED, NONE, GAUGE,
+    EXAMPLE_INTEGER(45, "uint32_dotted", 32, UNSIGNED_BE, DOTTED, NONE, GAUGE,
         UNSIGNED(0xc0000201), "Unsigned 32-bit 0xc0000201, dotted: 192.0.2.1"),
-    EXAMPLE_INTEGER(46, uint32_counter, 32, UNSIGNED_LE, DECIMAL, PACKETS,
+    EXAMPLE_INTEGER(46, "uint32_counter", 32, UNSIGNED_LE, DECIMAL, PACKETS,
         COUNTER, UNSIGNED(4000000000u),
         "Unsigned 32-bit counter 4000000000 (above 2^31: not negative)"),
     /* The same four bytes, read in the two byte orders. */
-    EXAMPLE_INTEGER(47, raw32_little, 32, UNSIGNED_LE, HEXADECIMAL, NONE, GAUGE,
-        BYTES(example_bytes_1234),
+    EXAMPLE_INTEGER(47, "raw32_little", 32, UNSIGNED_LE, HEXADECIMAL, NONE,
+        GAUGE, BYTES(example_bytes_1234),
         "Bytes 01 02 03 04 given raw to a little-endian datum: 0x4030201"),
-    EXAMPLE_INTEGER(48, raw32_big, 32, UNSIGNED_BE, HEXADECIMAL, NONE, GAUGE,
+    EXAMPLE_INTEGER(48, "raw32_big", 32, UNSIGNED_BE, HEXADECIMAL, NONE, GAUGE,
         BYTES(example_bytes_1234),
         "Bytes 01 02 03 04 given raw to a big-endian datum: 0x1020304"),
-    EXAMPLE_INTEGER(49, instance_number, 32, UNSIGNED_LE, DECIMAL, NONE,
+    EXAMPLE_INTEGER(49, "instance_number", 32, UNSIGNED_LE, DECIMAL, NONE,
         DISCRETE, COMPUTED(EXAMPLE_SET_INSTANCE),
         "The instance's id: the one value that differs between instances"),
 
     /* --- ST_INTEGER64 ------------------------------------------------ */
-    EXAMPLE_INTEGER(50, int64_decimal, 64, SIGNED_LE, DECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(50, "int64_decimal", 64, SIGNED_LE, DECIMAL, COUNT, GAUGE,
         SIGNED(-2), "Signed 64-bit -2, in decimal (no SNMP type: text only)"),
-    EXAMPLE_INTEGER(51, int64_hex, 64, SIGNED_BE, HEXADECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(51, "int64_hex", 64, SIGNED_BE, HEXADECIMAL, COUNT, GAUGE,
         SIGNED(-2), "Signed 64-bit -2, big-endian, in hexadecimal (text only)"),
-    EXAMPLE_INTEGER(52, int64_dotted, 64, SIGNED_LE, DOTTED, COUNT, GAUGE,
+    EXAMPLE_INTEGER(52, "int64_dotted", 64, SIGNED_LE, DOTTED, COUNT, GAUGE,
         SIGNED(INT64_C(0x0102030405060708)),
         "Signed 64-bit 0x0102030405060708, dotted (text only)"),
-    EXAMPLE_INTEGER(53, uint64_gauge, 64, UNSIGNED_LE, DECIMAL, BYTES, GAUGE,
+    EXAMPLE_INTEGER(53, "uint64_gauge", 64, UNSIGNED_LE, DECIMAL, BYTES, GAUGE,
         UNSIGNED(UINT64_C(0x0102030405060708)),
         "Unsigned 64-bit gauge 0x0102030405060708, in decimal"),
-    EXAMPLE_INTEGER(54, uint64_hex, 64, UNSIGNED_BE, HEXADECIMAL, BYTES, GAUGE,
-        UNSIGNED(UINT64_C(0x0102030405060708)),
+    EXAMPLE_INTEGER(54, "uint64_hex", 64, UNSIGNED_BE, HEXADECIMAL, BYTES,
+        GAUGE, UNSIGNED(UINT64_C(0x0102030405060708)),
         "Unsigned 64-bit gauge 0x0102030405060708, big-endian, in "
         "hexadecimal"),
-    EXAMPLE_INTEGER(55, uint64_counter, 64, UNSIGNED_BE, DECIMAL, OCTETS,
+    EXAMPLE_INTEGER(55, "uint64_counter", 64, UNSIGNED_BE, DECIMAL, OCTETS,
         COUNTER, UNSIGNED(UINT64_C(10000000000000000000)),
         "Unsigned 64-bit counter 10^19 (above 2^63: not negative)"),
     /* The one value that changes: a counter must only grow. Were it to go
@@ -480,53 +480,53 @@ static const struct example_datum example_datums[] = {
          DCI_UNIT_EVENTS, DCI_SEMANTICS_COUNTER,
          "Refreshes of this provider so far: grows by 1 each refresh"),
         .set = EXAMPLE_SET_REFRESHES},
-    EXAMPLE_INTEGER(57, raw64_little, 64, UNSIGNED_LE, HEXADECIMAL, NONE, GAUGE,
-        BYTES(example_bytes_12345678),
+    EXAMPLE_INTEGER(57, "raw64_little", 64, UNSIGNED_LE, HEXADECIMAL, NONE,
+        GAUGE, BYTES(example_bytes_12345678),
         "Bytes 01..08 given raw to a little-endian datum: "
         "0x807060504030201"),
-    EXAMPLE_INTEGER(58, raw64_big, 64, UNSIGNED_BE, HEXADECIMAL, NONE, GAUGE,
+    EXAMPLE_INTEGER(58, "raw64_big", 64, UNSIGNED_BE, HEXADECIMAL, NONE, GAUGE,
         BYTES(example_bytes_12345678),
         "Bytes 01..08 given raw to a big-endian datum: 0x102030405060708"),
 
     /* --- ST_ADDRESS -------------------------------------------------- */
-    EXAMPLE_ADDRESS(60, mac_address, ETHERNET, BYTES(example_mac),
+    EXAMPLE_ADDRESS(60, "mac_address", ETHERNET, BYTES(example_mac),
         "Ethernet address 02:00:5e:10:00:01 (documentation range)"),
     /* An IP address as a number is in host order; the host stores it in
      * network order. */
-    EXAMPLE_ADDRESS(61, ip_address, IP, UNSIGNED(0xc0000201),
+    EXAMPLE_ADDRESS(61, "ip_address", IP, UNSIGNED(0xc0000201),
         "IP address 192.0.2.1, set as a number"),
-    EXAMPLE_ADDRESS(62, ip_address_bytes, IP, BYTES(example_ip_bytes),
+    EXAMPLE_ADDRESS(62, "ip_address_bytes", IP, BYTES(example_ip_bytes),
         "IP address 198.51.100.7, set as bytes in network order"),
-    EXAMPLE_ADDRESS(63, econet_address, ECONET, BYTES(example_econet),
+    EXAMPLE_ADDRESS(63, "econet_address", ECONET, BYTES(example_econet),
         "Econet address net 1, station 254"),
-    EXAMPLE_ADDRESS(64, no_mac_address, ETHERNET, BYTES(example_no_mac),
+    EXAMPLE_ADDRESS(64, "no_mac_address", ETHERNET, BYTES(example_no_mac),
         "Ethernet address 0: no address"),
     EXAMPLE_ADDRESS(
-        65, no_ip_address, IP, UNSIGNED(0), "IP address 0: no address"),
+        65, "no_ip_address", IP, UNSIGNED(0), "IP address 0: no address"),
 
     /* --- ST_TIME: every format x every presentation, and 0. ---------- */
-    EXAMPLE_TIME(70, ctime_absolute, CTIME, ABSOLUTE, SECONDS, DISCRETE,
+    EXAMPLE_TIME(70, "ctime_absolute", CTIME, ABSOLUTE, SECONDS, DISCRETE,
         SIGNED(EXAMPLE_NEW_YEAR_CTIME),
         "2026-01-01 00:00:00 UTC as seconds since 1970"),
-    EXAMPLE_TIME(71, ctime_relative, CTIME, RELATIVE, SECONDS, GAUGE,
+    EXAMPLE_TIME(71, "ctime_relative", CTIME, RELATIVE, SECONDS, GAUGE,
         SIGNED(90), "A duration of 90 seconds"),
-    EXAMPLE_TIME(72, fivebyte_absolute, 5BYTE, ABSOLUTE, CENTISECONDS, DISCRETE,
-        UNSIGNED(EXAMPLE_NEW_YEAR_5BYTE),
+    EXAMPLE_TIME(72, "fivebyte_absolute", 5BYTE, ABSOLUTE, CENTISECONDS,
+        DISCRETE, UNSIGNED(EXAMPLE_NEW_YEAR_5BYTE),
         "2026-01-01 00:00:00 UTC as centiseconds since 1900"),
-    EXAMPLE_TIME(73, fivebyte_relative, 5BYTE, RELATIVE, CENTISECONDS, GAUGE,
+    EXAMPLE_TIME(73, "fivebyte_relative", 5BYTE, RELATIVE, CENTISECONDS, GAUGE,
         UNSIGNED(12345), "A duration of 12345 centiseconds"),
-    EXAMPLE_TIME(74, monotonic_absolute, MONOTONIC, ABSOLUTE, CENTISECONDS,
+    EXAMPLE_TIME(74, "monotonic_absolute", MONOTONIC, ABSOLUTE, CENTISECONDS,
         DISCRETE, COMPUTED(EXAMPLE_SET_INIT_TIME),
         "When this provider started (CLOCK_MONOTONIC at init)"),
-    EXAMPLE_TIME(75, monotonic_relative, MONOTONIC, RELATIVE, CENTISECONDS,
+    EXAMPLE_TIME(75, "monotonic_relative", MONOTONIC, RELATIVE, CENTISECONDS,
         GAUGE, UNSIGNED(250), "A duration of 250 centiseconds"),
-    EXAMPLE_TIME(76, time_none, CTIME, ABSOLUTE, SECONDS, DISCRETE, SIGNED(0),
+    EXAMPLE_TIME(76, "time_none", CTIME, ABSOLUTE, SECONDS, DISCRETE, SIGNED(0),
         "Time 0: no time given"),
-    EXAMPLE_TIME(77, duration_none, MONOTONIC, RELATIVE, CENTISECONDS, GAUGE,
+    EXAMPLE_TIME(77, "duration_none", MONOTONIC, RELATIVE, CENTISECONDS, GAUGE,
         UNSIGNED(0), "Duration 0: no period given"),
 
     /* A zero, for the derived metric that would divide by it. */
-    EXAMPLE_INTEGER(59, uint32_zero, 32, UNSIGNED_LE, DECIMAL, COUNT, GAUGE,
+    EXAMPLE_INTEGER(59, "uint32_zero", 32, UNSIGNED_LE, DECIMAL, COUNT, GAUGE,
         UNSIGNED(0), "Unsigned 32-bit 0"),
 
     /* --- Derived metrics (UMA_DERIVED): the host computes them from the
