@@ -172,6 +172,31 @@ static const char openmetrics_text[] =
     "# EOF\n"
     "this is not parsed {{{\n";
 
+/* A body whose only sample has no labels: the labels array is still an
+ * array (a parse once added 0 to a NULL one, which UBSan reports). */
+START_TEST(parse_sample_without_labels)
+{
+	struct om_scrape scrape = {0};
+	char *body;
+	const struct om_family *family;
+	const struct om_sample *sample;
+
+	ck_assert_int_eq(
+	    parse_text(&scrape, "up 1\n", &default_limits, &body), 0);
+	ck_assert_uint_eq(scrape.family_count, 1);
+	ck_assert_uint_eq(scrape.sample_count, 1);
+	family = family_named(&scrape, "up");
+	ck_assert_ptr_nonnull(family);
+	ck_assert_uint_eq(family->sample_count, 1);
+	sample = &scrape.samples[family->sample_first];
+	ck_assert(sample->value == 1.0);
+	ck_assert_str_eq(sample->text, "1");
+	ck_assert_uint_eq(sample->label_count, 0);
+	om_scrape_free(&scrape);
+	free(body);
+}
+END_TEST
+
 START_TEST(parse_openmetrics_suffixes_units_and_eof)
 {
 	struct om_scrape scrape = {0};
@@ -528,6 +553,7 @@ openmetrics_suite(void)
 	TCase *target = tcase_create("target");
 
 	tcase_add_test(parse, parse_prometheus_text_families_values_and_labels);
+	tcase_add_test(parse, parse_sample_without_labels);
 	tcase_add_test(parse, parse_openmetrics_suffixes_units_and_eof);
 	tcase_add_test(parse, parse_every_bound_refuses_the_body);
 	tcase_add_test(parse, parse_malformed_input_is_refused_with_its_line);

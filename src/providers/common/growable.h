@@ -35,8 +35,11 @@ void *provider_grow(void *items, size_t *capacity, size_t wanted, size_t size);
 int provider_reserve(
     void *items_address, size_t *capacity, size_t wanted, size_t size);
 
+/* The unevaluated assignment makes the compiler refuse anything but a
+ * pointer variable (an array member, say) where `items` stands. */
 #define PROVIDER_RESERVE(items, capacity, wanted)                              \
-	provider_reserve(&(items), &(capacity), (wanted), sizeof *(items))
+	provider_reserve(((void)sizeof((items) = NULL), &(items)),             \
+	    &(capacity), (wanted), sizeof *(items))
 
 /*
  * For an array rebuilt at every refresh into a spare one of the same type
@@ -46,6 +49,12 @@ int provider_reserve(
  */
 void provider_swap_spare(void *items_address, size_t *capacity,
     void *spare_address, size_t *spare_capacity);
+
+/* provider_swap_spare for two pointer variables of one type, which the
+ * unevaluated assignment checks. */
+#define PROVIDER_SWAP_SPARE(items, capacity, spare, spare_capacity)            \
+	provider_swap_spare(((void)sizeof((items) = (spare)), &(items)),       \
+	    &(capacity), &(spare), &(spare_capacity))
 
 #pragma GCC visibility pop
 

@@ -392,8 +392,8 @@ devstat_table_update(struct devstat_table *table,
 		devstat_take_values(device, entry);
 	}
 
-	provider_swap_spare(&table->items, &table->capacity, &table->spare,
-	    &table->spare_capacity);
+	PROVIDER_SWAP_SPARE(
+	    table->items, table->capacity, table->spare, table->spare_capacity);
 	table->count = fresh_count;
 	return 0;
 }

@@ -122,8 +122,8 @@ evcnt_widen(struct evcnt_widener *widener, struct evcnt_events *events)
 			line->total += values[used++];
 	}
 
-	provider_swap_spare(&widener->items, &widener->capacity,
-	    &widener->fresh, &widener->fresh_capacity);
+	PROVIDER_SWAP_SPARE(widener->items, widener->capacity, widener->fresh,
+	    widener->fresh_capacity);
 	widener->count = used;
 	return 0;
 }
