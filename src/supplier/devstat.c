@@ -26,6 +26,7 @@
 #include "supplier/supplier_internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,7 @@ static const uint32_t devstat_served[] = {
 #define DEVSTAT_SERVED_COUNT (sizeof devstat_served / sizeof devstat_served[0])
 
 enum devstat_position {
-	POSITION_BYTES = 0, /* + kind - 1: read, write, free */
+	POSITION_BYTES = 0,      /* + kind - 1: read, write, free */
 	POSITION_OPERATIONS = 3, /* + kind - 1; other at + 3 */
 	POSITION_BUSY_COUNT = 7,
 	POSITION_BUSY_TIME = 8,
@@ -72,11 +73,15 @@ enum devstat_position {
 struct dcistat_devstat {
 	struct dcistat_handle handle; /* first: its supplier is the update
 	                                 path's */
-	uint32_t busy_state;  /* absolute word in the shared region */
-	uint32_t bytes[4];    /* by kind; [0] unused */
+	uint32_t busy_state;          /* absolute word in the shared region */
+	uint32_t bytes[4];            /* by kind; [0] unused */
 	uint32_t operations[4];
 	uint32_t durations[4];
 };
+
+/* The handle functions are given &x->handle and cast back. */
+_Static_assert(offsetof(struct dcistat_devstat, handle) == 0,
+    "the handle is the first member");
 
 static const uint32_t devstat_relative_id[] = {2};
 
@@ -274,15 +279,16 @@ dcistat_devstat_start_transaction_at(
 		if (count == DCISTAT_SEGMENT_BUSY_COUNT_MAX)
 			return now; /* saturated: counted busy already */
 		if (count == 0)
-			next = (now / 1000u) << DCISTAT_SEGMENT_BUSY_START_SHIFT |
+			next = (now / 1000u)
+			           << DCISTAT_SEGMENT_BUSY_START_SHIFT |
 			       (current &
 			           ((uint64_t)0xfu
 			               << DCISTAT_SEGMENT_BUSY_CLOSER_SHIFT)) |
 			       1u;
 		else
 			next = current + 1;
-	} while (!__atomic_compare_exchange_n(state, &current, next, true,
-	    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	} while (!__atomic_compare_exchange_n(
+	    state, &current, next, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
 	return now;
 }
 
@@ -309,12 +315,13 @@ busy_end(uint64_t *state, uint64_t *busy_microseconds, uint64_t now)
 		if (count == 1) {
 			if (dcistat_segment_busy_closers(current) ==
 			    DCISTAT_SEGMENT_BUSY_CLOSER_MAX) {
-				current = __atomic_load_n(
-				    state, __ATOMIC_RELAXED);
+				current =
+				    __atomic_load_n(state, __ATOMIC_RELAXED);
 				continue;
 			}
-			next = current - 1 +
-			       ((uint64_t)1 << DCISTAT_SEGMENT_BUSY_CLOSER_SHIFT);
+			next =
+			    current - 1 +
+			    ((uint64_t)1 << DCISTAT_SEGMENT_BUSY_CLOSER_SHIFT);
 		} else {
 			next = current - 1;
 		}
@@ -323,9 +330,9 @@ busy_end(uint64_t *state, uint64_t *busy_microseconds, uint64_t now)
 			break;
 	}
 	if (count == 1) {
-		uint64_t mask = (UINT64_C(1)
-		                    << (64 - DCISTAT_SEGMENT_BUSY_START_SHIFT)) -
-		                1;
+		uint64_t mask =
+		    (UINT64_C(1) << (64 - DCISTAT_SEGMENT_BUSY_START_SHIFT)) -
+		    1;
 		uint64_t end = (now / 1000u) & mask;
 		uint64_t start = dcistat_segment_busy_start(current);
 		/* A time before the period's start (a caller's clock that went
@@ -347,24 +354,25 @@ dcistat_devstat_end_transaction_at(struct dcistat_devstat *device,
 	uint64_t *shared = dcistat_shared_region(supplier);
 	uint64_t *region = dcistat_thread_region(supplier);
 	bool own = region != NULL;
-	unsigned k = (unsigned)kind <= DCISTAT_DEVSTAT_FREE ? (unsigned)kind : 0;
+	unsigned k =
+	    (unsigned)kind <= DCISTAT_DEVSTAT_FREE ? (unsigned)kind : 0;
 
 	if (!own)
 		region = shared;
-	busy_end(&shared[device->busy_state], &shared[device->busy_state + 1],
-	    now);
+	busy_end(
+	    &shared[device->busy_state], &shared[device->busy_state + 1], now);
 	dcistat_block_begin(&region[device->handle.block], own);
 	if (k != DCISTAT_DEVSTAT_NO_DATA)
 		dcistat_add(&region[device->bytes[k]], bytes, own);
 	dcistat_add(&region[device->operations[k]], 1, own);
-	dcistat_add(&region[device->durations[k]],
-	    now > start ? now - start : 0, own);
+	dcistat_add(
+	    &region[device->durations[k]], now > start ? now - start : 0, own);
 	dcistat_block_end(&region[device->handle.block], own);
 }
 
 __attribute__((visibility("default"))) void
-dcistat_devstat_end_transaction(struct dcistat_devstat *device,
-    uint64_t bytes, enum dcistat_devstat_kind kind, uint64_t start)
+dcistat_devstat_end_transaction(struct dcistat_devstat *device, uint64_t bytes,
+    enum dcistat_devstat_kind kind, uint64_t start)
 {
 	dcistat_devstat_end_transaction_at(
 	    device, bytes, kind, start, transaction_nanoseconds());

@@ -13,6 +13,7 @@
 #include "supplier/supplier_internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,10 @@ struct dcistat_evcnt {
 	unsigned children;
 	uint32_t count_word; /* absolute word of its count in a region */
 };
+
+/* The handle functions are given &x->handle and cast back. */
+_Static_assert(offsetof(struct dcistat_evcnt, handle) == 0,
+    "the handle is the first member");
 
 static const uint32_t evcnt_relative_id[] = {1};
 
@@ -69,7 +74,8 @@ shared_string(uint64_t *shared, uint32_t word, const char *text)
 	memset(packed, 0, sizeof(packed));
 	dcistat_copy_text((char *)packed, sizeof(packed), text);
 	for (size_t w = 0; w < sizeof(packed) / 8; w++)
-		__atomic_store_n(&shared[word + w], packed[w], __ATOMIC_RELAXED);
+		__atomic_store_n(
+		    &shared[word + w], packed[w], __ATOMIC_RELAXED);
 }
 
 static bool
@@ -124,13 +130,15 @@ dcistat_evcnt_attach(struct dcistat_supplier *supplier,
 
 	if (supplier == NULL || group == NULL || name == NULL ||
 	    group[0] == '\0' || name[0] == '\0') {
-		dcistat_fail(EINVAL, "evcnt: a counter needs a group and a name");
+		dcistat_fail(
+		    EINVAL, "evcnt: a counter needs a group and a name");
 		return NULL;
 	}
 	if (strlen(group) >= SUPPLIER_EVCNT_STRING_SIZE ||
 	    strlen(name) >= SUPPLIER_EVCNT_STRING_SIZE) {
-		dcistat_fail(EINVAL, "evcnt \"%s %s\": group and name take at "
-		                     "most %u bytes each",
+		dcistat_fail(EINVAL,
+		    "evcnt \"%s %s\": group and name take at "
+		    "most %u bytes each",
 		    group, name, SUPPLIER_EVCNT_STRING_SIZE - 1);
 		return NULL;
 	}
@@ -184,7 +192,8 @@ evcnt_add(struct dcistat_evcnt *counter, uint64_t amount)
 	if (__builtin_expect(region != NULL, 1))
 		dcistat_add(&region[counter->count_word], amount, true);
 	else
-		dcistat_add(&dcistat_shared_region(supplier)[counter->count_word],
+		dcistat_add(
+		    &dcistat_shared_region(supplier)[counter->count_word],
 		    amount, false);
 }
 

@@ -167,9 +167,10 @@ int dcistat_handle_publish(struct dcistat_handle *handle, uint32_t serial,
 
 /* A model's public remove (devstat, evcnt): fails with EINVAL and the
  * message `absent` when handle is NULL; else, under the supplier's lock,
- * asks release_locked (when not NULL) whether the handle may go, which
- * returns -1 with the error set to refuse, then takes the handle out of
- * its list, withdraws its instance and frees it. */
+ * calls release_locked (when not NULL), which either refuses (-1, the
+ * error set, nothing changed) or releases what the handle holds besides
+ * its place in the list (0; nothing after it fails), then takes the
+ * handle out of its list, withdraws its instance and frees it. */
 int dcistat_handle_discard(struct dcistat_handle *handle, const char *absent,
     int (*release_locked)(struct dcistat_handle *handle));
 

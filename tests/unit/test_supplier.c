@@ -6,6 +6,7 @@
  * update. */
 #define _GNU_SOURCE
 #include <check.h>
+#include <errno.h>
 #include <dcistat/supplier.h>
 #include <fcntl.h>
 #include <math.h>
@@ -501,6 +502,17 @@ START_TEST(test_evcnt_parent_rules)
 	dcistat_evcnt_increment(child);
 	/* A parent goes after its children. */
 	ck_assert_int_eq(dcistat_evcnt_detach(parent), -1);
+	ck_assert_int_eq(errno, EBUSY);
+	ck_assert_str_eq(dcistat_supplier_error(),
+	    "evcnt: 1 counters attached under this one are to be detached "
+	    "first");
+	errno = 0;
+	ck_assert_int_eq(dcistat_evcnt_detach(NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(dcistat_supplier_error(), "evcnt: no counter");
+	ck_assert_int_eq(dcistat_devstat_remove(NULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(dcistat_supplier_error(), "devstat: no device");
 	reading_open(&reading, dcistat_supplier_path(supplier));
 	ck_assert_uint_eq(reading_value(&reading, "irq line0", "count", NULL),
 	    42);
