@@ -394,8 +394,11 @@ START_TEST(writes_refused_per_instance)
 			read_id(&answer.reader, id, sizeof(id));
 			ck_assert_str_eq(id, "1.1");
 			read_id(&answer.reader, id, sizeof(id));
-			ck_assert_str_eq(id, i == 0 ? "10" : i == 1 ? "20" : "30");
-			ck_assert_uint_eq(dci_protocol_get_u32(&answer.reader), 5);
+			ck_assert_str_eq(id, i == 0   ? "10"
+			                     : i == 1 ? "20"
+			                              : "30");
+			ck_assert_uint_eq(
+			    dci_protocol_get_u32(&answer.reader), 5);
 		}
 		ck_assert_uint_eq(answer.reader.offset, answer.payload.length);
 		dci_protocol_writer_free(&answer.payload);
@@ -480,10 +483,11 @@ START_TEST(instance_masks)
 }
 END_TEST
 
-/* The access of the class-rule tests: class 1 for uid 1001 alone, and
- * 1.2 (the longer prefix decides for it) for group 50 alone; and the
- * consumers they ask for: no rule admits `stranger`, `named` is uid
- * 1001, `member` is in group 50 (a supplementary group). */
+/* The class rules the access tests start from: class 1 for uid 1001
+ * alone, and 1.2 (the longer prefix decides for it) for group 50 alone;
+ * and the consumers they ask for: no class rule admits `stranger` (a test
+ * may add instance rules that do), `named` is uid 1001, `member` is in
+ * group 50 (a supplementary group). */
 static uid_t uid_1001[] = {1001};
 static gid_t gid_50[] = {50};
 static struct dci_access_rule class_rules[] = {
@@ -554,7 +558,9 @@ START_TEST(access_per_instance)
 	        .uids = stranger_uid,
 	        .uid_count = 1},
 	    /* Under class 1: covers 1.1 too, with no one admitted. */
-	    {.class_id = {1}, .class_id_length = 1, .instance = {30},
+	    {.class_id = {1},
+	        .class_id_length = 1,
+	        .instance = {30},
 	        .instance_words = 1},
 	};
 	struct dci_access access = {

@@ -168,7 +168,7 @@ cli_remote_supplier_varbind(struct remote_state *state, const uint64_t *suffix,
 	if (read != 1)
 		return read;
 	supplier = row;
-	supplier->remote_index = remote_index; /* a new row's key */
+	supplier->remote_index = remote_index; /* the row's key */
 	read = read_plain_column(state, supplier_columns,
 	    COUNT_OF(supplier_columns), suffix[0], supplier, varbind, error,
 	    error_size);
@@ -281,7 +281,7 @@ cli_remote_class_varbind(struct remote_state *state, const uint64_t *suffix,
 	if (read != 1)
 		return read;
 	class = row;
-	memcpy(class->id, index.class_id, /* a new row's key */
+	memcpy(class->id, index.class_id, /* the row's key */
 	    index.class_length * sizeof(uint32_t));
 	class->id_length = index.class_length;
 	read = read_plain_column(state, class_columns, COUNT_OF(class_columns),
@@ -356,7 +356,7 @@ cli_remote_datum_varbind(struct remote_state *state, const uint64_t *suffix,
 	if (read != 1)
 		return read;
 	datum = row;
-	datum->info.id = index.datum; /* a new row's key */
+	datum->info.id = index.datum; /* the row's key */
 	read = read_plain_column(state, datum_columns, COUNT_OF(datum_columns),
 	    suffix[0], datum, varbind, error, error_size);
 	if (read != 1)

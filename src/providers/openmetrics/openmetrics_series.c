@@ -140,7 +140,8 @@ prepare(struct om_series_set *set, size_t samples)
 	} else
 		memset(set->slots, 0, wanted * sizeof(*set->slots));
 	set->slot_mask = wanted - 1;
-	/* A series, a part and a slot for every sample at most. */
+	/* A series, a part and a sample_series entry for every sample at most.
+	 */
 	if (PROVIDER_RESERVE(set->sample_series, set->sample_series_capacity,
 	        samples) != 0 ||
 	    PROVIDER_RESERVE(set->parts, set->part_capacity, samples) != 0 ||
