@@ -257,8 +257,10 @@ netif_speed_dump(int descriptor, uint16_t family, uint32_t sequence,
 	        .nla_type = ETHTOOL_A_HEADER_FLAGS},
 	    .flags = ETHTOOL_FLAG_COMPACT_BITSETS,
 	};
-	struct netif_parsed_dump dump = {
-	    .speed_each = each, .family = family, .context = context};
+	struct netif_parsed_dump dump = {.kind = NETIF_DUMP_SPEEDS,
+	    .speed_each = each,
+	    .family = family,
+	    .context = context};
 
 	_Static_assert(sizeof request == GENL_HDRLEN + 2 * NLA_HDRLEN + 4,
 	    "the request is packed as netlink lays it out");

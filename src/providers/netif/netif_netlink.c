@@ -287,25 +287,35 @@ netif_each_parsed_message(const struct nlmsghdr *message, void *opaque)
 	struct netif_link link;
 	struct netif_link_stats stats;
 	struct netif_speed speed;
-	int parsed = dump->link_each != NULL ? netif_link_parse(message, &link)
-	             : dump->stats_each != NULL
-	                 ? netif_stats_parse(message, &stats)
-	                 : netif_speed_parse(message, dump->family, &speed);
+	int parsed;
 
-	if (parsed <= 0)
-		return parsed; /* -1: malformed; 0: another message */
-	if (dump->link_each != NULL)
+	switch (dump->kind) {
+	case NETIF_DUMP_LINKS:
+		parsed = netif_link_parse(message, &link);
+		if (parsed <= 0)
+			return parsed; /* -1: malformed; 0: another message */
 		return dump->link_each(&link, dump->context) != 0;
-	if (dump->stats_each != NULL)
+	case NETIF_DUMP_STATS:
+		parsed = netif_stats_parse(message, &stats);
+		if (parsed <= 0)
+			return parsed;
 		return dump->stats_each(&stats, dump->context) != 0;
-	return dump->speed_each(&speed, dump->context) != 0;
+	case NETIF_DUMP_SPEEDS:
+		parsed = netif_speed_parse(message, dump->family, &speed);
+		if (parsed <= 0)
+			return parsed;
+		return dump->speed_each(&speed, dump->context) != 0;
+	}
+	errno = EINVAL; /* a kind no dump is made with */
+	return -1;
 }
 
 int
 netif_link_dump(
     int descriptor, uint32_t sequence, netif_link_each each, void *context)
 {
-	struct netif_parsed_dump dump = {.link_each = each, .context = context};
+	struct netif_parsed_dump dump = {
+	    .kind = NETIF_DUMP_LINKS, .link_each = each, .context = context};
 	struct ifinfomsg information = {.ifi_family = AF_UNSPEC};
 
 	return netif_netlink_dump(descriptor, sequence, RTM_GETLINK,
@@ -317,7 +327,7 @@ netif_stats_dump(
     int descriptor, uint32_t sequence, netif_stats_each each, void *context)
 {
 	struct netif_parsed_dump dump = {
-	    .stats_each = each, .context = context};
+	    .kind = NETIF_DUMP_STATS, .stats_each = each, .context = context};
 	struct if_stats_msg filter = {
 	    .family = AF_UNSPEC,
 	    .filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64),

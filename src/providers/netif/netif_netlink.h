@@ -105,11 +105,19 @@ int netif_netlink_dump(int descriptor, uint32_t sequence, uint16_t type,
     const void *family_header, size_t length, netif_message_each each,
     void *context);
 
+/* What a parsed dump reads, and so which of its callbacks it calls. */
+enum netif_dump_kind {
+	NETIF_DUMP_LINKS,  /* link_each */
+	NETIF_DUMP_STATS,  /* stats_each */
+	NETIF_DUMP_SPEEDS, /* speed_each, with family */
+};
+
 /*
  * A dump of links, counters or ethtool speeds, each handed parsed to the
- * caller's callback: set one of the three, and family for speeds.
+ * callback its kind names (the others are not read).
  */
 struct netif_parsed_dump {
+	enum netif_dump_kind kind;
 	netif_link_each link_each;
 	netif_stats_each stats_each;
 	netif_speed_each speed_each;
