@@ -25,8 +25,11 @@
  * synchronisation with its master) it takes the bound and returns true, and
  * agent_timestamps_sync, which reads the uptime and then the clock at
  * each request, finds the start again. A subagent's Net-SNMP learns the
- * master's sysUpTime in centiseconds, so its TimeStamps may read one tick
- * behind the master's sysUpTime; never ahead of it.
+ * master's sysUpTime in centiseconds, from the master's answers, which
+ * reach it late by their delivery time; so its TimeStamps may read behind
+ * the master's sysUpTime by a tick plus that time (tens of milliseconds on
+ * a loaded machine), and less than AGENT_UPTIME_TOLERANCE_MILLISECONDS is
+ * not corrected; never ahead of it.
  */
 #ifndef DCISTAT_AGENT_TIMESTAMPS_H
 #define DCISTAT_AGENT_TIMESTAMPS_H
