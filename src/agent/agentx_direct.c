@@ -7,10 +7,12 @@
 #include <net-snmp/agent/agent_callbacks.h>
 #include <net-snmp/library/snmpUnixDomain.h>
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "agent/agentx_answer.h"
+#include "agent/agentx_encode.h"
 #include "agent/registration.h"
 #include "base/log.h"
 
@@ -34,6 +36,10 @@ static int direct_socket = -1;
 static bool indirect_pending;
 /* Answers whose send failed since the last one logged. */
 static unsigned long send_failures;
+/* The encoded answer, kept for the next. */
+static struct agent_agentx_buffer answer_buffer;
+/* How long a full socket may hold up an answer's send. */
+#define SEND_WAIT_MILLISECONDS 1000
 
 int
 agent_direct_socket(void)
@@ -75,24 +81,81 @@ direct_receive(netsnmp_transport *transport, void *buffer, int size,
  * the first failure and then every 1000th, so a broken socket cannot fill
  * the log. */
 static void
-send_failed(netsnmp_session *session)
+send_failed(const char *reason)
 {
 	if (send_failures++ % 1000 == 0)
 		log_warnx("agent: cannot send an AgentX answer to the master "
 		          "(%s); %lu lost so far",
-		    snmp_api_errstring(session->s_snmp_errno), send_failures);
+		    reason, send_failures);
+}
+
+/* Writes all of an encoded answer on the AgentX socket, waiting at most
+ * SEND_WAIT_MILLISECONDS each time the socket is full. False with errno
+ * set when it could not. */
+static bool
+send_all(int socket, const unsigned char *bytes, size_t length)
+{
+	while (length > 0) {
+		ssize_t sent = send(socket, bytes, length, MSG_NOSIGNAL);
+		if (sent > 0) {
+			bytes += sent;
+			length -= (size_t)sent;
+		} else if (sent < 0 && errno == EINTR) {
+			continue;
+		} else if (sent < 0 &&
+		           (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd writable = {socket, POLLOUT, 0};
+			int ready = poll(&writable, 1, SEND_WAIT_MILLISECONDS);
+			if (ready == 0)
+				errno = ETIMEDOUT;
+			if (ready <= 0 && errno != EINTR)
+				return false;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The answer built by Net-SNMP's AgentX code, for what
+ * agent_agentx_encode_response does not take. */
+static void
+send_through_net_snmp(netsnmp_session *session, netsnmp_pdu *request)
+{
+	netsnmp_pdu *response = snmp_pdu_create(AGENTX_RESPONSE);
+
+	if (response == NULL) {
+		send_failed("out of memory");
+		return;
+	}
+	response->version = session->version;
+	response->flags =
+	    request->flags & AGENTX_FLAGS & ~AGENTX_FLAG_NON_DEFAULT_CONTEXT;
+	response->sessid = request->sessid;
+	response->transid = request->transid;
+	response->reqid = request->reqid;
+	response->errstat = 0;
+	response->errindex = 0;
+	/* The request's varbinds move to the response; the caller frees the
+	 * request without them. */
+	response->variables = request->variables;
+	request->variables = NULL;
+	if (snmp_send(session, response) == 0) {
+		send_failed(snmp_api_errstring(session->s_snmp_errno));
+		snmp_free_pdu(response);
+	}
 }
 
 static int
 direct_callback(int operation, netsnmp_session *session, int reqid,
     netsnmp_pdu *pdu, void *magic)
 {
-	netsnmp_pdu *response;
+	struct agent_agentx_ids ids;
+	size_t length;
 
 	if (operation != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || pdu == NULL ||
 	    (pdu->command != AGENTX_GET && pdu->command != AGENTX_GETNEXT) ||
-	    (pdu->flags & AGENTX_FLAG_NON_DEFAULT_CONTEXT) != 0 ||
-	    (response = snmp_pdu_create(AGENTX_RESPONSE)) == NULL) {
+	    (pdu->flags & AGENTX_FLAG_NON_DEFAULT_CONTEXT) != 0) {
 		if (operation == NETSNMP_CALLBACK_OP_DISCONNECT)
 			direct_socket = -1;
 		indirect_pending = true;
@@ -101,24 +164,20 @@ direct_callback(int operation, netsnmp_session *session, int reqid,
 	/* The master is alive: no ping is due (as Net-SNMP's handler). */
 	if (session->securityModel != SNMP_DEFAULT_SECMODEL)
 		snmp_alarm_reset(session->securityModel);
-	response->version = session->version;
-	response->flags =
-	    pdu->flags & AGENTX_FLAGS & ~AGENTX_FLAG_NON_DEFAULT_CONTEXT;
-	response->sessid = pdu->sessid;
-	response->transid = pdu->transid;
-	response->reqid = pdu->reqid;
-	response->errstat = 0;
-	response->errindex = 0;
-	/* The request's varbinds become the answers; the caller frees the
-	 * request without them. */
-	response->variables = pdu->variables;
-	pdu->variables = NULL;
+	/* The request's varbinds become the answers, encoded straight from
+	 * them (the caller frees the request); Net-SNMP builds only what the
+	 * encoding does not take. */
 	agent_agentx_answer(
-	    direct_tables, pdu->command == AGENTX_GETNEXT, response->variables);
-	if (snmp_send(session, response) == 0) {
-		send_failed(session);
-		snmp_free_pdu(response);
-	}
+	    direct_tables, pdu->command == AGENTX_GETNEXT, pdu->variables);
+	ids = (struct agent_agentx_ids){(uint32_t)pdu->sessid,
+	    (uint32_t)pdu->transid, (uint32_t)pdu->reqid};
+	length = direct_socket >= 0 ? agent_agentx_encode_response(
+	                                  &answer_buffer, &ids, pdu->variables)
+	                            : 0;
+	if (length == 0)
+		send_through_net_snmp(session, pdu);
+	else if (!send_all(direct_socket, answer_buffer.bytes, length))
+		send_failed(strerror(errno));
 	return 1;
 }
 

@@ -12,7 +12,9 @@
  *
  * When our tables are all this process registered
  * (agent_registration_alone), the AgentX session's callback answers Get and
- * GetNext itself with agent_agentx_answer and sends the response at once.
+ * GetNext itself with agent_agentx_answer and sends the response at once,
+ * encoded by agent_agentx_encode_response (agent/agentx_encode.h) into a
+ * buffer kept from one answer to the next, with no response PDU built.
  * Everything else (sets, GetBulk, a non-default context, pings and
  * responses, a disconnection) still goes to Net-SNMP's handler.
  *

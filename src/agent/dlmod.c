@@ -207,14 +207,22 @@ embedded_refresh(void)
 		embedded_schedule();
 }
 
+/* Nothing is answered, refreshed on schedule or served to DCI consumers
+ * any more; what is loaded stays. */
 static void
-embedded_unload(void)
+embedded_stop_serving(void)
 {
 	embedded_dci_stop();
 	agent_unserve();
 	if (embedded.alarm != 0)
 		snmp_alarm_unregister(embedded.alarm);
 	embedded.alarm = 0;
+}
+
+static void
+embedded_unload(void)
+{
+	embedded_stop_serving();
 	if (embedded.notify_fd >= 0)
 		unregister_readfd(embedded.notify_fd);
 	embedded.notify_fd = -1;
@@ -355,11 +363,7 @@ deinit_dcistat(void)
 	/* Nothing is answered until the next reading of the configuration,
 	 * which reloads (pinned) or loads anew; DCI consumers are
 	 * disconnected and the socket file removed. */
-	embedded_dci_stop();
-	agent_unserve();
-	if (embedded.alarm != 0)
-		snmp_alarm_unregister(embedded.alarm);
-	embedded.alarm = 0;
+	embedded_stop_serving();
 	if (!embedded.pinned) {
 		if (embedded.loaded)
 			log_info("stopped serving DCI-STATS-MIB");

@@ -444,7 +444,7 @@ dci_isolation_adopt_orphans(void)
 void
 dci_isolation_reap_adopted(bool now)
 {
-	pid_t *children, own_session = getsid(0);
+	pid_t *children, own_session;
 	size_t count;
 	int64_t at = dci_clock_milliseconds();
 
@@ -455,6 +455,9 @@ dci_isolation_reap_adopted(bool now)
 		return;
 	}
 	last_reap_milliseconds = at;
+	/* Only once due: dcistatd's loop calls this at every wake-up, one
+	 * per AgentX request during a walk. */
+	own_session = getsid(0);
 	count = children_list(&children);
 	for (size_t i = 0; i < count; i++) {
 		struct process_entry entry;

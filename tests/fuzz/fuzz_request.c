@@ -5,7 +5,9 @@
  * registered handlers do), over the unit tests' standard registry. Besides
  * ASan and UBSan, it checks what an answer must be: a GetNext answer lies
  * after its start (at it, when included) and before its end, or is
- * endOfMibView with the start kept; a Get answer keeps its name.
+ * endOfMibView with the start kept; a Get answer keeps its name; the
+ * AgentX Response encoding of the answer is whole 4-byte units and
+ * says its own length.
  *
  * Input: one byte of flags, one byte of start length, then 4-byte
  * little-endian sub-identifiers (the start's, then the end's). Flags: bit 0
@@ -16,6 +18,7 @@
  */
 #define FIXTURES_WITHOUT_CHECK
 #include "agent/agentx_answer.h"
+#include "agent/agentx_encode.h"
 #include "agent/tables.h"
 
 #include <stdint.h>
@@ -29,6 +32,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define NAME_MAX_LENGTH 300
 
 static struct agent_tables tables;
+static struct agent_agentx_buffer encoded;
+
+/* The answer as the in-place path sends it: whole 4-byte units, and the
+ * header's payload length what follows the header. */
+static void
+check_encoding(const netsnmp_variable_list *varbind)
+{
+	static const struct agent_agentx_ids ids = {1, 2, 3};
+	size_t length = agent_agentx_encode_response(&encoded, &ids, varbind);
+
+	if (length == 0)
+		return;
+	if (length < 28 || length % 4 != 0 ||
+	    (((size_t)encoded.bytes[16] << 24) |
+	        ((size_t)encoded.bytes[17] << 16) |
+	        ((size_t)encoded.bytes[18] << 8) | encoded.bytes[19]) !=
+	        length - 20)
+		abort();
+}
 
 static size_t
 read_name(const uint8_t **data, size_t *size, size_t count, bool extend,
@@ -136,6 +158,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (end_length > 0 ? end_length : 2) * sizeof(oid));
 	}
 	agent_agentx_answer(&tables, next, varbind);
+	check_encoding(varbind);
 	if (next)
 		check_getnext(
 		    varbind, start, start_length, include, end, end_length);
