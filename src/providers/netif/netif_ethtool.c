@@ -244,6 +244,25 @@ failed:
 	return -1;
 }
 
+/* The user's callback of a speed dump, and its family. */
+struct netif_speed_callback {
+	uint16_t family;
+	netif_speed_each each;
+	void *context;
+};
+
+static int
+netif_each_speed_message(const struct nlmsghdr *message, void *opaque)
+{
+	const struct netif_speed_callback *callback = opaque;
+	struct netif_speed speed;
+	int parsed = netif_speed_parse(message, callback->family, &speed);
+
+	if (parsed <= 0)
+		return parsed; /* -1: malformed; 0: another message */
+	return callback->each(&speed, callback->context) != 0;
+}
+
 int
 netif_speed_dump(int descriptor, uint16_t family, uint32_t sequence,
     netif_speed_each each, void *context)
@@ -257,13 +276,11 @@ netif_speed_dump(int descriptor, uint16_t family, uint32_t sequence,
 	        .nla_type = ETHTOOL_A_HEADER_FLAGS},
 	    .flags = ETHTOOL_FLAG_COMPACT_BITSETS,
 	};
-	struct netif_parsed_dump dump = {.kind = NETIF_DUMP_SPEEDS,
-	    .speed_each = each,
-	    .family = family,
-	    .context = context};
+	struct netif_speed_callback callback = {
+	    .family = family, .each = each, .context = context};
 
 	_Static_assert(sizeof request == GENL_HDRLEN + 2 * NLA_HDRLEN + 4,
 	    "the request is packed as netlink lays it out");
 	return netif_netlink_dump(descriptor, sequence, family, &request,
-	    sizeof request, netif_each_parsed_message, &dump);
+	    sizeof request, netif_each_speed_message, &callback);
 }

@@ -286,7 +286,6 @@ netif_each_parsed_message(const struct nlmsghdr *message, void *opaque)
 	const struct netif_parsed_dump *dump = opaque;
 	struct netif_link link;
 	struct netif_link_stats stats;
-	struct netif_speed speed;
 	int parsed;
 
 	switch (dump->kind) {
@@ -300,11 +299,6 @@ netif_each_parsed_message(const struct nlmsghdr *message, void *opaque)
 		if (parsed <= 0)
 			return parsed;
 		return dump->stats_each(&stats, dump->context) != 0;
-	case NETIF_DUMP_SPEEDS:
-		parsed = netif_speed_parse(message, dump->family, &speed);
-		if (parsed <= 0)
-			return parsed;
-		return dump->speed_each(&speed, dump->context) != 0;
 	}
 	errno = EINVAL; /* a kind no dump is made with */
 	return -1;

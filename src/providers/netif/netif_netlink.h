@@ -11,7 +11,6 @@
 #ifndef NETIF_NETLINK_H
 #define NETIF_NETLINK_H
 
-#include "netif_ethtool.h"
 #include "netif_link.h"
 
 #pragma GCC visibility push(hidden)
@@ -107,22 +106,20 @@ int netif_netlink_dump(int descriptor, uint32_t sequence, uint16_t type,
 
 /* What a parsed dump reads, and so which of its callbacks it calls. */
 enum netif_dump_kind {
-	NETIF_DUMP_LINKS,  /* link_each */
-	NETIF_DUMP_STATS,  /* stats_each */
-	NETIF_DUMP_SPEEDS, /* speed_each, with family */
+	NETIF_DUMP_LINKS, /* link_each */
+	NETIF_DUMP_STATS, /* stats_each */
 };
 
 /*
- * A dump of links, counters or ethtool speeds, each handed parsed to the
- * callback its kind names (the others are not read).
+ * A dump of links or counters, each handed parsed to the callback its
+ * kind names (the other is not read). (ethtool's speeds are parsed in
+ * netif_ethtool.c, above this transport.)
  */
 struct netif_parsed_dump {
 	enum netif_dump_kind kind;
 	netif_link_each link_each;
 	netif_stats_each stats_each;
-	netif_speed_each speed_each;
-	uint16_t family; /* speeds: the ethtool family's id */
-	void *context;   /* handed to the callback */
+	void *context; /* handed to the callback */
 };
 
 /*
