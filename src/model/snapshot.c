@@ -210,38 +210,58 @@ dci_snapshot_builder_row_id(
 	return builder->ids + (size_t)row * builder->class->instance_words;
 }
 
+/* Whether `row` is one of the builder's; -1 and `why` when not. */
+static int
+builder_row_check(const struct dci_snapshot_builder *builder, long row,
+    char *why, size_t why_size)
+{
+	if (row >= 0 && (size_t)row < builder->count)
+		return 0;
+	log_reason(why, why_size, "row %ld does not exist (%zu instances)", row,
+	    builder->count);
+	return -1;
+}
+
+/* The datum a setter names, one the provider may set; NULL (and `why`)
+ * for an unknown or derived datum. */
+static const struct dci_datum *
+builder_datum(struct dci_snapshot_builder *builder, uint32_t datum_id,
+    char *why, size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+	const struct dci_datum *datum;
+
+	if (builder->next_datum < class->datum_count &&
+	    class->datums[builder->next_datum].info.id == datum_id)
+		datum = &class->datums[builder->next_datum];
+	else
+		datum = dci_class_find_datum(class, datum_id);
+	if (datum == NULL) {
+		log_reason(why, why_size, "class \"%s\" has no datum %u",
+		    class->label, datum_id);
+		return NULL;
+	}
+	builder->next_datum = datum->index + 1;
+	if (datum->info.type == DCI_ST_DERIVED) {
+		log_reason(why, why_size,
+		    "datum %u (\"%s\") is derived: the host computes it",
+		    datum_id, datum->info.label);
+		return NULL;
+	}
+	return datum;
+}
+
 /* Finds the slot for a setter; NULL (and `why`) for a bad row or datum. */
 static unsigned char *
 builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
     const struct dci_datum **datum, char *why, size_t why_size)
 {
-	const struct dci_class *class = builder->class;
-
-	if (row < 0 || (size_t)row >= builder->count) {
-		log_reason(why, why_size,
-		    "row %ld does not exist (%zu instances)", row,
-		    builder->count);
+	if (builder_row_check(builder, row, why, why_size) != 0)
 		return NULL;
-	}
-	if (builder->next_datum < class->datum_count &&
-	    class->datums[builder->next_datum].info.id == datum_id)
-		*datum = &class->datums[builder->next_datum];
-	else
-		*datum = dci_class_find_datum(class, datum_id);
-	if (*datum != NULL)
-		builder->next_datum = (*datum)->index + 1;
-	if (*datum == NULL) {
-		log_reason(why, why_size, "class \"%s\" has no datum %u",
-		    class->label, datum_id);
+	*datum = builder_datum(builder, datum_id, why, why_size);
+	if (*datum == NULL)
 		return NULL;
-	}
-	if ((*datum)->info.type == DCI_ST_DERIVED) {
-		log_reason(why, why_size,
-		    "datum %u (\"%s\") is derived: the host computes it",
-		    datum_id, (*datum)->info.label);
-		return NULL;
-	}
-	return builder->values + (size_t)row * class->record_size +
+	return builder->values + (size_t)row * builder->class->record_size +
 	       (*datum)->offset;
 }
 
@@ -283,75 +303,79 @@ provided_info(const struct dci_datum *datum, struct dci_datum_info *copy)
 	return copy;
 }
 
-/* A value one of the three value setters stores. */
-struct builder_value {
-	enum { BUILDER_UNSIGNED, BUILDER_SIGNED, BUILDER_BYTES } kind;
-	uint64_t unsigned_value;
-	int64_t signed_value;
-	const void *bytes;
-	size_t length;
-};
-
-/* The value setters' one path: the datum's slot found, the value encoded
- * by the provider's description (a refusal names the datum), the datum
- * marked present. */
+/* Encodes an integer value into its datum's slot by the provider's
+ * description (provided_info); a refusal names the datum. */
 static int
-builder_store(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
-    const struct builder_value *value, char *why, size_t why_size)
+store_number(const struct dci_datum *datum, const struct dci_row_value *value,
+    unsigned char *slot, char *why, size_t why_size)
 {
-	const struct dci_datum *datum;
 	const struct dci_datum_info *info;
 	struct dci_datum_info copy;
-	unsigned char *slot =
-	    builder_slot(builder, row, datum_id, &datum, why, why_size);
-	int result = -1;
+	int result;
 
-	if (slot == NULL)
-		return -1;
 	info = provided_info(datum, &copy);
-	switch (value->kind) {
-	case BUILDER_UNSIGNED:
-		result = dci_value_encode_unsigned_trusted(
-		    info, value->unsigned_value, slot, why, why_size);
-		break;
-	case BUILDER_SIGNED:
+	if (value->is_signed)
 		result = dci_value_encode_signed_trusted(
-		    info, value->signed_value, slot, why, why_size);
-		break;
-	case BUILDER_BYTES:
-		if (value->bytes == NULL && value->length > 0) {
-			log_reason(why, why_size, "NULL value of %zu bytes",
-			    value->length);
-			break;
-		}
-		result = dci_value_encode_bytes_trusted(
-		    info, value->bytes, value->length, slot, why, why_size);
-		break;
+		    info, value->signed_number, slot, why, why_size);
+	else
+		result = dci_value_encode_unsigned_trusted(
+		    info, value->number, slot, why, why_size);
+	return result == 0 ? 0 : refuse(datum, why, why_size);
+}
+
+size_t
+dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
+    const struct dci_row_value *values, size_t count, char *why,
+    size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+	unsigned char *record, *bits;
+
+	if (count == 0 || builder_row_check(builder, row, why, why_size) != 0)
+		return 0;
+	record = builder->values + (size_t)row * class->record_size;
+	bits = builder->present + (size_t)row * class->present_size;
+	for (size_t i = 0; i < count; i++) {
+		const struct dci_datum *datum =
+		    builder_datum(builder, values[i].datum_id, why, why_size);
+
+		if (datum == NULL ||
+		    store_number(datum, &values[i], record + datum->offset, why,
+		        why_size) != 0)
+			return i;
+		bits[datum->index / 8] |=
+		    (unsigned char)(1u << (datum->index % 8));
 	}
-	if (result != 0)
-		return refuse(datum, why, why_size);
-	builder_mark(builder, row, datum);
-	return 0;
+	return count;
+}
+
+/* The one-value setters: a row of one. */
+static int
+builder_set_one(struct dci_snapshot_builder *builder, long row,
+    const struct dci_row_value *value, char *why, size_t why_size)
+{
+	return dci_snapshot_builder_set_row(
+	           builder, row, value, 1, why, why_size) == 1
+	           ? 0
+	           : -1;
 }
 
 int
 dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
 {
-	return builder_store(builder, row, datum_id,
-	    &(struct builder_value){
-	        .kind = BUILDER_UNSIGNED, .unsigned_value = value},
-	    why, why_size);
+	struct dci_row_value one = dci_row_unsigned(datum_id, value);
+
+	return builder_set_one(builder, row, &one, why, why_size);
 }
 
 int
 dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, int64_t value, char *why, size_t why_size)
 {
-	return builder_store(builder, row, datum_id,
-	    &(struct builder_value){
-	        .kind = BUILDER_SIGNED, .signed_value = value},
-	    why, why_size);
+	struct dci_row_value one = dci_row_signed(datum_id, value);
+
+	return builder_set_one(builder, row, &one, why, why_size);
 }
 
 int
@@ -359,10 +383,24 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size)
 {
-	return builder_store(builder, row, datum_id,
-	    &(struct builder_value){
-	        .kind = BUILDER_BYTES, .bytes = bytes, .length = length},
-	    why, why_size);
+	const struct dci_datum *datum;
+	const struct dci_datum_info *info;
+	struct dci_datum_info copy;
+	unsigned char *slot =
+	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+
+	if (slot == NULL)
+		return -1;
+	if (bytes == NULL && length > 0) {
+		log_reason(why, why_size, "NULL value of %zu bytes", length);
+		return refuse(datum, why, why_size);
+	}
+	info = provided_info(datum, &copy);
+	if (dci_value_encode_bytes_trusted(
+	        info, bytes, length, slot, why, why_size) != 0)
+		return refuse(datum, why, why_size);
+	builder_mark(builder, row, datum);
+	return 0;
 }
 
 int
