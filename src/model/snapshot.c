@@ -31,9 +31,6 @@ struct dci_snapshot_builder {
 	bool *has_parent;
 	/* Allocated on the first declared discontinuity: rare. */
 	bool *discontinuous;
-	/* Where the next datum lookup starts: providers set a row's datums
-	 * in the order of their ids, so the next is usually the one after. */
-	size_t next_datum;
 	/* Set by dci_snapshot_builder_seal: the rows in instance id order. */
 	struct sort_entry *order;
 };
@@ -225,23 +222,17 @@ builder_row_check(const struct dci_snapshot_builder *builder, long row,
 /* The datum a setter names, one the provider may set; NULL (and `why`)
  * for an unknown or derived datum. */
 static const struct dci_datum *
-builder_datum(struct dci_snapshot_builder *builder, uint32_t datum_id,
+builder_datum(const struct dci_snapshot_builder *builder, uint32_t datum_id,
     char *why, size_t why_size)
 {
 	const struct dci_class *class = builder->class;
-	const struct dci_datum *datum;
+	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
 
-	if (builder->next_datum < class->datum_count &&
-	    class->datums[builder->next_datum].info.id == datum_id)
-		datum = &class->datums[builder->next_datum];
-	else
-		datum = dci_class_find_datum(class, datum_id);
 	if (datum == NULL) {
 		log_reason(why, why_size, "class \"%s\" has no datum %u",
 		    class->label, datum_id);
 		return NULL;
 	}
-	builder->next_datum = datum->index + 1;
 	if (datum->info.type == DCI_ST_DERIVED) {
 		log_reason(why, why_size,
 		    "datum %u (\"%s\") is derived: the host computes it",
@@ -303,6 +294,42 @@ provided_info(const struct dci_datum *datum, struct dci_datum_info *copy)
 	return copy;
 }
 
+/* The common case of store_number: an integer datum given a value it
+ * holds, stored in the provider's width (provided_info) without the
+ * encoder's dispatch on the type. False when the encoder must decide:
+ * another type, or a value out of range, which it refuses with the reason.
+ */
+static bool
+store_integer(const struct dci_datum *datum, const struct dci_row_value *value,
+    unsigned char *slot)
+{
+	enum dci_type type =
+	    datum->provided_size != 0 ? datum->provided_type : datum->info.type;
+	size_t size =
+	    datum->provided_size != 0 ? datum->provided_size : datum->info.size;
+	bool is_unsigned = (datum->info.format & DCI_SIF_UNSIGNED) != 0;
+	uint64_t maximum, number;
+
+	if (type < DCI_ST_INTEGER8 || type > DCI_ST_INTEGER64 || size > 8)
+		return false;
+	maximum = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
+	if (!is_unsigned)
+		maximum >>= 1;
+	if (!value->is_signed || value->signed_number >= 0) {
+		number = value->is_signed ? (uint64_t)value->signed_number
+		                          : value->number;
+		if (number > maximum)
+			return false;
+	} else {
+		if (is_unsigned || value->signed_number < -(int64_t)maximum - 1)
+			return false;
+		number = (uint64_t)value->signed_number;
+	}
+	dci_value_store_unsigned(
+	    slot, size, (datum->info.format & DCI_SIF_BIGENDIAN) != 0, number);
+	return true;
+}
+
 /* Encodes an integer value into its datum's slot by the provider's
  * description (provided_info); a refusal names the datum. */
 static int
@@ -313,6 +340,8 @@ store_number(const struct dci_datum *datum, const struct dci_row_value *value,
 	struct dci_datum_info copy;
 	int result;
 
+	if (store_integer(datum, value, slot))
+		return 0;
 	info = provided_info(datum, &copy);
 	if (value->is_signed)
 		result = dci_value_encode_signed_trusted(
@@ -620,11 +649,13 @@ take_or_sort_rows(struct dci_snapshot_builder *builder,
 }
 
 /* The datums a commit visits per instance (derived, widened, counters),
- * listed once per commit: a class has few of each among many datums. */
+ * listed once per commit: a class has few of each among many datums. The
+ * derived ones as a plan of their evaluation (model/derived.h). */
 struct commit_datums {
-	const struct dci_datum **derived, **widened, **counters;
-	size_t derived_count, widened_count, counter_count;
-	const struct dci_datum **all; /* the three lists' storage */
+	const struct dci_datum **widened, **counters;
+	size_t widened_count, counter_count;
+	const struct dci_datum **all;     /* the two lists' storage */
+	struct dci_derived_plan *derived; /* NULL when the class has none */
 };
 
 static int
@@ -633,79 +664,32 @@ commit_datums_list(const struct dci_class *class, struct commit_datums *lists)
 	size_t count = class->datum_count;
 
 	*lists = (struct commit_datums){0};
-	lists->all = malloc((3 * count + 1) * sizeof(*lists->all));
+	lists->all = malloc((2 * count + 1) * sizeof(*lists->all));
 	if (lists->all == NULL)
 		return -1;
-	lists->derived = lists->all;
-	lists->widened = lists->all + count;
-	lists->counters = lists->all + 2 * count;
+	lists->widened = lists->all;
+	lists->counters = lists->all + count;
 	for (size_t d = 0; d < count; d++) {
 		const struct dci_datum *datum = &class->datums[d];
 
-		if (datum->info.type == DCI_ST_DERIVED)
-			lists->derived[lists->derived_count++] = datum;
 		if (datum->provided_size != 0)
 			lists->widened[lists->widened_count++] = datum;
 		if (datum->info.semantics == DCI_SEMANTICS_COUNTER)
 			lists->counters[lists->counter_count++] = datum;
 	}
+	if (class->derived_count > 0) {
+		lists->derived = dci_derived_plan_new(class);
+		if (lists->derived == NULL)
+			return -1;
+	}
 	return 0;
 }
 
-/* Computes the derived datums of one instance from its other values; a
- * derived datum with an argument missing, or no defined result, has no
- * value (and so no row). */
 static void
-derive_values(const struct dci_class *class, const struct commit_datums *lists,
-    struct dci_snapshot *snapshot, size_t row)
+commit_datums_free(struct commit_datums *lists)
 {
-	unsigned char *bits = snapshot->present + row * class->present_size;
-
-	for (size_t d = 0; d < lists->derived_count; d++) {
-		const struct dci_datum *datum = lists->derived[d];
-		struct dci_derived_argument
-		    arguments[DCI_DERIVED_ARGUMENTS_MAX];
-		struct dci_derived_result result;
-		unsigned char *slot;
-		bool complete = true;
-		int stored;
-
-		bits[datum->index / 8] &=
-		    (unsigned char)~(1u << (datum->index % 8));
-		for (size_t a = 0; a < dci_derived_arity(datum->info.unit);
-		     a++) {
-			const struct dci_datum *argument =
-			    &class->datums[datum->arguments[a]];
-			struct dci_value value;
-
-			if (!dci_snapshot_present(
-			        class, snapshot, row, argument)) {
-				complete = false;
-				break;
-			}
-			dci_value_decode_trusted(&argument->info,
-			    dci_snapshot_slot(class, snapshot, row, argument),
-			    &value);
-			arguments[a] = (struct dci_derived_argument){
-			    .is_signed =
-			        (argument->info.format & DCI_SIF_UNSIGNED) == 0,
-			    .number = value.number,
-			    .signed_number = value.signed_number};
-		}
-		if (!complete || !dci_derived_compute(datum->info.unit,
-		                     arguments, datum->wraps, &result))
-			continue;
-		slot = (unsigned char *)dci_snapshot_slot(
-		    class, snapshot, row, datum);
-		stored = result.is_signed
-		             ? dci_value_encode_signed_trusted(&datum->info,
-		                   result.signed_number, slot, NULL, 0)
-		             : dci_value_encode_unsigned_trusted(
-		                   &datum->info, result.number, slot, NULL, 0);
-		if (stored == 0)
-			bits[datum->index / 8] |=
-			    (unsigned char)(1u << (datum->index % 8));
-	}
+	free(lists->all);
+	dci_derived_plan_free(lists->derived);
 }
 
 /* Serves every widened counter of instance `row` of `next` in 32 bits
@@ -733,7 +717,8 @@ widen_values(const struct dci_class *class, const struct commit_datums *lists,
 		if (!dci_snapshot_present(class, next, row, datum))
 			continue;
 		slot = next->values + row * class->record_size + datum->offset;
-		dci_value_decode_trusted(provided_info(datum, &copy), slot, &raw);
+		dci_value_decode_trusted(
+		    provided_info(datum, &copy), slot, &raw);
 		served = raw.number;
 		if (previous_row >= 0 && !restarted &&
 		    dci_snapshot_present(
@@ -786,7 +771,8 @@ counter_step_discontinuous(const struct dci_datum *datum,
 
 	dci_value_number_trusted(
 	    &datum->info, before_slot, &before, &signed_before);
-	dci_value_number_trusted(&datum->info, after_slot, &after, &signed_after);
+	dci_value_number_trusted(
+	    &datum->info, after_slot, &after, &signed_after);
 	if ((datum->info.format & DCI_SIF_UNSIGNED) == 0)
 		return signed_after < signed_before;
 	if (after >= before)
@@ -1107,8 +1093,10 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		if (class->widened_count > 0)
 			widen_values(class, &lists, previous, before, restarted,
 			    next, i);
-		if (class->derived_count > 0)
-			derive_values(class, &lists, next, i);
+		if (lists.derived != NULL)
+			dci_derived_plan_apply(lists.derived,
+			    next->values + i * class->record_size,
+			    next->present + i * class->present_size);
 		state->label = builder->labels[row];
 		builder->labels[row] = NULL;
 		if (builder->has_parent != NULL && builder->has_parent[row]) {
@@ -1147,7 +1135,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	if (resumed)
 		class->stale_snapshot = NULL;
 	dci_snapshot_builder_free(builder);
-	free(lists.all);
+	commit_datums_free(&lists);
 	return 0;
 
 out_of_memory:
@@ -1158,6 +1146,6 @@ refused:
 		dci_snapshot_free(next);
 	}
 	dci_snapshot_builder_free(builder);
-	free(lists.all);
+	commit_datums_free(&lists);
 	return -1;
 }
