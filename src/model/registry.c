@@ -841,11 +841,25 @@ datum_lookup_build(struct dci_class *class)
 	if (class->datum_lookup == NULL)
 		return;
 	for (size_t id = 0; id < size; id++)
-		class->datum_lookup[id] = UINT32_MAX;
-	for (size_t i = 0; i < class->datum_count; i++)
-		if (class->datums[i].info.id < size)
-			class->datum_lookup[class->datums[i].info.id] =
-			    (uint32_t)i;
+		class->datum_lookup[id] =
+		    (struct dci_datum_lookup){.index = UINT32_MAX};
+	for (size_t i = 0; i < class->datum_count; i++) {
+		const struct dci_datum *datum = &class->datums[i];
+		struct dci_datum_info provided = datum->info;
+		struct dci_datum_lookup *entry;
+
+		if (datum->info.id >= size)
+			continue;
+		entry = &class->datum_lookup[datum->info.id];
+		*entry = (struct dci_datum_lookup){
+		    .index = (uint32_t)i, .offset = datum->offset};
+		if (datum->provided_size != 0) {
+			provided.type = datum->provided_type;
+			provided.size = datum->provided_size;
+		}
+		if (!dci_value_number_layout(&provided, &entry->number))
+			entry->number.width = 0;
+	}
 	class->datum_lookup_size = size;
 }
 

@@ -219,27 +219,34 @@ builder_row_check(const struct dci_snapshot_builder *builder, long row,
 	return -1;
 }
 
+/* Why a setter's datum is refused: `datum` (found by its id, or NULL)
+ * is unknown or derived. Returns NULL. */
+static const struct dci_datum *
+builder_datum_refused(const struct dci_class *class, uint32_t datum_id,
+    const struct dci_datum *datum, char *why, size_t why_size)
+{
+	if (datum == NULL)
+		log_reason(why, why_size, "class \"%s\" has no datum %u",
+		    class->label, datum_id);
+	else
+		log_reason(why, why_size,
+		    "datum %u (\"%s\") is derived: the host computes it",
+		    datum_id, datum->info.label);
+	return NULL;
+}
+
 /* The datum a setter names, one the provider may set; NULL (and `why`)
  * for an unknown or derived datum. */
-static const struct dci_datum *
+static inline const struct dci_datum *
 builder_datum(const struct dci_snapshot_builder *builder, uint32_t datum_id,
     char *why, size_t why_size)
 {
 	const struct dci_class *class = builder->class;
 	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
 
-	if (datum == NULL) {
-		log_reason(why, why_size, "class \"%s\" has no datum %u",
-		    class->label, datum_id);
-		return NULL;
-	}
-	if (datum->info.type == DCI_ST_DERIVED) {
-		log_reason(why, why_size,
-		    "datum %u (\"%s\") is derived: the host computes it",
-		    datum_id, datum->info.label);
-		return NULL;
-	}
-	return datum;
+	if (datum != NULL && datum->info.type != DCI_ST_DERIVED)
+		return datum;
+	return builder_datum_refused(class, datum_id, datum, why, why_size);
 }
 
 /* Finds the slot for a setter; NULL (and `why`) for a bad row or datum. */
@@ -294,39 +301,29 @@ provided_info(const struct dci_datum *datum, struct dci_datum_info *copy)
 	return copy;
 }
 
-/* The common case of store_number: an integer datum given a value it
- * holds, stored in the provider's width (provided_info) without the
- * encoder's dispatch on the type. False when the encoder must decide:
- * another type, or a value out of range, which it refuses with the reason.
- */
+/* The common case of the row setter: a datum of the class's lookup table
+ * that takes a number, given one it holds, stored as the encoder would
+ * (dci_value_number_layout) without its dispatch on the type. False when
+ * the encoder must decide (store_number): a value out of range, which it
+ * refuses with the reason. */
 static bool
-store_integer(const struct dci_datum *datum, const struct dci_row_value *value,
-    unsigned char *slot)
+store_in_place(const struct dci_value_number_layout *layout,
+    const struct dci_row_value *value, unsigned char *slot)
 {
-	enum dci_type type =
-	    datum->provided_size != 0 ? datum->provided_type : datum->info.type;
-	size_t size =
-	    datum->provided_size != 0 ? datum->provided_size : datum->info.size;
-	bool is_unsigned = (datum->info.format & DCI_SIF_UNSIGNED) != 0;
-	uint64_t maximum, number;
+	uint64_t number;
 
-	if (type < DCI_ST_INTEGER8 || type > DCI_ST_INTEGER64 || size > 8)
-		return false;
-	maximum = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
-	if (!is_unsigned)
-		maximum >>= 1;
 	if (!value->is_signed || value->signed_number >= 0) {
 		number = value->is_signed ? (uint64_t)value->signed_number
 		                          : value->number;
-		if (number > maximum)
+		if (number > layout->maximum)
 			return false;
 	} else {
-		if (is_unsigned || value->signed_number < -(int64_t)maximum - 1)
+		if (value->signed_number < layout->minimum)
 			return false;
 		number = (uint64_t)value->signed_number;
 	}
 	dci_value_store_unsigned(
-	    slot, size, (datum->info.format & DCI_SIF_BIGENDIAN) != 0, number);
+	    slot, layout->width, layout->big_endian, number);
 	return true;
 }
 
@@ -340,8 +337,6 @@ store_number(const struct dci_datum *datum, const struct dci_row_value *value,
 	struct dci_datum_info copy;
 	int result;
 
-	if (store_integer(datum, value, slot))
-		return 0;
 	info = provided_info(datum, &copy);
 	if (value->is_signed)
 		result = dci_value_encode_signed_trusted(
@@ -365,11 +360,23 @@ dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
 	record = builder->values + (size_t)row * class->record_size;
 	bits = builder->present + (size_t)row * class->present_size;
 	for (size_t i = 0; i < count; i++) {
-		const struct dci_datum *datum =
-		    builder_datum(builder, values[i].datum_id, why, why_size);
+		const struct dci_row_value *value = &values[i];
+		const struct dci_datum_lookup *entry;
+		const struct dci_datum *datum;
 
+		if (value->datum_id < class->datum_lookup_size) {
+			entry = &class->datum_lookup[value->datum_id];
+			if (entry->number.width != 0 &&
+			    store_in_place(&entry->number, value,
+			        record + entry->offset)) {
+				bits[entry->index / 8] |=
+				    (unsigned char)(1u << (entry->index % 8));
+				continue;
+			}
+		}
+		datum = builder_datum(builder, value->datum_id, why, why_size);
 		if (datum == NULL ||
-		    store_number(datum, &values[i], record + datum->offset, why,
+		    store_number(datum, value, record + datum->offset, why,
 		        why_size) != 0)
 			return i;
 		bits[datum->index / 8] |=
@@ -709,32 +716,30 @@ widen_values(const struct dci_class *class, const struct commit_datums *lists,
 {
 	for (size_t d = 0; d < lists->widened_count; d++) {
 		const struct dci_datum *datum = lists->widened[d];
-		struct dci_datum_info copy;
-		struct dci_value raw, before;
+		/* Unsigned integers (datum_widened), so their raw bits are
+		 * their values: read in place, without a decoder. */
+		bool big_endian = (datum->info.format & DCI_SIF_BIGENDIAN) != 0;
 		unsigned char *slot;
-		uint64_t served, mask;
+		uint64_t raw, before, served, mask;
 
 		if (!dci_snapshot_present(class, next, row, datum))
 			continue;
 		slot = next->values + row * class->record_size + datum->offset;
-		dci_value_decode_trusted(
-		    provided_info(datum, &copy), slot, &raw);
-		served = raw.number;
+		raw = dci_value_load_unsigned(
+		    slot, datum->provided_size, big_endian);
+		served = raw;
 		if (previous_row >= 0 && !restarted &&
 		    dci_snapshot_present(
 		        class, previous, (size_t)previous_row, datum)) {
-			dci_value_decode_trusted(&datum->info,
+			before = dci_value_load_unsigned(
 			    dci_snapshot_slot(
 			        class, previous, (size_t)previous_row, datum),
-			    &before);
+			    datum->info.size, big_endian);
 			mask = (UINT64_C(1) << (8 * datum->provided_size)) - 1;
-			served =
-			    (uint32_t)(before.number +
-			               ((raw.number - before.number) & mask));
+			served = (uint32_t)(before + ((raw - before) & mask));
 		}
-		/* Fits 32 bits: cannot be refused. */
-		(void)dci_value_encode_unsigned_trusted(
-		    &datum->info, served, slot, NULL, 0);
+		dci_value_store_unsigned(
+		    slot, datum->info.size, big_endian, served);
 	}
 }
 

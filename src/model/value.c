@@ -596,6 +596,52 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 	return 0;
 }
 
+bool
+dci_value_number_layout(
+    const struct dci_datum_info *datum, struct dci_value_number_layout *layout)
+{
+	uint64_t mask;
+
+	*layout = (struct dci_value_number_layout){.width = TIME_SIZE};
+	switch (datum->type) {
+	case DCI_ST_BOOLEAN:
+		layout->width = BOOLEAN_SIZE;
+		layout->maximum = 1;
+		return true;
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		mask = width_mask(datum->size);
+		layout->width = datum->size;
+		layout->big_endian = is_big_endian_integer(datum);
+		layout->maximum =
+		    dci_value_is_unsigned(datum) ? mask : mask >> 1;
+		layout->minimum = dci_value_is_unsigned(datum)
+		                      ? 0
+		                      : -(int64_t)(mask >> 1) - 1;
+		return true;
+	case DCI_ST_ADDRESS:
+		if (datum->format != DCI_SAF_IP)
+			return false;
+		layout->width = 4;
+		layout->big_endian = true;
+		layout->maximum = UINT32_MAX;
+		return true;
+	case DCI_ST_TIME:
+		if (datum->format == DCI_STF_5BYTE)
+			layout->maximum = FIVE_BYTE_MASK;
+		else if (datum->format == DCI_STF_CTIME) {
+			layout->maximum = (uint64_t)INT64_MAX;
+			layout->minimum = INT64_MIN;
+		} else
+			layout->maximum = UINT64_MAX;
+		return true;
+	default:
+		return false;
+	}
+}
+
 int
 dci_value_encode_unsigned(const struct dci_datum_info *datum, uint64_t value,
     unsigned char *slot, char *why, size_t why_size)

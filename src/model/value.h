@@ -224,6 +224,24 @@ typedef int dci_value_signed_encoder(const struct dci_datum_info *datum,
 dci_value_unsigned_encoder dci_value_encode_unsigned;
 dci_value_signed_encoder dci_value_encode_signed;
 
+/* How dci_value_encode_unsigned_trusted and _signed_trusted store a number
+ * in a datum that takes one (a boolean, an integer, a time, an IPv4
+ * address; not ST_DERIVED, which only the host sets): a value from
+ * `minimum` (0: no negative value) to `maximum` is stored as the low
+ * `width` bytes of its two's complement in the given byte order, and
+ * anything else is refused. Returns false, `layout` zeroed but for the
+ * width, for a datum that takes no number. For a caller that stores many
+ * values of one datum without the encoders' dispatch per value; a refusal
+ * is still the encoders' to word. */
+struct dci_value_number_layout {
+	size_t width;
+	bool big_endian;
+	uint64_t maximum;
+	int64_t minimum;
+};
+bool dci_value_number_layout(
+    const struct dci_datum_info *datum, struct dci_value_number_layout *layout);
+
 /* Encode raw bytes: strings (length <= size - 1; the slot gets the bytes,
  * then NUL, the rest zeroed; an embedded NUL is refused), addresses
  * (length == size), integers and times (length == size, already in the
