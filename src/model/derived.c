@@ -1,6 +1,10 @@
 #include "model/derived.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "model/registry.h"
+#include "model/value.h"
 
 size_t
 dci_derived_arity(enum dci_unit derivation)
@@ -28,70 +32,160 @@ dci_derived_is_ratio(enum dci_unit derivation)
 	       derivation == DCI_UNIT_DERIVED_VARIANCE;
 }
 
-/* Integer formulas over unsigned values: exact, or no value. */
-static bool
-compute_unsigned(enum dci_unit derivation, const uint64_t *values, bool wraps,
-    uint64_t *result)
-{
-	bool overflow = false;
+enum integer_operation { INTEGER_ADD, INTEGER_SUBTRACT, INTEGER_MULTIPLY };
 
+/* `left op right` in 64 bits, as unsigned or as signed (the bits of an
+ * int64_t, which both operands are then): true when the exact result does
+ * not fit. */
+static bool
+overflows(enum integer_operation operation, bool is_signed, uint64_t left,
+    uint64_t right, uint64_t *result)
+{
+	int64_t signed_left = is_signed ? (int64_t)left : 0;
+	int64_t signed_right = is_signed ? (int64_t)right : 0, signed_result;
+	bool overflow;
+
+	switch (operation) {
+	case INTEGER_ADD:
+		overflow = is_signed
+		               ? __builtin_add_overflow(
+		                     signed_left, signed_right, &signed_result)
+		               : __builtin_add_overflow(left, right, result);
+		break;
+	case INTEGER_SUBTRACT:
+		overflow = is_signed
+		               ? __builtin_sub_overflow(
+		                     signed_left, signed_right, &signed_result)
+		               : __builtin_sub_overflow(left, right, result);
+		break;
+	default:
+		overflow = is_signed
+		               ? __builtin_mul_overflow(
+		                     signed_left, signed_right, &signed_result)
+		               : __builtin_mul_overflow(left, right, result);
+		break;
+	}
+	if (is_signed)
+		*result = (uint64_t)signed_result;
+	return overflow;
+}
+
+/* The integer formulas (sums, difference, product): over unsigned values
+ * when every argument is unsigned, else in int64_t (an unsigned argument
+ * above INT64_MAX has no value then). Exact, or no value; only a sum of
+ * counters (`wraps`) keeps its value modulo 2^64. */
+static bool
+compute_integer(enum dci_unit derivation,
+    const struct dci_derived_argument *arguments, size_t arity, bool wraps,
+    struct dci_derived_result *result)
+{
+	uint64_t values[DCI_DERIVED_ARGUMENTS_MAX] = {0, 0, 0}, value;
+	bool is_signed = false, overflow;
+
+	for (size_t i = 0; i < arity; i++)
+		is_signed |= arguments[i].is_signed;
+	for (size_t i = 0; i < arity; i++) {
+		if (arguments[i].is_signed)
+			values[i] = (uint64_t)arguments[i].signed_number;
+		else if (is_signed && arguments[i].number > INT64_MAX)
+			return false;
+		else
+			values[i] = arguments[i].number;
+	}
 	switch (derivation) {
 	case DCI_UNIT_DERIVED_SUM2:
-		overflow = __builtin_add_overflow(values[0], values[1], result);
+		overflow = overflows(
+		    INTEGER_ADD, is_signed, values[0], values[1], &value);
 		break;
 	case DCI_UNIT_DERIVED_SUM3:
-		overflow = __builtin_add_overflow(values[0], values[1], result);
-		overflow |= __builtin_add_overflow(*result, values[2], result);
+		overflow = overflows(
+		    INTEGER_ADD, is_signed, values[0], values[1], &value);
+		overflow |=
+		    overflows(INTEGER_ADD, is_signed, value, values[2], &value);
 		break;
 	case DCI_UNIT_DERIVED_DIFFERENCE:
-		if (values[0] < values[1])
+		/* A negative unsigned difference has no value. */
+		if (overflows(INTEGER_SUBTRACT, is_signed, values[0], values[1],
+		        &value))
 			return false;
-		*result = values[0] - values[1];
-		return true;
+		overflow = false;
+		break;
 	case DCI_UNIT_DERIVED_PRODUCT:
-		return !__builtin_mul_overflow(values[0], values[1], result);
+		if (overflows(INTEGER_MULTIPLY, is_signed, values[0], values[1],
+		        &value))
+			return false;
+		overflow = false;
+		break;
 	default:
 		return false;
 	}
 	/* The wrapped sum is what the counters' sum reads modulo 2^64. */
-	return !overflow || wraps;
+	if (overflow && (is_signed || !wraps))
+		return false;
+	result->is_signed = is_signed;
+	if (is_signed)
+		result->signed_number = (int64_t)value;
+	else
+		result->number = value;
+	return true;
 }
 
-/* Integer formulas with a signed argument, in int64_t: exact, or no value.
- * An unsigned argument above INT64_MAX overflows. */
-static bool
-compute_signed(enum dci_unit derivation,
-    const struct dci_derived_argument *arguments, int64_t *result)
+/* An argument's magnitude and sign, for the exact ratios. */
+static uint64_t
+magnitude(const struct dci_derived_argument *argument, bool *negative)
 {
-	int64_t values[DCI_DERIVED_ARGUMENTS_MAX] = {0, 0, 0};
-	bool overflow = false;
+	*negative = argument->is_signed && argument->signed_number < 0;
+	if (!*negative)
+		return argument->is_signed ? (uint64_t)argument->signed_number
+		                           : argument->number;
+	return (uint64_t)(-(argument->signed_number + 1)) + 1;
+}
 
-	for (size_t i = 0; i < dci_derived_arity(derivation); i++) {
-		if (arguments[i].is_signed)
-			values[i] = arguments[i].signed_number;
-		else if (arguments[i].number > INT64_MAX)
-			return false;
-		else
-			values[i] = (int64_t)arguments[i].number;
-	}
-	switch (derivation) {
-	case DCI_UNIT_DERIVED_SUM2:
-		overflow = __builtin_add_overflow(values[0], values[1], result);
-		break;
-	case DCI_UNIT_DERIVED_SUM3:
-		overflow = __builtin_add_overflow(values[0], values[1], result);
-		overflow |= __builtin_add_overflow(*result, values[2], result);
-		break;
-	case DCI_UNIT_DERIVED_DIFFERENCE:
-		overflow = __builtin_sub_overflow(values[0], values[1], result);
-		break;
-	case DCI_UNIT_DERIVED_PRODUCT:
-		overflow = __builtin_mul_overflow(values[0], values[1], result);
-		break;
-	default:
+/* Below this, 100 * a and the rounding of (100 * a) / b are exact in 64
+ * bits (2 * remainder + divisor < 2^64). */
+#define EXACT_RATIO_LIMIT (UINT64_C(1) << 56)
+
+/* 100 * numerator / denominator, rounded half away from zero, in integers
+ * when the magnitudes allow (true), which is exact; false leaves it to the
+ * long double path. The denominator is not 0. */
+static bool
+exact_hundredths(const struct dci_derived_argument *numerator,
+    const struct dci_derived_argument *denominator, int64_t *hundredths)
+{
+	bool numerator_negative, denominator_negative;
+	uint64_t top = magnitude(numerator, &numerator_negative);
+	uint64_t bottom = magnitude(denominator, &denominator_negative);
+	uint64_t quotient, remainder;
+
+	if (top >= EXACT_RATIO_LIMIT || bottom >= EXACT_RATIO_LIMIT)
 		return false;
-	}
-	return !overflow;
+	top *= 100;
+	quotient = top / bottom;
+	remainder = top % bottom;
+	if (2 * remainder >= bottom)
+		quotient++;
+	*hundredths = numerator_negative != denominator_negative
+	                  ? -(int64_t)quotient
+	                  : (int64_t)quotient;
+	return true;
+}
+
+/* The exact percent, 100 * arg1 / (arg1 + arg2) in hundredths, when both
+ * are non-negative and small enough for exact_hundredths. */
+static bool
+exact_percent(const struct dci_derived_argument *arguments, int64_t *hundredths)
+{
+	bool first_negative, second_negative;
+	uint64_t first = magnitude(&arguments[0], &first_negative);
+	uint64_t second = magnitude(&arguments[1], &second_negative);
+	struct dci_derived_argument numerator = {.number = 100 * first};
+	struct dci_derived_argument sum = {.number = first + second};
+
+	if (first_negative || second_negative ||
+	    first >= EXACT_RATIO_LIMIT / 100 || second >= EXACT_RATIO_LIMIT ||
+	    sum.number == 0)
+		return false;
+	return exact_hundredths(&numerator, &sum, hundredths);
 }
 
 /* Ratios in long double, which holds every 64-bit integer exactly where it
@@ -115,9 +209,13 @@ compute_ratio(enum dci_unit derivation,
 	case DCI_UNIT_DERIVED_AVERAGE:
 		if (second == 0)
 			return false;
+		if (exact_hundredths(&arguments[0], &arguments[1], hundredths))
+			return true;
 		value = first / second;
 		break;
 	case DCI_UNIT_DERIVED_PERCENT:
+		if (exact_percent(arguments, hundredths))
+			return true;
 		if (first + second == 0)
 			return false;
 		value = 100 * first / (first + second);
@@ -155,7 +253,6 @@ dci_derived_compute(enum dci_unit derivation,
     struct dci_derived_result *result)
 {
 	size_t arity = dci_derived_arity(derivation);
-	bool any_signed = false;
 
 	*result = (struct dci_derived_result){0};
 	if (arity == 0)
@@ -165,18 +262,163 @@ dci_derived_compute(enum dci_unit derivation,
 		return compute_ratio(
 		    derivation, arguments, &result->signed_number);
 	}
-	for (size_t i = 0; i < arity; i++)
-		any_signed |= arguments[i].is_signed;
-	if (any_signed) {
-		result->is_signed = true;
-		return compute_signed(
-		    derivation, arguments, &result->signed_number);
+	return compute_integer(derivation, arguments, arity, wraps, result);
+}
+
+/* --- Evaluation at commit ------------------------------------------------- */
+
+struct derived_argument_plan {
+	uint32_t offset; /* of the argument's slot in a record */
+	uint32_t index;  /* its presence bit */
+	uint32_t width;  /* bytes, as served (a widened counter: 4) */
+	bool big_endian;
+	bool is_signed;
+};
+
+struct derived_datum_plan {
+	const struct dci_datum *datum;
+	size_t arity;
+	struct derived_argument_plan arguments[DCI_DERIVED_ARGUMENTS_MAX];
+};
+
+struct dci_derived_plan {
+	size_t count;
+	struct derived_datum_plan datums[];
+};
+
+struct dci_derived_plan *
+dci_derived_plan_new(const struct dci_class *class)
+{
+	struct dci_derived_plan *plan = malloc(
+	    sizeof(*plan) + class->derived_count * sizeof(plan->datums[0]));
+
+	if (plan == NULL)
+		return NULL;
+	plan->count = 0;
+	for (size_t d = 0; d < class->datum_count; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+		struct derived_datum_plan *entry;
+
+		if (datum->info.type != DCI_ST_DERIVED ||
+		    plan->count == class->derived_count)
+			continue;
+		entry = &plan->datums[plan->count++];
+		entry->datum = datum;
+		entry->arity = dci_derived_arity(datum->info.unit);
+		for (size_t a = 0; a < entry->arity; a++) {
+			const struct dci_datum *argument =
+			    &class->datums[datum->arguments[a]];
+
+			entry->arguments[a] = (struct derived_argument_plan){
+			    .offset = argument->offset,
+			    .index = argument->index,
+			    .width = argument->info.size,
+			    .big_endian = (argument->info.format &
+			                      DCI_SIF_BIGENDIAN) != 0,
+			    .is_signed =
+			        (argument->info.format & DCI_SIF_UNSIGNED) == 0,
+			};
+		}
 	}
-	{
-		uint64_t values[DCI_DERIVED_ARGUMENTS_MAX] = {0, 0, 0};
-		for (size_t i = 0; i < arity; i++)
-			values[i] = arguments[i].number;
-		return compute_unsigned(
-		    derivation, values, wraps, &result->number);
+	return plan;
+}
+
+void
+dci_derived_plan_free(struct dci_derived_plan *plan)
+{
+	free(plan);
+}
+
+static bool
+bit_set(const unsigned char *present, uint32_t index)
+{
+	return (present[index / 8] >> (index % 8)) & 1;
+}
+
+/* The low `width` bytes of `raw` as two's complement, without converting
+ * an out-of-range unsigned to a signed type. */
+static int64_t
+sign_extended(uint64_t raw, uint32_t width)
+{
+	uint64_t mask =
+	    width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * width)) - 1;
+	uint64_t sign_bit = UINT64_C(1) << (8 * width - 1);
+
+	raw &= mask;
+	if ((raw & sign_bit) == 0)
+		return (int64_t)raw;
+	return -(int64_t)(~raw & mask) - 1;
+}
+
+/* Reads the arguments of one derived datum; false when one is absent. */
+static bool
+arguments_read(const struct derived_datum_plan *entry,
+    const unsigned char *record, const unsigned char *present,
+    struct dci_derived_argument *arguments)
+{
+	for (size_t a = 0; a < entry->arity; a++) {
+		const struct derived_argument_plan *argument =
+		    &entry->arguments[a];
+		uint64_t raw;
+
+		if (!bit_set(present, argument->index))
+			return false;
+		raw = dci_value_load_unsigned(record + argument->offset,
+		    argument->width, argument->big_endian);
+		arguments[a] = (struct dci_derived_argument){
+		    .is_signed = argument->is_signed,
+		    .number = raw,
+		    .signed_number = argument->is_signed
+		                         ? sign_extended(raw, argument->width)
+		                         : 0,
+		};
+	}
+	return true;
+}
+
+/* Stores a result in its derived datum's slot, 8 bytes little-endian as
+ * value.h describes ST_DERIVED: any unsigned result of an unsigned datum,
+ * a signed one of a signed datum within Integer32. A result outside that
+ * range has no value (false). The registry makes a derived datum
+ * unsigned exactly when its results are (derived_resolve), so the
+ * signedness always agrees. */
+static bool
+result_store(const struct dci_datum *datum,
+    const struct dci_derived_result *result, unsigned char *slot)
+{
+	bool unsigned_datum = (datum->info.format & DCI_SIF_UNSIGNED) != 0;
+
+	if (result->is_signed == unsigned_datum)
+		return false;
+	if (!result->is_signed) {
+		dci_value_store_unsigned(slot, 8, false, result->number);
+		return true;
+	}
+	if (result->signed_number < INT32_MIN ||
+	    result->signed_number > INT32_MAX)
+		return false;
+	dci_value_store_unsigned(
+	    slot, 8, false, (uint64_t)result->signed_number);
+	return true;
+}
+
+void
+dci_derived_plan_apply(const struct dci_derived_plan *plan,
+    unsigned char *record, unsigned char *present)
+{
+	for (size_t d = 0; d < plan->count; d++) {
+		const struct derived_datum_plan *entry = &plan->datums[d];
+		const struct dci_datum *datum = entry->datum;
+		struct dci_derived_argument
+		    arguments[DCI_DERIVED_ARGUMENTS_MAX];
+		struct dci_derived_result result;
+		unsigned char bit = (unsigned char)(1u << (datum->index % 8));
+
+		present[datum->index / 8] &= (unsigned char)~bit;
+		if (arguments_read(entry, record, present, arguments) &&
+		    dci_derived_compute(
+		        datum->info.unit, arguments, datum->wraps, &result) &&
+		    result_store(datum, &result, record + datum->offset))
+			present[datum->index / 8] |= bit;
 	}
 }

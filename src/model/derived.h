@@ -61,4 +61,26 @@ bool dci_derived_compute(enum dci_unit derivation,
     const struct dci_derived_argument *arguments, bool wraps,
     struct dci_derived_result *result);
 
+/*
+ * Evaluation at commit. A plan holds, for each derived datum of a class,
+ * what its evaluation needs from the class (where each argument's slot and
+ * presence bit are, its width, byte order and signedness; the formula's
+ * arity), looked up once per commit rather than once per value; applying
+ * it to an instance reads the arguments straight from the instance's
+ * record.
+ */
+struct dci_class;
+struct dci_derived_plan;
+
+/* The plan of `class`'s derived datums, or NULL when out of memory. */
+struct dci_derived_plan *dci_derived_plan_new(const struct dci_class *class);
+void dci_derived_plan_free(struct dci_derived_plan *plan);
+
+/* Computes every derived datum of one instance from its `record` of
+ * values and its `present` bits (the class's layout): a derived datum
+ * with an argument absent, or no defined result, is marked absent; one
+ * with a value has it stored and is marked present. */
+void dci_derived_plan_apply(const struct dci_derived_plan *plan,
+    unsigned char *record, unsigned char *present);
+
 #endif

@@ -42,6 +42,7 @@ class_free(struct dci_class *class)
 		free((char *)class->datums[i].info.description);
 	}
 	free(class->datums);
+	free(class->datum_lookup);
 	free(class->refusal_hashes);
 	free(class->levels);
 	free(class->label);
@@ -824,6 +825,44 @@ datum_widened(const struct dci_datum_info *info)
 	       info->semantics == DCI_SEMANTICS_COUNTER;
 }
 
+/* The lookup table of the class's small datum ids (struct dci_class's
+ * datum_lookup): as large as the largest id below the bound, which a few
+ * entries per datum keep small for the sparse ids of a large class. Out
+ * of memory leaves it NULL: lookups are searched then. */
+static void
+datum_lookup_build(struct dci_class *class)
+{
+	size_t bound = 4 * class->datum_count + 64, size = 0;
+
+	for (size_t i = 0; i < class->datum_count; i++)
+		if (class->datums[i].info.id < bound)
+			size = (size_t) class->datums[i].info.id + 1;
+	class->datum_lookup = malloc(size * sizeof(*class->datum_lookup));
+	if (class->datum_lookup == NULL)
+		return;
+	for (size_t id = 0; id < size; id++)
+		class->datum_lookup[id] =
+		    (struct dci_datum_lookup){.index = UINT32_MAX};
+	for (size_t i = 0; i < class->datum_count; i++) {
+		const struct dci_datum *datum = &class->datums[i];
+		struct dci_datum_info provided = datum->info;
+		struct dci_datum_lookup *entry;
+
+		if (datum->info.id >= size)
+			continue;
+		entry = &class->datum_lookup[datum->info.id];
+		*entry = (struct dci_datum_lookup){
+		    .index = (uint32_t)i, .offset = datum->offset};
+		if (datum->provided_size != 0) {
+			provided.type = datum->provided_type;
+			provided.size = datum->provided_size;
+		}
+		if (!dci_value_number_layout(&provided, &entry->number))
+			entry->number.width = 0;
+	}
+	class->datum_lookup_size = size;
+}
+
 static int
 datums_copy(struct dci_class *class, const struct dci_class_info *info,
     const char *name, char *why, size_t why_size)
@@ -946,6 +985,7 @@ datums_copy(struct dci_class *class, const struct dci_class_info *info,
 	}
 	class->record_size = offset;
 	class->present_size = (class->datum_count + 7) / 8;
+	datum_lookup_build(class);
 	return 0;
 }
 
@@ -1073,7 +1113,7 @@ datum_before_id(const void *context, size_t position)
 }
 
 const struct dci_datum *
-dci_class_find_datum(const struct dci_class *class, uint32_t datum_id)
+dci_class_search_datum(const struct dci_class *class, uint32_t datum_id)
 {
 	struct datum_search search = {class, datum_id};
 	size_t position =

@@ -71,6 +71,16 @@ struct dci_datum {
 
 struct dci_snapshot;
 
+/* An entry of a class's datum lookup table (struct dci_class). */
+struct dci_datum_lookup {
+	uint32_t index;  /* in the class's datums; UINT32_MAX: no such datum */
+	uint32_t offset; /* of its slot, as struct dci_datum's */
+	/* How a number the provider sets is stored (width 0: the datum
+	 * takes none): the provider's description's layout, which for a
+	 * counter the host widens is the provided width. */
+	struct dci_value_number_layout number;
+};
+
 struct dci_class {
 	uint32_t id[DCI_CLASS_ID_MAX_LEVELS];
 	size_t id_length;
@@ -82,6 +92,12 @@ struct dci_class {
 	size_t instance_words;    /* sum of level sizes / 4 */
 	struct dci_datum *datums; /* sorted by id */
 	size_t datum_count;
+	/* The datums by id, for ids below datum_lookup_size, so that the
+	 * setters of a refresh, which name a datum per value, find it and
+	 * how to store an integer in it in one load; NULL when out of
+	 * memory. Larger ids (derived ones) are searched. */
+	struct dci_datum_lookup *datum_lookup;
+	size_t datum_lookup_size;
 	size_t record_size;  /* bytes of one instance's values */
 	size_t present_size; /* bytes of one instance's presence bitmap */
 	uint32_t kind_mask;  /* 1 << kind for every kind among its datums */
@@ -218,8 +234,22 @@ bool dci_registry_instance_label_escape(const char *label,
  * characters. */
 bool dci_registry_label_valid(const char *label, char *why, size_t why_size);
 
-const struct dci_datum *dci_class_find_datum(
+/* The datums of ids above the class's lookup table, by binary search;
+ * dci_class_find_datum's slow path. */
+const struct dci_datum *dci_class_search_datum(
     const struct dci_class *class, uint32_t datum_id);
+
+/* The datum of `class` with id `datum_id`, or NULL: one load for an id
+ * of the lookup table (struct dci_class's datum_lookup), else a search. */
+static inline const struct dci_datum *
+dci_class_find_datum(const struct dci_class *class, uint32_t datum_id)
+{
+	if (datum_id < class->datum_lookup_size)
+		return class->datum_lookup[datum_id].index == UINT32_MAX
+		           ? NULL
+		           : &class->datums[class->datum_lookup[datum_id].index];
+	return dci_class_search_datum(class, datum_id);
+}
 
 /* "1.1" into text. */
 void dci_class_id_format(

@@ -31,9 +31,6 @@ struct dci_snapshot_builder {
 	bool *has_parent;
 	/* Allocated on the first declared discontinuity: rare. */
 	bool *discontinuous;
-	/* Where the next datum lookup starts: providers set a row's datums
-	 * in the order of their ids, so the next is usually the one after. */
-	size_t next_datum;
 	/* Set by dci_snapshot_builder_seal: the rows in instance id order. */
 	struct sort_entry *order;
 };
@@ -210,38 +207,59 @@ dci_snapshot_builder_row_id(
 	return builder->ids + (size_t)row * builder->class->instance_words;
 }
 
+/* Whether `row` is one of the builder's; -1 and `why` when not. */
+static int
+builder_row_check(const struct dci_snapshot_builder *builder, long row,
+    char *why, size_t why_size)
+{
+	if (row >= 0 && (size_t)row < builder->count)
+		return 0;
+	log_reason(why, why_size, "row %ld does not exist (%zu instances)", row,
+	    builder->count);
+	return -1;
+}
+
+/* Why a setter's datum is refused: `datum` (found by its id, or NULL)
+ * is unknown or derived. Returns NULL. */
+static const struct dci_datum *
+builder_datum_refused(const struct dci_class *class, uint32_t datum_id,
+    const struct dci_datum *datum, char *why, size_t why_size)
+{
+	if (datum == NULL)
+		log_reason(why, why_size, "class \"%s\" has no datum %u",
+		    class->label, datum_id);
+	else
+		log_reason(why, why_size,
+		    "datum %u (\"%s\") is derived: the host computes it",
+		    datum_id, datum->info.label);
+	return NULL;
+}
+
+/* The datum a setter names, one the provider may set; NULL (and `why`)
+ * for an unknown or derived datum. */
+static inline const struct dci_datum *
+builder_datum(const struct dci_snapshot_builder *builder, uint32_t datum_id,
+    char *why, size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
+
+	if (datum != NULL && datum->info.type != DCI_ST_DERIVED)
+		return datum;
+	return builder_datum_refused(class, datum_id, datum, why, why_size);
+}
+
 /* Finds the slot for a setter; NULL (and `why`) for a bad row or datum. */
 static unsigned char *
 builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
     const struct dci_datum **datum, char *why, size_t why_size)
 {
-	const struct dci_class *class = builder->class;
-
-	if (row < 0 || (size_t)row >= builder->count) {
-		log_reason(why, why_size,
-		    "row %ld does not exist (%zu instances)", row,
-		    builder->count);
+	if (builder_row_check(builder, row, why, why_size) != 0)
 		return NULL;
-	}
-	if (builder->next_datum < class->datum_count &&
-	    class->datums[builder->next_datum].info.id == datum_id)
-		*datum = &class->datums[builder->next_datum];
-	else
-		*datum = dci_class_find_datum(class, datum_id);
-	if (*datum != NULL)
-		builder->next_datum = (*datum)->index + 1;
-	if (*datum == NULL) {
-		log_reason(why, why_size, "class \"%s\" has no datum %u",
-		    class->label, datum_id);
+	*datum = builder_datum(builder, datum_id, why, why_size);
+	if (*datum == NULL)
 		return NULL;
-	}
-	if ((*datum)->info.type == DCI_ST_DERIVED) {
-		log_reason(why, why_size,
-		    "datum %u (\"%s\") is derived: the host computes it",
-		    datum_id, (*datum)->info.label);
-		return NULL;
-	}
-	return builder->values + (size_t)row * class->record_size +
+	return builder->values + (size_t)row * builder->class->record_size +
 	       (*datum)->offset;
 }
 
@@ -283,75 +301,117 @@ provided_info(const struct dci_datum *datum, struct dci_datum_info *copy)
 	return copy;
 }
 
-/* A value one of the three value setters stores. */
-struct builder_value {
-	enum { BUILDER_UNSIGNED, BUILDER_SIGNED, BUILDER_BYTES } kind;
-	uint64_t unsigned_value;
-	int64_t signed_value;
-	const void *bytes;
-	size_t length;
-};
-
-/* The value setters' one path: the datum's slot found, the value encoded
- * by the provider's description (a refusal names the datum), the datum
- * marked present. */
-static int
-builder_store(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
-    const struct builder_value *value, char *why, size_t why_size)
+/* The common case of the row setter: a datum of the class's lookup table
+ * that takes a number, given one it holds, stored as the encoder would
+ * (dci_value_number_layout) without its dispatch on the type. False when
+ * the encoder must decide (store_number): a value out of range, which it
+ * refuses with the reason. */
+static bool
+store_in_place(const struct dci_value_number_layout *layout,
+    const struct dci_row_value *value, unsigned char *slot)
 {
-	const struct dci_datum *datum;
+	uint64_t number;
+
+	if (!value->is_signed || value->signed_number >= 0) {
+		number = value->is_signed ? (uint64_t)value->signed_number
+		                          : value->number;
+		if (number > layout->maximum)
+			return false;
+	} else {
+		if (value->signed_number < layout->minimum)
+			return false;
+		number = (uint64_t)value->signed_number;
+	}
+	dci_value_store_unsigned(
+	    slot, layout->width, layout->big_endian, number);
+	return true;
+}
+
+/* Encodes an integer value into its datum's slot by the provider's
+ * description (provided_info); a refusal names the datum. */
+static int
+store_number(const struct dci_datum *datum, const struct dci_row_value *value,
+    unsigned char *slot, char *why, size_t why_size)
+{
 	const struct dci_datum_info *info;
 	struct dci_datum_info copy;
-	unsigned char *slot =
-	    builder_slot(builder, row, datum_id, &datum, why, why_size);
-	int result = -1;
+	int result;
 
-	if (slot == NULL)
-		return -1;
 	info = provided_info(datum, &copy);
-	switch (value->kind) {
-	case BUILDER_UNSIGNED:
-		result = dci_value_encode_unsigned_trusted(
-		    info, value->unsigned_value, slot, why, why_size);
-		break;
-	case BUILDER_SIGNED:
+	if (value->is_signed)
 		result = dci_value_encode_signed_trusted(
-		    info, value->signed_value, slot, why, why_size);
-		break;
-	case BUILDER_BYTES:
-		if (value->bytes == NULL && value->length > 0) {
-			log_reason(why, why_size, "NULL value of %zu bytes",
-			    value->length);
-			break;
+		    info, value->signed_number, slot, why, why_size);
+	else
+		result = dci_value_encode_unsigned_trusted(
+		    info, value->number, slot, why, why_size);
+	return result == 0 ? 0 : refuse(datum, why, why_size);
+}
+
+size_t
+dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
+    const struct dci_row_value *values, size_t count, char *why,
+    size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+	unsigned char *record, *bits;
+
+	if (count == 0 || builder_row_check(builder, row, why, why_size) != 0)
+		return 0;
+	record = builder->values + (size_t)row * class->record_size;
+	bits = builder->present + (size_t)row * class->present_size;
+	for (size_t i = 0; i < count; i++) {
+		const struct dci_row_value *value = &values[i];
+		const struct dci_datum_lookup *entry;
+		const struct dci_datum *datum;
+
+		if (value->datum_id < class->datum_lookup_size) {
+			entry = &class->datum_lookup[value->datum_id];
+			if (entry->number.width != 0 &&
+			    store_in_place(&entry->number, value,
+			        record + entry->offset)) {
+				bits[entry->index / 8] |=
+				    (unsigned char)(1u << (entry->index % 8));
+				continue;
+			}
 		}
-		result = dci_value_encode_bytes_trusted(
-		    info, value->bytes, value->length, slot, why, why_size);
-		break;
+		datum = builder_datum(builder, value->datum_id, why, why_size);
+		if (datum == NULL ||
+		    store_number(datum, value, record + datum->offset, why,
+		        why_size) != 0)
+			return i;
+		bits[datum->index / 8] |=
+		    (unsigned char)(1u << (datum->index % 8));
 	}
-	if (result != 0)
-		return refuse(datum, why, why_size);
-	builder_mark(builder, row, datum);
-	return 0;
+	return count;
+}
+
+/* The one-value setters: a row of one. */
+static int
+builder_set_one(struct dci_snapshot_builder *builder, long row,
+    const struct dci_row_value *value, char *why, size_t why_size)
+{
+	return dci_snapshot_builder_set_row(
+	           builder, row, value, 1, why, why_size) == 1
+	           ? 0
+	           : -1;
 }
 
 int
 dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size)
 {
-	return builder_store(builder, row, datum_id,
-	    &(struct builder_value){
-	        .kind = BUILDER_UNSIGNED, .unsigned_value = value},
-	    why, why_size);
+	struct dci_row_value one = dci_row_unsigned(datum_id, value);
+
+	return builder_set_one(builder, row, &one, why, why_size);
 }
 
 int
 dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, int64_t value, char *why, size_t why_size)
 {
-	return builder_store(builder, row, datum_id,
-	    &(struct builder_value){
-	        .kind = BUILDER_SIGNED, .signed_value = value},
-	    why, why_size);
+	struct dci_row_value one = dci_row_signed(datum_id, value);
+
+	return builder_set_one(builder, row, &one, why, why_size);
 }
 
 int
@@ -359,10 +419,24 @@ dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size)
 {
-	return builder_store(builder, row, datum_id,
-	    &(struct builder_value){
-	        .kind = BUILDER_BYTES, .bytes = bytes, .length = length},
-	    why, why_size);
+	const struct dci_datum *datum;
+	const struct dci_datum_info *info;
+	struct dci_datum_info copy;
+	unsigned char *slot =
+	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+
+	if (slot == NULL)
+		return -1;
+	if (bytes == NULL && length > 0) {
+		log_reason(why, why_size, "NULL value of %zu bytes", length);
+		return refuse(datum, why, why_size);
+	}
+	info = provided_info(datum, &copy);
+	if (dci_value_encode_bytes_trusted(
+	        info, bytes, length, slot, why, why_size) != 0)
+		return refuse(datum, why, why_size);
+	builder_mark(builder, row, datum);
+	return 0;
 }
 
 int
@@ -582,11 +656,13 @@ take_or_sort_rows(struct dci_snapshot_builder *builder,
 }
 
 /* The datums a commit visits per instance (derived, widened, counters),
- * listed once per commit: a class has few of each among many datums. */
+ * listed once per commit: a class has few of each among many datums. The
+ * derived ones as a plan of their evaluation (model/derived.h). */
 struct commit_datums {
-	const struct dci_datum **derived, **widened, **counters;
-	size_t derived_count, widened_count, counter_count;
-	const struct dci_datum **all; /* the three lists' storage */
+	const struct dci_datum **widened, **counters;
+	size_t widened_count, counter_count;
+	const struct dci_datum **all;     /* the two lists' storage */
+	struct dci_derived_plan *derived; /* NULL when the class has none */
 };
 
 static int
@@ -595,79 +671,32 @@ commit_datums_list(const struct dci_class *class, struct commit_datums *lists)
 	size_t count = class->datum_count;
 
 	*lists = (struct commit_datums){0};
-	lists->all = malloc((3 * count + 1) * sizeof(*lists->all));
+	lists->all = malloc((2 * count + 1) * sizeof(*lists->all));
 	if (lists->all == NULL)
 		return -1;
-	lists->derived = lists->all;
-	lists->widened = lists->all + count;
-	lists->counters = lists->all + 2 * count;
+	lists->widened = lists->all;
+	lists->counters = lists->all + count;
 	for (size_t d = 0; d < count; d++) {
 		const struct dci_datum *datum = &class->datums[d];
 
-		if (datum->info.type == DCI_ST_DERIVED)
-			lists->derived[lists->derived_count++] = datum;
 		if (datum->provided_size != 0)
 			lists->widened[lists->widened_count++] = datum;
 		if (datum->info.semantics == DCI_SEMANTICS_COUNTER)
 			lists->counters[lists->counter_count++] = datum;
 	}
+	if (class->derived_count > 0) {
+		lists->derived = dci_derived_plan_new(class);
+		if (lists->derived == NULL)
+			return -1;
+	}
 	return 0;
 }
 
-/* Computes the derived datums of one instance from its other values; a
- * derived datum with an argument missing, or no defined result, has no
- * value (and so no row). */
 static void
-derive_values(const struct dci_class *class, const struct commit_datums *lists,
-    struct dci_snapshot *snapshot, size_t row)
+commit_datums_free(struct commit_datums *lists)
 {
-	unsigned char *bits = snapshot->present + row * class->present_size;
-
-	for (size_t d = 0; d < lists->derived_count; d++) {
-		const struct dci_datum *datum = lists->derived[d];
-		struct dci_derived_argument
-		    arguments[DCI_DERIVED_ARGUMENTS_MAX];
-		struct dci_derived_result result;
-		unsigned char *slot;
-		bool complete = true;
-		int stored;
-
-		bits[datum->index / 8] &=
-		    (unsigned char)~(1u << (datum->index % 8));
-		for (size_t a = 0; a < dci_derived_arity(datum->info.unit);
-		     a++) {
-			const struct dci_datum *argument =
-			    &class->datums[datum->arguments[a]];
-			struct dci_value value;
-
-			if (!dci_snapshot_present(
-			        class, snapshot, row, argument)) {
-				complete = false;
-				break;
-			}
-			dci_value_decode_trusted(&argument->info,
-			    dci_snapshot_slot(class, snapshot, row, argument),
-			    &value);
-			arguments[a] = (struct dci_derived_argument){
-			    .is_signed =
-			        (argument->info.format & DCI_SIF_UNSIGNED) == 0,
-			    .number = value.number,
-			    .signed_number = value.signed_number};
-		}
-		if (!complete || !dci_derived_compute(datum->info.unit,
-		                     arguments, datum->wraps, &result))
-			continue;
-		slot = (unsigned char *)dci_snapshot_slot(
-		    class, snapshot, row, datum);
-		stored = result.is_signed
-		             ? dci_value_encode_signed_trusted(&datum->info,
-		                   result.signed_number, slot, NULL, 0)
-		             : dci_value_encode_unsigned_trusted(
-		                   &datum->info, result.number, slot, NULL, 0);
-		if (stored == 0)
-			bits[datum->index / 8] |=
-			    (unsigned char)(1u << (datum->index % 8));
-	}
+	free(lists->all);
+	dci_derived_plan_free(lists->derived);
 }
 
 /* Serves every widened counter of instance `row` of `next` in 32 bits
@@ -687,31 +716,30 @@ widen_values(const struct dci_class *class, const struct commit_datums *lists,
 {
 	for (size_t d = 0; d < lists->widened_count; d++) {
 		const struct dci_datum *datum = lists->widened[d];
-		struct dci_datum_info copy;
-		struct dci_value raw, before;
+		/* Unsigned integers (datum_widened), so their raw bits are
+		 * their values: read in place, without a decoder. */
+		bool big_endian = (datum->info.format & DCI_SIF_BIGENDIAN) != 0;
 		unsigned char *slot;
-		uint64_t served, mask;
+		uint64_t raw, before, served, mask;
 
 		if (!dci_snapshot_present(class, next, row, datum))
 			continue;
 		slot = next->values + row * class->record_size + datum->offset;
-		dci_value_decode_trusted(provided_info(datum, &copy), slot, &raw);
-		served = raw.number;
+		raw = dci_value_load_unsigned(
+		    slot, datum->provided_size, big_endian);
+		served = raw;
 		if (previous_row >= 0 && !restarted &&
 		    dci_snapshot_present(
 		        class, previous, (size_t)previous_row, datum)) {
-			dci_value_decode_trusted(&datum->info,
+			before = dci_value_load_unsigned(
 			    dci_snapshot_slot(
 			        class, previous, (size_t)previous_row, datum),
-			    &before);
+			    datum->info.size, big_endian);
 			mask = (UINT64_C(1) << (8 * datum->provided_size)) - 1;
-			served =
-			    (uint32_t)(before.number +
-			               ((raw.number - before.number) & mask));
+			served = (uint32_t)(before + ((raw - before) & mask));
 		}
-		/* Fits 32 bits: cannot be refused. */
-		(void)dci_value_encode_unsigned_trusted(
-		    &datum->info, served, slot, NULL, 0);
+		dci_value_store_unsigned(
+		    slot, datum->info.size, big_endian, served);
 	}
 }
 
@@ -748,7 +776,8 @@ counter_step_discontinuous(const struct dci_datum *datum,
 
 	dci_value_number_trusted(
 	    &datum->info, before_slot, &before, &signed_before);
-	dci_value_number_trusted(&datum->info, after_slot, &after, &signed_after);
+	dci_value_number_trusted(
+	    &datum->info, after_slot, &after, &signed_after);
 	if ((datum->info.format & DCI_SIF_UNSIGNED) == 0)
 		return signed_after < signed_before;
 	if (after >= before)
@@ -854,6 +883,19 @@ resolve_parents(const struct dci_class *class, struct dci_snapshot *snapshot,
 	return 0;
 }
 
+/* Whether the builder's rows are in strictly ascending id order. */
+static bool
+instances_ascending(const struct dci_snapshot_builder *builder)
+{
+	size_t words = builder->class->instance_words;
+
+	for (size_t i = 1; i < builder->count; i++)
+		if (dci_instance_id_compare(builder->ids + (i - 1) * words,
+		        builder->ids + i * words, words) >= 0)
+			return false;
+	return true;
+}
+
 int
 dci_snapshot_builder_seal(
     struct dci_snapshot_builder *builder, char *why, size_t why_size)
@@ -872,6 +914,12 @@ dci_snapshot_builder_seal(
 	for (size_t i = 0; i < count; i++)
 		order[i] =
 		    (struct sort_entry){builder->ids + i * words, i, words};
+	/* Providers mostly add instances in id order: then there is nothing
+	 * to sort, and no id can be there twice. */
+	if (instances_ascending(builder)) {
+		builder->order = order;
+		return 0;
+	}
 	qsort(order, count, sizeof(*order), compare_sort_entries);
 	for (size_t i = 1; i < count; i++) {
 		if (dci_instance_id_compare(
@@ -1069,8 +1117,10 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		if (class->widened_count > 0)
 			widen_values(class, &lists, previous, before, restarted,
 			    next, i);
-		if (class->derived_count > 0)
-			derive_values(class, &lists, next, i);
+		if (lists.derived != NULL)
+			dci_derived_plan_apply(lists.derived,
+			    next->values + i * class->record_size,
+			    next->present + i * class->present_size);
 		state->label = builder->labels[row];
 		builder->labels[row] = NULL;
 		if (builder->has_parent != NULL && builder->has_parent[row]) {
@@ -1109,7 +1159,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	if (resumed)
 		class->stale_snapshot = NULL;
 	dci_snapshot_builder_free(builder);
-	free(lists.all);
+	commit_datums_free(&lists);
 	return 0;
 
 out_of_memory:
@@ -1120,6 +1170,6 @@ refused:
 		dci_snapshot_free(next);
 	}
 	dci_snapshot_builder_free(builder);
-	free(lists.all);
+	commit_datums_free(&lists);
 	return -1;
 }

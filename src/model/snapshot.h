@@ -39,6 +39,13 @@ int dci_snapshot_builder_set_unsigned(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, uint64_t value, char *why, size_t why_size);
 int dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, int64_t value, char *why, size_t why_size);
+/* Stores values[0..count) in `row`, each as set_unsigned (is_signed 0) or
+ * set_signed would, the row checked once; stops at the first value it
+ * refuses and returns its position, with the reason in `why` (0 for a row
+ * that does not exist). Returns `count` when every value was stored. */
+size_t dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder,
+    long row, const struct dci_row_value *values, size_t count, char *why,
+    size_t why_size);
 int dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size);

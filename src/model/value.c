@@ -2,16 +2,15 @@
  * Datum values: see value.h for the slot layout and the contracts.
  *
  * Integers are loaded and stored in the byte order the datum's format
- * names, whatever the host's (endian.h's conversions).
+ * names, whatever the host's (value.h's dci_value_load_unsigned and
+ * dci_value_store_unsigned).
  */
 #define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE /* endian.h's be64toh and the like */
 
 #include "model/value.h"
 
 #include "base/log.h"
 
-#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -501,73 +500,6 @@ width_mask(size_t width)
 	return width >= 8 ? UINT64_MAX : (UINT64_C(1) << (width * 8)) - 1;
 }
 
-/* The widths of integers and times are loads and stores of one machine
- * word (every value of a refresh goes through them); others go byte by
- * byte. */
-static uint64_t
-load_unsigned(const unsigned char *slot, size_t width, bool big_endian)
-{
-	uint64_t value = 0, word64;
-	uint32_t word32;
-	uint16_t word16;
-	size_t index;
-
-	switch (width) {
-	case 8:
-		memcpy(&word64, slot, sizeof(word64));
-		return big_endian ? be64toh(word64) : le64toh(word64);
-	case 4:
-		memcpy(&word32, slot, sizeof(word32));
-		return big_endian ? be32toh(word32) : le32toh(word32);
-	case 2:
-		memcpy(&word16, slot, sizeof(word16));
-		return big_endian ? be16toh(word16) : le16toh(word16);
-	case 1:
-		return slot[0];
-	default:
-		break;
-	}
-	for (index = 0; index < width; index++) {
-		size_t position = big_endian ? index : width - 1 - index;
-		value = (value << 8) | slot[position];
-	}
-	return value;
-}
-
-static void
-store_unsigned(
-    unsigned char *slot, size_t width, bool big_endian, uint64_t value)
-{
-	uint64_t word64;
-	uint32_t word32;
-	uint16_t word16;
-	size_t index;
-
-	switch (width) {
-	case 8:
-		word64 = big_endian ? htobe64(value) : htole64(value);
-		memcpy(slot, &word64, sizeof(word64));
-		return;
-	case 4:
-		word32 = big_endian ? htobe32((uint32_t)value)
-		                    : htole32((uint32_t)value);
-		memcpy(slot, &word32, sizeof(word32));
-		return;
-	case 2:
-		word16 = big_endian ? htobe16((uint16_t)value)
-		                    : htole16((uint16_t)value);
-		memcpy(slot, &word16, sizeof(word16));
-		return;
-	default:
-		break;
-	}
-	for (index = 0; index < width; index++) {
-		size_t position = big_endian ? width - 1 - index : index;
-		slot[position] = (unsigned char)(value & 0xff);
-		value >>= 8;
-	}
-}
-
 /* The raw low `width` bytes of `raw` read as two's complement. Computed
  * without converting an out-of-range unsigned to a signed type. */
 static int64_t
@@ -613,7 +545,7 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 			    value);
 			return -1;
 		}
-		store_unsigned(slot, BOOLEAN_SIZE, false, value);
+		dci_value_store_unsigned(slot, BOOLEAN_SIZE, false, value);
 		return 0;
 	case DCI_ST_INTEGER8:
 	case DCI_ST_INTEGER16:
@@ -634,7 +566,7 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 			    value);
 			return -1;
 		}
-		store_unsigned(slot, 4, true, value);
+		dci_value_store_unsigned(slot, 4, true, value);
 		return 0;
 	case DCI_ST_TIME:
 		if (datum->format == DCI_STF_5BYTE)
@@ -660,8 +592,54 @@ dci_value_encode_unsigned_trusted(const struct dci_datum_info *datum,
 		    maximum);
 		return -1;
 	}
-	store_unsigned(slot, width, big_endian, value);
+	dci_value_store_unsigned(slot, width, big_endian, value);
 	return 0;
+}
+
+bool
+dci_value_number_layout(
+    const struct dci_datum_info *datum, struct dci_value_number_layout *layout)
+{
+	uint64_t mask;
+
+	*layout = (struct dci_value_number_layout){.width = TIME_SIZE};
+	switch (datum->type) {
+	case DCI_ST_BOOLEAN:
+		layout->width = BOOLEAN_SIZE;
+		layout->maximum = 1;
+		return true;
+	case DCI_ST_INTEGER8:
+	case DCI_ST_INTEGER16:
+	case DCI_ST_INTEGER32:
+	case DCI_ST_INTEGER64:
+		mask = width_mask(datum->size);
+		layout->width = datum->size;
+		layout->big_endian = is_big_endian_integer(datum);
+		layout->maximum =
+		    dci_value_is_unsigned(datum) ? mask : mask >> 1;
+		layout->minimum = dci_value_is_unsigned(datum)
+		                      ? 0
+		                      : -(int64_t)(mask >> 1) - 1;
+		return true;
+	case DCI_ST_ADDRESS:
+		if (datum->format != DCI_SAF_IP)
+			return false;
+		layout->width = 4;
+		layout->big_endian = true;
+		layout->maximum = UINT32_MAX;
+		return true;
+	case DCI_ST_TIME:
+		if (datum->format == DCI_STF_5BYTE)
+			layout->maximum = FIVE_BYTE_MASK;
+		else if (datum->format == DCI_STF_CTIME) {
+			layout->maximum = (uint64_t)INT64_MAX;
+			layout->minimum = INT64_MIN;
+		} else
+			layout->maximum = UINT64_MAX;
+		return true;
+	default:
+		return false;
+	}
 }
 
 int
@@ -707,12 +685,13 @@ dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
 			    value, dci_value_type_name(datum->type), minimum);
 			return -1;
 		}
-		store_unsigned(slot, datum->size, is_big_endian_integer(datum),
-		    (uint64_t)value);
+		dci_value_store_unsigned(slot, datum->size,
+		    is_big_endian_integer(datum), (uint64_t)value);
 		return 0;
 	}
 	if (datum->type == DCI_ST_TIME && datum->format == DCI_STF_CTIME) {
-		store_unsigned(slot, TIME_SIZE, false, (uint64_t)value);
+		dci_value_store_unsigned(
+		    slot, TIME_SIZE, false, (uint64_t)value);
 		return 0;
 	}
 	if (datum->type == DCI_ST_DERIVED && !dci_value_is_unsigned(datum)) {
@@ -723,7 +702,8 @@ dci_value_encode_signed_trusted(const struct dci_datum_info *datum,
 			    value, INT32_MIN);
 			return -1;
 		}
-		store_unsigned(slot, TIME_SIZE, false, (uint64_t)value);
+		dci_value_store_unsigned(
+		    slot, TIME_SIZE, false, (uint64_t)value);
 		return 0;
 	}
 	if (datum->type == DCI_ST_STRING || datum->type == DCI_ST_UNUSED ||
@@ -852,10 +832,10 @@ dci_value_decode_trusted(const struct dci_datum_info *datum,
 		value->bytes = slot;
 		value->length = datum->size;
 		if (datum->format == DCI_SAF_IP)
-			value->number = load_unsigned(slot, 4, true);
+			value->number = dci_value_load_unsigned(slot, 4, true);
 		break;
 	case DCI_ST_TIME:
-		raw = load_unsigned(slot, TIME_SIZE, false);
+		raw = dci_value_load_unsigned(slot, TIME_SIZE, false);
 		relative = datum->presentation == DCI_STP_RELATIVE;
 		switch (datum->format) {
 		case DCI_STF_5BYTE:
@@ -892,7 +872,7 @@ dci_value_number_trusted(const struct dci_datum_info *datum,
 	bool derived = datum->type == DCI_ST_DERIVED;
 	size_t width = derived ? TIME_SIZE : datum->size;
 
-	*number = load_unsigned(
+	*number = dci_value_load_unsigned(
 	    slot, width, !derived && is_big_endian_integer(datum));
 	*signed_number =
 	    dci_value_is_unsigned(datum) ? 0 : sign_extend(*number, width);

@@ -10,8 +10,8 @@
  * and zero-padded. ST_DERIVED (computed by the host) is 8 bytes
  * little-endian, unsigned when the format has SIF_UNSIGNED, else signed and
  * within Integer32 (ratios in hundredths); it renders in decimal, ratios
- * with two decimals ("12.34"). Byte order is always taken from the format, never from
- * the host.
+ * with two decimals ("12.34"). Byte order is always taken from the format,
+ * never from the host.
  *
  * Every function taking a datum first checks it with
  * dci_value_check_datum(): encoders refuse an invalid datum with the
@@ -26,6 +26,83 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* The raw bits of a slot of `width` bytes (1..8) in the given byte order,
+ * and their store: the widths of integers and times are one machine word
+ * loaded or stored, swapped when the order is not the host's (every value
+ * of a refresh and a commit goes through them, hence inline); other widths
+ * go byte by byte. */
+static inline bool
+dci_value_order_swapped(bool big_endian)
+{
+	return big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+static inline uint64_t
+dci_value_load_unsigned(
+    const unsigned char *slot, size_t width, bool big_endian)
+{
+	bool swap = dci_value_order_swapped(big_endian);
+	uint64_t value = 0, word64;
+	uint32_t word32;
+	uint16_t word16;
+
+	switch (width) {
+	case 8:
+		memcpy(&word64, slot, sizeof(word64));
+		return swap ? __builtin_bswap64(word64) : word64;
+	case 4:
+		memcpy(&word32, slot, sizeof(word32));
+		return swap ? __builtin_bswap32(word32) : word32;
+	case 2:
+		memcpy(&word16, slot, sizeof(word16));
+		return swap ? __builtin_bswap16(word16) : word16;
+	case 1:
+		return slot[0];
+	default:
+		break;
+	}
+	for (size_t index = 0; index < width; index++) {
+		size_t position = big_endian ? index : width - 1 - index;
+		value = (value << 8) | slot[position];
+	}
+	return value;
+}
+
+static inline void
+dci_value_store_unsigned(
+    unsigned char *slot, size_t width, bool big_endian, uint64_t value)
+{
+	bool swap = dci_value_order_swapped(big_endian);
+	uint64_t word64;
+	uint32_t word32;
+	uint16_t word16;
+
+	switch (width) {
+	case 8:
+		word64 = swap ? __builtin_bswap64(value) : value;
+		memcpy(slot, &word64, sizeof(word64));
+		return;
+	case 4:
+		word32 =
+		    swap ? __builtin_bswap32((uint32_t)value) : (uint32_t)value;
+		memcpy(slot, &word32, sizeof(word32));
+		return;
+	case 2:
+		word16 =
+		    swap ? __builtin_bswap16((uint16_t)value) : (uint16_t)value;
+		memcpy(slot, &word16, sizeof(word16));
+		return;
+	default:
+		break;
+	}
+	for (size_t index = 0; index < width; index++) {
+		size_t position = big_endian ? width - 1 - index : index;
+		slot[position] = (unsigned char)(value & 0xff);
+		value >>= 8;
+	}
+}
 
 /* Which dciStatTable value column a datum's values go to (ARCHITECTURE.md
  * "Types"). */
@@ -146,6 +223,24 @@ typedef int dci_value_signed_encoder(const struct dci_datum_info *datum,
     int64_t value, unsigned char *slot, char *why, size_t why_size);
 dci_value_unsigned_encoder dci_value_encode_unsigned;
 dci_value_signed_encoder dci_value_encode_signed;
+
+/* How dci_value_encode_unsigned_trusted and _signed_trusted store a number
+ * in a datum that takes one (a boolean, an integer, a time, an IPv4
+ * address; not ST_DERIVED, which only the host sets): a value from
+ * `minimum` (0: no negative value) to `maximum` is stored as the low
+ * `width` bytes of its two's complement in the given byte order, and
+ * anything else is refused. Returns false, `layout` zeroed but for the
+ * width, for a datum that takes no number. For a caller that stores many
+ * values of one datum without the encoders' dispatch per value; a refusal
+ * is still the encoders' to word. */
+struct dci_value_number_layout {
+	size_t width;
+	bool big_endian;
+	uint64_t maximum;
+	int64_t minimum;
+};
+bool dci_value_number_layout(
+    const struct dci_datum_info *datum, struct dci_value_number_layout *layout);
 
 /* Encode raw bytes: strings (length <= size - 1; the slot gets the bytes,
  * then NUL, the rest zeroed; an embedded NUL is refused), addresses

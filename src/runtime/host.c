@@ -742,8 +742,6 @@ batch_refused_row(struct host_batch *batch, const char *what, long row,
 
 /* What one of the batch's setters stores in a row. */
 enum host_setting_kind {
-	HOST_SET_UNSIGNED,
-	HOST_SET_SIGNED,
 	HOST_SET_BYTES,
 	HOST_SET_INVALID,
 	HOST_SET_PARENT,
@@ -754,8 +752,6 @@ struct host_setting {
 	enum host_setting_kind kind;
 	const char *what;  /* the refusal's "value of " */
 	uint32_t datum_id; /* 0 for a parent and a discontinuity */
-	uint64_t unsigned_value;
-	int64_t signed_value;
 	const void *bytes; /* the bytes, or the parent's id */
 	size_t length;     /* of the bytes, or the parent id's words */
 };
@@ -778,14 +774,6 @@ host_batch_set(
 	if (!batch_usable(batch))
 		return -1;
 	switch (setting->kind) {
-	case HOST_SET_UNSIGNED:
-		result = dci_snapshot_builder_set_unsigned(builder, row,
-		    datum_id, setting->unsigned_value, why, sizeof(why));
-		break;
-	case HOST_SET_SIGNED:
-		result = dci_snapshot_builder_set_signed(builder, row, datum_id,
-		    setting->signed_value, why, sizeof(why));
-		break;
 	case HOST_SET_BYTES:
 		result = dci_snapshot_builder_set_bytes(builder, row, datum_id,
 		    setting->bytes, setting->length, why, sizeof(why));
@@ -809,26 +797,59 @@ host_batch_set(
 	return -1;
 }
 
+/* The integer setters' one path (dci_batch_set_row): the batch and the
+ * row checked once, a refused value logged as a one-value call's would be
+ * and the rest stored. */
+static int
+host_batch_set_row(struct dci_batch *public, long row,
+    const struct dci_row_value *values, size_t count)
+{
+	if (batch_abandoned(public))
+		return -1;
+	struct host_batch *batch = batch_of(public);
+	char why[512];
+	size_t done = 0;
+	int result = 0;
+
+	if (!batch_usable(batch))
+		return -1;
+	if (values == NULL && count > 0) {
+		batch_refused_row(
+		    batch, "values of ", row, 0, "no values given");
+		return -1;
+	}
+	while (done < count) {
+		done += dci_snapshot_builder_set_row(batch->builder, row,
+		    values + done, count - done, why, sizeof(why));
+		if (done == count)
+			break;
+		batch_refused_row(
+		    batch, "value of ", row, values[done].datum_id, why);
+		result = -1;
+		done++;
+	}
+	return result;
+}
+
+/* The one-value integer setters are rows of one, through the batch's own
+ * operations: an isolated provider's process, whose batches record what
+ * they store (isolation_child.c), then records these too. */
 static int
 host_batch_set_unsigned(
     struct dci_batch *public, long row, uint32_t datum_id, uint64_t value)
 {
-	return host_batch_set(public, row,
-	    &(struct host_setting){.kind = HOST_SET_UNSIGNED,
-	        .what = "value of ",
-	        .datum_id = datum_id,
-	        .unsigned_value = value});
+	struct dci_row_value one = dci_row_unsigned(datum_id, value);
+
+	return public->operations->batch_set_row(public, row, &one, 1);
 }
 
 static int
 host_batch_set_signed(
     struct dci_batch *public, long row, uint32_t datum_id, int64_t value)
 {
-	return host_batch_set(public, row,
-	    &(struct host_setting){.kind = HOST_SET_SIGNED,
-	        .what = "value of ",
-	        .datum_id = datum_id,
-	        .signed_value = value});
+	struct dci_row_value one = dci_row_signed(datum_id, value);
+
+	return public->operations->batch_set_row(public, row, &one, 1);
 }
 
 static int
@@ -1120,4 +1141,5 @@ const struct dci_host_operations dci_host_operations = {
     .refresh_limit = host_refresh_limit,
     .supplier_withdraw = host_supplier_withdraw,
     .supplier_state = host_supplier_state,
+    .batch_set_row = host_batch_set_row,
 };

@@ -258,36 +258,43 @@ record_batch_instance(struct dci_batch *public, const uint32_t *id,
 	return row;
 }
 
-static int
-record_batch_set_unsigned(
-    struct dci_batch *public, long row, uint32_t datum_id, uint64_t value)
+/* An integer value the host stored, recorded as the one-value call that
+ * stores it in dcistatd (isolation.c replays it). */
+static void
+record_number(
+    struct recorded_batch *batch, long row, const struct dci_row_value *value)
 {
-	struct recorded_batch *batch = recorded(public);
-
-	if (dci_host_operations.batch_set_unsigned(
-	        batch->real, row, datum_id, value) != 0)
-		return -1;
-	dci_wire_u8(&batch->frame, DCI_WIRE_UNSIGNED);
+	dci_wire_u8(&batch->frame,
+	    value->is_signed ? DCI_WIRE_SIGNED : DCI_WIRE_UNSIGNED);
 	dci_wire_u32(&batch->frame, (uint32_t)row);
-	dci_wire_u32(&batch->frame, datum_id);
-	dci_wire_u64(&batch->frame, value);
-	return 0;
+	dci_wire_u32(&batch->frame, value->datum_id);
+	dci_wire_u64(&batch->frame,
+	    value->is_signed ? (uint64_t)value->signed_number : value->number);
 }
 
+/* Each value through the host's own row setter, one at a time, so that
+ * only the values it stored are recorded (a refused one is logged here,
+ * as in dcistatd, and left out). The host's one-value integer setters
+ * call the batch's batch_set_row, so this records them too. */
 static int
-record_batch_set_signed(
-    struct dci_batch *public, long row, uint32_t datum_id, int64_t value)
+record_batch_set_row(struct dci_batch *public, long row,
+    const struct dci_row_value *values, size_t count)
 {
 	struct recorded_batch *batch = recorded(public);
+	int result = 0;
 
-	if (dci_host_operations.batch_set_signed(
-	        batch->real, row, datum_id, value) != 0)
-		return -1;
-	dci_wire_u8(&batch->frame, DCI_WIRE_SIGNED);
-	dci_wire_u32(&batch->frame, (uint32_t)row);
-	dci_wire_u32(&batch->frame, datum_id);
-	dci_wire_u64(&batch->frame, (uint64_t)value);
-	return 0;
+	if (values == NULL && count > 0)
+		return dci_host_operations.batch_set_row(
+		    batch->real, row, values, count);
+	for (size_t i = 0; i < count; i++) {
+		if (dci_host_operations.batch_set_row(
+		        batch->real, row, &values[i], 1) != 0) {
+			result = -1;
+			continue;
+		}
+		record_number(batch, row, &values[i]);
+	}
+	return result;
 }
 
 static int
@@ -425,8 +432,6 @@ recording_operations_fill(void)
 	recording_operations.class_register = record_class_register;
 	recording_operations.batch_begin = record_batch_begin;
 	recording_operations.batch_instance = record_batch_instance;
-	recording_operations.batch_set_unsigned = record_batch_set_unsigned;
-	recording_operations.batch_set_signed = record_batch_set_signed;
 	recording_operations.batch_set_bytes = record_batch_set_bytes;
 	recording_operations.batch_commit = record_batch_commit;
 	recording_operations.batch_abort = record_batch_abort;
@@ -438,6 +443,7 @@ recording_operations_fill(void)
 	recording_operations.refresh_limit = record_refresh_limit;
 	recording_operations.supplier_withdraw = record_supplier_withdraw;
 	recording_operations.supplier_state = record_supplier_state;
+	recording_operations.batch_set_row = record_batch_set_row;
 }
 
 static void

@@ -31,10 +31,15 @@
  * isolation tests). With `supplier_failure_file: PATH` each refresh that
  * succeeds says supplier "good" failed with PATH's text (dci_supplier_state,
  * up to a newline) while PATH exists, and works once it is absent; it also
- * checks that the host refuses a handle that is not a supplier. */
+ * checks that the host refuses a handle that is not a supplier. With
+ * `row_setter: true` the count (and count32) are set with one
+ * dci_batch_set_row per instance that also names datum 999, which the
+ * class lacks: a refresh fails unless the host refuses it (-1) and stores
+ * the rest. */
 #define _GNU_SOURCE
 #include <dcistat/provider.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +52,7 @@ struct good_context {
 	int fail_refresh;
 	int parents;
 	int invalid_even;
+	int row_setter;
 	unsigned long discontinuous; /* 0: none */
 	char refresh_fails_while[256];
 	char refresh_sleeps_while[256];
@@ -62,7 +68,8 @@ struct good_context {
 static const char *const good_option_keys[] = {"instances", "fail_refresh",
     "parents", "invalid_even", "refresh_limit", "discontinuous", "init_needs",
     "refresh_fails_while", "refresh_sleeps_while", "count32_file",
-    "dynamic_supplier_file", "crash_while", "supplier_failure_file", NULL};
+    "dynamic_supplier_file", "crash_while", "supplier_failure_file",
+    "row_setter", NULL};
 
 /* A whole number option from 0 to maximum: 0 (and *value untouched) when
  * absent, -1 after reporting a bad one. */
@@ -192,7 +199,9 @@ good_init(struct dci_host *host, void **context_out)
 		    sizeof(context->supplier_failure_file), "%s", text);
 	context->parents = dci_option_boolean(host, "parents", 0);
 	context->invalid_even = dci_option_boolean(host, "invalid_even", 0);
-	if (context->parents < 0 || context->invalid_even < 0)
+	context->row_setter = dci_option_boolean(host, "row_setter", 0);
+	if (context->parents < 0 || context->invalid_even < 0 ||
+	    context->row_setter < 0)
 		return -1;
 	supplier = dci_supplier_register(host, &supplier_info);
 	if (supplier == NULL)
@@ -347,6 +356,30 @@ good_dynamic_refresh(struct dci_host *host, struct good_context *context)
 	return good_dynamic_withdraw(host, context, batch);
 }
 
+/* The counts of instance `id` as the one-value calls set them, or with
+ * dci_batch_set_row (option row_setter); 0 or -1. */
+static int
+good_set_counts(struct dci_batch *batch, long row,
+    const struct good_context *context, uint32_t id, uint32_t count32)
+{
+	bool with32 = context->count32_file[0] != '\0';
+	struct dci_row_value values[] = {
+	    dci_row_unsigned(1, 100u * id + context->refreshes),
+	    dci_row_unsigned(999, 1),
+	    dci_row_unsigned(3, count32),
+	};
+
+	if (!context->row_setter)
+		return dci_batch_set_unsigned(
+		           batch, row, 1, values[0].number) != 0 ||
+		               (with32 && dci_batch_set_unsigned(
+		                              batch, row, 3, count32) != 0)
+		           ? -1
+		           : 0;
+	return dci_batch_set_row(batch, row, values, with32 ? 3 : 2) == -1 ? 0
+	                                                                   : -1;
+}
+
 /* The supplier_failure_file part of a refresh (see the top); 0 or -1. */
 static int
 good_supplier_state(struct dci_host *host, struct good_context *context)
@@ -408,11 +441,8 @@ good_refresh(struct dci_host *host, void *opaque)
 		snprintf(name, sizeof(name), "unit%u", id);
 		row = dci_batch_instance(batch, &id, 1, name);
 		if (row < 0 ||
-		    dci_batch_set_unsigned(
-		        batch, row, 1, 100u * id + context->refreshes) != 0 ||
+		    good_set_counts(batch, row, context, id, count32) != 0 ||
 		    dci_batch_set_string(batch, row, 2, name) != 0 ||
-		    (context->count32_file[0] != '\0' &&
-		        dci_batch_set_unsigned(batch, row, 3, count32) != 0) ||
 		    (context->parents && id > 1 &&
 		        dci_batch_instance_parent(
 		            batch, row, (const uint32_t[]){1}, 1) != 0) ||

@@ -88,6 +88,14 @@ static const struct {
         {U(1), U(8)}, false, true, true, 0, 13},
     {"average negative rounds away from zero", DCI_UNIT_DERIVED_AVERAGE,
         {S(-1), U(8)}, false, true, true, 0, -13},
+    /* 0.525 is not a binary fraction: rounded as the exact value, not as
+     * its nearest long double (52). */
+    {"average of an exact half hundredth", DCI_UNIT_DERIVED_AVERAGE,
+        {U(21), U(40)}, false, true, true, 0, 53},
+    {"average of a negative exact half hundredth", DCI_UNIT_DERIVED_AVERAGE,
+        {U(21), S(-40)}, false, true, true, 0, -53},
+    {"percent of an exact half hundredth", DCI_UNIT_DERIVED_PERCENT,
+        {U(1), U(19999)}, false, true, true, 0, 1},
     {"average of 2^60 by 2^10, exact", DCI_UNIT_DERIVED_AVERAGE,
         {U(UINT64_C(1) << 60), U(1 << 10)}, false, true, true, 0,
         (INT64_C(1) << 50) * 100},

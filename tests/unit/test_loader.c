@@ -219,7 +219,7 @@ START_TEST(unknown_option_names_position)
 	    "one of instances, fail_refresh, parents, invalid_even, "
 	    "refresh_limit, discontinuous, init_needs, refresh_fails_while, "
 	    "refresh_sleeps_while, count32_file, dynamic_supplier_file, "
-	    "crash_while, supplier_failure_file");
+	    "crash_while, supplier_failure_file, row_setter");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }

@@ -13,7 +13,8 @@
  *   - one datum for every DCI4 type, format and presentation dcistatd
  *     accepts, and how each is stored, rendered as dciStatText and served in
  *     its typed dciStatTable column (see "The datums" below);
- *   - storing a value as a number (dci_batch_set_unsigned, _signed) or as raw
+ *   - storing a value as a number (dci_batch_set_row for all of a row's
+ *     numbers in one call, or dci_batch_set_unsigned, _signed) or as raw
  *     bytes already in the datum's format (dci_batch_set_bytes), and why the
  *     byte order in the format matters only for the latter;
  *   - a counter that grows (the one value that changes), a datum that
@@ -727,6 +728,68 @@ example_init(struct dci_host *host, void **context_pointer)
 }
 
 /*
+ * The values of one row, prepared once per refresh: every integer value
+ * (booleans, times and IP addresses included) as one array for
+ * dci_batch_set_row, which stores them in one call, in the order of the
+ * datum table (the order of their ids, which the host finds fastest); the
+ * instance's id is written into its slots per row. Strings and raw bytes
+ * go one call each (dci_batch_set_bytes, dci_batch_set_string).
+ */
+struct example_row {
+	struct dci_row_value numbers[EXAMPLE_DATUM_COUNT];
+	size_t number_count;
+	size_t instance_slots[EXAMPLE_DATUM_COUNT]; /* in numbers */
+	size_t instance_slot_count;
+	const struct example_datum *bytes[EXAMPLE_DATUM_COUNT];
+	size_t bytes_count;
+};
+
+static void
+example_row_prepare(
+    struct example_row *values, const struct example_context *context)
+{
+	values->number_count = 0;
+	values->instance_slot_count = 0;
+	values->bytes_count = 0;
+	for (size_t i = 0; i < EXAMPLE_DATUM_COUNT; i++) {
+		const struct example_datum *datum = &example_datums[i];
+		struct dci_row_value *next =
+		    &values->numbers[values->number_count];
+		uint32_t datum_id = datum->info.id;
+
+		switch (datum->set) {
+		case EXAMPLE_SET_UNSIGNED:
+			*next = dci_row_unsigned(datum_id, datum->number);
+			break;
+		case EXAMPLE_SET_SIGNED:
+			*next = dci_row_signed(datum_id, datum->signed_number);
+			break;
+		case EXAMPLE_SET_INSTANCE:
+			values->instance_slots[values->instance_slot_count++] =
+			    values->number_count;
+			*next = dci_row_unsigned(datum_id, 0);
+			break;
+		case EXAMPLE_SET_REFRESHES:
+			*next = dci_row_unsigned(datum_id, context->refreshes);
+			break;
+		case EXAMPLE_SET_INIT_TIME:
+			*next = dci_row_unsigned(
+			    datum_id, context->init_centiseconds);
+			break;
+		case EXAMPLE_SET_BYTES:
+		case EXAMPLE_SET_STRING:
+			values->bytes[values->bytes_count++] = datum;
+			continue;
+		case EXAMPLE_SET_NOTHING:
+			/* A datum never set has no value: its rows are
+			 * absent, never a made-up zero. */
+			continue;
+		}
+		values->number_count++;
+	}
+}
+
+/*
  * Stores every datum of instance `id` in row `row`. The setters' results
  * are not checked: a value the host refuses (one that does not fit its
  * datum, say) is left out, that row is absent, and the host logs the first
@@ -735,52 +798,28 @@ example_init(struct dci_host *host, void **context_pointer)
  * integration test, which reads every datum, would catch it.
  */
 static void
-example_set_row(struct dci_batch *batch, long row,
-    const struct example_context *context, uint32_t id)
+example_set_row(
+    struct dci_batch *batch, long row, struct example_row *values, uint32_t id)
 {
-	for (size_t i = 0; i < EXAMPLE_DATUM_COUNT; i++) {
-		const struct example_datum *datum = &example_datums[i];
-		uint32_t datum_id = datum->info.id;
+	for (size_t i = 0; i < values->instance_slot_count; i++)
+		values->numbers[values->instance_slots[i]].number = id;
+	dci_batch_set_row(batch, row, values->numbers, values->number_count);
+	for (size_t i = 0; i < values->bytes_count; i++) {
+		const struct example_datum *datum = values->bytes[i];
 
-		switch (datum->set) {
-		case EXAMPLE_SET_UNSIGNED:
-			dci_batch_set_unsigned(
-			    batch, row, datum_id, datum->number);
-			break;
-		case EXAMPLE_SET_SIGNED:
-			dci_batch_set_signed(
-			    batch, row, datum_id, datum->signed_number);
-			break;
-		case EXAMPLE_SET_BYTES:
-			dci_batch_set_bytes(
-			    batch, row, datum_id, datum->bytes, datum->length);
-			break;
-		case EXAMPLE_SET_STRING:
-			dci_batch_set_string(batch, row, datum_id, datum->text);
-			break;
-		case EXAMPLE_SET_INSTANCE:
-			dci_batch_set_unsigned(batch, row, datum_id, id);
-			break;
-		case EXAMPLE_SET_REFRESHES:
-			dci_batch_set_unsigned(
-			    batch, row, datum_id, context->refreshes);
-			break;
-		case EXAMPLE_SET_INIT_TIME:
-			dci_batch_set_unsigned(
-			    batch, row, datum_id, context->init_centiseconds);
-			break;
-		case EXAMPLE_SET_NOTHING:
-			/* A datum never set has no value: its rows are
-			 * absent, never a made-up zero. */
-			break;
-		}
+		if (datum->set == EXAMPLE_SET_STRING)
+			dci_batch_set_string(
+			    batch, row, datum->info.id, datum->text);
+		else
+			dci_batch_set_bytes(batch, row, datum->info.id,
+			    datum->bytes, datum->length);
 	}
 }
 
 /* Adds instance `id` labelled `label` with all its values. */
 static void
-example_add_instance(struct dci_batch *batch,
-    const struct example_context *context, uint32_t id, const char *label)
+example_add_instance(struct dci_batch *batch, struct example_row *values,
+    uint32_t id, const char *label)
 {
 	/* One level of one word: the id is a single uint32_t. The host
 	 * copies the label, so a stack buffer will do. */
@@ -789,7 +828,7 @@ example_add_instance(struct dci_batch *batch,
 	/* -1: the host refused the instance (a bad label) and will log why
 	 * at commit; there is no row to fill. */
 	if (row >= 0)
-		example_set_row(batch, row, context, id);
+		example_set_row(batch, row, values, id);
 }
 
 /*
@@ -806,6 +845,7 @@ example_refresh(struct dci_host *host, void *opaque)
 	struct example_context *context = opaque;
 	int64_t now = example_monotonic_milliseconds();
 	char label[EXAMPLE_LABEL_SIZE];
+	struct example_row values;
 	struct dci_batch *batch;
 
 	context->refreshes++;
@@ -821,13 +861,14 @@ example_refresh(struct dci_host *host, void *opaque)
 	batch = dci_batch_begin(host, context->class_handle);
 	if (batch == NULL)
 		return -1; /* the host logged why */
+	example_row_prepare(&values, context);
 	for (uint32_t id = 1; id <= context->instances; id++) {
 		snprintf(label, sizeof label, "unit%" PRIu32, id);
-		example_add_instance(batch, context, id, label);
+		example_add_instance(batch, &values, id, label);
 	}
 	if (context->transient_present)
 		example_add_instance(
-		    batch, context, context->instances + 1, "transient");
+		    batch, &values, context->instances + 1, "transient");
 	/* The new snapshot replaces the old one at once: a manager sees the
 	 * previous refresh or this one, never half of one. On failure (out
 	 * of memory) the host keeps the previous snapshot and logs why;

@@ -365,28 +365,47 @@ datum_width_mask(const struct dcistat_segment_datum *datum, uint64_t value)
 	return size >= 8 ? value : value & ((UINT64_C(1) << (8 * size)) - 1);
 }
 
+/* How many numbers instance_values_set hands the host per call. */
+#define SUPPLIERS_ROW_CHUNK 64
+
+/* Hands the host an instance's values: its numbers with dci_batch_set_row,
+ * up to SUPPLIERS_ROW_CHUNK per call (a class may have thousands), its
+ * strings one call each. */
 static void
 instance_values_set(struct dci_batch *batch, long row,
     const struct segment_class *copy, const struct segment_value *values)
 {
+	struct dci_row_value numbers[SUPPLIERS_ROW_CHUNK];
+	size_t count = 0;
+
 	for (uint32_t d = 0; d < copy->datum_count; d++) {
 		const struct dcistat_segment_datum *datum = &copy->datums[d];
+		uint64_t number = values[d].number;
+
 		if (!values[d].present)
 			continue;
-		if (datum->combine == DCISTAT_COMBINE_STRING)
+		if (datum->combine == DCISTAT_COMBINE_STRING) {
 			dci_batch_set_bytes(batch, row, datum->id,
 			    values[d].text, values[d].text_length);
-		else if (datum->is_signed)
-			dci_batch_set_signed(
-			    batch, row, datum->id, (int64_t)values[d].number);
+			continue;
+		}
+		if (datum->is_signed)
+			numbers[count++] =
+			    dci_row_signed(datum->id, (int64_t)number);
 		else
-			dci_batch_set_unsigned(batch, row, datum->id,
+			numbers[count++] = dci_row_unsigned(datum->id,
 			    datum->type >= DCI_ST_INTEGER8 &&
 			            datum->type <= DCI_ST_INTEGER64 &&
 			            datum->semantics == DCI_SEMANTICS_COUNTER
-			        ? datum_width_mask(datum, values[d].number)
-			        : values[d].number);
+			        ? datum_width_mask(datum, number)
+			        : number);
+		if (count == SUPPLIERS_ROW_CHUNK) {
+			dci_batch_set_row(batch, row, numbers, count);
+			count = 0;
+		}
 	}
+	if (count > 0)
+		dci_batch_set_row(batch, row, numbers, count);
 }
 
 /* The refusal of a segment whose refresh would go over its work budget,

@@ -1,0 +1,626 @@
+/*
+ * Unit tests of dci_batch_set_row (include/dcistat/provider.h) through the
+ * real host and builder: what it stores is what the one-value setters
+ * store, for every integer type; it refuses what they refuse and logs it
+ * as they do; the wrapper falls back to them on a host without the call;
+ * and an isolated provider's process forwards it (good_provider's
+ * row_setter option, run in a real dcistat-isolate process).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "runtime/host.h"
+#include "runtime/isolation.h"
+#include "runtime/loader.h"
+#include "base/log.h"
+#include "model/registry.h"
+#include "model/snapshot.h"
+
+#ifndef TEST_PROVIDER_DIR
+#error "TEST_PROVIDER_DIR must name the directory of the test plug-ins"
+#endif
+#ifndef TEST_ISOLATE_PROGRAM
+#error "TEST_ISOLATE_PROGRAM must name the built dcistat-isolate"
+#endif
+
+/* A derived datum: datum 1 + datum 3 (u8 + u16). */
+#define SUM_ID DCI_DERIVED_DATUM_ID(1, 3, 0, 32)
+
+static const struct dci_datum_info row_datums[] = {
+    {.id = 1,
+        .label = "u8",
+        .type = DCI_ST_INTEGER8,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_GAUGE},
+    {.id = 2,
+        .label = "s8",
+        .type = DCI_ST_INTEGER8,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_GAUGE},
+    {.id = 3,
+        .label = "u16",
+        .type = DCI_ST_INTEGER16,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_GAUGE},
+    {.id = 4,
+        .label = "s16",
+        .type = DCI_ST_INTEGER16,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_GAUGE},
+    {.id = 5,
+        .label = "u32",
+        .type = DCI_ST_INTEGER32,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_COUNTER},
+    {.id = 6,
+        .label = "s32",
+        .type = DCI_ST_INTEGER32,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_GAUGE},
+    {.id = 7,
+        .label = "u64",
+        .type = DCI_ST_INTEGER64,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_COUNTER},
+    {.id = 8,
+        .label = "s64",
+        .type = DCI_ST_INTEGER64,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_GAUGE},
+    {.id = 9,
+        .label = "u32_big",
+        .type = DCI_ST_INTEGER32,
+        .format = DCI_SIF_UNSIGNED | DCI_SIF_BIGENDIAN,
+        .presentation = DCI_SIP_HEXADECIMAL,
+        .semantics = DCI_SEMANTICS_GAUGE},
+    {.id = 10,
+        .label = "flag",
+        .type = DCI_ST_BOOLEAN,
+        .semantics = DCI_SEMANTICS_DISCRETE},
+    {.id = 11,
+        .label = "when",
+        .type = DCI_ST_TIME,
+        .format = DCI_STF_CTIME,
+        .semantics = DCI_SEMANTICS_DISCRETE},
+    {.id = 12,
+        .label = "address",
+        .type = DCI_ST_ADDRESS,
+        .format = DCI_SAF_IP,
+        .semantics = DCI_SEMANTICS_DISCRETE},
+    /* An unsigned 8-bit counter: the host widens it to 32 bits. */
+    {.id = 13,
+        .label = "u8_counter",
+        .type = DCI_ST_INTEGER8,
+        .format = DCI_SIF_UNSIGNED,
+        .presentation = DCI_SIP_DECIMAL,
+        .semantics = DCI_SEMANTICS_COUNTER},
+    {.id = 15,
+        .label = "stamp",
+        .type = DCI_ST_TIME,
+        .format = DCI_STF_5BYTE,
+        .semantics = DCI_SEMANTICS_DISCRETE},
+    {.id = 16,
+        .label = "uptime",
+        .type = DCI_ST_TIME,
+        .format = DCI_STF_MONOTONIC,
+        .semantics = DCI_SEMANTICS_DISCRETE},
+    {.id = 14,
+        .label = "name",
+        .type = DCI_ST_STRING,
+        .size = 8,
+        .semantics = DCI_SEMANTICS_DISCRETE},
+    {.id = SUM_ID,
+        .label = "sum",
+        .type = DCI_ST_DERIVED,
+        .unit = DCI_UNIT_DERIVED_SUM2},
+};
+#define ROW_DATUM_COUNT (sizeof(row_datums) / sizeof(row_datums[0]))
+
+/* Every integer kind at its edges, in datum id order. */
+static const struct dci_row_value edge_values[] = {
+    {1, 0, 255, 0},
+    {2, 1, 0, -128},
+    {3, 0, 65535, 0},
+    {4, 1, 0, -32768},
+    {5, 0, UINT32_MAX, 0},
+    {6, 1, 0, INT32_MIN},
+    {7, 0, UINT64_MAX, 0},
+    {8, 1, 0, INT64_MIN},
+    {9, 0, 0x01020304u, 0},
+    {10, 0, 1, 0},
+    {11, 1, 0, -86400},
+    {12, 0, 0xC0A80001u, 0},
+    {13, 0, 200, 0},
+};
+#define EDGE_COUNT (sizeof(edge_values) / sizeof(edge_values[0]))
+
+/* What each path refuses: a value too wide, an unknown datum, a derived
+ * one, a number for a string, a negative value too small, and one good
+ * value among them. */
+static const struct dci_row_value bad_values[] = {
+    {1, 0, 256, 0},
+    {999, 0, 1, 0},
+    {SUM_ID, 0, 1, 0},
+    {14, 0, 1, 0},
+    {2, 1, 0, -129},
+    {5, 0, 7, 0},
+};
+#define BAD_COUNT (sizeof(bad_values) / sizeof(bad_values[0]))
+
+static struct dci_config *config;
+static struct dci_registry *registry;
+static struct dci_plugin *plugin;
+static struct dci_class *class;
+static char logged[8][1024];
+static size_t logged_count;
+
+static void
+log_capture(int level, const char *message)
+{
+	(void)level;
+	if (logged_count < sizeof(logged) / sizeof(logged[0]))
+		snprintf(
+		    logged[logged_count], sizeof(logged[0]), "%s", message);
+	logged_count++;
+}
+
+static void
+setup(void)
+{
+	static const char text[] = "providers:\n"
+	                           "  - module: /nowhere/rows.so\n";
+	static const uint32_t class_id[] = {9, 40};
+	static const struct dci_instance_level levels[] = {
+	    {DCI_ITYPE_DEVICE, 4}};
+	static const struct dci_supplier_info supplier_info = {
+	    .module = "rows", .title = "Row setter test", .version = 1};
+	const struct dci_class_info class_info = {
+	    .id = class_id,
+	    .id_length = 2,
+	    .label = "rows",
+	    .levels = levels,
+	    .level_count = 1,
+	    .datums = row_datums,
+	    .datum_count = ROW_DATUM_COUNT,
+	};
+	char error[512];
+	struct dci_supplier *supplier;
+
+	ck_assert_int_eq(dci_config_parse(text, sizeof(text) - 1, "t.yaml",
+	                     &config, error, sizeof(error)),
+	    0);
+	registry = dci_registry_new();
+	plugin = dci_plugin_new(config, 0, "/", registry, -1);
+	ck_assert_ptr_nonnull(plugin);
+	supplier = dci_supplier_register(&plugin->host, &supplier_info);
+	ck_assert_ptr_nonnull(supplier);
+	class = dci_class_register(&plugin->host, supplier, &class_info);
+	ck_assert_ptr_nonnull(class);
+	logged_count = 0;
+}
+
+static void
+teardown(void)
+{
+	log_set_sink(NULL);
+	dci_plugin_close(plugin);
+	dci_registry_free(registry);
+	dci_config_free(config);
+}
+
+/* The one-value setters, as a provider without dci_batch_set_row calls
+ * them; returns how many were refused. */
+static size_t
+set_one_by_one(struct dci_batch *batch, long row,
+    const struct dci_row_value *values, size_t count)
+{
+	size_t refused = 0;
+
+	for (size_t i = 0; i < count; i++)
+		refused +=
+		    (values[i].is_signed
+		            ? dci_batch_set_signed(batch, row,
+		                  values[i].datum_id, values[i].signed_number)
+		            : dci_batch_set_unsigned(batch, row,
+		                  values[i].datum_id, values[i].number)) != 0;
+	return refused;
+}
+
+static long
+add_instance(struct dci_batch *batch, uint32_t id)
+{
+	char label[16];
+	long row;
+
+	snprintf(label, sizeof(label), "unit%u", (unsigned)id);
+	row = dci_batch_instance(batch, &id, 1, label);
+	ck_assert_int_ge(row, 0);
+	return row;
+}
+
+/* Instance `left` and `right` of the snapshot have the same presence and
+ * the same bytes in every slot, derived and widened ones included. */
+static void
+assert_same_rows(uint32_t left_id, uint32_t right_id)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	long left = dci_snapshot_find(class, snapshot, &left_id);
+	long right = dci_snapshot_find(class, snapshot, &right_id);
+
+	ck_assert_int_ge(left, 0);
+	ck_assert_int_ge(right, 0);
+	for (size_t d = 0; d < class->datum_count; d++) {
+		const struct dci_datum *datum = &class->datums[d];
+		bool present =
+		    dci_snapshot_present(class, snapshot, (size_t)left, datum);
+
+		ck_assert_msg(present == dci_snapshot_present(class, snapshot,
+		                             (size_t)right, datum),
+		    "datum %u: presence differs", datum->info.id);
+		ck_assert_msg(memcmp(dci_snapshot_slot(
+		                         class, snapshot, (size_t)left, datum),
+		                  dci_snapshot_slot(
+		                      class, snapshot, (size_t)right, datum),
+		                  datum->info.size) == 0,
+		    "datum %u: values differ", datum->info.id);
+	}
+}
+
+static uint64_t
+number_of(uint32_t instance_id, uint32_t datum_id, bool *present)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
+	long row = dci_snapshot_find(class, snapshot, &instance_id);
+	struct dci_value value;
+
+	ck_assert_ptr_nonnull(datum);
+	ck_assert_int_ge(row, 0);
+	*present = dci_snapshot_present(class, snapshot, (size_t)row, datum);
+	dci_value_decode(&datum->info,
+	    dci_snapshot_slot(class, snapshot, (size_t)row, datum), &value);
+	return value.number;
+}
+
+START_TEST(row_stores_what_one_value_calls_store)
+{
+	struct dci_batch *batch;
+	bool present;
+
+	/* Two refreshes, so that the widened counter's second value is
+	 * carried across a wrap (200 -> 10) the same way. */
+	for (int refresh = 0; refresh < 2; refresh++) {
+		struct dci_row_value values[EDGE_COUNT];
+
+		memcpy(values, edge_values, sizeof(values));
+		values[12].number = refresh == 0 ? 200 : 10;
+		batch = dci_batch_begin(&plugin->host, class);
+		ck_assert_ptr_nonnull(batch);
+		ck_assert_uint_eq(set_one_by_one(batch, add_instance(batch, 1),
+		                      values, EDGE_COUNT),
+		    0);
+		ck_assert_int_eq(
+		    dci_batch_set_row(
+		        batch, add_instance(batch, 2), values, EDGE_COUNT),
+		    0);
+		/* Out of datum order: the same values. */
+		long row = add_instance(batch, 3);
+		for (size_t i = EDGE_COUNT; i-- > 0;)
+			ck_assert_int_eq(
+			    dci_batch_set_row(batch, row, &values[i], 1), 0);
+		ck_assert_int_eq(dci_batch_commit(batch), 0);
+		assert_same_rows(1, 2);
+		assert_same_rows(1, 3);
+	}
+	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
+	ck_assert(present);
+	ck_assert_uint_eq(number_of(2, 13, &present), 266); /* 200 + 66 */
+	ck_assert_uint_eq(number_of(2, 9, &present), 0x01020304u);
+	ck_assert_uint_eq(number_of(2, SUM_ID, &present), 255 + 65535);
+	ck_assert(present);
+	ck_assert_uint_eq(logged_count, 0);
+}
+END_TEST
+
+/* The batch of one refresh with the bad values, by `row_setter` or one
+ * call each; the warning its commit logged. */
+static const char *
+refresh_with_bad_values(bool row_setter)
+{
+	struct dci_batch *batch = dci_batch_begin(&plugin->host, class);
+	long row;
+
+	ck_assert_ptr_nonnull(batch);
+	row = add_instance(batch, 1);
+	if (row_setter) {
+		ck_assert_int_eq(
+		    dci_batch_set_row(batch, row, bad_values, BAD_COUNT), -1);
+		/* A row that does not exist: every value refused. */
+		ck_assert_int_eq(
+		    dci_batch_set_row(batch, 5, edge_values, 2), -1);
+		ck_assert_int_eq(dci_batch_set_row(batch, row, NULL, 0), 0);
+	} else {
+		ck_assert_uint_eq(
+		    set_one_by_one(batch, row, bad_values, BAD_COUNT),
+		    BAD_COUNT - 1);
+		ck_assert_uint_eq(set_one_by_one(batch, 5, edge_values, 2), 2);
+	}
+	logged_count = 0;
+	log_set_sink(log_capture);
+	ck_assert_int_eq(dci_batch_commit(batch), 0);
+	log_set_sink(NULL);
+	ck_assert_uint_eq(logged_count, 1);
+	/* Forget the refusals: the next batch logs its own as new. */
+	free(class->refusal_hashes);
+	class->refusal_hashes = NULL;
+	class->refusal_hash_count = 0;
+	return logged[0];
+}
+
+/* Every datum that takes a number, given values at and past the edges of
+ * its range: the row setter (whose common case stores in place, without
+ * the encoder) accepts exactly what the encoder accepts, and stores the
+ * same bytes. */
+START_TEST(row_stores_what_the_encoder_stores)
+{
+	static const uint32_t ids[] = {
+	    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16};
+	static const uint64_t numbers[] = {0, 1, 2, 127, 128, 255, 256, 32767,
+	    32768, 65535, 65536, INT32_MAX, UINT32_MAX, UINT64_C(0xffffffffff),
+	    UINT64_C(0x10000000000), INT64_MAX, (uint64_t)INT64_MAX + 1,
+	    UINT64_MAX};
+	static const int64_t negatives[] = {-1, -128, -129, -32768, -32769,
+	    INT32_MIN, (int64_t)INT32_MIN - 1, INT64_MIN};
+
+	for (size_t d = 0; d < sizeof(ids) / sizeof(ids[0]); d++) {
+		const struct dci_datum *datum =
+		    dci_class_find_datum(class, ids[d]);
+		struct dci_datum_info provided;
+
+		ck_assert_ptr_nonnull(datum);
+		provided = datum->info;
+
+		if (datum->provided_size != 0) {
+			provided.type = datum->provided_type;
+			provided.size = datum->provided_size;
+		}
+		for (size_t v = 0; v < 18 + 8; v++) {
+			struct dci_row_value value =
+			    v < 18 ? dci_row_unsigned(ids[d], numbers[v])
+			           : dci_row_signed(ids[d], negatives[v - 18]);
+			unsigned char expected[8] = {0};
+			int encoded =
+			    value.is_signed
+			        ? dci_value_encode_signed_trusted(&provided,
+			              value.signed_number, expected, NULL, 0)
+			        : dci_value_encode_unsigned_trusted(&provided,
+			              value.number, expected, NULL, 0);
+			struct dci_batch *batch =
+			    dci_batch_begin(&plugin->host, class);
+			long row = add_instance(batch, 1);
+			int stored = dci_batch_set_row(batch, row, &value, 1);
+
+			ck_assert_msg(stored == encoded,
+			    "datum %u, value %zu: row setter %d, encoder %d",
+			    ids[d], v, stored, encoded);
+			ck_assert_int_eq(dci_batch_commit(batch), 0);
+			if (stored != 0)
+				continue;
+			/* A widened counter's first value is served as
+			 * stored, in 32 bits. */
+			ck_assert_msg(memcmp(dci_snapshot_slot(class,
+			                         class->snapshot, 0, datum),
+			                  expected, provided.size) == 0,
+			    "datum %u, value %zu: other bytes", ids[d], v);
+		}
+	}
+}
+END_TEST
+
+START_TEST(row_refuses_what_one_value_calls_refuse)
+{
+	char one_by_one[1024];
+	bool present;
+
+	snprintf(one_by_one, sizeof(one_by_one), "%s",
+	    refresh_with_bad_values(false));
+	ck_assert_str_eq(refresh_with_bad_values(true), one_by_one);
+	ck_assert_str_eq(one_by_one,
+	    "provider /nowhere/rows.so: class \"rows\": 7 calls refused in "
+	    "this refresh "
+	    "(7 not refused in the last), those rows are absent; first new: "
+	    "value of instance 1 refused: datum 1 (\"u8\"): value 256 does "
+	    "not fit ST_INTEGER8 unsigned (maximum 255)");
+	/* The good value among the bad ones is stored, the others not. */
+	ck_assert_uint_eq(number_of(1, 5, &present), 7);
+	ck_assert(present);
+	number_of(1, 1, &present);
+	ck_assert(!present);
+	number_of(1, 2, &present);
+	ck_assert(!present);
+	number_of(1, 14, &present);
+	ck_assert(!present);
+	number_of(1, SUM_ID, &present);
+	ck_assert(!present);
+}
+END_TEST
+
+/* An older host's operations: its one-value setters counted, then made
+ * by the real host on the real operations (whose own one-value setters
+ * are rows of one). */
+static struct dci_host_operations older;
+static size_t older_calls;
+
+static int
+older_set_unsigned(
+    struct dci_batch *batch, long row, uint32_t datum_id, uint64_t value)
+{
+	int result;
+
+	older_calls++;
+	batch->operations = &dci_host_operations;
+	result = dci_batch_set_unsigned(batch, row, datum_id, value);
+	batch->operations = &older;
+	return result;
+}
+
+static int
+older_set_signed(
+    struct dci_batch *batch, long row, uint32_t datum_id, int64_t value)
+{
+	int result;
+
+	older_calls++;
+	batch->operations = &dci_host_operations;
+	result = dci_batch_set_signed(batch, row, datum_id, value);
+	batch->operations = &older;
+	return result;
+}
+
+static int
+older_set_row(struct dci_batch *batch, long row,
+    const struct dci_row_value *values, size_t count)
+{
+	(void)batch;
+	(void)row;
+	(void)values;
+	(void)count;
+	ck_abort_msg("an older host's batch_set_row was called");
+	return -1;
+}
+
+/* A host whose operations end before batch_set_row: the wrapper makes one
+ * call per value, with the same values stored and refused. */
+START_TEST(older_host_gets_one_call_per_value)
+{
+	struct dci_batch *batch;
+	bool present;
+	long row;
+
+	older = dci_host_operations;
+	older.size = offsetof(struct dci_host_operations, batch_set_row);
+	older.batch_set_row = older_set_row;
+	older.batch_set_unsigned = older_set_unsigned;
+	older.batch_set_signed = older_set_signed;
+	batch = dci_batch_begin(&plugin->host, class);
+	ck_assert_ptr_nonnull(batch);
+	ck_assert_uint_eq(set_one_by_one(batch, add_instance(batch, 1),
+	                      edge_values, EDGE_COUNT),
+	    0);
+	row = add_instance(batch, 2);
+	batch->operations = &older;
+	ck_assert_int_eq(
+	    dci_batch_set_row(batch, row, edge_values, EDGE_COUNT), 0);
+	ck_assert_uint_eq(older_calls, EDGE_COUNT);
+	batch->operations = &dci_host_operations;
+	ck_assert_int_eq(dci_batch_commit(batch), 0);
+	assert_same_rows(1, 2);
+	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
+	ck_assert(present);
+
+	/* The bad values: refused one by one, the good one stored. */
+	batch = dci_batch_begin(&plugin->host, class);
+	row = add_instance(batch, 1);
+	batch->operations = &older;
+	ck_assert_int_eq(
+	    dci_batch_set_row(batch, row, bad_values, BAD_COUNT), -1);
+	ck_assert_uint_eq(older_calls, EDGE_COUNT + BAD_COUNT);
+	batch->operations = &dci_host_operations;
+	logged_count = 0;
+	log_set_sink(log_capture);
+	ck_assert_int_eq(dci_batch_commit(batch), 0);
+	log_set_sink(NULL);
+	ck_assert_uint_eq(logged_count, 1);
+	ck_assert_ptr_nonnull(strstr(logged[0], ": 5 calls refused"));
+	ck_assert_uint_eq(number_of(1, 5, &present), 7);
+	ck_assert(present);
+}
+END_TEST
+
+START_TEST(isolated_provider_forwards_rows)
+{
+	struct dci_config *loaded_config;
+	struct dci_registry *loaded_registry = dci_registry_new();
+	struct dci_plugins plugins;
+	const struct dci_class *good;
+	char *text, error[2048] = "";
+	uint64_t counts[3];
+
+	ck_assert_int_eq(
+	    setenv(DCI_ISOLATION_PROGRAM_ENVIRONMENT, TEST_ISOLATE_PROGRAM, 1),
+	    0);
+	ck_assert_int_ge(asprintf(&text,
+	                     "agent:\n  plugin-dir: %s\nproviders:\n"
+	                     "  - module: good_provider\n    isolate: true\n"
+	                     "    options:\n      row_setter: true\n",
+	                     TEST_PROVIDER_DIR),
+	    0);
+	ck_assert_msg(dci_config_parse(text, strlen(text), "t.yaml",
+	                  &loaded_config, error, sizeof(error)) == 0,
+	    "config: %s", error);
+	free(text);
+	ck_assert_msg(
+	    dci_plugins_load(loaded_config, "/nonexistent", loaded_registry,
+	        DCI_LOAD_STRICT, &plugins, error, sizeof(error)) == 0,
+	    "%s", error);
+	dci_plugins_refresh_all(&plugins, 1000);
+	ck_assert_uint_eq(loaded_registry->class_count, 1);
+	good = loaded_registry->classes[0];
+	ck_assert_ptr_nonnull(good->snapshot);
+	ck_assert_uint_eq(good->snapshot->count, 3);
+	for (uint32_t id = 1; id <= 3; id++) {
+		const struct dci_datum *count = dci_class_find_datum(good, 1);
+		long row = dci_snapshot_find(good, good->snapshot, &id);
+		struct dci_value value;
+
+		ck_assert_int_ge(row, 0);
+		ck_assert(dci_snapshot_present(
+		    good, good->snapshot, (size_t)row, count));
+		dci_value_decode(&count->info,
+		    dci_snapshot_slot(good, good->snapshot, (size_t)row, count),
+		    &value);
+		counts[id - 1] = value.number;
+	}
+	/* 100 * id + the refresh number, as without the option. */
+	ck_assert_uint_eq(counts[0], 101);
+	ck_assert_uint_eq(counts[1], 201);
+	ck_assert_uint_eq(counts[2], 301);
+	ck_assert_int_eq(plugins.items[0]->consecutive_failures, 0);
+	dci_plugins_close(&plugins);
+	dci_registry_free(loaded_registry);
+	dci_config_free(loaded_config);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *suite = suite_create("batch_row");
+	TCase *cases = tcase_create("batch_row");
+	TCase *isolated = tcase_create("isolated");
+	SRunner *runner;
+	int failed;
+
+	tcase_add_checked_fixture(cases, setup, teardown);
+	tcase_add_test(cases, row_stores_what_one_value_calls_store);
+	tcase_add_test(cases, row_stores_what_the_encoder_stores);
+	tcase_add_test(cases, row_refuses_what_one_value_calls_refuse);
+	tcase_add_test(cases, older_host_gets_one_call_per_value);
+	tcase_add_test(isolated, isolated_provider_forwards_rows);
+	tcase_set_timeout(isolated, 30);
+	suite_add_tcase(suite, cases);
+	suite_add_tcase(suite, isolated);
+	runner = srunner_create(suite);
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
