@@ -26,7 +26,6 @@
 #include "supplier/supplier_internal.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,9 +78,7 @@ struct dcistat_devstat {
 	uint32_t durations[4];
 };
 
-/* The handle functions are given &x->handle and cast back. */
-_Static_assert(offsetof(struct dcistat_devstat, handle) == 0,
-    "the handle is the first member");
+DCISTAT_HANDLE_FIRST(struct dcistat_devstat);
 
 static const uint32_t devstat_relative_id[] = {2};
 

@@ -13,7 +13,6 @@
 #include "supplier/supplier_internal.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +31,7 @@ struct dcistat_evcnt {
 	uint32_t count_word; /* absolute word of its count in a region */
 };
 
-/* The handle functions are given &x->handle and cast back. */
-_Static_assert(offsetof(struct dcistat_evcnt, handle) == 0,
-    "the handle is the first member");
+DCISTAT_HANDLE_FIRST(struct dcistat_evcnt);
 
 static const uint32_t evcnt_relative_id[] = {1};
 

@@ -9,6 +9,7 @@
 #include <dcistat/supplier.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <dcistat/segment.h>
@@ -164,6 +165,12 @@ int dcistat_handle_publish(struct dcistat_handle *handle, uint32_t serial,
     const char *label, uint32_t parent_index_plus_one,
     struct dcistat_handle **list,
     void (*close)(struct dcistat_supplier *supplier));
+
+/* A model's handle type (devstat, evcnt) keeps its struct dcistat_handle
+ * first: the handle functions are given &x->handle and cast it back. */
+#define DCISTAT_HANDLE_FIRST(type)                                             \
+	_Static_assert(offsetof(type, handle) == 0,                            \
+	    #type ": the handle is the first member")
 
 /* A model's public remove (devstat, evcnt): fails with EINVAL and the
  * message `absent` when handle is NULL; else, under the supplier's lock,
