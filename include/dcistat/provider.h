@@ -219,7 +219,8 @@ enum dci_unit {
  *     counter and wraps modulo 2^64, anything else is a gauge;
  *   - average, percent (100 * arg1 / (arg1 + arg2)), variance (arg1 a
  *     count, arg2 a sum, arg3 a sum of squares: arg3/arg1 - (arg2/arg1)^2):
- *     hundredths, rounded half away from zero (dciStatHundredths).
+ *     hundredths, rounded half away from zero (dciStatHundredths);
+ *     averages and percents exactly, the variance in long double.
  * An instance whose argument has no value, a division by zero, an overflow,
  * a negative unsigned difference or a result outside the column's range has
  * no value: its rows are absent. The configuration file can declare

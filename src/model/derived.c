@@ -130,66 +130,52 @@ compute_integer(enum dci_unit derivation,
 	return true;
 }
 
-/* An argument's magnitude and sign, for the exact ratios. */
-static uint64_t
-magnitude(const struct dci_derived_argument *argument, bool *negative)
+/* Wide enough for any 64-bit argument, signed or not, for the sum of two
+ * and for 100 times either, so that averages and percents are exact over
+ * the whole range. */
+__extension__ typedef __int128 wide_signed;
+__extension__ typedef unsigned __int128 wide_unsigned;
+
+static wide_signed
+wide_argument(const struct dci_derived_argument *argument)
 {
-	*negative = argument->is_signed && argument->signed_number < 0;
-	if (!*negative)
-		return argument->is_signed ? (uint64_t)argument->signed_number
-		                           : argument->number;
-	return (uint64_t)(-(argument->signed_number + 1)) + 1;
+	return argument->is_signed ? (wide_signed)argument->signed_number
+	                           : (wide_signed)argument->number;
 }
 
-/* Below this, 100 * a and the rounding of (100 * a) / b are exact in 64
- * bits (2 * remainder + divisor < 2^64). */
-#define EXACT_RATIO_LIMIT (UINT64_C(1) << 56)
-
-/* 100 * numerator / denominator, rounded half away from zero, in integers
- * when the magnitudes allow (true), which is exact; false leaves it to the
- * long double path. The denominator is not 0. */
-static bool
-exact_hundredths(const struct dci_derived_argument *numerator,
-    const struct dci_derived_argument *denominator, int64_t *hundredths)
+static wide_unsigned
+wide_magnitude(wide_signed value)
 {
-	bool numerator_negative, denominator_negative;
-	uint64_t top = magnitude(numerator, &numerator_negative);
-	uint64_t bottom = magnitude(denominator, &denominator_negative);
-	uint64_t quotient, remainder;
+	return value < 0 ? (wide_unsigned)(-value) : (wide_unsigned)value;
+}
 
-	if (top >= EXACT_RATIO_LIMIT || bottom >= EXACT_RATIO_LIMIT)
+/* 100 * numerator / denominator in hundredths, rounded half away from
+ * zero: true with *hundredths set; false (no value) when the denominator
+ * is 0 or the result is beyond the range the variance's path also
+ * refuses. */
+static bool
+exact_hundredths(
+    wide_signed numerator, wide_signed denominator, int64_t *hundredths)
+{
+	wide_unsigned top = wide_magnitude(numerator) * 100;
+	wide_unsigned bottom = wide_magnitude(denominator);
+	wide_unsigned quotient, remainder;
+
+	if (bottom == 0)
 		return false;
-	top *= 100;
 	quotient = top / bottom;
 	remainder = top % bottom;
 	if (2 * remainder >= bottom)
 		quotient++;
-	*hundredths = numerator_negative != denominator_negative
-	                  ? -(int64_t)quotient
-	                  : (int64_t)quotient;
+	if (quotient > (wide_unsigned)(INT64_MAX / 2))
+		return false;
+	*hundredths = (numerator < 0) != (denominator < 0) ? -(int64_t)quotient
+	                                                   : (int64_t)quotient;
 	return true;
 }
 
-/* The exact percent, 100 * arg1 / (arg1 + arg2) in hundredths, when both
- * are non-negative and small enough for exact_hundredths. */
-static bool
-exact_percent(const struct dci_derived_argument *arguments, int64_t *hundredths)
-{
-	bool first_negative, second_negative;
-	uint64_t first = magnitude(&arguments[0], &first_negative);
-	uint64_t second = magnitude(&arguments[1], &second_negative);
-	struct dci_derived_argument numerator = {.number = 100 * first};
-	struct dci_derived_argument sum = {.number = first + second};
-
-	if (first_negative || second_negative ||
-	    first >= EXACT_RATIO_LIMIT / 100 || second >= EXACT_RATIO_LIMIT ||
-	    sum.number == 0)
-		return false;
-	return exact_hundredths(&numerator, &sum, hundredths);
-}
-
-/* Ratios in long double, which holds every 64-bit integer exactly where it
- * has a 64-bit mantissa (x86) and to 53 bits elsewhere. */
+/* The variance in long double, which holds every 64-bit integer exactly
+ * where it has a 64-bit mantissa (x86) and to 53 bits elsewhere. */
 static long double
 argument_value(const struct dci_derived_argument *argument)
 {
@@ -201,28 +187,22 @@ static bool
 compute_ratio(enum dci_unit derivation,
     const struct dci_derived_argument *arguments, int64_t *hundredths)
 {
-	long double first = argument_value(&arguments[0]);
-	long double second = argument_value(&arguments[1]);
-	long double value, mean;
+	long double first, second, value, mean;
 
 	switch (derivation) {
 	case DCI_UNIT_DERIVED_AVERAGE:
-		if (second == 0)
-			return false;
-		if (exact_hundredths(&arguments[0], &arguments[1], hundredths))
-			return true;
-		value = first / second;
-		break;
+		return exact_hundredths(wide_argument(&arguments[0]),
+		    wide_argument(&arguments[1]), hundredths);
 	case DCI_UNIT_DERIVED_PERCENT:
-		if (exact_percent(arguments, hundredths))
-			return true;
-		if (first + second == 0)
-			return false;
-		value = 100 * first / (first + second);
-		break;
+		/* 100 * arg1 / (arg1 + arg2), a percent in hundredths. */
+		return exact_hundredths(wide_argument(&arguments[0]) * 100,
+		    wide_argument(&arguments[0]) + wide_argument(&arguments[1]),
+		    hundredths);
 	case DCI_UNIT_DERIVED_VARIANCE:
 		/* arg1 a count, arg2 a sum, arg3 a sum of squares: the
 		 * population variance E[x^2] - E[x]^2. */
+		first = argument_value(&arguments[0]);
+		second = argument_value(&arguments[1]);
 		if (first <= 0)
 			return false;
 		mean = second / first;
