@@ -966,10 +966,13 @@ dci_plugins_load(const struct dci_config *config,
 	bool failed = false;
 	char reason[1024];
 
+	/* Every field set here: the caller's struct may hold anything, and a
+	 * threaded flag read from it would start refresh threads writing to
+	 * a pipe nobody made. Threads come later (dci_plugins_use_threads). */
+	*plugins = (struct dci_plugins){.notify_pipe = {-1, -1}};
 	plugins->items =
 	    calloc(config->provider_count ? config->provider_count : 1,
 	        sizeof(*plugins->items));
-	plugins->count = 0;
 	if (plugins->items == NULL ||
 	    dci_plugins_reserve_names(config, registry) != 0) {
 		free(plugins->items);

@@ -137,8 +137,8 @@ int dci_plugins_notify_write_fd(const struct dci_plugins *plugins);
 void dci_plugins_drain_notifications(struct dci_plugins *plugins);
 
 /*
- * Creates and starts a plug-in for every provider of the configuration, in
- * order, then checks that every class the configuration derives metrics
+ * Initialises *plugins (not threaded) and creates and starts a plug-in for
+ * every provider of the configuration, in order, then checks that every class the configuration derives metrics
  * for was registered. Strict: on the first error returns -1 with the
  * message in `error`, nothing left loaded. Tolerant: failures are logged
  * with their position and the plug-ins kept, failed; returns 0 (-1 only
