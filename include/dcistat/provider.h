@@ -485,8 +485,8 @@ dci_batch_set_signed(
  * unknown or derived datum, a value that does not fit, a row that does not
  * exist: that value is left out and logged, the others are stored). The
  * host checks the batch and the row once per call, not once per value, and
- * finds each datum with one comparison when the values come in the order
- * of their datum ids, so a provider that sets many values per instance
+ * finds a datum of a small id in one load, in any order, so a provider
+ * that sets many values per instance
  * (counters, above all) spends less per value than with one call each. A
  * datum given twice takes the last value. Returns 0 when every value was
  * stored, -1 when any was refused. A host older than this call gets one
@@ -501,6 +501,8 @@ dci_batch_set_row(struct dci_batch *batch, long row,
 	    offsetof(struct dci_host_operations, batch_set_row))
 		return batch->operations->batch_set_row(
 		    batch, row, values, count);
+	if (values == NULL)
+		return count > 0 ? -1 : 0; /* as the host refuses it */
 	for (size_t i = 0; i < count; i++) {
 		const struct dci_row_value *value = &values[i];
 

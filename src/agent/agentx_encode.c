@@ -32,12 +32,17 @@ null_oid(const oid *name, size_t length)
 	return length == 0 || (length == 2 && name[0] == 0 && name[1] == 0);
 }
 
-/* The encoded size of an OID, or 0 when it cannot be encoded. */
+/* The encoded size of an OID, or 0 when it cannot be encoded (too long,
+ * or a sub-identifier beyond AgentX's 32 bits, which Net-SNMP's builder
+ * would cut short). */
 static size_t
 oid_size(const oid *name, size_t length)
 {
 	if (null_oid(name, length))
 		return 4;
+	for (size_t i = 0; i < length; i++)
+		if (name[i] > UINT32_MAX)
+			return 0;
 	if (internet_prefix(name, length))
 		length -= 5;
 	return length <= OID_MAX_SUBIDS ? 4 + 4 * length : 0;
@@ -62,8 +67,12 @@ value_size(const netsnmp_variable_list *varbind)
 		return varbind->val.integer != NULL ? 4 : SIZE_MAX;
 	case ASN_COUNTER64:
 		return varbind->val.counter64 != NULL ? 8 : SIZE_MAX;
-	case ASN_OCTET_STR:
 	case ASN_IPADDRESS:
+		/* Four octets (RFC 2741 5.4); anything else is Net-SNMP's. */
+		if (varbind->val_len != 4 || varbind->val.string == NULL)
+			return SIZE_MAX;
+		return 4 + 4;
+	case ASN_OCTET_STR:
 	case ASN_OPAQUE:
 		if (varbind->val_len > ENCODED_MAX ||
 		    (varbind->val_len > 0 && varbind->val.string == NULL))

@@ -623,7 +623,7 @@ dci_value_number_layout(
 		return true;
 	case DCI_ST_ADDRESS:
 		if (datum->format != DCI_SAF_IP)
-			return false;
+			break;
 		layout->width = 4;
 		layout->big_endian = true;
 		layout->maximum = UINT32_MAX;
@@ -638,8 +638,10 @@ dci_value_number_layout(
 			layout->maximum = UINT64_MAX;
 		return true;
 	default:
-		return false;
+		break;
 	}
+	*layout = (struct dci_value_number_layout){0};
+	return false;
 }
 
 int

@@ -33,6 +33,9 @@
  * loaded or stored, swapped when the order is not the host's (every value
  * of a refresh and a commit goes through them, hence inline); other widths
  * go byte by byte. */
+#if !defined(__BYTE_ORDER__) || !defined(__ORDER_BIG_ENDIAN__)
+#error "the compiler must say the byte order (__BYTE_ORDER__)"
+#endif
 static inline bool
 dci_value_order_swapped(bool big_endian)
 {
@@ -229,8 +232,8 @@ dci_value_signed_encoder dci_value_encode_signed;
  * address; not ST_DERIVED, which only the host sets): a value from
  * `minimum` (0: no negative value) to `maximum` is stored as the low
  * `width` bytes of its two's complement in the given byte order, and
- * anything else is refused. Returns false, `layout` zeroed but for the
- * width, for a datum that takes no number. For a caller that stores many
+ * anything else is refused. Returns false, `layout` all zero (width 0), for
+ * a datum that takes no number. For a caller that stores many
  * values of one datum without the encoders' dispatch per value; a refusal
  * is still the encoders' to word. */
 struct dci_value_number_layout {

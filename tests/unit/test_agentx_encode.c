@@ -238,6 +238,24 @@ START_TEST(refuses_what_it_cannot_encode)
 	    snmp_set_var_objid(list, long_name, OID_LENGTH(long_name)), 0);
 	ck_assert_uint_eq(agent_agentx_encode_response(&buffer, &ids, list), 0);
 	snmp_free_varbind(list);
+
+	/* An IpAddress is four octets. */
+	list = NULL;
+	add(&list, text_name, OID_LENGTH(text_name), ASN_IPADDRESS, bits,
+	    sizeof(bits));
+	ck_assert_uint_eq(agent_agentx_encode_response(&buffer, &ids, list), 0);
+	snmp_free_varbind(list);
+
+	/* A sub-identifier AgentX cannot carry (32 bits). */
+	if (sizeof(oid) > 4) {
+		oid wide_name[] = {1, 3, 6, 1, 4, 1, (oid)UINT32_MAX + 1};
+
+		list = NULL;
+		add(&list, wide_name, OID_LENGTH(wide_name), ASN_NULL, NULL, 0);
+		ck_assert_uint_eq(
+		    agent_agentx_encode_response(&buffer, &ids, list), 0);
+		snmp_free_varbind(list);
+	}
 	agent_agentx_buffer_free(&buffer);
 }
 END_TEST

@@ -731,8 +731,7 @@ example_init(struct dci_host *host, void **context_pointer)
  * The values of one row, prepared once per refresh: every integer value
  * (booleans, times and IP addresses included) as one array for
  * dci_batch_set_row, which stores them in one call, in the order of the
- * datum table (the order of their ids, which the host finds fastest); the
- * instance's id is written into its slots per row. Strings and raw bytes
+ * datum table; the instance's id is written into its slots per row. Strings and raw bytes
  * go one call each (dci_batch_set_bytes, dci_batch_set_string).
  */
 struct example_row {
