@@ -164,12 +164,12 @@ EOF
 	ok "refused by -t, failed and retried at start: $(grep -F -- "$2" "$TMP_DIR/refused.log" | sed "s|$TMP_DIR/||")"
 }
 expect_refused "      instances: 0" \
-    "refused.yaml:7:7: provider example: option 'instances': expected a whole number from 1 to 10000000, found \"0\""
+    "refused.yaml:7:7: provider example: option 'instances': expected a number from 1 to 10000000, found \"0\""
 expect_refused "      instances: 10000001" "found \"10000001\""
 expect_refused "      instances: 3e6" "found \"3e6\""
-expect_refused "      instances: [1, 2]" "option 'instances': expected a whole number from 1 to 10000000, not a list"
+expect_refused "      instances: [1, 2]" "option 'instances': expected a number from 1 to 10000000, not a list"
 expect_refused "      churn_seconds: -1" \
-    "option 'churn_seconds': expected a whole number from 0 to 4294967295, found \"-1\""
+    "option 'churn_seconds': expected a number from 0 to 4294967295, found \"-1\""
 expect_refused "      instance: 3" \
     "unknown option 'instance' for provider example: expected"
 # Derived metrics of the configuration: an argument the class does not have,

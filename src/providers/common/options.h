@@ -18,9 +18,10 @@
 /*
  * Reads option `key` as a decimal number from minimum to maximum into
  * *value: default_value when the option is absent. A value that is not
- * such a number (no sign, no space, nothing after the digits) is reported
- * with dci_option_error ("expected a number from minimum to maximum"), and
- * -1 returned.
+ * such a number (no sign, no space, nothing after the digits), or a list,
+ * is reported with dci_option_error ("expected a number from minimum to
+ * maximum, found ..." or ", not a list"), and -1 returned, *value
+ * untouched.
  */
 int provider_option_unsigned(struct dci_host *host, const char *key,
     uint64_t minimum, uint64_t maximum, uint64_t default_value,

@@ -177,6 +177,8 @@
 
 #include <dcistat/provider.h>
 
+#include "providers/common/options.h"
+
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -613,55 +615,6 @@ example_monotonic_milliseconds(void)
 	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-/*
- * Reads option `key` as a whole number in minimum..maximum: decimal digits
- * only (YAML gives every scalar to the provider as text). Returns 0 with
- * *value set (default_value when the key is absent), or -1 after reporting
- * the problem: dci_option_error names the configuration file, line and
- * column, so the user can find it.
- */
-static int
-example_option_number(struct dci_host *host, const char *key, uint64_t minimum,
-    uint64_t maximum, uint64_t default_value, uint64_t *value)
-{
-	const char *text = dci_option_string(host, key);
-	char message[128];
-	uint64_t number = 0;
-	const char *cursor;
-
-	if (text == NULL && dci_option_count(host, key) == 0) {
-		*value = default_value;
-		return 0;
-	}
-	/* Here text is NULL only for a sequence, which is refused too. */
-	for (cursor = text; cursor != NULL && *cursor >= '0' && *cursor <= '9';
-	     cursor++) {
-		/* Past maximum, stop adding digits: no overflow, and the
-		 * range check below refuses the value. */
-		if (number <= maximum)
-			number = number * 10 + (uint64_t)(*cursor - '0');
-	}
-	if (text == NULL || cursor == text || *cursor != '\0' ||
-	    number < minimum || number > maximum) {
-		if (text == NULL)
-			snprintf(message, sizeof message,
-			    "expected a whole number from %llu to %llu, not a "
-			    "list",
-			    (unsigned long long)minimum,
-			    (unsigned long long)maximum);
-		else
-			snprintf(message, sizeof message,
-			    "expected a whole number from %llu to %llu, found "
-			    "\"%.40s\"",
-			    (unsigned long long)minimum,
-			    (unsigned long long)maximum, text);
-		dci_option_error(host, key, message);
-		return -1;
-	}
-	*value = number;
-	return 0;
-}
-
 static int
 example_init(struct dci_host *host, void **context_pointer)
 {
@@ -683,9 +636,10 @@ example_init(struct dci_host *host, void **context_pointer)
 	/* Options first: a typo should fail before anything is registered.
 	 * Unknown keys never get here; the host refuses them using
 	 * option_keys. */
-	if (example_option_number(host, "instances", 1, EXAMPLE_INSTANCES_MAX,
-	        EXAMPLE_INSTANCES_DEFAULT, &instances) != 0 ||
-	    example_option_number(host, "churn_seconds", 0,
+	if (provider_option_unsigned(host, "instances", 1,
+	        EXAMPLE_INSTANCES_MAX, EXAMPLE_INSTANCES_DEFAULT,
+	        &instances) != 0 ||
+	    provider_option_unsigned(host, "churn_seconds", 0,
 	        EXAMPLE_CHURN_MAX_SECONDS, EXAMPLE_CHURN_DEFAULT_SECONDS,
 	        &churn_seconds) != 0)
 		return -1;
@@ -731,8 +685,8 @@ example_init(struct dci_host *host, void **context_pointer)
  * The values of one row, prepared once per refresh: every integer value
  * (booleans, times and IP addresses included) as one array for
  * dci_batch_set_row, which stores them in one call, in the order of the
- * datum table; the instance's id is written into its slots per row. Strings and raw bytes
- * go one call each (dci_batch_set_bytes, dci_batch_set_string).
+ * datum table; the instance's id is written into its slots per row. Strings and
+ * raw bytes go one call each (dci_batch_set_bytes, dci_batch_set_string).
  */
 struct example_row {
 	struct dci_row_value numbers[EXAMPLE_DATUM_COUNT];

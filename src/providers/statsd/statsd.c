@@ -55,6 +55,7 @@
 #include <time.h>
 
 #include "format/datum_forms.h"
+#include "providers/common/options.h"
 #include "providers/common/start.h"
 #include "providers/statsd/statsd_parse.h"
 #include "providers/statsd/statsd_receiver.h"
@@ -230,36 +231,6 @@ statsd_monotonic_seconds(void)
 	return (int64_t)now.tv_sec;
 }
 
-/* A whole number option in minimum..maximum; the default when absent. */
-static int
-statsd_option_number(struct dci_host *host, const char *key, uint64_t minimum,
-    uint64_t maximum, uint64_t default_value, uint64_t *value)
-{
-	const char *text = dci_option_string(host, key);
-	char message[128];
-	uint64_t number = 0;
-	const char *cursor;
-
-	if (!dci_option_present(host, key)) {
-		*value = default_value;
-		return 0;
-	}
-	for (cursor = text; cursor != NULL && *cursor >= '0' && *cursor <= '9';
-	     cursor++)
-		if (number <= maximum)
-			number = number * 10 + (uint64_t)(*cursor - '0');
-	if (text == NULL || cursor == text || *cursor != '\0' ||
-	    number < minimum || number > maximum) {
-		snprintf(message, sizeof message,
-		    "expected a whole number from %" PRIu64 " to %" PRIu64,
-		    minimum, maximum);
-		dci_option_error(host, key, message);
-		return -1;
-	}
-	*value = number;
-	return 0;
-}
-
 /* quantiles: a list of fractions in (0, 1), multiples of 0.0001. */
 static int
 statsd_option_quantiles(struct dci_host *host, struct statsd_context *context)
@@ -401,21 +372,21 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	    host, context_pointer, sizeof *context, statsd_release);
 	if (context == NULL)
 		return -1;
-	if (statsd_option_number(host, "receive_buffer", 4096, 1u << 30,
+	if (provider_option_unsigned(host, "receive_buffer", 4096, 1u << 30,
 	        STATSD_RECEIVE_BUFFER_DEFAULT, &buffer) != 0 ||
-	    statsd_option_number(host, "max_packet_size", 512,
+	    provider_option_unsigned(host, "max_packet_size", 512,
 	        STATSD_PACKET_MAX, STATSD_PACKET_DEFAULT, &packet) != 0 ||
-	    statsd_option_number(host, "max_metrics_per_packet", 1, 65535,
+	    provider_option_unsigned(host, "max_metrics_per_packet", 1, 65535,
 	        STATSD_METRICS_PER_PACKET_DEFAULT, &per_packet) != 0 ||
-	    statsd_option_number(host, "max_series", 1, STATSD_SERIES_MAX,
+	    provider_option_unsigned(host, "max_series", 1, STATSD_SERIES_MAX,
 	        STATSD_SERIES_DEFAULT, &series) != 0 ||
-	    statsd_option_number(host, "max_series_per_source", 1,
+	    provider_option_unsigned(host, "max_series_per_source", 1,
 	        STATSD_SERIES_MAX, STATSD_SERIES_PER_SOURCE_DEFAULT,
 	        &per_source) != 0 ||
-	    statsd_option_number(host, "max_set_members", 1, 10000000,
+	    provider_option_unsigned(host, "max_set_members", 1, 10000000,
 	        STATSD_SET_MEMBERS_DEFAULT, &members) != 0 ||
-	    statsd_option_number(host, "max_timer_series", 1, STATSD_SERIES_MAX,
-	        STATSD_TIMER_SERIES_DEFAULT, &timers) != 0 ||
+	    provider_option_unsigned(host, "max_timer_series", 1,
+	        STATSD_SERIES_MAX, STATSD_TIMER_SERIES_DEFAULT, &timers) != 0 ||
 	    statsd_option_quantiles(host, context) != 0)
 		return -1;
 	options.listen = dci_option_present(host, "listen")
