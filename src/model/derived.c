@@ -163,9 +163,21 @@ exact_hundredths(
 
 	if (bottom == 0)
 		return false;
-	quotient = top / bottom;
-	remainder = top % bottom;
-	if (2 * remainder >= bottom)
+	if (top <= UINT64_MAX && bottom <= UINT64_MAX) {
+		/* The usual case, in one 64-bit division rather than the
+		 * library's 128-bit ones. */
+		uint64_t narrow_top = (uint64_t)top,
+		         narrow_bottom = (uint64_t)bottom;
+		uint64_t narrow_remainder = narrow_top % narrow_bottom;
+
+		quotient = narrow_top / narrow_bottom;
+		remainder = narrow_remainder;
+	} else {
+		quotient = top / bottom;
+		remainder = top % bottom;
+	}
+	/* Half or more of the divisor left: away from zero. */
+	if (remainder >= bottom - remainder)
 		quotient++;
 	if (quotient > (wide_unsigned)(INT64_MAX / 2))
 		return false;
