@@ -16,6 +16,7 @@
 #include "runtime/host.h"
 #include "runtime/isolation.h"
 #include "runtime/loader.h"
+#include "runtime_fixtures.h"
 #include "base/log.h"
 #include "model/registry.h"
 #include "model/snapshot.h"
@@ -159,19 +160,6 @@ static struct dci_config *config;
 static struct dci_registry *registry;
 static struct dci_plugin *plugin;
 static struct dci_class *class;
-static char logged[8][1024];
-static size_t logged_count;
-
-static void
-log_capture(int level, const char *message)
-{
-	(void)level;
-	if (logged_count < sizeof(logged) / sizeof(logged[0]))
-		snprintf(
-		    logged[logged_count], sizeof(logged[0]), "%s", message);
-	logged_count++;
-}
-
 static void
 setup(void)
 {
@@ -191,20 +179,14 @@ setup(void)
 	    .datums = row_datums,
 	    .datum_count = ROW_DATUM_COUNT,
 	};
-	char error[512];
 	struct dci_supplier *supplier;
 
-	ck_assert_int_eq(dci_config_parse(text, sizeof(text) - 1, "t.yaml",
-	                     &config, error, sizeof(error)),
-	    0);
-	registry = dci_registry_new();
-	plugin = dci_plugin_new(config, 0, "/", registry, -1);
-	ck_assert_ptr_nonnull(plugin);
+	plugin = rx_plugin_new(text, &config, &registry);
 	supplier = dci_supplier_register(&plugin->host, &supplier_info);
 	ck_assert_ptr_nonnull(supplier);
 	class = dci_class_register(&plugin->host, supplier, &class_info);
 	ck_assert_ptr_nonnull(class);
-	logged_count = 0;
+	rx_logged_count = 0;
 }
 
 static void
@@ -326,7 +308,7 @@ START_TEST(row_stores_what_one_value_calls_store)
 	ck_assert_uint_eq(number_of(2, 9, &present), 0x01020304u);
 	ck_assert_uint_eq(number_of(2, SUM_ID, &present), 255 + 65535);
 	ck_assert(present);
-	ck_assert_uint_eq(logged_count, 0);
+	ck_assert_uint_eq(rx_logged_count, 0);
 }
 END_TEST
 
@@ -353,16 +335,16 @@ refresh_with_bad_values(bool row_setter)
 		    BAD_COUNT - 1);
 		ck_assert_uint_eq(set_one_by_one(batch, 5, edge_values, 2), 2);
 	}
-	logged_count = 0;
-	log_set_sink(log_capture);
+	rx_logged_count = 0;
+	log_set_sink(rx_log_capture);
 	ck_assert_int_eq(dci_batch_commit(batch), 0);
 	log_set_sink(NULL);
-	ck_assert_uint_eq(logged_count, 1);
+	ck_assert_uint_eq(rx_logged_count, 1);
 	/* Forget the refusals: the next batch logs its own as new. */
 	free(class->refusal_hashes);
 	class->refusal_hashes = NULL;
 	class->refusal_hash_count = 0;
-	return logged[0];
+	return rx_logged[0];
 }
 
 /* Every datum that takes a number, given values at and past the edges of
@@ -534,12 +516,12 @@ START_TEST(older_host_gets_one_call_per_value)
 	    dci_batch_set_row(batch, row, bad_values, BAD_COUNT), -1);
 	ck_assert_uint_eq(older_calls, EDGE_COUNT + BAD_COUNT);
 	batch->operations = &dci_host_operations;
-	logged_count = 0;
-	log_set_sink(log_capture);
+	rx_logged_count = 0;
+	log_set_sink(rx_log_capture);
 	ck_assert_int_eq(dci_batch_commit(batch), 0);
 	log_set_sink(NULL);
-	ck_assert_uint_eq(logged_count, 1);
-	ck_assert_ptr_nonnull(strstr(logged[0], ": 5 calls refused"));
+	ck_assert_uint_eq(rx_logged_count, 1);
+	ck_assert_ptr_nonnull(strstr(rx_logged[0], ": 5 calls refused"));
 	ck_assert_uint_eq(number_of(1, 5, &present), 7);
 	ck_assert(present);
 }

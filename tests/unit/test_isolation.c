@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "runtime/isolation_wire.h"
 #include "runtime/loader.h"
+#include "runtime_fixtures.h"
 #include "base/log.h"
 #include "model/registry.h"
 #include "model/snapshot.h"
@@ -29,14 +30,7 @@ setup(void)
 	static const char text[] = "providers:\n"
 	                           "  - module: /nowhere/provider.so\n"
 	                           "    isolate: true\n";
-	char error[512];
-
-	ck_assert_int_eq(dci_config_parse(text, sizeof(text) - 1, "t.yaml",
-	                     &config, error, sizeof(error)),
-	    0);
-	registry = dci_registry_new();
-	plugin = dci_plugin_new(config, 0, "/", registry, -1);
-	ck_assert_ptr_nonnull(plugin);
+	plugin = rx_plugin_new(text, &config, &registry);
 	replayer = dci_isolation_replayer_new(plugin);
 	ck_assert_ptr_nonnull(replayer);
 	memset(&writer, 0, sizeof(writer));

@@ -12,6 +12,7 @@
 #include "config/config.h"
 #include "runtime/host.h"
 #include "runtime/loader.h"
+#include "runtime_fixtures.h"
 #include "base/log.h"
 #include "model/events.h"
 #include "model/registry.h"
@@ -457,20 +458,6 @@ START_TEST(unknown_module_in_config_names_position)
 }
 END_TEST
 
-/* Warnings logged through log_set_sink, for the refusal test. */
-static char logged[8][1024];
-static size_t logged_count;
-
-static void
-log_capture(int level, const char *message)
-{
-	(void)level;
-	if (logged_count < sizeof(logged) / sizeof(logged[0]))
-		snprintf(
-		    logged[logged_count], sizeof(logged[0]), "%s", message);
-	logged_count++;
-}
-
 /* One refresh of the good provider's class by hand: instances 1 and 3 (when
  * asked) with an empty label, which is refused, and instance 2 with a
  * value for a datum the class lacks; `refuse` false commits a clean batch.
@@ -487,7 +474,7 @@ refresh_with_refusals(
 	long row;
 
 	ck_assert_ptr_nonnull(batch);
-	logged_count = 0;
+	rx_logged_count = 0;
 	if (refuse) {
 		ck_assert_int_eq(
 		    operations->batch_instance(batch, &ids[0], 1, ""), -1);
@@ -508,7 +495,7 @@ refresh_with_refusals(
 	ck_assert_str_eq(
 	    class->snapshot->instances[class->snapshot->count - 1].label,
 	    "d\\xc3\\xa9v\\x090");
-	return logged_count;
+	return rx_logged_count;
 }
 
 /* A refusal is logged in the refresh it first appears, not every refresh. */
@@ -521,10 +508,10 @@ START_TEST(refusal_logged_once_per_instance)
 	ck_assert_msg(loaded.result == 0, "%s", error);
 	plugin = loaded.plugins.items[0];
 	class = loaded.registry->classes[0];
-	log_set_sink(log_capture);
+	log_set_sink(rx_log_capture);
 
 	ck_assert_uint_eq(refresh_with_refusals(plugin, class, true, false), 1);
-	ck_assert_str_eq(logged[0],
+	ck_assert_str_eq(rx_logged[0],
 	    "provider good: class \"good\": 2 calls refused in this refresh "
 	    "(2 not refused in the last), those rows are absent; first new: "
 	    "instance 1 refused: empty label");
@@ -533,7 +520,7 @@ START_TEST(refusal_logged_once_per_instance)
 	ck_assert_uint_eq(refresh_with_refusals(plugin, class, true, false), 0);
 	/* A new instance refused: that one is logged. */
 	ck_assert_uint_eq(refresh_with_refusals(plugin, class, true, true), 1);
-	ck_assert_str_eq(logged[0],
+	ck_assert_str_eq(rx_logged[0],
 	    "provider good: class \"good\": 3 calls refused in this refresh "
 	    "(1 not refused in the last), those rows are absent; first new: "
 	    "instance 3 refused: empty label");
