@@ -263,14 +263,27 @@ builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
 	       (*datum)->offset;
 }
 
-static void
-builder_mark(struct dci_snapshot_builder *builder, long row,
-    const struct dci_datum *datum)
+/* Marks the datum of presence bit `index` set in a row's bitmap. */
+static inline void
+present_mark(unsigned char *bits, size_t index)
 {
-	unsigned char *bits =
-	    builder->present + (size_t)row * builder->class->present_size;
+	bits[index / 8] |= (unsigned char)(1u << (index % 8));
+}
 
-	bits[datum->index / 8] |= (unsigned char)(1u << (datum->index % 8));
+/* A row setter's start: the record and presence bitmap of `row`; false
+ * (and `why` for a row that does not exist) when there is nothing to
+ * store. */
+static bool
+builder_row_open(struct dci_snapshot_builder *builder, long row, size_t count,
+    unsigned char **record, unsigned char **bits, char *why, size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+
+	if (count == 0 || builder_row_check(builder, row, why, why_size) != 0)
+		return false;
+	*record = builder->values + (size_t)row * class->record_size;
+	*bits = builder->present + (size_t)row * class->present_size;
+	return true;
 }
 
 /* The datum is named in every refusal so that a provider author can find
@@ -355,10 +368,9 @@ dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
 	const struct dci_class *class = builder->class;
 	unsigned char *record, *bits;
 
-	if (count == 0 || builder_row_check(builder, row, why, why_size) != 0)
+	if (!builder_row_open(
+	        builder, row, count, &record, &bits, why, why_size))
 		return 0;
-	record = builder->values + (size_t)row * class->record_size;
-	bits = builder->present + (size_t)row * class->present_size;
 	for (size_t i = 0; i < count; i++) {
 		const struct dci_row_value *value = &values[i];
 		const struct dci_datum_lookup *entry;
@@ -369,8 +381,7 @@ dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
 			if (entry->number.width != 0 &&
 			    store_in_place(&entry->number, value,
 			        record + entry->offset)) {
-				bits[entry->index / 8] |=
-				    (unsigned char)(1u << (entry->index % 8));
+				present_mark(bits, entry->index);
 				continue;
 			}
 		}
@@ -379,8 +390,7 @@ dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
 		    store_number(datum, value, record + datum->offset, why,
 		        why_size) != 0)
 			return i;
-		bits[datum->index / 8] |=
-		    (unsigned char)(1u << (datum->index % 8));
+		present_mark(bits, datum->index);
 	}
 	return count;
 }
@@ -414,29 +424,61 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
 	return builder_set_one(builder, row, &one, why, why_size);
 }
 
+/* Encodes a byte value into its datum's slot by the provider's
+ * description (provided_info); a refusal names the datum. */
+static int
+store_bytes(const struct dci_datum *datum, const struct dci_row_bytes *value,
+    unsigned char *slot, char *why, size_t why_size)
+{
+	const struct dci_datum_info *info;
+	struct dci_datum_info copy;
+
+	if (value->bytes == NULL && value->length > 0) {
+		log_reason(
+		    why, why_size, "NULL value of %zu bytes", value->length);
+		return refuse(datum, why, why_size);
+	}
+	info = provided_info(datum, &copy);
+	if (dci_value_encode_bytes_trusted(
+	        info, value->bytes, value->length, slot, why, why_size) != 0)
+		return refuse(datum, why, why_size);
+	return 0;
+}
+
+size_t
+dci_snapshot_builder_set_row_bytes(struct dci_snapshot_builder *builder,
+    long row, const struct dci_row_bytes *values, size_t count, char *why,
+    size_t why_size)
+{
+	unsigned char *record, *bits;
+
+	if (!builder_row_open(
+	        builder, row, count, &record, &bits, why, why_size))
+		return 0;
+	for (size_t i = 0; i < count; i++) {
+		const struct dci_datum *datum =
+		    builder_datum(builder, values[i].datum_id, why, why_size);
+
+		if (datum == NULL ||
+		    store_bytes(datum, &values[i], record + datum->offset, why,
+		        why_size) != 0)
+			return i;
+		present_mark(bits, datum->index);
+	}
+	return count;
+}
+
 int
 dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size)
 {
-	const struct dci_datum *datum;
-	const struct dci_datum_info *info;
-	struct dci_datum_info copy;
-	unsigned char *slot =
-	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+	struct dci_row_bytes one = dci_row_raw(datum_id, bytes, length);
 
-	if (slot == NULL)
-		return -1;
-	if (bytes == NULL && length > 0) {
-		log_reason(why, why_size, "NULL value of %zu bytes", length);
-		return refuse(datum, why, why_size);
-	}
-	info = provided_info(datum, &copy);
-	if (dci_value_encode_bytes_trusted(
-	        info, bytes, length, slot, why, why_size) != 0)
-		return refuse(datum, why, why_size);
-	builder_mark(builder, row, datum);
-	return 0;
+	return dci_snapshot_builder_set_row_bytes(
+	           builder, row, &one, 1, why, why_size) == 1
+	           ? 0
+	           : -1;
 }
 
 int
