@@ -185,6 +185,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Option limits and defaults, as documented above. */
@@ -782,6 +783,25 @@ example_add_instance(struct dci_batch *batch, struct example_row *values,
 		example_set_row(batch, row, values, id);
 }
 
+/* Writes "unit<id>" into `label` (EXAMPLE_LABEL_SIZE bytes), the decimal
+ * digits by hand: snprintf parses its format at every call, which at a
+ * million rows cost more than the host's whole handling of the label. */
+static void
+example_unit_label(char label[EXAMPLE_LABEL_SIZE], uint32_t id)
+{
+	char digits[10]; /* UINT32_MAX has 10 */
+	size_t count = 0, used = 4;
+
+	memcpy(label, "unit", used);
+	do {
+		digits[count++] = (char)('0' + id % 10);
+		id /= 10;
+	} while (id != 0);
+	while (count > 0)
+		label[used++] = digits[--count];
+	label[used] = '\0';
+}
+
 /*
  * Publishes the class's next state: every instance that exists now, with
  * all its values, in one batch. A batch is the whole state, so the
@@ -814,7 +834,7 @@ example_refresh(struct dci_host *host, void *opaque)
 		return -1; /* the host logged why */
 	example_row_prepare(&values, context);
 	for (uint32_t id = 1; id <= context->instances; id++) {
-		snprintf(label, sizeof label, "unit%" PRIu32, id);
+		example_unit_label(label, id);
 		example_add_instance(batch, &values, id, label);
 	}
 	if (context->transient_present)
