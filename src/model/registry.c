@@ -872,6 +872,7 @@ datum_lookup_build(struct dci_class *class)
 		}
 		if (!dci_value_number_layout(&provided, &entry->number))
 			entry->number.width = 0;
+		dci_value_bytes_layout(&provided, &entry->bytes);
 	}
 	class->datum_lookup_size = size;
 }

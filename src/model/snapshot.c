@@ -270,22 +270,6 @@ present_mark(unsigned char *bits, size_t index)
 	bits[index / 8] |= (unsigned char)(1u << (index % 8));
 }
 
-/* A row setter's start: the record and presence bitmap of `row`; false
- * (and `why` for a row that does not exist) when there is nothing to
- * store. */
-static bool
-builder_row_open(struct dci_snapshot_builder *builder, long row, size_t count,
-    unsigned char **record, unsigned char **bits, char *why, size_t why_size)
-{
-	const struct dci_class *class = builder->class;
-
-	if (count == 0 || builder_row_check(builder, row, why, why_size) != 0)
-		return false;
-	*record = builder->values + (size_t)row * class->record_size;
-	*bits = builder->present + (size_t)row * class->present_size;
-	return true;
-}
-
 /* The datum is named in every refusal so that a provider author can find
  * the call that was wrong. */
 static int
@@ -360,39 +344,84 @@ store_number(const struct dci_datum *datum, const struct dci_row_value *value,
 	return result == 0 ? 0 : refuse(datum, why, why_size);
 }
 
+/* Encodes a byte value into its datum's slot by the provider's
+ * description (provided_info); a refusal names the datum. */
+static int
+store_bytes(const struct dci_datum *datum, const struct dci_row_bytes *value,
+    unsigned char *slot, char *why, size_t why_size)
+{
+	const struct dci_datum_info *info;
+	struct dci_datum_info copy;
+
+	if (value->bytes == NULL && value->length > 0) {
+		log_reason(
+		    why, why_size, "NULL value of %zu bytes", value->length);
+		return refuse(datum, why, why_size);
+	}
+	info = provided_info(datum, &copy);
+	if (dci_value_encode_bytes_trusted(
+	        info, value->bytes, value->length, slot, why, why_size) != 0)
+		return refuse(datum, why, why_size);
+	return 0;
+}
+
+/* The row setters' one loop, over numbers (dci_snapshot_builder_set_row)
+ * or else byte values: the row checked once, a value stored in place by
+ * its datum's entry of the lookup table in the common case, and by the
+ * encoder, which refuses with the reason, otherwise. Inlined into each
+ * setter, where one of the arrays is NULL, so that the choice between them
+ * is made once. */
+static inline __attribute__((always_inline)) size_t
+builder_set_values(struct dci_snapshot_builder *builder, long row,
+    const struct dci_row_value *numbers, const struct dci_row_bytes *bytes,
+    size_t count, char *why, size_t why_size)
+{
+	const struct dci_class *class = builder->class;
+	unsigned char *record, *bits;
+
+	if (count == 0 || builder_row_check(builder, row, why, why_size) != 0)
+		return 0;
+	record = builder->values + (size_t)row * class->record_size;
+	bits = builder->present + (size_t)row * class->present_size;
+	for (size_t i = 0; i < count; i++) {
+		uint32_t datum_id =
+		    numbers != NULL ? numbers[i].datum_id : bytes[i].datum_id;
+		const struct dci_datum_lookup *entry;
+		const struct dci_datum *datum;
+
+		if (datum_id < class->datum_lookup_size) {
+			entry = &class->datum_lookup[datum_id];
+			if (numbers != NULL
+			        ? entry->number.width != 0 &&
+			              store_in_place(&entry->number,
+			                  &numbers[i], record + entry->offset)
+			        : dci_value_store_bytes(&entry->bytes,
+			              bytes[i].bytes, bytes[i].length,
+			              record + entry->offset)) {
+				present_mark(bits, entry->index);
+				continue;
+			}
+		}
+		datum = builder_datum(builder, datum_id, why, why_size);
+		if (datum == NULL ||
+		    (numbers != NULL
+		            ? store_number(datum, &numbers[i],
+		                  record + datum->offset, why, why_size)
+		            : store_bytes(datum, &bytes[i],
+		                  record + datum->offset, why, why_size)) != 0)
+			return i;
+		present_mark(bits, datum->index);
+	}
+	return count;
+}
+
 size_t
 dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
     const struct dci_row_value *values, size_t count, char *why,
     size_t why_size)
 {
-	const struct dci_class *class = builder->class;
-	unsigned char *record, *bits;
-
-	if (!builder_row_open(
-	        builder, row, count, &record, &bits, why, why_size))
-		return 0;
-	for (size_t i = 0; i < count; i++) {
-		const struct dci_row_value *value = &values[i];
-		const struct dci_datum_lookup *entry;
-		const struct dci_datum *datum;
-
-		if (value->datum_id < class->datum_lookup_size) {
-			entry = &class->datum_lookup[value->datum_id];
-			if (entry->number.width != 0 &&
-			    store_in_place(&entry->number, value,
-			        record + entry->offset)) {
-				present_mark(bits, entry->index);
-				continue;
-			}
-		}
-		datum = builder_datum(builder, value->datum_id, why, why_size);
-		if (datum == NULL ||
-		    store_number(datum, value, record + datum->offset, why,
-		        why_size) != 0)
-			return i;
-		present_mark(bits, datum->index);
-	}
-	return count;
+	return builder_set_values(
+	    builder, row, values, NULL, count, why, why_size);
 }
 
 /* The one-value setters: a row of one. */
@@ -424,48 +453,13 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
 	return builder_set_one(builder, row, &one, why, why_size);
 }
 
-/* Encodes a byte value into its datum's slot by the provider's
- * description (provided_info); a refusal names the datum. */
-static int
-store_bytes(const struct dci_datum *datum, const struct dci_row_bytes *value,
-    unsigned char *slot, char *why, size_t why_size)
-{
-	const struct dci_datum_info *info;
-	struct dci_datum_info copy;
-
-	if (value->bytes == NULL && value->length > 0) {
-		log_reason(
-		    why, why_size, "NULL value of %zu bytes", value->length);
-		return refuse(datum, why, why_size);
-	}
-	info = provided_info(datum, &copy);
-	if (dci_value_encode_bytes_trusted(
-	        info, value->bytes, value->length, slot, why, why_size) != 0)
-		return refuse(datum, why, why_size);
-	return 0;
-}
-
 size_t
 dci_snapshot_builder_set_row_bytes(struct dci_snapshot_builder *builder,
     long row, const struct dci_row_bytes *values, size_t count, char *why,
     size_t why_size)
 {
-	unsigned char *record, *bits;
-
-	if (!builder_row_open(
-	        builder, row, count, &record, &bits, why, why_size))
-		return 0;
-	for (size_t i = 0; i < count; i++) {
-		const struct dci_datum *datum =
-		    builder_datum(builder, values[i].datum_id, why, why_size);
-
-		if (datum == NULL ||
-		    store_bytes(datum, &values[i], record + datum->offset, why,
-		        why_size) != 0)
-			return i;
-		present_mark(bits, datum->index);
-	}
-	return count;
+	return builder_set_values(
+	    builder, row, NULL, values, count, why, why_size);
 }
 
 int
