@@ -317,7 +317,6 @@ dci_row_signed(uint32_t datum_id, int64_t signed_number)
 	return value;
 }
 
-struct dci_host; /* one per loaded provider; handed to every callback */
 /* One byte value of a row for dci_batch_set_row_bytes: datum `datum_id`
  * takes the `length` bytes at `bytes`, exactly as dci_batch_set_bytes would
  * store them. A struct of its own, not a third kind of struct dci_row_value:
@@ -349,6 +348,7 @@ dci_row_string(uint32_t datum_id, const char *text)
 	return dci_row_raw(datum_id, text, length);
 }
 
+struct dci_host;     /* one per loaded provider; handed to every callback */
 struct dci_supplier; /* handle of a registered supplier */
 struct dci_class;    /* handle of a registered class */
 
