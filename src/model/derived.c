@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/registry.h"
 #include "model/value.h"
@@ -394,9 +395,37 @@ result_store(const struct dci_datum *datum,
 	return true;
 }
 
+/* Whether every argument of `entry` has the same presence and, when
+ * present, the same bytes in `record` as in `previous_record`: then the
+ * datum's result is the previous one, since a result is a function of its
+ * arguments' served bytes and presence alone. */
+static bool
+arguments_unchanged(const struct derived_datum_plan *entry,
+    const unsigned char *record, const unsigned char *present,
+    const unsigned char *previous_record, const unsigned char *previous_present)
+{
+	for (size_t a = 0; a < entry->arity; a++) {
+		const struct derived_argument_plan *argument =
+		    &entry->arguments[a];
+		bool is_present = bit_set(present, argument->index);
+
+		if (is_present != bit_set(previous_present, argument->index))
+			return false;
+		if (is_present &&
+		    dci_value_load_unsigned(record + argument->offset,
+		        argument->width, argument->big_endian) !=
+		        dci_value_load_unsigned(
+		            previous_record + argument->offset, argument->width,
+		            argument->big_endian))
+			return false;
+	}
+	return true;
+}
+
 void
 dci_derived_plan_apply(const struct dci_derived_plan *plan,
-    unsigned char *record, unsigned char *present)
+    unsigned char *record, unsigned char *present,
+    const unsigned char *previous_record, const unsigned char *previous_present)
 {
 	for (size_t d = 0; d < plan->count; d++) {
 		const struct derived_datum_plan *entry = &plan->datums[d];
@@ -407,6 +436,18 @@ dci_derived_plan_apply(const struct dci_derived_plan *plan,
 		unsigned char bit = (unsigned char)(1u << (datum->index % 8));
 
 		present[datum->index / 8] &= (unsigned char)~bit;
+		if (previous_record != NULL &&
+		    arguments_unchanged(entry, record, present, previous_record,
+		        previous_present)) {
+			/* The slot as the previous evaluation left it (zero
+			 * without a value), so the record is byte for byte
+			 * the one an evaluation would write. */
+			memcpy(record + datum->offset,
+			    previous_record + datum->offset, datum->info.size);
+			present[datum->index / 8] |=
+			    previous_present[datum->index / 8] & bit;
+			continue;
+		}
 		if (arguments_read(entry, record, present, arguments) &&
 		    dci_derived_compute(
 		        datum->info.unit, arguments, datum->wraps, &result) &&

@@ -79,8 +79,16 @@ void dci_derived_plan_free(struct dci_derived_plan *plan);
 /* Computes every derived datum of one instance from its `record` of
  * values and its `present` bits (the class's layout): a derived datum
  * with an argument absent, or no defined result, is marked absent; one
- * with a value has it stored and is marked present. */
+ * with a value has it stored and is marked present.
+ * `previous_record` and `previous_present` are the same instance in the
+ * class's previous snapshot, or NULL: a derived datum whose arguments
+ * have the same presence and bytes there takes its slot and presence from
+ * there instead of being evaluated again (the same result, without the
+ * formula: most arguments of most instances do not change between two
+ * refreshes). */
 void dci_derived_plan_apply(const struct dci_derived_plan *plan,
-    unsigned char *record, unsigned char *present);
+    unsigned char *record, unsigned char *present,
+    const unsigned char *previous_record,
+    const unsigned char *previous_present);
 
 #endif
