@@ -272,12 +272,24 @@ struct derived_datum_plan {
 	const struct dci_datum *datum;
 	size_t arity;
 	struct derived_argument_plan arguments[DCI_DERIVED_ARGUMENTS_MAX];
+	/* Instances in a row, during this commit, whose arguments differed
+	 * from the previous snapshot's (derived_worth_comparing). */
+	uint32_t changed_in_a_row;
 };
 
 struct dci_derived_plan {
 	size_t count;
+	size_t applied; /* instances so far */
 	struct derived_datum_plan datums[];
 };
+
+/* A derived datum whose arguments changed at this many instances in a row
+ * is compared with the previous snapshot at one instance in
+ * DERIVED_PROBE_INTERVAL only, until a comparison finds them unchanged: a
+ * class whose arguments change at every refresh (busy counters) then pays
+ * for the comparison at a few instances rather than at each. */
+#define DERIVED_CHANGES_BEFORE_PROBING 4u
+#define DERIVED_PROBE_INTERVAL 32u
 
 struct dci_derived_plan *
 dci_derived_plan_new(const struct dci_class *class)
@@ -288,6 +300,7 @@ dci_derived_plan_new(const struct dci_class *class)
 	if (plan == NULL)
 		return NULL;
 	plan->count = 0;
+	plan->applied = 0;
 	for (size_t d = 0; d < class->datum_count; d++) {
 		const struct dci_datum *datum = &class->datums[d];
 		struct derived_datum_plan *entry;
@@ -298,6 +311,7 @@ dci_derived_plan_new(const struct dci_class *class)
 		entry = &plan->datums[plan->count++];
 		entry->datum = datum;
 		entry->arity = dci_derived_arity(datum->info.unit);
+		entry->changed_in_a_row = 0;
 		for (size_t a = 0; a < entry->arity; a++) {
 			const struct dci_datum *argument =
 			    &class->datums[datum->arguments[a]];
@@ -422,13 +436,23 @@ arguments_unchanged(const struct derived_datum_plan *entry,
 	return true;
 }
 
+/* Whether to compare the arguments of `entry` with the previous
+ * snapshot's at this instance (see DERIVED_CHANGES_BEFORE_PROBING). */
+static bool
+derived_worth_comparing(
+    const struct dci_derived_plan *plan, const struct derived_datum_plan *entry)
+{
+	return entry->changed_in_a_row < DERIVED_CHANGES_BEFORE_PROBING ||
+	       plan->applied % DERIVED_PROBE_INTERVAL == 0;
+}
+
 void
-dci_derived_plan_apply(const struct dci_derived_plan *plan,
-    unsigned char *record, unsigned char *present,
-    const unsigned char *previous_record, const unsigned char *previous_present)
+dci_derived_plan_apply(struct dci_derived_plan *plan, unsigned char *record,
+    unsigned char *present, const unsigned char *previous_record,
+    const unsigned char *previous_present)
 {
 	for (size_t d = 0; d < plan->count; d++) {
-		const struct derived_datum_plan *entry = &plan->datums[d];
+		struct derived_datum_plan *entry = &plan->datums[d];
 		const struct dci_datum *datum = entry->datum;
 		struct dci_derived_argument
 		    arguments[DCI_DERIVED_ARGUMENTS_MAX];
@@ -437,16 +461,22 @@ dci_derived_plan_apply(const struct dci_derived_plan *plan,
 
 		present[datum->index / 8] &= (unsigned char)~bit;
 		if (previous_record != NULL &&
-		    arguments_unchanged(entry, record, present, previous_record,
-		        previous_present)) {
-			/* The slot as the previous evaluation left it (zero
-			 * without a value), so the record is byte for byte
-			 * the one an evaluation would write. */
-			memcpy(record + datum->offset,
-			    previous_record + datum->offset, datum->info.size);
-			present[datum->index / 8] |=
-			    previous_present[datum->index / 8] & bit;
-			continue;
+		    derived_worth_comparing(plan, entry)) {
+			if (arguments_unchanged(entry, record, present,
+			        previous_record, previous_present)) {
+				/* The slot as the previous evaluation left
+				 * it (zero without a value), so the record
+				 * is byte for byte the one an evaluation
+				 * would write. */
+				memcpy(record + datum->offset,
+				    previous_record + datum->offset,
+				    datum->info.size);
+				present[datum->index / 8] |=
+				    previous_present[datum->index / 8] & bit;
+				entry->changed_in_a_row = 0;
+				continue;
+			}
+			entry->changed_in_a_row++;
 		}
 		if (arguments_read(entry, record, present, arguments) &&
 		    dci_derived_compute(
@@ -454,4 +484,5 @@ dci_derived_plan_apply(const struct dci_derived_plan *plan,
 		    result_store(datum, &result, record + datum->offset))
 			present[datum->index / 8] |= bit;
 	}
+	plan->applied++;
 }

@@ -84,9 +84,11 @@ void dci_derived_plan_free(struct dci_derived_plan *plan);
  * class's previous snapshot, or NULL: a derived datum whose arguments
  * have the same presence and bytes there takes its slot and presence from
  * there instead of being evaluated again (the same result, without the
- * formula: most arguments of most instances do not change between two
- * refreshes). */
-void dci_derived_plan_apply(const struct dci_derived_plan *plan,
+ * formula: gauges and idle counters do not change between two
+ * refreshes). A datum whose arguments keep changing from one instance to
+ * the next is compared at a sample of instances only; the plan keeps
+ * that count, so it serves one commit, applied in instance order. */
+void dci_derived_plan_apply(struct dci_derived_plan *plan,
     unsigned char *record, unsigned char *present,
     const unsigned char *previous_record,
     const unsigned char *previous_present);
