@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/registry.h"
 #include "model/value.h"
@@ -271,12 +272,24 @@ struct derived_datum_plan {
 	const struct dci_datum *datum;
 	size_t arity;
 	struct derived_argument_plan arguments[DCI_DERIVED_ARGUMENTS_MAX];
+	/* Instances in a row, during this commit, whose arguments differed
+	 * from the previous snapshot's (derived_worth_comparing). */
+	uint32_t changed_in_a_row;
 };
 
 struct dci_derived_plan {
 	size_t count;
+	size_t applied; /* instances so far */
 	struct derived_datum_plan datums[];
 };
+
+/* A derived datum whose arguments changed at this many instances in a row
+ * is compared with the previous snapshot at one instance in
+ * DERIVED_PROBE_INTERVAL only, until a comparison finds them unchanged: a
+ * class whose arguments change at every refresh (busy counters) then pays
+ * for the comparison at a few instances rather than at each. */
+#define DERIVED_CHANGES_BEFORE_PROBING 4u
+#define DERIVED_PROBE_INTERVAL 32u
 
 struct dci_derived_plan *
 dci_derived_plan_new(const struct dci_class *class)
@@ -287,6 +300,7 @@ dci_derived_plan_new(const struct dci_class *class)
 	if (plan == NULL)
 		return NULL;
 	plan->count = 0;
+	plan->applied = 0;
 	for (size_t d = 0; d < class->datum_count; d++) {
 		const struct dci_datum *datum = &class->datums[d];
 		struct derived_datum_plan *entry;
@@ -297,6 +311,7 @@ dci_derived_plan_new(const struct dci_class *class)
 		entry = &plan->datums[plan->count++];
 		entry->datum = datum;
 		entry->arity = dci_derived_arity(datum->info.unit);
+		entry->changed_in_a_row = 0;
 		for (size_t a = 0; a < entry->arity; a++) {
 			const struct dci_datum *argument =
 			    &class->datums[datum->arguments[a]];
@@ -394,12 +409,50 @@ result_store(const struct dci_datum *datum,
 	return true;
 }
 
+/* Whether every argument of `entry` has the same presence and, when
+ * present, the same bytes in `record` as in `previous_record`: then the
+ * datum's result is the previous one, since a result is a function of its
+ * arguments' served bytes and presence alone. */
+static bool
+arguments_unchanged(const struct derived_datum_plan *entry,
+    const unsigned char *record, const unsigned char *present,
+    const unsigned char *previous_record, const unsigned char *previous_present)
+{
+	for (size_t a = 0; a < entry->arity; a++) {
+		const struct derived_argument_plan *argument =
+		    &entry->arguments[a];
+		bool is_present = bit_set(present, argument->index);
+
+		if (is_present != bit_set(previous_present, argument->index))
+			return false;
+		if (is_present &&
+		    dci_value_load_unsigned(record + argument->offset,
+		        argument->width, argument->big_endian) !=
+		        dci_value_load_unsigned(
+		            previous_record + argument->offset, argument->width,
+		            argument->big_endian))
+			return false;
+	}
+	return true;
+}
+
+/* Whether to compare the arguments of `entry` with the previous
+ * snapshot's at this instance (see DERIVED_CHANGES_BEFORE_PROBING). */
+static bool
+derived_worth_comparing(
+    const struct dci_derived_plan *plan, const struct derived_datum_plan *entry)
+{
+	return entry->changed_in_a_row < DERIVED_CHANGES_BEFORE_PROBING ||
+	       plan->applied % DERIVED_PROBE_INTERVAL == 0;
+}
+
 void
-dci_derived_plan_apply(const struct dci_derived_plan *plan,
-    unsigned char *record, unsigned char *present)
+dci_derived_plan_apply(struct dci_derived_plan *plan, unsigned char *record,
+    unsigned char *present, const unsigned char *previous_record,
+    const unsigned char *previous_present)
 {
 	for (size_t d = 0; d < plan->count; d++) {
-		const struct derived_datum_plan *entry = &plan->datums[d];
+		struct derived_datum_plan *entry = &plan->datums[d];
 		const struct dci_datum *datum = entry->datum;
 		struct dci_derived_argument
 		    arguments[DCI_DERIVED_ARGUMENTS_MAX];
@@ -407,10 +460,29 @@ dci_derived_plan_apply(const struct dci_derived_plan *plan,
 		unsigned char bit = (unsigned char)(1u << (datum->index % 8));
 
 		present[datum->index / 8] &= (unsigned char)~bit;
+		if (previous_record != NULL &&
+		    derived_worth_comparing(plan, entry)) {
+			if (arguments_unchanged(entry, record, present,
+			        previous_record, previous_present)) {
+				/* The slot as the previous evaluation left
+				 * it (zero without a value), so the record
+				 * is byte for byte the one an evaluation
+				 * would write. */
+				memcpy(record + datum->offset,
+				    previous_record + datum->offset,
+				    datum->info.size);
+				present[datum->index / 8] |=
+				    previous_present[datum->index / 8] & bit;
+				entry->changed_in_a_row = 0;
+				continue;
+			}
+			entry->changed_in_a_row++;
+		}
 		if (arguments_read(entry, record, present, arguments) &&
 		    dci_derived_compute(
 		        datum->info.unit, arguments, datum->wraps, &result) &&
 		    result_store(datum, &result, record + datum->offset))
 			present[datum->index / 8] |= bit;
 	}
+	plan->applied++;
 }

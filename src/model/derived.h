@@ -79,8 +79,18 @@ void dci_derived_plan_free(struct dci_derived_plan *plan);
 /* Computes every derived datum of one instance from its `record` of
  * values and its `present` bits (the class's layout): a derived datum
  * with an argument absent, or no defined result, is marked absent; one
- * with a value has it stored and is marked present. */
-void dci_derived_plan_apply(const struct dci_derived_plan *plan,
-    unsigned char *record, unsigned char *present);
+ * with a value has it stored and is marked present.
+ * `previous_record` and `previous_present` are the same instance in the
+ * class's previous snapshot, or NULL: a derived datum whose arguments
+ * have the same presence and bytes there takes its slot and presence from
+ * there instead of being evaluated again (the same result, without the
+ * formula: gauges and idle counters do not change between two
+ * refreshes). A datum whose arguments keep changing from one instance to
+ * the next is compared at a sample of instances only; the plan keeps
+ * that count, so it serves one commit, applied in instance order. */
+void dci_derived_plan_apply(struct dci_derived_plan *plan,
+    unsigned char *record, unsigned char *present,
+    const unsigned char *previous_record,
+    const unsigned char *previous_present);
 
 #endif

@@ -1145,10 +1145,19 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		bool restarted = builder->discontinuous != NULL &&
 		                 builder->discontinuous[row];
 		long before = -1;
+		/* The instance in `previous`, when it was there. */
+		const unsigned char *before_record = NULL,
+		                    *before_present = NULL;
 
 		if (previous != NULL)
 			before = previous_position(class, previous,
 			    next->ids + i * words, &previous_next);
+		if (before >= 0) {
+			before_record = previous->values +
+			                (size_t)before * class->record_size;
+			before_present = previous->present +
+			                 (size_t)before * class->present_size;
+		}
 		/* Widened first: derived datums take served values. */
 		if (class->widened_count > 0)
 			widen_values(class, &lists, previous, before, restarted,
@@ -1156,7 +1165,8 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		if (lists.derived != NULL)
 			dci_derived_plan_apply(lists.derived,
 			    next->values + i * class->record_size,
-			    next->present + i * class->present_size);
+			    next->present + i * class->present_size,
+			    before_record, before_present);
 		state->label = builder->labels[row];
 		builder->labels[row] = NULL;
 		if (builder->has_parent != NULL && builder->has_parent[row]) {

@@ -11,6 +11,7 @@
 
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/config.h"
@@ -506,6 +507,208 @@ START_TEST(test_render)
 }
 END_TEST
 
+/* --- Values across commits --------------------------------------------- */
+
+/* One refresh's arguments of an instance; SEQUENCE_ABSENT: not set. */
+#define SEQUENCE_ABSENT INT64_MIN
+struct sequence_step {
+	int64_t reads, writes, level, bytes, ticks;
+};
+
+/* Each step changes what the one before had, so that the commit of a
+ * derived datum whose arguments did not change (taken from the previous
+ * snapshot, with or without a value) and of one whose arguments did
+ * (evaluated) both meet every edge: a zero divisor, an argument that
+ * becomes absent while its bytes stay 0 (step 3 to 4), a sum of counters that
+ * wraps, a product that overflows, a widened 8-bit counter that wraps (250 to
+ * 3), a signed result beyond Integer32. */
+static const struct sequence_step sequence[] = {
+    {30, 4, -100, 10, 250},
+    {30, 4, -100, 10, 250},
+    {0, 4, -100, 10, 250},
+    {0, 4, -100, 10, 250},
+    {SEQUENCE_ABSENT, 4, -100, 10, 250},
+    {-1 /* UINT64_MAX */, 4, -100, 10, 250},
+    {30, 4, -100, 10, 3},
+    {30, 4, -100, 10, 3},
+    {30, 4, -100, SEQUENCE_ABSENT, 3},
+    {30, 4, INT32_MIN, 10, 250},
+};
+
+static void
+sequence_row(struct dci_snapshot_builder *builder, uint32_t id,
+    const struct sequence_step *step)
+{
+	const int64_t values[] = {
+	    step->reads, step->writes, step->level, step->bytes, step->ticks};
+	const uint32_t ids[] = {1, 2, 3, 5, 6};
+	char why[WHY_SIZE];
+	long row =
+	    dci_snapshot_builder_add(builder, &id, 1, "i", why, WHY_SIZE);
+
+	ck_assert_msg(row >= 0, "add: %s", why);
+	for (size_t v = 0; v < COUNT_OF(values); v++) {
+		int set;
+
+		if (values[v] == SEQUENCE_ABSENT)
+			set = dci_snapshot_builder_set_invalid(
+			    builder, row, ids[v], why, WHY_SIZE);
+		else if (ids[v] == 3)
+			set = dci_snapshot_builder_set_signed(
+			    builder, row, ids[v], values[v], why, WHY_SIZE);
+		else
+			set = dci_snapshot_builder_set_unsigned(builder, row,
+			    ids[v], (uint64_t)values[v], why, WHY_SIZE);
+		ck_assert_msg(set == 0, "datum %u: %s", ids[v], why);
+	}
+}
+
+/* The derived datum's presentation at `instance`, "-" without a value. */
+static const char *
+sequence_text(const struct dci_class *class, size_t instance, uint32_t id,
+    char *text, size_t size)
+{
+	const struct dci_datum *datum = dci_class_find_datum(class, id);
+
+	if (!dci_snapshot_present(class, class->snapshot, instance, datum))
+		return "-";
+	dci_value_render(&datum->info,
+	    dci_snapshot_slot(class, class->snapshot, instance, datum), text,
+	    size);
+	return text;
+}
+
+/* Every instance's record and presence bits as committed equal those an
+ * evaluation of every derived datum without a previous snapshot writes
+ * into the same arguments (the derived slots zeroed, their bits clear),
+ * and reading them twice gives the same bytes. */
+static void
+assert_as_evaluated(const struct dci_class *class,
+    struct dci_derived_plan *plan, unsigned char *record,
+    unsigned char *present, size_t step)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+
+	for (size_t i = 0; i < snapshot->count; i++) {
+		memcpy(record, snapshot->values + i * class->record_size,
+		    class->record_size);
+		memcpy(present, snapshot->present + i * class->present_size,
+		    class->present_size);
+		for (size_t d = 0; d < class->datum_count; d++) {
+			const struct dci_datum *datum = &class->datums[d];
+
+			if (datum->info.type != DCI_ST_DERIVED)
+				continue;
+			memset(record + datum->offset, 0, datum->info.size);
+			present[datum->index / 8] &=
+			    (unsigned char)~(1u << (datum->index % 8));
+		}
+		dci_derived_plan_apply(plan, record, present, NULL, NULL);
+		ck_assert_msg(
+		    memcmp(record, snapshot->values + i * class->record_size,
+		        class->record_size) == 0,
+		    "step %zu, instance %zu: values differ from an evaluation",
+		    step, i);
+		ck_assert_msg(
+		    memcmp(present, snapshot->present + i * class->present_size,
+		        class->present_size) == 0,
+		    "step %zu, instance %zu: presence differs from an "
+		    "evaluation",
+		    step, i);
+	}
+}
+
+START_TEST(test_commits_take_unchanged_results)
+{
+	struct dci_registry *registry = dci_registry_new();
+	struct dci_datum_info extra[] = {
+	    fx_datum(6, "ticks", DCI_ST_INTEGER8, DCI_SIF_UNSIGNED, 0,
+	        DCI_SEMANTICS_COUNTER),
+	    derived(ID(6, 2, 0, 10), "sum_ticks", DCI_UNIT_DERIVED_SUM2),
+	    derived(ID(1, 2, 0, 11), "total", DCI_UNIT_DERIVED_SUM2),
+	    derived(ID(1, 2, 5, 12), "sum3", DCI_UNIT_DERIVED_SUM3),
+	    derived(ID(1, 5, 0, 13), "difference", DCI_UNIT_DERIVED_DIFFERENCE),
+	    derived(ID(3, 2, 0, 14), "signed", DCI_UNIT_DERIVED_DIFFERENCE),
+	    derived(ID(5, 1, 0, 15), "average", DCI_UNIT_DERIVED_AVERAGE),
+	    derived(ID(2, 5, 0, 16), "percent", DCI_UNIT_DERIVED_PERCENT),
+	    derived(ID(5, 1, 0, 17), "product", DCI_UNIT_DERIVED_PRODUCT),
+	    derived(ID(2, 5, 1, 18), "variance", DCI_UNIT_DERIVED_VARIANCE),
+	};
+	/* Per step, instance 1 (in every snapshot): total (reads + writes,
+	 * counters: wraps), average (bytes / reads), sum_ticks (the served
+	 * 32-bit ticks + writes), variance (count writes, sum bytes, sum of
+	 * squares reads), signed (level - writes); "-" no value. */
+	static const char *const expected[][5] = {
+	    {"34", "0.33", "254", "1.25", "-104"},
+	    {"34", "0.33", "254", "1.25", "-104"},
+	    {"4", "-", "254", "-", "-104"},
+	    {"4", "-", "254", "-", "-104"},
+	    {"-", "-", "254", "-", "-104"},
+	    {"3", "0.00", "254", "-", "-104"},
+	    {"34", "0.33", "263", "1.25", "-104"},
+	    {"34", "0.33", "263", "1.25", "-104"},
+	    {"34", "-", "263", "-", "-104"},
+	    {"34", "0.33", "510", "1.25", "-"},
+	};
+	const uint32_t shown[] = {ID(1, 2, 0, 11), ID(5, 1, 0, 15),
+	    ID(6, 2, 0, 10), ID(2, 5, 1, 18), ID(3, 2, 0, 14)};
+	char why[WHY_SIZE], text[64], again[64];
+	struct dci_class *class =
+	    register_with(registry, extra, COUNT_OF(extra), why);
+	struct dci_derived_plan *plan;
+	unsigned char *record, *present;
+
+	ck_assert_msg(class != NULL, "refused: %s", why);
+	plan = dci_derived_plan_new(class);
+	record = malloc(class->record_size);
+	present = malloc(class->present_size);
+	ck_assert(plan != NULL && record != NULL && present != NULL);
+	for (size_t step = 0; step < COUNT_OF(sequence); step++) {
+		struct dci_snapshot_builder *builder =
+		    dci_snapshot_builder_new(class);
+
+		sequence_row(builder, 1, &sequence[step]);
+		/* Instance 2 comes and goes: never in the previous
+		 * snapshot when it is in the next. */
+		if (step % 2 == 0)
+			sequence_row(builder, 2, &sequence[step]);
+		/* Many instances whose arguments change at every step
+		 * (every tenth one's never), so that the comparison with
+		 * the previous snapshot turns to samples: every value is
+		 * still the evaluation's. */
+		for (uint32_t id = 10; id < 80; id++) {
+			struct sequence_step busy = sequence[0];
+
+			if (id % 10 != 0) {
+				busy.reads += (int64_t)(step * id);
+				busy.writes += (int64_t)step;
+				busy.ticks = (busy.ticks + (int64_t)step) % 256;
+			}
+			sequence_row(builder, id, &busy);
+		}
+		ck_assert_int_eq(dci_snapshot_commit(builder, class,
+		                     1000 * (int64_t)step, why, WHY_SIZE),
+		    0);
+		assert_as_evaluated(class, plan, record, present, step);
+		for (size_t s = 0; s < COUNT_OF(shown); s++) {
+			const char *value = sequence_text(
+			    class, 0, shown[s], text, sizeof(text));
+
+			ck_assert_msg(strcmp(value, expected[step][s]) == 0,
+			    "step %zu, datum %zu: \"%s\", expected \"%s\"",
+			    step, s, value, expected[step][s]);
+			ck_assert_str_eq(
+			    value, sequence_text(class, 0, shown[s], again,
+			               sizeof(again)));
+		}
+	}
+	free(record);
+	free(present);
+	dci_derived_plan_free(plan);
+	dci_registry_free(registry);
+}
+END_TEST
+
 /* --- Configuration ----------------------------------------------------- */
 
 static const char good_config[] = "derived:\n"
@@ -621,6 +824,7 @@ derived_suite(void)
 	suite_add_tcase(suite, registration);
 	tcase_add_test(values, test_commit_computes);
 	tcase_add_test(values, test_render);
+	tcase_add_test(values, test_commits_take_unchanged_results);
 	suite_add_tcase(suite, values);
 	tcase_add_test(configuration, test_config_good);
 	tcase_add_loop_test(
