@@ -317,6 +317,37 @@ dci_row_signed(uint32_t datum_id, int64_t signed_number)
 	return value;
 }
 
+/* One byte value of a row for dci_batch_set_row_bytes: datum `datum_id`
+ * takes the `length` bytes at `bytes`, exactly as dci_batch_set_bytes would
+ * store them. A struct of its own, not a third kind of struct dci_row_value:
+ * that structure's layout is fixed, and a host that has dci_batch_set_row
+ * reads any is_signed other than 0 as signed, so it would store a new kind
+ * as a number without a word. */
+struct dci_row_bytes {
+	uint32_t datum_id;
+	const void *bytes;
+	size_t length;
+};
+
+/* The two kinds of struct dci_row_bytes: raw bytes, and a string without
+ * its NUL (as dci_batch_set_string). */
+static inline struct dci_row_bytes
+dci_row_raw(uint32_t datum_id, const void *bytes, size_t length)
+{
+	struct dci_row_bytes value = {datum_id, bytes, length};
+	return value;
+}
+
+static inline struct dci_row_bytes
+dci_row_string(uint32_t datum_id, const char *text)
+{
+	size_t length = 0;
+
+	while (text[length] != '\0')
+		length++;
+	return dci_row_raw(datum_id, text, length);
+}
+
 struct dci_host;     /* one per loaded provider; handed to every callback */
 struct dci_supplier; /* handle of a registered supplier */
 struct dci_class;    /* handle of a registered class */
@@ -368,6 +399,8 @@ struct dci_host_operations {
 	    struct dci_supplier *supplier, const char *failure);
 	int (*batch_set_row)(struct dci_batch *batch, long row,
 	    const struct dci_row_value *values, size_t count);
+	int (*batch_set_row_bytes)(struct dci_batch *batch, long row,
+	    const struct dci_row_bytes *values, size_t count);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -530,10 +563,38 @@ static inline int
 dci_batch_set_string(
     struct dci_batch *batch, long row, uint32_t datum_id, const char *text)
 {
-	size_t length = 0;
-	while (text[length] != '\0')
-		length++;
-	return dci_batch_set_bytes(batch, row, datum_id, text, length);
+	struct dci_row_bytes value = dci_row_string(datum_id, text);
+
+	return dci_batch_set_bytes(
+	    batch, row, datum_id, value.bytes, value.length);
+}
+
+/* Stores `count` byte values of instance `row` in one call (strings,
+ * addresses, integers already in their datum's format): each as
+ * dci_batch_set_bytes would, with the same checks and refusals (an unknown
+ * or derived datum, a length the datum does not take, a string with a NUL,
+ * a row that does not exist: that value is left out and logged, the others
+ * are stored), the batch and the row checked once per call. A datum given
+ * twice takes the last value. Returns 0 when every value was stored, -1
+ * when any was refused. A host older than this call gets one
+ * dci_batch_set_bytes per value, with the same result. */
+static inline int
+dci_batch_set_row_bytes(struct dci_batch *batch, long row,
+    const struct dci_row_bytes *values, size_t count)
+{
+	int result = 0;
+
+	if (batch->operations->size >
+	    offsetof(struct dci_host_operations, batch_set_row_bytes))
+		return batch->operations->batch_set_row_bytes(
+		    batch, row, values, count);
+	if (values == NULL)
+		return count > 0 ? -1 : 0; /* as the host refuses it */
+	for (size_t i = 0; i < count; i++)
+		if (dci_batch_set_bytes(batch, row, values[i].datum_id,
+		        values[i].bytes, values[i].length) != 0)
+			result = -1;
+	return result;
 }
 
 /* Marks datum `datum_id` of instance `row` invalid for this snapshot (UMA's

@@ -149,7 +149,20 @@ dci_registry_instance_label_escape(const char *label,
 		log_reason(why, why_size, "empty label");
 		return false;
 	}
-	length = strlen(label);
+	/* Most labels ("eth0", "unit7") stand for themselves: copied whole,
+	 * without the escaper's step per byte (a refresh adds every
+	 * instance's label again). */
+	for (length = 0; length <= DCI_LABEL_MAX; length++) {
+		unsigned char c = (unsigned char)label[length];
+
+		if (c == '\0') {
+			memcpy(escaped, label, length + 1);
+			return true;
+		}
+		if (c < 0x20 || c > 0x7e || c == '\\')
+			break;
+	}
+	length += strlen(label + length);
 	if (dci_text_escape(escaped, DCI_INSTANCE_LABEL_SIZE, label, length,
 	        DCI_TEXT_ESCAPE_LABEL) < length) {
 		/* Cut on a whole character or escape, leaving room for the
@@ -859,6 +872,7 @@ datum_lookup_build(struct dci_class *class)
 		}
 		if (!dci_value_number_layout(&provided, &entry->number))
 			entry->number.width = 0;
+		dci_value_bytes_layout(&provided, &entry->bytes);
 	}
 	class->datum_lookup_size = size;
 }

@@ -79,6 +79,9 @@ struct dci_datum_lookup {
 	 * takes none): the provider's description's layout, which for a
 	 * counter the host widens is the provided width. */
 	struct dci_value_number_layout number;
+	/* How bytes the provider sets are stored (size 0: it takes none),
+	 * by the provider's description as `number`. */
+	struct dci_value_bytes_layout bytes;
 };
 
 struct dci_class {

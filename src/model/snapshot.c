@@ -263,14 +263,11 @@ builder_slot(struct dci_snapshot_builder *builder, long row, uint32_t datum_id,
 	       (*datum)->offset;
 }
 
-static void
-builder_mark(struct dci_snapshot_builder *builder, long row,
-    const struct dci_datum *datum)
+/* Marks the datum of presence bit `index` set in a row's bitmap. */
+static inline void
+present_mark(unsigned char *bits, size_t index)
 {
-	unsigned char *bits =
-	    builder->present + (size_t)row * builder->class->present_size;
-
-	bits[datum->index / 8] |= (unsigned char)(1u << (datum->index % 8));
+	bits[index / 8] |= (unsigned char)(1u << (index % 8));
 }
 
 /* The datum is named in every refusal so that a provider author can find
@@ -347,10 +344,37 @@ store_number(const struct dci_datum *datum, const struct dci_row_value *value,
 	return result == 0 ? 0 : refuse(datum, why, why_size);
 }
 
-size_t
-dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
-    const struct dci_row_value *values, size_t count, char *why,
-    size_t why_size)
+/* Encodes a byte value into its datum's slot by the provider's
+ * description (provided_info); a refusal names the datum. */
+static int
+store_bytes(const struct dci_datum *datum, const struct dci_row_bytes *value,
+    unsigned char *slot, char *why, size_t why_size)
+{
+	const struct dci_datum_info *info;
+	struct dci_datum_info copy;
+
+	if (value->bytes == NULL && value->length > 0) {
+		log_reason(
+		    why, why_size, "NULL value of %zu bytes", value->length);
+		return refuse(datum, why, why_size);
+	}
+	info = provided_info(datum, &copy);
+	if (dci_value_encode_bytes_trusted(
+	        info, value->bytes, value->length, slot, why, why_size) != 0)
+		return refuse(datum, why, why_size);
+	return 0;
+}
+
+/* The row setters' one loop, over numbers (dci_snapshot_builder_set_row)
+ * or else byte values: the row checked once, a value stored in place by
+ * its datum's entry of the lookup table in the common case, and by the
+ * encoder, which refuses with the reason, otherwise. Inlined into each
+ * setter, where one of the arrays is NULL, so that the choice between them
+ * is made once. */
+static inline __attribute__((always_inline)) size_t
+builder_set_values(struct dci_snapshot_builder *builder, long row,
+    const struct dci_row_value *numbers, const struct dci_row_bytes *bytes,
+    size_t count, char *why, size_t why_size)
 {
 	const struct dci_class *class = builder->class;
 	unsigned char *record, *bits;
@@ -360,29 +384,44 @@ dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
 	record = builder->values + (size_t)row * class->record_size;
 	bits = builder->present + (size_t)row * class->present_size;
 	for (size_t i = 0; i < count; i++) {
-		const struct dci_row_value *value = &values[i];
+		uint32_t datum_id =
+		    numbers != NULL ? numbers[i].datum_id : bytes[i].datum_id;
 		const struct dci_datum_lookup *entry;
 		const struct dci_datum *datum;
 
-		if (value->datum_id < class->datum_lookup_size) {
-			entry = &class->datum_lookup[value->datum_id];
-			if (entry->number.width != 0 &&
-			    store_in_place(&entry->number, value,
-			        record + entry->offset)) {
-				bits[entry->index / 8] |=
-				    (unsigned char)(1u << (entry->index % 8));
+		if (datum_id < class->datum_lookup_size) {
+			entry = &class->datum_lookup[datum_id];
+			if (numbers != NULL
+			        ? entry->number.width != 0 &&
+			              store_in_place(&entry->number,
+			                  &numbers[i], record + entry->offset)
+			        : dci_value_store_bytes(&entry->bytes,
+			              bytes[i].bytes, bytes[i].length,
+			              record + entry->offset)) {
+				present_mark(bits, entry->index);
 				continue;
 			}
 		}
-		datum = builder_datum(builder, value->datum_id, why, why_size);
+		datum = builder_datum(builder, datum_id, why, why_size);
 		if (datum == NULL ||
-		    store_number(datum, value, record + datum->offset, why,
-		        why_size) != 0)
+		    (numbers != NULL
+		            ? store_number(datum, &numbers[i],
+		                  record + datum->offset, why, why_size)
+		            : store_bytes(datum, &bytes[i],
+		                  record + datum->offset, why, why_size)) != 0)
 			return i;
-		bits[datum->index / 8] |=
-		    (unsigned char)(1u << (datum->index % 8));
+		present_mark(bits, datum->index);
 	}
 	return count;
+}
+
+size_t
+dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder, long row,
+    const struct dci_row_value *values, size_t count, char *why,
+    size_t why_size)
+{
+	return builder_set_values(
+	    builder, row, values, NULL, count, why, why_size);
 }
 
 /* The one-value setters: a row of one. */
@@ -414,29 +453,26 @@ dci_snapshot_builder_set_signed(struct dci_snapshot_builder *builder, long row,
 	return builder_set_one(builder, row, &one, why, why_size);
 }
 
+size_t
+dci_snapshot_builder_set_row_bytes(struct dci_snapshot_builder *builder,
+    long row, const struct dci_row_bytes *values, size_t count, char *why,
+    size_t why_size)
+{
+	return builder_set_values(
+	    builder, row, NULL, values, count, why, why_size);
+}
+
 int
 dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder, long row,
     uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size)
 {
-	const struct dci_datum *datum;
-	const struct dci_datum_info *info;
-	struct dci_datum_info copy;
-	unsigned char *slot =
-	    builder_slot(builder, row, datum_id, &datum, why, why_size);
+	struct dci_row_bytes one = dci_row_raw(datum_id, bytes, length);
 
-	if (slot == NULL)
-		return -1;
-	if (bytes == NULL && length > 0) {
-		log_reason(why, why_size, "NULL value of %zu bytes", length);
-		return refuse(datum, why, why_size);
-	}
-	info = provided_info(datum, &copy);
-	if (dci_value_encode_bytes_trusted(
-	        info, bytes, length, slot, why, why_size) != 0)
-		return refuse(datum, why, why_size);
-	builder_mark(builder, row, datum);
-	return 0;
+	return dci_snapshot_builder_set_row_bytes(
+	           builder, row, &one, 1, why, why_size) == 1
+	           ? 0
+	           : -1;
 }
 
 int

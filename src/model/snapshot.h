@@ -49,6 +49,11 @@ size_t dci_snapshot_builder_set_row(struct dci_snapshot_builder *builder,
 int dci_snapshot_builder_set_bytes(struct dci_snapshot_builder *builder,
     long row, uint32_t datum_id, const void *bytes, size_t length, char *why,
     size_t why_size);
+/* Stores values[0..count) in `row`, each as set_bytes would, the row
+ * checked once; returns as set_row does. */
+size_t dci_snapshot_builder_set_row_bytes(struct dci_snapshot_builder *builder,
+    long row, const struct dci_row_bytes *values, size_t count, char *why,
+    size_t why_size);
 
 /* Marks a datum of `row` invalid: no value, its rows absent. */
 int dci_snapshot_builder_set_invalid(struct dci_snapshot_builder *builder,

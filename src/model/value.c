@@ -729,6 +729,26 @@ dci_value_encode_bytes(const struct dci_datum_info *datum, const void *bytes,
 	    datum, bytes, length, slot, why, why_size);
 }
 
+bool
+dci_value_bytes_layout(
+    const struct dci_datum_info *datum, struct dci_value_bytes_layout *layout)
+{
+	*layout = (struct dci_value_bytes_layout){0};
+	switch (datum->type) {
+	case DCI_ST_UNUSED:
+	case DCI_ST_BOOLEAN:
+	case DCI_ST_DERIVED:
+		return false;
+	case DCI_ST_STRING:
+		layout->string = true;
+		break;
+	default:
+		break;
+	}
+	layout->size = datum->size;
+	return layout->size > 0;
+}
+
 int
 dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
     const void *bytes, size_t length, unsigned char *slot, char *why,
@@ -736,8 +756,13 @@ dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
 {
 	const unsigned char *source = bytes;
 	const char *name = type_codes[datum->type].name;
+	struct dci_value_bytes_layout layout;
 	const unsigned char *nul;
 
+	if (dci_value_bytes_layout(datum, &layout) &&
+	    dci_value_store_bytes(&layout, bytes, length, slot))
+		return 0;
+	/* Refused: say by which rule. */
 	if (length > 0 && source == NULL) {
 		log_reason(why, why_size, "no bytes given for %s", name);
 		return -1;
@@ -758,28 +783,17 @@ dci_value_encode_bytes_trusted(const struct dci_datum_info *datum,
 			    length, datum->size - 1, datum->size);
 			return -1;
 		}
-		nul = length > 0 ? memchr(source, '\0', length) : NULL;
-		if (nul != NULL) {
-			log_reason(why, why_size,
-			    "string has a NUL at byte %zu",
-			    (size_t)(nul - source));
-			return -1;
-		}
-		if (length > 0)
-			memcpy(slot, source, length);
-		/* NUL and zero padding, so equal strings give equal slots. */
-		memset(slot + length, 0, datum->size - length);
-		return 0;
+		/* Not too long, so it holds a NUL. */
+		nul = memchr(source, '\0', length);
+		log_reason(why, why_size, "string has a NUL at byte %zu",
+		    (size_t)(nul - source));
+		return -1;
 	default:
 		/* Integers, addresses and times: exactly the slot, raw. */
-		if (length != datum->size) {
-			log_reason(why, why_size,
-			    "%zu bytes given for %s%s, which takes %" PRIu32,
-			    length, name, type_qualifier(datum), datum->size);
-			return -1;
-		}
-		memcpy(slot, source, length);
-		return 0;
+		log_reason(why, why_size,
+		    "%zu bytes given for %s%s, which takes %" PRIu32, length,
+		    name, type_qualifier(datum), datum->size);
+		return -1;
 	}
 }
 

@@ -245,6 +245,44 @@ struct dci_value_number_layout {
 bool dci_value_number_layout(
     const struct dci_datum_info *datum, struct dci_value_number_layout *layout);
 
+/* How dci_value_encode_bytes_trusted stores bytes in a datum that takes
+ * them: a string (`string`) takes at most size - 1 bytes without a NUL,
+ * stored zero padded to `size`; any other type exactly `size` bytes, stored
+ * as given. Returns false, `layout` all zero, for a datum that takes none
+ * (a boolean, ST_DERIVED, ST_UNUSED). As the number layout: for a caller
+ * that stores many values without the encoder's dispatch per value. */
+struct dci_value_bytes_layout {
+	uint32_t size;
+	bool string;
+};
+bool dci_value_bytes_layout(
+    const struct dci_datum_info *datum, struct dci_value_bytes_layout *layout);
+
+/* Stores `length` bytes in `slot` as `layout` says; false, the slot
+ * untouched, for bytes it does not take, which
+ * dci_value_encode_bytes_trusted refuses with the reason. */
+static inline bool
+dci_value_store_bytes(const struct dci_value_bytes_layout *layout,
+    const void *bytes, size_t length, unsigned char *slot)
+{
+	if (layout->size == 0 || (length > 0 && bytes == NULL))
+		return false;
+	if (!layout->string) {
+		if (length != layout->size)
+			return false;
+		memcpy(slot, bytes, length);
+		return true;
+	}
+	if (length >= layout->size ||
+	    (length > 0 && memchr(bytes, '\0', length) != NULL))
+		return false;
+	if (length > 0)
+		memcpy(slot, bytes, length);
+	/* NUL and zero padding, so equal strings give equal slots. */
+	memset(slot + length, 0, layout->size - length);
+	return true;
+}
+
 /* Encode raw bytes: strings (length <= size - 1; the slot gets the bytes,
  * then NUL, the rest zeroed; an embedded NUL is refused), addresses
  * (length == size), integers and times (length == size, already in the

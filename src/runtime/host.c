@@ -742,7 +742,6 @@ batch_refused_row(struct host_batch *batch, const char *what, long row,
 
 /* What one of the batch's setters stores in a row. */
 enum host_setting_kind {
-	HOST_SET_BYTES,
 	HOST_SET_INVALID,
 	HOST_SET_PARENT,
 	HOST_SET_DISCONTINUITY,
@@ -750,10 +749,10 @@ enum host_setting_kind {
 
 struct host_setting {
 	enum host_setting_kind kind;
-	const char *what;  /* the refusal's "value of " */
+	const char *what;  /* the refusal's "invalid mark of " */
 	uint32_t datum_id; /* 0 for a parent and a discontinuity */
-	const void *bytes; /* the bytes, or the parent's id */
-	size_t length;     /* of the bytes, or the parent id's words */
+	const void *bytes; /* the parent's id */
+	size_t length;     /* the parent id's words */
 };
 
 /* The one path of every setter: a call on an abandoned or unusable batch
@@ -774,10 +773,6 @@ host_batch_set(
 	if (!batch_usable(batch))
 		return -1;
 	switch (setting->kind) {
-	case HOST_SET_BYTES:
-		result = dci_snapshot_builder_set_bytes(builder, row, datum_id,
-		    setting->bytes, setting->length, why, sizeof(why));
-		break;
 	case HOST_SET_INVALID:
 		result = dci_snapshot_builder_set_invalid(
 		    builder, row, datum_id, why, sizeof(why));
@@ -797,38 +792,78 @@ host_batch_set(
 	return -1;
 }
 
-/* The integer setters' one path (dci_batch_set_row): the batch and the
- * row checked once, a refused value logged as a one-value call's would be
- * and the rest stored. */
+/* The values of one call of a row setter: numbers (dci_batch_set_row) or
+ * byte values (dci_batch_set_row_bytes). */
+struct host_row {
+	const struct dci_row_value *numbers;
+	const struct dci_row_bytes *bytes;
+	size_t count;
+};
+
+/* Stores a row's values from `from` on; as dci_snapshot_builder_set_row,
+ * returns how many it stored before the first it refused. */
+static size_t
+host_row_store(struct dci_snapshot_builder *builder, long row,
+    const struct host_row *values, size_t from, char *why, size_t why_size)
+{
+	if (values->numbers != NULL)
+		return dci_snapshot_builder_set_row(builder, row,
+		    values->numbers + from, values->count - from, why,
+		    why_size);
+	return dci_snapshot_builder_set_row_bytes(builder, row,
+	    values->bytes + from, values->count - from, why, why_size);
+}
+
+/* The row setters' one path: the batch and the row checked once, a
+ * refused value logged as a one-value call's would be and the rest
+ * stored. */
 static int
-host_batch_set_row(struct dci_batch *public, long row,
-    const struct dci_row_value *values, size_t count)
+host_batch_set_values(
+    struct dci_batch *public, long row, const struct host_row *values)
 {
 	if (batch_abandoned(public))
 		return -1;
 	struct host_batch *batch = batch_of(public);
 	char why[512];
-	size_t done = 0;
+	size_t done = 0, count = values->count;
 	int result = 0;
 
 	if (!batch_usable(batch))
 		return -1;
-	if (values == NULL && count > 0) {
+	if (values->numbers == NULL && values->bytes == NULL && count > 0) {
 		batch_refused_row(
 		    batch, "values of ", row, 0, "no values given");
 		return -1;
 	}
 	while (done < count) {
-		done += dci_snapshot_builder_set_row(batch->builder, row,
-		    values + done, count - done, why, sizeof(why));
+		done += host_row_store(
+		    batch->builder, row, values, done, why, sizeof(why));
 		if (done == count)
 			break;
-		batch_refused_row(
-		    batch, "value of ", row, values[done].datum_id, why);
+		batch_refused_row(batch, "value of ", row,
+		    values->numbers != NULL ? values->numbers[done].datum_id
+		                            : values->bytes[done].datum_id,
+		    why);
 		result = -1;
 		done++;
 	}
 	return result;
+}
+
+static int
+host_batch_set_row(struct dci_batch *public, long row,
+    const struct dci_row_value *values, size_t count)
+{
+	return host_batch_set_values(
+	    public, row, &(struct host_row){.numbers = values, .count = count});
+}
+
+static int
+host_batch_set_row_bytes(struct dci_batch *public, long row,
+    const struct dci_row_bytes *values, size_t count)
+{
+	return host_batch_set_values(
+	    public, row, &(struct host_row){.bytes = values, .count = count});
 }
 
 /* The one-value integer setters are rows of one, through the batch's own
@@ -852,16 +887,14 @@ host_batch_set_signed(
 	return public->operations->batch_set_row(public, row, &one, 1);
 }
 
+/* A row of one, through the batch's own operations as the integers'. */
 static int
 host_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
     const void *bytes, size_t length)
 {
-	return host_batch_set(public, row,
-	    &(struct host_setting){.kind = HOST_SET_BYTES,
-	        .what = "value of ",
-	        .datum_id = datum_id,
-	        .bytes = bytes,
-	        .length = length});
+	struct dci_row_bytes one = dci_row_raw(datum_id, bytes, length);
+
+	return public->operations->batch_set_row_bytes(public, row, &one, 1);
 }
 
 static int
@@ -1142,4 +1175,5 @@ const struct dci_host_operations dci_host_operations = {
     .supplier_withdraw = host_supplier_withdraw,
     .supplier_state = host_supplier_state,
     .batch_set_row = host_batch_set_row,
+    .batch_set_row_bytes = host_batch_set_row_bytes,
 };

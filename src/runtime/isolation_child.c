@@ -272,46 +272,63 @@ record_number(
 	    value->is_signed ? (uint64_t)value->signed_number : value->number);
 }
 
-/* Each value through the host's own row setter, one at a time, so that
- * only the values it stored are recorded (a refused one is logged here,
- * as in dcistatd, and left out). The host's one-value integer setters
- * call the batch's batch_set_row, so this records them too. */
+/* A byte value the host stored, recorded as the one-value call that
+ * stores it in dcistatd. */
+static void
+record_bytes(
+    struct recorded_batch *batch, long row, const struct dci_row_bytes *value)
+{
+	dci_wire_u8(&batch->frame, DCI_WIRE_BYTES);
+	dci_wire_u32(&batch->frame, (uint32_t)row);
+	dci_wire_u32(&batch->frame, value->datum_id);
+	dci_wire_u32(&batch->frame, (uint32_t)value->length);
+	dci_wire_bytes(&batch->frame, value->bytes, value->length);
+}
+
+/* The values of a row setter's call (numbers, or else bytes), each through
+ * the host's own row setter, one at a time, so that only the values it
+ * stored are recorded (a refused one is logged here, as in dcistatd, and
+ * left out). No array at all is the host's to refuse, which both row
+ * setters do with one message. */
 static int
-record_batch_set_row(struct dci_batch *public, long row,
-    const struct dci_row_value *values, size_t count)
+record_row(struct dci_batch *public, long row,
+    const struct dci_row_value *numbers, const struct dci_row_bytes *bytes,
+    size_t count)
 {
 	struct recorded_batch *batch = recorded(public);
 	int result = 0;
 
-	if (values == NULL && count > 0)
+	if (numbers == NULL && bytes == NULL)
 		return dci_host_operations.batch_set_row(
-		    batch->real, row, values, count);
+		    batch->real, row, NULL, count);
 	for (size_t i = 0; i < count; i++) {
-		if (dci_host_operations.batch_set_row(
-		        batch->real, row, &values[i], 1) != 0) {
+		if (numbers != NULL ? dci_host_operations.batch_set_row(
+		                          batch->real, row, &numbers[i], 1) != 0
+		                    : dci_host_operations.batch_set_row_bytes(
+		                          batch->real, row, &bytes[i], 1) != 0)
 			result = -1;
-			continue;
-		}
-		record_number(batch, row, &values[i]);
+		else if (numbers != NULL)
+			record_number(batch, row, &numbers[i]);
+		else
+			record_bytes(batch, row, &bytes[i]);
 	}
 	return result;
 }
 
+/* The host's one-value setters call the batch's row setters (a row of
+ * one), so these record them too. */
 static int
-record_batch_set_bytes(struct dci_batch *public, long row, uint32_t datum_id,
-    const void *bytes, size_t length)
+record_batch_set_row(struct dci_batch *public, long row,
+    const struct dci_row_value *values, size_t count)
 {
-	struct recorded_batch *batch = recorded(public);
+	return record_row(public, row, values, NULL, count);
+}
 
-	if (dci_host_operations.batch_set_bytes(
-	        batch->real, row, datum_id, bytes, length) != 0)
-		return -1;
-	dci_wire_u8(&batch->frame, DCI_WIRE_BYTES);
-	dci_wire_u32(&batch->frame, (uint32_t)row);
-	dci_wire_u32(&batch->frame, datum_id);
-	dci_wire_u32(&batch->frame, (uint32_t)length);
-	dci_wire_bytes(&batch->frame, bytes, length);
-	return 0;
+static int
+record_batch_set_row_bytes(struct dci_batch *public, long row,
+    const struct dci_row_bytes *values, size_t count)
+{
+	return record_row(public, row, NULL, values, count);
 }
 
 static int
@@ -432,7 +449,6 @@ recording_operations_fill(void)
 	recording_operations.class_register = record_class_register;
 	recording_operations.batch_begin = record_batch_begin;
 	recording_operations.batch_instance = record_batch_instance;
-	recording_operations.batch_set_bytes = record_batch_set_bytes;
 	recording_operations.batch_commit = record_batch_commit;
 	recording_operations.batch_abort = record_batch_abort;
 	recording_operations.batch_instance_parent =
@@ -444,6 +460,7 @@ recording_operations_fill(void)
 	recording_operations.supplier_withdraw = record_supplier_withdraw;
 	recording_operations.supplier_state = record_supplier_state;
 	recording_operations.batch_set_row = record_batch_set_row;
+	recording_operations.batch_set_row_bytes = record_batch_set_row_bytes;
 }
 
 static void

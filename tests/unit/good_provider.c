@@ -33,9 +33,10 @@
  * up to a newline) while PATH exists, and works once it is absent; it also
  * checks that the host refuses a handle that is not a supplier. With
  * `row_setter: true` the count (and count32) are set with one
- * dci_batch_set_row per instance that also names datum 999, which the
- * class lacks: a refresh fails unless the host refuses it (-1) and stores
- * the rest. */
+ * dci_batch_set_row per instance, and the name with one
+ * dci_batch_set_row_bytes, each also naming datum 999, which the class
+ * lacks: a refresh fails unless the host refuses it (-1) and stores the
+ * rest. */
 #define _GNU_SOURCE
 #include <dcistat/provider.h>
 #include <errno.h>
@@ -380,6 +381,22 @@ good_set_counts(struct dci_batch *batch, long row,
 	                                                                   : -1;
 }
 
+/* The name of an instance as dci_batch_set_string sets it, or with
+ * dci_batch_set_row_bytes (option row_setter); 0 or -1. */
+static int
+good_set_name(struct dci_batch *batch, long row,
+    const struct good_context *context, const char *name)
+{
+	const struct dci_row_bytes values[] = {
+	    dci_row_raw(999, "x", 1),
+	    dci_row_string(2, name),
+	};
+
+	if (!context->row_setter)
+		return dci_batch_set_string(batch, row, 2, name);
+	return dci_batch_set_row_bytes(batch, row, values, 2) == -1 ? 0 : -1;
+}
+
 /* The supplier_failure_file part of a refresh (see the top); 0 or -1. */
 static int
 good_supplier_state(struct dci_host *host, struct good_context *context)
@@ -442,7 +459,7 @@ good_refresh(struct dci_host *host, void *opaque)
 		row = dci_batch_instance(batch, &id, 1, name);
 		if (row < 0 ||
 		    good_set_counts(batch, row, context, id, count32) != 0 ||
-		    dci_batch_set_string(batch, row, 2, name) != 0 ||
+		    good_set_name(batch, row, context, name) != 0 ||
 		    (context->parents && id > 1 &&
 		        dci_batch_instance_parent(
 		            batch, row, (const uint32_t[]){1}, 1) != 0) ||

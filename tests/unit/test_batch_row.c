@@ -1,9 +1,10 @@
 /*
- * Unit tests of dci_batch_set_row (include/dcistat/provider.h) through the
- * real host and builder: what it stores is what the one-value setters
- * store, for every integer type; it refuses what they refuse and logs it
- * as they do; the wrapper falls back to them on a host without the call;
- * and an isolated provider's process forwards it (good_provider's
+ * Unit tests of dci_batch_set_row and dci_batch_set_row_bytes
+ * (include/dcistat/provider.h) through the real host and builder: what
+ * they store is what the one-value setters store, for every integer type
+ * and every kind of byte value; they refuse what those refuse and log it
+ * as they do; the wrappers fall back to them on a host without the call;
+ * and an isolated provider's process forwards both (good_provider's
  * row_setter option, run in a real dcistat-isolate process).
  */
 #define _GNU_SOURCE
@@ -156,6 +157,35 @@ static const struct dci_row_value bad_values[] = {
 };
 #define BAD_COUNT (sizeof(bad_values) / sizeof(bad_values[0]))
 
+/* Every kind of byte value at its edges, in datum id order: integers in
+ * their format (the big-endian one, the counter the host widens), an
+ * address, a time, the longest string and an empty one. */
+static const struct dci_row_bytes edge_bytes[] = {
+    {3, "\x01\x02", 2},
+    {7, "\xff\xff\xff\xff\xff\xff\xff\xff", 8},
+    {9, "\x01\x02\x03\x04", 4},
+    {12, "\xc0\xa8\x00\x01", 4},
+    {13, "\xc8", 1},
+    {14, "seven c", 7},
+    {16, "\x10\x00\x00\x00\x00\x00\x00\x00", 8},
+};
+#define EDGE_BYTES_COUNT (sizeof(edge_bytes) / sizeof(edge_bytes[0]))
+
+/* What each path refuses of bytes: a string too long, a string with a NUL,
+ * an unknown datum, a derived one, bytes for a boolean, a length the datum
+ * does not take, no bytes, and one good value among them. */
+static const struct dci_row_bytes bad_bytes[] = {
+    {14, "eight ch", 8},
+    {14, "a\0b", 3},
+    {999, "x", 1},
+    {SUM_ID, "\x01\x00", 2},
+    {10, "\x01", 1},
+    {3, "\x01", 1},
+    {12, NULL, 4},
+    {5, "\x07\x00\x00\x00", 4},
+};
+#define BAD_BYTES_COUNT (sizeof(bad_bytes) / sizeof(bad_bytes[0]))
+
 static struct dci_config *config;
 static struct dci_registry *registry;
 static struct dci_plugin *plugin;
@@ -216,6 +246,20 @@ set_one_by_one(struct dci_batch *batch, long row,
 	return refused;
 }
 
+/* dci_batch_set_bytes once per value, as a provider without
+ * dci_batch_set_row_bytes calls it; returns how many were refused. */
+static size_t
+set_bytes_one_by_one(struct dci_batch *batch, long row,
+    const struct dci_row_bytes *values, size_t count)
+{
+	size_t refused = 0;
+
+	for (size_t i = 0; i < count; i++)
+		refused += dci_batch_set_bytes(batch, row, values[i].datum_id,
+		               values[i].bytes, values[i].length) != 0;
+	return refused;
+}
+
 static long
 add_instance(struct dci_batch *batch, uint32_t id)
 {
@@ -272,6 +316,21 @@ number_of(uint32_t instance_id, uint32_t datum_id, bool *present)
 	return value.number;
 }
 
+/* The string datum `datum_id` of instance `instance_id` as stored. */
+static const char *
+text_of(uint32_t instance_id, uint32_t datum_id, bool *present)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
+	long row = dci_snapshot_find(class, snapshot, &instance_id);
+
+	ck_assert_ptr_nonnull(datum);
+	ck_assert_int_ge(row, 0);
+	*present = dci_snapshot_present(class, snapshot, (size_t)row, datum);
+	return (const char *)dci_snapshot_slot(
+	    class, snapshot, (size_t)row, datum);
+}
+
 START_TEST(row_stores_what_one_value_calls_store)
 {
 	struct dci_batch *batch;
@@ -312,28 +371,111 @@ START_TEST(row_stores_what_one_value_calls_store)
 }
 END_TEST
 
-/* The batch of one refresh with the bad values, by `row_setter` or one
- * call each; the warning its commit logged. */
+START_TEST(row_bytes_store_what_one_value_calls_store)
+{
+	struct dci_batch *batch;
+	bool present;
+	long row;
+
+	/* Two refreshes, so that the widened counter's second value is
+	 * carried across a wrap (200 -> 10) the same way. */
+	for (int refresh = 0; refresh < 2; refresh++) {
+		struct dci_row_bytes values[EDGE_BYTES_COUNT];
+
+		memcpy(values, edge_bytes, sizeof(values));
+		values[4].bytes = refresh == 0 ? "\xc8" : "\x0a";
+		batch = dci_batch_begin(&plugin->host, class);
+		ck_assert_ptr_nonnull(batch);
+		ck_assert_uint_eq(
+		    set_bytes_one_by_one(batch, add_instance(batch, 1), values,
+		        EDGE_BYTES_COUNT),
+		    0);
+		ck_assert_int_eq(
+		    dci_batch_set_row_bytes(batch, add_instance(batch, 2),
+		        values, EDGE_BYTES_COUNT),
+		    0);
+		/* Out of datum order, one at a time: the same values. */
+		row = add_instance(batch, 3);
+		for (size_t i = EDGE_BYTES_COUNT; i-- > 0;)
+			ck_assert_int_eq(
+			    dci_batch_set_row_bytes(batch, row, &values[i], 1),
+			    0);
+		/* A string given twice takes the last; the empty one is a
+		 * value. */
+		row = add_instance(batch, 4);
+		ck_assert_int_eq(dci_batch_set_row_bytes(batch, row,
+		                     (const struct dci_row_bytes[]){
+		                         dci_row_string(14, "other"),
+		                         dci_row_string(14, "")},
+		                     2),
+		    0);
+		ck_assert_int_eq(dci_batch_commit(batch), 0);
+		assert_same_rows(1, 2);
+		assert_same_rows(1, 3);
+	}
+	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
+	ck_assert(present);
+	ck_assert_uint_eq(number_of(2, 13, &present), 266); /* 200 + 66 */
+	ck_assert_uint_eq(number_of(2, 9, &present), 0x01020304u);
+	ck_assert_uint_eq(number_of(2, 3, &present), 0x0201u);
+	ck_assert_str_eq(text_of(2, 14, &present), "seven c");
+	ck_assert(present);
+	ck_assert_str_eq(text_of(4, 14, &present), "");
+	ck_assert(present);
+	ck_assert_uint_eq(rx_logged_count, 0);
+}
+END_TEST
+
+/* How a refresh of the bad values sets them. */
+enum bad_setter {
+	BAD_NUMBERS_ONE_BY_ONE,
+	BAD_NUMBERS_ROW,
+	BAD_BYTES_ONE_BY_ONE,
+	BAD_BYTES_ROW,
+};
+
+/* The batch of one refresh with the bad values (or bytes) set by
+ * `setter`, and in a row that does not exist; the warning its commit
+ * logged. */
 static const char *
-refresh_with_bad_values(bool row_setter)
+refresh_with_bad_values(enum bad_setter setter)
 {
 	struct dci_batch *batch = dci_batch_begin(&plugin->host, class);
 	long row;
 
 	ck_assert_ptr_nonnull(batch);
 	row = add_instance(batch, 1);
-	if (row_setter) {
+	switch (setter) {
+	case BAD_NUMBERS_ROW:
 		ck_assert_int_eq(
 		    dci_batch_set_row(batch, row, bad_values, BAD_COUNT), -1);
 		/* A row that does not exist: every value refused. */
 		ck_assert_int_eq(
 		    dci_batch_set_row(batch, 5, edge_values, 2), -1);
 		ck_assert_int_eq(dci_batch_set_row(batch, row, NULL, 0), 0);
-	} else {
+		break;
+	case BAD_NUMBERS_ONE_BY_ONE:
 		ck_assert_uint_eq(
 		    set_one_by_one(batch, row, bad_values, BAD_COUNT),
 		    BAD_COUNT - 1);
 		ck_assert_uint_eq(set_one_by_one(batch, 5, edge_values, 2), 2);
+		break;
+	case BAD_BYTES_ROW:
+		ck_assert_int_eq(dci_batch_set_row_bytes(
+		                     batch, row, bad_bytes, BAD_BYTES_COUNT),
+		    -1);
+		ck_assert_int_eq(
+		    dci_batch_set_row_bytes(batch, 5, edge_bytes, 2), -1);
+		ck_assert_int_eq(
+		    dci_batch_set_row_bytes(batch, row, NULL, 0), 0);
+		break;
+	case BAD_BYTES_ONE_BY_ONE:
+		ck_assert_uint_eq(set_bytes_one_by_one(
+		                      batch, row, bad_bytes, BAD_BYTES_COUNT),
+		    BAD_BYTES_COUNT - 1);
+		ck_assert_uint_eq(
+		    set_bytes_one_by_one(batch, 5, edge_bytes, 2), 2);
+		break;
 	}
 	rx_logged_count = 0;
 	log_set_sink(rx_log_capture);
@@ -413,8 +555,8 @@ START_TEST(row_refuses_what_one_value_calls_refuse)
 	bool present;
 
 	snprintf(one_by_one, sizeof(one_by_one), "%s",
-	    refresh_with_bad_values(false));
-	ck_assert_str_eq(refresh_with_bad_values(true), one_by_one);
+	    refresh_with_bad_values(BAD_NUMBERS_ONE_BY_ONE));
+	ck_assert_str_eq(refresh_with_bad_values(BAD_NUMBERS_ROW), one_by_one);
 	ck_assert_str_eq(one_by_one,
 	    "provider /nowhere/rows.so: class \"rows\": 7 calls refused in "
 	    "this refresh "
@@ -429,6 +571,36 @@ START_TEST(row_refuses_what_one_value_calls_refuse)
 	number_of(1, 2, &present);
 	ck_assert(!present);
 	number_of(1, 14, &present);
+	ck_assert(!present);
+	number_of(1, SUM_ID, &present);
+	ck_assert(!present);
+}
+END_TEST
+
+START_TEST(row_bytes_refuse_what_one_value_calls_refuse)
+{
+	char one_by_one[1024];
+	bool present;
+
+	snprintf(one_by_one, sizeof(one_by_one), "%s",
+	    refresh_with_bad_values(BAD_BYTES_ONE_BY_ONE));
+	ck_assert_str_eq(refresh_with_bad_values(BAD_BYTES_ROW), one_by_one);
+	ck_assert_str_eq(one_by_one,
+	    "provider /nowhere/rows.so: class \"rows\": 9 calls refused in "
+	    "this refresh "
+	    "(9 not refused in the last), those rows are absent; first new: "
+	    "value of instance 1 refused: datum 14 (\"name\"): string of 8 "
+	    "bytes is longer than 7 (size 8 less its NUL)");
+	/* The good value among the bad ones is stored, the others not. */
+	ck_assert_uint_eq(number_of(1, 5, &present), 7);
+	ck_assert(present);
+	number_of(1, 14, &present);
+	ck_assert(!present);
+	number_of(1, 10, &present);
+	ck_assert(!present);
+	number_of(1, 3, &present);
+	ck_assert(!present);
+	number_of(1, 12, &present);
 	ck_assert(!present);
 	number_of(1, SUM_ID, &present);
 	ck_assert(!present);
@@ -527,6 +699,84 @@ START_TEST(older_host_gets_one_call_per_value)
 }
 END_TEST
 
+static int
+older_set_bytes(struct dci_batch *batch, long row, uint32_t datum_id,
+    const void *bytes, size_t length)
+{
+	int result;
+
+	older_calls++;
+	batch->operations = &dci_host_operations;
+	result = dci_batch_set_bytes(batch, row, datum_id, bytes, length);
+	batch->operations = &older;
+	return result;
+}
+
+static int
+older_set_row_bytes(struct dci_batch *batch, long row,
+    const struct dci_row_bytes *values, size_t count)
+{
+	(void)batch;
+	(void)row;
+	(void)values;
+	(void)count;
+	ck_abort_msg("an older host's batch_set_row_bytes was called");
+	return -1;
+}
+
+/* A host whose operations end before batch_set_row_bytes: the wrapper
+ * makes one dci_batch_set_bytes per value, with the same values stored
+ * and refused. */
+START_TEST(older_host_gets_one_bytes_call_per_value)
+{
+	struct dci_batch *batch;
+	bool present;
+	long row;
+
+	older = dci_host_operations;
+	older.size = offsetof(struct dci_host_operations, batch_set_row_bytes);
+	older.batch_set_row_bytes = older_set_row_bytes;
+	older.batch_set_bytes = older_set_bytes;
+	older_calls = 0;
+	batch = dci_batch_begin(&plugin->host, class);
+	ck_assert_ptr_nonnull(batch);
+	ck_assert_uint_eq(set_bytes_one_by_one(batch, add_instance(batch, 1),
+	                      edge_bytes, EDGE_BYTES_COUNT),
+	    0);
+	row = add_instance(batch, 2);
+	batch->operations = &older;
+	ck_assert_int_eq(
+	    dci_batch_set_row_bytes(batch, row, edge_bytes, EDGE_BYTES_COUNT),
+	    0);
+	ck_assert_uint_eq(older_calls, EDGE_BYTES_COUNT);
+	ck_assert_int_eq(dci_batch_set_row_bytes(batch, row, NULL, 1), -1);
+	ck_assert_uint_eq(older_calls, EDGE_BYTES_COUNT);
+	batch->operations = &dci_host_operations;
+	ck_assert_int_eq(dci_batch_commit(batch), 0);
+	assert_same_rows(1, 2);
+	ck_assert_str_eq(text_of(2, 14, &present), "seven c");
+	ck_assert(present);
+
+	/* The bad bytes: refused one by one, the good one stored. */
+	batch = dci_batch_begin(&plugin->host, class);
+	row = add_instance(batch, 1);
+	batch->operations = &older;
+	ck_assert_int_eq(
+	    dci_batch_set_row_bytes(batch, row, bad_bytes, BAD_BYTES_COUNT),
+	    -1);
+	ck_assert_uint_eq(older_calls, EDGE_BYTES_COUNT + BAD_BYTES_COUNT);
+	batch->operations = &dci_host_operations;
+	rx_logged_count = 0;
+	log_set_sink(rx_log_capture);
+	ck_assert_int_eq(dci_batch_commit(batch), 0);
+	log_set_sink(NULL);
+	ck_assert_uint_eq(rx_logged_count, 1);
+	ck_assert_ptr_nonnull(strstr(rx_logged[0], ": 7 calls refused"));
+	ck_assert_uint_eq(number_of(1, 5, &present), 7);
+	ck_assert(present);
+}
+END_TEST
+
 START_TEST(isolated_provider_forwards_rows)
 {
 	struct dci_config *loaded_config;
@@ -560,6 +810,8 @@ START_TEST(isolated_provider_forwards_rows)
 	ck_assert_uint_eq(good->snapshot->count, 3);
 	for (uint32_t id = 1; id <= 3; id++) {
 		const struct dci_datum *count = dci_class_find_datum(good, 1);
+		const struct dci_datum *name = dci_class_find_datum(good, 2);
+		char expected_name[16];
 		long row = dci_snapshot_find(good, good->snapshot, &id);
 		struct dci_value value;
 
@@ -570,6 +822,15 @@ START_TEST(isolated_provider_forwards_rows)
 		    dci_snapshot_slot(good, good->snapshot, (size_t)row, count),
 		    &value);
 		counts[id - 1] = value.number;
+		/* The name, set by dci_batch_set_row_bytes beside a datum
+		 * the class lacks. */
+		ck_assert(dci_snapshot_present(
+		    good, good->snapshot, (size_t)row, name));
+		snprintf(expected_name, sizeof(expected_name), "unit%u",
+		    (unsigned)id);
+		ck_assert_str_eq((const char *)dci_snapshot_slot(
+		                     good, good->snapshot, (size_t)row, name),
+		    expected_name);
 	}
 	/* 100 * id + the refresh number, as without the option. */
 	ck_assert_uint_eq(counts[0], 101);
@@ -596,6 +857,9 @@ main(void)
 	tcase_add_test(cases, row_stores_what_the_encoder_stores);
 	tcase_add_test(cases, row_refuses_what_one_value_calls_refuse);
 	tcase_add_test(cases, older_host_gets_one_call_per_value);
+	tcase_add_test(cases, row_bytes_store_what_one_value_calls_store);
+	tcase_add_test(cases, row_bytes_refuse_what_one_value_calls_refuse);
+	tcase_add_test(cases, older_host_gets_one_bytes_call_per_value);
 	tcase_add_test(isolated, isolated_provider_forwards_rows);
 	tcase_set_timeout(isolated, 30);
 	suite_add_tcase(suite, cases);

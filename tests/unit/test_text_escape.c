@@ -172,6 +172,40 @@ START_TEST(instance_labels_escaped_by_the_same_rule)
 }
 END_TEST
 
+/* A label that stands for itself is copied whole (the fast path) exactly
+ * when the escaper would leave it as it is: printable ASCII without a
+ * backslash of at most DCI_LABEL_MAX characters; one character more, a
+ * backslash or a byte outside 0x20..0x7e at its end takes the escaper. */
+START_TEST(plain_labels_stand_for_themselves_up_to_the_limit)
+{
+	char escaped[DCI_INSTANCE_LABEL_SIZE], label[DCI_LABEL_MAX + 2];
+	char expected[DCI_INSTANCE_LABEL_SIZE];
+
+	memset(label, 'a', sizeof(label) - 1);
+	label[sizeof(label) - 1] = '\0';
+	label[0] = ' ';
+	label[DCI_LABEL_MAX - 1] = '~';
+	label[DCI_LABEL_MAX] = '\0';
+	ck_assert(dci_registry_instance_label_escape(label, escaped, NULL, 0));
+	ck_assert_str_eq(escaped, label);
+	/* One more character: cut, with the hash mark. */
+	label[DCI_LABEL_MAX] = 'a';
+	ck_assert(dci_registry_instance_label_escape(label, escaped, NULL, 0));
+	ck_assert_uint_eq(strlen(escaped), DCI_LABEL_MAX);
+	ck_assert_int_eq(strncmp(escaped, label, DCI_LABEL_MAX - 10), 0);
+	ck_assert_int_eq(strncmp(escaped + DCI_LABEL_MAX - 10, "\\~", 2), 0);
+	/* The last byte of a short label escaped: 0x7f, 0x1f, a backslash. */
+	static const char *const edges[][2] = {{"unit7\x7f", "unit7\\x7f"},
+	    {"unit7\x1f", "unit7\\x1f"}, {"unit7\\", "unit7\\\\"}, {"u", "u"}};
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		ck_assert(dci_registry_instance_label_escape(
+		    edges[i][0], escaped, NULL, 0));
+		snprintf(expected, sizeof(expected), "%s", edges[i][1]);
+		ck_assert_str_eq(escaped, expected);
+	}
+}
+END_TEST
+
 static char logged[8192];
 static int logged_count;
 
@@ -245,6 +279,8 @@ escape_suite(void)
 	tcase_add_test(escaping, terminal_mode_keeps_utf8_and_backslashes);
 	tcase_add_test(escaping, cut_on_whole_escapes);
 	tcase_add_test(escaping, instance_labels_escaped_by_the_same_rule);
+	tcase_add_test(
+	    escaping, plain_labels_stand_for_themselves_up_to_the_limit);
 	tcase_add_test(escaping, log_messages_reach_the_sink_escaped);
 	tcase_add_test(escaping, deferred_messages_escaped);
 	tcase_add_test(escaping, refused_labels_quoted_escaped);

@@ -15,8 +15,10 @@
  *     its typed dciStatTable column (see "The datums" below);
  *   - storing a value as a number (dci_batch_set_row for all of a row's
  *     numbers in one call, or dci_batch_set_unsigned, _signed) or as raw
- *     bytes already in the datum's format (dci_batch_set_bytes), and why the
- *     byte order in the format matters only for the latter;
+ *     bytes already in the datum's format (dci_batch_set_row_bytes for all
+ *     of a row's strings and bytes in one call, or dci_batch_set_bytes,
+ *     _string), and why the byte order in the format matters only for the
+ *     latter;
  *   - a counter that grows (the one value that changes), a datum that
  *     differs per instance, and an instance that comes and goes;
  *   - a refresh that stays cheap with a million instances: one batch, no
@@ -183,6 +185,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Option limits and defaults, as documented above. */
@@ -226,10 +229,10 @@ static const struct dci_instance_level example_levels[] = {
 /* How refresh stores a datum's value. Most values are constants kept in
  * the datum table below; three are computed. */
 enum example_setter {
-	EXAMPLE_SET_UNSIGNED,  /* dci_batch_set_unsigned(.number) */
-	EXAMPLE_SET_SIGNED,    /* dci_batch_set_signed(.signed_number) */
-	EXAMPLE_SET_BYTES,     /* dci_batch_set_bytes(.bytes, .length) */
-	EXAMPLE_SET_STRING,    /* dci_batch_set_string(.text) */
+	EXAMPLE_SET_UNSIGNED,  /* dci_row_unsigned(.number) */
+	EXAMPLE_SET_SIGNED,    /* dci_row_signed(.signed_number) */
+	EXAMPLE_SET_BYTES,     /* dci_row_raw(.bytes, .length) */
+	EXAMPLE_SET_STRING,    /* dci_row_string(.text) */
 	EXAMPLE_SET_INSTANCE,  /* the instance's id */
 	EXAMPLE_SET_REFRESHES, /* refreshes so far */
 	EXAMPLE_SET_INIT_TIME, /* CLOCK_MONOTONIC at init, centiseconds */
@@ -279,9 +282,9 @@ struct example_datum {
  * only what varies, and these macros fill in the rest of EXAMPLE_INFO: the
  * label is written as a word, the DCI_ prefixes of type, format,
  * presentation, unit and semantics are left out, and the value is one of
- *   UNSIGNED(n)        dci_batch_set_unsigned(n)
- *   SIGNED(n)          dci_batch_set_signed(n)
- *   BYTES(array)       dci_batch_set_bytes(array, sizeof array)
+ *   UNSIGNED(n)        dci_row_unsigned(n)
+ *   SIGNED(n)          dci_row_signed(n)
+ *   BYTES(array)       dci_row_raw(array, sizeof array)
  *   COMPUTED(setter)   what refresh works out (EXAMPLE_SET_INSTANCE ...)
  * A datum of another kind (a string, a volatile counter, ST_UNUSED) is
  * written out with EXAMPLE_INFO in full.
@@ -682,18 +685,19 @@ example_init(struct dci_host *host, void **context_pointer)
 }
 
 /*
- * The values of one row, prepared once per refresh: every integer value
- * (booleans, times and IP addresses included) as one array for
- * dci_batch_set_row, which stores them in one call, in the order of the
- * datum table; the instance's id is written into its slots per row. Strings and
- * raw bytes go one call each (dci_batch_set_bytes, dci_batch_set_string).
+ * The values of one row, prepared once per refresh, in the order of the
+ * datum table: every integer value (booleans, times and IP addresses
+ * included) as one array for dci_batch_set_row, and every string and raw
+ * value as one array for dci_batch_set_row_bytes, so that a row takes two
+ * calls however many datums it has; the instance's id is written into its
+ * slots per row.
  */
 struct example_row {
 	struct dci_row_value numbers[EXAMPLE_DATUM_COUNT];
 	size_t number_count;
 	size_t instance_slots[EXAMPLE_DATUM_COUNT]; /* in numbers */
 	size_t instance_slot_count;
-	const struct example_datum *bytes[EXAMPLE_DATUM_COUNT];
+	struct dci_row_bytes bytes[EXAMPLE_DATUM_COUNT];
 	size_t bytes_count;
 };
 
@@ -730,8 +734,12 @@ example_row_prepare(
 			    datum_id, context->init_centiseconds);
 			break;
 		case EXAMPLE_SET_BYTES:
+			values->bytes[values->bytes_count++] =
+			    dci_row_raw(datum_id, datum->bytes, datum->length);
+			continue;
 		case EXAMPLE_SET_STRING:
-			values->bytes[values->bytes_count++] = datum;
+			values->bytes[values->bytes_count++] =
+			    dci_row_string(datum_id, datum->text);
 			continue;
 		case EXAMPLE_SET_NOTHING:
 			/* A datum never set has no value: its rows are
@@ -757,16 +765,7 @@ example_set_row(
 	for (size_t i = 0; i < values->instance_slot_count; i++)
 		values->numbers[values->instance_slots[i]].number = id;
 	dci_batch_set_row(batch, row, values->numbers, values->number_count);
-	for (size_t i = 0; i < values->bytes_count; i++) {
-		const struct example_datum *datum = values->bytes[i];
-
-		if (datum->set == EXAMPLE_SET_STRING)
-			dci_batch_set_string(
-			    batch, row, datum->info.id, datum->text);
-		else
-			dci_batch_set_bytes(batch, row, datum->info.id,
-			    datum->bytes, datum->length);
-	}
+	dci_batch_set_row_bytes(batch, row, values->bytes, values->bytes_count);
 }
 
 /* Adds instance `id` labelled `label` with all its values. */
@@ -782,6 +781,25 @@ example_add_instance(struct dci_batch *batch, struct example_row *values,
 	 * at commit; there is no row to fill. */
 	if (row >= 0)
 		example_set_row(batch, row, values, id);
+}
+
+/* Writes "unit<id>" into `label` (EXAMPLE_LABEL_SIZE bytes), the decimal
+ * digits by hand: snprintf parses its format at every call, which at a
+ * million rows cost more than the host's whole handling of the label. */
+static void
+example_unit_label(char label[EXAMPLE_LABEL_SIZE], uint32_t id)
+{
+	char digits[10]; /* UINT32_MAX has 10 */
+	size_t count = 0, used = 4;
+
+	memcpy(label, "unit", used);
+	do {
+		digits[count++] = (char)('0' + id % 10);
+		id /= 10;
+	} while (id != 0);
+	while (count > 0)
+		label[used++] = digits[--count];
+	label[used] = '\0';
 }
 
 /*
@@ -816,7 +834,7 @@ example_refresh(struct dci_host *host, void *opaque)
 		return -1; /* the host logged why */
 	example_row_prepare(&values, context);
 	for (uint32_t id = 1; id <= context->instances; id++) {
-		snprintf(label, sizeof label, "unit%" PRIu32, id);
+		example_unit_label(label, id);
 		example_add_instance(batch, &values, id, label);
 	}
 	if (context->transient_present)
