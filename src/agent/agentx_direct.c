@@ -250,6 +250,8 @@ read_ranges(const struct agent_agentx_header *header, const unsigned char *pdu,
 			return -1;
 		/* The answer's name is set with snmp_set_var_objid, which
 		 * keeps names of up to MAX_OID_LEN in name_loc. */
+		if (varbind->name != varbind->name_loc)
+			free(varbind->name);
 		varbind->name = varbind->name_loc;
 		for (size_t i = 0; i < start.length; i++)
 			varbind->name[i] = start.subids[i];
