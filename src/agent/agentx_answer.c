@@ -63,9 +63,9 @@ answer_get(struct agent_tables *tables, netsnmp_variable_list *varbind)
 		snmp_set_var_typed_value(varbind, SNMP_NOSUCHINSTANCE, NULL, 0);
 }
 
-/* The end of a SearchRange: the varbind's value when it is an OID other
- * than 0.0 (RFC 2741 5.2: the null OID, or 0.0 as Net-SNMP's master sends
- * it, means no end). False when there is none. */
+/* The end of a SearchRange: `end_name` when it is an OID other than 0.0
+ * (RFC 2741 5.2: the null OID, read as 0.0, means no end). False when
+ * there is none. */
 static bool
 search_range_end(
     const oid *end_name, size_t length, struct schema_request_name *end)
