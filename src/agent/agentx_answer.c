@@ -63,38 +63,33 @@ answer_get(struct agent_tables *tables, netsnmp_variable_list *varbind)
 		snmp_set_var_typed_value(varbind, SNMP_NOSUCHINSTANCE, NULL, 0);
 }
 
-/* The end of a SearchRange: the varbind's value when it is an OID other
- * than 0.0 (RFC 2741 5.2: the null OID, or 0.0 as Net-SNMP's master sends
- * it, means no end). False when there is none. */
+/* The end of a SearchRange: `end_name` when it is an OID other than 0.0
+ * (RFC 2741 5.2: the null OID, read as 0.0, means no end). False when
+ * there is none. */
 static bool
 search_range_end(
-    const netsnmp_variable_list *varbind, struct schema_request_name *end)
+    const oid *end_name, size_t length, struct schema_request_name *end)
 {
 	static const oid null_oid[] = {0, 0};
-	size_t length;
 
-	if ((varbind->type != ASN_PRIV_INCL_RANGE &&
-	        varbind->type != ASN_PRIV_EXCL_RANGE) ||
-	    varbind->val.objid == NULL)
+	if (end_name == NULL || length == 0 ||
+	    (length == 2 && memcmp(end_name, null_oid, sizeof(null_oid)) == 0))
 		return false;
-	length = varbind->val_len / sizeof(oid);
-	if (length == 0 || (length == 2 && memcmp(varbind->val.objid, null_oid,
-	                                       sizeof(null_oid)) == 0))
-		return false;
-	schema_request_name_decode(varbind->val.objid, length, end);
+	schema_request_name_decode(end_name, length, end);
 	return true;
 }
 
 static void
-answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind)
+answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind,
+    bool include, const oid *end_name, size_t end_length)
 {
 	struct schema_request_name start, end;
 	struct schema_row_name name;
-	bool has_end = search_range_end(varbind, &end);
+	bool has_end = search_range_end(end_name, end_length, &end);
 	bool found = false;
 
 	schema_request_name_decode(varbind->name, varbind->name_length, &start);
-	if (varbind->type == ASN_PRIV_INCL_RANGE) {
+	if (include) {
 		unsigned table = table_of(&start);
 		found = table != 0 &&
 		        agent_tables_answer_request(tables, table, false,
@@ -114,18 +109,37 @@ answer_getnext(struct agent_tables *tables, netsnmp_variable_list *varbind)
 }
 
 void
-agent_agentx_answer(
-    struct agent_tables *tables, bool next, netsnmp_variable_list *varbinds)
+agent_agentx_answer_begin(struct agent_tables *tables)
 {
 	if (tables->before_request != NULL)
 		tables->before_request();
 	agent_timestamps_sync(&tables->timestamps);
 	agent_tables_request_begin(tables);
+}
+
+void
+agent_agentx_answer_range(struct agent_tables *tables, bool next,
+    netsnmp_variable_list *varbind, bool include, const oid *end,
+    size_t end_length)
+{
+	if (next)
+		answer_getnext(tables, varbind, include, end, end_length);
+	else
+		answer_get(tables, varbind);
+}
+
+void
+agent_agentx_answer(
+    struct agent_tables *tables, bool next, netsnmp_variable_list *varbinds)
+{
+	agent_agentx_answer_begin(tables);
 	for (netsnmp_variable_list *varbind = varbinds; varbind != NULL;
 	     varbind = varbind->next_variable) {
-		if (next)
-			answer_getnext(tables, varbind);
-		else
-			answer_get(tables, varbind);
+		bool range = varbind->type == ASN_PRIV_INCL_RANGE ||
+		             varbind->type == ASN_PRIV_EXCL_RANGE;
+		agent_agentx_answer_range(tables, next, varbind,
+		    varbind->type == ASN_PRIV_INCL_RANGE,
+		    range ? varbind->val.objid : NULL,
+		    range ? varbind->val_len / sizeof(oid) : 0);
 	}
 }

@@ -18,7 +18,18 @@
 
 #include "agent/tables.h"
 
+/* Answers the varbinds of a PDU Net-SNMP parsed: the SearchRange's end in
+ * each varbind's value. */
 void agent_agentx_answer(
     struct agent_tables *tables, bool next, netsnmp_variable_list *varbinds);
+
+/* The same one varbind at a time, for a PDU read without Net-SNMP
+ * (agent/agentx_decode.h): agent_agentx_answer_begin once per request,
+ * then each varbind named by its start with the range's include flag and
+ * end (NULL, 0.0 or empty: none). */
+void agent_agentx_answer_begin(struct agent_tables *tables);
+void agent_agentx_answer_range(struct agent_tables *tables, bool next,
+    netsnmp_variable_list *varbind, bool include, const oid *end,
+    size_t end_length);
 
 #endif

@@ -7,12 +7,15 @@
 #include <net-snmp/agent/agent_callbacks.h>
 #include <net-snmp/library/snmpUnixDomain.h>
 #include <errno.h>
-#include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "agent/agentx_answer.h"
+#include "agent/agentx_decode.h"
 #include "agent/agentx_encode.h"
+#include "agent/agentx_send.h"
+#include "agent/agentx_stream.h"
 #include "agent/registration.h"
 #include "base/log.h"
 
@@ -21,16 +24,40 @@
 static const char *const tested_versions[] = {"5.9.3"};
 
 /* RFC 2741's header: PDU types and flags. */
-#define AGENTX_GET 5
-#define AGENTX_GETNEXT 6
+#define AGENTX_VERSION 1
+#define AGENTX_GET AGENT_AGENTX_GET
+#define AGENTX_GETNEXT AGENT_AGENTX_GETNEXT
 #define AGENTX_RESPONSE 18
 #define AGENTX_FLAGS 0x1f
-#define AGENTX_FLAG_NON_DEFAULT_CONTEXT 0x08
+#define AGENTX_FLAG_NON_DEFAULT_CONTEXT AGENT_AGENTX_FLAG_NON_DEFAULT_CONTEXT
+
+/* The most SearchRanges of a request read in place: the varbinds they are
+ * read into are kept from one request to the next (a name buffer of
+ * MAX_OID_LEN each), so their number is bounded; a longer request is
+ * Net-SNMP's to parse. */
+#define DIRECT_RANGES_MAX 256
+
+/* A SearchRange read in place, beside the varbind named by its start. */
+struct direct_range {
+	oid end[AGENT_AGENTX_OID_MAX];
+	size_t end_length;
+	bool include;
+};
 
 static struct agent_tables *direct_tables;
 static snmp_callback net_snmp_callback;
-/* The AgentX socket while answers are sent on it, else -1. */
+/* The session to the master while its requests are answered in place,
+ * else NULL. */
+static netsnmp_session *direct_session;
+/* Its socket, else -1. */
 static int direct_socket = -1;
+/* What was read from the master's socket and not yet answered or handed
+ * to Net-SNMP. */
+static struct agent_agentx_stream direct_stream;
+/* The varbinds and ranges of the request read in place, kept. */
+static netsnmp_variable_list **direct_varbinds;
+static struct direct_range *direct_ranges;
+static size_t direct_ranges_size;
 /* Net-SNMP's agent has been handed a request since the loop last saw its
  * callback pipes idle. */
 static bool indirect_pending;
@@ -59,23 +86,6 @@ agent_direct_idle(void)
 	indirect_pending = false;
 }
 
-/* Net-SNMP's Unix-socket receive asks for the socket's own address
- * (getsockname and a malloc) at every read, for nothing a subagent uses. */
-static int
-direct_receive(netsnmp_transport *transport, void *buffer, int size,
-    void **opaque, int *opaque_length)
-{
-	ssize_t count;
-
-	*opaque = NULL;
-	*opaque_length = 0;
-	do
-		count =
-		    recv(transport->sock, buffer, (size_t)size, MSG_DONTWAIT);
-	while (count < 0 && errno == EINTR);
-	return (int)count;
-}
-
 /* A failed send loses one answer: the master times the request out (and a
  * manager retries); the session itself is Net-SNMP's to repair. Logged at
  * the first failure and then every 1000th, so a broken socket cannot fill
@@ -87,34 +97,6 @@ send_failed(const char *reason)
 		log_warnx("agent: cannot send an AgentX answer to the master "
 		          "(%s); %lu lost so far",
 		    reason, send_failures);
-}
-
-/* Writes all of an encoded answer on the AgentX socket, waiting at most
- * SEND_WAIT_MILLISECONDS each time the socket is full. False with errno
- * set when it could not. */
-static bool
-send_all(int socket, const unsigned char *bytes, size_t length)
-{
-	while (length > 0) {
-		ssize_t sent = send(socket, bytes, length, MSG_NOSIGNAL);
-		if (sent > 0) {
-			bytes += sent;
-			length -= (size_t)sent;
-		} else if (sent < 0 && errno == EINTR) {
-			continue;
-		} else if (sent < 0 &&
-		           (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			struct pollfd writable = {socket, POLLOUT, 0};
-			int ready = poll(&writable, 1, SEND_WAIT_MILLISECONDS);
-			if (ready == 0)
-				errno = ETIMEDOUT;
-			if (ready <= 0 && errno != EINTR)
-				return false;
-		} else {
-			return false;
-		}
-	}
-	return true;
 }
 
 /* The answer built by Net-SNMP's AgentX code, for what
@@ -146,18 +128,34 @@ send_through_net_snmp(netsnmp_session *session, netsnmp_pdu *request)
 	}
 }
 
+/* Sends an encoded answer on the session's own socket; a failure loses
+ * this answer alone, or (cut short) the connection, which Net-SNMP then
+ * opens again. */
+static void
+send_answer(int socket, size_t length)
+{
+	if (!agent_agentx_send(
+	        socket, answer_buffer.bytes, length, SEND_WAIT_MILLISECONDS))
+		send_failed(strerror(errno));
+}
+
 static int
 direct_callback(int operation, netsnmp_session *session, int reqid,
     netsnmp_pdu *pdu, void *magic)
 {
 	struct agent_agentx_ids ids;
+	netsnmp_transport *transport;
 	size_t length;
 
 	if (operation != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || pdu == NULL ||
 	    (pdu->command != AGENTX_GET && pdu->command != AGENTX_GETNEXT) ||
 	    (pdu->flags & AGENTX_FLAG_NON_DEFAULT_CONTEXT) != 0) {
-		if (operation == NETSNMP_CALLBACK_OP_DISCONNECT)
+		if (operation == NETSNMP_CALLBACK_OP_DISCONNECT &&
+		    session == direct_session) {
+			direct_session = NULL;
 			direct_socket = -1;
+			agent_agentx_stream_reset(&direct_stream);
+		}
 		indirect_pending = true;
 		return net_snmp_callback(operation, session, reqid, pdu, magic);
 	}
@@ -171,14 +169,210 @@ direct_callback(int operation, netsnmp_session *session, int reqid,
 	    direct_tables, pdu->command == AGENTX_GETNEXT, pdu->variables);
 	ids = (struct agent_agentx_ids){(uint32_t)pdu->sessid,
 	    (uint32_t)pdu->transid, (uint32_t)pdu->reqid};
-	length = direct_socket >= 0 ? agent_agentx_encode_response(
-	                                  &answer_buffer, &ids, pdu->variables)
-	                            : 0;
+	transport = snmp_sess_transport(snmp_sess_pointer(session));
+	length = transport != NULL && transport->sock >= 0
+	             ? agent_agentx_encode_response(
+	                   &answer_buffer, &ids, pdu->variables)
+	             : 0;
 	if (length == 0)
 		send_through_net_snmp(session, pdu);
-	else if (!send_all(direct_socket, answer_buffer.bytes, length))
-		send_failed(strerror(errno));
+	else
+		send_answer(transport->sock, length);
 	return 1;
+}
+
+/* The kept varbind for the `index`th SearchRange of a request, emptied of
+ * the last request's answer; NULL beyond DIRECT_RANGES_MAX or out of
+ * memory. */
+static netsnmp_variable_list *
+range_varbind(size_t index)
+{
+	netsnmp_variable_list *varbind;
+
+	if (index >= direct_ranges_size) {
+		size_t size =
+		    direct_ranges_size == 0 ? 32 : 2 * direct_ranges_size;
+		netsnmp_variable_list **varbinds;
+		struct direct_range *ranges;
+
+		if (index >= DIRECT_RANGES_MAX)
+			return NULL;
+		if (size > DIRECT_RANGES_MAX)
+			size = DIRECT_RANGES_MAX;
+		varbinds = realloc(direct_varbinds, size * sizeof(*varbinds));
+		if (varbinds == NULL)
+			return NULL;
+		direct_varbinds = varbinds;
+		ranges = realloc(direct_ranges, size * sizeof(*ranges));
+		if (ranges == NULL)
+			return NULL;
+		direct_ranges = ranges;
+		for (size_t i = direct_ranges_size; i < size; i++) {
+			direct_varbinds[i] =
+			    calloc(1, sizeof(**direct_varbinds));
+			if (direct_varbinds[i] == NULL) {
+				direct_ranges_size = i;
+				return NULL;
+			}
+			direct_varbinds[i]->name = direct_varbinds[i]->name_loc;
+			direct_varbinds[i]->val.string =
+			    direct_varbinds[i]->buf;
+		}
+		direct_ranges_size = size;
+	}
+	varbind = direct_varbinds[index];
+	/* A long value (past the varbind's own buffer) is freed. */
+	snmp_set_var_typed_value(varbind, ASN_NULL, NULL, 0);
+	varbind->next_variable = NULL;
+	if (index > 0)
+		direct_varbinds[index - 1]->next_variable = varbind;
+	return varbind;
+}
+
+/* Reads the SearchRanges of a Get or GetNext into the kept varbinds (each
+ * named by its start) and ranges; their count, or -1 when the PDU is not
+ * one to answer in place. */
+static long
+read_ranges(const struct agent_agentx_header *header, const unsigned char *pdu,
+    size_t length)
+{
+	struct agent_agentx_reader reader;
+	struct agent_agentx_oid start, end;
+	size_t count = 0;
+	int read;
+
+	agent_agentx_reader_start(&reader, header, pdu, length);
+	while ((read = agent_agentx_next_range(&reader, &start, &end)) > 0) {
+		netsnmp_variable_list *varbind = range_varbind(count);
+		struct direct_range *range;
+
+		if (varbind == NULL)
+			return -1;
+		/* The answer's name is set with snmp_set_var_objid, which
+		 * keeps names of up to MAX_OID_LEN in name_loc. */
+		if (varbind->name != varbind->name_loc)
+			free(varbind->name);
+		varbind->name = varbind->name_loc;
+		for (size_t i = 0; i < start.length; i++)
+			varbind->name[i] = start.subids[i];
+		varbind->name_length = start.length;
+		range = &direct_ranges[count++];
+		for (size_t i = 0; i < end.length; i++)
+			range->end[i] = end.subids[i];
+		range->end_length = end.length;
+		range->include = start.include;
+	}
+	return read < 0 ? -1 : (long)count;
+}
+
+/* Answers a whole PDU read from the master if it is a Get or GetNext of
+ * the default context that decodes and encodes in full; false when it is
+ * Net-SNMP's (nothing was sent). */
+static bool
+answer_in_place(int socket, const struct agent_agentx_header *header,
+    const unsigned char *pdu, size_t length)
+{
+	bool next = header->type == AGENTX_GETNEXT;
+	struct agent_agentx_ids ids = {
+	    header->session, header->transaction, header->packet};
+	long count;
+	size_t encoded;
+
+	if (header->version != AGENTX_VERSION ||
+	    (header->type != AGENTX_GET && header->type != AGENTX_GETNEXT) ||
+	    (header->flags & AGENTX_FLAG_NON_DEFAULT_CONTEXT) != 0 ||
+	    direct_session == NULL)
+		return false;
+	count = read_ranges(header, pdu, length);
+	if (count < 0)
+		return false;
+	/* The master is alive: no ping is due (as Net-SNMP's handler). */
+	if (direct_session->securityModel != SNMP_DEFAULT_SECMODEL)
+		snmp_alarm_reset(direct_session->securityModel);
+	agent_agentx_answer_begin(direct_tables);
+	for (long i = 0; i < count; i++)
+		agent_agentx_answer_range(direct_tables, next,
+		    direct_varbinds[i], direct_ranges[i].include,
+		    direct_ranges[i].end, direct_ranges[i].end_length);
+	encoded = agent_agentx_encode_response(
+	    &answer_buffer, &ids, count > 0 ? direct_varbinds[0] : NULL);
+	/* What the encoding does not take, Net-SNMP parses and answers. */
+	if (encoded == 0)
+		return false;
+	send_answer(socket, encoded);
+	return true;
+}
+
+/*
+ * The AgentX socket's receive function while requests are answered in
+ * place: what the master sends is read into direct_stream, the Get and
+ * GetNext PDUs there are answered at once, and what is not (and what
+ * follows it in the same read) is handed to Net-SNMP's reader, whole PDUs
+ * in the order they came. A read that leaves Net-SNMP nothing returns 0
+ * with NETSNMP_TRANSPORT_FLAG_EMPTY_PKT (not the end of the connection).
+ * Also, unlike Net-SNMP's Unix-socket receive, it asks for no socket
+ * address (getsockname and a malloc) at every read.
+ */
+static int
+direct_receive(netsnmp_transport *transport, void *buffer, int size,
+    void **opaque, int *opaque_length)
+{
+	struct agent_agentx_header header;
+	const unsigned char *pdu;
+	size_t length, handed = 0;
+	enum agent_agentx_front front;
+
+	*opaque = NULL;
+	*opaque_length = 0;
+	/* Held bytes go first; the socket is read when none are. */
+	if (agent_agentx_stream_front(&direct_stream, &pdu, &length, &header) ==
+	    AGENT_AGENTX_FRONT_NONE) {
+		size_t room;
+		unsigned char *into =
+		    agent_agentx_stream_room(&direct_stream, &room);
+		ssize_t count;
+
+		do
+			count = recv(transport->sock, into, room, MSG_DONTWAIT);
+		while (count < 0 && errno == EINTR);
+		if (count == 0 ||
+		    (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+			/* The end of the connection, for Net-SNMP to see. */
+			agent_agentx_stream_reset(&direct_stream);
+			return (int)count;
+		}
+		if (count > 0)
+			agent_agentx_stream_received(
+			    &direct_stream, (size_t)count);
+	}
+	while ((front = agent_agentx_stream_front(&direct_stream, &pdu, &length,
+	            &header)) != AGENT_AGENTX_FRONT_NONE) {
+		if (front == AGENT_AGENTX_FRONT_PDU &&
+		    answer_in_place(transport->sock, &header, pdu, length)) {
+			agent_agentx_stream_consume(&direct_stream, length);
+			continue;
+		}
+		handed = agent_agentx_stream_hand(
+		    &direct_stream, buffer, size > 0 ? (size_t)size : 0);
+		break;
+	}
+	if (handed == 0) {
+		transport->flags |= NETSNMP_TRANSPORT_FLAG_EMPTY_PKT;
+		return 0;
+	}
+	return (int)handed;
+}
+
+bool
+agent_direct_held(void)
+{
+	struct agent_agentx_header header;
+	const unsigned char *pdu;
+	size_t length;
+
+	return direct_socket >= 0 &&
+	       agent_agentx_stream_front(&direct_stream, &pdu, &length,
+	           &header) != AGENT_AGENTX_FRONT_NONE;
 }
 
 /* SNMPD_CALLBACK_INDEX_START: Net-SNMP has opened (or reopened) the
@@ -202,11 +396,29 @@ direct_session_opened(
 	net_snmp_callback = session->callback;
 	session->callback = direct_callback;
 	transport = snmp_sess_transport(snmp_sess_pointer(session));
+	agent_agentx_stream_reset(&direct_stream);
+	direct_session = session;
+	direct_socket = transport != NULL ? transport->sock : -1;
+	/* Read in place from a Unix stream socket, whose receive function
+	 * this replaces; over any other transport, requests are answered
+	 * from the PDUs Net-SNMP parses. */
 	if (transport != NULL && transport->domain == netsnmp_UnixDomain &&
 	    (transport->flags & NETSNMP_TRANSPORT_FLAG_STREAM) != 0)
 		transport->f_recv = direct_receive;
-	direct_socket = transport != NULL ? transport->sock : -1;
 	log_debug("agent", "AgentX requests answered in place");
+	return 0;
+}
+
+/* SNMPD_CALLBACK_INDEX_STOP: the session to the master is closing. */
+static int
+direct_session_closed(
+    int major, int minor, void *server_argument, void *client_argument)
+{
+	if (server_argument != NULL && server_argument == direct_session) {
+		direct_session = NULL;
+		direct_socket = -1;
+		agent_agentx_stream_reset(&direct_stream);
+	}
 	return 0;
 }
 
@@ -249,7 +461,10 @@ agent_direct_setup(struct agent_tables *tables, enum dci_config_in_place mode)
 			    version);
 		break;
 	}
-	if (enabled)
+	if (enabled) {
 		snmp_register_callback(SNMP_CALLBACK_APPLICATION,
 		    SNMPD_CALLBACK_INDEX_START, direct_session_opened, NULL);
+		snmp_register_callback(SNMP_CALLBACK_APPLICATION,
+		    SNMPD_CALLBACK_INDEX_STOP, direct_session_closed, NULL);
+	}
 }

@@ -11,12 +11,19 @@
  * varbind of a walk.
  *
  * When our tables are all this process registered
- * (agent_registration_alone), the AgentX session's callback answers Get and
- * GetNext itself with agent_agentx_answer and sends the response at once,
- * encoded by agent_agentx_encode_response (agent/agentx_encode.h) into a
- * buffer kept from one answer to the next, with no response PDU built.
- * Everything else (sets, GetBulk, a non-default context, pings and
- * responses, a disconnection) still goes to Net-SNMP's handler.
+ * (agent_registration_alone), the AgentX socket's receive function reads
+ * what the master sends into a bounded framing buffer
+ * (agent/agentx_stream.h), decodes each Get and GetNext of the default
+ * context itself (agent/agentx_decode.h) into varbinds kept from one
+ * request to the next, answers them with agent_agentx_answer_range and
+ * sends the response at once, encoded by agent_agentx_encode_response
+ * (agent/agentx_encode.h) into a buffer kept likewise: no PDU is parsed,
+ * allocated or built by Net-SNMP. Everything else (sets, GetBulk, a
+ * non-default context, pings and responses, a PDU that does not decode in
+ * full, and whatever follows it in the same read) is handed to Net-SNMP's
+ * reader as it came, in order; the session's callback still answers a Get
+ * or GetNext that reaches it that way. Answers are written without
+ * blocking (agent/agentx_send.h).
  *
  * It relies on Net-SNMP internals no header promises: the AgentX PDU types
  * and flags (from a header Net-SNMP does not install), the ping alarm the
@@ -43,6 +50,10 @@ void agent_direct_setup(
 /* The AgentX socket while its Get and GetNext requests are answered in
  * place, else -1. */
 int agent_direct_socket(void);
+/* Bytes the master sent are held, read and not yet answered or handed to
+ * Net-SNMP (a whole PDU, or more than Net-SNMP's reader took at once): the
+ * loop must read the AgentX socket again without waiting. */
+bool agent_direct_held(void);
 /* A request has been handed to Net-SNMP's agent (whose callback pipes
  * then carry it and its response) since the last agent_direct_idle: the
  * loop must wait on all of Net-SNMP's descriptors. */

@@ -190,7 +190,7 @@ agent_run(const struct agent_loop *loop)
 		int direct = agent_direct_socket();
 		int notify = dci_plugins_notify_fd(loop->plugins);
 		int master;
-		bool quiet;
+		bool quiet, held;
 		nfds_t used = 0, first_other, server_first = 0,
 		       server_count = 0;
 		size_t server_room =
@@ -255,10 +255,13 @@ agent_run(const struct agent_loop *loop)
 		    quiet && answered && loop->busy_poll_microseconds > 0
 		        ? busy_poll(polled, used, loop->busy_poll_microseconds)
 		        : 0;
+		/* Held requests of the master's are read without a wait. */
+		held = agent_direct_held();
 		if (count == 0)
 			count = poll(polled, used,
-			    wait_milliseconds(loop, block, &timeout,
-			        dci_clock_milliseconds()));
+			    held ? 0
+			         : wait_milliseconds(loop, block, &timeout,
+			               dci_clock_milliseconds()));
 		answered = false;
 		if (count < 0) {
 			if (errno == EINTR)
@@ -291,6 +294,10 @@ agent_run(const struct agent_loop *loop)
 				if (polled[i].fd == master)
 					agent_master_heard(now);
 			}
+		}
+		if (held && !NETSNMP_LARGE_FD_ISSET(direct, &readable)) {
+			NETSNMP_LARGE_FD_SET(direct, &readable);
+			ready++;
 		}
 		if (!quiet && others == 0)
 			agent_direct_idle();

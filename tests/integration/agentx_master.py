@@ -13,6 +13,11 @@ Scenario "hang-up-at-close": once the tables are registered, answers the
 subagent's pings until it sends an Unregister or a Close, then closes the
 connection with that PDU unanswered (as a master that stops, or times the
 subagent out, at that moment does).
+Scenario "framing": how requests are cut into reads: several in one write
+(either byte order), one split over writes, a Set and a Get of a
+non-default context among Gets (answered by Net-SNMP's agent), a PDU
+longer than Net-SNMP parses followed by a Get; every request is answered
+once, by packet id, as the same request sent alone is.
 Prints one "ok: ..." line per check; exits 1 with "FAIL: ..." at the first
 wrong answer, 2 on a protocol or time-out error.
 """
@@ -20,9 +25,11 @@ wrong answer, 2 on a protocol or time-out error.
 import socket
 import struct
 import sys
+import time
 
 OPEN, CLOSE, REGISTER, UNREGISTER, GET, GETNEXT = 1, 2, 3, 4, 5, 6
-PING, RESPONSE = 13, 18
+TEST_SET, PING, RESPONSE = 8, 13, 18
+NON_DEFAULT_CONTEXT = 0x08
 NETWORK_BYTE_ORDER = 0x10
 
 END_OF_MIB_VIEW, NO_SUCH_OBJECT, NO_SUCH_INSTANCE = 130, 128, 129
@@ -66,23 +73,34 @@ class Session:
         payload = self.receive_exactly(length)
         return kind, flags, order, session, transaction, packet, payload
 
+    def pdu(self, kind, payload, transaction, packet, flags=NETWORK_BYTE_ORDER,
+            length=None):
+        order = ">" if flags & NETWORK_BYTE_ORDER else "<"
+        return struct.pack(order + "BBBBIIII", 1, kind, flags, 0,
+                           self.session_id, transaction, packet,
+                           len(payload) if length is None else length) + payload
+
     def send(self, kind, payload, transaction, packet, flags=0):
-        header = struct.pack(">BBBBIIII", 1, kind,
-                             flags | NETWORK_BYTE_ORDER, 0, self.session_id,
-                             transaction, packet, len(payload))
-        self.connection.sendall(header + payload)
+        self.connection.sendall(self.pdu(kind, payload, transaction, packet,
+                                         flags | NETWORK_BYTE_ORDER))
 
     def respond(self, transaction, packet, error=0):
         self.send(RESPONSE, struct.pack(">IHH", 0, error, 0), transaction,
                   packet)
 
 
-def encode_oid(subids, include=False):
+def encode_oid(subids, include=False, order=">", compress=False):
+    """An OID; `compress`: with the 1.3.6.1 prefix compressed where it
+    applies."""
     subids = tuple(subids)
+    prefix = 0
+    if compress and len(subids) > 4 and subids[:4] == (1, 3, 6, 1) and 0 < subids[4] < 256:
+        prefix, subids = subids[4], subids[5:]
     if len(subids) > 255:
         raise ValueError("AgentX names have at most 255 sub-identifiers")
-    return struct.pack(">BBBB", len(subids), 0, 1 if include else 0,
-                       0) + b"".join(struct.pack(">I", s) for s in subids)
+    return struct.pack("BBBB", len(subids), prefix, 1 if include else 0,
+                       0) + b"".join(struct.pack(order + "I", s)
+                                     for s in subids)
 
 
 def decode_oid(payload, offset, order):
@@ -222,6 +240,94 @@ def long_names(master):
     check(name == first, "the subagent still answers %s" % dotted(name))
 
 
+def search_ranges(ranges, order=">"):
+    return b"".join(encode_oid(start, include, order, True) +
+                    encode_oid(end, False, order, True)
+                    for start, end, include in ranges)
+
+
+def answers_by_packet(master, packets):
+    """Reads until every packet id in `packets` is answered (once each),
+    answering the subagent's own PDUs meanwhile."""
+    answers = {}
+    while len(answers) < len(packets):
+        kind, _, order, _, transaction, packet, body = master.session.receive()
+        if kind != RESPONSE:
+            master.session.respond(transaction, packet)
+            continue
+        check(packet in packets and packet not in answers,
+              "a response to request %d" % packet)
+        answers[packet] = decode_varbinds(body, order)
+    return answers
+
+
+def framing(master):
+    session = master.session
+    _, first, _ = master.getnext(SUPPLIER_MODULE)
+    _, second, _ = master.getnext(first)
+    alone_next = master.request(GETNEXT, [(SUPPLIER_MODULE, (), False),
+                                          (first, (), True)])
+    alone_get = master.request(GET, [(first, (), False)])
+    check(alone_next[2][0][1] == first and alone_next[2][1][1] == first,
+          "a GetNext alone: %s (excluded start), %s (included)" %
+          (dotted(first), dotted(first)))
+    # Three requests in one write, the middle one in the other byte order.
+    writes = b""
+    for packet, flags in ((201, NETWORK_BYTE_ORDER), (202, 0),
+                          (203, NETWORK_BYTE_ORDER)):
+        order = ">" if flags else "<"
+        kind, ranges = ((GET, [(first, (), False)]) if packet == 202 else
+                        (GETNEXT, [(SUPPLIER_MODULE, (), False),
+                                   (first, (), True)]))
+        writes += session.pdu(kind, search_ranges(ranges, order), 50, packet,
+                              flags)
+    session.connection.sendall(writes)
+    answers = answers_by_packet(master, (201, 202, 203))
+    check(answers[201] == alone_next and answers[203] == alone_next and
+          answers[202] == alone_get,
+          "three requests in one write answered as each alone")
+    # One request split over three writes.
+    request = session.pdu(GETNEXT, search_ranges([(first, (), False)]), 51,
+                          204)
+    for piece in (request[:3], request[3:25], request[25:]):
+        session.connection.sendall(piece)
+        time.sleep(0.05)
+    answers = answers_by_packet(master, (204,))
+    check(answers[204][2][0][1] == second,
+          "a request split over three writes answers %s" % dotted(second))
+    # Net-SNMP's among ours: a TestSet and a Get of a non-default context
+    # between Gets, all in one write, the last Get cut after its header.
+    context = struct.pack(">I", 4) + b"ctx1"
+    writes = (session.pdu(GET, search_ranges([(first, (), False)]), 52, 205) +
+              session.pdu(TEST_SET, struct.pack(">HH", 2, 0) +
+                          encode_oid(first) + struct.pack(">I", 5), 52, 206) +
+              session.pdu(GET, search_ranges([(first, (), False)]), 52, 207) +
+              session.pdu(GET, context + search_ranges([(first, (), False)]),
+                          52, 208, NETWORK_BYTE_ORDER | NON_DEFAULT_CONTEXT) +
+              session.pdu(GET, search_ranges([(first, (), False)]), 52, 209))
+    session.connection.sendall(writes[:-10])
+    time.sleep(0.05)
+    session.connection.sendall(writes[-10:])
+    answers = answers_by_packet(master, (205, 206, 207, 208, 209))
+    check(answers[205] == alone_get and answers[207] == alone_get and
+          answers[209] == alone_get,
+          "the Gets among a TestSet and a non-default context answered as "
+          "alone")
+    check(answers[206][0] != 0,
+          "the TestSet refused (error %d)" % answers[206][0])
+    # A payload longer than Net-SNMP parses, then a Get: Net-SNMP refuses
+    # the first as a parse error; the Get is still answered.
+    garbage = session.pdu(GET, b"\0" * 65520, 53, 210)
+    session.connection.sendall(
+        garbage + session.pdu(GET, search_ranges([(first, (), False)]), 53,
+                              211))
+    answers = answers_by_packet(master, (211,))
+    check(answers[211] == alone_get,
+          "a Get after a %d-octet PDU answered as alone" % len(garbage))
+    _, name, _ = master.getnext(first)
+    check(name == second, "the subagent still answers %s" % dotted(name))
+
+
 def hang_up_at_close(master):
     print("ok: the subagent registered its tables", flush=True)
     while True:
@@ -253,6 +359,8 @@ def main():
         master.serve_until_registered()
         if scenario == "long-names":
             long_names(master)
+        elif scenario == "framing":
+            framing(master)
         elif scenario == "hang-up-at-close":
             hang_up_at_close(master)
         else:

@@ -1,0 +1,26 @@
+/*
+ * An encoded AgentX answer written to the master's socket without letting
+ * a master that stops reading hold the daemon's loop.
+ *
+ * Net-SNMP opens the AgentX socket blocking; the in-place path writes to
+ * it with MSG_DONTWAIT and waits for room at most a bounded time in all.
+ * An answer of which nothing was written is dropped (the master times the
+ * request out). An answer cut after part of it was written would leave
+ * the master's stream in the middle of a PDU, whatever came next read as
+ * the rest of it: the socket is then shut down both ways, so that
+ * Net-SNMP sees the connection end and opens a new session.
+ */
+#ifndef DCISTAT_AGENT_AGENTX_SEND_H
+#define DCISTAT_AGENT_AGENTX_SEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Writes the `length` bytes to the stream socket `socket`, waiting at most
+ * `wait_milliseconds` in all for room. False with errno set when not all
+ * of it was written (ETIMEDOUT when the wait ran out); the socket is then
+ * shut down if part of it was. */
+bool agent_agentx_send(int socket, const unsigned char *bytes, size_t length,
+    int wait_milliseconds);
+
+#endif
