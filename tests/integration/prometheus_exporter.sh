@@ -663,7 +663,9 @@ for module in modules:
     for family in text_string_to_metric_families(open("%s/scrape.%s" % (tmp, module)).read()):
         if family.name.startswith("dci"):
             expected.add(snake(family.name) + ("_total" if family.type == "counter" else ""))
-stored = {s["__name__"] for s in series if s["__name__"].startswith("dci")}
+# Recording rules' series (dcistat:...:...) appear once a rule has two
+# scrapes to work on; their names are checked by promtool's unit test.
+stored = {s["__name__"] for s in series if s["__name__"].startswith("dci") and ":" not in s["__name__"]}
 failures = 0
 if stored != expected:
     print("FAIL: stored but not expected %s; expected but not stored %s" % (sorted(stored - expected), sorted(expected - stored)))
