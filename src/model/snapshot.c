@@ -61,14 +61,8 @@ dci_snapshot_builder_new(const struct dci_class *class)
 {
 	struct dci_snapshot_builder *builder = calloc(1, sizeof(*builder));
 
-	const struct dci_snapshot *served =
-	    class->snapshot != NULL ? class->snapshot : class->stale_snapshot;
-
-	if (builder == NULL)
-		return NULL;
-	builder->class = class;
-	dci_label_arena_init(
-	    &builder->label_arena, served != NULL ? served->labels.bytes : 0);
+	if (builder != NULL)
+		builder->class = class;
 	return builder;
 }
 
@@ -113,15 +107,21 @@ static int
 builder_grow(struct dci_snapshot_builder *builder)
 {
 	const struct dci_class *class = builder->class;
-	/* First as many rows as the class has now: a refresh usually
-	 * rebuilds the same instances, and then allocates each array once. */
-	size_t served = class->snapshot != NULL ? class->snapshot->count : 0;
-	size_t capacity = builder->capacity ? builder->capacity * 2
-	                                    : (served > 64 ? served : 64);
+	/* First as many rows and label bytes as the class has now: a refresh
+	 * usually rebuilds the same instances, and then allocates each array
+	 * and label chunk once. */
+	const struct dci_snapshot *served = class->snapshot;
+	size_t served_count = served != NULL ? served->count : 0;
+	size_t capacity = builder->capacity
+	                      ? builder->capacity * 2
+	                      : (served_count > 64 ? served_count : 64);
 	uint32_t *ids;
 	const char **labels;
 	unsigned char *values, *present;
 
+	if (builder->capacity == 0)
+		dci_label_arena_init(&builder->label_arena,
+		    served != NULL ? served->labels.bytes : 0);
 	ids = resize_block(
 	    builder->ids, &builder->ids_bytes, ids_bytes(class, capacity));
 	if (ids == NULL)
@@ -172,11 +172,14 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 		    class->instance_words);
 		return -1;
 	}
+	if (row == builder->capacity && builder_grow(builder) != 0) {
+		log_reason(why, why_size, "out of memory");
+		return -1;
+	}
 	/* Escaped in place, into the room of the longest label. */
 	label_escaped = dci_label_arena_room(
 	    &builder->label_arena, DCI_INSTANCE_LABEL_SIZE);
-	if (label_escaped == NULL ||
-	    (row == builder->capacity && builder_grow(builder) != 0)) {
+	if (label_escaped == NULL) {
 		log_reason(why, why_size, "out of memory");
 		return -1;
 	}

@@ -216,6 +216,16 @@ START_TEST(snapshot_owns_its_labels_gone_and_returned)
 	ck_assert_int_eq(
 	    strncmp(class->snapshot->instances[row].label, "77\\x0axx", 8), 0);
 	ck_assert_uint_eq(strlen(class->snapshot->instances[row].label), 81);
+	/* The same instances again: their labels in the one chunk sized from
+	 * the last snapshot's, one after another (added in id order). */
+	label_refresh(class, 0, 4000);
+	labels_served(class, 0);
+	for (size_t i = 1; i < class->snapshot->count; i++) {
+		const char *before = class->snapshot->instances[i - 1].label;
+
+		ck_assert_ptr_eq(class->snapshot->instances[i].label,
+		    before + strlen(before) + 1);
+	}
 	dci_registry_free(registry);
 }
 END_TEST
