@@ -20,7 +20,9 @@ struct dci_snapshot_builder {
 	size_t count;
 	size_t capacity;
 	uint32_t *ids;
-	char **labels;
+	/* Each row's label, in `label_arena`; commit takes the arena. */
+	const char **labels;
+	struct dci_label_arena label_arena;
 	unsigned char *values;
 	unsigned char *present;
 	/* ids, values and present are large blocks (model/large_block.h) of
@@ -69,8 +71,7 @@ dci_snapshot_builder_free(struct dci_snapshot_builder *builder)
 {
 	if (builder == NULL)
 		return;
-	for (size_t i = 0; i < builder->count; i++)
-		free(builder->labels[i]);
+	dci_label_arena_free(&builder->label_arena);
 	dci_large_block_free(builder->ids, builder->ids_bytes);
 	free(builder->labels);
 	dci_large_block_free(builder->values, builder->values_bytes);
@@ -106,15 +107,21 @@ static int
 builder_grow(struct dci_snapshot_builder *builder)
 {
 	const struct dci_class *class = builder->class;
-	/* First as many rows as the class has now: a refresh usually
-	 * rebuilds the same instances, and then allocates each array once. */
-	size_t served = class->snapshot != NULL ? class->snapshot->count : 0;
-	size_t capacity = builder->capacity ? builder->capacity * 2
-	                                    : (served > 64 ? served : 64);
+	/* First as many rows and label bytes as the class has now: a refresh
+	 * usually rebuilds the same instances, and then allocates each array
+	 * and label chunk once. */
+	const struct dci_snapshot *served = class->snapshot;
+	size_t served_count = served != NULL ? served->count : 0;
+	size_t capacity = builder->capacity
+	                      ? builder->capacity * 2
+	                      : (served_count > 64 ? served_count : 64);
 	uint32_t *ids;
-	char **labels;
+	const char **labels;
 	unsigned char *values, *present;
 
+	if (builder->capacity == 0)
+		dci_label_arena_init(&builder->label_arena,
+		    served != NULL ? served->labels.bytes : 0);
 	ids = resize_block(
 	    builder->ids, &builder->ids_bytes, ids_bytes(class, capacity));
 	if (ids == NULL)
@@ -154,7 +161,7 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
     size_t why_size)
 {
 	const struct dci_class *class = builder->class;
-	char label_why[256], label_escaped[DCI_INSTANCE_LABEL_SIZE];
+	char label_why[256], *label_escaped;
 	size_t row = builder->count;
 
 	if (id == NULL || id_words != class->instance_words) {
@@ -165,6 +172,17 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 		    class->instance_words);
 		return -1;
 	}
+	if (row == builder->capacity && builder_grow(builder) != 0) {
+		log_reason(why, why_size, "out of memory");
+		return -1;
+	}
+	/* Escaped in place, into the room of the longest label. */
+	label_escaped = dci_label_arena_room(
+	    &builder->label_arena, DCI_INSTANCE_LABEL_SIZE);
+	if (label_escaped == NULL) {
+		log_reason(why, why_size, "out of memory");
+		return -1;
+	}
 	/* Instance labels name real objects ("eth0.100", any bytes an
 	 * administrator chose): served escaped rather than left out. */
 	if (!dci_registry_instance_label_escape(
@@ -172,15 +190,8 @@ dci_snapshot_builder_add(struct dci_snapshot_builder *builder,
 		log_reason(why, why_size, "%s", label_why);
 		return -1;
 	}
-	if (row == builder->capacity && builder_grow(builder) != 0) {
-		log_reason(why, why_size, "out of memory");
-		return -1;
-	}
-	builder->labels[row] = strdup(label_escaped);
-	if (builder->labels[row] == NULL) {
-		log_reason(why, why_size, "out of memory");
-		return -1;
-	}
+	dci_label_arena_keep(&builder->label_arena, strlen(label_escaped) + 1);
+	builder->labels[row] = label_escaped;
 	memcpy(builder->ids + row * class->instance_words, id,
 	    id_words * sizeof(*id));
 	/* A row is written once: in a mapped block it is still zero. */
@@ -1168,7 +1179,6 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 			    next->present + i * class->present_size,
 			    before_record, before_present);
 		state->label = builder->labels[row];
-		builder->labels[row] = NULL;
 		if (builder->has_parent != NULL && builder->has_parent[row]) {
 			memcpy(next->parents + i * words,
 			    builder->parents + row * words,
@@ -1189,6 +1199,9 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 		            class, &lists, previous, (size_t)before, next, i)))
 			state->discontinuity_milliseconds = now_milliseconds;
 	}
+	/* The labels go with the snapshot their instances point into. */
+	next->labels = builder->label_arena;
+	dci_label_arena_init(&builder->label_arena, 0);
 	next->count = count;
 	next->taken_milliseconds = now_milliseconds;
 	if (why_size > 0)

@@ -19,10 +19,7 @@ dci_snapshot_free(struct dci_snapshot *snapshot)
 {
 	if (snapshot == NULL)
 		return;
-	if (snapshot->instances != NULL) {
-		for (size_t i = 0; i < snapshot->count; i++)
-			free(snapshot->instances[i].label);
-	}
+	dci_label_arena_free(&snapshot->labels);
 	dci_large_block_free(snapshot->ids, snapshot->ids_bytes);
 	dci_large_block_free(snapshot->instances, snapshot->instances_bytes);
 	dci_large_block_free(snapshot->values, snapshot->values_bytes);

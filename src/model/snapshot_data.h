@@ -10,8 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/label_arena.h"
+
 struct dci_instance_state {
-	char *label;
+	const char *label;            /* in its snapshot's `labels` */
 	int64_t created_milliseconds; /* when first seen */
 	/* Creation, a counter that went back other than by a wrap, or one
 	 * the provider declared. */
@@ -40,6 +42,8 @@ struct dci_snapshot {
 	 * read one instance after another). */
 	struct dci_snapshot_column *columns;
 	size_t column_count;
+	/* Every instance's label, freed with the snapshot. */
+	struct dci_label_arena labels;
 	int64_t taken_milliseconds;
 	/* Bytes of ids, instances, values and present as allocated
 	 * (model/large_block.h: large ones are mappings of their own). */
