@@ -303,6 +303,11 @@ answer_in_place(int socket, const struct agent_agentx_header *header,
 	return true;
 }
 
+/* Net-SNMP reads a stream into a buffer of at least this size, so every
+ * whole PDU the stream holds can be handed to it. */
+_Static_assert(AGENT_AGENTX_PDU_MAX <= SNMP_MAX_RCV_MSG_SIZE,
+    "a framed PDU must fit Net-SNMP's receive buffer");
+
 /*
  * The AgentX socket's receive function while requests are answered in
  * place: what the master sends is read into direct_stream, the Get and
@@ -354,6 +359,15 @@ direct_receive(netsnmp_transport *transport, void *buffer, int size,
 		}
 		handed = agent_agentx_stream_hand(
 		    &direct_stream, buffer, size > 0 ? (size_t)size : 0);
+		/* A whole PDU larger than Net-SNMP's buffer (which no version
+		 * tested gives: see the assertion above) would stay held and
+		 * the loop poll for it forever: Net-SNMP frames the rest of
+		 * the connection instead. */
+		if (handed == 0 && front == AGENT_AGENTX_FRONT_PDU) {
+			agent_agentx_stream_pass_through(&direct_stream);
+			handed = agent_agentx_stream_hand(&direct_stream,
+			    buffer, size > 0 ? (size_t)size : 0);
+		}
 		break;
 	}
 	if (handed == 0) {

@@ -64,6 +64,12 @@ agent_agentx_stream_consume(struct agent_agentx_stream *stream, size_t length)
 		stream->start = stream->end = 0;
 }
 
+void
+agent_agentx_stream_pass_through(struct agent_agentx_stream *stream)
+{
+	stream->passthrough = true;
+}
+
 size_t
 agent_agentx_stream_hand(
     struct agent_agentx_stream *stream, unsigned char *out, size_t size)

@@ -57,6 +57,10 @@ enum agent_agentx_front agent_agentx_stream_front(
 void agent_agentx_stream_consume(
     struct agent_agentx_stream *stream, size_t length);
 
+/* From now on everything held and read is passed on raw: for a reader
+ * whose buffer cannot take a whole PDU held here. */
+void agent_agentx_stream_pass_through(struct agent_agentx_stream *stream);
+
 /* Copies to `out` (at most `size` bytes) and drops what goes on to
  * Net-SNMP from the front: whole PDUs while they fit (raw bytes once
  * passing through). Returns the count, 0 when nothing fitted. */

@@ -295,9 +295,15 @@ agent_run(const struct agent_loop *loop)
 					agent_master_heard(now);
 			}
 		}
-		if (held && !NETSNMP_LARGE_FD_ISSET(direct, &readable)) {
-			NETSNMP_LARGE_FD_SET(direct, &readable);
-			ready++;
+		if (held) {
+			/* Asked again: the session may have been reopened
+			 * since `direct` was read. */
+			int socket = agent_direct_socket();
+			if (socket >= 0 &&
+			    !NETSNMP_LARGE_FD_ISSET(socket, &readable)) {
+				NETSNMP_LARGE_FD_SET(socket, &readable);
+				ready++;
+			}
 		}
 		if (!quiet && others == 0)
 			agent_direct_idle();

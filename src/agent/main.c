@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,10 @@ main(int argc, char **argv)
 	                              ? options.in_place
 	                              : state.lifecycle.config->in_place;
 	agent_notifications_configure(&state.lifecycle.config->notifications);
+	/* Before the first AgentX exchange, not only in the loop: a send on
+	 * a connection the master closed (or an answer cut short shut down)
+	 * must fail with EPIPE, not end the daemon. */
+	signal(SIGPIPE, SIG_IGN);
 	if (agent_start(&state.settings, state.lifecycle.registry) != 0)
 		fatalx("cannot start the AgentX subagent");
 	/* Before the change of user: the socket's directory may be root's. */

@@ -475,6 +475,39 @@ START_TEST(stream_over_long_pdu_passes_through)
 }
 END_TEST
 
+/* A reader whose buffer cannot take the whole PDU held (what the in-place
+ * receive does then): once passed through, the bytes go raw, in order, a
+ * piece at a time, and nothing stays held. */
+START_TEST(stream_passes_through_to_a_small_reader)
+{
+	static struct agent_agentx_stream stream;
+	unsigned char out[16];
+	struct pdu_builder get;
+	size_t get_length, taken = 0, piece;
+	unsigned char copy[sizeof(get.bytes)];
+
+	agent_agentx_stream_reset(&stream);
+	begin_pdu(&get, AGENT_AGENTX_GET, true, 40);
+	put_oid(&get, 4, false, first_start, 7);
+	put_oid(&get, 0, false, NULL, 0);
+	get_length = end_pdu(&get);
+	stream_put(&stream, get.bytes, get_length);
+	ck_assert_uint_gt(get_length, sizeof(out));
+	ck_assert_uint_eq(
+	    agent_agentx_stream_hand(&stream, out, sizeof(out)), 0);
+	agent_agentx_stream_pass_through(&stream);
+	while (
+	    (piece = agent_agentx_stream_hand(&stream, out, sizeof(out))) > 0) {
+		ck_assert_uint_le(taken + piece, get_length);
+		memcpy(copy + taken, out, piece);
+		taken += piece;
+	}
+	ck_assert_uint_eq(taken, get_length);
+	ck_assert_mem_eq(copy, get.bytes, get_length);
+	ck_assert_uint_eq(stream_take(&stream), 0);
+}
+END_TEST
+
 /* A full-size PDU fits once the partial one before it is taken. */
 START_TEST(stream_largest_pdu_fits)
 {
@@ -582,6 +615,7 @@ agentx_decode_suite(void)
 	tcase_add_test(stream, stream_hands_whole_pdus_in_order);
 	tcase_add_test(stream, stream_over_long_pdu_passes_through);
 	tcase_add_test(stream, stream_largest_pdu_fits);
+	tcase_add_test(stream, stream_passes_through_to_a_small_reader);
 	tcase_add_test(send, send_to_a_peer_that_does_not_read);
 	suite_add_tcase(suite, decode);
 	suite_add_tcase(suite, stream);
