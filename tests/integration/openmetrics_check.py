@@ -30,11 +30,14 @@ import sys
 # Likewise gauges of the whole machine that move on their own and can be
 # back to a scrape's value by the next (the load average, the clock's
 # offset, open files and connections of every process), and the exporter's
-# own timing of each collector (node_scrape_collector_duration_seconds).
+# own timing of each collector (node_scrape_collector_duration_seconds),
+# and the I/Os a disk has in flight (node_disk_io_now), which other
+# processes' writes move between two scrapes that both read 0.
 OBSERVER_GAUGES = re.compile(
     r"^(go_|process_|promhttp_|net_conntrack_|node_sockstat_|node_netstat_|"
     r"node_memory_|node_procs_|node_vmstat_|node_filefd_|node_nf_conntrack_|"
-    r"node_entropy_|node_processes_|node_timex_|node_load|node_scrape_)")
+    r"node_entropy_|node_processes_|node_timex_|node_load|node_scrape_|"
+    r"node_disk_io_now)")
 
 
 def fnv32(data):
