@@ -343,7 +343,15 @@ digest_quantiles(uint32_t thread_regions)
 		    sorted[(size_t)(quantiles[q].q * (double)COUNT_OF(sorted))];
 		double served = (double)reading_value(
 		    &reading, "busy", quantiles[q].label, NULL);
-		ck_assert_msg(fabs(served - exact) <= 0.01 * exact,
+		/* Through the shared region the samples enter one digest in
+		 * the order the threads take its lock, and that order moves
+		 * this tail's p99 by up to about 1.2 % (seen under load):
+		 * 2 % there, 1 % with a region per thread. */
+		double tolerance =
+		    thread_regions < DIGEST_THREADS && quantiles[q].q > 0.95
+		        ? 0.02
+		        : 0.01;
+		ck_assert_msg(fabs(served - exact) <= tolerance * exact,
 		    "%s: served %.0f, exact %.0f", quantiles[q].label, served,
 		    exact);
 	}
