@@ -86,7 +86,7 @@ agent_direct_idle(void)
 	indirect_pending = false;
 }
 
-/* A failed send loses one answer: the master times the request out (and a
+/* A failed send loses the answer: the master times the request out (and a
  * manager retries); the session itself is Net-SNMP's to repair. Logged at
  * the first failure and then every 1000th, so a broken socket cannot fill
  * the log. */
@@ -129,8 +129,8 @@ send_through_net_snmp(netsnmp_session *session, netsnmp_pdu *request)
 }
 
 /* Sends an encoded answer on the session's own socket; a failure loses
- * this answer alone, or (cut short) the connection, which Net-SNMP then
- * opens again. */
+ * this answer and the connection, which Net-SNMP then opens again
+ * (agentx_send.h). */
 static void
 send_answer(int socket, size_t length)
 {

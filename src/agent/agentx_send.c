@@ -56,7 +56,9 @@ agent_agentx_send(int socket, const unsigned char *bytes, size_t length,
 			if (wait_writable(socket, deadline))
 				continue;
 		}
-		if (written > 0) {
+		/* Cut short, or not taken at all within the wait: either way
+		 * the connection goes (see agentx_send.h). */
+		{
 			int saved = errno;
 			shutdown(socket, SHUT_RDWR);
 			errno = saved;

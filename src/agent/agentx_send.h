@@ -4,11 +4,14 @@
  *
  * Net-SNMP opens the AgentX socket blocking; the in-place path writes to
  * it with MSG_DONTWAIT and waits for room at most a bounded time in all.
- * An answer of which nothing was written is dropped (the master times the
- * request out). An answer cut after part of it was written would leave
+ * An answer not written whole within that time ends the connection: the
+ * socket is shut down both ways, so that Net-SNMP sees the connection end
+ * and opens a new session. Cut after part of it, the answer would leave
  * the master's stream in the middle of a PDU, whatever came next read as
- * the rest of it: the socket is then shut down both ways, so that
- * Net-SNMP sees the connection end and opens a new session.
+ * the rest of it. Not taken at all, it shows a master that has not read
+ * for the whole wait; keeping that connection would let every answer
+ * still to come (up to a full framing buffer of requests) hold the loop
+ * for another wait, while a new session costs one registration.
  */
 #ifndef DCISTAT_AGENT_AGENTX_SEND_H
 #define DCISTAT_AGENT_AGENTX_SEND_H
@@ -19,7 +22,7 @@
 /* Writes the `length` bytes to the stream socket `socket`, waiting at most
  * `wait_milliseconds` in all for room. False with errno set when not all
  * of it was written (ETIMEDOUT when the wait ran out); the socket is then
- * shut down if part of it was. */
+ * shut down. */
 bool agent_agentx_send(int socket, const unsigned char *bytes, size_t length,
     int wait_milliseconds);
 
