@@ -196,8 +196,14 @@ devstat_warn(void *opaque, unsigned line_number, const char *message)
 		    DEVSTAT_DISKSTATS_PATH ":%u: %s", line_number, message);
 }
 
-/* Stores every known datum of one row. Returns 0, or -1 (the host logged
- * why). */
+/* The counters of devstat_counter_fields, and the other numbers of a row:
+ * busy count, block size, device type, priority, creation time, and the
+ * three flags. */
+#define DEVSTAT_ROW_NUMBERS                                                    \
+	(sizeof devstat_counter_fields / sizeof devstat_counter_fields[0] + 8)
+
+/* Stores every known datum of one row, in two calls (the numbers, then the
+ * name). Returns 0, or -1 (the host logged why). */
 static int
 devstat_set_row(
     struct dci_batch *batch, long row, const struct devstat_device *device)
@@ -205,49 +211,46 @@ devstat_set_row(
 	const struct devstat_device_class *class_info = &device->class_info;
 	const size_t counter_count =
 	    sizeof devstat_counter_fields / sizeof devstat_counter_fields[0];
+	struct dci_row_value numbers[DEVSTAT_ROW_NUMBERS];
+	struct dci_row_bytes name =
+	    dci_row_string(DEVSTAT_DATUM_DEVICE_NAME, device->name);
+	size_t count = 0;
 
 	for (size_t i = 0; i < counter_count; i++) {
 		enum diskstats_field field = devstat_counter_fields[i].field;
 
 		/* Fields this kernel does not print have no row. Bytes wrap
 		 * at 2^64 with the sectors they are counted from. */
-		if ((device->present & DISKSTATS_BIT(field)) != 0 &&
-		    dci_batch_set_unsigned(batch, row,
-		        devstat_counter_fields[i].datum,
-		        device->values[field] *
-		            devstat_counter_fields[i].scale) != 0)
-			return -1;
+		if ((device->present & DISKSTATS_BIT(field)) != 0)
+			numbers[count++] =
+			    dci_row_unsigned(devstat_counter_fields[i].datum,
+			        device->values[field] *
+			            devstat_counter_fields[i].scale);
 	}
 	if ((device->present & DISKSTATS_BIT(DISKSTATS_IN_FLIGHT)) != 0 &&
-	    device->values[DISKSTATS_IN_FLIGHT] <= UINT32_MAX &&
-	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_BUSY_COUNT,
-	        device->values[DISKSTATS_IN_FLIGHT]) != 0)
-		return -1;
-	if (class_info->has_block_size &&
-	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_BLOCK_SIZE,
-	        class_info->block_size) != 0)
-		return -1;
-	if (dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_DEVICE_TYPE,
-	        class_info->device_type) != 0 ||
-	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_PRIORITY,
-	        class_info->priority) != 0 ||
-	    dci_batch_set_unsigned(
-	        batch, row, DEVSTAT_DATUM_CREATION_TIME, device->created) != 0)
-		return -1;
-	if (class_info->has_rotational &&
-	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_ROTATIONAL,
-	        class_info->rotational ? 1 : 0) != 0)
-		return -1;
-	if (class_info->has_removable &&
-	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_REMOVABLE,
-	        class_info->removable ? 1 : 0) != 0)
-		return -1;
-	if (class_info->has_partition &&
-	    dci_batch_set_unsigned(batch, row, DEVSTAT_DATUM_PARTITION,
-	        class_info->partition ? 1 : 0) != 0)
-		return -1;
-	if (dci_batch_set_string(
-	        batch, row, DEVSTAT_DATUM_DEVICE_NAME, device->name) != 0)
+	    device->values[DISKSTATS_IN_FLIGHT] <= UINT32_MAX)
+		numbers[count++] = dci_row_unsigned(DEVSTAT_DATUM_BUSY_COUNT,
+		    device->values[DISKSTATS_IN_FLIGHT]);
+	if (class_info->has_block_size)
+		numbers[count++] = dci_row_unsigned(
+		    DEVSTAT_DATUM_BLOCK_SIZE, class_info->block_size);
+	numbers[count++] = dci_row_unsigned(
+	    DEVSTAT_DATUM_DEVICE_TYPE, class_info->device_type);
+	numbers[count++] =
+	    dci_row_unsigned(DEVSTAT_DATUM_PRIORITY, class_info->priority);
+	numbers[count++] =
+	    dci_row_unsigned(DEVSTAT_DATUM_CREATION_TIME, device->created);
+	if (class_info->has_rotational)
+		numbers[count++] = dci_row_unsigned(
+		    DEVSTAT_DATUM_ROTATIONAL, class_info->rotational ? 1 : 0);
+	if (class_info->has_removable)
+		numbers[count++] = dci_row_unsigned(
+		    DEVSTAT_DATUM_REMOVABLE, class_info->removable ? 1 : 0);
+	if (class_info->has_partition)
+		numbers[count++] = dci_row_unsigned(
+		    DEVSTAT_DATUM_PARTITION, class_info->partition ? 1 : 0);
+	if (dci_batch_set_row(batch, row, numbers, count) != 0 ||
+	    dci_batch_set_row_bytes(batch, row, &name, 1) != 0)
 		return -1;
 	return 0;
 }

@@ -239,20 +239,33 @@ evcnt_collect_file(struct evcnt_context *context, enum evcnt_file file)
 	return 0;
 }
 
-/* Stores the datums a total and its per-CPU counts share. Returns 0, or
- * -1 (the host logged why). */
+/* Stores one row of `line`, in two calls (the numbers, then the names):
+ * its count, the CPU of a per-CPU count (`cpu` NULL for the total), and
+ * the datums a total and its per-CPU counts share. Returns 0, or -1 (the
+ * host logged why). */
 static int
-evcnt_set_common(
-    struct dci_batch *batch, long row, const struct evcnt_line *line)
+evcnt_set_row(struct dci_batch *batch, long row, const struct evcnt_line *line,
+    uint64_t count, const uint32_t *cpu)
 {
-	if (dci_batch_set_unsigned(
-	        batch, row, EVCNT_DATUM_TYPE, (uint64_t)line->type) != 0 ||
-	    dci_batch_set_string(batch, row, EVCNT_DATUM_GROUP, line->group) !=
-	        0 ||
-	    dci_batch_set_string(batch, row, EVCNT_DATUM_NAME, line->name) != 0)
-		return -1;
-	if (line->has_irq &&
-	    dci_batch_set_unsigned(batch, row, EVCNT_DATUM_IRQ, line->irq) != 0)
+	struct dci_row_value numbers[4];
+	const struct dci_row_bytes names[] = {
+	    dci_row_string(EVCNT_DATUM_GROUP, line->group),
+	    dci_row_string(EVCNT_DATUM_NAME, line->name),
+	};
+	size_t number_count = 0;
+
+	numbers[number_count++] = dci_row_unsigned(EVCNT_DATUM_COUNT, count);
+	if (cpu != NULL)
+		numbers[number_count++] =
+		    dci_row_unsigned(EVCNT_DATUM_CPU, *cpu);
+	numbers[number_count++] =
+	    dci_row_unsigned(EVCNT_DATUM_TYPE, (uint64_t)line->type);
+	if (line->has_irq)
+		numbers[number_count++] =
+		    dci_row_unsigned(EVCNT_DATUM_IRQ, line->irq);
+	if (dci_batch_set_row(batch, row, numbers, number_count) != 0 ||
+	    dci_batch_set_row_bytes(
+	        batch, row, names, sizeof names / sizeof names[0]) != 0)
 		return -1;
 	return 0;
 }
@@ -269,9 +282,7 @@ evcnt_add_line(struct evcnt_context *context, struct dci_batch *batch,
 	row = dci_batch_instance(batch, line->id, EVCNT_ID_WORDS, line->label);
 	if (row < 0)
 		return 0; /* the host logged why; serve the others */
-	if (dci_batch_set_unsigned(
-	        batch, row, EVCNT_DATUM_COUNT, line->total) != 0 ||
-	    evcnt_set_common(batch, row, line) != 0)
+	if (evcnt_set_row(batch, row, line, line->total, NULL) != 0)
 		return -1;
 	if (!context->per_cpu)
 		return 0;
@@ -285,11 +296,8 @@ evcnt_add_line(struct evcnt_context *context, struct dci_batch *batch,
 		 * still right without. */
 		(void)dci_batch_instance_parent(
 		    batch, row, child.parent, EVCNT_ID_WORDS);
-		if (dci_batch_set_unsigned(
-		        batch, row, EVCNT_DATUM_COUNT, child.count) != 0 ||
-		    dci_batch_set_unsigned(
-		        batch, row, EVCNT_DATUM_CPU, child.cpu) != 0 ||
-		    evcnt_set_common(batch, row, line) != 0)
+		if (evcnt_set_row(batch, row, line, child.count, &child.cpu) !=
+		    0)
 			return -1;
 	}
 	return 0;

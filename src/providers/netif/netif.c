@@ -319,38 +319,39 @@ netif_track(struct netif_interface *current,
 	}
 }
 
-/* Stores every datum of one row. Returns 0, or -1 (the host logged why). */
+/* Stores every datum of one row, in two calls (the name and address, then
+ * the numbers). Returns 0, or -1 (the host logged why). */
 static int
 netif_set_row(struct dci_batch *batch, long row, const struct netif_link *link,
     const struct netif_interface *interface)
 {
-	if (dci_batch_set_string(batch, row, NETIF_DATUM_NAME, link->name) != 0)
-		return -1;
+	struct dci_row_bytes bytes[2];
+	struct dci_row_value numbers[4 + NETIF_COUNTER_COUNT];
+	size_t byte_count = 0, count = 0;
+
+	bytes[byte_count++] = dci_row_string(NETIF_DATUM_NAME, link->name);
 	/* Other address lengths (tunnels, InfiniBand) have no row. */
-	if (link->address_length == NETIF_ETHERNET_ADDRESS_LENGTH &&
-	    dci_batch_set_bytes(batch, row, NETIF_DATUM_ADDRESS, link->address,
-	        link->address_length) != 0)
-		return -1;
-	if (link->has_mtu &&
-	    dci_batch_set_unsigned(batch, row, NETIF_DATUM_MTU, link->mtu) != 0)
-		return -1;
-	if (dci_batch_set_unsigned(batch, row, NETIF_DATUM_OPER_UP,
-	        netif_link_is_up(link) ? 1 : 0) != 0)
-		return -1;
-	if (interface->has_speed &&
-	    dci_batch_set_unsigned(
-	        batch, row, NETIF_DATUM_SPEED, interface->speed) != 0)
-		return -1;
-	if (dci_batch_set_unsigned(batch, row, NETIF_DATUM_LAST_CHANGE,
-	        interface->last_change) != 0)
-		return -1;
+	if (link->address_length == NETIF_ETHERNET_ADDRESS_LENGTH)
+		bytes[byte_count++] = dci_row_raw(
+		    NETIF_DATUM_ADDRESS, link->address, link->address_length);
+	if (link->has_mtu)
+		numbers[count++] = dci_row_unsigned(NETIF_DATUM_MTU, link->mtu);
+	numbers[count++] = dci_row_unsigned(
+	    NETIF_DATUM_OPER_UP, netif_link_is_up(link) ? 1 : 0);
+	if (interface->has_speed)
+		numbers[count++] =
+		    dci_row_unsigned(NETIF_DATUM_SPEED, interface->speed);
+	numbers[count++] =
+	    dci_row_unsigned(NETIF_DATUM_LAST_CHANGE, interface->last_change);
 	/* Counters the kernel did not send (rx_nohandler before Linux 4.6)
 	 * have no row. */
-	for (size_t i = 0; i < link->counter_count; i++)
-		if (dci_batch_set_unsigned(batch, row,
-		        NETIF_DATUM_COUNTER_BASE + (uint32_t)i,
-		        link->counters[i]) != 0)
-			return -1;
+	for (size_t i = 0; i < link->counter_count && i < NETIF_COUNTER_COUNT;
+	     i++)
+		numbers[count++] = dci_row_unsigned(
+		    NETIF_DATUM_COUNTER_BASE + (uint32_t)i, link->counters[i]);
+	if (dci_batch_set_row_bytes(batch, row, bytes, byte_count) != 0 ||
+	    dci_batch_set_row(batch, row, numbers, count) != 0)
+		return -1;
 	return 0;
 }
 
