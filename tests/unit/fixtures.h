@@ -1,8 +1,9 @@
 /*
  * Shared fixtures for the core and agent unit tests: datum and class
  * builders that assert on refusal, a standard registry with committed
- * snapshots covering every value column, and an OID-order oracle that
- * enumerates rows independently of agent/table_index.c.
+ * snapshots covering every value column, an OID-order oracle that
+ * enumerates rows independently of agent/table_index.c, and the runner of
+ * a test program's suite.
  *
  * Without check (the fuzz targets define FIXTURES_WITHOUT_CHECK), a refusal
  * aborts with its message instead of failing a test.
@@ -44,6 +45,36 @@
 
 /* When the standard registry's snapshots are committed. */
 #define FX_COMMIT_MILLISECONDS 5000
+
+#ifndef FIXTURES_WITHOUT_CHECK
+/* Runs every test of `suite` (and frees it): a test program's exit status,
+ * EXIT_FAILURE when any test failed. */
+static inline int
+fx_run_suite(Suite *suite)
+{
+	SRunner *runner = srunner_create(suite);
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* Runs `tests` as one case of a suite named `name`: a test program's exit
+ * status. */
+static inline int
+fx_run_tests(const char *name, const TTest *const *tests, size_t count)
+{
+	Suite *suite = suite_create(name);
+	TCase *cases = tcase_create(name);
+
+	for (size_t i = 0; i < count; i++)
+		tcase_add_test(cases, tests[i]);
+	suite_add_tcase(suite, cases);
+	return fx_run_suite(suite);
+}
+#endif
 
 /* A datum description with the usual defaults. */
 static inline struct dci_datum_info
@@ -188,6 +219,27 @@ fx_commit(struct dci_snapshot_builder *builder, struct dci_class *class,
 	ck_assert_msg(dci_snapshot_commit(builder, class, now_milliseconds, why,
 	                  sizeof(why)) == 0,
 	    "commit of %s refused: %s", class->label, why);
+}
+
+/* The number datum `datum_id` of instance `id` holds in the class's
+ * served snapshot, which has the instance and the value. */
+static inline uint64_t
+fx_served_number(const struct dci_class *class, uint32_t id, uint32_t datum_id)
+{
+	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
+	long row = dci_snapshot_find(class, class->snapshot, &id);
+	struct dci_value value;
+
+	ck_assert_msg(
+	    datum != NULL, "no datum %u in %s", datum_id, class->label);
+	ck_assert_msg(row >= 0, "no instance %u in %s", id, class->label);
+	ck_assert_msg(
+	    dci_snapshot_present(class, class->snapshot, (size_t)row, datum),
+	    "datum %u of instance %u absent", datum_id, id);
+	dci_value_decode(&datum->info,
+	    dci_snapshot_slot(class, class->snapshot, (size_t)row, datum),
+	    &value);
+	return value.number;
 }
 
 /*

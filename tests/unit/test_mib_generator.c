@@ -551,28 +551,21 @@ END_TEST
 int
 main(void)
 {
-	Suite *suite = suite_create("mib_generator");
-	TCase *cases = tcase_create("mib_generator");
-	SRunner *runner;
-	int failed;
+	const TTest *tests[] = {
+	    camel_case_splits_on_non_alphanumerics,
+	    descriptor_is_dci_class_label,
+	    descriptor_of_64_characters_and_no_more,
+	    module_names,
+	    clash_names_both_datums,
+	    clash_in_case_only,
+	    clash_with_table_index_and_import,
+	    long_descriptor_in_a_class_names_the_datum,
+	    bad_module_name_and_empty_registry,
+	    class_without_served_datum_is_left_out,
+	    index_objects_per_word_and_level,
+	    derived_datums_and_syntaxes,
+	    example_module_matches_expected,
+	};
 
-	tcase_add_test(cases, camel_case_splits_on_non_alphanumerics);
-	tcase_add_test(cases, descriptor_is_dci_class_label);
-	tcase_add_test(cases, descriptor_of_64_characters_and_no_more);
-	tcase_add_test(cases, module_names);
-	tcase_add_test(cases, clash_names_both_datums);
-	tcase_add_test(cases, clash_in_case_only);
-	tcase_add_test(cases, clash_with_table_index_and_import);
-	tcase_add_test(cases, long_descriptor_in_a_class_names_the_datum);
-	tcase_add_test(cases, bad_module_name_and_empty_registry);
-	tcase_add_test(cases, class_without_served_datum_is_left_out);
-	tcase_add_test(cases, index_objects_per_word_and_level);
-	tcase_add_test(cases, derived_datums_and_syntaxes);
-	tcase_add_test(cases, example_module_matches_expected);
-	suite_add_tcase(suite, cases);
-	runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_tests("mib_generator", tests, COUNT_OF(tests));
 }

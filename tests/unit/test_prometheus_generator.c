@@ -291,20 +291,13 @@ END_TEST
 int
 main(void)
 {
-	Suite *suite = suite_create("prometheus_generator");
-	TCase *cases = tcase_create("prometheus_generator");
-	SRunner *runner;
-	int failed;
+	const TTest *tests[] = {
+	    module_names_are_lower_case_words,
+	    snake_case_names,
+	    scrape_config_renames_every_name,
+	    one_module_per_class_with_lookups_and_overrides,
+	    errors,
+	};
 
-	tcase_add_test(cases, module_names_are_lower_case_words);
-	tcase_add_test(cases, snake_case_names);
-	tcase_add_test(cases, scrape_config_renames_every_name);
-	tcase_add_test(cases, one_module_per_class_with_lookups_and_overrides);
-	tcase_add_test(cases, errors);
-	suite_add_tcase(suite, cases);
-	runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_tests("prometheus_generator", tests, COUNT_OF(tests));
 }
