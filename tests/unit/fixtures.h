@@ -76,6 +76,58 @@ fx_run_tests(const char *name, const TTest *const *tests, size_t count)
 }
 #endif
 
+#ifndef FIXTURES_WITHOUT_CHECK
+/* A name function of the generators (mib/): it writes the name of `text`
+ * into `out` as snprintf writes, returning the length the whole name
+ * needs. */
+typedef size_t fx_name_function(const char *text, char *out, size_t out_size);
+
+/* The name `function` gives `text`; it stays until the next call. */
+static inline const char *
+fx_name(fx_name_function *function, const char *text)
+{
+	static char out[300];
+
+	function(text, out, sizeof(out));
+	return out;
+}
+
+/* A text and the name a name function gives it. */
+struct fx_name_case {
+	const char *text;
+	const char *name;
+};
+
+/* `function` gives each text of `cases` its name. */
+static inline void
+fx_assert_names(
+    fx_name_function *function, const struct fx_name_case *cases, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		const char *name = fx_name(function, cases[i].text);
+
+		ck_assert_msg(strcmp(name, cases[i].name) == 0,
+		    "\"%s\" named \"%s\", not \"%s\"", cases[i].text, name,
+		    cases[i].name);
+	}
+}
+
+/* In `out_size` bytes (a buffer of exactly that size, so that the
+ * sanitizers see a write past it), `function` gives `text` the name cut
+ * to `truncated`, returning `needed`. */
+static inline void
+fx_assert_name_truncated(fx_name_function *function, const char *text,
+    size_t out_size, size_t needed, const char *truncated)
+{
+	char *out = malloc(out_size);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(function(text, out, out_size), needed);
+	ck_assert_str_eq(out, truncated);
+	free(out);
+}
+#endif
+
 /* A datum description with the usual defaults. */
 static inline struct dci_datum_info
 fx_datum(uint32_t id, const char *label, enum dci_type type, uint32_t format,

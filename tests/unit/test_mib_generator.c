@@ -64,32 +64,24 @@ squeeze(const char *text)
 		free(squeezed_);                                               \
 	} while (0)
 
-static char *
-camel(const char *label)
-{
-	static char out[128];
-
-	mib_generator_camel_case(label, out, sizeof(out));
-	return out;
-}
-
 START_TEST(camel_case_splits_on_non_alphanumerics)
 {
-	char small[4];
+	static const struct fx_name_case names[] = {
+	    {"rx_bytes", "RxBytes"},
+	    {"int8_decimal", "Int8Decimal"},
+	    {"bytes in  use", "BytesInUse"},
+	    {"__x__y", "XY"},
+	    {"oper-up/down+1", "OperUpDown1"},
+	    {"ifInOctets", "IfInOctets"},
+	    {"64bit_counter", "64bitCounter"},
+	    {"a1b2", "A1b2"},
+	    {"___", ""},
+	};
 
-	ck_assert_str_eq(camel("rx_bytes"), "RxBytes");
-	ck_assert_str_eq(camel("int8_decimal"), "Int8Decimal");
-	ck_assert_str_eq(camel("bytes in  use"), "BytesInUse");
-	ck_assert_str_eq(camel("__x__y"), "XY");
-	ck_assert_str_eq(camel("oper-up/down+1"), "OperUpDown1");
-	ck_assert_str_eq(camel("ifInOctets"), "IfInOctets");
-	ck_assert_str_eq(camel("64bit_counter"), "64bitCounter");
-	ck_assert_str_eq(camel("a1b2"), "A1b2");
-	ck_assert_str_eq(camel("___"), "");
+	fx_assert_names(mib_generator_camel_case, names, COUNT_OF(names));
 	/* Truncated like snprintf, returning the length it needed. */
-	ck_assert_uint_eq(
-	    mib_generator_camel_case("rx_bytes", small, sizeof(small)), 7);
-	ck_assert_str_eq(small, "RxB");
+	fx_assert_name_truncated(
+	    mib_generator_camel_case, "rx_bytes", 4, 7, "RxB");
 }
 END_TEST
 
