@@ -178,7 +178,11 @@ START_TEST(class_id_collision_refused)
 }
 END_TEST
 
-START_TEST(subclass_under_instantiated_class_refused)
+/* Class "netif" {1,1} and class "queues" {1,1,5} below it, both of
+ * supplier alpha: with the one (`upper_first`: netif) registered, the
+ * other is refused with `expected`. */
+static void
+assert_nested_class_refused(bool upper_first, const char *expected)
 {
 	static const uint32_t below[] = {1, 1, 5};
 	struct dci_datum_info datums[] = {gauge(1, "queue")};
@@ -189,30 +193,25 @@ START_TEST(subclass_under_instantiated_class_refused)
 	struct dci_class_info lower =
 	    fx_class_info(below, 3, "queues", one_level, 1, datums, 1);
 
-	fx_class(registry, alpha, &upper);
-	assert_class_refused(registry, alpha, &lower,
+	fx_class(registry, alpha, upper_first ? &upper : &lower);
+	assert_class_refused(
+	    registry, alpha, upper_first ? &lower : &upper, expected);
+	dci_registry_free(registry);
+}
+
+START_TEST(subclass_under_instantiated_class_refused)
+{
+	assert_nested_class_refused(true,
 	    "class 1.1.5: subclass of instantiated class 1.1 (\"netif\"); UMA "
 	    "forbids classes below an instantiated class");
-	dci_registry_free(registry);
 }
 END_TEST
 
 START_TEST(instantiated_class_above_registered_refused)
 {
-	static const uint32_t below[] = {1, 1, 5};
-	struct dci_datum_info datums[] = {gauge(1, "queue")};
-	struct dci_registry *registry = dci_registry_new();
-	struct dci_supplier *alpha = fx_supplier(registry, "alpha");
-	struct dci_class_info upper =
-	    fx_class_info(netif_id, 2, "netif", one_level, 1, datums, 1);
-	struct dci_class_info lower =
-	    fx_class_info(below, 3, "queues", one_level, 1, datums, 1);
-
-	fx_class(registry, alpha, &lower);
-	assert_class_refused(registry, alpha, &upper,
+	assert_nested_class_refused(false,
 	    "class 1.1: instantiated class above registered class 1.1.5 "
 	    "(\"queues\"); UMA forbids classes below an instantiated class");
-	dci_registry_free(registry);
 }
 END_TEST
 
