@@ -1103,7 +1103,14 @@ START_TEST(display_strings_clamped_to_255_octets)
 }
 END_TEST
 
-START_TEST(sign_extended_request_subids_read_as_32_bits)
+/*
+ * Class "events" {5} of the first supplier, of two-word instances whose
+ * second word is 2^31 or more: [2, 2172947406] counting 7 and
+ * [2, 3324760957] counting 8, committed. *first and *second: the names of
+ * their counts in the stat table (a Gauge32 column).
+ */
+static void
+add_events_above_2_to_the_31(struct name *first, struct name *second)
 {
 	static const uint32_t id[] = {5};
 	static const struct dci_instance_level level[] = {{DCI_ITYPE_EVENT, 8}};
@@ -1114,11 +1121,6 @@ START_TEST(sign_extended_request_subids_read_as_32_bits)
 	struct dci_class *class =
 	    fx_class(tables->registry, tables->registry->suppliers[0], &info);
 	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
-	/* 2172947406 = 0x81848bce; Net-SNMP's AgentX code hands it to the
-	 * subagent as 0xffffffff81848bce. */
-	const uint64_t extended = UINT64_C(0xffffffff81848bce);
-	netsnmp_variable_list *varbind;
-	struct name request, first, second;
 	long row;
 
 	row = fx_add(builder, (const uint32_t[]){2, 2172947406u}, 2, "a");
@@ -1127,10 +1129,21 @@ START_TEST(sign_extended_request_subids_read_as_32_bits)
 	fx_set_unsigned(builder, row, 1, 8);
 	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
 
-	first = NAME(
+	*first = NAME(
 	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
-	second = NAME(
+	*second = NAME(
 	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
+}
+
+START_TEST(sign_extended_request_subids_read_as_32_bits)
+{
+	/* 2172947406 = 0x81848bce; Net-SNMP's AgentX code hands it to the
+	 * subagent as 0xffffffff81848bce. */
+	const uint64_t extended = UINT64_C(0xffffffff81848bce);
+	netsnmp_variable_list *varbind;
+	struct name request, first, second;
+
+	add_events_above_2_to_the_31(&first, &second);
 	request = first;
 	request.subids[request.length - 2] = (oid)extended;
 	varbind = ask(SCHEMA_TABLE_STAT, false, request, AGENT_ANSWERED);
@@ -1504,29 +1517,10 @@ END_TEST
  * answer equal to it is out of range. */
 START_TEST(sign_extended_range_end_is_normalised)
 {
-	static const uint32_t id[] = {5};
-	static const struct dci_instance_level level[] = {{DCI_ITYPE_EVENT, 8}};
-	struct dci_datum_info datum = fx_datum(1, "count", DCI_ST_INTEGER32,
-	    DCI_SIF_UNSIGNED, 0, DCI_SEMANTICS_GAUGE);
-	struct dci_class_info info =
-	    fx_class_info(id, 1, "events", level, 1, &datum, 1);
-	struct dci_class *class =
-	    fx_class(tables->registry, tables->registry->suppliers[0], &info);
-	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
 	struct name first, second, end;
 	netsnmp_variable_list *varbind;
-	long row;
 
-	row = fx_add(builder, (const uint32_t[]){2, 2172947406u}, 2, "a");
-	fx_set_unsigned(builder, row, 1, 7);
-	row = fx_add(builder, (const uint32_t[]){2, 3324760957u}, 2, "b");
-	fx_set_unsigned(builder, row, 1, 8);
-	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
-
-	first = NAME(
-	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
-	second = NAME(
-	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
+	add_events_above_2_to_the_31(&first, &second);
 	end = second;
 	end.subids[end.length - 2] = (oid)UINT64_C(0xffffffffc62bd37d);
 	varbind = varbind_for(&first);
