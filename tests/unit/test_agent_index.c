@@ -1237,22 +1237,42 @@ END_TEST
 
 /* --- AgentX requests answered in place ---------------------------------- */
 
+/* The SearchRange of an AgentX GetNext on `varbind`: up to `end` (NULL:
+ * no end), `include` whether the start itself may answer. */
+static void
+set_range(netsnmp_variable_list *varbind, bool include, const oid *end,
+    size_t end_length)
+{
+	static const oid null_end[] = {0, 0};
+
+	if (end == NULL) {
+		end = null_end;
+		end_length = 2;
+	}
+	snmp_set_var_typed_value(varbind,
+	    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE, end,
+	    end_length * sizeof(oid));
+}
+
 /* An AgentX GetNext SearchRange: start, end (empty: none), include. */
 static netsnmp_variable_list *
 search_range(const struct name *start, const struct name *end, bool include)
 {
-	static const oid null_end[] = {0, 0};
 	netsnmp_variable_list *varbind = varbind_for(start);
 
-	if (end != NULL)
-		snmp_set_var_typed_value(varbind,
-		    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE,
-		    end->subids, end->length * sizeof(oid));
-	else
-		snmp_set_var_typed_value(varbind,
-		    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE,
-		    null_end, sizeof(null_end));
+	set_range(varbind, include, end != NULL ? end->subids : NULL,
+	    end != NULL ? end->length : 0);
 	return varbind;
+}
+
+/* The AgentX GetNext of `varbind` (its range set) answered in place: the
+ * answer is `expected`. Frees the varbind. */
+static void
+assert_next_answers(netsnmp_variable_list *varbind, const struct name *expected)
+{
+	agent_agentx_answer(tables, true, varbind);
+	assert_name(varbind, expected);
+	snmp_free_varbind(varbind);
 }
 
 /* What one table's own GETNEXT (or GET) answers from name: the oracle the
@@ -1280,6 +1300,16 @@ assert_end_of_view(
 	ck_assert_int_eq(varbind->type, SNMP_ENDOFMIBVIEW);
 }
 
+/* The AgentX GetNext of `varbind` (named `start`, its range set) answered
+ * in place: endOfMibView. Frees the varbind. */
+static void
+assert_next_ends(netsnmp_variable_list *varbind, const struct name *start)
+{
+	agent_agentx_answer(tables, true, varbind);
+	assert_end_of_view(varbind, start);
+	snmp_free_varbind(varbind);
+}
+
 /* From before the arc, between tables and past the last column: the next
  * cell across all the tables, as each table's own GETNEXT finds it. */
 START_TEST(agentx_getnext_crosses_tables)
@@ -1300,15 +1330,9 @@ START_TEST(agentx_getnext_crosses_tables)
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	snmp_free_varbind(varbind);
 
-	varbind = search_range(&past_supplier, NULL, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &first_class);
-	snmp_free_varbind(varbind);
-
-	varbind = search_range(&past_all, NULL, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_end_of_view(varbind, &past_all);
-	snmp_free_varbind(varbind);
+	assert_next_answers(
+	    search_range(&past_supplier, NULL, false), &first_class);
+	assert_next_ends(search_range(&past_all, NULL, false), &past_all);
 }
 END_TEST
 
@@ -1320,39 +1344,18 @@ START_TEST(agentx_getnext_honours_the_range)
 	    SCHEMA_TABLE_SUPPLIER, true, TABLE(SCHEMA_TABLE_SUPPLIER));
 	struct name second = table_answer(SCHEMA_TABLE_SUPPLIER, true, first);
 	struct name end_at_class = TABLE(SCHEMA_TABLE_CLASS);
-	netsnmp_variable_list *varbind;
+	struct name past_supplier = COLUMN(SCHEMA_TABLE_SUPPLIER, 99);
 
-	varbind = search_range(&first, NULL, true);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &first);
-	snmp_free_varbind(varbind);
-
-	varbind = search_range(&first, NULL, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &second);
-	snmp_free_varbind(varbind);
-
+	assert_next_answers(search_range(&first, NULL, true), &first);
+	assert_next_answers(search_range(&first, NULL, false), &second);
 	/* The end is exclusive: an answer equal to it is out of range. */
-	varbind = search_range(&first, &second, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_end_of_view(varbind, &first);
-	snmp_free_varbind(varbind);
-
+	assert_next_ends(search_range(&first, &second, false), &first);
 	/* Within the range. */
-	varbind = search_range(&first, &end_at_class, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &second);
-	snmp_free_varbind(varbind);
-
+	assert_next_answers(
+	    search_range(&first, &end_at_class, false), &second);
 	/* An end before the next table keeps the walk out of it. */
-	{
-		struct name past_supplier = COLUMN(SCHEMA_TABLE_SUPPLIER, 99);
-
-		varbind = search_range(&past_supplier, &end_at_class, false);
-		agent_agentx_answer(tables, true, varbind);
-		assert_end_of_view(varbind, &past_supplier);
-		snmp_free_varbind(varbind);
-	}
+	assert_next_ends(
+	    search_range(&past_supplier, &end_at_class, false), &past_supplier);
 }
 END_TEST
 
@@ -1405,21 +1408,6 @@ long_varbind(const struct name *prefix)
 }
 
 static void
-set_range(netsnmp_variable_list *varbind, bool include, const oid *end,
-    size_t end_length)
-{
-	static const oid null_end[] = {0, 0};
-
-	if (end == NULL) {
-		end = null_end;
-		end_length = 2;
-	}
-	snmp_set_var_typed_value(varbind,
-	    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE, end,
-	    end_length * sizeof(oid));
-}
-
-static void
 assert_long_name(const netsnmp_variable_list *varbind, const struct name *prefix)
 {
 	ck_assert_uint_eq(varbind->name_length, LONG_NAME_LENGTH);
@@ -1444,9 +1432,7 @@ START_TEST(over_long_names_answered_as_their_order_says)
 	for (int include = 0; include <= 1; include++) {
 		varbind = long_varbind(&first);
 		set_range(varbind, include, NULL, 0);
-		agent_agentx_answer(tables, true, varbind);
-		assert_name(varbind, &second);
-		snmp_free_varbind(varbind);
+		assert_next_answers(varbind, &second);
 	}
 	/* A handler's GETNEXT and GET. */
 	varbind = long_varbind(&first);
@@ -1497,18 +1483,14 @@ START_TEST(over_long_range_ends_compare_in_full)
 	memcpy(end, second.subids, second.length * sizeof(oid));
 	varbind = varbind_for(&first);
 	set_range(varbind, false, end, LONG_NAME_LENGTH);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &second);
-	snmp_free_varbind(varbind);
+	assert_next_answers(varbind, &second);
 
 	/* first.0.0...: `second` is past it. */
 	memset(end, 0, sizeof(end));
 	memcpy(end, first.subids, first.length * sizeof(oid));
 	varbind = varbind_for(&first);
 	set_range(varbind, false, end, LONG_NAME_LENGTH);
-	agent_agentx_answer(tables, true, varbind);
-	assert_end_of_view(varbind, &first);
-	snmp_free_varbind(varbind);
+	assert_next_ends(varbind, &first);
 }
 END_TEST
 
@@ -1518,16 +1500,11 @@ END_TEST
 START_TEST(sign_extended_range_end_is_normalised)
 {
 	struct name first, second, end;
-	netsnmp_variable_list *varbind;
 
 	add_events_above_2_to_the_31(&first, &second);
 	end = second;
 	end.subids[end.length - 2] = (oid)UINT64_C(0xffffffffc62bd37d);
-	varbind = varbind_for(&first);
-	set_range(varbind, false, end.subids, end.length);
-	agent_agentx_answer(tables, true, varbind);
-	assert_end_of_view(varbind, &first);
-	snmp_free_varbind(varbind);
+	assert_next_ends(search_range(&first, &end, false), &first);
 }
 END_TEST
 
