@@ -184,39 +184,74 @@ get_next(unsigned table, struct name request, struct name expected)
 	return varbind;
 }
 
+/* GET `name` in `table`: answered with the same name, a string `expected`. */
+static void
+assert_get_string(unsigned table, struct name name, const char *expected)
+{
+	netsnmp_variable_list *varbind = get(table, name);
+
+	assert_string(varbind, expected);
+	snmp_free_varbind(varbind);
+}
+
+/* GET `name` in `table`: answered with the same name, a number of `type`. */
+static void
+assert_get_number(unsigned table, struct name name, u_char type, long value)
+{
+	netsnmp_variable_list *varbind = get(table, name);
+
+	assert_number(varbind, type, value);
+	snmp_free_varbind(varbind);
+}
+
+/* GETNEXT `request` in `table`: answered by `expected`, a string `text`. */
+static void
+assert_next_string(
+    unsigned table, struct name request, struct name expected, const char *text)
+{
+	netsnmp_variable_list *varbind = get_next(table, request, expected);
+
+	assert_string(varbind, text);
+	snmp_free_varbind(varbind);
+}
+
+/* GETNEXT `request` in `table`: answered by `expected`, a number of `type`. */
+static void
+assert_next_number(unsigned table, struct name request, struct name expected,
+    u_char type, long value)
+{
+	netsnmp_variable_list *varbind = get_next(table, request, expected);
+
+	assert_number(varbind, type, value);
+	snmp_free_varbind(varbind);
+}
+
 /* --- GETNEXT from outside the rows -------------------------------------- */
 
 START_TEST(getnext_on_table_oid_gives_first_column_first_row)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get_next(SCHEMA_TABLE_STAT, TABLE(SCHEMA_TABLE_STAT),
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
-	assert_string(varbind, "uptime_delta");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_STAT, TABLE(SCHEMA_TABLE_STAT),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1),
+	    "uptime_delta");
 	varbind = get_next(SCHEMA_TABLE_STAT, ENTRY(SCHEMA_TABLE_STAT),
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
 	snmp_free_varbind(varbind);
 
-	varbind = get_next(SCHEMA_TABLE_SUPPLIER, TABLE(SCHEMA_TABLE_SUPPLIER),
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 1));
-	assert_string(varbind, "alpha");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_SUPPLIER, TABLE(SCHEMA_TABLE_SUPPLIER),
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 1), "alpha");
 
-	varbind = get_next(SCHEMA_TABLE_CLASS, TABLE(SCHEMA_TABLE_CLASS),
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 2));
-	assert_string(varbind, "system");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_CLASS, TABLE(SCHEMA_TABLE_CLASS),
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 2), "system");
 
-	varbind = get_next(SCHEMA_TABLE_DATUM, TABLE(SCHEMA_TABLE_DATUM),
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 1));
-	assert_string(varbind, "uptime_delta");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_DATUM, TABLE(SCHEMA_TABLE_DATUM),
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 1),
+	    "uptime_delta");
 
-	varbind = get_next(SCHEMA_TABLE_INSTANCE, TABLE(SCHEMA_TABLE_INSTANCE),
-	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 1, 2, 1, 0));
-	assert_string(varbind, "system");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_INSTANCE, TABLE(SCHEMA_TABLE_INSTANCE),
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 1, 2, 1, 0),
+	    "system");
 }
 END_TEST
 
@@ -300,12 +335,11 @@ START_TEST(getnext_moves_to_next_column_after_last_row)
 	netsnmp_variable_list *varbind;
 
 	/* Last Counter64 row -> first Counter32 row. */
-	varbind = get_next(SCHEMA_TABLE_STAT,
+	assert_next_number(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 30, 2),
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
-	        3));
-	assert_number(varbind, ASN_COUNTER, 100);
-	snmp_free_varbind(varbind);
+	        3),
+	    ASN_COUNTER, 100);
 	/* A sub-identifier above 2^32-1 in the index: after every row of the
 	 * column. */
 	varbind = get_next(SCHEMA_TABLE_STAT,
@@ -326,11 +360,10 @@ START_TEST(getnext_moves_to_next_column_after_last_row)
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 20, 2));
 	assert_counter64(varbind, FX_NETIF_RX_ETH1);
 	snmp_free_varbind(varbind);
-	varbind = get_next(SCHEMA_TABLE_STAT,
+	assert_next_number(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5),
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 30, 5));
-	assert_number(varbind, ASN_GAUGE, 0);
-	snmp_free_varbind(varbind);
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 30, 5),
+	    ASN_GAUGE, 0);
 }
 END_TEST
 
@@ -642,13 +675,10 @@ START_TEST(class_data_cells)
 	varbind = get(SCHEMA_CLASS_DATA, CELL(1, 1, 1, 2, 10));
 	assert_counter64(varbind, FX_NETIF_RX_ETH0);
 	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_CLASS_DATA, CELL(1, 2, 1, 3, 2, 0, 1));
-	assert_number(varbind, ASN_COUNTER, (long)FX_DISK_READS_SDB);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_CLASS_DATA, CELL(1, 2, 1, 3, 2, 0, 1),
+	    ASN_COUNTER, (long)FX_DISK_READS_SDB);
 	/* A signed 64-bit datum is served as its text. */
-	varbind = get(SCHEMA_CLASS_DATA, CELL(2, 1, 1, 0));
-	assert_string(varbind, "-42");
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_CLASS_DATA, CELL(2, 1, 1, 0), "-42");
 	varbind = get(SCHEMA_CLASS_DATA, CELL(2, 1, 3, 0));
 	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
 	snmp_free_varbind(varbind);
@@ -731,10 +761,9 @@ START_TEST(stat_typed_columns_values)
 	static const unsigned char ip[] = {192, 168, 0, 1};
 	netsnmp_variable_list *varbind;
 
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5));
-	assert_number(varbind, ASN_GAUGE, 7);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5),
+	    ASN_GAUGE, 7);
 	varbind =
 	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32,
 	                              2, 1, 2, 3, 2, 0, 1, 3));
@@ -750,10 +779,9 @@ START_TEST(stat_typed_columns_values)
 	                              2, 1, 2, 3, 2, 0, 1, 4));
 	assert_number(varbind, ASN_INTEGER, 40);
 	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 2, 1, 1, 1, 30, 1));
-	assert_string(varbind, "lo");
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 2, 1, 1, 1, 30, 1),
+	    "lo");
 	varbind = get(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_IP_ADDRESS, 1, 2, 1, 0, 3));
 	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
@@ -766,27 +794,23 @@ START_TEST(stat_typed_columns_values)
 	ck_assert_uint_eq(varbind->val_len, 6);
 	ck_assert_mem_eq(varbind->val.string, fx_hwaddr, 6);
 	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TIME_TICKS, 1, 2, 1, 0, 6));
-	assert_number(varbind, ASN_TIMETICKS, 250);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TIME_TICKS, 1, 2, 1, 0, 6),
+	    ASN_TIMETICKS, 250);
 	varbind = get(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TRUTH_VALUE, 1, 2, 1, 0, 2));
 	assert_number(varbind, ASN_INTEGER, 1); /* true */
 	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TYPE, 2, 1, 1, 1, 10, 2));
-	assert_number(varbind, ASN_INTEGER, DCI_ST_INTEGER64);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 2, 1, 2, 3, 1, 7, 8, 4));
-	assert_string(varbind, "temperature");
-	snmp_free_varbind(varbind);
-	varbind = get(
-	    SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_DISCONTINUITY,
-	                          2, 1, 1, 1, 20, 2));
-	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TYPE, 2, 1, 1, 1, 10, 2),
+	    ASN_INTEGER, DCI_ST_INTEGER64);
+	assert_get_string(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 2, 1, 2, 3, 1, 7, 8, 4),
+	    "temperature");
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_DISCONTINUITY, 2, 1, 1, 1, 20,
+	        2),
+	    ASN_TIMETICKS, COMMIT_TICKS);
 }
 END_TEST
 
@@ -845,22 +869,17 @@ START_TEST(supplier_table_values)
 	const struct dci_supplier *beta = tables->registry->suppliers[1];
 	netsnmp_variable_list *varbind;
 
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 2));
-	assert_string(varbind, "beta");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_TITLE, 2));
-	assert_string(varbind, "test supplier");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 2));
-	assert_number(varbind, ASN_INTEGER, 1);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_VERSION, 2));
-	assert_number(varbind, ASN_UNSIGNED, 100);
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 2), "beta");
+	assert_get_string(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_TITLE, 2),
+	    "test supplier");
+	assert_get_number(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 2), ASN_INTEGER,
+	    1);
+	assert_get_number(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_VERSION, 2),
+	    ASN_UNSIGNED, 100);
 	varbind = get(SCHEMA_TABLE_SUPPLIER,
 	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_RESET, 2));
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
@@ -868,18 +887,16 @@ START_TEST(supplier_table_values)
 	ck_assert_mem_eq(varbind->val.string, beta->reset, 8);
 	snmp_free_varbind(varbind);
 	/* Never refreshed: 0. */
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_LAST_REFRESH, 2));
-	assert_number(varbind, ASN_TIMETICKS, 0);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_LAST_REFRESH, 2),
+	    ASN_TIMETICKS, 0);
 
 	/* A failed supplier shows status 2. */
 	tables->registry->suppliers[2]->status = DCI_SUPPLIER_FAILED;
-	varbind = get_next(SCHEMA_TABLE_SUPPLIER,
+	assert_next_number(SCHEMA_TABLE_SUPPLIER,
 	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 2),
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 3));
-	assert_number(varbind, ASN_INTEGER, 2);
-	snmp_free_varbind(varbind);
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 3), ASN_INTEGER,
+	    2);
 
 	snmp_free_varbind(ask(SCHEMA_TABLE_SUPPLIER, false,
 	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 4),
@@ -894,37 +911,27 @@ START_TEST(class_table_indexed_by_length_prefixed_id)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get_next(SCHEMA_TABLE_CLASS,
+	assert_next_string(SCHEMA_TABLE_CLASS,
 	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 2),
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 1));
-	assert_string(varbind, "netif");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 2));
-	assert_string(varbind, "disk");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_LEVELS, 2, 1, 2));
-	assert_number(varbind, ASN_UNSIGNED, 2);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 2, 1, 1));
-	assert_number(varbind, ASN_UNSIGNED, 3);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_SUPPLIER, 2, 1, 2));
-	assert_number(varbind, ASN_UNSIGNED, 2);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 1, 1));
-	assert_number(varbind, ASN_GAUGE, 3);
-	snmp_free_varbind(varbind);
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 1), "netif");
+	assert_get_string(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 2), "disk");
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_LEVELS, 2, 1, 2),
+	    ASN_UNSIGNED, 2);
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 2, 1, 1),
+	    ASN_UNSIGNED, 3);
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_SUPPLIER, 2, 1, 2),
+	    ASN_UNSIGNED, 2);
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 1, 1),
+	    ASN_GAUGE, 3);
 	/* Revision 202611251200Z: description, level types and sizes, 4
 	 * octets a level, most significant first. */
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DESCRIPTION, 2, 1, 2));
-	assert_string(varbind, "");
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DESCRIPTION, 2, 1, 2), "");
 	varbind = get(SCHEMA_TABLE_CLASS,
 	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_TYPES, 2, 1, 2));
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
@@ -943,10 +950,9 @@ START_TEST(class_table_indexed_by_length_prefixed_id)
 	ck_assert_mem_eq(varbind->val.string, "\0\1\0\0", 4); /* INTERFACE */
 	snmp_free_varbind(varbind);
 	/* Never committed: a row, with no instances. */
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 3, 1));
-	assert_number(varbind, ASN_GAUGE, 0);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 3, 1),
+	    ASN_GAUGE, 0);
 	snmp_free_varbind(ask(SCHEMA_TABLE_CLASS, false,
 	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 1),
 	    AGENT_NO_SUCH_INSTANCE));
@@ -958,46 +964,32 @@ END_TEST
 
 START_TEST(datum_table_values)
 {
-	netsnmp_variable_list *varbind;
-
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 2, 1, 1, 2));
-	assert_string(varbind, "rx_bytes");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 2, 1, 1, 2));
-	assert_number(varbind, ASN_INTEGER, DCI_ST_INTEGER64);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SIZE, 2, 1, 1, 1));
-	assert_number(varbind, ASN_UNSIGNED, 16);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SEMANTICS, 2, 1, 1, 2));
-	assert_number(varbind, ASN_INTEGER, DCI_SEMANTICS_COUNTER);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_DESCRIPTION, 2, 3, 1, 1));
-	assert_string(varbind, "");
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 2, 1, 1, 2),
+	    "rx_bytes");
+	assert_get_number(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 2, 1, 1, 2),
+	    ASN_INTEGER, DCI_ST_INTEGER64);
+	assert_get_number(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SIZE, 2, 1, 1, 1),
+	    ASN_UNSIGNED, 16);
+	assert_get_number(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SEMANTICS, 2, 1, 1, 2),
+	    ASN_INTEGER, DCI_SEMANTICS_COUNTER);
+	assert_get_string(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_DESCRIPTION, 2, 3, 1, 1), "");
 	/* ST_UNUSED reserves an id: described (type unused), never valued. */
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5));
-	assert_string(varbind, "reserved");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 1, 2, 5));
-	assert_number(varbind, ASN_INTEGER, DCI_ST_UNUSED);
-	snmp_free_varbind(varbind);
-	varbind = get_next(SCHEMA_TABLE_DATUM,
+	assert_get_string(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5), "reserved");
+	assert_get_number(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 1, 2, 5), ASN_INTEGER,
+	    DCI_ST_UNUSED);
+	assert_next_string(SCHEMA_TABLE_DATUM,
 	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 4),
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5));
-	assert_string(varbind, "reserved");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 1, 2));
-	assert_number(varbind, ASN_UNSIGNED, 6);
-	snmp_free_varbind(varbind);
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5), "reserved");
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 1, 2),
+	    ASN_UNSIGNED, 6);
 }
 END_TEST
 
@@ -1005,26 +997,22 @@ START_TEST(instance_table_values)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get(SCHEMA_TABLE_INSTANCE,
-	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 20));
-	assert_string(varbind, "eth1");
-	snmp_free_varbind(varbind);
-	varbind = get_next(SCHEMA_TABLE_INSTANCE,
+	assert_get_string(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 20),
+	    "eth1");
+	assert_next_string(SCHEMA_TABLE_INSTANCE,
 	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 30),
 	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 2, 3, 1, 7,
-	        8));
-	assert_string(varbind, "sda");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_INSTANCE,
-	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_CREATED, 2, 1, 2, 3, 2, 0,
-	        1));
-	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_INSTANCE,
+	        8),
+	    "sda");
+	assert_get_number(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_CREATED, 2, 1, 2, 3, 2,
+	        0, 1),
+	    ASN_TIMETICKS, COMMIT_TICKS);
+	assert_get_number(SCHEMA_TABLE_INSTANCE,
 	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_DISCONTINUITY, 1, 2, 1,
-	        0));
-	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
-	snmp_free_varbind(varbind);
+	        0),
+	    ASN_TIMETICKS, COMMIT_TICKS);
 	/* sdb's parent is sda: a RowPointer to sda's dciInstanceLabel. */
 	varbind = get(SCHEMA_TABLE_INSTANCE,
 	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_PARENT, 2, 1, 2, 3, 2, 0,
