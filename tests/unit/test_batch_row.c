@@ -631,42 +631,107 @@ END_TEST
 static struct dci_host_operations older;
 static size_t older_calls;
 
+/* A call of the older host's, counted, handed to the real host. */
+static struct dci_batch *
+older_call(struct dci_batch *batch)
+{
+	older_calls++;
+	batch->operations = &dci_host_operations;
+	return batch;
+}
+
+/* The real host's `result` of that call, back on the older host. */
+static int
+older_done(struct dci_batch *batch, int result)
+{
+	batch->operations = &older;
+	return result;
+}
+
 static int
 older_set_unsigned(
     struct dci_batch *batch, long row, uint32_t datum_id, uint64_t value)
 {
-	int result;
-
-	older_calls++;
-	batch->operations = &dci_host_operations;
-	result = dci_batch_set_unsigned(batch, row, datum_id, value);
-	batch->operations = &older;
-	return result;
+	return older_done(batch,
+	    dci_batch_set_unsigned(older_call(batch), row, datum_id, value));
 }
 
 static int
 older_set_signed(
     struct dci_batch *batch, long row, uint32_t datum_id, int64_t value)
 {
-	int result;
-
-	older_calls++;
-	batch->operations = &dci_host_operations;
-	result = dci_batch_set_signed(batch, row, datum_id, value);
-	batch->operations = &older;
-	return result;
+	return older_done(batch,
+	    dci_batch_set_signed(older_call(batch), row, datum_id, value));
 }
 
 static int
 older_set_row(struct dci_batch *batch, long row,
     const struct dci_row_value *values, size_t count)
 {
-	(void)batch;
-	(void)row;
-	(void)values;
-	(void)count;
 	ck_abort_msg("an older host's batch_set_row was called");
 	return -1;
+}
+
+static int
+older_set_bytes(struct dci_batch *batch, long row, uint32_t datum_id,
+    const void *bytes, size_t length)
+{
+	return older_done(batch, dci_batch_set_bytes(older_call(batch), row,
+	                             datum_id, bytes, length));
+}
+
+static int
+older_set_row_bytes(struct dci_batch *batch, long row,
+    const struct dci_row_bytes *values, size_t count)
+{
+	ck_abort_msg("an older host's batch_set_row_bytes was called");
+	return -1;
+}
+
+/*
+ * A batch whose instance 1 has the edge values (`bytes`: the edge bytes)
+ * set one by one, and instance 2, *row, to be set through the older host,
+ * which the batch now has: one whose operations end before batch_set_row
+ * (`bytes`: before batch_set_row_bytes), its calls not counted yet.
+ */
+static struct dci_batch *
+older_host_batch(bool bytes, long *row)
+{
+	struct dci_batch *batch = begin_batch();
+	long first = add_instance(batch, 1);
+
+	older = dci_host_operations;
+	older_calls = 0;
+	if (bytes) {
+		older.size =
+		    offsetof(struct dci_host_operations, batch_set_row_bytes);
+		older.batch_set_row_bytes = older_set_row_bytes;
+		older.batch_set_bytes = older_set_bytes;
+	} else {
+		older.size =
+		    offsetof(struct dci_host_operations, batch_set_row);
+		older.batch_set_row = older_set_row;
+		older.batch_set_unsigned = older_set_unsigned;
+		older.batch_set_signed = older_set_signed;
+	}
+	ck_assert_uint_eq(
+	    bytes ? set_bytes_one_by_one(
+	                batch, first, edge_bytes, EDGE_BYTES_COUNT)
+	          : set_one_by_one(batch, first, edge_values, EDGE_COUNT),
+	    0);
+	*row = add_instance(batch, 2);
+	batch->operations = &older;
+	return batch;
+}
+
+/* Back on the real host, `batch` commits instance 2 the same as
+ * instance 1. */
+static void
+commit_same_as_one_by_one(struct dci_batch *batch)
+{
+	batch->operations = &dci_host_operations;
+	ck_assert_int_eq(dci_batch_commit(batch), 0);
+	assert_same_rows(1, 2);
 }
 
 static int
@@ -706,27 +771,14 @@ assert_older_host_refuses(int (*set_bad_row)(struct dci_batch *, long),
  * call per value, with the same values stored and refused. */
 START_TEST(older_host_gets_one_call_per_value)
 {
-	struct dci_batch *batch;
 	bool present;
 	long row;
+	struct dci_batch *batch = older_host_batch(false, &row);
 
-	older = dci_host_operations;
-	older.size = offsetof(struct dci_host_operations, batch_set_row);
-	older.batch_set_row = older_set_row;
-	older.batch_set_unsigned = older_set_unsigned;
-	older.batch_set_signed = older_set_signed;
-	batch = begin_batch();
-	ck_assert_uint_eq(set_one_by_one(batch, add_instance(batch, 1),
-	                      edge_values, EDGE_COUNT),
-	    0);
-	row = add_instance(batch, 2);
-	batch->operations = &older;
 	ck_assert_int_eq(
 	    dci_batch_set_row(batch, row, edge_values, EDGE_COUNT), 0);
 	ck_assert_uint_eq(older_calls, EDGE_COUNT);
-	batch->operations = &dci_host_operations;
-	ck_assert_int_eq(dci_batch_commit(batch), 0);
-	assert_same_rows(1, 2);
+	commit_same_as_one_by_one(batch);
 	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
 	ck_assert(present);
 
@@ -736,60 +788,22 @@ START_TEST(older_host_gets_one_call_per_value)
 }
 END_TEST
 
-static int
-older_set_bytes(struct dci_batch *batch, long row, uint32_t datum_id,
-    const void *bytes, size_t length)
-{
-	int result;
-
-	older_calls++;
-	batch->operations = &dci_host_operations;
-	result = dci_batch_set_bytes(batch, row, datum_id, bytes, length);
-	batch->operations = &older;
-	return result;
-}
-
-static int
-older_set_row_bytes(struct dci_batch *batch, long row,
-    const struct dci_row_bytes *values, size_t count)
-{
-	(void)batch;
-	(void)row;
-	(void)values;
-	(void)count;
-	ck_abort_msg("an older host's batch_set_row_bytes was called");
-	return -1;
-}
-
 /* A host whose operations end before batch_set_row_bytes: the wrapper
  * makes one dci_batch_set_bytes per value, with the same values stored
  * and refused. */
 START_TEST(older_host_gets_one_bytes_call_per_value)
 {
-	struct dci_batch *batch;
 	bool present;
 	long row;
+	struct dci_batch *batch = older_host_batch(true, &row);
 
-	older = dci_host_operations;
-	older.size = offsetof(struct dci_host_operations, batch_set_row_bytes);
-	older.batch_set_row_bytes = older_set_row_bytes;
-	older.batch_set_bytes = older_set_bytes;
-	older_calls = 0;
-	batch = begin_batch();
-	ck_assert_uint_eq(set_bytes_one_by_one(batch, add_instance(batch, 1),
-	                      edge_bytes, EDGE_BYTES_COUNT),
-	    0);
-	row = add_instance(batch, 2);
-	batch->operations = &older;
 	ck_assert_int_eq(
 	    dci_batch_set_row_bytes(batch, row, edge_bytes, EDGE_BYTES_COUNT),
 	    0);
 	ck_assert_uint_eq(older_calls, EDGE_BYTES_COUNT);
 	ck_assert_int_eq(dci_batch_set_row_bytes(batch, row, NULL, 1), -1);
 	ck_assert_uint_eq(older_calls, EDGE_BYTES_COUNT);
-	batch->operations = &dci_host_operations;
-	ck_assert_int_eq(dci_batch_commit(batch), 0);
-	assert_same_rows(1, 2);
+	commit_same_as_one_by_one(batch);
 	ck_assert_str_eq(text_of(2, 14, &present), "seven c");
 	ck_assert(present);
 
