@@ -1454,6 +1454,22 @@ START_TEST(instance_keeps_creation_time_across_commits)
 }
 END_TEST
 
+/* The first `count` instances of the class's snapshot (in id order) had
+ * their last discontinuity at `expected`. */
+static void
+assert_discontinuities(
+    const struct dci_class *class, const int64_t *expected, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		ck_assert_msg(
+		    class->snapshot->instances[i].discontinuity_milliseconds ==
+		        expected[i],
+		    "instance %zu: discontinuity at %lld ms, not %lld", i,
+		    (long long)class->snapshot->instances[i]
+		        .discontinuity_milliseconds,
+		    (long long)expected[i]);
+}
+
 START_TEST(counter_going_backwards_marks_discontinuity)
 {
 	struct dci_registry *registry = dci_registry_new();
@@ -1486,16 +1502,8 @@ START_TEST(counter_going_backwards_marks_discontinuity)
 	}
 	fx_commit(builder, class, 2000);
 	snapshot = class->snapshot;
-	ck_assert_int_eq(
-	    snapshot->instances[0].discontinuity_milliseconds, 1000);
-	ck_assert_int_eq(
-	    snapshot->instances[1].discontinuity_milliseconds, 2000);
-	ck_assert_int_eq(
-	    snapshot->instances[2].discontinuity_milliseconds, 2000);
-	ck_assert_int_eq(
-	    snapshot->instances[3].discontinuity_milliseconds, 1000);
-	ck_assert_int_eq(
-	    snapshot->instances[4].discontinuity_milliseconds, 1000);
+	assert_discontinuities(
+	    class, (const int64_t[]){1000, 2000, 2000, 1000, 1000}, 5);
 	for (size_t i = 0; i < 5; i++)
 		ck_assert_int_eq(
 		    snapshot->instances[i].created_milliseconds, 1000);
@@ -1508,13 +1516,7 @@ START_TEST(counter_going_backwards_marks_discontinuity)
 		fx_set_unsigned(builder, row, 6, 4000000001u);
 	}
 	fx_commit(builder, class, 3000);
-	snapshot = class->snapshot;
-	ck_assert_int_eq(
-	    snapshot->instances[0].discontinuity_milliseconds, 1000);
-	ck_assert_int_eq(
-	    snapshot->instances[1].discontinuity_milliseconds, 2000);
-	ck_assert_int_eq(
-	    snapshot->instances[2].discontinuity_milliseconds, 2000);
+	assert_discontinuities(class, (const int64_t[]){1000, 2000, 2000}, 3);
 	dci_registry_free(registry);
 }
 END_TEST
