@@ -204,6 +204,20 @@ assert_get_number(unsigned table, struct name name, u_char type, long value)
 	snmp_free_varbind(varbind);
 }
 
+/* GET `name` in `table`: answered with the same name, `length` octets
+ * `bytes` of `type`. */
+static void
+assert_get_bytes(unsigned table, struct name name, u_char type,
+    const void *bytes, size_t length)
+{
+	netsnmp_variable_list *varbind = get(table, name);
+
+	ck_assert_int_eq(varbind->type, type);
+	ck_assert_uint_eq(varbind->val_len, length);
+	ck_assert_mem_eq(varbind->val.string, bytes, length);
+	snmp_free_varbind(varbind);
+}
+
 /* GETNEXT `request` in `table`: answered by `expected`, a string `text`. */
 static void
 assert_next_string(
@@ -759,48 +773,37 @@ END_TEST
 START_TEST(stat_typed_columns_values)
 {
 	static const unsigned char ip[] = {192, 168, 0, 1};
-	netsnmp_variable_list *varbind;
 
 	assert_get_number(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5),
 	    ASN_GAUGE, 7);
-	varbind =
-	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32,
-	                              2, 1, 2, 3, 2, 0, 1, 3));
-	assert_number(varbind, ASN_COUNTER, (long)FX_DISK_READS_SDB);
-	snmp_free_varbind(varbind);
-	varbind =
-	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32,
-	                              2, 1, 2, 3, 1, 7, 8, 4));
-	assert_number(varbind, ASN_INTEGER, -5);
-	snmp_free_varbind(varbind);
-	varbind =
-	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32,
-	                              2, 1, 2, 3, 2, 0, 1, 4));
-	assert_number(varbind, ASN_INTEGER, 40);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32, 2, 1, 2, 3, 2, 0, 1,
+	        3),
+	    ASN_COUNTER, (long)FX_DISK_READS_SDB);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32, 2, 1, 2, 3, 1, 7, 8,
+	        4),
+	    ASN_INTEGER, -5);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32, 2, 1, 2, 3, 2, 0, 1,
+	        4),
+	    ASN_INTEGER, 40);
 	assert_get_string(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 2, 1, 1, 1, 30, 1),
 	    "lo");
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_IP_ADDRESS, 1, 2, 1, 0, 3));
-	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
-	ck_assert_uint_eq(varbind->val_len, 4);
-	ck_assert_mem_eq(varbind->val.string, ip, 4);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_MAC_ADDRESS, 1, 2, 1, 0, 4));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 6);
-	ck_assert_mem_eq(varbind->val.string, fx_hwaddr, 6);
-	snmp_free_varbind(varbind);
+	assert_get_bytes(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_IP_ADDRESS, 1, 2, 1, 0, 3),
+	    ASN_IPADDRESS, ip, 4);
+	assert_get_bytes(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_MAC_ADDRESS, 1, 2, 1, 0, 4),
+	    ASN_OCTET_STR, fx_hwaddr, 6);
 	assert_get_number(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TIME_TICKS, 1, 2, 1, 0, 6),
 	    ASN_TIMETICKS, 250);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TRUTH_VALUE, 1, 2, 1, 0, 2));
-	assert_number(varbind, ASN_INTEGER, 1); /* true */
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TRUTH_VALUE, 1, 2, 1, 0, 2),
+	    ASN_INTEGER, 1); /* true */
 	assert_get_number(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TYPE, 2, 1, 1, 1, 10, 2),
 	    ASN_INTEGER, DCI_ST_INTEGER64);
@@ -867,7 +870,6 @@ END_TEST
 START_TEST(supplier_table_values)
 {
 	const struct dci_supplier *beta = tables->registry->suppliers[1];
-	netsnmp_variable_list *varbind;
 
 	assert_get_string(SCHEMA_TABLE_SUPPLIER,
 	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 2), "beta");
@@ -880,12 +882,9 @@ START_TEST(supplier_table_values)
 	assert_get_number(SCHEMA_TABLE_SUPPLIER,
 	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_VERSION, 2),
 	    ASN_UNSIGNED, 100);
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_RESET, 2));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 8);
-	ck_assert_mem_eq(varbind->val.string, beta->reset, 8);
-	snmp_free_varbind(varbind);
+	assert_get_bytes(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_RESET, 2),
+	    ASN_OCTET_STR, beta->reset, 8);
 	/* Never refreshed: 0. */
 	assert_get_number(SCHEMA_TABLE_SUPPLIER,
 	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_LAST_REFRESH, 2),
@@ -932,13 +931,9 @@ START_TEST(class_table_indexed_by_length_prefixed_id)
 	 * octets a level, most significant first. */
 	assert_get_string(SCHEMA_TABLE_CLASS,
 	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DESCRIPTION, 2, 1, 2), "");
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_TYPES, 2, 1, 2));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 8);
-	ck_assert_mem_eq(
-	    varbind->val.string, "\0\0\0\3\0\0\0\5", 8); /* DISKID DEVICE */
-	snmp_free_varbind(varbind);
+	assert_get_bytes(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_TYPES, 2, 1, 2),
+	    ASN_OCTET_STR, "\0\0\0\3\0\0\0\5", 8); /* DISKID DEVICE */
 	varbind = get(SCHEMA_TABLE_CLASS,
 	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_SIZES, 2, 1, 2));
 	ck_assert_uint_eq(varbind->val_len, 8);
@@ -1071,23 +1066,17 @@ START_TEST(display_strings_clamped_to_255_octets)
 	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
 
 	/* DisplayString columns: at most 255 octets. */
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TEXT, 1, 4, 1, 0, 1));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 255);
-	ck_assert_mem_eq(varbind->val.string, long_text, 255);
-	snmp_free_varbind(varbind);
+	assert_get_bytes(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TEXT, 1, 4, 1, 0, 1),
+	    ASN_OCTET_STR, long_text, 255);
 	varbind = get(SCHEMA_TABLE_DATUM,
 	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_DESCRIPTION, 1, 4, 1));
 	ck_assert_uint_eq(varbind->val_len, 255);
 	snmp_free_varbind(varbind);
 	/* dciStatString is an OCTET STRING (SIZE(0..65535)): all of it. */
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 1, 4, 1, 0, 1));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 300);
-	ck_assert_mem_eq(varbind->val.string, long_text, 300);
-	snmp_free_varbind(varbind);
+	assert_get_bytes(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 1, 4, 1, 0, 1),
+	    ASN_OCTET_STR, long_text, 300);
 }
 END_TEST
 
