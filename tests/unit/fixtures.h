@@ -1,12 +1,14 @@
 /*
  * Shared fixtures for the core and agent unit tests: datum and class
- * builders that assert on refusal, a standard registry with committed
- * snapshots covering every value column, an OID-order oracle that
- * enumerates rows independently of agent/table_index.c, and the runner of
- * a test program's suite.
+ * builders that assert on refusal, the served number of a datum, a
+ * standard registry with committed snapshots covering every value column,
+ * an OID-order oracle that enumerates rows independently of
+ * agent/table_index.c, the checks of the generators' name functions, and
+ * the runner of a test program's suite.
  *
  * Without check (the fuzz targets define FIXTURES_WITHOUT_CHECK), a refusal
- * aborts with its message instead of failing a test.
+ * aborts with its message instead of failing a test; the runner and the
+ * name checks, which only check can run, are left out.
  * Header-only; every function is static inline so that a test file which
  * does not use one gets no unused-function warning.
  */
