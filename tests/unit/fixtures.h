@@ -1,11 +1,14 @@
 /*
  * Shared fixtures for the core and agent unit tests: datum and class
- * builders that assert on refusal, a standard registry with committed
- * snapshots covering every value column, and an OID-order oracle that
- * enumerates rows independently of agent/table_index.c.
+ * builders that assert on refusal, the served number of a datum, a
+ * standard registry with committed snapshots covering every value column,
+ * an OID-order oracle that enumerates rows independently of
+ * agent/table_index.c, the checks of the generators' name functions, and
+ * the runner of a test program's suite.
  *
  * Without check (the fuzz targets define FIXTURES_WITHOUT_CHECK), a refusal
- * aborts with its message instead of failing a test.
+ * aborts with its message instead of failing a test; the runner and the
+ * name checks, which only check can run, are left out.
  * Header-only; every function is static inline so that a test file which
  * does not use one gets no unused-function warning.
  */
@@ -44,6 +47,88 @@
 
 /* When the standard registry's snapshots are committed. */
 #define FX_COMMIT_MILLISECONDS 5000
+
+#ifndef FIXTURES_WITHOUT_CHECK
+/* Runs every test of `suite` (and frees it): a test program's exit status,
+ * EXIT_FAILURE when any test failed. */
+static inline int
+fx_run_suite(Suite *suite)
+{
+	SRunner *runner = srunner_create(suite);
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* Runs `tests` as one case of a suite named `name`: a test program's exit
+ * status. */
+static inline int
+fx_run_tests(const char *name, const TTest *const *tests, size_t count)
+{
+	Suite *suite = suite_create(name);
+	TCase *cases = tcase_create(name);
+
+	for (size_t i = 0; i < count; i++)
+		tcase_add_test(cases, tests[i]);
+	suite_add_tcase(suite, cases);
+	return fx_run_suite(suite);
+}
+#endif
+
+#ifndef FIXTURES_WITHOUT_CHECK
+/* A name function of the generators (mib/): it writes the name of `text`
+ * into `out` as snprintf writes, returning the length the whole name
+ * needs. */
+typedef size_t fx_name_function(const char *text, char *out, size_t out_size);
+
+/* The name `function` gives `text`; it stays until the next call. */
+static inline const char *
+fx_name(fx_name_function *function, const char *text)
+{
+	static char out[300];
+
+	function(text, out, sizeof(out));
+	return out;
+}
+
+/* A text and the name a name function gives it. */
+struct fx_name_case {
+	const char *text;
+	const char *name;
+};
+
+/* `function` gives each text of `cases` its name. */
+static inline void
+fx_assert_names(
+    fx_name_function *function, const struct fx_name_case *cases, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		const char *name = fx_name(function, cases[i].text);
+
+		ck_assert_msg(strcmp(name, cases[i].name) == 0,
+		    "\"%s\" named \"%s\", not \"%s\"", cases[i].text, name,
+		    cases[i].name);
+	}
+}
+
+/* In `out_size` bytes (a buffer of exactly that size, so that the
+ * sanitizers see a write past it), `function` gives `text` the name cut
+ * to `truncated`, returning `needed`. */
+static inline void
+fx_assert_name_truncated(fx_name_function *function, const char *text,
+    size_t out_size, size_t needed, const char *truncated)
+{
+	char *out = malloc(out_size);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(function(text, out, out_size), needed);
+	ck_assert_str_eq(out, truncated);
+	free(out);
+}
+#endif
 
 /* A datum description with the usual defaults. */
 static inline struct dci_datum_info
@@ -188,6 +273,27 @@ fx_commit(struct dci_snapshot_builder *builder, struct dci_class *class,
 	ck_assert_msg(dci_snapshot_commit(builder, class, now_milliseconds, why,
 	                  sizeof(why)) == 0,
 	    "commit of %s refused: %s", class->label, why);
+}
+
+/* The number datum `datum_id` of instance `id` holds in the class's
+ * served snapshot, which has the instance and the value. */
+static inline uint64_t
+fx_served_number(const struct dci_class *class, uint32_t id, uint32_t datum_id)
+{
+	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
+	long row = dci_snapshot_find(class, class->snapshot, &id);
+	struct dci_value value;
+
+	ck_assert_msg(
+	    datum != NULL, "no datum %u in %s", datum_id, class->label);
+	ck_assert_msg(row >= 0, "no instance %u in %s", id, class->label);
+	ck_assert_msg(
+	    dci_snapshot_present(class, class->snapshot, (size_t)row, datum),
+	    "datum %u of instance %u absent", datum_id, id);
+	dci_value_decode(&datum->info,
+	    dci_snapshot_slot(class, class->snapshot, (size_t)row, datum),
+	    &value);
+	return value.number;
 }
 
 /*

@@ -184,39 +184,88 @@ get_next(unsigned table, struct name request, struct name expected)
 	return varbind;
 }
 
+/* GET `name` in `table`: answered with the same name, a string `expected`. */
+static void
+assert_get_string(unsigned table, struct name name, const char *expected)
+{
+	netsnmp_variable_list *varbind = get(table, name);
+
+	assert_string(varbind, expected);
+	snmp_free_varbind(varbind);
+}
+
+/* GET `name` in `table`: answered with the same name, a number of `type`. */
+static void
+assert_get_number(unsigned table, struct name name, u_char type, long value)
+{
+	netsnmp_variable_list *varbind = get(table, name);
+
+	assert_number(varbind, type, value);
+	snmp_free_varbind(varbind);
+}
+
+/* GET `name` in `table`: answered with the same name, `length` octets
+ * `bytes` of `type`. */
+static void
+assert_get_bytes(unsigned table, struct name name, u_char type,
+    const void *bytes, size_t length)
+{
+	netsnmp_variable_list *varbind = get(table, name);
+
+	ck_assert_int_eq(varbind->type, type);
+	ck_assert_uint_eq(varbind->val_len, length);
+	ck_assert_mem_eq(varbind->val.string, bytes, length);
+	snmp_free_varbind(varbind);
+}
+
+/* GETNEXT `request` in `table`: answered by `expected`, a string `text`. */
+static void
+assert_next_string(
+    unsigned table, struct name request, struct name expected, const char *text)
+{
+	netsnmp_variable_list *varbind = get_next(table, request, expected);
+
+	assert_string(varbind, text);
+	snmp_free_varbind(varbind);
+}
+
+/* GETNEXT `request` in `table`: answered by `expected`, a number of `type`. */
+static void
+assert_next_number(unsigned table, struct name request, struct name expected,
+    u_char type, long value)
+{
+	netsnmp_variable_list *varbind = get_next(table, request, expected);
+
+	assert_number(varbind, type, value);
+	snmp_free_varbind(varbind);
+}
+
 /* --- GETNEXT from outside the rows -------------------------------------- */
 
 START_TEST(getnext_on_table_oid_gives_first_column_first_row)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get_next(SCHEMA_TABLE_STAT, TABLE(SCHEMA_TABLE_STAT),
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
-	assert_string(varbind, "uptime_delta");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_STAT, TABLE(SCHEMA_TABLE_STAT),
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1),
+	    "uptime_delta");
 	varbind = get_next(SCHEMA_TABLE_STAT, ENTRY(SCHEMA_TABLE_STAT),
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 1, 2, 1, 0, 1));
 	snmp_free_varbind(varbind);
 
-	varbind = get_next(SCHEMA_TABLE_SUPPLIER, TABLE(SCHEMA_TABLE_SUPPLIER),
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 1));
-	assert_string(varbind, "alpha");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_SUPPLIER, TABLE(SCHEMA_TABLE_SUPPLIER),
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 1), "alpha");
 
-	varbind = get_next(SCHEMA_TABLE_CLASS, TABLE(SCHEMA_TABLE_CLASS),
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 2));
-	assert_string(varbind, "system");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_CLASS, TABLE(SCHEMA_TABLE_CLASS),
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 2), "system");
 
-	varbind = get_next(SCHEMA_TABLE_DATUM, TABLE(SCHEMA_TABLE_DATUM),
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 1));
-	assert_string(varbind, "uptime_delta");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_DATUM, TABLE(SCHEMA_TABLE_DATUM),
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 1),
+	    "uptime_delta");
 
-	varbind = get_next(SCHEMA_TABLE_INSTANCE, TABLE(SCHEMA_TABLE_INSTANCE),
-	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 1, 2, 1, 0));
-	assert_string(varbind, "system");
-	snmp_free_varbind(varbind);
+	assert_next_string(SCHEMA_TABLE_INSTANCE, TABLE(SCHEMA_TABLE_INSTANCE),
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 1, 2, 1, 0),
+	    "system");
 }
 END_TEST
 
@@ -300,12 +349,11 @@ START_TEST(getnext_moves_to_next_column_after_last_row)
 	netsnmp_variable_list *varbind;
 
 	/* Last Counter64 row -> first Counter32 row. */
-	varbind = get_next(SCHEMA_TABLE_STAT,
+	assert_next_number(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 30, 2),
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32, 2, 1, 2, 3, 1, 7, 8,
-	        3));
-	assert_number(varbind, ASN_COUNTER, 100);
-	snmp_free_varbind(varbind);
+	        3),
+	    ASN_COUNTER, 100);
 	/* A sub-identifier above 2^32-1 in the index: after every row of the
 	 * column. */
 	varbind = get_next(SCHEMA_TABLE_STAT,
@@ -326,11 +374,10 @@ START_TEST(getnext_moves_to_next_column_after_last_row)
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER64, 2, 1, 1, 1, 20, 2));
 	assert_counter64(varbind, FX_NETIF_RX_ETH1);
 	snmp_free_varbind(varbind);
-	varbind = get_next(SCHEMA_TABLE_STAT,
+	assert_next_number(SCHEMA_TABLE_STAT,
 	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5),
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 30, 5));
-	assert_number(varbind, ASN_GAUGE, 0);
-	snmp_free_varbind(varbind);
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 30, 5),
+	    ASN_GAUGE, 0);
 }
 END_TEST
 
@@ -642,13 +689,10 @@ START_TEST(class_data_cells)
 	varbind = get(SCHEMA_CLASS_DATA, CELL(1, 1, 1, 2, 10));
 	assert_counter64(varbind, FX_NETIF_RX_ETH0);
 	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_CLASS_DATA, CELL(1, 2, 1, 3, 2, 0, 1));
-	assert_number(varbind, ASN_COUNTER, (long)FX_DISK_READS_SDB);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_CLASS_DATA, CELL(1, 2, 1, 3, 2, 0, 1),
+	    ASN_COUNTER, (long)FX_DISK_READS_SDB);
 	/* A signed 64-bit datum is served as its text. */
-	varbind = get(SCHEMA_CLASS_DATA, CELL(2, 1, 1, 0));
-	assert_string(varbind, "-42");
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_CLASS_DATA, CELL(2, 1, 1, 0), "-42");
 	varbind = get(SCHEMA_CLASS_DATA, CELL(2, 1, 3, 0));
 	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
 	snmp_free_varbind(varbind);
@@ -729,64 +773,47 @@ END_TEST
 START_TEST(stat_typed_columns_values)
 {
 	static const unsigned char ip[] = {192, 168, 0, 1};
-	netsnmp_variable_list *varbind;
 
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5));
-	assert_number(varbind, ASN_GAUGE, 7);
-	snmp_free_varbind(varbind);
-	varbind =
-	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32,
-	                              2, 1, 2, 3, 2, 0, 1, 3));
-	assert_number(varbind, ASN_COUNTER, (long)FX_DISK_READS_SDB);
-	snmp_free_varbind(varbind);
-	varbind =
-	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32,
-	                              2, 1, 2, 3, 1, 7, 8, 4));
-	assert_number(varbind, ASN_INTEGER, -5);
-	snmp_free_varbind(varbind);
-	varbind =
-	    get(SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32,
-	                              2, 1, 2, 3, 2, 0, 1, 4));
-	assert_number(varbind, ASN_INTEGER, 40);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 2, 1, 1, 1, 30, 1));
-	assert_string(varbind, "lo");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_IP_ADDRESS, 1, 2, 1, 0, 3));
-	ck_assert_int_eq(varbind->type, ASN_IPADDRESS);
-	ck_assert_uint_eq(varbind->val_len, 4);
-	ck_assert_mem_eq(varbind->val.string, ip, 4);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_MAC_ADDRESS, 1, 2, 1, 0, 4));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 6);
-	ck_assert_mem_eq(varbind->val.string, fx_hwaddr, 6);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TIME_TICKS, 1, 2, 1, 0, 6));
-	assert_number(varbind, ASN_TIMETICKS, 250);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TRUTH_VALUE, 1, 2, 1, 0, 2));
-	assert_number(varbind, ASN_INTEGER, 1); /* true */
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TYPE, 2, 1, 1, 1, 10, 2));
-	assert_number(varbind, ASN_INTEGER, DCI_ST_INTEGER64);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 2, 1, 2, 3, 1, 7, 8, 4));
-	assert_string(varbind, "temperature");
-	snmp_free_varbind(varbind);
-	varbind = get(
-	    SCHEMA_TABLE_STAT, NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_DISCONTINUITY,
-	                          2, 1, 1, 1, 20, 2));
-	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 2, 1, 1, 1, 10, 5),
+	    ASN_GAUGE, 7);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_COUNTER32, 2, 1, 2, 3, 2, 0, 1,
+	        3),
+	    ASN_COUNTER, (long)FX_DISK_READS_SDB);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32, 2, 1, 2, 3, 1, 7, 8,
+	        4),
+	    ASN_INTEGER, -5);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_INTEGER32, 2, 1, 2, 3, 2, 0, 1,
+	        4),
+	    ASN_INTEGER, 40);
+	assert_get_string(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 2, 1, 1, 1, 30, 1),
+	    "lo");
+	assert_get_bytes(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_IP_ADDRESS, 1, 2, 1, 0, 3),
+	    ASN_IPADDRESS, ip, 4);
+	assert_get_bytes(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_MAC_ADDRESS, 1, 2, 1, 0, 4),
+	    ASN_OCTET_STR, fx_hwaddr, 6);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TIME_TICKS, 1, 2, 1, 0, 6),
+	    ASN_TIMETICKS, 250);
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TRUTH_VALUE, 1, 2, 1, 0, 2),
+	    ASN_INTEGER, 1); /* true */
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TYPE, 2, 1, 1, 1, 10, 2),
+	    ASN_INTEGER, DCI_ST_INTEGER64);
+	assert_get_string(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_LABEL, 2, 1, 2, 3, 1, 7, 8, 4),
+	    "temperature");
+	assert_get_number(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_DISCONTINUITY, 2, 1, 1, 1, 20,
+	        2),
+	    ASN_TIMETICKS, COMMIT_TICKS);
 }
 END_TEST
 
@@ -843,43 +870,32 @@ END_TEST
 START_TEST(supplier_table_values)
 {
 	const struct dci_supplier *beta = tables->registry->suppliers[1];
-	netsnmp_variable_list *varbind;
 
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 2));
-	assert_string(varbind, "beta");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_TITLE, 2));
-	assert_string(varbind, "test supplier");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 2));
-	assert_number(varbind, ASN_INTEGER, 1);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_VERSION, 2));
-	assert_number(varbind, ASN_UNSIGNED, 100);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_RESET, 2));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 8);
-	ck_assert_mem_eq(varbind->val.string, beta->reset, 8);
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 2), "beta");
+	assert_get_string(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_TITLE, 2),
+	    "test supplier");
+	assert_get_number(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 2), ASN_INTEGER,
+	    1);
+	assert_get_number(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_VERSION, 2),
+	    ASN_UNSIGNED, 100);
+	assert_get_bytes(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_RESET, 2),
+	    ASN_OCTET_STR, beta->reset, 8);
 	/* Never refreshed: 0. */
-	varbind = get(SCHEMA_TABLE_SUPPLIER,
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_LAST_REFRESH, 2));
-	assert_number(varbind, ASN_TIMETICKS, 0);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_SUPPLIER,
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_LAST_REFRESH, 2),
+	    ASN_TIMETICKS, 0);
 
 	/* A failed supplier shows status 2. */
 	tables->registry->suppliers[2]->status = DCI_SUPPLIER_FAILED;
-	varbind = get_next(SCHEMA_TABLE_SUPPLIER,
+	assert_next_number(SCHEMA_TABLE_SUPPLIER,
 	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 2),
-	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 3));
-	assert_number(varbind, ASN_INTEGER, 2);
-	snmp_free_varbind(varbind);
+	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_STATUS, 3), ASN_INTEGER,
+	    2);
 
 	snmp_free_varbind(ask(SCHEMA_TABLE_SUPPLIER, false,
 	    NAME(SCHEMA_TABLE_SUPPLIER, SCHEMA_SUPPLIER_MODULE, 4),
@@ -894,44 +910,30 @@ START_TEST(class_table_indexed_by_length_prefixed_id)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get_next(SCHEMA_TABLE_CLASS,
+	assert_next_string(SCHEMA_TABLE_CLASS,
 	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 2),
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 1));
-	assert_string(varbind, "netif");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 2));
-	assert_string(varbind, "disk");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_LEVELS, 2, 1, 2));
-	assert_number(varbind, ASN_UNSIGNED, 2);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 2, 1, 1));
-	assert_number(varbind, ASN_UNSIGNED, 3);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_SUPPLIER, 2, 1, 2));
-	assert_number(varbind, ASN_UNSIGNED, 2);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 1, 1));
-	assert_number(varbind, ASN_GAUGE, 3);
-	snmp_free_varbind(varbind);
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 1), "netif");
+	assert_get_string(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 2, 1, 2), "disk");
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_LEVELS, 2, 1, 2),
+	    ASN_UNSIGNED, 2);
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 2, 1, 1),
+	    ASN_UNSIGNED, 3);
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_SUPPLIER, 2, 1, 2),
+	    ASN_UNSIGNED, 2);
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 1, 1),
+	    ASN_GAUGE, 3);
 	/* Revision 202611251200Z: description, level types and sizes, 4
 	 * octets a level, most significant first. */
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DESCRIPTION, 2, 1, 2));
-	assert_string(varbind, "");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_TYPES, 2, 1, 2));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 8);
-	ck_assert_mem_eq(
-	    varbind->val.string, "\0\0\0\3\0\0\0\5", 8); /* DISKID DEVICE */
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DESCRIPTION, 2, 1, 2), "");
+	assert_get_bytes(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_TYPES, 2, 1, 2),
+	    ASN_OCTET_STR, "\0\0\0\3\0\0\0\5", 8); /* DISKID DEVICE */
 	varbind = get(SCHEMA_TABLE_CLASS,
 	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LEVEL_SIZES, 2, 1, 2));
 	ck_assert_uint_eq(varbind->val_len, 8);
@@ -943,10 +945,9 @@ START_TEST(class_table_indexed_by_length_prefixed_id)
 	ck_assert_mem_eq(varbind->val.string, "\0\1\0\0", 4); /* INTERFACE */
 	snmp_free_varbind(varbind);
 	/* Never committed: a row, with no instances. */
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 3, 1));
-	assert_number(varbind, ASN_GAUGE, 0);
-	snmp_free_varbind(varbind);
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_INSTANCE_COUNT, 2, 3, 1),
+	    ASN_GAUGE, 0);
 	snmp_free_varbind(ask(SCHEMA_TABLE_CLASS, false,
 	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_LABEL, 1, 1),
 	    AGENT_NO_SUCH_INSTANCE));
@@ -958,46 +959,32 @@ END_TEST
 
 START_TEST(datum_table_values)
 {
-	netsnmp_variable_list *varbind;
-
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 2, 1, 1, 2));
-	assert_string(varbind, "rx_bytes");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 2, 1, 1, 2));
-	assert_number(varbind, ASN_INTEGER, DCI_ST_INTEGER64);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SIZE, 2, 1, 1, 1));
-	assert_number(varbind, ASN_UNSIGNED, 16);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SEMANTICS, 2, 1, 1, 2));
-	assert_number(varbind, ASN_INTEGER, DCI_SEMANTICS_COUNTER);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_DESCRIPTION, 2, 3, 1, 1));
-	assert_string(varbind, "");
-	snmp_free_varbind(varbind);
+	assert_get_string(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 2, 1, 1, 2),
+	    "rx_bytes");
+	assert_get_number(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 2, 1, 1, 2),
+	    ASN_INTEGER, DCI_ST_INTEGER64);
+	assert_get_number(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SIZE, 2, 1, 1, 1),
+	    ASN_UNSIGNED, 16);
+	assert_get_number(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_SEMANTICS, 2, 1, 1, 2),
+	    ASN_INTEGER, DCI_SEMANTICS_COUNTER);
+	assert_get_string(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_DESCRIPTION, 2, 3, 1, 1), "");
 	/* ST_UNUSED reserves an id: described (type unused), never valued. */
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5));
-	assert_string(varbind, "reserved");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_DATUM,
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 1, 2, 5));
-	assert_number(varbind, ASN_INTEGER, DCI_ST_UNUSED);
-	snmp_free_varbind(varbind);
-	varbind = get_next(SCHEMA_TABLE_DATUM,
+	assert_get_string(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5), "reserved");
+	assert_get_number(SCHEMA_TABLE_DATUM,
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_TYPE, 1, 2, 5), ASN_INTEGER,
+	    DCI_ST_UNUSED);
+	assert_next_string(SCHEMA_TABLE_DATUM,
 	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 4),
-	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5));
-	assert_string(varbind, "reserved");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_CLASS,
-	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 1, 2));
-	assert_number(varbind, ASN_UNSIGNED, 6);
-	snmp_free_varbind(varbind);
+	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_LABEL, 1, 2, 5), "reserved");
+	assert_get_number(SCHEMA_TABLE_CLASS,
+	    NAME(SCHEMA_TABLE_CLASS, SCHEMA_CLASS_DATUM_COUNT, 1, 2),
+	    ASN_UNSIGNED, 6);
 }
 END_TEST
 
@@ -1005,26 +992,22 @@ START_TEST(instance_table_values)
 {
 	netsnmp_variable_list *varbind;
 
-	varbind = get(SCHEMA_TABLE_INSTANCE,
-	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 20));
-	assert_string(varbind, "eth1");
-	snmp_free_varbind(varbind);
-	varbind = get_next(SCHEMA_TABLE_INSTANCE,
+	assert_get_string(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 20),
+	    "eth1");
+	assert_next_string(SCHEMA_TABLE_INSTANCE,
 	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 1, 1, 30),
 	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_LABEL, 2, 1, 2, 3, 1, 7,
-	        8));
-	assert_string(varbind, "sda");
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_INSTANCE,
-	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_CREATED, 2, 1, 2, 3, 2, 0,
-	        1));
-	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
-	snmp_free_varbind(varbind);
-	varbind = get(SCHEMA_TABLE_INSTANCE,
+	        8),
+	    "sda");
+	assert_get_number(SCHEMA_TABLE_INSTANCE,
+	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_CREATED, 2, 1, 2, 3, 2,
+	        0, 1),
+	    ASN_TIMETICKS, COMMIT_TICKS);
+	assert_get_number(SCHEMA_TABLE_INSTANCE,
 	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_DISCONTINUITY, 1, 2, 1,
-	        0));
-	assert_number(varbind, ASN_TIMETICKS, COMMIT_TICKS);
-	snmp_free_varbind(varbind);
+	        0),
+	    ASN_TIMETICKS, COMMIT_TICKS);
 	/* sdb's parent is sda: a RowPointer to sda's dciInstanceLabel. */
 	varbind = get(SCHEMA_TABLE_INSTANCE,
 	    NAME(SCHEMA_TABLE_INSTANCE, SCHEMA_INSTANCE_PARENT, 2, 1, 2, 3, 2, 0,
@@ -1083,27 +1066,28 @@ START_TEST(display_strings_clamped_to_255_octets)
 	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
 
 	/* DisplayString columns: at most 255 octets. */
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TEXT, 1, 4, 1, 0, 1));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 255);
-	ck_assert_mem_eq(varbind->val.string, long_text, 255);
-	snmp_free_varbind(varbind);
+	assert_get_bytes(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_TEXT, 1, 4, 1, 0, 1),
+	    ASN_OCTET_STR, long_text, 255);
 	varbind = get(SCHEMA_TABLE_DATUM,
 	    NAME(SCHEMA_TABLE_DATUM, SCHEMA_DATUM_DESCRIPTION, 1, 4, 1));
 	ck_assert_uint_eq(varbind->val_len, 255);
 	snmp_free_varbind(varbind);
 	/* dciStatString is an OCTET STRING (SIZE(0..65535)): all of it. */
-	varbind = get(SCHEMA_TABLE_STAT,
-	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 1, 4, 1, 0, 1));
-	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
-	ck_assert_uint_eq(varbind->val_len, 300);
-	ck_assert_mem_eq(varbind->val.string, long_text, 300);
-	snmp_free_varbind(varbind);
+	assert_get_bytes(SCHEMA_TABLE_STAT,
+	    NAME(SCHEMA_TABLE_STAT, SCHEMA_STAT_STRING, 1, 4, 1, 0, 1),
+	    ASN_OCTET_STR, long_text, 300);
 }
 END_TEST
 
-START_TEST(sign_extended_request_subids_read_as_32_bits)
+/*
+ * Class "events" {5} of the first supplier, of two-word instances whose
+ * second word is 2^31 or more: [2, 2172947406] counting 7 and
+ * [2, 3324760957] counting 8, committed. *first and *second: the names of
+ * their counts in the stat table (a Gauge32 column).
+ */
+static void
+add_events_above_2_to_the_31(struct name *first, struct name *second)
 {
 	static const uint32_t id[] = {5};
 	static const struct dci_instance_level level[] = {{DCI_ITYPE_EVENT, 8}};
@@ -1114,11 +1098,6 @@ START_TEST(sign_extended_request_subids_read_as_32_bits)
 	struct dci_class *class =
 	    fx_class(tables->registry, tables->registry->suppliers[0], &info);
 	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
-	/* 2172947406 = 0x81848bce; Net-SNMP's AgentX code hands it to the
-	 * subagent as 0xffffffff81848bce. */
-	const uint64_t extended = UINT64_C(0xffffffff81848bce);
-	netsnmp_variable_list *varbind;
-	struct name request, first, second;
 	long row;
 
 	row = fx_add(builder, (const uint32_t[]){2, 2172947406u}, 2, "a");
@@ -1127,10 +1106,21 @@ START_TEST(sign_extended_request_subids_read_as_32_bits)
 	fx_set_unsigned(builder, row, 1, 8);
 	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
 
-	first = NAME(
+	*first = NAME(
 	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
-	second = NAME(
+	*second = NAME(
 	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
+}
+
+START_TEST(sign_extended_request_subids_read_as_32_bits)
+{
+	/* 2172947406 = 0x81848bce; Net-SNMP's AgentX code hands it to the
+	 * subagent as 0xffffffff81848bce. */
+	const uint64_t extended = UINT64_C(0xffffffff81848bce);
+	netsnmp_variable_list *varbind;
+	struct name request, first, second;
+
+	add_events_above_2_to_the_31(&first, &second);
 	request = first;
 	request.subids[request.length - 2] = (oid)extended;
 	varbind = ask(SCHEMA_TABLE_STAT, false, request, AGENT_ANSWERED);
@@ -1224,22 +1214,42 @@ END_TEST
 
 /* --- AgentX requests answered in place ---------------------------------- */
 
+/* The SearchRange of an AgentX GetNext on `varbind`: up to `end` (NULL:
+ * no end), `include` whether the start itself may answer. */
+static void
+set_range(netsnmp_variable_list *varbind, bool include, const oid *end,
+    size_t end_length)
+{
+	static const oid null_end[] = {0, 0};
+
+	if (end == NULL) {
+		end = null_end;
+		end_length = 2;
+	}
+	snmp_set_var_typed_value(varbind,
+	    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE, end,
+	    end_length * sizeof(oid));
+}
+
 /* An AgentX GetNext SearchRange: start, end (empty: none), include. */
 static netsnmp_variable_list *
 search_range(const struct name *start, const struct name *end, bool include)
 {
-	static const oid null_end[] = {0, 0};
 	netsnmp_variable_list *varbind = varbind_for(start);
 
-	if (end != NULL)
-		snmp_set_var_typed_value(varbind,
-		    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE,
-		    end->subids, end->length * sizeof(oid));
-	else
-		snmp_set_var_typed_value(varbind,
-		    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE,
-		    null_end, sizeof(null_end));
+	set_range(varbind, include, end != NULL ? end->subids : NULL,
+	    end != NULL ? end->length : 0);
 	return varbind;
+}
+
+/* The AgentX GetNext of `varbind` (its range set) answered in place: the
+ * answer is `expected`. Frees the varbind. */
+static void
+assert_next_answers(netsnmp_variable_list *varbind, const struct name *expected)
+{
+	agent_agentx_answer(tables, true, varbind);
+	assert_name(varbind, expected);
+	snmp_free_varbind(varbind);
 }
 
 /* What one table's own GETNEXT (or GET) answers from name: the oracle the
@@ -1267,6 +1277,16 @@ assert_end_of_view(
 	ck_assert_int_eq(varbind->type, SNMP_ENDOFMIBVIEW);
 }
 
+/* The AgentX GetNext of `varbind` (named `start`, its range set) answered
+ * in place: endOfMibView. Frees the varbind. */
+static void
+assert_next_ends(netsnmp_variable_list *varbind, const struct name *start)
+{
+	agent_agentx_answer(tables, true, varbind);
+	assert_end_of_view(varbind, start);
+	snmp_free_varbind(varbind);
+}
+
 /* From before the arc, between tables and past the last column: the next
  * cell across all the tables, as each table's own GETNEXT finds it. */
 START_TEST(agentx_getnext_crosses_tables)
@@ -1287,15 +1307,9 @@ START_TEST(agentx_getnext_crosses_tables)
 	ck_assert_int_eq(varbind->type, ASN_OCTET_STR);
 	snmp_free_varbind(varbind);
 
-	varbind = search_range(&past_supplier, NULL, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &first_class);
-	snmp_free_varbind(varbind);
-
-	varbind = search_range(&past_all, NULL, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_end_of_view(varbind, &past_all);
-	snmp_free_varbind(varbind);
+	assert_next_answers(
+	    search_range(&past_supplier, NULL, false), &first_class);
+	assert_next_ends(search_range(&past_all, NULL, false), &past_all);
 }
 END_TEST
 
@@ -1307,39 +1321,18 @@ START_TEST(agentx_getnext_honours_the_range)
 	    SCHEMA_TABLE_SUPPLIER, true, TABLE(SCHEMA_TABLE_SUPPLIER));
 	struct name second = table_answer(SCHEMA_TABLE_SUPPLIER, true, first);
 	struct name end_at_class = TABLE(SCHEMA_TABLE_CLASS);
-	netsnmp_variable_list *varbind;
+	struct name past_supplier = COLUMN(SCHEMA_TABLE_SUPPLIER, 99);
 
-	varbind = search_range(&first, NULL, true);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &first);
-	snmp_free_varbind(varbind);
-
-	varbind = search_range(&first, NULL, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &second);
-	snmp_free_varbind(varbind);
-
+	assert_next_answers(search_range(&first, NULL, true), &first);
+	assert_next_answers(search_range(&first, NULL, false), &second);
 	/* The end is exclusive: an answer equal to it is out of range. */
-	varbind = search_range(&first, &second, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_end_of_view(varbind, &first);
-	snmp_free_varbind(varbind);
-
+	assert_next_ends(search_range(&first, &second, false), &first);
 	/* Within the range. */
-	varbind = search_range(&first, &end_at_class, false);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &second);
-	snmp_free_varbind(varbind);
-
+	assert_next_answers(
+	    search_range(&first, &end_at_class, false), &second);
 	/* An end before the next table keeps the walk out of it. */
-	{
-		struct name past_supplier = COLUMN(SCHEMA_TABLE_SUPPLIER, 99);
-
-		varbind = search_range(&past_supplier, &end_at_class, false);
-		agent_agentx_answer(tables, true, varbind);
-		assert_end_of_view(varbind, &past_supplier);
-		snmp_free_varbind(varbind);
-	}
+	assert_next_ends(
+	    search_range(&past_supplier, &end_at_class, false), &past_supplier);
 }
 END_TEST
 
@@ -1392,21 +1385,6 @@ long_varbind(const struct name *prefix)
 }
 
 static void
-set_range(netsnmp_variable_list *varbind, bool include, const oid *end,
-    size_t end_length)
-{
-	static const oid null_end[] = {0, 0};
-
-	if (end == NULL) {
-		end = null_end;
-		end_length = 2;
-	}
-	snmp_set_var_typed_value(varbind,
-	    include ? ASN_PRIV_INCL_RANGE : ASN_PRIV_EXCL_RANGE, end,
-	    end_length * sizeof(oid));
-}
-
-static void
 assert_long_name(const netsnmp_variable_list *varbind, const struct name *prefix)
 {
 	ck_assert_uint_eq(varbind->name_length, LONG_NAME_LENGTH);
@@ -1431,9 +1409,7 @@ START_TEST(over_long_names_answered_as_their_order_says)
 	for (int include = 0; include <= 1; include++) {
 		varbind = long_varbind(&first);
 		set_range(varbind, include, NULL, 0);
-		agent_agentx_answer(tables, true, varbind);
-		assert_name(varbind, &second);
-		snmp_free_varbind(varbind);
+		assert_next_answers(varbind, &second);
 	}
 	/* A handler's GETNEXT and GET. */
 	varbind = long_varbind(&first);
@@ -1484,18 +1460,14 @@ START_TEST(over_long_range_ends_compare_in_full)
 	memcpy(end, second.subids, second.length * sizeof(oid));
 	varbind = varbind_for(&first);
 	set_range(varbind, false, end, LONG_NAME_LENGTH);
-	agent_agentx_answer(tables, true, varbind);
-	assert_name(varbind, &second);
-	snmp_free_varbind(varbind);
+	assert_next_answers(varbind, &second);
 
 	/* first.0.0...: `second` is past it. */
 	memset(end, 0, sizeof(end));
 	memcpy(end, first.subids, first.length * sizeof(oid));
 	varbind = varbind_for(&first);
 	set_range(varbind, false, end, LONG_NAME_LENGTH);
-	agent_agentx_answer(tables, true, varbind);
-	assert_end_of_view(varbind, &first);
-	snmp_free_varbind(varbind);
+	assert_next_ends(varbind, &first);
 }
 END_TEST
 
@@ -1504,36 +1476,12 @@ END_TEST
  * answer equal to it is out of range. */
 START_TEST(sign_extended_range_end_is_normalised)
 {
-	static const uint32_t id[] = {5};
-	static const struct dci_instance_level level[] = {{DCI_ITYPE_EVENT, 8}};
-	struct dci_datum_info datum = fx_datum(1, "count", DCI_ST_INTEGER32,
-	    DCI_SIF_UNSIGNED, 0, DCI_SEMANTICS_GAUGE);
-	struct dci_class_info info =
-	    fx_class_info(id, 1, "events", level, 1, &datum, 1);
-	struct dci_class *class =
-	    fx_class(tables->registry, tables->registry->suppliers[0], &info);
-	struct dci_snapshot_builder *builder = dci_snapshot_builder_new(class);
 	struct name first, second, end;
-	netsnmp_variable_list *varbind;
-	long row;
 
-	row = fx_add(builder, (const uint32_t[]){2, 2172947406u}, 2, "a");
-	fx_set_unsigned(builder, row, 1, 7);
-	row = fx_add(builder, (const uint32_t[]){2, 3324760957u}, 2, "b");
-	fx_set_unsigned(builder, row, 1, 8);
-	fx_commit(builder, class, FX_COMMIT_MILLISECONDS);
-
-	first = NAME(
-	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 2172947406u, 1);
-	second = NAME(
-	    SCHEMA_TABLE_STAT, SCHEMA_STAT_GAUGE32, 1, 5, 2, 2, 3324760957u, 1);
+	add_events_above_2_to_the_31(&first, &second);
 	end = second;
 	end.subids[end.length - 2] = (oid)UINT64_C(0xffffffffc62bd37d);
-	varbind = varbind_for(&first);
-	set_range(varbind, false, end.subids, end.length);
-	agent_agentx_answer(tables, true, varbind);
-	assert_end_of_view(varbind, &first);
-	snmp_free_varbind(varbind);
+	assert_next_ends(search_range(&first, &end, false), &first);
 }
 END_TEST
 
@@ -1680,11 +1628,5 @@ agent_index_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(agent_index_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_suite(agent_index_suite());
 }

@@ -260,6 +260,28 @@ set_bytes_one_by_one(struct dci_batch *batch, long row,
 	return refused;
 }
 
+/* A batch of the test class, begun. */
+static struct dci_batch *
+begin_batch(void)
+{
+	struct dci_batch *batch = dci_batch_begin(&plugin->host, class);
+
+	ck_assert_ptr_nonnull(batch);
+	return batch;
+}
+
+/* Commits `batch` with the log captured: it logs one warning, returned. */
+static const char *
+commit_logging_one(struct dci_batch *batch)
+{
+	rx_logged_count = 0;
+	log_set_sink(rx_log_capture);
+	ck_assert_int_eq(dci_batch_commit(batch), 0);
+	log_set_sink(NULL);
+	ck_assert_uint_eq(rx_logged_count, 1);
+	return rx_logged[0];
+}
+
 static long
 add_instance(struct dci_batch *batch, uint32_t id)
 {
@@ -331,6 +353,20 @@ text_of(uint32_t instance_id, uint32_t datum_id, bool *present)
 	    class, snapshot, (size_t)row, datum);
 }
 
+/* Instance 2 holds the edge values of the numbers and of the bytes: the
+ * largest u64, the widened counter carried across its wrap, the
+ * big-endian u32. */
+static void
+assert_edges_of_instance_2(void)
+{
+	bool present;
+
+	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
+	ck_assert(present);
+	ck_assert_uint_eq(number_of(2, 13, &present), 266); /* 200 + 66 */
+	ck_assert_uint_eq(number_of(2, 9, &present), 0x01020304u);
+}
+
 START_TEST(row_stores_what_one_value_calls_store)
 {
 	struct dci_batch *batch;
@@ -343,8 +379,7 @@ START_TEST(row_stores_what_one_value_calls_store)
 
 		memcpy(values, edge_values, sizeof(values));
 		values[12].number = refresh == 0 ? 200 : 10;
-		batch = dci_batch_begin(&plugin->host, class);
-		ck_assert_ptr_nonnull(batch);
+		batch = begin_batch();
 		ck_assert_uint_eq(set_one_by_one(batch, add_instance(batch, 1),
 		                      values, EDGE_COUNT),
 		    0);
@@ -361,10 +396,7 @@ START_TEST(row_stores_what_one_value_calls_store)
 		assert_same_rows(1, 2);
 		assert_same_rows(1, 3);
 	}
-	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
-	ck_assert(present);
-	ck_assert_uint_eq(number_of(2, 13, &present), 266); /* 200 + 66 */
-	ck_assert_uint_eq(number_of(2, 9, &present), 0x01020304u);
+	assert_edges_of_instance_2();
 	ck_assert_uint_eq(number_of(2, SUM_ID, &present), 255 + 65535);
 	ck_assert(present);
 	ck_assert_uint_eq(rx_logged_count, 0);
@@ -384,8 +416,7 @@ START_TEST(row_bytes_store_what_one_value_calls_store)
 
 		memcpy(values, edge_bytes, sizeof(values));
 		values[4].bytes = refresh == 0 ? "\xc8" : "\x0a";
-		batch = dci_batch_begin(&plugin->host, class);
-		ck_assert_ptr_nonnull(batch);
+		batch = begin_batch();
 		ck_assert_uint_eq(
 		    set_bytes_one_by_one(batch, add_instance(batch, 1), values,
 		        EDGE_BYTES_COUNT),
@@ -413,10 +444,7 @@ START_TEST(row_bytes_store_what_one_value_calls_store)
 		assert_same_rows(1, 2);
 		assert_same_rows(1, 3);
 	}
-	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
-	ck_assert(present);
-	ck_assert_uint_eq(number_of(2, 13, &present), 266); /* 200 + 66 */
-	ck_assert_uint_eq(number_of(2, 9, &present), 0x01020304u);
+	assert_edges_of_instance_2();
 	ck_assert_uint_eq(number_of(2, 3, &present), 0x0201u);
 	ck_assert_str_eq(text_of(2, 14, &present), "seven c");
 	ck_assert(present);
@@ -440,11 +468,10 @@ enum bad_setter {
 static const char *
 refresh_with_bad_values(enum bad_setter setter)
 {
-	struct dci_batch *batch = dci_batch_begin(&plugin->host, class);
-	long row;
+	struct dci_batch *batch = begin_batch();
+	long row = add_instance(batch, 1);
+	const char *logged;
 
-	ck_assert_ptr_nonnull(batch);
-	row = add_instance(batch, 1);
 	switch (setter) {
 	case BAD_NUMBERS_ROW:
 		ck_assert_int_eq(
@@ -477,16 +504,36 @@ refresh_with_bad_values(enum bad_setter setter)
 		    set_bytes_one_by_one(batch, 5, edge_bytes, 2), 2);
 		break;
 	}
-	rx_logged_count = 0;
-	log_set_sink(rx_log_capture);
-	ck_assert_int_eq(dci_batch_commit(batch), 0);
-	log_set_sink(NULL);
-	ck_assert_uint_eq(rx_logged_count, 1);
+	logged = commit_logging_one(batch);
 	/* Forget the refusals: the next batch logs its own as new. */
 	free(class->refusal_hashes);
 	class->refusal_hashes = NULL;
 	class->refusal_hash_count = 0;
-	return rx_logged[0];
+	return logged;
+}
+
+/* The bad values set one by one (`one_by_one_setter`) and in a row
+ * (`row_setter`) log the same warning, `expected`; the good value among
+ * them (datum 5) is stored, the datums `absent` are not. */
+static void
+assert_row_refuses_as_one_by_one(enum bad_setter one_by_one_setter,
+    enum bad_setter row_setter, const char *expected, const uint32_t *absent,
+    size_t absent_count)
+{
+	char one_by_one[1024];
+	bool present;
+
+	snprintf(one_by_one, sizeof(one_by_one), "%s",
+	    refresh_with_bad_values(one_by_one_setter));
+	ck_assert_str_eq(refresh_with_bad_values(row_setter), one_by_one);
+	ck_assert_str_eq(one_by_one, expected);
+	/* The good value among the bad ones is stored, the others not. */
+	ck_assert_uint_eq(number_of(1, 5, &present), 7);
+	ck_assert(present);
+	for (size_t i = 0; i < absent_count; i++) {
+		number_of(1, absent[i], &present);
+		ck_assert_msg(!present, "datum %u stored", absent[i]);
+	}
 }
 
 /* Every datum that takes a number, given values at and past the edges of
@@ -551,59 +598,30 @@ END_TEST
 
 START_TEST(row_refuses_what_one_value_calls_refuse)
 {
-	char one_by_one[1024];
-	bool present;
+	static const uint32_t absent[] = {1, 2, 14, SUM_ID};
 
-	snprintf(one_by_one, sizeof(one_by_one), "%s",
-	    refresh_with_bad_values(BAD_NUMBERS_ONE_BY_ONE));
-	ck_assert_str_eq(refresh_with_bad_values(BAD_NUMBERS_ROW), one_by_one);
-	ck_assert_str_eq(one_by_one,
+	assert_row_refuses_as_one_by_one(BAD_NUMBERS_ONE_BY_ONE,
+	    BAD_NUMBERS_ROW,
 	    "provider /nowhere/rows.so: class \"rows\": 7 calls refused in "
 	    "this refresh "
 	    "(7 not refused in the last), those rows are absent; first new: "
 	    "value of instance 1 refused: datum 1 (\"u8\"): value 256 does "
-	    "not fit ST_INTEGER8 unsigned (maximum 255)");
-	/* The good value among the bad ones is stored, the others not. */
-	ck_assert_uint_eq(number_of(1, 5, &present), 7);
-	ck_assert(present);
-	number_of(1, 1, &present);
-	ck_assert(!present);
-	number_of(1, 2, &present);
-	ck_assert(!present);
-	number_of(1, 14, &present);
-	ck_assert(!present);
-	number_of(1, SUM_ID, &present);
-	ck_assert(!present);
+	    "not fit ST_INTEGER8 unsigned (maximum 255)",
+	    absent, sizeof(absent) / sizeof(absent[0]));
 }
 END_TEST
 
 START_TEST(row_bytes_refuse_what_one_value_calls_refuse)
 {
-	char one_by_one[1024];
-	bool present;
+	static const uint32_t absent[] = {14, 10, 3, 12, SUM_ID};
 
-	snprintf(one_by_one, sizeof(one_by_one), "%s",
-	    refresh_with_bad_values(BAD_BYTES_ONE_BY_ONE));
-	ck_assert_str_eq(refresh_with_bad_values(BAD_BYTES_ROW), one_by_one);
-	ck_assert_str_eq(one_by_one,
+	assert_row_refuses_as_one_by_one(BAD_BYTES_ONE_BY_ONE, BAD_BYTES_ROW,
 	    "provider /nowhere/rows.so: class \"rows\": 9 calls refused in "
 	    "this refresh "
 	    "(9 not refused in the last), those rows are absent; first new: "
 	    "value of instance 1 refused: datum 14 (\"name\"): string of 8 "
-	    "bytes is longer than 7 (size 8 less its NUL)");
-	/* The good value among the bad ones is stored, the others not. */
-	ck_assert_uint_eq(number_of(1, 5, &present), 7);
-	ck_assert(present);
-	number_of(1, 14, &present);
-	ck_assert(!present);
-	number_of(1, 10, &present);
-	ck_assert(!present);
-	number_of(1, 3, &present);
-	ck_assert(!present);
-	number_of(1, 12, &present);
-	ck_assert(!present);
-	number_of(1, SUM_ID, &present);
-	ck_assert(!present);
+	    "bytes is longer than 7 (size 8 less its NUL)",
+	    absent, sizeof(absent) / sizeof(absent[0]));
 }
 END_TEST
 
@@ -613,167 +631,185 @@ END_TEST
 static struct dci_host_operations older;
 static size_t older_calls;
 
+/* A call of the older host's, counted, handed to the real host. */
+static struct dci_batch *
+older_call(struct dci_batch *batch)
+{
+	older_calls++;
+	batch->operations = &dci_host_operations;
+	return batch;
+}
+
+/* The real host's `result` of that call, back on the older host. */
+static int
+older_done(struct dci_batch *batch, int result)
+{
+	batch->operations = &older;
+	return result;
+}
+
 static int
 older_set_unsigned(
     struct dci_batch *batch, long row, uint32_t datum_id, uint64_t value)
 {
-	int result;
-
-	older_calls++;
-	batch->operations = &dci_host_operations;
-	result = dci_batch_set_unsigned(batch, row, datum_id, value);
-	batch->operations = &older;
-	return result;
+	return older_done(batch,
+	    dci_batch_set_unsigned(older_call(batch), row, datum_id, value));
 }
 
 static int
 older_set_signed(
     struct dci_batch *batch, long row, uint32_t datum_id, int64_t value)
 {
-	int result;
-
-	older_calls++;
-	batch->operations = &dci_host_operations;
-	result = dci_batch_set_signed(batch, row, datum_id, value);
-	batch->operations = &older;
-	return result;
+	return older_done(batch,
+	    dci_batch_set_signed(older_call(batch), row, datum_id, value));
 }
 
 static int
 older_set_row(struct dci_batch *batch, long row,
     const struct dci_row_value *values, size_t count)
 {
-	(void)batch;
-	(void)row;
-	(void)values;
-	(void)count;
 	ck_abort_msg("an older host's batch_set_row was called");
 	return -1;
 }
-
-/* A host whose operations end before batch_set_row: the wrapper makes one
- * call per value, with the same values stored and refused. */
-START_TEST(older_host_gets_one_call_per_value)
-{
-	struct dci_batch *batch;
-	bool present;
-	long row;
-
-	older = dci_host_operations;
-	older.size = offsetof(struct dci_host_operations, batch_set_row);
-	older.batch_set_row = older_set_row;
-	older.batch_set_unsigned = older_set_unsigned;
-	older.batch_set_signed = older_set_signed;
-	batch = dci_batch_begin(&plugin->host, class);
-	ck_assert_ptr_nonnull(batch);
-	ck_assert_uint_eq(set_one_by_one(batch, add_instance(batch, 1),
-	                      edge_values, EDGE_COUNT),
-	    0);
-	row = add_instance(batch, 2);
-	batch->operations = &older;
-	ck_assert_int_eq(
-	    dci_batch_set_row(batch, row, edge_values, EDGE_COUNT), 0);
-	ck_assert_uint_eq(older_calls, EDGE_COUNT);
-	batch->operations = &dci_host_operations;
-	ck_assert_int_eq(dci_batch_commit(batch), 0);
-	assert_same_rows(1, 2);
-	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
-	ck_assert(present);
-
-	/* The bad values: refused one by one, the good one stored. */
-	batch = dci_batch_begin(&plugin->host, class);
-	row = add_instance(batch, 1);
-	batch->operations = &older;
-	ck_assert_int_eq(
-	    dci_batch_set_row(batch, row, bad_values, BAD_COUNT), -1);
-	ck_assert_uint_eq(older_calls, EDGE_COUNT + BAD_COUNT);
-	batch->operations = &dci_host_operations;
-	rx_logged_count = 0;
-	log_set_sink(rx_log_capture);
-	ck_assert_int_eq(dci_batch_commit(batch), 0);
-	log_set_sink(NULL);
-	ck_assert_uint_eq(rx_logged_count, 1);
-	ck_assert_ptr_nonnull(strstr(rx_logged[0], ": 5 calls refused"));
-	ck_assert_uint_eq(number_of(1, 5, &present), 7);
-	ck_assert(present);
-}
-END_TEST
 
 static int
 older_set_bytes(struct dci_batch *batch, long row, uint32_t datum_id,
     const void *bytes, size_t length)
 {
-	int result;
-
-	older_calls++;
-	batch->operations = &dci_host_operations;
-	result = dci_batch_set_bytes(batch, row, datum_id, bytes, length);
-	batch->operations = &older;
-	return result;
+	return older_done(batch, dci_batch_set_bytes(older_call(batch), row,
+	                             datum_id, bytes, length));
 }
 
 static int
 older_set_row_bytes(struct dci_batch *batch, long row,
     const struct dci_row_bytes *values, size_t count)
 {
-	(void)batch;
-	(void)row;
-	(void)values;
-	(void)count;
 	ck_abort_msg("an older host's batch_set_row_bytes was called");
 	return -1;
 }
+
+/*
+ * A batch whose instance 1 has the edge values (`bytes`: the edge bytes)
+ * set one by one, and instance 2, *row, to be set through the older host,
+ * which the batch now has: one whose operations end before batch_set_row
+ * (`bytes`: before batch_set_row_bytes), its calls not counted yet.
+ */
+static struct dci_batch *
+older_host_batch(bool bytes, long *row)
+{
+	struct dci_batch *batch = begin_batch();
+	long first = add_instance(batch, 1);
+
+	older = dci_host_operations;
+	older_calls = 0;
+	if (bytes) {
+		older.size =
+		    offsetof(struct dci_host_operations, batch_set_row_bytes);
+		older.batch_set_row_bytes = older_set_row_bytes;
+		older.batch_set_bytes = older_set_bytes;
+	} else {
+		older.size =
+		    offsetof(struct dci_host_operations, batch_set_row);
+		older.batch_set_row = older_set_row;
+		older.batch_set_unsigned = older_set_unsigned;
+		older.batch_set_signed = older_set_signed;
+	}
+	ck_assert_uint_eq(
+	    bytes ? set_bytes_one_by_one(
+	                batch, first, edge_bytes, EDGE_BYTES_COUNT)
+	          : set_one_by_one(batch, first, edge_values, EDGE_COUNT),
+	    0);
+	*row = add_instance(batch, 2);
+	batch->operations = &older;
+	return batch;
+}
+
+/* Back on the real host, `batch` commits instance 2 the same as
+ * instance 1. */
+static void
+commit_same_as_one_by_one(struct dci_batch *batch)
+{
+	batch->operations = &dci_host_operations;
+	ck_assert_int_eq(dci_batch_commit(batch), 0);
+	assert_same_rows(1, 2);
+}
+
+static int
+set_bad_values_row(struct dci_batch *batch, long row)
+{
+	return dci_batch_set_row(batch, row, bad_values, BAD_COUNT);
+}
+
+static int
+set_bad_bytes_row(struct dci_batch *batch, long row)
+{
+	return dci_batch_set_row_bytes(batch, row, bad_bytes, BAD_BYTES_COUNT);
+}
+
+/* The bad values (or bytes) that `set_bad_row` sets in a row, through the
+ * older host: it refuses the row, the wrapper has made `calls` calls in
+ * the test so far, the commit logs `refused`, the good value (datum 5) is
+ * stored. */
+static void
+assert_older_host_refuses(int (*set_bad_row)(struct dci_batch *, long),
+    size_t calls, const char *refused)
+{
+	struct dci_batch *batch = begin_batch();
+	long row = add_instance(batch, 1);
+	bool present;
+
+	batch->operations = &older;
+	ck_assert_int_eq(set_bad_row(batch, row), -1);
+	ck_assert_uint_eq(older_calls, calls);
+	batch->operations = &dci_host_operations;
+	ck_assert_ptr_nonnull(strstr(commit_logging_one(batch), refused));
+	ck_assert_uint_eq(number_of(1, 5, &present), 7);
+	ck_assert(present);
+}
+
+/* A host whose operations end before batch_set_row: the wrapper makes one
+ * call per value, with the same values stored and refused. */
+START_TEST(older_host_gets_one_call_per_value)
+{
+	bool present;
+	long row;
+	struct dci_batch *batch = older_host_batch(false, &row);
+
+	ck_assert_int_eq(
+	    dci_batch_set_row(batch, row, edge_values, EDGE_COUNT), 0);
+	ck_assert_uint_eq(older_calls, EDGE_COUNT);
+	commit_same_as_one_by_one(batch);
+	ck_assert_uint_eq(number_of(2, 7, &present), UINT64_MAX);
+	ck_assert(present);
+
+	/* The bad values: refused one by one, the good one stored. */
+	assert_older_host_refuses(
+	    set_bad_values_row, EDGE_COUNT + BAD_COUNT, ": 5 calls refused");
+}
+END_TEST
 
 /* A host whose operations end before batch_set_row_bytes: the wrapper
  * makes one dci_batch_set_bytes per value, with the same values stored
  * and refused. */
 START_TEST(older_host_gets_one_bytes_call_per_value)
 {
-	struct dci_batch *batch;
 	bool present;
 	long row;
+	struct dci_batch *batch = older_host_batch(true, &row);
 
-	older = dci_host_operations;
-	older.size = offsetof(struct dci_host_operations, batch_set_row_bytes);
-	older.batch_set_row_bytes = older_set_row_bytes;
-	older.batch_set_bytes = older_set_bytes;
-	older_calls = 0;
-	batch = dci_batch_begin(&plugin->host, class);
-	ck_assert_ptr_nonnull(batch);
-	ck_assert_uint_eq(set_bytes_one_by_one(batch, add_instance(batch, 1),
-	                      edge_bytes, EDGE_BYTES_COUNT),
-	    0);
-	row = add_instance(batch, 2);
-	batch->operations = &older;
 	ck_assert_int_eq(
 	    dci_batch_set_row_bytes(batch, row, edge_bytes, EDGE_BYTES_COUNT),
 	    0);
 	ck_assert_uint_eq(older_calls, EDGE_BYTES_COUNT);
 	ck_assert_int_eq(dci_batch_set_row_bytes(batch, row, NULL, 1), -1);
 	ck_assert_uint_eq(older_calls, EDGE_BYTES_COUNT);
-	batch->operations = &dci_host_operations;
-	ck_assert_int_eq(dci_batch_commit(batch), 0);
-	assert_same_rows(1, 2);
+	commit_same_as_one_by_one(batch);
 	ck_assert_str_eq(text_of(2, 14, &present), "seven c");
 	ck_assert(present);
 
 	/* The bad bytes: refused one by one, the good one stored. */
-	batch = dci_batch_begin(&plugin->host, class);
-	row = add_instance(batch, 1);
-	batch->operations = &older;
-	ck_assert_int_eq(
-	    dci_batch_set_row_bytes(batch, row, bad_bytes, BAD_BYTES_COUNT),
-	    -1);
-	ck_assert_uint_eq(older_calls, EDGE_BYTES_COUNT + BAD_BYTES_COUNT);
-	batch->operations = &dci_host_operations;
-	rx_logged_count = 0;
-	log_set_sink(rx_log_capture);
-	ck_assert_int_eq(dci_batch_commit(batch), 0);
-	log_set_sink(NULL);
-	ck_assert_uint_eq(rx_logged_count, 1);
-	ck_assert_ptr_nonnull(strstr(rx_logged[0], ": 7 calls refused"));
-	ck_assert_uint_eq(number_of(1, 5, &present), 7);
-	ck_assert(present);
+	assert_older_host_refuses(set_bad_bytes_row,
+	    EDGE_BYTES_COUNT + BAD_BYTES_COUNT, ": 7 calls refused");
 }
 END_TEST
 

@@ -58,24 +58,6 @@ counters_class(struct dci_registry *registry)
 	return counters_class_with(registry, true);
 }
 
-/* The served value of a datum of instance `id`, as the agent reads it. */
-static uint64_t
-served(const struct dci_class *class, uint32_t id, uint32_t datum_id)
-{
-	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
-	long row = dci_snapshot_find(class, class->snapshot, &id);
-	struct dci_value value;
-
-	ck_assert_ptr_nonnull(datum);
-	ck_assert_int_ge(row, 0);
-	ck_assert(
-	    dci_snapshot_present(class, class->snapshot, (size_t)row, datum));
-	dci_value_decode(&datum->info,
-	    dci_snapshot_slot(class, class->snapshot, (size_t)row, datum),
-	    &value);
-	return value.number;
-}
-
 static int64_t
 discontinuity(const struct dci_class *class, uint32_t id)
 {
@@ -119,7 +101,7 @@ START_TEST(counter32_wrap_at_full_width_is_no_discontinuity)
 	ck_assert_int_eq(discontinuity(class, 4), 1000);
 	ck_assert_int_eq(discontinuity(class, 5), 2000);
 	ck_assert_int_eq(discontinuity(class, 6), 1000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT32), 5);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT32), 5);
 	dci_registry_free(registry);
 }
 END_TEST
@@ -196,8 +178,8 @@ START_TEST(small_counter_values_checked_at_their_own_width)
 	fx_set_bytes(builder, row, DATUM_COUNT16, "\x01\x02", 2);
 	fx_set_unsigned(builder, row, DATUM_COUNT8, 255);
 	fx_commit(builder, class, 1000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 0x0102);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 255);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT16), 0x0102);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 255);
 	dci_registry_free(registry);
 }
 END_TEST
@@ -231,23 +213,25 @@ START_TEST(small_counters_widened_across_commits)
 
 	/* A new instance starts at the provider's values. */
 	commit_small(class, 250, 65530, false, 1000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 250);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 65530);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 250);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT16), 65530);
 	/* Both wrap: 250 -> 4 is 10 more, 65530 -> 20 is 26 more. */
 	commit_small(class, 4, 20, false, 2000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 260);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 65556);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 260);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT16), 65556);
 	/* Grows without a wrap, then wraps again. */
 	commit_small(class, 200, 40000, false, 3000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 456);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 105536);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 456);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT16), 105536);
 	commit_small(class, 100, 39999, false, 4000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 612);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 105535 + 65536);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 612);
+	ck_assert_uint_eq(
+	    fx_served_number(class, 1, DATUM_COUNT16), 105535 + 65536);
 	/* None of that was a discontinuity; the sum of the two takes the
 	 * widened values; the text is the widened value too. */
 	ck_assert_int_eq(discontinuity(class, 1), 1000);
-	ck_assert_uint_eq(served(class, 1, DATUM_SUM), 612 + 105535 + 65536);
+	ck_assert_uint_eq(
+	    fx_served_number(class, 1, DATUM_SUM), 612 + 105535 + 65536);
 	dci_value_render(&count8->info,
 	    dci_snapshot_slot(class, class->snapshot, 0, count8), text,
 	    sizeof(text));
@@ -257,12 +241,12 @@ START_TEST(small_counters_widened_across_commits)
 	 * again from the provider's values, then goes on from there. */
 	commit_small(class, 7, 3, true, 5000);
 	ck_assert_int_eq(discontinuity(class, 1), 5000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 7);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 3);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 7);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT16), 3);
 	commit_small(class, 1, 5, false, 6000);
 	ck_assert_int_eq(discontinuity(class, 1), 5000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 257);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT16), 5);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 257);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT16), 5);
 	dci_registry_free(registry);
 }
 END_TEST
@@ -286,7 +270,7 @@ START_TEST(widened_counter_wraps_at_2_to_the_32)
 	                     &count8->info, UINT32_MAX - 5, slot, NULL, 0),
 	    0);
 	commit_small(class, 4, 0, false, 2000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 4);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 4);
 	ck_assert_int_eq(discontinuity(class, 1), 1000);
 	dci_registry_free(registry);
 }
@@ -304,12 +288,12 @@ START_TEST(widening_starts_at_the_value_when_it_had_none)
 	fx_set_unsigned(builder, row, DATUM_COUNT16, 9);
 	fx_commit(builder, class, 1000);
 	commit_small(class, 200, 10, false, 2000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 200);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 200);
 	/* Gone, then back: a new instance, widened from its value again. */
 	builder = dci_snapshot_builder_new(class);
 	fx_commit(builder, class, 3000);
 	commit_small(class, 3, 11, false, 4000);
-	ck_assert_uint_eq(served(class, 1, DATUM_COUNT8), 3);
+	ck_assert_uint_eq(fx_served_number(class, 1, DATUM_COUNT8), 3);
 	ck_assert_int_eq(discontinuity(class, 1), 4000);
 	dci_registry_free(registry);
 }
@@ -379,24 +363,17 @@ END_TEST
 int
 main(void)
 {
-	Suite *suite = suite_create("counters");
-	TCase *cases = tcase_create("counters");
-	SRunner *runner;
-	int failed;
+	const TTest *tests[] = {
+	    counter32_wrap_at_full_width_is_no_discontinuity,
+	    counter64_wrap_at_full_width_is_no_discontinuity,
+	    small_unsigned_counters_registered_as_32_bits,
+	    small_counter_values_checked_at_their_own_width,
+	    small_counters_widened_across_commits,
+	    widened_counter_wraps_at_2_to_the_32,
+	    widening_starts_at_the_value_when_it_had_none,
+	    declared_discontinuity_without_a_decrease,
+	    declarations_survive_builder_growth,
+	};
 
-	tcase_add_test(cases, counter32_wrap_at_full_width_is_no_discontinuity);
-	tcase_add_test(cases, counter64_wrap_at_full_width_is_no_discontinuity);
-	tcase_add_test(cases, small_unsigned_counters_registered_as_32_bits);
-	tcase_add_test(cases, small_counter_values_checked_at_their_own_width);
-	tcase_add_test(cases, small_counters_widened_across_commits);
-	tcase_add_test(cases, widened_counter_wraps_at_2_to_the_32);
-	tcase_add_test(cases, widening_starts_at_the_value_when_it_had_none);
-	tcase_add_test(cases, declared_discontinuity_without_a_decrease);
-	tcase_add_test(cases, declarations_survive_builder_growth);
-	suite_add_tcase(suite, cases);
-	runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_tests("counters", tests, COUNT_OF(tests));
 }

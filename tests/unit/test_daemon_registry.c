@@ -265,16 +265,10 @@ main(void)
 {
 	Suite *suite = suite_create("daemon_registry");
 	TCase *answers = tcase_create("answers");
-	SRunner *runner;
-	int failed;
 
 	tcase_add_test(answers, standard_registry_round_trip);
 	tcase_add_test(answers, truncated_answers_refused);
 	tcase_add_test(answers, withdrawn_suppliers_keep_indexes);
 	suite_add_tcase(suite, answers);
-	runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_suite(suite);
 }

@@ -1079,11 +1079,5 @@ dci_server_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(dci_server_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_suite(dci_server_suite());
 }

@@ -836,11 +836,5 @@ derived_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(derived_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? 0 : 1;
+	return fx_run_suite(derived_suite());
 }

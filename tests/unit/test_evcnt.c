@@ -192,38 +192,70 @@ evcnt_test_hash_max(const char *text)
 	return UINT32_MAX;
 }
 
-/* Parses text as file and adds its lines to events; expects no warning. */
+/* `text` parsed into `table` without a warning. */
 static void
-evcnt_test_add(struct evcnt_events *events, struct proc_interrupts_table *table,
-    const char *text, enum evcnt_file file)
+evcnt_test_parse_clean(struct proc_interrupts_table *table, const char *text)
 {
 	struct evcnt_test_warnings warnings;
 
 	ck_assert_int_eq(evcnt_test_parse(table, text, &warnings), 0);
 	ck_assert_uint_eq(warnings.count, 0);
+}
+
+/* Parses text as file and adds its lines to events; expects no warning. */
+static void
+evcnt_test_add(struct evcnt_events *events, struct proc_interrupts_table *table,
+    const char *text, enum evcnt_file file)
+{
+	struct evcnt_test_warnings warnings = {0};
+
+	evcnt_test_parse_clean(table, text);
 	ck_assert_int_eq(
 	    evcnt_events_add(events, table, file, evcnt_test_warn, &warnings),
 	    0);
 	ck_assert_uint_eq(warnings.count, 0);
 }
 
+/*
+ * The fixture of both cases: `interrupts` starts empty, `parsed` (events
+ * case) empty with the default key hash, to take the rows of `interrupts`;
+ * both are freed after each test.
+ */
+static struct proc_interrupts_table interrupts;
+static struct evcnt_events parsed;
+
+static void
+evcnt_test_setup_events(void)
+{
+	evcnt_events_init(&parsed, NULL);
+}
+
+static void
+evcnt_test_teardown_events(void)
+{
+	evcnt_events_free(&parsed);
+	proc_interrupts_free(&interrupts);
+}
+
+static void
+evcnt_test_teardown_parse(void)
+{
+	proc_interrupts_free(&interrupts);
+}
+
 /* --- Parser ------------------------------------------------------------ */
 
 START_TEST(test_parse_x86)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_test_warnings warnings;
 	const struct proc_interrupts_row *row;
 
-	ck_assert_int_eq(
-	    evcnt_test_parse(&table, evcnt_test_x86, &warnings), 0);
-	ck_assert_uint_eq(warnings.count, 0);
-	ck_assert_uint_eq(table.cpu_count, 2);
-	ck_assert_uint_eq(table.cpus[0], 0);
-	ck_assert_uint_eq(table.cpus[1], 1);
-	ck_assert_uint_eq(table.row_count, 16);
+	evcnt_test_parse_clean(&interrupts, evcnt_test_x86);
+	ck_assert_uint_eq(interrupts.cpu_count, 2);
+	ck_assert_uint_eq(interrupts.cpus[0], 0);
+	ck_assert_uint_eq(interrupts.cpus[1], 1);
+	ck_assert_uint_eq(interrupts.row_count, 16);
 
-	row = &table.rows[0];
+	row = &interrupts.rows[0];
 	ck_assert_str_eq(row->key, "0");
 	ck_assert_str_eq(row->description, "IO-APIC 2-edge timer");
 	ck_assert_uint_eq(row->count_count, 2);
@@ -232,129 +264,113 @@ START_TEST(test_parse_x86)
 	ck_assert(!row->global);
 	ck_assert_uint_eq(row->line, 2);
 
-	row = evcnt_test_row(&table, "28");
+	row = evcnt_test_row(&interrupts, "28");
 	ck_assert_str_eq(
 	    row->description, "PCI-MSIX-0000:00:01.0 0-edge virtio0-config");
 	ck_assert_uint_eq(row->line, 5);
 
-	row = evcnt_test_row(&table, "36");
+	row = evcnt_test_row(&interrupts, "36");
 	ck_assert_uint_eq(row->counts[1], 92442);
 
-	row = evcnt_test_row(&table, "120");
+	row = evcnt_test_row(&interrupts, "120");
 	ck_assert_str_eq(
 	    row->description, "IR-PCI-MSI 327680-edge xhci_hcd, foo");
 	ck_assert_uint_eq(row->counts[0], 17);
 	ck_assert_uint_eq(row->counts[1], 25);
 
-	row = evcnt_test_row(&table, "121");
+	row = evcnt_test_row(&interrupts, "121");
 	ck_assert_str_eq(row->description, "");
 	ck_assert_uint_eq(row->count_count, 2);
 
-	row = evcnt_test_row(&table, "LOC");
+	row = evcnt_test_row(&interrupts, "LOC");
 	ck_assert_str_eq(row->description, "Local timer interrupts");
 	ck_assert_uint_eq(row->counts[0], 192747);
 	ck_assert_uint_eq(row->counts[1], 208128);
 	ck_assert_uint_eq(row->line, 10);
 
-	row = evcnt_test_row(&table, "ERR");
+	row = evcnt_test_row(&interrupts, "ERR");
 	ck_assert(row->global);
 	ck_assert_uint_eq(row->count_count, 1);
 	ck_assert_uint_eq(row->counts[0], 0);
 	ck_assert_str_eq(row->description, "");
-	row = evcnt_test_row(&table, "MIS");
+	row = evcnt_test_row(&interrupts, "MIS");
 	ck_assert(row->global);
 	ck_assert_uint_eq(row->counts[0], 3);
 	ck_assert_uint_eq(row->line, 16);
 
-	row = &table.rows[table.row_count - 1];
+	row = &interrupts.rows[interrupts.row_count - 1];
 	ck_assert_str_eq(row->key, "PIN");
 	ck_assert_str_eq(
 	    row->description, "Posted-interrupt notification event");
 	ck_assert_uint_eq(row->line, 17);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
 START_TEST(test_parse_arm64)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_test_warnings warnings;
 	const struct proc_interrupts_row *row;
 
-	ck_assert_int_eq(
-	    evcnt_test_parse(&table, evcnt_test_arm64, &warnings), 0);
-	ck_assert_uint_eq(warnings.count, 0);
-	ck_assert_uint_eq(table.cpu_count, 4);
+	evcnt_test_parse_clean(&interrupts, evcnt_test_arm64);
+	ck_assert_uint_eq(interrupts.cpu_count, 4);
 	for (uint32_t i = 0; i < 4; i++)
-		ck_assert_uint_eq(table.cpus[i], i);
-	ck_assert_uint_eq(table.row_count, 11);
+		ck_assert_uint_eq(interrupts.cpus[i], i);
+	ck_assert_uint_eq(interrupts.row_count, 11);
 
-	row = evcnt_test_row(&table, "11");
+	row = evcnt_test_row(&interrupts, "11");
 	ck_assert_str_eq(row->description, "GICv3 27 Level arch_timer");
 	ck_assert_uint_eq(row->counts[3], 9800);
-	row = evcnt_test_row(&table, "47");
+	row = evcnt_test_row(&interrupts, "47");
 	ck_assert_str_eq(row->description, "ITS-MSI 16384 Edge nvme0q0");
-	row = evcnt_test_row(&table, "IPI0");
+	row = evcnt_test_row(&interrupts, "IPI0");
 	ck_assert_str_eq(row->description, "Rescheduling interrupts");
 	ck_assert_uint_eq(row->counts[2], 1250);
-	row = evcnt_test_row(&table, "IPI3");
+	row = evcnt_test_row(&interrupts, "IPI3");
 	ck_assert_str_eq(
 	    row->description, "CPU stop (for crash dump) interrupts");
-	row = evcnt_test_row(&table, "IPI6");
+	row = evcnt_test_row(&interrupts, "IPI6");
 	ck_assert_str_eq(row->description, "CPU wake-up interrupts");
 	ck_assert_uint_eq(row->line, 11);
-	row = evcnt_test_row(&table, "Err");
+	row = evcnt_test_row(&interrupts, "Err");
 	ck_assert(row->global);
 	ck_assert_uint_eq(row->count_count, 1);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
 /* Columns of offline CPUs are missing: the numbers come from the header. */
 START_TEST(test_parse_offline_cpu)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_test_warnings warnings;
 	const struct proc_interrupts_row *row;
 
-	ck_assert_int_eq(
-	    evcnt_test_parse(&table, evcnt_test_offline, &warnings), 0);
-	ck_assert_uint_eq(warnings.count, 0);
-	ck_assert_uint_eq(table.cpu_count, 3);
-	ck_assert_uint_eq(table.cpus[0], 0);
-	ck_assert_uint_eq(table.cpus[1], 2);
-	ck_assert_uint_eq(table.cpus[2], 3);
-	row = evcnt_test_row(&table, "24");
+	evcnt_test_parse_clean(&interrupts, evcnt_test_offline);
+	ck_assert_uint_eq(interrupts.cpu_count, 3);
+	ck_assert_uint_eq(interrupts.cpus[0], 0);
+	ck_assert_uint_eq(interrupts.cpus[1], 2);
+	ck_assert_uint_eq(interrupts.cpus[2], 3);
+	row = evcnt_test_row(&interrupts, "24");
 	ck_assert_uint_eq(row->count_count, 3);
 	ck_assert_uint_eq(row->counts[0], 5);
 	ck_assert_uint_eq(row->counts[1], 6);
 	ck_assert_uint_eq(row->counts[2], 7);
-	ck_assert(evcnt_test_row(&table, "ERR")->global);
-	proc_interrupts_free(&table);
+	ck_assert(evcnt_test_row(&interrupts, "ERR")->global);
 }
 END_TEST
 
 START_TEST(test_parse_softirqs)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_test_warnings warnings;
 	const struct proc_interrupts_row *row;
 
-	ck_assert_int_eq(
-	    evcnt_test_parse(&table, evcnt_test_softirqs, &warnings), 0);
-	ck_assert_uint_eq(warnings.count, 0);
-	ck_assert_uint_eq(table.cpu_count, 2);
-	ck_assert_uint_eq(table.row_count, 10);
-	ck_assert_str_eq(table.rows[0].key, "HI");
-	ck_assert_str_eq(table.rows[9].key, "RCU");
-	row = evcnt_test_row(&table, "IRQ_POLL");
+	evcnt_test_parse_clean(&interrupts, evcnt_test_softirqs);
+	ck_assert_uint_eq(interrupts.cpu_count, 2);
+	ck_assert_uint_eq(interrupts.row_count, 10);
+	ck_assert_str_eq(interrupts.rows[0].key, "HI");
+	ck_assert_str_eq(interrupts.rows[9].key, "RCU");
+	row = evcnt_test_row(&interrupts, "IRQ_POLL");
 	ck_assert_str_eq(row->description, "");
 	ck_assert_uint_eq(row->line, 7);
-	row = evcnt_test_row(&table, "NET_RX");
+	row = evcnt_test_row(&interrupts, "NET_RX");
 	ck_assert_uint_eq(row->counts[0], 6146);
 	ck_assert_uint_eq(row->counts[1], 3611);
 	ck_assert(!row->global);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
@@ -388,30 +404,26 @@ evcnt_test_many(size_t cpu_count)
 START_TEST(test_parse_many_cpus)
 {
 	const size_t cpu_count = 80;
-	struct proc_interrupts_table table = {0};
-	struct evcnt_test_warnings warnings;
 	const struct proc_interrupts_row *row;
 	char *text = evcnt_test_many(cpu_count);
 
-	ck_assert_int_eq(evcnt_test_parse(&table, text, &warnings), 0);
+	evcnt_test_parse_clean(&interrupts, text);
 	free(text);
-	ck_assert_uint_eq(warnings.count, 0);
-	ck_assert_uint_eq(table.cpu_count, cpu_count);
-	ck_assert_uint_eq(table.cpus[4], 4);
-	ck_assert_uint_eq(table.cpus[5], 6);
-	ck_assert_uint_eq(table.cpus[cpu_count - 1], cpu_count);
-	ck_assert_uint_eq(table.row_count, 3);
-	row = evcnt_test_row(&table, "30");
+	ck_assert_uint_eq(interrupts.cpu_count, cpu_count);
+	ck_assert_uint_eq(interrupts.cpus[4], 4);
+	ck_assert_uint_eq(interrupts.cpus[5], 6);
+	ck_assert_uint_eq(interrupts.cpus[cpu_count - 1], cpu_count);
+	ck_assert_uint_eq(interrupts.row_count, 3);
+	row = evcnt_test_row(&interrupts, "30");
 	ck_assert_uint_eq(row->count_count, cpu_count);
 	for (size_t i = 0; i < cpu_count; i++)
 		ck_assert_uint_eq(row->counts[i], 1000 * i + 7);
 	ck_assert_str_eq(row->description, "PCI-MSI 524288-edge nvme0q1");
-	row = evcnt_test_row(&table, "LOC");
+	row = evcnt_test_row(&interrupts, "LOC");
 	ck_assert_uint_eq(row->counts[cpu_count - 1], cpu_count - 1);
-	row = evcnt_test_row(&table, "ERR");
+	row = evcnt_test_row(&interrupts, "ERR");
 	ck_assert(row->global);
 	ck_assert_uint_eq(row->counts[0], 9);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
@@ -425,24 +437,20 @@ START_TEST(test_parse_descriptions)
 	    "FOO:  3  4   two   spaces\tand\ta  tab  \n"
 	    "BAR:  5  6  7  8 digits after the counts\n"
 	    "  8:  1  2  ends without a newline";
-	struct proc_interrupts_table table = {0};
-	struct evcnt_test_warnings warnings;
 
-	ck_assert_int_eq(evcnt_test_parse(&table, text, &warnings), 0);
-	ck_assert_uint_eq(warnings.count, 0);
-	ck_assert_uint_eq(table.row_count, 6);
-	ck_assert_str_eq(evcnt_test_row(&table, "5")->description, "");
-	ck_assert_str_eq(evcnt_test_row(&table, "6")->description, "");
-	ck_assert_str_eq(
-	    evcnt_test_row(&table, "7")->description, "IO-APIC 7-edge a, b, c");
-	ck_assert_str_eq(
-	    evcnt_test_row(&table, "FOO")->description, "two spaces and a tab");
-	ck_assert_str_eq(evcnt_test_row(&table, "BAR")->description,
+	evcnt_test_parse_clean(&interrupts, text);
+	ck_assert_uint_eq(interrupts.row_count, 6);
+	ck_assert_str_eq(evcnt_test_row(&interrupts, "5")->description, "");
+	ck_assert_str_eq(evcnt_test_row(&interrupts, "6")->description, "");
+	ck_assert_str_eq(evcnt_test_row(&interrupts, "7")->description,
+	    "IO-APIC 7-edge a, b, c");
+	ck_assert_str_eq(evcnt_test_row(&interrupts, "FOO")->description,
+	    "two spaces and a tab");
+	ck_assert_str_eq(evcnt_test_row(&interrupts, "BAR")->description,
 	    "7 8 digits after the counts");
-	ck_assert_str_eq(
-	    evcnt_test_row(&table, "8")->description, "ends without a newline");
-	ck_assert_uint_eq(evcnt_test_row(&table, "8")->line, 7);
-	proc_interrupts_free(&table);
+	ck_assert_str_eq(evcnt_test_row(&interrupts, "8")->description,
+	    "ends without a newline");
+	ck_assert_uint_eq(evcnt_test_row(&interrupts, "8")->line, 7);
 }
 END_TEST
 
@@ -724,16 +732,14 @@ END_TEST
 
 START_TEST(test_event_numbered)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	const struct evcnt_line *line;
 	struct evcnt_child child;
 
-	evcnt_events_init(&events, NULL);
-	evcnt_test_add(&events, &table, evcnt_test_x86, EVCNT_FILE_INTERRUPTS);
-	ck_assert_uint_eq(events.count, 16);
+	evcnt_test_add(
+	    &parsed, &interrupts, evcnt_test_x86, EVCNT_FILE_INTERRUPTS);
+	ck_assert_uint_eq(parsed.count, 16);
 
-	line = &events.lines[2];
+	line = &parsed.lines[2];
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_IRQ, 24, 0);
 	ck_assert_int_eq(line->type, EVCNT_TYPE_INTR);
 	ck_assert_int_eq(EVCNT_TYPE_INTR, 1);
@@ -760,42 +766,37 @@ START_TEST(test_event_numbered)
 	ck_assert_str_eq(child.label, "IO-APIC 24 5-edge ACPI:Ged cpu1");
 
 	line = evcnt_test_line(
-	    &events, "PCI-MSIX-0000:00:02.0 36 1-edge virtio1-req.0");
+	    &parsed, "PCI-MSIX-0000:00:02.0 36 1-edge virtio1-req.0");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_IRQ, 36, 0);
 	ck_assert_str_eq(line->group, "PCI-MSIX-0000:00:02.0");
 	ck_assert_str_eq(line->name, "36 1-edge virtio1-req.0");
 	ck_assert_uint_eq(line->total, 92442);
 
 	line = evcnt_test_line(
-	    &events, "IR-PCI-MSI 120 327680-edge xhci_hcd, foo");
+	    &parsed, "IR-PCI-MSI 120 327680-edge xhci_hcd, foo");
 	ck_assert_uint_eq(line->total, 42);
 	ck_assert_uint_eq(line->irq, 120);
 
 	/* No description: no chip to name the group after. */
-	line = evcnt_test_line(&events, "irq 121");
+	line = evcnt_test_line(&parsed, "irq 121");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_IRQ, 121, 0);
 	ck_assert_str_eq(line->group, EVCNT_GROUP_UNKNOWN_CHIP);
 	ck_assert_str_eq(line->name, "121");
 	ck_assert_uint_eq(line->cpu_count, 2);
 	evcnt_line_child(line, 1, &child);
 	ck_assert_str_eq(child.label, "irq 121 cpu1");
-
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
 START_TEST(test_event_named)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	const struct evcnt_line *line;
 	struct evcnt_child child;
 
-	evcnt_events_init(&events, NULL);
-	evcnt_test_add(&events, &table, evcnt_test_x86, EVCNT_FILE_INTERRUPTS);
+	evcnt_test_add(
+	    &parsed, &interrupts, evcnt_test_x86, EVCNT_FILE_INTERRUPTS);
 
-	line = evcnt_test_line(&events, "LOC Local timer interrupts");
+	line = evcnt_test_line(&parsed, "LOC Local timer interrupts");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("LOC"), 0);
 	ck_assert_int_eq(line->type, EVCNT_TYPE_INTR);
 	ck_assert(!line->has_irq);
@@ -812,35 +813,29 @@ START_TEST(test_event_named)
 	ck_assert_str_eq(child.label, "LOC Local timer interrupts cpu1");
 
 	/* Global counters: a total only, named after the key. */
-	line = evcnt_test_line(&events, "ERR ERR");
+	line = evcnt_test_line(&parsed, "ERR ERR");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("ERR"), 0);
 	ck_assert_str_eq(line->group, "ERR");
 	ck_assert_str_eq(line->name, "ERR");
 	ck_assert_uint_eq(line->total, 0);
 	ck_assert_uint_eq(line->cpu_count, 0);
-	line = evcnt_test_line(&events, "MIS MIS");
+	line = evcnt_test_line(&parsed, "MIS MIS");
 	ck_assert_uint_eq(line->total, 3);
 	ck_assert_uint_eq(line->cpu_count, 0);
 	ck_assert_uint_eq(line->line, 16);
-
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
 START_TEST(test_event_arm64)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	const struct evcnt_line *line;
 	struct evcnt_child child;
 
-	evcnt_events_init(&events, NULL);
 	evcnt_test_add(
-	    &events, &table, evcnt_test_arm64, EVCNT_FILE_INTERRUPTS);
-	ck_assert_uint_eq(events.count, 11);
+	    &parsed, &interrupts, evcnt_test_arm64, EVCNT_FILE_INTERRUPTS);
+	ck_assert_uint_eq(parsed.count, 11);
 
-	line = evcnt_test_line(&events, "GICv3 11 27 Level arch_timer");
+	line = evcnt_test_line(&parsed, "GICv3 11 27 Level arch_timer");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_IRQ, 11, 0);
 	ck_assert_str_eq(line->name, "11 27 Level arch_timer");
 	ck_assert_uint_eq(line->total, 12345u + 11000u + 10500u + 9800u);
@@ -849,38 +844,32 @@ START_TEST(test_event_arm64)
 	ck_assert_uint_eq(child.count, 9800);
 
 	line = evcnt_test_line(
-	    &events, "IPI3 CPU stop (for crash dump) interrupts");
+	    &parsed, "IPI3 CPU stop (for crash dump) interrupts");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("IPI3"), 0);
 	ck_assert_str_eq(line->group, "IPI3");
 	ck_assert_str_eq(line->name, "CPU stop (for crash dump) interrupts");
-	line = evcnt_test_line(&events, "IPI5 IRQ work interrupts");
+	line = evcnt_test_line(&parsed, "IPI5 IRQ work interrupts");
 	ck_assert_uint_eq(line->total, 1180);
-	line = evcnt_test_line(&events, "Err Err");
+	line = evcnt_test_line(&parsed, "Err Err");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("Err"), 0);
 	ck_assert_uint_eq(line->cpu_count, 0);
-
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
 START_TEST(test_event_softirqs)
 {
-	struct proc_interrupts_table interrupts = {0};
 	struct proc_interrupts_table softirqs = {0};
-	struct evcnt_events events;
 	const struct evcnt_line *line;
 	struct evcnt_child child;
 
-	evcnt_events_init(&events, NULL);
 	evcnt_test_add(
-	    &events, &interrupts, evcnt_test_x86, EVCNT_FILE_INTERRUPTS);
+	    &parsed, &interrupts, evcnt_test_x86, EVCNT_FILE_INTERRUPTS);
 	evcnt_test_add(
-	    &events, &softirqs, evcnt_test_softirqs, EVCNT_FILE_SOFTIRQS);
-	ck_assert_uint_eq(events.count, 26);
-	ck_assert_str_eq(events.lines[16].label, "softirq HI");
+	    &parsed, &softirqs, evcnt_test_softirqs, EVCNT_FILE_SOFTIRQS);
+	ck_assert_uint_eq(parsed.count, 26);
+	ck_assert_str_eq(parsed.lines[16].label, "softirq HI");
 
-	line = evcnt_test_line(&events, "softirq NET_RX");
+	line = evcnt_test_line(&parsed, "softirq NET_RX");
 	EVCNT_TEST_ID(
 	    line->id, EVCNT_SOURCE_SOFTIRQ, evcnt_test_fnv("NET_RX"), 0);
 	ck_assert_int_eq(line->type, EVCNT_TYPE_MISC);
@@ -898,13 +887,11 @@ START_TEST(test_event_softirqs)
 	ck_assert_uint_eq(child.count, 6146);
 
 	/* A clear starts the next refresh; the key tables stay. */
-	evcnt_events_clear(&events);
-	ck_assert_uint_eq(events.count, 0);
-	ck_assert_uint_eq(events.named.count, 9);
-	ck_assert_uint_eq(events.softirqs.count, 10);
+	evcnt_events_clear(&parsed);
+	ck_assert_uint_eq(parsed.count, 0);
+	ck_assert_uint_eq(parsed.named.count, 9);
+	ck_assert_uint_eq(parsed.softirqs.count, 10);
 
-	evcnt_events_free(&events);
-	proc_interrupts_free(&interrupts);
 	proc_interrupts_free(&softirqs);
 }
 END_TEST
@@ -915,16 +902,13 @@ START_TEST(test_event_offline_cpu)
 {
 	static const uint32_t cpus[] = {0, 2, 3};
 	static const uint64_t counts[] = {5, 6, 7};
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	const struct evcnt_line *line;
 	struct evcnt_child child;
 
-	evcnt_events_init(&events, NULL);
 	evcnt_test_add(
-	    &events, &table, evcnt_test_offline, EVCNT_FILE_INTERRUPTS);
-	ck_assert_uint_eq(events.count, 3);
-	line = &events.lines[0];
+	    &parsed, &interrupts, evcnt_test_offline, EVCNT_FILE_INTERRUPTS);
+	ck_assert_uint_eq(parsed.count, 3);
+	line = &parsed.lines[0];
 	ck_assert_uint_eq(line->total, 18);
 	ck_assert_uint_eq(line->cpu_count, 3);
 	for (size_t i = 0; i < 3; i++) {
@@ -939,29 +923,23 @@ START_TEST(test_event_offline_cpu)
 		    "IO-APIC 24 5-edge ACPI:Ged cpu%u", (unsigned)cpus[i]);
 		ck_assert_str_eq(child.label, label);
 	}
-	evcnt_line_child(&events.lines[1], 2, &child);
+	evcnt_line_child(&parsed.lines[1], 2, &child);
 	EVCNT_TEST_ID(child.id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("LOC"), 4);
 	ck_assert_uint_eq(child.count, 300);
-
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
 START_TEST(test_event_many_cpus)
 {
 	const size_t cpu_count = 72;
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	const struct evcnt_line *line;
 	struct evcnt_child child;
 	char *text = evcnt_test_many(cpu_count);
 	uint64_t total = 0;
 
-	evcnt_events_init(&events, NULL);
-	evcnt_test_add(&events, &table, text, EVCNT_FILE_INTERRUPTS);
+	evcnt_test_add(&parsed, &interrupts, text, EVCNT_FILE_INTERRUPTS);
 	free(text);
-	line = evcnt_test_line(&events, "PCI-MSI 30 524288-edge nvme0q1");
+	line = evcnt_test_line(&parsed, "PCI-MSI 30 524288-edge nvme0q1");
 	ck_assert_uint_eq(line->cpu_count, cpu_count);
 	for (size_t i = 0; i < cpu_count; i++) {
 		uint32_t cpu = (uint32_t)(i < 5 ? i : i + 1);
@@ -977,8 +955,6 @@ START_TEST(test_event_many_cpus)
 		total += 1000 * i + 7;
 	}
 	ck_assert_uint_eq(line->total, total);
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
@@ -989,8 +965,6 @@ START_TEST(test_event_labels)
 	char text[1024];
 	char long_text[301];
 	char expected[256];
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	const struct evcnt_line *line;
 	struct evcnt_child child;
 
@@ -1003,11 +977,10 @@ START_TEST(test_event_labels)
 	    "BAD: 1 2 caf\xc3\xa9 \001x\x80y \xe2\x82\xac!\n"
 	    "  6: 1 2 %s\n",
 	    long_text, long_text, long_text);
-	evcnt_events_init(&events, NULL);
-	evcnt_test_add(&events, &table, text, EVCNT_FILE_INTERRUPTS);
-	ck_assert_uint_eq(events.count, 4);
+	evcnt_test_add(&parsed, &interrupts, text, EVCNT_FILE_INTERRUPTS);
+	ck_assert_uint_eq(parsed.count, 4);
 
-	line = &events.lines[0];
+	line = &parsed.lines[0];
 	ck_assert_str_eq(line->group, "FOO");
 	ck_assert_uint_eq(strlen(line->name), 255);
 	ck_assert_int_eq(memcmp(line->name, long_text, 255), 0);
@@ -1024,7 +997,7 @@ START_TEST(test_event_labels)
 	ck_assert_uint_eq(strlen(child.label), 255);
 	ck_assert_str_eq(child.label + 255 - 5, " cpu0");
 
-	line = &events.lines[1];
+	line = &parsed.lines[1];
 	ck_assert_str_eq(line->group, "CHIP");
 	ck_assert_uint_eq(strlen(line->name), 255);
 	ck_assert_int_eq(memcmp(line->name, "5 xxx", 5), 0);
@@ -1032,67 +1005,58 @@ START_TEST(test_event_labels)
 	ck_assert_str_eq(line->label, expected);
 
 	/* A UTF-8 sequence is one '?', any other odd byte one each. */
-	line = &events.lines[2];
+	line = &parsed.lines[2];
 	ck_assert_str_eq(line->name, "caf? ?x?y ?!");
 	ck_assert_str_eq(line->label, "BAD caf? ?x?y ?!");
 
 	/* A chip name too long for a group. */
-	line = &events.lines[3];
+	line = &parsed.lines[3];
 	ck_assert_uint_eq(strlen(line->group), 255);
 	ck_assert_str_eq(line->name, "6");
 	ck_assert_uint_eq(strlen(line->label), 255);
-
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
 /* Ids stay put from one refresh to the next while rows come and go. */
 START_TEST(test_event_key_stability)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	const struct evcnt_line *line;
 
-	evcnt_events_init(&events, NULL);
-	evcnt_test_add(&events, &table,
+	evcnt_test_add(&parsed, &interrupts,
 	    "CPU0 CPU1\n"
 	    " 24: 1 2 IO-APIC 5-edge ACPI:Ged\n"
 	    "NMI: 0 0 Non-maskable interrupts\n"
 	    "LOC: 5 6 Local timer interrupts\n",
 	    EVCNT_FILE_INTERRUPTS);
-	ck_assert_uint_eq(events.count, 3);
-	line = evcnt_test_line(&events, "NMI Non-maskable interrupts");
+	ck_assert_uint_eq(parsed.count, 3);
+	line = evcnt_test_line(&parsed, "NMI Non-maskable interrupts");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("NMI"), 0);
 
 	/* Next refresh: LOC and 24 gone, RES and 25 new, NMI moved. */
-	evcnt_events_clear(&events);
-	evcnt_test_add(&events, &table,
+	evcnt_events_clear(&parsed);
+	evcnt_test_add(&parsed, &interrupts,
 	    "CPU0 CPU1\n"
 	    "RES: 7 8 Rescheduling interrupts\n"
 	    " 25: 1 2 IO-APIC 6-edge ACPI:Ged\n"
 	    "NMI: 1 0 Non-maskable interrupts\n",
 	    EVCNT_FILE_INTERRUPTS);
-	ck_assert_uint_eq(events.count, 3);
-	line = evcnt_test_line(&events, "NMI Non-maskable interrupts");
+	ck_assert_uint_eq(parsed.count, 3);
+	line = evcnt_test_line(&parsed, "NMI Non-maskable interrupts");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("NMI"), 0);
 	ck_assert_uint_eq(line->total, 1);
-	line = evcnt_test_line(&events, "RES Rescheduling interrupts");
+	line = evcnt_test_line(&parsed, "RES Rescheduling interrupts");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("RES"), 0);
-	line = evcnt_test_line(&events, "IO-APIC 25 6-edge ACPI:Ged");
+	line = evcnt_test_line(&parsed, "IO-APIC 25 6-edge ACPI:Ged");
 	EVCNT_TEST_ID(line->id, EVCNT_SOURCE_IRQ, 25, 0);
-	ck_assert_uint_eq(events.named.count, 3); /* LOC remembered */
+	ck_assert_uint_eq(parsed.named.count, 3); /* LOC remembered */
 
 	/* LOC back: its old id. */
-	evcnt_events_clear(&events);
-	evcnt_test_add(&events, &table, "CPU0\nLOC: 9 Local timer interrupts\n",
-	    EVCNT_FILE_INTERRUPTS);
+	evcnt_events_clear(&parsed);
+	evcnt_test_add(&parsed, &interrupts,
+	    "CPU0\nLOC: 9 Local timer interrupts\n", EVCNT_FILE_INTERRUPTS);
 	EVCNT_TEST_ID(
-	    events.lines[0].id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("LOC"), 0);
-	ck_assert_uint_eq(events.lines[0].cpu_count, 1);
-
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
+	    parsed.lines[0].id, EVCNT_SOURCE_NAMED, evcnt_test_fnv("LOC"), 0);
+	ck_assert_uint_eq(parsed.lines[0].cpu_count, 1);
 }
 END_TEST
 
@@ -1262,12 +1226,9 @@ END_TEST
 /* Rows with one id in a table: the first stays, the others are reported. */
 START_TEST(test_event_repeats)
 {
-	struct proc_interrupts_table table = {0};
 	struct evcnt_test_warnings warnings;
-	struct evcnt_events events;
 
-	evcnt_events_init(&events, NULL);
-	ck_assert_int_eq(evcnt_test_parse(&table,
+	ck_assert_int_eq(evcnt_test_parse(&interrupts,
 	                     "CPU0 CPU1\n"
 	                     "  7: 1 2 X a\n"
 	                     "LOC: 1 2 Local timer interrupts\n"
@@ -1279,7 +1240,7 @@ START_TEST(test_event_repeats)
 	                     &warnings),
 	    0);
 	ck_assert_uint_eq(warnings.count, 0);
-	ck_assert_int_eq(evcnt_events_add(&events, &table,
+	ck_assert_int_eq(evcnt_events_add(&parsed, &interrupts,
 	                     EVCNT_FILE_INTERRUPTS, evcnt_test_warn, &warnings),
 	    0);
 	ck_assert_uint_eq(warnings.count, 4);
@@ -1296,23 +1257,22 @@ START_TEST(test_event_repeats)
 	ck_assert_str_eq(warnings.messages[3],
 	    "\"LOC again\" has the id of line 3; skipped");
 
-	ck_assert_uint_eq(events.count, 3);
-	ck_assert_str_eq(events.lines[0].label, "X 7 a");
-	ck_assert_str_eq(events.lines[1].label, "LOC Local timer interrupts");
-	ck_assert_str_eq(events.lines[2].label, "X 4294967295 largest");
-	EVCNT_TEST_ID(events.lines[2].id, EVCNT_SOURCE_IRQ, UINT32_MAX, 0);
+	ck_assert_uint_eq(parsed.count, 3);
+	ck_assert_str_eq(parsed.lines[0].label, "X 7 a");
+	ck_assert_str_eq(parsed.lines[1].label, "LOC Local timer interrupts");
+	ck_assert_str_eq(parsed.lines[2].label, "X 4294967295 largest");
+	EVCNT_TEST_ID(parsed.lines[2].id, EVCNT_SOURCE_IRQ, UINT32_MAX, 0);
 
 	/* In /proc/softirqs a number is a name like any other. */
-	evcnt_events_clear(&events);
-	ck_assert_int_eq(evcnt_test_parse(&table, "CPU0\n12: 1\n", NULL), 0);
+	evcnt_events_clear(&parsed);
 	ck_assert_int_eq(
-	    evcnt_events_add(&events, &table, EVCNT_FILE_SOFTIRQS, NULL, NULL),
+	    evcnt_test_parse(&interrupts, "CPU0\n12: 1\n", NULL), 0);
+	ck_assert_int_eq(evcnt_events_add(&parsed, &interrupts,
+	                     EVCNT_FILE_SOFTIRQS, NULL, NULL),
 	    0);
 	EVCNT_TEST_ID(
-	    events.lines[0].id, EVCNT_SOURCE_SOFTIRQ, evcnt_test_fnv("12"), 0);
-	ck_assert_str_eq(events.lines[0].label, "softirq 12");
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
+	    parsed.lines[0].id, EVCNT_SOURCE_SOFTIRQ, evcnt_test_fnv("12"), 0);
+	ck_assert_str_eq(parsed.lines[0].label, "softirq 12");
 }
 END_TEST
 
@@ -1351,84 +1311,78 @@ evcnt_test_child_count(
 START_TEST(test_widen_refreshes)
 {
 	static const uint64_t two32 = UINT64_C(1) << 32;
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	struct evcnt_widener widener = {0};
 
-	evcnt_events_init(&events, NULL);
-
-	evcnt_test_refresh(&events, &table, &widener,
+	evcnt_test_refresh(&parsed, &interrupts, &widener,
 	    "           CPU0       CPU1\n"
 	    " 24: 4294967290        100  IO-APIC 5-edge ACPI:Ged\n"
 	    " 30:         50         60  IO-APIC 2-edge timer\n"
 	    "LOC: 2147483000          7  Local timer interrupts\n"
 	    "ERR: 4294967295\n");
 	ck_assert_uint_eq(
-	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0), 4294967290u);
+	    evcnt_test_child_count(&parsed, EVCNT_TEST_ACPI, 0), 4294967290u);
 	ck_assert_uint_eq(
-	    evcnt_test_line(&events, EVCNT_TEST_ACPI)->total, 4294967390u);
+	    evcnt_test_line(&parsed, EVCNT_TEST_ACPI)->total, 4294967390u);
 	ck_assert_uint_eq(
-	    evcnt_test_line(&events, "ERR ERR")->total, 4294967295u);
+	    evcnt_test_line(&parsed, "ERR ERR")->total, 4294967295u);
 
 	/* 24 CPU0 wrapped (forward 11); LOC CPU0 fell by 2147482000, less
 	 * than 2^31: it started over; ERR wrapped (forward 4); 30 is gone. */
-	evcnt_test_refresh(&events, &table, &widener,
+	evcnt_test_refresh(&parsed, &interrupts, &widener,
 	    "           CPU0       CPU1\n"
 	    " 24:          5        150  IO-APIC 5-edge ACPI:Ged\n"
 	    "LOC:       1000          8  Local timer interrupts\n"
 	    "ERR:          3\n");
-	ck_assert_uint_eq(events.count, 3);
+	ck_assert_uint_eq(parsed.count, 3);
 	ck_assert_uint_eq(
-	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0), two32 + 5);
+	    evcnt_test_child_count(&parsed, EVCNT_TEST_ACPI, 0), two32 + 5);
 	ck_assert_uint_eq(
-	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 1), 150);
+	    evcnt_test_child_count(&parsed, EVCNT_TEST_ACPI, 1), 150);
 	ck_assert_uint_eq(
-	    evcnt_test_line(&events, EVCNT_TEST_ACPI)->total, two32 + 155);
+	    evcnt_test_line(&parsed, EVCNT_TEST_ACPI)->total, two32 + 155);
 	ck_assert_uint_eq(
-	    evcnt_test_child_count(&events, EVCNT_TEST_LOC, 0), 1000);
+	    evcnt_test_child_count(&parsed, EVCNT_TEST_LOC, 0), 1000);
 	ck_assert_uint_eq(
-	    evcnt_test_line(&events, EVCNT_TEST_LOC)->total, 1008);
+	    evcnt_test_line(&parsed, EVCNT_TEST_LOC)->total, 1008);
 	ck_assert_uint_eq(
-	    evcnt_test_line(&events, "ERR ERR")->total, two32 + 3);
+	    evcnt_test_line(&parsed, "ERR ERR")->total, two32 + 3);
 
 	/* CPU2 comes online; 30 is back: both start at the kernel's value. */
-	evcnt_test_refresh(&events, &table, &widener,
+	evcnt_test_refresh(&parsed, &interrupts, &widener,
 	    "           CPU0       CPU1       CPU2\n"
 	    " 24:         10        150          7  IO-APIC 5-edge ACPI:Ged\n"
 	    " 30:          1          2          3  IO-APIC 2-edge timer\n"
 	    "LOC:       1001          9          4  Local timer interrupts\n"
 	    "ERR:          3\n");
 	ck_assert_uint_eq(
-	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0), two32 + 10);
+	    evcnt_test_child_count(&parsed, EVCNT_TEST_ACPI, 0), two32 + 10);
 	ck_assert_uint_eq(
-	    evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 2), 7);
+	    evcnt_test_child_count(&parsed, EVCNT_TEST_ACPI, 2), 7);
 	ck_assert_uint_eq(
-	    evcnt_test_line(&events, EVCNT_TEST_ACPI)->total, two32 + 167);
+	    evcnt_test_line(&parsed, EVCNT_TEST_ACPI)->total, two32 + 167);
 	ck_assert_uint_eq(
-	    evcnt_test_child_count(&events, EVCNT_TEST_TIMER, 1), 2);
-	ck_assert_uint_eq(evcnt_test_line(&events, EVCNT_TEST_TIMER)->total, 6);
+	    evcnt_test_child_count(&parsed, EVCNT_TEST_TIMER, 1), 2);
+	ck_assert_uint_eq(evcnt_test_line(&parsed, EVCNT_TEST_TIMER)->total, 6);
 	ck_assert_uint_eq(
-	    evcnt_test_line(&events, EVCNT_TEST_LOC)->total, 1014);
+	    evcnt_test_line(&parsed, EVCNT_TEST_LOC)->total, 1014);
 
 	/* Up by almost 2^32 in one step, then a second wrap. */
-	evcnt_test_refresh(&events, &table, &widener,
+	evcnt_test_refresh(&parsed, &interrupts, &widener,
 	    "           CPU0       CPU1       CPU2\n"
 	    " 24: 4294967000        150          7  IO-APIC 5-edge ACPI:Ged\n"
 	    "ERR:          3\n");
-	ck_assert_uint_eq(evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0),
+	ck_assert_uint_eq(evcnt_test_child_count(&parsed, EVCNT_TEST_ACPI, 0),
 	    two32 + 4294967000u);
-	evcnt_test_refresh(&events, &table, &widener,
+	evcnt_test_refresh(&parsed, &interrupts, &widener,
 	    "           CPU0       CPU1       CPU2\n"
 	    " 24:        100        150          7  IO-APIC 5-edge ACPI:Ged\n"
 	    "ERR:          3\n");
-	ck_assert_uint_eq(evcnt_test_child_count(&events, EVCNT_TEST_ACPI, 0),
+	ck_assert_uint_eq(evcnt_test_child_count(&parsed, EVCNT_TEST_ACPI, 0),
 	    2 * two32 + 100);
 	ck_assert_uint_eq(
-	    evcnt_test_line(&events, EVCNT_TEST_ACPI)->total, 2 * two32 + 257);
+	    evcnt_test_line(&parsed, EVCNT_TEST_ACPI)->total, 2 * two32 + 257);
 
 	evcnt_widener_free(&widener);
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
@@ -1436,28 +1390,23 @@ END_TEST
  * as it is: up by the difference, and any decrease is a restart. */
 START_TEST(test_widen_wide_counts)
 {
-	struct proc_interrupts_table table = {0};
-	struct evcnt_events events;
 	struct evcnt_widener widener = {0};
 
-	evcnt_events_init(&events, NULL);
-	evcnt_test_refresh(&events, &table, &widener,
+	evcnt_test_refresh(&parsed, &interrupts, &widener,
 	    "           CPU0\n"
 	    "LOC: 10000000000  Local timer interrupts\n");
-	evcnt_test_refresh(&events, &table, &widener,
+	evcnt_test_refresh(&parsed, &interrupts, &widener,
 	    "           CPU0\n"
 	    "LOC: 10000000500  Local timer interrupts\n");
-	ck_assert_uint_eq(evcnt_test_child_count(&events, EVCNT_TEST_LOC, 0),
+	ck_assert_uint_eq(evcnt_test_child_count(&parsed, EVCNT_TEST_LOC, 0),
 	    UINT64_C(10000000500));
-	evcnt_test_refresh(&events, &table, &widener,
+	evcnt_test_refresh(&parsed, &interrupts, &widener,
 	    "           CPU0\n"
 	    "LOC:         20  Local timer interrupts\n");
 	ck_assert_uint_eq(
-	    evcnt_test_child_count(&events, EVCNT_TEST_LOC, 0), 20);
+	    evcnt_test_child_count(&parsed, EVCNT_TEST_LOC, 0), 20);
 
 	evcnt_widener_free(&widener);
-	evcnt_events_free(&events);
-	proc_interrupts_free(&table);
 }
 END_TEST
 
@@ -1468,6 +1417,7 @@ evcnt_test_suite(void)
 	TCase *parse = tcase_create("parse");
 	TCase *events = tcase_create("events");
 
+	tcase_add_checked_fixture(parse, NULL, evcnt_test_teardown_parse);
 	tcase_add_test(parse, test_parse_x86);
 	tcase_add_test(parse, test_parse_arm64);
 	tcase_add_test(parse, test_parse_offline_cpu);
@@ -1480,6 +1430,8 @@ evcnt_test_suite(void)
 	tcase_add_test(parse, test_parse_this_machine);
 	suite_add_tcase(suite, parse);
 
+	tcase_add_checked_fixture(
+	    events, evcnt_test_setup_events, evcnt_test_teardown_events);
 	tcase_add_test(events, test_fnv1a);
 	tcase_add_test(events, test_fnv1a_kernel_keys);
 	tcase_add_test(events, test_event_numbered);

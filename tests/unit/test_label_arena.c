@@ -255,19 +255,12 @@ END_TEST
 int
 main(void)
 {
-	Suite *suite = suite_create("label_arena");
-	TCase *cases = tcase_create("label_arena");
-	SRunner *runner;
-	int failed;
+	const TTest *tests[] = {
+	    arena_keeps_every_label_across_chunks,
+	    arena_sized_from_the_last_takes_one_chunk,
+	    snapshot_owns_its_labels_gone_and_returned,
+	    refused_commit_frees_its_labels,
+	};
 
-	tcase_add_test(cases, arena_keeps_every_label_across_chunks);
-	tcase_add_test(cases, arena_sized_from_the_last_takes_one_chunk);
-	tcase_add_test(cases, snapshot_owns_its_labels_gone_and_returned);
-	tcase_add_test(cases, refused_commit_frees_its_labels);
-	suite_add_tcase(suite, cases);
-	runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_tests("label_arena", tests, COUNT_OF(tests));
 }

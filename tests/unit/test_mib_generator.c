@@ -64,32 +64,24 @@ squeeze(const char *text)
 		free(squeezed_);                                               \
 	} while (0)
 
-static char *
-camel(const char *label)
-{
-	static char out[128];
-
-	mib_generator_camel_case(label, out, sizeof(out));
-	return out;
-}
-
 START_TEST(camel_case_splits_on_non_alphanumerics)
 {
-	char small[4];
+	static const struct fx_name_case names[] = {
+	    {"rx_bytes", "RxBytes"},
+	    {"int8_decimal", "Int8Decimal"},
+	    {"bytes in  use", "BytesInUse"},
+	    {"__x__y", "XY"},
+	    {"oper-up/down+1", "OperUpDown1"},
+	    {"ifInOctets", "IfInOctets"},
+	    {"64bit_counter", "64bitCounter"},
+	    {"a1b2", "A1b2"},
+	    {"___", ""},
+	};
 
-	ck_assert_str_eq(camel("rx_bytes"), "RxBytes");
-	ck_assert_str_eq(camel("int8_decimal"), "Int8Decimal");
-	ck_assert_str_eq(camel("bytes in  use"), "BytesInUse");
-	ck_assert_str_eq(camel("__x__y"), "XY");
-	ck_assert_str_eq(camel("oper-up/down+1"), "OperUpDown1");
-	ck_assert_str_eq(camel("ifInOctets"), "IfInOctets");
-	ck_assert_str_eq(camel("64bit_counter"), "64bitCounter");
-	ck_assert_str_eq(camel("a1b2"), "A1b2");
-	ck_assert_str_eq(camel("___"), "");
+	fx_assert_names(mib_generator_camel_case, names, COUNT_OF(names));
 	/* Truncated like snprintf, returning the length it needed. */
-	ck_assert_uint_eq(
-	    mib_generator_camel_case("rx_bytes", small, sizeof(small)), 7);
-	ck_assert_str_eq(small, "RxB");
+	fx_assert_name_truncated(
+	    mib_generator_camel_case, "rx_bytes", 4, 7, "RxB");
 }
 END_TEST
 
@@ -551,28 +543,21 @@ END_TEST
 int
 main(void)
 {
-	Suite *suite = suite_create("mib_generator");
-	TCase *cases = tcase_create("mib_generator");
-	SRunner *runner;
-	int failed;
+	const TTest *tests[] = {
+	    camel_case_splits_on_non_alphanumerics,
+	    descriptor_is_dci_class_label,
+	    descriptor_of_64_characters_and_no_more,
+	    module_names,
+	    clash_names_both_datums,
+	    clash_in_case_only,
+	    clash_with_table_index_and_import,
+	    long_descriptor_in_a_class_names_the_datum,
+	    bad_module_name_and_empty_registry,
+	    class_without_served_datum_is_left_out,
+	    index_objects_per_word_and_level,
+	    derived_datums_and_syntaxes,
+	    example_module_matches_expected,
+	};
 
-	tcase_add_test(cases, camel_case_splits_on_non_alphanumerics);
-	tcase_add_test(cases, descriptor_is_dci_class_label);
-	tcase_add_test(cases, descriptor_of_64_characters_and_no_more);
-	tcase_add_test(cases, module_names);
-	tcase_add_test(cases, clash_names_both_datums);
-	tcase_add_test(cases, clash_in_case_only);
-	tcase_add_test(cases, clash_with_table_index_and_import);
-	tcase_add_test(cases, long_descriptor_in_a_class_names_the_datum);
-	tcase_add_test(cases, bad_module_name_and_empty_registry);
-	tcase_add_test(cases, class_without_served_datum_is_left_out);
-	tcase_add_test(cases, index_objects_per_word_and_level);
-	tcase_add_test(cases, derived_datums_and_syntaxes);
-	tcase_add_test(cases, example_module_matches_expected);
-	suite_add_tcase(suite, cases);
-	runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_tests("mib_generator", tests, COUNT_OF(tests));
 }

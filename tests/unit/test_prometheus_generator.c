@@ -19,55 +19,40 @@
 
 static char error[2048];
 
-static char *
-module_name(const char *label)
-{
-	static char out[300];
-
-	prometheus_generator_module_name(label, out, sizeof(out));
-	return out;
-}
-
 START_TEST(module_names_are_lower_case_words)
 {
-	char small[6];
+	static const struct fx_name_case names[] = {
+	    {"netif", "dci_netif"},
+	    {"Disk IO", "dci_disk_io"},
+	    {"disk--io", "dci_disk_io"},
+	    {" queue 7 ", "dci_queue_7"},
+	    {"a.b/c", "dci_a_b_c"},
+	};
 
-	ck_assert_str_eq(module_name("netif"), "dci_netif");
-	ck_assert_str_eq(module_name("Disk IO"), "dci_disk_io");
-	ck_assert_str_eq(module_name("disk--io"), "dci_disk_io");
-	ck_assert_str_eq(module_name(" queue 7 "), "dci_queue_7");
-	ck_assert_str_eq(module_name("a.b/c"), "dci_a_b_c");
+	fx_assert_names(
+	    prometheus_generator_module_name, names, COUNT_OF(names));
 	/* Truncated as snprintf truncates, with the length it needed. */
-	ck_assert_uint_eq(
-	    prometheus_generator_module_name("netif", small, sizeof(small)), 9);
-	ck_assert_str_eq(small, "dci_n");
+	fx_assert_name_truncated(
+	    prometheus_generator_module_name, "netif", 6, 9, "dci_n");
 }
 END_TEST
 
-static char *
-snake(const char *name)
-{
-	static char out[300];
-
-	prometheus_generator_snake_case(name, out, sizeof(out));
-	return out;
-}
-
 START_TEST(snake_case_names)
 {
-	char small[8];
+	static const struct fx_name_case names[] = {
+	    {"dciNetifRxBytes", "dci_netif_rx_bytes"},
+	    {"dciNetifIfIndex", "dci_netif_if_index"},
+	    {"dciDevstatDiskid1", "dci_devstat_diskid1"},
+	    {"dciEvcntEventWord2", "dci_evcnt_event_word2"},
+	    {"dciCPUTime", "dci_cpu_time"},
+	    {"dciQueue7Depth", "dci_queue7_depth"},
+	    {"dciTCP", "dci_tcp"},
+	};
 
-	ck_assert_str_eq(snake("dciNetifRxBytes"), "dci_netif_rx_bytes");
-	ck_assert_str_eq(snake("dciNetifIfIndex"), "dci_netif_if_index");
-	ck_assert_str_eq(snake("dciDevstatDiskid1"), "dci_devstat_diskid1");
-	ck_assert_str_eq(snake("dciEvcntEventWord2"), "dci_evcnt_event_word2");
-	ck_assert_str_eq(snake("dciCPUTime"), "dci_cpu_time");
-	ck_assert_str_eq(snake("dciQueue7Depth"), "dci_queue7_depth");
-	ck_assert_str_eq(snake("dciTCP"), "dci_tcp");
-	ck_assert_uint_eq(prometheus_generator_snake_case(
-	                      "dciNetifRxBytes", small, sizeof(small)),
-	    18);
-	ck_assert_str_eq(small, "dci_net");
+	fx_assert_names(
+	    prometheus_generator_snake_case, names, COUNT_OF(names));
+	fx_assert_name_truncated(prometheus_generator_snake_case,
+	    "dciNetifRxBytes", 8, 18, "dci_net");
 }
 END_TEST
 
@@ -291,20 +276,13 @@ END_TEST
 int
 main(void)
 {
-	Suite *suite = suite_create("prometheus_generator");
-	TCase *cases = tcase_create("prometheus_generator");
-	SRunner *runner;
-	int failed;
+	const TTest *tests[] = {
+	    module_names_are_lower_case_words,
+	    snake_case_names,
+	    scrape_config_renames_every_name,
+	    one_module_per_class_with_lookups_and_overrides,
+	    errors,
+	};
 
-	tcase_add_test(cases, module_names_are_lower_case_words);
-	tcase_add_test(cases, snake_case_names);
-	tcase_add_test(cases, scrape_config_renames_every_name);
-	tcase_add_test(cases, one_module_per_class_with_lookups_and_overrides);
-	tcase_add_test(cases, errors);
-	suite_add_tcase(suite, cases);
-	runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_tests("prometheus_generator", tests, COUNT_OF(tests));
 }

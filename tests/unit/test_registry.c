@@ -178,7 +178,11 @@ START_TEST(class_id_collision_refused)
 }
 END_TEST
 
-START_TEST(subclass_under_instantiated_class_refused)
+/* Class "netif" {1,1} and class "queues" {1,1,5} below it, both of
+ * supplier alpha: with the one (`upper_first`: netif) registered, the
+ * other is refused with `expected`. */
+static void
+assert_nested_class_refused(bool upper_first, const char *expected)
 {
 	static const uint32_t below[] = {1, 1, 5};
 	struct dci_datum_info datums[] = {gauge(1, "queue")};
@@ -189,30 +193,25 @@ START_TEST(subclass_under_instantiated_class_refused)
 	struct dci_class_info lower =
 	    fx_class_info(below, 3, "queues", one_level, 1, datums, 1);
 
-	fx_class(registry, alpha, &upper);
-	assert_class_refused(registry, alpha, &lower,
+	fx_class(registry, alpha, upper_first ? &upper : &lower);
+	assert_class_refused(
+	    registry, alpha, upper_first ? &lower : &upper, expected);
+	dci_registry_free(registry);
+}
+
+START_TEST(subclass_under_instantiated_class_refused)
+{
+	assert_nested_class_refused(true,
 	    "class 1.1.5: subclass of instantiated class 1.1 (\"netif\"); UMA "
 	    "forbids classes below an instantiated class");
-	dci_registry_free(registry);
 }
 END_TEST
 
 START_TEST(instantiated_class_above_registered_refused)
 {
-	static const uint32_t below[] = {1, 1, 5};
-	struct dci_datum_info datums[] = {gauge(1, "queue")};
-	struct dci_registry *registry = dci_registry_new();
-	struct dci_supplier *alpha = fx_supplier(registry, "alpha");
-	struct dci_class_info upper =
-	    fx_class_info(netif_id, 2, "netif", one_level, 1, datums, 1);
-	struct dci_class_info lower =
-	    fx_class_info(below, 3, "queues", one_level, 1, datums, 1);
-
-	fx_class(registry, alpha, &lower);
-	assert_class_refused(registry, alpha, &upper,
+	assert_nested_class_refused(false,
 	    "class 1.1: instantiated class above registered class 1.1.5 "
 	    "(\"queues\"); UMA forbids classes below an instantiated class");
-	dci_registry_free(registry);
 }
 END_TEST
 
@@ -1455,6 +1454,22 @@ START_TEST(instance_keeps_creation_time_across_commits)
 }
 END_TEST
 
+/* The first `count` instances of the class's snapshot (in id order) had
+ * their last discontinuity at `expected`. */
+static void
+assert_discontinuities(
+    const struct dci_class *class, const int64_t *expected, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		ck_assert_msg(
+		    class->snapshot->instances[i].discontinuity_milliseconds ==
+		        expected[i],
+		    "instance %zu: discontinuity at %lld ms, not %lld", i,
+		    (long long)class->snapshot->instances[i]
+		        .discontinuity_milliseconds,
+		    (long long)expected[i]);
+}
+
 START_TEST(counter_going_backwards_marks_discontinuity)
 {
 	struct dci_registry *registry = dci_registry_new();
@@ -1487,16 +1502,8 @@ START_TEST(counter_going_backwards_marks_discontinuity)
 	}
 	fx_commit(builder, class, 2000);
 	snapshot = class->snapshot;
-	ck_assert_int_eq(
-	    snapshot->instances[0].discontinuity_milliseconds, 1000);
-	ck_assert_int_eq(
-	    snapshot->instances[1].discontinuity_milliseconds, 2000);
-	ck_assert_int_eq(
-	    snapshot->instances[2].discontinuity_milliseconds, 2000);
-	ck_assert_int_eq(
-	    snapshot->instances[3].discontinuity_milliseconds, 1000);
-	ck_assert_int_eq(
-	    snapshot->instances[4].discontinuity_milliseconds, 1000);
+	assert_discontinuities(
+	    class, (const int64_t[]){1000, 2000, 2000, 1000, 1000}, 5);
 	for (size_t i = 0; i < 5; i++)
 		ck_assert_int_eq(
 		    snapshot->instances[i].created_milliseconds, 1000);
@@ -1509,13 +1516,7 @@ START_TEST(counter_going_backwards_marks_discontinuity)
 		fx_set_unsigned(builder, row, 6, 4000000001u);
 	}
 	fx_commit(builder, class, 3000);
-	snapshot = class->snapshot;
-	ck_assert_int_eq(
-	    snapshot->instances[0].discontinuity_milliseconds, 1000);
-	ck_assert_int_eq(
-	    snapshot->instances[1].discontinuity_milliseconds, 2000);
-	ck_assert_int_eq(
-	    snapshot->instances[2].discontinuity_milliseconds, 2000);
+	assert_discontinuities(class, (const int64_t[]){1000, 2000, 2000}, 3);
 	dci_registry_free(registry);
 }
 END_TEST
@@ -1769,11 +1770,5 @@ registry_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(registry_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_suite(registry_suite());
 }

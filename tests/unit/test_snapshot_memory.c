@@ -90,22 +90,6 @@ refresh_once(struct dci_class *class, uint64_t round)
 	fx_commit(refresh.builder, class, (int64_t)(1000 * (round + 1)));
 }
 
-/* The value of datum `datum_id` of instance `id`, as served. */
-static uint64_t
-served(const struct dci_class *class, uint32_t id, uint32_t datum_id)
-{
-	const struct dci_datum *datum = dci_class_find_datum(class, datum_id);
-	long row = dci_snapshot_find(class, class->snapshot, &id);
-	struct dci_value value;
-
-	ck_assert_ptr_nonnull(datum);
-	ck_assert_int_ge(row, 0);
-	dci_value_decode(&datum->info,
-	    dci_snapshot_slot(class, class->snapshot, (size_t)row, datum),
-	    &value);
-	return value.number;
-}
-
 static long
 resident_kilobytes(void)
 {
@@ -137,8 +121,10 @@ START_TEST(large_class_costs_one_snapshot_after_many_refreshes)
 	last = resident_kilobytes();
 	ck_assert_uint_eq(class->snapshot->count, MEMORY_INSTANCES);
 	/* The last refresh's values are served from the mapped blocks. */
-	ck_assert_uint_eq(served(class, 7, 3), (MEMORY_REFRESHES - 1) * 7 + 3);
-	ck_assert_uint_eq(served(class, MEMORY_INSTANCES, MEMORY_DATUMS),
+	ck_assert_uint_eq(
+	    fx_served_number(class, 7, 3), (MEMORY_REFRESHES - 1) * 7 + 3);
+	ck_assert_uint_eq(
+	    fx_served_number(class, MEMORY_INSTANCES, MEMORY_DATUMS),
 	    (uint64_t)(MEMORY_REFRESHES - 1) * MEMORY_INSTANCES +
 	        MEMORY_DATUMS);
 #ifdef SANITIZED_ALLOCATOR
@@ -165,16 +151,10 @@ main(void)
 {
 	Suite *suite = suite_create("snapshot_memory");
 	TCase *cases = tcase_create("snapshot_memory");
-	SRunner *runner;
-	int failed;
 
 	tcase_set_timeout(cases, 60);
 	tcase_add_test(
 	    cases, large_class_costs_one_snapshot_after_many_refreshes);
 	suite_add_tcase(suite, cases);
-	runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return fx_run_suite(suite);
 }
