@@ -7,6 +7,7 @@
 #include <net-snmp/agent/agent_callbacks.h>
 #include <net-snmp/library/snmpUnixDomain.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -128,15 +129,43 @@ send_through_net_snmp(netsnmp_session *session, netsnmp_pdu *request)
 	}
 }
 
-/* Sends an encoded answer on the session's own socket; a failure loses
- * this answer and the connection, which Net-SNMP then opens again
- * (agentx_send.h). */
+/* Sends the encoded answer to the request `ids` on the session's own
+ * socket; a failure loses this answer and the connection, which Net-SNMP
+ * then opens again (agentx_send.h). The one that finds no room for the
+ * whole wait, and so ends the connection, is logged every time, with the
+ * request and how much of its answer went out (at most once a wait, and
+ * the next connection a ping interval on); others, such as those on the
+ * connection it ended, are counted with send_failed. */
 static void
-send_answer(int socket, size_t length)
+send_answer(int socket, size_t length, const struct agent_agentx_ids *ids)
 {
-	if (!agent_agentx_send(
-	        socket, answer_buffer.bytes, length, SEND_WAIT_MILLISECONDS))
+	size_t written;
+
+	if (agent_agentx_send(socket, answer_buffer.bytes, length,
+	        SEND_WAIT_MILLISECONDS, &written))
+		return;
+	if (errno != ETIMEDOUT) {
 		send_failed(strerror(errno));
+		return;
+	}
+	send_failures++;
+	if (written > 0)
+		log_warnx("agent: the AgentX master's socket had no room for "
+		          "%d ms: the answer to its request %" PRIu32
+		          " (session %" PRIu32 ", transaction %" PRIu32
+		          ") was cut after %zu of its %zu octets; the "
+		          "connection is shut down and Net-SNMP opens a new "
+		          "one",
+		    SEND_WAIT_MILLISECONDS, ids->packet, ids->session,
+		    ids->transaction, written, length);
+	else
+		log_warnx("agent: the AgentX master's socket had no room for "
+		          "%d ms: the answer to its request %" PRIu32
+		          " (session %" PRIu32 ", transaction %" PRIu32
+		          ", %zu octets) was not sent; the connection is shut "
+		          "down and Net-SNMP opens a new one",
+		    SEND_WAIT_MILLISECONDS, ids->packet, ids->session,
+		    ids->transaction, length);
 }
 
 static int
@@ -177,7 +206,7 @@ direct_callback(int operation, netsnmp_session *session, int reqid,
 	if (length == 0)
 		send_through_net_snmp(session, pdu);
 	else
-		send_answer(transport->sock, length);
+		send_answer(transport->sock, length, &ids);
 	return 1;
 }
 
@@ -299,7 +328,7 @@ answer_in_place(int socket, const struct agent_agentx_header *header,
 	/* What the encoding does not take, Net-SNMP parses and answers. */
 	if (encoded == 0)
 		return false;
-	send_answer(socket, encoded);
+	send_answer(socket, encoded, &ids);
 	return true;
 }
 

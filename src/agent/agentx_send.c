@@ -33,7 +33,7 @@ wait_writable(int socket, int64_t deadline)
 
 bool
 agent_agentx_send(int socket, const unsigned char *bytes, size_t length,
-    int wait_milliseconds)
+    int wait_milliseconds, size_t *written_out)
 {
 	size_t written = 0;
 	int64_t deadline = -1;
@@ -63,7 +63,9 @@ agent_agentx_send(int socket, const unsigned char *bytes, size_t length,
 			shutdown(socket, SHUT_RDWR);
 			errno = saved;
 		}
+		*written_out = written;
 		return false;
 	}
+	*written_out = written;
 	return true;
 }

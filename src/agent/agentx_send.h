@@ -11,7 +11,9 @@
  * the rest of it. Not taken at all, it shows a master that has not read
  * for the whole wait; keeping that connection would let every answer
  * still to come (up to a full framing buffer of requests) hold the loop
- * for another wait, while a new session costs one registration.
+ * for another wait, and Net-SNMP's own next write on the full socket (a
+ * ping, an answer it builds) block it until the master reads, while a new
+ * session costs one registration.
  */
 #ifndef DCISTAT_AGENT_AGENTX_SEND_H
 #define DCISTAT_AGENT_AGENTX_SEND_H
@@ -20,10 +22,10 @@
 #include <stddef.h>
 
 /* Writes the `length` bytes to the stream socket `socket`, waiting at most
- * `wait_milliseconds` in all for room. False with errno set when not all
- * of it was written (ETIMEDOUT when the wait ran out); the socket is then
- * shut down. */
+ * `wait_milliseconds` in all for room; `*written` says how many were.
+ * False with errno set when not all of them were (ETIMEDOUT when the wait
+ * ran out); the socket is then shut down. */
 bool agent_agentx_send(int socket, const unsigned char *bytes, size_t length,
-    int wait_milliseconds);
+    int wait_milliseconds, size_t *written);
 
 #endif

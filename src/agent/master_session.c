@@ -287,6 +287,11 @@ ping_answered(int operation, netsnmp_session *session, int request,
 	if (!magic_current(magic, &what) || what != MAGIC_PING)
 		return 1;
 	ping_pending = false;
+	/* Not sent (Net-SNMP calls back from inside the send, before
+	 * ping_send knows of it): the connection is broken, and ends at
+	 * Net-SNMP's next read. The master was asked nothing. */
+	if (operation == NETSNMP_CALLBACK_OP_SEND_FAILED)
+		return 1;
 	if (operation != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || pdu == NULL) {
 		/* Net-SNMP gave up on it: another goes at once, the master
 		 * being silent for longer than a ping interval. */

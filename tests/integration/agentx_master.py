@@ -18,13 +18,29 @@ Scenario "framing": how requests are cut into reads: several in one write
 non-default context among Gets (answered by Net-SNMP's agent), a PDU
 longer than Net-SNMP parses followed by a Get; every request is answered
 once, by packet id, as the same request sent alone is.
+Scenario "cut-answer": Gets of long names (each answered noSuchInstance
+with its name, so as long as the master makes it) sent in one write, their
+answers not read, sized so that the first answer without room in
+dcistatd's socket is written in part: dcistatd must end the connection
+there (the master reads the whole answers before it, a part of it and
+nothing after), then open a new one, register again and answer a Get.
+Prints "cut: request N, W of L octets" for the test to find in dcistatd's
+log.
+Scenario "unwritten-answer": the same, sized so that the first answer
+without room has room for none of it: dcistatd must end the connection
+all the same (the master reads the whole answers before it and nothing
+after), then open a new one. Prints "unsent: request N, L octets".
 Prints one "ok: ..." line per check; exits 1 with "FAIL: ..." at the first
 wrong answer, 2 on a protocol or time-out error.
 """
 
+import array
+import fcntl
+import select
 import socket
 import struct
 import sys
+import termios
 import time
 
 OPEN, CLOSE, REGISTER, UNREGISTER, GET, GETNEXT = 1, 2, 3, 4, 5, 6
@@ -50,6 +66,7 @@ class Session:
         self.session_id = 1
         self.packet_id = 100
         self.buffer = b""
+        self.last_pdu = b""
 
     def receive_exactly(self, count):
         while len(self.buffer) < count:
@@ -71,6 +88,7 @@ class Session:
         if length > 1 << 20:
             raise ProtocolError("payload of %d octets" % length)
         payload = self.receive_exactly(length)
+        self.last_pdu = header + payload
         return kind, flags, order, session, transaction, packet, payload
 
     def pdu(self, kind, payload, transaction, packet, flags=NETWORK_BYTE_ORDER,
@@ -148,13 +166,16 @@ class Master:
         """Answers Open, Register and the like until the subagent has
         registered dciStatsObjects' tables and a request can be sent."""
         registered = 0
+        opened = False
         while registered < 6:
             kind, _, _, _, transaction, packet, _ = self.session.receive()
             if kind in (OPEN, REGISTER, PING) or kind >= 7:
                 self.session.respond(transaction, packet)
                 registered += kind == REGISTER
+                opened |= kind == OPEN
             else:
                 raise ProtocolError("unexpected PDU type %d" % kind)
+        return opened
 
     def request(self, kind, ranges):
         """Sends a Get or GetNext of `ranges` ((start, end, include)...)
@@ -341,6 +362,180 @@ def hang_up_at_close(master):
         master.session.respond(transaction, packet)
 
 
+# A Get of a name this long under dciSupplierTable answers noSuchInstance
+# with the name kept: an answer as long as the request makes it. The
+# longest name dcistatd reads in place (AGENT_AGENTX_OID_MAX).
+LONG_NAME_LENGTH = 128
+# The most such names in one Get: the request stays under the longest PDU
+# dcistatd frames in place (AGENT_AGENTX_PDU_MAX, 65536 octets).
+LONG_NAMES_MAX = 120
+# How long the master waits for the end of a connection it stopped
+# reading; dcistatd waits for room a second (SEND_WAIT_MILLISECONDS).
+END_WAIT_SECONDS = 5
+
+
+def queued_octets(connection):
+    """What the subagent wrote on `connection` that is not read yet."""
+    count = array.array("i", [0])
+    fcntl.ioctl(connection.fileno(), termios.FIONREAD, count)
+    return count[0]
+
+
+def first_unwritten(length, limit=16):
+    """Where a sender stops that writes answers of `length` octets, each in
+    one send without blocking, to a peer that reads none, on a Unix stream
+    socket pair of this kernel's default sizes (dcistatd's socket to the
+    master has them: Net-SNMP sets no buffer size on it): (the number of the
+    first answer not written whole, the octets of it written), or (None, 0)
+    when `limit` answers fit. The peer's SO_RCVBUF plays no part: what a
+    Unix stream socket holds for its reader is charged to the writer's send
+    buffer, in buffers of at most 32 KiB and some, each taken while the
+    writer is below its limit."""
+    writer, reader = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with writer, reader:
+        writer.setblocking(False)
+        answer = b"\0" * length
+        for number in range(1, limit + 1):
+            try:
+                written = writer.send(answer)
+            except BlockingIOError:
+                return number, 0
+            if written < length:
+                return number, written
+    return None, 0
+
+
+def with_ids(pdu, transaction, packet):
+    """An answer of the same request under other ids (network byte
+    order, as dcistatd encodes)."""
+    return pdu[:8] + struct.pack(">II", transaction, packet) + pdu[16:]
+
+
+def read_to_end(connection, seconds):
+    """Everything the peer sends until it ends the connection (EOF, or a
+    reset), or for `seconds` at most: (the octets, how it ended, or
+    None)."""
+    data = b""
+    deadline = time.monotonic() + seconds
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return data, None
+            connection.settimeout(left)
+            chunk = connection.recv(65536)
+            if not chunk:
+                return data, "end of file"
+            data += chunk
+    except ConnectionResetError:
+        return data, "reset"
+    except socket.timeout:
+        return data, None
+
+
+def stop_reading(master, listener, cut):
+    """Gets whose answers fill dcistatd's socket to the master, sent in one
+    write, none of their answers read until dcistatd ends the connection;
+    `cut`: their size chosen so that the first answer without room is
+    written in part (else: not at all). Then a new connection must come,
+    and a Get on it be answered."""
+    session = master.session
+    _, first, value = master.getnext(SUPPLIER_MODULE)
+    long_name = first + (0,) * (LONG_NAME_LENGTH - len(first))
+
+    # An answer's length, from those of one and two names.
+    lengths = []
+    for count in (1, 2):
+        master.request(GET, [(long_name, (), False)] * count)
+        lengths.append(len(session.last_pdu))
+    for names in range(LONG_NAMES_MAX, 0, -1):
+        length = lengths[0] + (names - 1) * (lengths[1] - lengths[0])
+        number, written = first_unwritten(length)
+        if number is not None and (written > 0) == cut:
+            break
+    else:
+        raise ProtocolError("no answer size leaves an answer %s on this "
+                            "kernel" % ("cut" if cut else "unwritten"))
+    error, _, varbinds = master.request(GET,
+                                        [(long_name, (), False)] * names)
+    reference = session.last_pdu
+    check(error == 0 and len(reference) == length and
+          len(varbinds) == names and
+          all(kind == NO_SUCH_INSTANCE and name == long_name
+              for kind, name, _ in varbinds),
+          "a Get of %d names of %d sub-identifiers answers %d octets, "
+          "noSuchInstance each" % (names, LONG_NAME_LENGTH, length))
+    check(queued_octets(session.connection) == 0 and not session.buffer,
+          "nothing unread before the Gets sent without reading")
+    # `number` such Gets, the last one's answer without room, and two
+    # small ones after it: on a connection left open, their answers (or
+    # the subagent's next ping) would follow what was written of it.
+    burst = b"".join(
+        session.pdu(GET, search_ranges([(long_name, (), False)] * names),
+                    60, 301 + i) for i in range(number))
+    for packet in (401, 402):
+        burst += session.pdu(GET, search_ranges([(first, (), False)]), 60,
+                             packet)
+    session.connection.sendall(burst)
+    sent = time.monotonic()
+    print("ok: sent %d such Gets and 2 small ones without reading; on this "
+          "kernel answer %d has no room for %s" %
+          (number, number, "its last %d octets" % (length - written) if cut
+           else "any of its octets"), flush=True)
+    poller = select.poll()
+    poller.register(session.connection, select.POLLRDHUP)
+    ended = bool(poller.poll(END_WAIT_SECONDS * 1000))
+    waited = time.monotonic() - sent
+    # Read to the end; a connection that did not end is read for a while
+    # all the same, to show what would follow the answer without room.
+    data, how = read_to_end(session.connection, 5 if ended else 3)
+    data = session.buffer + data
+    session.connection.close()
+    for i in range(number - 1):
+        check(data[i * length:(i + 1) * length] ==
+              with_ids(reference, 60, 301 + i),
+              "answer %d read whole, as the Get answered alone" % (i + 1))
+    rest = data[(number - 1) * length:]
+    expected = with_ids(reference, 60, 300 + number)
+    same = 0
+    while same < min(len(rest), length) and rest[same] == expected[same]:
+        same += 1
+    if same < len(rest):
+        check(False, "after answer %d: %d octets of answer %d, then %d "
+              "others%s" % (number - 1, same, number, len(rest) - same,
+                            ", read as the rest of it" if 0 < same < length
+                            else ""))
+    if cut:
+        check(0 < same < length, "answer %d cut after %d of its %d octets, "
+              "nothing after them" % (number, same, length))
+        print("cut: request %d, %d of %d octets" % (300 + number, same,
+                                                    length), flush=True)
+    else:
+        check(same == 0, "nothing read of answer %d or after it (%d octets)"
+              % (number, same))
+        print("unsent: request %d, %d octets" % (300 + number, length),
+              flush=True)
+    check(ended and how is not None,
+          "the connection ended (%s) %.1f s after the Gets" % (how, waited)
+          if ended else
+          "the connection ended within %d s of the Gets" % END_WAIT_SECONDS)
+    listener.settimeout(10)
+    connection, _ = listener.accept()
+    connection.settimeout(10)
+    renewed = Master(Session(connection))
+    check(renewed.serve_until_registered(),
+          "a new connection %.1f s after the Gets: Open, then the tables "
+          "registered again" % (time.monotonic() - sent))
+    asked = time.monotonic()
+    kind, name, answer = renewed.get(first)
+    check(kind == OCTET_STRING and name == first and answer == value,
+          "a Get of %s on the new session answers %r within %.3f s" %
+          (dotted(first), answer, time.monotonic() - asked))
+    _, name, answer = renewed.getnext(SUPPLIER_MODULE)
+    check(name == first and answer == value,
+          "the subagent still answers %s" % dotted(name))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.stderr.write(__doc__)
@@ -363,6 +558,8 @@ def main():
             framing(master)
         elif scenario == "hang-up-at-close":
             hang_up_at_close(master)
+        elif scenario in ("cut-answer", "unwritten-answer"):
+            stop_reading(master, listener, scenario == "cut-answer")
         else:
             raise ProtocolError("no scenario %s" % scenario)
     except (ProtocolError, OSError, struct.error) as error:

@@ -558,13 +558,15 @@ START_TEST(send_to_a_peer_that_does_not_read)
 	int pair[2];
 	int64_t start;
 	int buffer = 4096;
+	size_t written;
 
 	/* Blocking, as Net-SNMP opens the AgentX socket. */
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
 	setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &buffer, sizeof(buffer));
 
 	/* Room for all of it. */
-	ck_assert(agent_agentx_send(pair[0], answer, 100, 200));
+	ck_assert(agent_agentx_send(pair[0], answer, 100, 200, &written));
+	ck_assert_uint_eq(written, 100);
 	ck_assert_int_eq(recv(pair[1], answer, 100, 0), 100);
 
 	/* No room at all: dropped after the wait, and the socket shut down,
@@ -573,12 +575,14 @@ START_TEST(send_to_a_peer_that_does_not_read)
 	 * fails at once. */
 	fill(pair[0]);
 	start = now_milliseconds();
-	ck_assert(!agent_agentx_send(pair[0], answer, 100, 200));
+	ck_assert(!agent_agentx_send(pair[0], answer, 100, 200, &written));
 	ck_assert_int_eq(errno, ETIMEDOUT);
+	ck_assert_uint_eq(written, 0);
 	ck_assert_int_ge(now_milliseconds() - start, 190);
 	ck_assert_int_lt(now_milliseconds() - start, 2000);
-	ck_assert(!agent_agentx_send(pair[0], answer, 100, 200));
+	ck_assert(!agent_agentx_send(pair[0], answer, 100, 200, &written));
 	ck_assert_int_eq(errno, EPIPE);
+	ck_assert_uint_eq(written, 0);
 	{
 		ssize_t count;
 		while ((count = recv(pair[1], answer, 4096, 0)) > 0)
@@ -593,7 +597,8 @@ START_TEST(send_to_a_peer_that_does_not_read)
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
 	setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &buffer, sizeof(buffer));
 	start = now_milliseconds();
-	ck_assert(!agent_agentx_send(pair[0], answer, sizeof(answer), 200));
+	ck_assert(
+	    !agent_agentx_send(pair[0], answer, sizeof(answer), 200, &written));
 	ck_assert_int_eq(errno, ETIMEDOUT);
 	ck_assert_int_lt(now_milliseconds() - start, 2000);
 	{
@@ -602,6 +607,7 @@ START_TEST(send_to_a_peer_that_does_not_read)
 			total += count;
 		ck_assert_int_eq(count, 0);
 		ck_assert_int_gt(total, 0);
+		ck_assert_int_eq(total, (ssize_t)written);
 		ck_assert_int_lt(total, (ssize_t)sizeof(answer));
 	}
 	close(pair[0]);
