@@ -30,22 +30,9 @@ require_cmd python3
 require_built
 
 run_mode() {
-	local mode=$1 socket=$TMP_DIR/master.$1.sock config=$TMP_DIR/$1.yaml
-	local output=$TMP_DIR/master.$1.out master started stopped status
-	cat >"$config" <<YAML
-agent:
-  agentx-socket: $socket
-  ping-interval: 1
-  plugin-dir: $NETIF_PLUGIN_DIR
-providers:
-  - module: netif
-YAML
-	python3 "$here/agentx_master.py" "$socket" hang-up-at-close 30 \
-	    >"$output" 2>&1 &
-	master=$!
-	_lib_pids+=("$master")
-	wait_until 10 test -S "$socket" || fail "the AgentX master did not listen"
-	start_dcistatd "$config" --in-place "$mode"
+	local mode=$1 output started stopped status
+	start_agentx_master "$mode" hang-up-at-close --in-place "$mode"
+	output=$AGENTX_MASTER_OUTPUT
 	wait_until 10 grep -q '^ok: the subagent registered' "$output" ||
 	    fail "in-place answers $mode: dcistatd did not register with the master: $(tr '\n' ' ' <"$output")"
 
@@ -58,8 +45,7 @@ YAML
 	status=$?
 	DCISTATD_PID=
 	check_sanitizer_log "$DCISTATD_LOG" dcistatd
-	wait "$master"
-	sed "s/^/# [$mode] master: /" "$output"
+	wait_agentx_master "in-place answers $mode"
 	[ "$status" -eq 0 ] ||
 	    fail "in-place answers $mode: dcistatd exited with status $status on SIGTERM"
 	((stopped - started < 2000)) ||

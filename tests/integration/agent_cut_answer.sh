@@ -38,34 +38,15 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 require_cmd python3
 require_built
 
+# Stale after 3 refreshes: a loop held for more than the wait for room (a
+# second) and a refresh shows as a class withdrawn.
+AGENTX_MASTER_REFRESH=1
+
 run_scenario() {
-	local scenario=$1 socket=$TMP_DIR/master.$1.sock config=$TMP_DIR/$1.yaml
-	local output=$TMP_DIR/master.$1.out master status said lines
-	# Stale after 3 refreshes: a loop held for more than the wait for room
-	# (a second) and a refresh shows as a class withdrawn.
-	cat >"$config" <<YAML
-agent:
-  agentx-socket: $socket
-  ping-interval: 1
-  plugin-dir: $NETIF_PLUGIN_DIR
-providers:
-  - module: netif
-    refresh: 1
-YAML
-	python3 "$here/agentx_master.py" "$socket" "$scenario" 30 >"$output" 2>&1 &
-	master=$!
-	_lib_pids+=("$master")
-	wait_until 10 test -S "$socket" || fail "the AgentX master did not listen"
-	start_dcistatd "$config" --in-place on
-	wait "$master"
-	status=$?
-	sed "s/^/# [$scenario] /" "$output"
-	[ "$status" -eq 0 ] || {
-		sed 's/^/# dcistatd: /' "$DCISTATD_LOG" | tail -n 30
-		fail "$scenario: the master's checks failed (status $status)"
-	}
-	grep -q '^ok: the subagent still answers' "$output" ||
-	    fail "$scenario: the scenario did not finish"
+	local scenario=$1 output said lines
+	start_agentx_master "$scenario" "$scenario" --in-place on
+	wait_agentx_master "$scenario" '^ok: the subagent still answers'
+	output=$AGENTX_MASTER_OUTPUT
 	ok "$scenario: $(grep -c '^ok:' "$output") checks of the master passed"
 
 	# What dcistatd must say of the answer without room, from what the

@@ -28,31 +28,10 @@ require_cmd python3 timeout
 require_built
 
 run_mode() {
-	local mode=$1 socket=$TMP_DIR/master.$1.sock config=$TMP_DIR/$1.yaml
-	local output=$TMP_DIR/master.$1.out master status
-	cat >"$config" <<YAML
-agent:
-  agentx-socket: $socket
-  ping-interval: 1
-  plugin-dir: $NETIF_PLUGIN_DIR
-providers:
-  - module: netif
-YAML
-	python3 "$here/agentx_master.py" "$socket" long-names 30 >"$output" 2>&1 &
-	master=$!
-	_lib_pids+=("$master")
-	wait_until 10 test -S "$socket" || fail "the AgentX master did not listen"
-	start_dcistatd "$config" --in-place "$mode" -D agent
-	wait "$master"
-	status=$?
-	sed "s/^/# [$mode] /" "$output"
-	[ "$status" -eq 0 ] || {
-		sed 's/^/# dcistatd: /' "$DCISTATD_LOG" | tail -n 30
-		fail "in-place answers $mode: the master's checks failed (status $status)"
-	}
-	grep -q '^ok: the subagent still answers' "$output" ||
-	    fail "in-place answers $mode: the scenario did not finish"
-	ok "in-place answers $mode: $(grep -c '^ok:' "$output") checks of long names passed"
+	local mode=$1
+	start_agentx_master "$mode" long-names --in-place "$mode" -D agent
+	wait_agentx_master "in-place answers $mode" '^ok: the subagent still answers'
+	ok "in-place answers $mode: $(grep -c '^ok:' "$AGENTX_MASTER_OUTPUT") checks of long names passed"
 	if [ "$mode" = on ]; then
 		grep -q 'AgentX requests answered in place' "$DCISTATD_LOG" ||
 		    fail "in-place answers on, but dcistatd did not take the session over"

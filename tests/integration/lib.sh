@@ -6,8 +6,10 @@
 # with every process the test started and every network namespace it made;
 # a private snmpd master (start_snmpd), dcistatd (start_dcistatd,
 # stop_dcistatd, which also checks for a clean exit and for sanitizer
-# reports), SNMP wrappers (snmp_get, snmp_walk) and bounded polling
-# (wait_until). Nothing here sleeps for a fixed long time.
+# reports), a small AgentX master with dcistatd as its subagent
+# (start_agentx_master, wait_agentx_master), SNMP wrappers (snmp_get,
+# snmp_walk) and bounded polling (wait_until). Nothing here sleeps for a
+# fixed long time.
 #
 # Environment: top_srcdir and top_builddir (set by `make check`; default to
 # this script's tree and the current directory); IT_KEEP_TMP=1 keeps the
@@ -728,4 +730,58 @@ run_dcistatd() {
 	# shellcheck disable=SC2034 # read by the tests
 	RUN_STATUS=$?
 	check_sanitizer_log "$err" "dcistatd $*"
+}
+
+# --- a small AgentX master --------------------------------------------------------
+
+# agentx_master.py (beside this file) on a private socket, with the real
+# dcistatd as its subagent: requests no snmpd sends, and no root needed.
+AGENTX_MASTER_PID=
+AGENTX_MASTER_OUTPUT=
+
+# start_agentx_master RUN SCENARIO [DCISTATD-ARG...]: starts the master's
+# SCENARIO on $TMP_DIR/master.RUN.sock, its output in $AGENTX_MASTER_OUTPUT;
+# once it listens, dcistatd with DCISTATD-ARGs on a configuration that
+# points there (ping interval 1 s) and serves netif, refreshed every
+# $AGENTX_MASTER_REFRESH seconds when that is set. Waits for neither.
+start_agentx_master() {
+	local run=$1 scenario=$2 socket=$TMP_DIR/master.$1.sock
+	local config=$TMP_DIR/$1.yaml
+	shift 2
+	{
+		cat <<EOF_CONFIG
+agent:
+  agentx-socket: $socket
+  ping-interval: 1
+  plugin-dir: $NETIF_PLUGIN_DIR
+providers:
+  - module: netif
+EOF_CONFIG
+		[ -z "${AGENTX_MASTER_REFRESH:-}" ] ||
+		    printf '    refresh: %s\n' "$AGENTX_MASTER_REFRESH"
+	} >"$config"
+	AGENTX_MASTER_OUTPUT=$TMP_DIR/master.$run.out
+	python3 "$_lib_here/agentx_master.py" "$socket" "$scenario" 30 \
+	    >"$AGENTX_MASTER_OUTPUT" 2>&1 &
+	AGENTX_MASTER_PID=$!
+	_lib_pids+=("$AGENTX_MASTER_PID")
+	wait_until 10 test -S "$socket" || fail "$run: the AgentX master did not listen"
+	start_dcistatd "$config" "$@"
+}
+
+# wait_agentx_master RUN [LAST]: waits for the master to end and prints its
+# output, "# [RUN] " before each line. Fails, with the end of dcistatd's
+# log, when the master's checks failed; fails too when LAST is given and no
+# line of the output matches it (the scenario did not finish).
+wait_agentx_master() {
+	local run=$1 last=${2:-} status
+	wait "$AGENTX_MASTER_PID"
+	status=$?
+	sed "s/^/# [$run] /" "$AGENTX_MASTER_OUTPUT"
+	[ "$status" -eq 0 ] || {
+		sed 's/^/# dcistatd: /' "$DCISTATD_LOG" | tail -n 30
+		fail "$run: the master's checks failed (status $status)"
+	}
+	[ -z "$last" ] || grep -q -- "$last" "$AGENTX_MASTER_OUTPUT" ||
+	    fail "$run: the master's scenario did not finish"
 }
