@@ -49,19 +49,7 @@
 #define FX_COMMIT_MILLISECONDS 5000
 
 #ifndef FIXTURES_WITHOUT_CHECK
-/* Runs every test of `suite` (and frees it): a test program's exit status,
- * EXIT_FAILURE when any test failed. */
-static inline int
-fx_run_suite(Suite *suite)
-{
-	SRunner *runner = srunner_create(suite);
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+#include "check_runner.h"
 
 /* Runs `tests` as one case of a suite named `name`: a test program's exit
  * status. */
@@ -74,7 +62,7 @@ fx_run_tests(const char *name, const TTest *const *tests, size_t count)
 	for (size_t i = 0; i < count; i++)
 		tcase_add_test(cases, tests[i]);
 	suite_add_tcase(suite, cases);
-	return fx_run_suite(suite);
+	return check_run_suite(suite);
 }
 #endif
 

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_runner.h"
+
 /* libnetsnmpagent's AgentX parser; its header (agentx/protocol.h) is not
  * installed. */
 int agentx_parse(
@@ -642,11 +644,5 @@ agentx_decode_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(agentx_decode_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? 0 : 1;
+	return check_run_suite(agentx_decode_suite());
 }

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_runner.h"
+
 /* libnetsnmpagent's AgentX parser; its header (agentx/protocol.h) is not
  * installed. */
 int agentx_parse(
@@ -277,11 +279,5 @@ agentx_encode_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(agentx_encode_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? 0 : 1;
+	return check_run_suite(agentx_encode_suite());
 }

@@ -30,6 +30,7 @@
 #include "cli/watch.h"
 #include "model/registry.h"
 #include "model/snapshot.h"
+#include "check_runner.h"
 
 /* --- rates ------------------------------------------------------------- */
 
@@ -1243,11 +1244,5 @@ cli_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(cli_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(cli_suite());
 }

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_runner.h"
+
 #define ERROR_SIZE 512
 
 /* Parses `text` as "t.yaml" and requires success. */
@@ -1283,11 +1285,5 @@ config_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(config_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(config_suite());
 }

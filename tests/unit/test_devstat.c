@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_runner.h"
+
 #define ALL_FIELDS ((UINT32_C(1) << DISKSTATS_FIELD_COUNT) - 1)
 #define FIRST_FIELDS(count) ((UINT32_C(1) << (count)) - 1)
 
@@ -1675,11 +1677,5 @@ devstat_test_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(devstat_test_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(devstat_test_suite());
 }

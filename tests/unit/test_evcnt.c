@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_runner.h"
+
 /* Recorded on a 2-CPU x86 virtual machine (a few rows added from other
  * x86 machines: several actions, fasteoi, IR-PCI-MSI, no description). */
 static const char evcnt_test_x86[] =
@@ -1455,11 +1457,5 @@ evcnt_test_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(evcnt_test_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(evcnt_test_suite());
 }

@@ -614,5 +614,5 @@ events_suite(void)
 int
 main(void)
 {
-	return fx_run_suite(events_suite());
+	return check_run_suite(events_suite());
 }

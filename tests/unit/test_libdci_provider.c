@@ -16,6 +16,7 @@
 
 #include "../dci_provider_build.h"
 #include "providers/suppliers/segment_reader.h"
+#include "check_runner.h"
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 #define NUMBER 4242u
@@ -848,11 +849,5 @@ provider_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(provider_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(provider_suite());
 }

@@ -16,6 +16,7 @@
 #include "runtime/lifecycle.h"
 #include "model/snapshot.h"
 #include "snmp/table_index.h"
+#include "check_runner.h"
 
 #ifndef TEST_PROVIDER_DIR
 #error "TEST_PROVIDER_DIR must name the directory of the test plug-ins"
@@ -533,11 +534,5 @@ lifecycle_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(lifecycle_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(lifecycle_suite());
 }

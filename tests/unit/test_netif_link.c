@@ -28,6 +28,8 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
+#include "check_runner.h"
+
 /* A netlink message (or datagram of messages) under construction. */
 struct netif_test_builder {
 	_Alignas(8) unsigned char buffer[8192];
@@ -1390,11 +1392,5 @@ netif_test_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(netif_test_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(netif_test_suite());
 }

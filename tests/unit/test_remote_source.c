@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/value.h"
+#include "check_runner.h"
 
 #define COUNT(array) (sizeof(array) / sizeof(*(array)))
 
@@ -450,11 +451,5 @@ remote_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(remote_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(remote_suite());
 }

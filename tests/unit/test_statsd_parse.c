@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_runner.h"
+
 static enum statsd_parse_result
 parse(const char *line, struct statsd_metric *metric)
 {
@@ -216,11 +218,5 @@ statsd_parse_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(statsd_parse_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(statsd_parse_suite());
 }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_runner.h"
+
 static const struct statsd_limits default_limits = {
     .max_series = 100,
     .max_timer_series = 100,
@@ -203,11 +205,5 @@ statsd_series_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(statsd_series_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(statsd_series_suite());
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "providers/suppliers/segment_reader.h"
+#include "check_runner.h"
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -940,11 +941,5 @@ supplier_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(supplier_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(supplier_suite());
 }

@@ -1184,5 +1184,5 @@ walk_suite(void)
 int
 main(void)
 {
-	return fx_run_suite(walk_suite());
+	return check_run_suite(walk_suite());
 }

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_runner.h"
+
 #define SAMPLES 1000000u
 
 /* A fixed generator (xorshift64*), so that a failure repeats. */
@@ -223,11 +225,5 @@ tdigest_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(tdigest_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(tdigest_suite());
 }

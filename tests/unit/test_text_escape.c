@@ -16,6 +16,7 @@
 
 #include "base/log.h"
 #include "model/registry.h"
+#include "check_runner.h"
 
 /* A forged line, clear screen, a title (OSC 0) and the clipboard (OSC 52),
  * raw C1 CSI and OSC, C1 as UTF-8, and DEL. */
@@ -291,11 +292,5 @@ escape_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(escape_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(escape_suite());
 }

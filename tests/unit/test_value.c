@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_runner.h"
+
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
 /* Every slot in these tests lives in a buffer this large, pre-filled so
@@ -1219,11 +1221,5 @@ value_suite(void)
 int
 main(void)
 {
-	SRunner *runner = srunner_create(value_suite());
-	int failed;
-
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run_suite(value_suite());
 }
