@@ -64,6 +64,9 @@ static size_t direct_ranges_size;
 static bool indirect_pending;
 /* Answers whose send failed since the last one logged. */
 static unsigned long send_failures;
+/* Connections ended in a row for an answer without room (no answer
+ * written whole since the first). */
+static unsigned long connections_ended;
 /* The encoded answer, kept for the next. */
 static struct agent_agentx_buffer answer_buffer;
 /* How long a full socket may hold up an answer's send. */
@@ -129,43 +132,59 @@ send_through_net_snmp(netsnmp_session *session, netsnmp_pdu *request)
 	}
 }
 
+/* Whether `count` is 1, 10, 100 and so on. */
+static bool
+power_of_ten(unsigned long count)
+{
+	while (count >= 10 && count % 10 == 0)
+		count /= 10;
+	return count == 1;
+}
+
 /* Sends the encoded answer to the request `ids` on the session's own
  * socket; a failure loses this answer and the connection, which Net-SNMP
  * then opens again (agentx_send.h). The one that finds no room for the
- * whole wait, and so ends the connection, is logged every time, with the
- * request and how much of its answer went out (at most once a wait, and
- * the next connection a ping interval on); others, such as those on the
- * connection it ended, are counted with send_failed. */
+ * whole wait, and so ends the connection, is logged with the request and
+ * how much of its answer went out: the first of a run of such connections,
+ * then the 10th, the 100th and so on, so that a master that never reads
+ * cannot fill the log one reconnection at a time. Others, such as those
+ * on the connection it ended, are counted with send_failed. */
 static void
 send_answer(int socket, size_t length, const struct agent_agentx_ids *ids)
 {
 	size_t written;
 
 	if (agent_agentx_send(socket, answer_buffer.bytes, length,
-	        SEND_WAIT_MILLISECONDS, &written))
+	        SEND_WAIT_MILLISECONDS, &written)) {
+		connections_ended = 0;
 		return;
+	}
 	if (errno != ETIMEDOUT) {
 		send_failed(strerror(errno));
 		return;
 	}
 	send_failures++;
+	if (!power_of_ten(++connections_ended))
+		return;
 	if (written > 0)
 		log_warnx("agent: the AgentX master's socket had no room for "
 		          "%d ms: the answer to its request %" PRIu32
 		          " (session %" PRIu32 ", transaction %" PRIu32
 		          ") was cut after %zu of its %zu octets; the "
 		          "connection is shut down and Net-SNMP opens a new "
-		          "one",
+		          "one (%lu ended so in a row)",
 		    SEND_WAIT_MILLISECONDS, ids->packet, ids->session,
-		    ids->transaction, written, length);
+		    ids->transaction, written, length, connections_ended);
 	else
-		log_warnx("agent: the AgentX master's socket had no room for "
-		          "%d ms: the answer to its request %" PRIu32
-		          " (session %" PRIu32 ", transaction %" PRIu32
-		          ", %zu octets) was not sent; the connection is shut "
-		          "down and Net-SNMP opens a new one",
+		log_warnx(
+		    "agent: the AgentX master's socket had no room for "
+		    "%d ms: the answer to its request %" PRIu32
+		    " (session %" PRIu32 ", transaction %" PRIu32
+		    ", %zu octets) was not sent; the connection is shut "
+		    "down and Net-SNMP opens a new one (%lu ended so in a "
+		    "row)",
 		    SEND_WAIT_MILLISECONDS, ids->packet, ids->session,
-		    ids->transaction, length);
+		    ids->transaction, length, connections_ended);
 }
 
 static int

@@ -22,8 +22,10 @@
 # and a Get on it answered with the value of before. Asserted here:
 # dcistatd logs the answer without room on one line (its request, and how
 # many of its octets went out), does not claim that the master left a ping
-# unanswered, withdraws no class as not refreshed (its loop held no longer
-# than the wait), and stops cleanly.
+# unanswered, and stops cleanly. (That the loop is held no longer than the
+# wait is what the master's checks show by value: with the connection
+# kept, the answers still waiting, then Net-SNMP's pings, reach it after
+# the part of the cut answer, or the connection never ends.)
 #
 # Needs no root: no snmpd, only Unix sockets in the test's directory.
 
@@ -37,10 +39,6 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 
 require_cmd python3
 require_built
-
-# Stale after 3 refreshes: a loop held for more than the wait for room (a
-# second) and a refresh shows as a class withdrawn.
-AGENTX_MASTER_REFRESH=1
 
 run_scenario() {
 	local scenario=$1 output said lines
@@ -63,10 +61,7 @@ run_scenario() {
 	if grep 'has not answered a ping' "$DCISTATD_LOG" | sed 's/^/# /' | grep .; then
 		fail "$scenario: dcistatd says the master left a ping unanswered (above); it was sent none"
 	fi
-	if grep 'not refreshed' "$DCISTATD_LOG" | sed 's/^/# /' | grep .; then
-		fail "$scenario: a class went stale: dcistatd's loop was held (above)"
-	fi
-	ok "$scenario: no ping claimed unanswered, no class withdrawn"
+	ok "$scenario: no ping claimed unanswered"
 	stop_dcistatd
 }
 

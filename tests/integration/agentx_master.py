@@ -381,13 +381,14 @@ def queued_octets(connection):
     return count[0]
 
 
-def first_unwritten(length, limit=16):
+def first_unwritten(length):
     """Where a sender stops that writes answers of `length` octets, each in
     one send without blocking, to a peer that reads none, on a Unix stream
     socket pair of this kernel's default sizes (dcistatd's socket to the
     master has them: Net-SNMP sets no buffer size on it): (the number of the
     first answer not written whole, the octets of it written), or (None, 0)
-    when `limit` answers fit. The peer's SO_RCVBUF plays no part: what a
+    when it is never reached (it always is: the number of answers tried
+    covers twice the send buffer). The peer's SO_RCVBUF plays no part: what a
     Unix stream socket holds for its reader is charged to the writer's send
     buffer, in buffers of at most 32 KiB and some, each taken while the
     writer is below its limit."""
@@ -395,7 +396,8 @@ def first_unwritten(length, limit=16):
     with writer, reader:
         writer.setblocking(False)
         answer = b"\0" * length
-        for number in range(1, limit + 1):
+        send_buffer = writer.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+        for number in range(1, 2 * send_buffer // length + 3):
             try:
                 written = writer.send(answer)
             except BlockingIOError:

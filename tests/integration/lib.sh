@@ -742,14 +742,12 @@ AGENTX_MASTER_OUTPUT=
 # start_agentx_master RUN SCENARIO [DCISTATD-ARG...]: starts the master's
 # SCENARIO on $TMP_DIR/master.RUN.sock, its output in $AGENTX_MASTER_OUTPUT;
 # once it listens, dcistatd with DCISTATD-ARGs on a configuration that
-# points there (ping interval 1 s) and serves netif, refreshed every
-# $AGENTX_MASTER_REFRESH seconds when that is set. Waits for neither.
+# points there (ping interval 1 s) and serves netif. Waits for neither.
 start_agentx_master() {
 	local run=$1 scenario=$2 socket=$TMP_DIR/master.$1.sock
 	local config=$TMP_DIR/$1.yaml
 	shift 2
-	{
-		cat <<EOF_CONFIG
+	cat >"$config" <<EOF_CONFIG
 agent:
   agentx-socket: $socket
   ping-interval: 1
@@ -757,9 +755,6 @@ agent:
 providers:
   - module: netif
 EOF_CONFIG
-		[ -z "${AGENTX_MASTER_REFRESH:-}" ] ||
-		    printf '    refresh: %s\n' "$AGENTX_MASTER_REFRESH"
-	} >"$config"
 	AGENTX_MASTER_OUTPUT=$TMP_DIR/master.$run.out
 	python3 "$_lib_here/agentx_master.py" "$socket" "$scenario" 30 \
 	    >"$AGENTX_MASTER_OUTPUT" 2>&1 &

@@ -11,7 +11,7 @@
 /* Runs every test of `suite` (and frees it): EXIT_FAILURE when any test
  * failed, else EXIT_SUCCESS. */
 static inline int
-check_run_suite(Suite *suite)
+unit_run_suite(Suite *suite)
 {
 	SRunner *runner = srunner_create(suite);
 	int failed;

@@ -62,7 +62,7 @@ fx_run_tests(const char *name, const TTest *const *tests, size_t count)
 	for (size_t i = 0; i < count; i++)
 		tcase_add_test(cases, tests[i]);
 	suite_add_tcase(suite, cases);
-	return check_run_suite(suite);
+	return unit_run_suite(suite);
 }
 #endif
 

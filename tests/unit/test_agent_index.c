@@ -1628,5 +1628,5 @@ agent_index_suite(void)
 int
 main(void)
 {
-	return check_run_suite(agent_index_suite());
+	return unit_run_suite(agent_index_suite());
 }

@@ -644,5 +644,5 @@ agentx_decode_suite(void)
 int
 main(void)
 {
-	return check_run_suite(agentx_decode_suite());
+	return unit_run_suite(agentx_decode_suite());
 }

@@ -279,5 +279,5 @@ agentx_encode_suite(void)
 int
 main(void)
 {
-	return check_run_suite(agentx_encode_suite());
+	return unit_run_suite(agentx_encode_suite());
 }

@@ -1244,5 +1244,5 @@ cli_suite(void)
 int
 main(void)
 {
-	return check_run_suite(cli_suite());
+	return unit_run_suite(cli_suite());
 }

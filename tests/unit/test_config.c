@@ -1285,5 +1285,5 @@ config_suite(void)
 int
 main(void)
 {
-	return check_run_suite(config_suite());
+	return unit_run_suite(config_suite());
 }

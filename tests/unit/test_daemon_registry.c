@@ -270,5 +270,5 @@ main(void)
 	tcase_add_test(answers, truncated_answers_refused);
 	tcase_add_test(answers, withdrawn_suppliers_keep_indexes);
 	suite_add_tcase(suite, answers);
-	return check_run_suite(suite);
+	return unit_run_suite(suite);
 }

@@ -1079,5 +1079,5 @@ dci_server_suite(void)
 int
 main(void)
 {
-	return check_run_suite(dci_server_suite());
+	return unit_run_suite(dci_server_suite());
 }

@@ -836,5 +836,5 @@ derived_suite(void)
 int
 main(void)
 {
-	return check_run_suite(derived_suite());
+	return unit_run_suite(derived_suite());
 }

@@ -1677,5 +1677,5 @@ devstat_test_suite(void)
 int
 main(void)
 {
-	return check_run_suite(devstat_test_suite());
+	return unit_run_suite(devstat_test_suite());
 }

@@ -535,5 +535,5 @@ dynamic_suite(void)
 int
 main(void)
 {
-	return check_run_suite(dynamic_suite());
+	return unit_run_suite(dynamic_suite());
 }

@@ -1457,5 +1457,5 @@ evcnt_test_suite(void)
 int
 main(void)
 {
-	return check_run_suite(evcnt_test_suite());
+	return unit_run_suite(evcnt_test_suite());
 }

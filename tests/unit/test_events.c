@@ -614,5 +614,5 @@ events_suite(void)
 int
 main(void)
 {
-	return check_run_suite(events_suite());
+	return unit_run_suite(events_suite());
 }

@@ -826,5 +826,5 @@ libdci_suite(void)
 int
 main(void)
 {
-	return check_run_suite(libdci_suite());
+	return unit_run_suite(libdci_suite());
 }

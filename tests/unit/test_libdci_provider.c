@@ -849,5 +849,5 @@ provider_suite(void)
 int
 main(void)
 {
-	return check_run_suite(provider_suite());
+	return unit_run_suite(provider_suite());
 }

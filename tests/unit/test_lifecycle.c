@@ -534,5 +534,5 @@ lifecycle_suite(void)
 int
 main(void)
 {
-	return check_run_suite(lifecycle_suite());
+	return unit_run_suite(lifecycle_suite());
 }

@@ -1392,5 +1392,5 @@ netif_test_suite(void)
 int
 main(void)
 {
-	return check_run_suite(netif_test_suite());
+	return unit_run_suite(netif_test_suite());
 }

@@ -1770,5 +1770,5 @@ registry_suite(void)
 int
 main(void)
 {
-	return check_run_suite(registry_suite());
+	return unit_run_suite(registry_suite());
 }

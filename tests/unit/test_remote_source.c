@@ -451,5 +451,5 @@ remote_suite(void)
 int
 main(void)
 {
-	return check_run_suite(remote_suite());
+	return unit_run_suite(remote_suite());
 }

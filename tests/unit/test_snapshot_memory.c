@@ -156,5 +156,5 @@ main(void)
 	tcase_add_test(
 	    cases, large_class_costs_one_snapshot_after_many_refreshes);
 	suite_add_tcase(suite, cases);
-	return check_run_suite(suite);
+	return unit_run_suite(suite);
 }

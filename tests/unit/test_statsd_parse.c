@@ -218,5 +218,5 @@ statsd_parse_suite(void)
 int
 main(void)
 {
-	return check_run_suite(statsd_parse_suite());
+	return unit_run_suite(statsd_parse_suite());
 }

@@ -205,5 +205,5 @@ statsd_series_suite(void)
 int
 main(void)
 {
-	return check_run_suite(statsd_series_suite());
+	return unit_run_suite(statsd_series_suite());
 }

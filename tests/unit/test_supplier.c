@@ -941,5 +941,5 @@ supplier_suite(void)
 int
 main(void)
 {
-	return check_run_suite(supplier_suite());
+	return unit_run_suite(supplier_suite());
 }

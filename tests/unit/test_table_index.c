@@ -1184,5 +1184,5 @@ walk_suite(void)
 int
 main(void)
 {
-	return check_run_suite(walk_suite());
+	return unit_run_suite(walk_suite());
 }

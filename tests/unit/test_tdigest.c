@@ -225,5 +225,5 @@ tdigest_suite(void)
 int
 main(void)
 {
-	return check_run_suite(tdigest_suite());
+	return unit_run_suite(tdigest_suite());
 }

@@ -292,5 +292,5 @@ escape_suite(void)
 int
 main(void)
 {
-	return check_run_suite(escape_suite());
+	return unit_run_suite(escape_suite());
 }

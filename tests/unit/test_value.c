@@ -1221,5 +1221,5 @@ value_suite(void)
 int
 main(void)
 {
-	return check_run_suite(value_suite());
+	return unit_run_suite(value_suite());
 }

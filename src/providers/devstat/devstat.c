@@ -203,8 +203,9 @@ devstat_warn(void *opaque, unsigned line_number, const char *message)
 	(sizeof devstat_counter_fields / sizeof devstat_counter_fields[0] + 8)
 
 /* Stores every known datum of one row, in two calls (the numbers, then the
- * name). Returns 0, or -1 (the host logged why). */
-static int
+ * name). A value the host refuses leaves just its row out; the host says
+ * why when the batch is committed. */
+static void
 devstat_set_row(
     struct dci_batch *batch, long row, const struct devstat_device *device)
 {
@@ -249,10 +250,8 @@ devstat_set_row(
 	if (class_info->has_partition)
 		numbers[count++] = dci_row_unsigned(
 		    DEVSTAT_DATUM_PARTITION, class_info->partition ? 1 : 0);
-	if (dci_batch_set_row(batch, row, numbers, count) != 0 ||
-	    dci_batch_set_row_bytes(batch, row, &name, 1) != 0)
-		return -1;
-	return 0;
+	(void)dci_batch_set_row(batch, row, numbers, count);
+	(void)dci_batch_set_row_bytes(batch, row, &name, 1);
 }
 
 /* Fills and commits a batch from the table's served devices. Returns 0, or
@@ -284,10 +283,7 @@ devstat_publish(struct dci_host *host, struct devstat_context *context)
 		 * went down; nothing more to do then. */
 		if (device->restarted)
 			(void)dci_batch_set_discontinuity(batch, row);
-		if (devstat_set_row(batch, row, device) != 0) {
-			dci_batch_abort(batch);
-			return -1; /* the host logged why */
-		}
+		devstat_set_row(batch, row, device);
 	}
 	if (dci_batch_commit(batch) != 0) {
 		dci_log(host, DCI_LOG_ERR, "cannot commit class devstat");

@@ -241,9 +241,10 @@ evcnt_collect_file(struct evcnt_context *context, enum evcnt_file file)
 
 /* Stores one row of `line`, in two calls (the numbers, then the names):
  * its count, the CPU of a per-CPU count (`cpu` NULL for the total), and
- * the datums a total and its per-CPU counts share. Returns 0, or -1 (the
- * host logged why). */
-static int
+ * the datums a total and its per-CPU counts share. A value the host
+ * refuses leaves just its row out; the host says why when the batch is
+ * committed. */
+static void
 evcnt_set_row(struct dci_batch *batch, long row, const struct evcnt_line *line,
     uint64_t count, const uint32_t *cpu)
 {
@@ -263,16 +264,13 @@ evcnt_set_row(struct dci_batch *batch, long row, const struct evcnt_line *line,
 	if (line->has_irq)
 		numbers[number_count++] =
 		    dci_row_unsigned(EVCNT_DATUM_IRQ, line->irq);
-	if (dci_batch_set_row(batch, row, numbers, number_count) != 0 ||
-	    dci_batch_set_row_bytes(
-	        batch, row, names, sizeof names / sizeof names[0]) != 0)
-		return -1;
-	return 0;
+	(void)dci_batch_set_row(batch, row, numbers, number_count);
+	(void)dci_batch_set_row_bytes(
+	    batch, row, names, sizeof names / sizeof names[0]);
 }
 
-/* Adds a served line's total and, if wanted, its per-CPU counts. Returns 0,
- * or -1 when a value was refused (the host logged why). */
-static int
+/* Adds a served line's total and, if wanted, its per-CPU counts. */
+static void
 evcnt_add_line(struct evcnt_context *context, struct dci_batch *batch,
     const struct evcnt_line *line)
 {
@@ -281,11 +279,10 @@ evcnt_add_line(struct evcnt_context *context, struct dci_batch *batch,
 
 	row = dci_batch_instance(batch, line->id, EVCNT_ID_WORDS, line->label);
 	if (row < 0)
-		return 0; /* the host logged why; serve the others */
-	if (evcnt_set_row(batch, row, line, line->total, NULL) != 0)
-		return -1;
+		return; /* the host says why; serve the others */
+	evcnt_set_row(batch, row, line, line->total, NULL);
 	if (!context->per_cpu)
-		return 0;
+		return;
 	for (size_t column = 0; column < line->cpu_count; column++) {
 		evcnt_line_child(line, column, &child);
 		row = dci_batch_instance(
@@ -296,11 +293,8 @@ evcnt_add_line(struct evcnt_context *context, struct dci_batch *batch,
 		 * still right without. */
 		(void)dci_batch_instance_parent(
 		    batch, row, child.parent, EVCNT_ID_WORDS);
-		if (evcnt_set_row(batch, row, line, child.count, &child.cpu) !=
-		    0)
-			return -1;
+		evcnt_set_row(batch, row, line, child.count, &child.cpu);
 	}
-	return 0;
 }
 
 /* Fills and commits a batch from context->events. Returns 0, or -1 after
@@ -321,10 +315,7 @@ evcnt_publish(struct evcnt_context *context)
 
 		if (!provider_patterns_admit(&context->patterns, line->label))
 			continue;
-		if (evcnt_add_line(context, batch, line) != 0) {
-			dci_batch_abort(batch);
-			return -1;
-		}
+		evcnt_add_line(context, batch, line);
 	}
 	if (dci_batch_commit(batch) != 0) {
 		dci_log(context->base.host, DCI_LOG_ERR,

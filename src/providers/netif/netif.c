@@ -320,8 +320,9 @@ netif_track(struct netif_interface *current,
 }
 
 /* Stores every datum of one row, in two calls (the name and address, then
- * the numbers). Returns 0, or -1 (the host logged why). */
-static int
+ * the numbers). A value the host refuses leaves just its row out; the
+ * host says why when the batch is committed. */
+static void
 netif_set_row(struct dci_batch *batch, long row, const struct netif_link *link,
     const struct netif_interface *interface)
 {
@@ -349,10 +350,8 @@ netif_set_row(struct dci_batch *batch, long row, const struct netif_link *link,
 	     i++)
 		numbers[count++] = dci_row_unsigned(
 		    NETIF_DATUM_COUNTER_BASE + (uint32_t)i, link->counters[i]);
-	if (dci_batch_set_row_bytes(batch, row, bytes, byte_count) != 0 ||
-	    dci_batch_set_row(batch, row, numbers, count) != 0)
-		return -1;
-	return 0;
+	(void)dci_batch_set_row_bytes(batch, row, bytes, byte_count);
+	(void)dci_batch_set_row(batch, row, numbers, count);
 }
 
 /* netif_link_dump's callback: keeps a copy of every served link. */
@@ -806,11 +805,7 @@ netif_publish(struct dci_host *host, struct netif_context *context)
 			continue; /* the host logged why; serve the others */
 		context->seen.items[context->seen.count++] =
 		    context->seen.items[i];
-		if (netif_set_row(batch, row, link, &context->seen.items[i]) !=
-		    0) {
-			dci_batch_abort(batch);
-			return -1; /* the host logged why */
-		}
+		netif_set_row(batch, row, link, &context->seen.items[i]);
 	}
 
 	/* What was seen is now known, whatever becomes of the commit. */
