@@ -226,10 +226,23 @@ START_TEST(getnext_both_byte_orders)
 }
 END_TEST
 
+/* Ends `pdu`, checks that its header reads, and starts `reader` on it:
+ * what reading its first SearchRange into `start` and `end` returns. */
+static int
+first_range(struct pdu_builder *pdu, struct agent_agentx_reader *reader,
+    struct agent_agentx_oid *start, struct agent_agentx_oid *end)
+{
+	struct agent_agentx_header header;
+	size_t length = end_pdu(pdu);
+
+	ck_assert(agent_agentx_decode_header(pdu->bytes, length, &header));
+	agent_agentx_reader_start(reader, &header, pdu->bytes, length);
+	return agent_agentx_next_range(reader, start, end);
+}
+
 START_TEST(get_and_empty_payload)
 {
 	struct pdu_builder pdu;
-	struct agent_agentx_header header;
 	struct agent_agentx_reader reader;
 	struct agent_agentx_oid start, end;
 	size_t length;
@@ -242,11 +255,8 @@ START_TEST(get_and_empty_payload)
 
 	/* No SearchRange at all: a Get of nothing. */
 	begin_pdu(&pdu, AGENT_AGENTX_GET, true, 6);
-	length = end_pdu(&pdu);
-	ck_assert(agent_agentx_decode_header(pdu.bytes, length, &header));
-	agent_agentx_reader_start(&reader, &header, pdu.bytes, length);
-	ck_assert_int_eq(agent_agentx_next_range(&reader, &start, &end), 0);
-	assert_as_net_snmp(pdu.bytes, length);
+	ck_assert_int_eq(first_range(&pdu, &reader, &start, &end), 0);
+	assert_as_net_snmp(pdu.bytes, pdu.length);
 }
 END_TEST
 
@@ -259,25 +269,18 @@ START_TEST(refuses_what_is_not_a_search_range_list)
 	struct agent_agentx_header header;
 	struct agent_agentx_reader reader;
 	struct agent_agentx_oid start, end;
-	size_t length;
 
 	/* An end missing. */
 	begin_pdu(&pdu, AGENT_AGENTX_GETNEXT, true, 1);
 	put_oid(&pdu, 4, false, first_start, 7);
-	length = end_pdu(&pdu);
-	ck_assert(agent_agentx_decode_header(pdu.bytes, length, &header));
-	agent_agentx_reader_start(&reader, &header, pdu.bytes, length);
-	ck_assert_int_eq(agent_agentx_next_range(&reader, &start, &end), -1);
+	ck_assert_int_eq(first_range(&pdu, &reader, &start, &end), -1);
 
 	/* n_subid larger than what follows. */
 	begin_pdu(&pdu, AGENT_AGENTX_GETNEXT, true, 2);
 	put_oid(&pdu, 4, false, first_start, 7);
 	put_oid(&pdu, 0, false, NULL, 0);
 	pdu.bytes[AGENT_AGENTX_HEADER_SIZE] = 8;
-	length = end_pdu(&pdu);
-	ck_assert(agent_agentx_decode_header(pdu.bytes, length, &header));
-	agent_agentx_reader_start(&reader, &header, pdu.bytes, length);
-	ck_assert_int_eq(agent_agentx_next_range(&reader, &start, &end), -1);
+	ck_assert_int_eq(first_range(&pdu, &reader, &start, &end), -1);
 
 	/* Two bytes after the last range. */
 	begin_pdu(&pdu, AGENT_AGENTX_GETNEXT, false, 3);
@@ -285,28 +288,19 @@ START_TEST(refuses_what_is_not_a_search_range_list)
 	put_oid(&pdu, 0, false, NULL, 0);
 	pdu.bytes[pdu.length++] = 0;
 	pdu.bytes[pdu.length++] = 0;
-	length = end_pdu(&pdu);
-	ck_assert(agent_agentx_decode_header(pdu.bytes, length, &header));
-	agent_agentx_reader_start(&reader, &header, pdu.bytes, length);
-	ck_assert_int_eq(agent_agentx_next_range(&reader, &start, &end), 1);
+	ck_assert_int_eq(first_range(&pdu, &reader, &start, &end), 1);
 	ck_assert_int_eq(agent_agentx_next_range(&reader, &start, &end), -1);
 
 	/* A name longer than a varbind's own buffer (with the prefix). */
 	begin_pdu(&pdu, AGENT_AGENTX_GETNEXT, true, 4);
 	put_oid(&pdu, 4, false, long_name, AGENT_AGENTX_OID_MAX - 4);
 	put_oid(&pdu, 0, false, NULL, 0);
-	length = end_pdu(&pdu);
-	ck_assert(agent_agentx_decode_header(pdu.bytes, length, &header));
-	agent_agentx_reader_start(&reader, &header, pdu.bytes, length);
-	ck_assert_int_eq(agent_agentx_next_range(&reader, &start, &end), -1);
+	ck_assert_int_eq(first_range(&pdu, &reader, &start, &end), -1);
 	/* ... and one that just fits. */
 	begin_pdu(&pdu, AGENT_AGENTX_GETNEXT, true, 5);
 	put_oid(&pdu, 4, false, long_name, AGENT_AGENTX_OID_MAX - 5);
 	put_oid(&pdu, 0, false, NULL, 0);
-	length = end_pdu(&pdu);
-	ck_assert(agent_agentx_decode_header(pdu.bytes, length, &header));
-	agent_agentx_reader_start(&reader, &header, pdu.bytes, length);
-	ck_assert_int_eq(agent_agentx_next_range(&reader, &start, &end), 1);
+	ck_assert_int_eq(first_range(&pdu, &reader, &start, &end), 1);
 	ck_assert_uint_eq(start.length, AGENT_AGENTX_OID_MAX);
 
 	/* A header cut short. */
