@@ -145,11 +145,8 @@ main(int argc, char **argv)
 	};
 	static char counter_labels[COUNTERS][16];
 	char *watched[] = {"mtu", "oper_up", "speed", "name"};
-	struct dci_config_position positions[4] = {{0}};
-	struct dci_config_watch watch = {.class_name = "netif",
-	    .datums = watched,
-	    .datum_positions = positions,
-	    .datum_count = 4};
+	struct dci_events_watch watch = {
+	    .class_name = "netif", .datums = watched, .datum_count = 4};
 	struct dci_supplier_info supplier_info = {.module = "bench",
 	    .title = "events",
 	    .description = "",

@@ -178,9 +178,20 @@ static const struct {
     {"watch", CLI_COMMAND_WATCH, 1, 3},
 };
 
-int
-cli_options_parse(int argc, char **argv, struct cli_options *options,
-    char *error, size_t error_size)
+/* What the command line gave before it is checked against the source and
+ * the command: the values that end in struct cli_options only after that. */
+struct cli_given {
+	const char *interval, *count, *c_value;
+	const char *timeout, *retries, *community;
+	const char *top, *color;
+	bool config, format;
+};
+
+/* The options, by getopt: 0, 1 when --help or --version was answered, -1
+ * with the reason in error. Leaves optind at the command. */
+static int
+options_read(int argc, char **argv, struct cli_options *options,
+    struct cli_given *given, char *error, size_t error_size)
 {
 	enum {
 		OPTION_JSON = 256,
@@ -218,15 +229,10 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *interval = NULL, *count = NULL, *c_value = NULL;
-	const char *timeout = NULL, *retries = NULL, *community = NULL;
-	const char *top = NULL, *color = NULL;
-	bool config_given = false;
-	bool format_given = false;
 	const struct option_store stored[] = {
 	    /* The configuration, or with -H the community. */
-	    {'c', &c_value, NULL},
-	    {OPTION_COMMUNITY, &community, NULL},
+	    {'c', &given->c_value, NULL},
+	    {OPTION_COMMUNITY, &given->community, NULL},
 	    {'H', &options->host, NULL},
 	    {'v', &options->snmp_version, NULL},
 	    {'u', &options->user, NULL},
@@ -235,25 +241,21 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 	    {'A', &options->auth_passphrase, NULL},
 	    {'x', &options->privacy_protocol, NULL},
 	    {'X', &options->privacy_passphrase, NULL},
-	    {'t', &timeout, NULL},
-	    {'r', &retries, NULL},
+	    {'t', &given->timeout, NULL},
+	    {'r', &given->retries, NULL},
 	    {'d', &options->selection, NULL},
-	    {'i', &interval, NULL},
-	    {'n', &count, NULL},
+	    {'i', &given->interval, NULL},
+	    {'n', &given->count, NULL},
 	    {OPTION_INSECURE_PATHS, NULL, &options->insecure_paths},
 	    {OPTION_STANDALONE, NULL, &options->standalone},
 	    {OPTION_MATCH, &options->match, NULL},
 	    {OPTION_SORT, &options->sort, NULL},
-	    {OPTION_TOP, &top, NULL},
+	    {OPTION_TOP, &given->top, NULL},
 	    {OPTION_RAW, NULL, &options->raw},
-	    {OPTION_COLOR, &color, NULL},
+	    {OPTION_COLOR, &given->color, NULL},
 	};
-	int option, arguments;
-	size_t c;
+	int option;
 
-	memset(options, 0, sizeof(*options));
-	options->format = CLI_FORMAT_TEXT;
-	options->interval_milliseconds = CLI_WATCH_DEFAULT_MILLISECONDS;
 	opterr = 0;
 	optind = 1;
 	while ((option = getopt_long(argc, argv,
@@ -265,18 +267,18 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		switch (option) {
 		case OPTION_CONFIG:
 			options->config_file = optarg;
-			config_given = true;
+			given->config = true;
 			break;
 		case OPTION_JSON:
 		case OPTION_OPENMETRICS:
 		case OPTION_PROMETHEUS:
-			if (format_given) {
+			if (given->format) {
 				snprintf(error, error_size,
 				    "--json, --openmetrics and --prometheus "
 				    "exclude each other");
 				return -1;
 			}
-			format_given = true;
+			given->format = true;
 			options->format = option == OPTION_JSON
 			                      ? CLI_FORMAT_JSON
 			                  : option == OPTION_OPENMETRICS
@@ -299,123 +301,168 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 			return -1;
 		}
 	}
-	if (options->host != NULL) {
-		if (config_given || options->standalone) {
-			snprintf(error, error_size,
-			    "%s is for the local source, not with -H",
-			    config_given ? "--config" : "--standalone");
-			return -1;
-		}
-		if (community != NULL && c_value != NULL) {
-			snprintf(error, error_size,
-			    "-c and --community both give the community");
-			return -1;
-		}
-		if (c_value != NULL && value_looks_like_file(c_value)) {
-			snprintf(error, error_size,
-			    "with -H, -c is the SNMP community (as in "
-			    "Net-SNMP's tools), but '%.100s' looks like a "
-			    "configuration file: the configuration is read "
-			    "only without -H (--config FILE); give a "
-			    "community that looks like a path with "
-			    "--community",
-			    c_value);
-			return -1;
-		}
-		options->community = community != NULL ? community : c_value;
-		options->timeout_milliseconds = 1000;
-		options->retries = 2;
-		if (read_seconds("-t", timeout, &options->timeout_milliseconds,
-		        error, error_size) != 0)
-			return -1;
-		if (retries != NULL &&
-		    parse_retries(retries, &options->retries) != 0) {
-			snprintf(error, error_size,
-			    "-r %.100s: not a count of retries from 0 to 100",
-			    retries);
-			return -1;
-		}
-	} else {
-		if (options->snmp_version != NULL || options->user != NULL ||
-		    options->level != NULL || options->auth_protocol != NULL ||
-		    options->auth_passphrase != NULL ||
-		    options->privacy_protocol != NULL ||
-		    options->privacy_passphrase != NULL || timeout != NULL ||
-		    retries != NULL) {
-			snprintf(error, error_size,
-			    "-v, -u, -l, -a, -A, -x, -X, -t and -r are for the "
-			    "remote source: give -H HOST");
-			return -1;
-		}
-		if (community != NULL) {
-			snprintf(error, error_size,
-			    "--community is for the remote source: give -H "
-			    "HOST");
-			return -1;
-		}
-		if (c_value != NULL && config_given) {
-			snprintf(error, error_size,
-			    "-c and --config both give the configuration");
-			return -1;
-		}
-		if (c_value != NULL)
-			options->config_file = c_value;
+	return 0;
+}
+
+/* -H's options (community, version, security, timeout, retries). */
+static int
+options_check_remote(struct cli_options *options, const struct cli_given *given,
+    char *error, size_t error_size)
+{
+	if (given->config || options->standalone) {
+		snprintf(error, error_size,
+		    "%s is for the local source, not with -H",
+		    given->config ? "--config" : "--standalone");
+		return -1;
 	}
-	if (optind >= argc) {
+	if (given->community != NULL && given->c_value != NULL) {
+		snprintf(error, error_size,
+		    "-c and --community both give the community");
+		return -1;
+	}
+	if (given->c_value != NULL && value_looks_like_file(given->c_value)) {
+		snprintf(error, error_size,
+		    "with -H, -c is the SNMP community (as in "
+		    "Net-SNMP's tools), but '%.100s' looks like a "
+		    "configuration file: the configuration is read "
+		    "only without -H (--config FILE); give a "
+		    "community that looks like a path with "
+		    "--community",
+		    given->c_value);
+		return -1;
+	}
+	options->community =
+	    given->community != NULL ? given->community : given->c_value;
+	options->timeout_milliseconds = 1000;
+	options->retries = 2;
+	if (read_seconds("-t", given->timeout, &options->timeout_milliseconds,
+	        error, error_size) != 0)
+		return -1;
+	if (given->retries != NULL &&
+	    parse_retries(given->retries, &options->retries) != 0) {
+		snprintf(error, error_size,
+		    "-r %.100s: not a count of retries from 0 to 100",
+		    given->retries);
+		return -1;
+	}
+	return 0;
+}
+
+/* Without -H: none of the remote source's options; -c is the
+ * configuration. */
+static int
+options_check_local(struct cli_options *options, const struct cli_given *given,
+    char *error, size_t error_size)
+{
+	if (options->snmp_version != NULL || options->user != NULL ||
+	    options->level != NULL || options->auth_protocol != NULL ||
+	    options->auth_passphrase != NULL ||
+	    options->privacy_protocol != NULL ||
+	    options->privacy_passphrase != NULL || given->timeout != NULL ||
+	    given->retries != NULL) {
+		snprintf(error, error_size,
+		    "-v, -u, -l, -a, -A, -x, -X, -t and -r are for the "
+		    "remote source: give -H HOST");
+		return -1;
+	}
+	if (given->community != NULL) {
+		snprintf(error, error_size,
+		    "--community is for the remote source: give -H "
+		    "HOST");
+		return -1;
+	}
+	if (given->c_value != NULL && given->config) {
+		snprintf(error, error_size,
+		    "-c and --config both give the configuration");
+		return -1;
+	}
+	if (given->c_value != NULL)
+		options->config_file = given->c_value;
+	return 0;
+}
+
+/* The command at argv[first] and its arguments: CLASS, then INSTANCE for
+ * show, SECONDS and COUNT for watch (as sar 1 5). */
+static int
+options_take_command(int argc, char **argv, int first,
+    struct cli_options *options, struct cli_given *given, char *error,
+    size_t error_size)
+{
+	int arguments;
+	size_t c;
+
+	if (first >= argc) {
 		snprintf(error, error_size, "no command given");
 		return -1;
 	}
-	for (c = 0; c < sizeof(commands) / sizeof(*commands); c++) {
-		if (strcmp(argv[optind], commands[c].name) == 0)
+	for (c = 0; c < COUNT_OF(commands); c++) {
+		if (strcmp(argv[first], commands[c].name) == 0)
 			break;
 	}
-	if (c == sizeof(commands) / sizeof(*commands)) {
-		snprintf(error, error_size, "unknown command '%.100s'",
-		    argv[optind]);
+	if (c == COUNT_OF(commands)) {
+		snprintf(
+		    error, error_size, "unknown command '%.100s'", argv[first]);
 		return -1;
 	}
 	options->command = commands[c].command;
-	arguments = argc - optind - 1;
+	arguments = argc - first - 1;
 	if (arguments < commands[c].min_arguments ||
 	    arguments > commands[c].max_arguments) {
-		snprintf(error, error_size,
-		    "%s takes %s%d argument%s, %d given", commands[c].name,
-		    commands[c].min_arguments == commands[c].max_arguments
-		        ? ""
-		        : "at most ",
-		    commands[c].max_arguments,
-		    commands[c].max_arguments == 1 ? "" : "s", arguments);
+		if (commands[c].min_arguments == commands[c].max_arguments)
+			snprintf(error, error_size,
+			    "%s takes %d argument%s, %d given",
+			    commands[c].name, commands[c].max_arguments,
+			    commands[c].max_arguments == 1 ? "" : "s",
+			    arguments);
+		else if (commands[c].min_arguments == 0)
+			snprintf(error, error_size,
+			    "%s takes at most %d arguments, %d given",
+			    commands[c].name, commands[c].max_arguments,
+			    arguments);
+		else
+			snprintf(error, error_size,
+			    "%s takes %d to %d arguments, %d given",
+			    commands[c].name, commands[c].min_arguments,
+			    commands[c].max_arguments, arguments);
 		return -1;
 	}
 	if (arguments >= 1)
-		options->class_name = argv[optind + 1];
-	if (options->command == CLI_COMMAND_WATCH) {
-		/* watch CLASS [SECONDS [COUNT]], as sar 1 5. */
-		if (arguments >= 2 && interval != NULL) {
-			snprintf(error, error_size,
-			    "the interval is given twice (-i and after the "
-			    "class)");
-			return -1;
-		}
-		if (arguments >= 3 && count != NULL) {
-			snprintf(error, error_size,
-			    "the count is given twice (-n and after the "
-			    "interval)");
-			return -1;
-		}
+		options->class_name = argv[first + 1];
+	if (options->command != CLI_COMMAND_WATCH) {
 		if (arguments >= 2)
-			interval = argv[optind + 2];
-		if (arguments >= 3)
-			count = argv[optind + 3];
-	} else if (arguments >= 2)
-		options->instance = argv[optind + 2];
-	if (options->selection != NULL &&
-	    options->command != CLI_COMMAND_SHOW &&
-	    options->command != CLI_COMMAND_WATCH) {
+			options->instance = argv[first + 2];
+		return 0;
+	}
+	if (arguments >= 2 && given->interval != NULL) {
+		snprintf(error, error_size,
+		    "the interval is given twice (-i and after the class)");
+		return -1;
+	}
+	if (arguments >= 3 && given->count != NULL) {
+		snprintf(error, error_size,
+		    "the count is given twice (-n and after the interval)");
+		return -1;
+	}
+	if (arguments >= 2)
+		given->interval = argv[first + 2];
+	if (arguments >= 3)
+		given->count = argv[first + 3];
+	return 0;
+}
+
+/* The options that belong to some commands only, and their values. */
+static int
+options_check_for_command(struct cli_options *options,
+    const struct cli_given *given, char *error, size_t error_size)
+{
+	bool show_or_watch = options->command == CLI_COMMAND_SHOW ||
+	                     options->command == CLI_COMMAND_WATCH;
+
+	if (options->selection != NULL && !show_or_watch) {
 		snprintf(error, error_size, "-d is for show and watch only");
 		return -1;
 	}
-	if ((interval != NULL || count != NULL) &&
+	if ((given->interval != NULL || given->count != NULL) &&
 	    options->command != CLI_COMMAND_WATCH) {
 		snprintf(error, error_size, "-i and -n are for watch only");
 		return -1;
@@ -428,45 +475,71 @@ cli_options_parse(int argc, char **argv, struct cli_options *options,
 		    "--openmetrics (each ends with # EOF)");
 		return -1;
 	}
-	if ((options->match != NULL || options->sort != NULL || top != NULL) &&
-	    options->command != CLI_COMMAND_SHOW &&
-	    options->command != CLI_COMMAND_WATCH) {
+	if ((options->match != NULL || options->sort != NULL ||
+	        given->top != NULL) &&
+	    !show_or_watch) {
 		snprintf(error, error_size,
 		    "--match, --sort and --top are for show and watch only");
 		return -1;
 	}
-	if (top != NULL) {
+	if (given->top != NULL) {
 		unsigned long rows;
 
-		if (parse_count(top, &rows) != 0) {
+		if (parse_count(given->top, &rows) != 0) {
 			snprintf(error, error_size,
-			    "--top %.100s: not a number of rows from 1", top);
+			    "--top %.100s: not a number of rows from 1",
+			    given->top);
 			return -1;
 		}
 		options->top = rows;
 	}
-	if (color != NULL) {
-		if (strcmp(color, "auto") == 0)
+	if (given->color != NULL) {
+		if (strcmp(given->color, "auto") == 0)
 			options->color = CLI_COLOR_AUTO;
-		else if (strcmp(color, "always") == 0)
+		else if (strcmp(given->color, "always") == 0)
 			options->color = CLI_COLOR_ALWAYS;
-		else if (strcmp(color, "never") == 0)
+		else if (strcmp(given->color, "never") == 0)
 			options->color = CLI_COLOR_NEVER;
 		else {
 			snprintf(error, error_size,
 			    "--color takes auto, always or never, not "
 			    "'%.100s'",
-			    color);
+			    given->color);
 			return -1;
 		}
 	}
-	if (read_seconds("-i", interval, &options->interval_milliseconds, error,
-	        error_size) != 0)
+	if (read_seconds("-i", given->interval, &options->interval_milliseconds,
+	        error, error_size) != 0)
 		return -1;
-	if (count != NULL && parse_count(count, &options->count) != 0) {
+	if (given->count != NULL &&
+	    parse_count(given->count, &options->count) != 0) {
 		snprintf(error, error_size,
-		    "-n %.100s: not a count of intervals from 1", count);
+		    "-n %.100s: not a count of intervals from 1", given->count);
 		return -1;
 	}
 	return 0;
+}
+
+int
+cli_options_parse(int argc, char **argv, struct cli_options *options,
+    char *error, size_t error_size)
+{
+	struct cli_given given = {0};
+	int result;
+
+	memset(options, 0, sizeof(*options));
+	options->format = CLI_FORMAT_TEXT;
+	options->interval_milliseconds = CLI_WATCH_DEFAULT_MILLISECONDS;
+	result = options_read(argc, argv, options, &given, error, error_size);
+	if (result != 0)
+		return result;
+	if ((options->host != NULL
+	            ? options_check_remote(options, &given, error, error_size)
+	            : options_check_local(
+	                  options, &given, error, error_size)) != 0)
+		return -1;
+	if (options_take_command(
+	        argc, argv, optind, options, &given, error, error_size) != 0)
+		return -1;
+	return options_check_for_command(options, &given, error, error_size);
 }

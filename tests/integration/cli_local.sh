@@ -360,6 +360,7 @@ expect_failure 2 "unknown command 'frobnicate'" frobnicate
 expect_failure 2 "unknown option --frob" show --frob
 expect_failure 2 "describe takes 1 argument, 0 given" describe
 expect_failure 2 "show takes at most 2 arguments, 3 given" show a b c
+expect_failure 2 "watch takes 1 to 3 arguments, 0 given" watch
 expect_failure 2 "-i 0: not a number of seconds" watch netif -i 0
 expect_failure 2 "-i x: not a number of seconds" watch netif -i x
 expect_failure 2 "-n -1: not a count" watch netif -n -1
