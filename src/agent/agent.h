@@ -1,8 +1,9 @@
 /*
  * The AgentX subagent: Net-SNMP set up as a subagent of the master at a
  * given AgentX socket, with the DCI-STATS-MIB tables registered, driven by
- * our own poll loop (agent/event_loop.h). Everything Net-SNMP is confined
- * to src/agent.
+ * our own poll loop (agent_run, agent/event_loop.c). Net-SNMP appears only
+ * here, in src/snmp (the MIB's OIDs and index encoding) and in
+ * src/cli/remote.
  *
  * agent_serve is what the subagent shares with the snmpd module
  * (agent/dlmod.c), which runs inside snmpd's own agent and loop.
