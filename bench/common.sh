@@ -12,6 +12,8 @@ set -u
 
 BENCH_NAME=${0##*/}
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || exit 1
+# shellcheck source=row.sh
+. "$BENCH_DIR/row.sh"
 SRC_DIR=$(cd "$BENCH_DIR/.." && pwd) || exit 1
 
 die() { printf '%s: error: %s\n' "$BENCH_NAME" "$*" >&2; exit 1; }

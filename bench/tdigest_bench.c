@@ -1,6 +1,6 @@
 /*
  * bench/tdigest: the t-digest's update cost and accuracy (issue 29's
- * targets: <= 50 ns a sample on one thread; p99 within 1 % of an exact
+ * targets: <= 40 ns a sample on one thread, pinned; p99 within 1 % of an exact
  * sort on 10^6 log-normal samples). Prints one line per figure:
  *   ns_per_sample N        median over ROUNDS rounds of SAMPLES updates
  *   error pQ RELATIVE      |estimate - exact| / exact, one digest
