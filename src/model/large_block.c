@@ -28,7 +28,8 @@ dci_large_block_alloc(size_t size)
 	 * grows to the size the class had), and one call costs less than a
 	 * page fault per page. Small pages: transparent huge ones were
 	 * tried and made a refresh dearer in the daemon when it is not
-	 * pinned to one CPU (bench/README.md, bench/scale of 2026-11-26). */
+	 * pinned to one CPU (bench/scale, 2026-11-26: the figures are in
+	 * bench/README.md's history, git log -p bench/README.md). */
 	block = mmap(NULL, size, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS | LARGE_BLOCK_POPULATE, -1, 0);
 	return block != MAP_FAILED ? block : NULL;
