@@ -59,8 +59,12 @@ worker(void *argument)
 	return NULL;
 }
 
-int
-main(int argc, char **argv)
+/* The application's four kinds of statistic: an evcnt pair (a parent
+ * counting all, a child counting requests), a devstat disk, a histogram
+ * VOI of latencies in a template instance, and a generic class with one
+ * gauge. Returns 0, or -1 with dcistat_supplier_error() saying why. */
+static int
+publish(struct dcistat_supplier *supplier)
 {
 	static const uint32_t queue_class_id[] = {16};
 	static const struct dci_instance_level queue_levels[] = {
@@ -99,18 +103,80 @@ main(int argc, char **argv)
 	        .unit = DCI_UNIT_MICROSECONDS,
 	        .histogram = &latency_buckets},
 	};
+	struct dcistat_class *queue_handle;
+	struct dcistat_template *template_handle;
+	uint32_t queue_id = 1;
+
+	requests_total = dcistat_evcnt_attach(
+	    supplier, DCISTAT_EVCNT_TYPE_MISC, NULL, "example", "all");
+	requests = dcistat_evcnt_attach(supplier, DCISTAT_EVCNT_TYPE_MISC,
+	    requests_total, "example", "requests");
+	disk = dcistat_devstat_add(supplier, "exdisk", 0, 512, 0, 0, 0x110);
+	template_handle = dcistat_template_add(
+	    supplier, EXAMPLE_TEMPLATE, "service", vois, 1);
+	service = template_handle != NULL
+	              ? dcistat_blob_add(template_handle, 1, "main")
+	              : NULL;
+	queue_handle = dcistat_class_add(supplier, &queue_class);
+	queue = queue_handle != NULL
+	            ? dcistat_instance_add(queue_handle, &queue_id, 1, "main")
+	            : NULL;
+	if (requests_total == NULL || requests == NULL || disk == NULL ||
+	    service == NULL || queue == NULL)
+		return -1;
+	latency_index = dcistat_voi_index(template_handle, EXAMPLE_VOI_LATENCY);
+	queue_depth_index = dcistat_datum_index(queue_handle, 1);
+	dcistat_value_set(queue, queue_depth_index, 0);
+	return 0;
+}
+
+/* What dcistat serves once THREAD_COUNT workers are done, computed from
+ * the loop they ran, for a test (or a reader) to compare. */
+static void
+print_expected(struct dcistat_supplier *supplier, long thread_count)
+{
+	uint64_t total = (uint64_t)thread_count * (uint64_t)iterations;
+	uint64_t reads =
+	    (uint64_t)thread_count * (uint64_t)((iterations + 1) / 2);
+	uint64_t writes = total - reads;
+	uint64_t bucket[8] = {0}, sum = 0, out_of_band = 0;
+
+	for (long i = 0; i < iterations; i++) {
+		long sample = i % 1000;
+		if (sample < 800)
+			bucket[sample / 100] += (uint64_t)thread_count;
+		else
+			out_of_band += (uint64_t)thread_count;
+		sum += (uint64_t)sample;
+	}
+	printf("segment %s\n", dcistat_supplier_path(supplier));
+	printf("evcnt count %" PRIu64 "\n", total);
+	printf("devstat num_reads %" PRIu64 " num_writes %" PRIu64
+	       " bytes_read %" PRIu64 " bytes_written %" PRIu64 "\n",
+	    reads, writes, reads * 512, writes * 512);
+	printf("voi samples %" PRIu64 " sum %" PRIu64 "\n", total,
+	    sum * (uint64_t)thread_count);
+	printf("histogram");
+	for (int b = 0; b < 8; b++)
+		printf(" %" PRIu64, bucket[b]);
+	printf("\n");
+	printf("out_of_band %" PRIu64 "\n", out_of_band);
+	printf("queue depth 0\n");
+	fflush(stdout);
+}
+
+int
+main(int argc, char **argv)
+{
 	struct dci_supplier_info info = {.module = "example_app",
 	    .title = "Example application",
 	    .description = "libdcistat-supplier's example",
 	    .version = 100};
 	struct dcistat_supplier_options options = {.size = sizeof(options)};
 	struct dcistat_supplier *supplier;
-	struct dcistat_class *queue_handle;
-	struct dcistat_template *template_handle;
 	pthread_t *threads;
 	long thread_count = 4;
 	int option, exit_at_once = 0;
-	uint32_t queue_id = 1;
 	sigset_t stop;
 
 	while ((option = getopt(argc, argv, "t:n:d:m:x")) != -1) {
@@ -146,29 +212,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], dcistat_supplier_error());
 		return 1;
 	}
-	requests_total = dcistat_evcnt_attach(
-	    supplier, DCISTAT_EVCNT_TYPE_MISC, NULL, "example", "all");
-	requests = dcistat_evcnt_attach(supplier, DCISTAT_EVCNT_TYPE_MISC,
-	    requests_total, "example", "requests");
-	disk = dcistat_devstat_add(supplier, "exdisk", 0, 512, 0, 0, 0x110);
-	template_handle = dcistat_template_add(
-	    supplier, EXAMPLE_TEMPLATE, "service", vois, 1);
-	service = template_handle != NULL
-	              ? dcistat_blob_add(template_handle, 1, "main")
-	              : NULL;
-	queue_handle = dcistat_class_add(supplier, &queue_class);
-	queue = queue_handle != NULL
-	            ? dcistat_instance_add(queue_handle, &queue_id, 1, "main")
-	            : NULL;
-	if (requests_total == NULL || requests == NULL || disk == NULL ||
-	    service == NULL || queue == NULL) {
+	if (publish(supplier) != 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], dcistat_supplier_error());
 		dcistat_supplier_close(supplier);
 		return 1;
 	}
-	latency_index = dcistat_voi_index(template_handle, EXAMPLE_VOI_LATENCY);
-	queue_depth_index = dcistat_datum_index(queue_handle, 1);
-	dcistat_value_set(queue, queue_depth_index, 0);
 
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGTERM);
@@ -183,35 +231,7 @@ main(int argc, char **argv)
 		pthread_join(threads[t], NULL);
 	free(threads);
 
-	{
-		uint64_t total = (uint64_t)thread_count * (uint64_t)iterations;
-		uint64_t reads = (uint64_t)thread_count *
-		                 (uint64_t)((iterations + 1) / 2);
-		uint64_t writes = total - reads;
-		uint64_t bucket[8] = {0}, sum = 0, out_of_band = 0;
-		for (long i = 0; i < iterations; i++) {
-			long sample = i % 1000;
-			if (sample < 800)
-				bucket[sample / 100] += (uint64_t)thread_count;
-			else
-				out_of_band += (uint64_t)thread_count;
-			sum += (uint64_t)sample;
-		}
-		printf("segment %s\n", dcistat_supplier_path(supplier));
-		printf("evcnt count %" PRIu64 "\n", total);
-		printf("devstat num_reads %" PRIu64 " num_writes %" PRIu64
-		       " bytes_read %" PRIu64 " bytes_written %" PRIu64 "\n",
-		    reads, writes, reads * 512, writes * 512);
-		printf("voi samples %" PRIu64 " sum %" PRIu64 "\n", total,
-		    sum * (uint64_t)thread_count);
-		printf("histogram");
-		for (int b = 0; b < 8; b++)
-			printf(" %" PRIu64, bucket[b]);
-		printf("\n");
-		printf("out_of_band %" PRIu64 "\n", out_of_band);
-		printf("queue depth 0\n");
-		fflush(stdout);
-	}
+	print_expected(supplier, thread_count);
 	if (!exit_at_once) {
 		int received;
 		sigwait(&stop, &received);
