@@ -3,9 +3,11 @@ prometheus_client's Counter.inc(), in one run (issue 30: target dcistat <=
 0.5x prometheus_client's time). Prints ns per increment of each, best of
 REPEATS runs of N increments, and the ratio; with a second argument, the
 same for 4 threads at once (wall time per increment over all threads).
+INCREMENTS (1,000,000) sets N.
 
 Usage: counter_bench.py RUN-DIRECTORY [threads]"""
 
+import os
 import sys
 import threading
 import time
@@ -14,7 +16,7 @@ import prometheus_client
 
 import dcistat
 
-N = 1_000_000
+N = int(os.environ.get("INCREMENTS", 1_000_000))
 REPEATS = 5
 
 
