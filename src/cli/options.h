@@ -1,21 +1,21 @@
 /*
  * dcistat's command line:
- *   dcistat [-c FILE] [--json | --openmetrics | --prometheus] COMMAND
- * [ARGUMENT...] dcistat -H HOST[:PORT] [SNMP OPTIONS] [--json | --openmetrics |
- * --prometheus] COMMAND where -H reads the statistics from an SNMP agent (the
- * remote source) and the SNMP options take Net-SNMP's spelling: -v 2c|3, -c
- * COMMUNITY (with -H, -c is the community, as in snmpwalk), -u USER, -l LEVEL,
- * -a/-A, -x/-X, -t SECONDS, -r RETRIES.
- * with the commands suppliers, classes, describe CLASS,
- * show [-d LIST] [CLASS [INSTANCE]] and
- * watch [-d LIST] [-i SECONDS] [-n COUNT] CLASS [SECONDS [COUNT]] (the
- * last two as sar(1) takes them). The rows of show and watch may be
- * chosen and ordered: --match GLOB (instance labels), --sort DATUM
- * (largest first), --top N. Text output shows large numbers with SI
- * prefixes (27.9M) unless --raw, and its headers in bold on a terminal
- * (--color auto|always|never). Options may come before or after the
- * command. Every value is checked here, so that the commands get only
- * what they can use.
+ *
+ *   dcistat [-c FILE] [--json | --openmetrics | --prometheus] COMMAND [ARG...]
+ *   dcistat -H HOST[:PORT] [SNMP OPTIONS] [--json | ...] COMMAND [ARG...]
+ *
+ * -H reads the statistics from an SNMP agent (the remote source), and the
+ * SNMP options take Net-SNMP's spelling: -v 2c|3, -c COMMUNITY (with -H,
+ * -c is the community, as in snmpwalk), -u USER, -l LEVEL, -a/-A, -x/-X,
+ * -t SECONDS, -r RETRIES. The commands are suppliers, classes, describe
+ * CLASS, show [-d LIST] [CLASS [INSTANCE]] and watch [-d LIST] [-i SECONDS]
+ * [-n COUNT] CLASS [SECONDS [COUNT]] (the last two as sar(1) takes them).
+ * The rows of show and watch may be chosen and ordered: --match GLOB
+ * (instance labels), --sort DATUM (largest first), --top N. Text output
+ * shows large numbers with SI prefixes (27.9M) unless --raw, and its
+ * headers in bold on a terminal (--color auto|always|never). Options may
+ * come before or after the command. Every value is checked here, so that
+ * the commands get only what they can use.
  */
 #ifndef DCISTAT_CLI_OPTIONS_H
 #define DCISTAT_CLI_OPTIONS_H
