@@ -6,7 +6,8 @@
 # A fixture server (python3's http.server, threaded) serves a good target
 # and a slow one; both answer at once until the slow one starts writing its
 # body a byte every 0.5 s, longer than its timeout. The test asserts, over
-# 20 samples through SNMP, one every half refresh:
+# 20 samples through SNMP, one every half refresh (beside them a body
+# past max-body-bytes and a gzip bomb, refused as they are alone):
 #   - the good target's value is served in every sample, its status "ok"
 #     and up yes, and it is scraped at (nearly) every refresh;
 #   - the slow target's status row says "late: ...", up no, its late count
@@ -39,6 +40,7 @@ REFRESH=1
 STALE=2
 TIMEOUT_S=5
 SAMPLES=20
+MAX_BODY=65536
 
 # --- the fixture server ---------------------------------------------------------
 
@@ -47,11 +49,26 @@ mkdir -p "$FIXTURE" || fail "cannot create $FIXTURE"
 PORT=$(free_tcp_port) || fail "no free TCP port"
 # /good and /slow answer at once; /slow drips once $FIXTURE/drip exists.
 python3 - "$PORT" "$FIXTURE" </dev/null >"$TMP_DIR/fixture.log" 2>&1 <<'PY' &
-import http.server, os, sys, time
+import gzip, http.server, os, sys, time
 port, fixture = int(sys.argv[1]), sys.argv[2]
+BOMB = gzip.compress(b"a" * 10000000)
 class Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+    def answer(self, body, encoding=None):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; version=0.0.4")
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
     def do_GET(self):
         name = self.path.strip("/")
+        if name == "big":
+            return self.answer(b"# a comment line\n" * 65536)
+        if name == "bomb":
+            return self.answer(BOMB, "gzip")
         body = ("# TYPE %s_value gauge\n%s_value %d\n"
                 % (name, name, 42 if name == "good" else 7)).encode()
         drip = name == "slow" and os.path.exists(os.path.join(fixture, "drip"))
@@ -94,6 +111,9 @@ cat >>"$config" <<EOF
       targets:
         - http://127.0.0.1:$PORT/slow name=slow
         - http://127.0.0.1:$PORT/good name=good
+        - http://127.0.0.1:$PORT/big name=big
+        - http://127.0.0.1:$PORT/bomb name=bomb
+      max-body-bytes: $MAX_BODY
 EOF
 DCISTATD_FIRST_MODULE=openmetrics
 start_dcistatd "$config"
@@ -113,6 +133,17 @@ value_of() { # TARGET: its TARGET_value's text
 both_served() { [ "$(value_of good 2>/dev/null)" = 42 ] && [ "$(value_of slow 2>/dev/null)" = 7 ]; }
 wait_until 10 both_served || fail "good '$(value_of good)', slow '$(value_of slow)', expected 42 and 7"
 ok "both targets served (good_value 42, slow_value 7), status '$(status_of good 4)' and '$(status_of slow 4)'"
+
+# The bounds hold for scrapes run at once: a body past max-body-bytes ends
+# its transfer, a gzip bomb is read as sent (no compression is asked for,
+# none undone) and refused by the parser.
+big_status=$(status_of big 4)
+[ "$big_status" = "scrape failed: body of more than $MAX_BODY bytes" ] ||
+    fail "big: status '$big_status'"
+bomb_status=$(status_of bomb 4) bomb_bytes=$(status_of bomb 8)
+[[ $bomb_status == "refused: line 1: "* ]] || fail "bomb: status '$bomb_status'"
+[ "$bomb_bytes" -lt "$MAX_BODY" ] || fail "bomb: body_bytes $bomb_bytes: it was decompressed"
+ok "beside them: big '$big_status', bomb '$bomb_status' ($bomb_bytes bytes read as sent)"
 
 # --- the slow target drips -------------------------------------------------------------
 
