@@ -679,8 +679,10 @@ status_commit(struct om_context *context)
 
 /* The part of a refresh the scrapes may take: OM_BUDGET_PERCENT of the
  * refresh period, the rest left for parsing and committing, so that a
- * refresh ends within its period and the targets that answered are never
- * stale. On a host that does not say its period, the longest timeout. */
+ * refresh ends within its period and the targets that answered are
+ * committed before their previous rows go stale (the fewest stale-periods
+ * are 2, counted from a refresh's start). On a host that does not say its
+ * period, the longest timeout. */
 static unsigned
 refresh_budget_ms(struct om_context *context)
 {
