@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # openmetrics_lib.sh -- what the openmetrics tests share, sourced after
 # lib.sh: the provider's documented ids and its status class.
 

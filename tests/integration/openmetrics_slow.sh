@@ -20,6 +20,9 @@
 #
 # Needs root (for snmpd's sockets; exit 77 otherwise).
 
+# Functions run through wait_until look unreachable to shellcheck.
+# shellcheck disable=SC2317
+
 if [ -z "${BASH_VERSION:-}" ]; then
 	exec bash "$0" "$@"
 fi
