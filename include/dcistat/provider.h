@@ -401,6 +401,7 @@ struct dci_host_operations {
 	    const struct dci_row_value *values, size_t count);
 	int (*batch_set_row_bytes)(struct dci_batch *batch, long row,
 	    const struct dci_row_bytes *values, size_t count);
+	unsigned (*refresh_period)(struct dci_host *host);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -711,6 +712,19 @@ dci_refresh_limit(struct dci_host *host, unsigned milliseconds)
 	    offsetof(struct dci_host_operations, refresh_limit))
 		return -1;
 	return host->operations->refresh_limit(host, milliseconds);
+}
+
+/* The provider's refresh period in milliseconds, as the host keeps it
+ * (the configured `refresh`, lowered by dci_refresh_limit): for a
+ * provider that bounds the work of one refresh by it. Constant from the
+ * end of init until fini. Returns 0 on a host older than this call. */
+static inline unsigned
+dci_refresh_period(struct dci_host *host)
+{
+	if (host->operations->size <=
+	    offsetof(struct dci_host_operations, refresh_period))
+		return 0;
+	return host->operations->refresh_period(host);
 }
 
 /* --- Options (any callback) ---

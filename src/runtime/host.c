@@ -1107,6 +1107,12 @@ host_refresh_limit(struct dci_host *host, unsigned milliseconds)
 	return 0;
 }
 
+static unsigned
+host_refresh_period(struct dci_host *host)
+{
+	return plugin_of(host)->refresh_milliseconds;
+}
+
 /* YAML 1.1's spellings of a boolean, which is what people write. */
 static int
 host_option_boolean(struct dci_host *host, const char *key, int default_value)
@@ -1176,4 +1182,5 @@ const struct dci_host_operations dci_host_operations = {
     .supplier_state = host_supplier_state,
     .batch_set_row = host_batch_set_row,
     .batch_set_row_bytes = host_batch_set_row_bytes,
+    .refresh_period = host_refresh_period,
 };

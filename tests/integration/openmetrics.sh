@@ -41,6 +41,8 @@ fi
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$here/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=openmetrics_lib.sh
+. "$here/openmetrics_lib.sh"
 
 require_root
 require_cmd snmpd snmpget snmpbulkwalk curl python3
@@ -55,35 +57,9 @@ started=$(now_ms)
 REFRESH=1
 STALE=2
 ACCEPT='Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5'
-DCI_TEXT=$DCI_ARC.1.5.1.3
 DCI_DISCONTINUITY=$DCI_ARC.1.5.1.13
 DCI_INSTANCE_LABEL=$DCI_ARC.1.4.1.2
 
-# ids: the documented rules (src/providers/openmetrics/openmetrics.c).
-ids() { # TARGET [FAMILY [LABEL=VALUE...]] -> word [hi lo [shi slo]]
-	python3 - "$@" <<'PY'
-import struct, sys
-def fnv(data, h, prime, mask):
-    for b in data:
-        h = ((h ^ b) * prime) & mask
-    return h
-f32 = lambda d: fnv(d, 2166136261, 16777619, 0xFFFFFFFF)
-f64 = lambda d, h=14695981039346656037: fnv(d, h, 1099511628211, 2**64 - 1)
-args = sys.argv[1:]
-word = f32(args[0].encode())
-out = [2 if word <= 1 else word]
-if len(args) > 1:
-    h = f64(args[1].encode())
-    out += [h >> 32, h & 0xFFFFFFFF]
-    s = 14695981039346656037
-    for pair in sorted(a.split("=", 1) for a in args[2:]):
-        for part in pair:
-            s = f64(struct.pack("<I", len(part.encode())), s)
-            s = f64(part.encode(), s)
-    out += [s >> 32, s & 0xFFFFFFFF]
-print(" ".join(map(str, out)))
-PY
-}
 bulkwalk() { # OID FILE
 	ns_run snmpbulkwalk "${SNMP_OPTS[@]}" -Cr50 -Oqn -Oe -Ot "$SNMP_TARGET" "$1" >"$2" 2>&1
 }
@@ -96,9 +72,6 @@ supplier_index() { # MODULE -> its dciSupplierIndex
 }
 supplier_column() { # MODULE COLUMN: 8 dciSupplierStatus, 11 dciSupplierFailure
 	snmp_get "$DCI_ARC.1.1.1.$2.$(supplier_index "$1")"
-}
-status_of() { # TARGET DATUM: the status class's text of that datum
-	snmp_get "$DCI_TEXT.2.4.1.1.$(ids "$1").$2"
 }
 
 # --- the exporters and the fixtures ---------------------------------------------

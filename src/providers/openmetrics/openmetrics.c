@@ -3,19 +3,26 @@
  * text endpoints (an application's /metrics) and serves each metric
  * family as a class, each label set as an instance.
  *
- * Targets (openmetrics_target.h) are scraped one after another, on the
- * refresh's own thread: at every refresh (the provider's `refresh`), or
- * when their `interval=` has passed, their last scrape being committed
- * again at the refreshes between. A body is parsed whole (openmetrics_parse.h)
- * and every family grouped into series (openmetrics_series.h) before anything
- * is served: a body that breaks a bound or is malformed is refused whole,
- * with one log line naming the target, the line and the reason, and
- * nothing of that scrape is served. A target that cannot be scraped or is
- * refused commits no batch: its classes keep their last snapshot until
- * the host withdraws them after `stale-periods` refreshes (dcistatd(8)),
- * and the target's row of the status class says why. A problem is logged
- * in the first refresh that has it (not again while every refresh has it),
- * and the target's recovery once.
+ * Targets (openmetrics_target.h) are scraped all at once, on the
+ * refresh's own thread (openmetrics_fetch.h): at every refresh (the
+ * provider's `refresh`), or when their `interval=` has passed, their last
+ * scrape being committed again at the refreshes between. The scrapes of a
+ * refresh have OM_BUDGET_PERCENT of the refresh period; each is checked
+ * and served as it ends. A body is parsed whole (openmetrics_parse.h)
+ * and every family grouped into series (openmetrics_series.h) before
+ * anything is served: a body that breaks a bound or is malformed is
+ * refused whole, with one log line naming the target, the line and the
+ * reason, and nothing of that scrape is served. A target that cannot be
+ * scraped or is refused commits no batch: its classes keep their last
+ * snapshot until the host withdraws them after `stale-periods` refreshes
+ * (dcistatd(8)), and the target's row of the status class says why. A
+ * scrape still running when the budget is spent is late: that target
+ * commits nothing at this refresh either (the same staleness rule), its
+ * status row says "late: ...", and the scrape goes on at the next
+ * refresh, within its own `timeout` from its start; no other scrape of
+ * that target starts meanwhile. A problem is logged in the first refresh
+ * that has it (not again while every refresh has it), and the target's
+ * recovery once.
  *
  * Ids (stable across restarts and hosts):
  *   each target is a supplier whose module is its name; its word is the
@@ -74,6 +81,7 @@
 
 #include <dcistat/provider.h>
 
+#include "openmetrics_fetch.h"
 #include "openmetrics_layout.h"
 #include "openmetrics_parse.h"
 #include "openmetrics_series.h"
@@ -93,6 +101,7 @@
 #include <time.h>
 
 #define OM_INSTANCE_LABEL_SIZE 1024u
+#define OM_BUDGET_PERCENT 75u
 
 struct om_family_class {
 	uint64_t hash;
@@ -119,6 +128,8 @@ struct om_target {
 	struct om_scrape scrape;
 	bool have_scrape;
 	uint64_t next_scrape_ms;
+	uint64_t scrape_started_us;
+	bool served; /* its rows committed at this refresh */
 	bool up;
 	bool was_failing;
 	/* Its supplier was said failed (dci_supplier_state) with `status`:
@@ -128,7 +139,7 @@ struct om_target {
 	char status[OM_STATUS_SIZE];
 	uint64_t last_success;
 	uint32_t families_served, series_served, body_bytes, microseconds;
-	uint64_t scrapes, failures;
+	uint64_t scrapes, failures, late_refreshes;
 };
 
 struct om_context {
@@ -136,7 +147,7 @@ struct om_context {
 	struct om_limits limits;
 	struct om_target *targets;
 	size_t target_count;
-	struct om_fetcher *fetcher;
+	struct om_fetch_set *fetches; /* one slot per target */
 	struct om_series_set set;
 	struct provider_warnings warnings;
 	struct dci_supplier *supplier;
@@ -492,7 +503,6 @@ target_fail(
 	    target->supplier_failed &&
 	    strncmp(target->status, why, sizeof(target->status) - 1) == 0;
 
-	target->up = false;
 	target->was_failing = true;
 	target->failures++;
 	if (snprintf(target->status, sizeof(target->status), "%s", why) < 0)
@@ -505,41 +515,85 @@ target_fail(
 		target->supplier_failed = true;
 }
 
-/* Scrapes the target into target->scrape, checking all of it. Returns 0,
- * or -1 after target_fail. */
-static int
-target_scrape(struct om_context *context, struct om_target *target)
+/* Starts the target's scrape when it is due: at every refresh without
+ * `interval=`, else once that has passed; never beside its scrape still
+ * running from an earlier refresh. */
+static void
+target_begin(struct om_context *context, size_t index, uint64_t now_us)
 {
-	char why[OM_STATUS_SIZE];
-	struct om_scrape *scrape = &target->scrape;
+	struct om_target *target = &context->targets[index];
+	uint64_t now_ms = now_us / 1000;
+	char why[OM_STATUS_SIZE], message[OM_STATUS_SIZE];
 
+	target->served = false;
+	if (om_fetch_running(context->fetches, index) ||
+	    (target->config.interval_ms != 0 &&
+	        now_ms < target->next_scrape_ms))
+		return;
+	target->next_scrape_ms = now_ms + target->config.interval_ms;
 	target->scrapes++;
-	if (om_fetch(context->fetcher, &target->config, &target->body,
-	        context->limits.body_bytes, why, sizeof(why)) != 0) {
-		char message[OM_STATUS_SIZE];
+	target->scrape_started_us = now_us;
+	/* The body the last scrape points into is written over. */
+	target->have_scrape = false;
+	if (om_fetch_start(context->fetches, index, &target->config,
+	        &target->body, context->limits.body_bytes, why,
+	        sizeof(why)) != 0) {
 		if (snprintf(
 		        message, sizeof(message), "scrape failed: %s", why) < 0)
 			message[0] = '\0';
 		target_fail(context, target, message);
-		return -1;
+	}
+}
+
+/* Commits the target's last scrape (every family grouped again into
+ * context->set). */
+static void
+target_serve(struct om_context *context, struct om_target *target)
+{
+	size_t series = 0;
+
+	for (uint32_t f = 0; f < target->scrape.family_count; f++) {
+		om_series_group(&context->set, &target->scrape, f);
+		series += family_serve(context, target, f);
+	}
+	target->families_served = (uint32_t)target->scrape.family_count;
+	target->series_served = (uint32_t)series;
+	target->served = true;
+}
+
+/* A scrape that ended (status 0: an HTTP 200 answer, else `why`): its
+ * body is checked whole before anything of it is served, and served. */
+static void
+target_scraped(struct om_context *context, struct om_target *target, int status,
+    const char *why)
+{
+	char problem[OM_STATUS_SIZE];
+	struct om_scrape *scrape = &target->scrape;
+
+	if (status != 0) {
+		if (snprintf(
+		        problem, sizeof(problem), "scrape failed: %s", why) < 0)
+			problem[0] = '\0';
+		target_fail(context, target, problem);
+		return;
 	}
 	target->body_bytes =
 	    (uint32_t)(target->body.length < UINT32_MAX ? target->body.length
 	                                                : UINT32_MAX);
 	if (om_parse(scrape, target->body.bytes, target->body.length,
 	        &context->limits) != 0) {
-		snprintf(why, sizeof(why), "refused: line %zu: %s",
+		snprintf(problem, sizeof(problem), "refused: line %zu: %s",
 		    scrape->error_line, scrape->error);
-		target_fail(context, target, why);
-		return -1;
+		target_fail(context, target, problem);
+		return;
 	}
 	/* Everything is checked before anything is served. */
 	for (uint32_t f = 0; f < scrape->family_count; f++)
 		if (om_series_group(&context->set, scrape, f) != 0) {
-			snprintf(why, sizeof(why), "refused: %s",
+			snprintf(problem, sizeof(problem), "refused: %s",
 			    context->set.error);
-			target_fail(context, target, why);
-			return -1;
+			target_fail(context, target, problem);
+			return;
 		}
 	if (target->was_failing)
 		dci_log(context->base.host, DCI_LOG_NOTICE,
@@ -548,39 +602,37 @@ target_scrape(struct om_context *context, struct om_target *target)
 	if (target->supplier_failed &&
 	    dci_supplier_state(context->base.host, target->supplier, NULL) == 0)
 		target->supplier_failed = false;
-	target->up = true;
 	snprintf(target->status, sizeof(target->status), "ok");
 	target->last_success = provider_monotonic_centiseconds();
-	return 0;
-}
-
-/* Scrapes the target when its interval has passed (at every refresh
- * without one), and serves its last scrape: between two scrapes the same
- * values are committed again, so its rows never go stale while it
- * answers. */
-static void
-target_refresh(struct om_context *context, struct om_target *target)
-{
-	uint64_t start = provider_monotonic_microseconds();
-	uint64_t now_ms = start / 1000;
-	size_t series = 0;
-
-	if (target->config.interval_ms == 0 ||
-	    now_ms >= target->next_scrape_ms) {
-		target->next_scrape_ms = now_ms + target->config.interval_ms;
-		target->have_scrape = target_scrape(context, target) == 0;
-	}
-	if (!target->have_scrape)
-		return;
-	for (uint32_t f = 0; f < target->scrape.family_count; f++) {
-		om_series_group(&context->set, &target->scrape, f);
-		series += family_serve(context, target, f);
-	}
-	target->families_served = (uint32_t)target->scrape.family_count;
-	target->series_served = (uint32_t)series;
-	uint64_t spent = provider_monotonic_microseconds() - start;
+	target->have_scrape = true;
+	target_serve(context, target);
+	uint64_t spent =
+	    provider_monotonic_microseconds() - target->scrape_started_us;
 	target->microseconds =
 	    spent < UINT32_MAX ? (uint32_t)spent : UINT32_MAX;
+}
+
+/* Ends the target's part of a refresh whose scrapes' budget is over. A
+ * scrape still running is late: the target commits nothing (its rows keep
+ * their last snapshot only until the host's staleness limit) and its
+ * status says so; a late scrape is not a failure, its supplier keeps its
+ * state. A target not due commits its last scrape again. `up` says
+ * whether its rows were committed at this refresh. */
+static void
+target_end(struct om_context *context, size_t index, unsigned budget_ms)
+{
+	struct om_target *target = &context->targets[index];
+
+	if (om_fetch_running(context->fetches, index)) {
+		target->late_refreshes++;
+		snprintf(target->status, sizeof(target->status),
+		    "late: no whole answer within the refresh's %u ms; its "
+		    "scrape goes on, for %u ms at most",
+		    budget_ms, target->config.timeout_ms);
+		target_log_problem(context, target, target->status);
+	} else if (!target->served && target->have_scrape)
+		target_serve(context, target);
+	target->up = target->served;
 }
 
 static void
@@ -616,6 +668,7 @@ status_commit(struct om_context *context)
 		    {OM_STATUS_SCRAPE_MICROSECONDS, target->microseconds},
 		    {OM_STATUS_SCRAPES, target->scrapes},
 		    {OM_STATUS_FAILURES, target->failures},
+		    {OM_STATUS_LATE, target->late_refreshes},
 		};
 		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
 			dci_batch_set_unsigned(
@@ -624,14 +677,48 @@ status_commit(struct om_context *context)
 	dci_batch_commit(batch);
 }
 
+/* The part of a refresh the scrapes may take: OM_BUDGET_PERCENT of the
+ * refresh period, the rest left for parsing and committing, so that a
+ * refresh ends within its period and the targets that answered are
+ * committed before their previous rows go stale (the fewest stale-periods
+ * are 2, counted from a refresh's start). On a host that does not say its
+ * period, the longest timeout. */
+static unsigned
+refresh_budget_ms(struct om_context *context)
+{
+	unsigned period = dci_refresh_period(context->base.host);
+	unsigned budget = 0;
+
+	if (period != 0)
+		return (unsigned)((uint64_t)period * OM_BUDGET_PERCENT / 100);
+	for (size_t t = 0; t < context->target_count; t++)
+		if (context->targets[t].config.timeout_ms > budget)
+			budget = context->targets[t].config.timeout_ms;
+	return budget;
+}
+
+/* Every due target's scrape runs at once (openmetrics_fetch.h); each is
+ * checked and served as it ends, until all ended or the budget is spent. */
 static int
 openmetrics_refresh(struct dci_host *host, void *opaque)
 {
 	struct om_context *context = opaque;
+	uint64_t start = provider_monotonic_microseconds();
+	unsigned budget_ms = refresh_budget_ms(context);
+	char why[OM_STATUS_SIZE];
+	int status;
+	long slot;
+
 	(void)host;
 	provider_warnings_begin(&context->warnings);
 	for (size_t t = 0; t < context->target_count; t++)
-		target_refresh(context, &context->targets[t]);
+		target_begin(context, t, start);
+	while ((slot = om_fetch_next(context->fetches,
+	            start + (uint64_t)budget_ms * 1000, &status, why,
+	            sizeof(why))) >= 0)
+		target_scraped(context, &context->targets[slot], status, why);
+	for (size_t t = 0; t < context->target_count; t++)
+		target_end(context, t, budget_ms);
 	provider_warnings_end(&context->warnings);
 	status_commit(context);
 	return 0;
@@ -757,6 +844,8 @@ openmetrics_release(void *opaque)
 {
 	struct om_context *context = opaque;
 
+	/* First: a transfer still running writes into its target's body. */
+	om_fetch_set_free(context->fetches);
 	for (size_t t = 0; t < context->target_count; t++) {
 		struct om_target *target = &context->targets[t];
 		for (size_t f = 0; f < target->family_count; f++)
@@ -768,7 +857,6 @@ openmetrics_release(void *opaque)
 		om_target_config_free(&target->config);
 	}
 	free(context->targets);
-	om_fetcher_free(context->fetcher);
 	om_series_set_free(&context->set);
 	provider_warnings_free(&context->warnings);
 	if (context->curl_ready)
@@ -793,13 +881,13 @@ openmetrics_init(struct dci_host *host, void **opaque)
 		return -1;
 	}
 	context->curl_ready = true;
-	context->fetcher = om_fetcher_new();
-	if (context->fetcher == NULL)
-		return -1;
 	context->status_class =
 	    om_layout_register_status(host, &context->supplier);
 	if (context->status_class == NULL ||
 	    targets_read(host, context, timeout_ms, allow_remote != 0) != 0)
+		return -1;
+	context->fetches = om_fetch_set_new(context->target_count);
+	if (context->fetches == NULL)
 		return -1;
 	return 0;
 }

@@ -40,6 +40,7 @@ enum om_status_datum {
 	OM_STATUS_SCRAPE_MICROSECONDS,
 	OM_STATUS_SCRAPES,
 	OM_STATUS_FAILURES,
+	OM_STATUS_LATE,
 };
 
 /* What a family's classes are made from. */
