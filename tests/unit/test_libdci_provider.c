@@ -600,6 +600,10 @@ START_TEST(test_register_refusals)
 	struct build_datum invalid_word = {
 	    DCI_INVALIDDATUMID, UMA_UINT4, 0, 0, 0, "invalid"};
 	struct build_datum unaligned = {1, UMA_UINT8, 0, 0, 2, "a"};
+	/* Layouts a consumer would get at other offsets: a hole after a
+	 * 4-byte first datum, a first datum whose id sorts after the rest. */
+	struct build_datum hole = {1, UMA_UINT4, 0, 0, 0, "h"};
+	struct build_datum out_of_order = {6, UMA_UINT8, 0, 0, 0, "late"};
 	DCIProviderHandle handle = NULL;
 	DCIClassId *id;
 	DCIClassAttr *attr;
@@ -633,6 +637,11 @@ START_TEST(test_register_refusals)
 	    register_variant(class_levels, 4, 0, 0, &same_id), DCI_INVALIDARG);
 	ck_assert_uint_eq(register_variant(class_levels, 4, 0, 0, &unaligned),
 	    DCI_INVALIDARG);
+	ck_assert_uint_eq(register_variant(class_levels, 4, 0, 0, &hole),
+	    DCI_NOIMPLEMENTATION);
+	ck_assert_uint_eq(
+	    register_variant(class_levels, 4, 0, 0, &out_of_order),
+	    DCI_NOIMPLEMENTATION);
 	/* Methods the server cannot use, a class whose instances only its
 	 * provider knows, a string under DCI_ADDRESS. */
 	ck_assert_uint_eq(register_variant(class_levels, 4, 0, DCI_WAIT, NULL),
@@ -650,10 +659,12 @@ START_TEST(test_register_refusals)
 	ck_assert_uint_eq(
 	    register_variant(class_levels, 4, DCI_POSSIBLEINVALIDDATA, 0, NULL),
 	    DCI_INVALIDARG);
+	/* With the word in place of datum 1, the others start at 8: a hole
+	 * (test_invalid_data_word registers the word where it is kept). */
 	invalid_word.offset = 200;
 	ck_assert_uint_eq(register_variant(class_levels, 4,
 	                      DCI_POSSIBLEINVALIDDATA, 0, &invalid_word),
-	    DCI_SUCCESS);
+	    DCI_NOIMPLEMENTATION);
 
 	/* Malformed structures. */
 	id = build_class_id(class_levels, 4);
@@ -715,7 +726,8 @@ START_TEST(test_invalid_data_word)
 	DCIInstAttr *inst = build_inst_attr("partial");
 	DCIMetricId *metric = metric_of(6, DCI_ALL);
 	unsigned char block[512];
-	UMAUint4 size, offset = 300, word = 0;
+	/* Last, right after the string's slot: where a consumer finds it. */
+	UMAUint4 size, offset = 288, word = 0;
 	const void *data[] = {block};
 	DCIReturn *post;
 
@@ -723,6 +735,16 @@ START_TEST(test_invalid_data_word)
 	memcpy(with_word, datums, sizeof(datums));
 	with_word[COUNT_OF(datums)] = (struct build_datum){
 	    DCI_INVALIDDATUMID, UMA_UINT4, UMA_NOUNITS, 0, offset, "invalid"};
+	/* One word past the string's longest slot (264 bytes) is a hole. */
+	with_word[COUNT_OF(datums)] = (struct build_datum){DCI_INVALIDDATUMID,
+	    UMA_UINT4, UMA_NOUNITS, 0, offset + 4, "invalid"};
+	attr = build_class_attr("partial", DCI_POSSIBLEINVALIDDATA, 0,
+	    one_level, 1, with_word, COUNT_OF(with_word));
+	ck_assert_uint_eq(dciRegister(&handle, "dciprov", id, attr),
+	    DCI_NOIMPLEMENTATION);
+	ck_assert_ptr_null(handle);
+	free(attr);
+	with_word[COUNT_OF(datums)].offset = offset;
 	attr = build_class_attr("partial", DCI_POSSIBLEINVALIDDATA, 0,
 	    one_level, 1, with_word, COUNT_OF(with_word));
 	ck_assert_uint_eq(
