@@ -70,8 +70,7 @@ static const struct build_datum flags_datums[] = {
     {3, UMA_UINT4, UMA_COUNT, DCI_QUERYABLE, 8, "third"},
     {4, UMA_TEXTSTRING, UMA_NOUNITS, DCI_QUERYABLE, 12, "name"},
     {5, UMA_BOOLEAN, UMA_NOUNITS, DCI_QUERYABLE, FLAGS_UP_OFFSET, "up"},
-    {6, UMA_BOOLEAN, UMA_NOUNITS, DCI_QUERYABLE, FLAGS_UP_OFFSET + 4,
-        "down"},
+    {6, UMA_BOOLEAN, UMA_NOUNITS, DCI_QUERYABLE, FLAGS_UP_OFFSET + 4, "down"},
 };
 static const struct build_datum hole_datums[] = {
     {1, UMA_UINT4, UMA_COUNT, DCI_QUERYABLE, 0, "count"},
@@ -156,7 +155,8 @@ add_flags(DCIProviderHandle handle, UMAUint4 instance, const char *label)
 	memcpy(block + 16, label, length);
 	memcpy(block + FLAGS_UP_OFFSET, &up, 4);
 	memcpy(block + FLAGS_UP_OFFSET + 4, &down, 4);
-	status = dciAddInstance(handle, metric, attr, NULL, block, sizeof(block));
+	status =
+	    dciAddInstance(handle, metric, attr, NULL, block, sizeof(block));
 	free(metric);
 	free(attr);
 	return status;

@@ -740,8 +740,8 @@ START_TEST(test_invalid_data_word)
 	    UMA_UINT4, UMA_NOUNITS, 0, offset + 4, "invalid"};
 	attr = build_class_attr("partial", DCI_POSSIBLEINVALIDDATA, 0,
 	    one_level, 1, with_word, COUNT_OF(with_word));
-	ck_assert_uint_eq(dciRegister(&handle, "dciprov", id, attr),
-	    DCI_NOIMPLEMENTATION);
+	ck_assert_uint_eq(
+	    dciRegister(&handle, "dciprov", id, attr), DCI_NOIMPLEMENTATION);
 	ck_assert_ptr_null(handle);
 	free(attr);
 	with_word[COUNT_OF(datums)].offset = offset;
