@@ -781,6 +781,68 @@ START_TEST(test_invalid_data_word)
 END_TEST
 
 /* A segment that cannot be created: DCI_SYSERROR, no handle. */
+/* A string's slot reaching the next datum sets its DCI4 size in the
+ * segment, which is what a consumer's layout is made from; a posted string
+ * must fit both. */
+START_TEST(test_string_slot)
+{
+	static const struct build_datum slotted[] = {
+	    {1, UMA_UINT4, UMA_COUNT, DCI_QUERYABLE, 0, "count"},
+	    {2, UMA_TEXTSTRING, UMA_NOUNITS, DCI_QUERYABLE, 4, "name"},
+	    {3, UMA_BOOLEAN, UMA_NOUNITS, DCI_QUERYABLE, 4 + 260, "up"},
+	};
+	DCIProviderHandle handle = NULL;
+	DCIClassId *id = build_class_id(class_levels, COUNT_OF(class_levels));
+	DCIClassAttr *attr = build_class_attr(
+	    "slotted", 0, 0, one_level, 1, slotted, COUNT_OF(slotted));
+	DCIInstAttr *inst = build_inst_attr("one");
+	DCIMetricId *metric = metric_of(1, DCI_ALL);
+	unsigned char block[4 + 260 + 4];
+	UMAUint4 text_size = 260, up = 1;
+	struct reading reading;
+
+	directory_make();
+	ck_assert_uint_eq(
+	    dciRegister(&handle, "dciprov", id, attr), DCI_SUCCESS);
+	reading_open(&reading);
+	ck_assert_uint_eq(reading.class_count, 1);
+	ck_assert_uint_eq(reading.classes[0].datums[1].size, 255);
+	reading_close(&reading);
+	/* 255 characters and a NUL fill the slot, but the server keeps 254. */
+	memset(block, 0, sizeof(block));
+	memcpy(block + 4, &text_size, 4);
+	memset(block + 8, 'x', 255);
+	memcpy(block + 264, &up, 4);
+	ck_assert_uint_eq(
+	    dciAddInstance(handle, metric, inst, NULL, block, sizeof(block)),
+	    DCI_INVALIDARG);
+	block[8 + 254] = '\0';
+	ck_assert_uint_eq(
+	    dciAddInstance(handle, metric, inst, NULL, block, sizeof(block)),
+	    DCI_SUCCESS);
+	ck_assert_uint_eq(number_of("one", "up"), 1);
+	/* A size word past the slot runs into the next datum. */
+	text_size = 264;
+	memcpy(block + 4, &text_size, 4);
+	{
+		const void *data[] = {block};
+		UMAUint4 size = sizeof(block);
+		DCIReturn *post = build_post(&metric, data, &size, 1);
+
+		ck_assert_uint_eq(
+		    dciPostData(handle, DCI_OP_GETDATA, post, NULL, 0),
+		    DCI_INVALIDARG);
+		free(post);
+	}
+	ck_assert_uint_eq(dciUnregister(handle, NULL), DCI_SUCCESS);
+	free(metric);
+	free(inst);
+	free(attr);
+	free(id);
+	directory_remove();
+}
+END_TEST
+
 START_TEST(test_segment_refused)
 {
 	DCIProviderHandle handle = NULL;
@@ -863,6 +925,7 @@ provider_suite(void)
 	tcase_add_test(routines, test_register_refusals);
 	tcase_add_test(routines, test_unregister_events_requests);
 	tcase_add_test(routines, test_invalid_data_word);
+	tcase_add_test(routines, test_string_slot);
 	tcase_add_test(routines, test_segment_refused);
 	suite_add_tcase(suite, routines);
 	return suite;
