@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 
+#include "libdci/libdci_internal.h"
 #include "libdci/provider_internal.h"
 
 #include <errno.h>
@@ -420,15 +421,6 @@ read_datums(const unsigned char *attr, size_t attr_size,
 
 /* --- the layout the server keeps ----------------------------------------- */
 
-/* A text string's slot in the class data block a consumer lays out from a
- * DCI4 string datum of `size` bytes (answer_decode.c): its size word, then
- * size + 1 bytes padded to 4. */
-static uint64_t
-text_slot(UMAUint4 size)
-{
-	return 4 + (((uint64_t)size + 1 + 3) & ~(uint64_t)3);
-}
-
 static int
 datum_id_compare(const void *left, const void *right)
 {
@@ -442,15 +434,15 @@ datum_id_compare(const void *left, const void *right)
 
 /* The specification: the attributes a class is registered with do not
  * change, so every datum must be served at the offset the provider gave.
- * The server describes a class by its DCI4 datums, and a consumer lays the
- * class data block out from them (dci(3), IMPLEMENTATION CHOICES): datums
- * in id order, each right after the one before, a text string in a slot
- * its DCI4 size sets, the DCI_INVALIDDATUMID word last. A layout that is
- * this one for some string sizes is kept, each string's DCI4 size chosen
- * so that its slot reaches the next datum (and set in draft->infos); any
- * other (a hole, datums in another order than their ids, the invalid
- * word elsewhere than last, a string slot no size gives) would be served
- * at other offsets and is DCI_NOIMPLEMENTATION. */
+ * The server describes a class by its DCI4 datums, and a consumer lays
+ * the class data block out from them (libdci_class_read): datums in id
+ * order, each right after the one before, a text string in the slot its
+ * DCI4 size sets (libdci_text_slot), the DCI_INVALIDDATUMID word last. A
+ * layout that is this one for some string sizes is kept, each string's
+ * DCI4 size chosen so that its slot reaches the next datum (and set in
+ * draft->infos); any other (a hole, datums in another order than their
+ * ids, the invalid word elsewhere than last, a string slot no size gives)
+ * would be served at other offsets and is DCI_NOIMPLEMENTATION. */
 static DCIStatus
 layout_keep(struct class_draft *draft)
 {
@@ -491,9 +483,9 @@ layout_keep(struct class_draft *draft)
 				if (slot - 5 < size)
 					size = (UMAUint4)(slot - 5);
 			} else {
-				slot = text_slot(size);
+				slot = libdci_text_slot(size);
 			}
-			if (text_slot(size) != slot) {
+			if (libdci_text_slot(size) != slot) {
 				status = DCI_NOIMPLEMENTATION;
 				break;
 			}
