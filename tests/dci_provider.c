@@ -22,6 +22,17 @@
  *       dciAddInstance to "requests", every value 0 and the name LABEL
  *   remove INSTANCE
  *       dciRemoveInstance from "requests"
+ *   register-flags
+ *       dciRegister of class {3, NUMBER, 18} "flags" (DCI_STORE; datums
+ *       1 first, 2 second, 3 third: UMA_UINT4 at 0, 4 and 8, 4 name:
+ *       UMA_TEXTSTRING at 12, 5 up and 6 down: UMA_BOOLEAN at 272 and
+ *       276, as a provider with a 256-byte string would lay it out)
+ *   add-flags INSTANCE LABEL
+ *       dciAddInstance to "flags": first 11, second 22, third 33, name
+ *       LABEL, up true, down false
+ *   register-hole
+ *       dciRegister of class {3, NUMBER, 19} "hole" (UMA_UINT4 at 0,
+ *       UMA_UINT8 at 8: a C structure's padding between them)
  *   quit
  *       dciUnregister of everything
  */
@@ -38,6 +49,8 @@
 
 static UMAUint4 requests_id[] = {DCI_PROVIDER_CLASS_ARC, 0, 16};
 static UMAUint4 traffic_id[] = {DCI_PROVIDER_CLASS_ARC, 0, 17};
+static UMAUint4 flags_id[] = {DCI_PROVIDER_CLASS_ARC, 0, 18};
+static UMAUint4 hole_id[] = {DCI_PROVIDER_CLASS_ARC, 0, 19};
 static const DCIInstLevel level[] = {{UMA_UINT4, UMA_DEVICE, 4}};
 static const struct build_datum requests_datums[] = {
     {1, UMA_UINT8, UMA_TRANSACTIONS, DCI_QUERYABLE | DCI_DCISTAT_COUNTER, 0,
@@ -48,6 +61,20 @@ static const struct build_datum requests_datums[] = {
 };
 static const struct build_datum traffic_datums[] = {
     {1, UMA_UINT8, UMA_BYTES, DCI_QUERYABLE | DCI_DCISTAT_COUNTER, 0, "bytes"},
+};
+#define FLAGS_UP_OFFSET 272
+#define FLAGS_SIZE 280
+static const struct build_datum flags_datums[] = {
+    {1, UMA_UINT4, UMA_COUNT, DCI_QUERYABLE, 0, "first"},
+    {2, UMA_UINT4, UMA_COUNT, DCI_QUERYABLE, 4, "second"},
+    {3, UMA_UINT4, UMA_COUNT, DCI_QUERYABLE, 8, "third"},
+    {4, UMA_TEXTSTRING, UMA_NOUNITS, DCI_QUERYABLE, 12, "name"},
+    {5, UMA_BOOLEAN, UMA_NOUNITS, DCI_QUERYABLE, FLAGS_UP_OFFSET, "up"},
+    {6, UMA_BOOLEAN, UMA_NOUNITS, DCI_QUERYABLE, FLAGS_UP_OFFSET + 4, "down"},
+};
+static const struct build_datum hole_datums[] = {
+    {1, UMA_UINT4, UMA_COUNT, DCI_QUERYABLE, 0, "count"},
+    {2, UMA_UINT8, UMA_BYTES, DCI_QUERYABLE, 8, "bytes"},
 };
 
 static const char *
@@ -90,6 +117,46 @@ add_requests(DCIProviderHandle handle, UMAUint4 instance, const char *label)
 	DCIStatus status =
 	    dciAddInstance(handle, metric, attr, NULL, block, size);
 
+	free(metric);
+	free(attr);
+	return status;
+}
+
+/* dciRegister of one more class on the handle. */
+static DCIStatus
+register_class(DCIProviderHandle handle, const UMAUint4 *levels,
+    const char *label, const struct build_datum *datums, size_t count)
+{
+	DCIClassId *id = build_class_id(levels, 3);
+	DCIClassAttr *attr =
+	    build_class_attr(label, 0, 0, level, 1, datums, count);
+	DCIStatus status = dciRegister(&handle, NULL, id, attr);
+
+	free(id);
+	free(attr);
+	return status;
+}
+
+static DCIStatus
+add_flags(DCIProviderHandle handle, UMAUint4 instance, const char *label)
+{
+	unsigned char block[FLAGS_SIZE];
+	UMAUint4 numbers[] = {11, 22, 33}, up = 1, down = 0;
+	size_t length = strnlen(label, 200);
+	UMAUint4 text_size = (UMAUint4)(4 + ((length + 1 + 3) & ~(size_t)3));
+	DCIMetricId *metric =
+	    build_metric(flags_id, 3, 1, &instance, 1, DCI_ALL);
+	DCIInstAttr *attr = build_inst_attr(label);
+	DCIStatus status;
+
+	memset(block, 0, sizeof(block));
+	memcpy(block, numbers, sizeof(numbers));
+	memcpy(block + 12, &text_size, 4);
+	memcpy(block + 16, label, length);
+	memcpy(block + FLAGS_UP_OFFSET, &up, 4);
+	memcpy(block + FLAGS_UP_OFFSET + 4, &down, 4);
+	status =
+	    dciAddInstance(handle, metric, attr, NULL, block, sizeof(block));
 	free(metric);
 	free(attr);
 	return status;
@@ -182,6 +249,14 @@ command(DCIProviderHandle handle, UMAUint8 *gamma, const char *line)
 	}
 	if (sscanf(line, "add %lu %200s", &instance, name) == 2)
 		return add_requests(handle, (UMAUint4)instance, name);
+	if (strcmp(line, "register-flags\n") == 0)
+		return register_class(handle, flags_id, "flags", flags_datums,
+		    COUNT_OF(flags_datums));
+	if (sscanf(line, "add-flags %lu %200s", &instance, name) == 2)
+		return add_flags(handle, (UMAUint4)instance, name);
+	if (strcmp(line, "register-hole\n") == 0)
+		return register_class(handle, hole_id, "hole", hole_datums,
+		    COUNT_OF(hole_datums));
 	if (sscanf(line, "remove %lu", &instance) == 1) {
 		UMAUint4 id = (UMAUint4)instance;
 		DCIMetricId *metric =
@@ -206,7 +281,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: dci_provider NUMBER\n");
 		return 2;
 	}
-	requests_id[1] = traffic_id[1] = (UMAUint4)strtoul(argv[1], NULL, 10);
+	requests_id[1] = traffic_id[1] = flags_id[1] = hole_id[1] =
+	    (UMAUint4)strtoul(argv[1], NULL, 10);
 	status = setup(&handle, &gamma);
 	if (status != DCI_SUCCESS) {
 		printf("status %s\n", status_name(status));

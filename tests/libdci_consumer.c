@@ -6,8 +6,10 @@
  *       every class the caller may read: "L1.L2..." a line
  *   libdci_consumer get CLASS INSTANCE|* DATUM|*
  *       first "status NAME" (the summary), then per value
- *       "INSTANCE DATUM TYPE VALUE", TYPE u4, i4, u8, i8 or text
+ *       "INSTANCE DATUM TYPE VALUE", TYPE u4, i4, u8, i8, bool or text
  *       (decimal numbers; text as is); a one-level instance id
+ *   libdci_consumer layout CLASS
+ *       per DCIDataAttr of dciGetClassAttributes: "DATUM TYPE OFFSET"
  *   libdci_consumer time CLASS COUNT
  *       COUNT wildcarded dciGetData of every datum of every instance on
  *       one connection: "calls COUNT instances N microseconds-per-call M"
@@ -110,6 +112,11 @@ value_print(UMAUint4 instance, const DCIDataAttr *attr, const void *value)
 		printf("%" PRIu32 " %" PRIu32 " i8 %" PRId64 "\n", instance,
 		    attr->datumId, i8);
 		break;
+	case UMA_BOOLEAN:
+		memcpy(&u4, value, 4);
+		printf("%" PRIu32 " %" PRIu32 " bool %" PRIu32 "\n", instance,
+		    attr->datumId, u4);
+		break;
 	case UMA_TEXTSTRING:
 		printf("%" PRIu32 " %" PRIu32 " text %s\n", instance,
 		    attr->datumId, ((const UMATextString *)value)->string);
@@ -169,6 +176,58 @@ get(DCIHandle handle, const char *class_text, const char *instance,
 		}
 	}
 	dciFree(ret);
+	dciFree(attributes);
+	return 0;
+}
+
+static const char *
+type_name(UMADataType type)
+{
+	switch (type) {
+	case UMA_UINT4:
+		return "u4";
+	case UMA_INT4:
+		return "i4";
+	case UMA_UINT8:
+		return "u8";
+	case UMA_INT8:
+		return "i8";
+	case UMA_BOOLEAN:
+		return "bool";
+	case UMA_TEXTSTRING:
+		return "text";
+	default:
+		return "other";
+	}
+}
+
+static int
+layout(DCIHandle handle, const char *class_text)
+{
+	UMAUint4 class_words[17];
+	DCIClassId *class = class_parse(class_text, class_words);
+	DCIReturn *attributes = NULL;
+	const DCIClassAttr *attr;
+	const unsigned char *one;
+	DCIStatus status;
+
+	if (class == NULL)
+		return 2;
+	status = dciGetClassAttributes(handle, class, 1, &attributes, 0);
+	if (status != DCI_SUCCESS) {
+		dciFree(attributes);
+		printf("status %s\n", status_name(status));
+		return 1;
+	}
+	attr = dcireturndata(attributes, 0);
+	one = (const unsigned char *)attr + attr->dataAttr.offset;
+	for (UMAUint4 d = 0; d < attr->dataAttr.count;
+	     d++, one += ((const DCIDataAttr *)one)->size) {
+		const DCIDataAttr *data_attr = (const DCIDataAttr *)one;
+
+		printf("%" PRIu32 " %s %" PRIu32 "\n", data_attr->datumId,
+		    type_name(data_attr->type), data_attr->offset);
+	}
 	dciFree(attributes);
 	return 0;
 }
@@ -296,6 +355,8 @@ main(int argc, char **argv)
 		result = 0;
 	} else if (argc == 4 && strcmp(argv[1], "time") == 0)
 		result = time_reads(handle, argv[2], argv[3]);
+	else if (argc == 3 && strcmp(argv[1], "layout") == 0)
+		result = layout(handle, argv[2]);
 	else if (argc == 5 && strcmp(argv[1], "get") == 0)
 		result = get(handle, argv[2], argv[3], argv[4]);
 	dciClose(handle);

@@ -105,6 +105,8 @@ supplier_init(pydci_supplier *self, PyObject *args, PyObject *keywords)
 		return -1;
 	}
 	self->handle = handle;
+	self->termination_slot =
+	    pydci_termination_add(dcistat_supplier_path(handle));
 	self->generation = pydci_fork_generation;
 	self->owner_pid = (long)getpid();
 	self->number = number;
@@ -118,8 +120,10 @@ supplier_new(PyTypeObject *type, PyObject *args, PyObject *keywords)
 {
 	pydci_supplier *self = (pydci_supplier *)type->tp_alloc(type, 0);
 
-	if (self != NULL)
+	if (self != NULL) {
 		self->generation = PYDCI_CLOSED;
+		self->termination_slot = -1;
+	}
 	return (PyObject *)self;
 }
 
@@ -128,8 +132,11 @@ supplier_new(PyTypeObject *type, PyObject *args, PyObject *keywords)
 static void
 supplier_release(pydci_supplier *self)
 {
-	if (self->handle != NULL && self->generation == pydci_fork_generation)
+	if (self->handle != NULL && self->generation == pydci_fork_generation) {
+		pydci_termination_remove(self->termination_slot);
 		dcistat_supplier_close(self->handle);
+	}
+	self->termination_slot = -1;
 	self->handle = NULL;
 	self->generation = PYDCI_CLOSED;
 }

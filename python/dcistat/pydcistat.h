@@ -37,7 +37,20 @@ typedef struct {
 	uint32_t number;
 	uint32_t classes_added;   /* generic classes: relative id 16 + n */
 	uint32_t templates_added; /* VOI templates: number 1 + n */
+	int termination_slot;     /* pydci_termination_add's, or -1 */
 } pydci_supplier;
+
+/* The segments removed if SIGTERM's default action ends the process
+ * (termination.c): at most this many open at once are. */
+#define PYDCI_TERMINATION_SLOTS 64
+
+/* Adds the segment at `path` of this process; its slot, or -1 when the
+ * table is full (the segment then waits for dcistatd). */
+int pydci_termination_add(const char *path);
+
+/* Removes a slot pydci_termination_add gave (-1: none), before the segment
+ * is closed. */
+void pydci_termination_remove(int slot);
 
 extern PyTypeObject pydci_supplier_type;
 extern PyTypeObject pydci_metric_type;

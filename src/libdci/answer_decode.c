@@ -169,6 +169,13 @@ uma_itype_of(uint32_t itype)
 	}
 }
 
+uint64_t
+libdci_text_slot(uint32_t size)
+{
+	/* The size word, the slot and room for a NUL. */
+	return 4 + (((uint64_t)size + 1 + 3) & ~(uint64_t)3);
+}
+
 /* The datum's UMA type and the bytes it takes in a class data block; 0
  * when it is not offered. */
 static uint32_t
@@ -181,8 +188,7 @@ uma_type_of(const struct libdci_datum *datum, uint32_t *size)
 		*size = 4;
 		return datum->size == 4 ? UMA_BOOLEAN : 0;
 	case ST_STRING:
-		/* The size word, the slot and room for a NUL. */
-		*size = (uint32_t)(4 + round4((size_t)datum->size + 1));
+		*size = (uint32_t)libdci_text_slot(datum->size);
 		return UMA_TEXTSTRING;
 	case ST_INTEGER8:
 	case ST_INTEGER16:

@@ -115,6 +115,12 @@ struct libdci_class {
 
 void libdci_class_free(struct libdci_class *class);
 
+/* The bytes a UMA_TEXTSTRING of a DCI4 string datum of `size` bytes takes
+ * in a class data block: its size word, then size + 1 bytes padded to 4.
+ * The provider side (provider_classes.c) sizes strings by it, so that
+ * the layout a consumer works out is the one the provider registered. */
+uint64_t libdci_text_slot(uint32_t size);
+
 /* Reads one GET_CLASS_ATTRIBUTES entry at the reader into `class` and
  * works out its UMA layout; false when anything is out of bounds (the
  * class is then freed). */

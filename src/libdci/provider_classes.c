@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 
+#include "libdci/libdci_internal.h"
 #include "libdci/provider_internal.h"
 
 #include <errno.h>
@@ -418,6 +419,91 @@ read_datums(const unsigned char *attr, size_t attr_size,
 	return at == array->offset + array->size ? DCI_SUCCESS : DCI_INVALIDARG;
 }
 
+/* --- the layout the server keeps ----------------------------------------- */
+
+static int
+datum_id_compare(const void *left, const void *right)
+{
+	const struct libdci_provider_datum *a =
+	    *(const struct libdci_provider_datum *const *)left;
+	const struct libdci_provider_datum *b =
+	    *(const struct libdci_provider_datum *const *)right;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The specification: the attributes a class is registered with do not
+ * change, so every datum must be served at the offset the provider gave.
+ * The server describes a class by its DCI4 datums, and a consumer lays
+ * the class data block out from them (libdci_class_read): datums in id
+ * order, each right after the one before, a text string in the slot its
+ * DCI4 size sets (libdci_text_slot), the DCI_INVALIDDATUMID word last. A
+ * layout that is this one for some string sizes is kept, each string's
+ * DCI4 size chosen so that its slot reaches the next datum (and set in
+ * draft->infos); any other (a hole, datums in another order than their
+ * ids, the invalid word elsewhere than last, a string slot no size gives)
+ * would be served at other offsets and is DCI_NOIMPLEMENTATION. */
+static DCIStatus
+layout_keep(struct class_draft *draft)
+{
+	struct libdci_provider_datum **order, *invalid = NULL;
+	DCIStatus status = DCI_SUCCESS;
+	size_t count = 0;
+	uint64_t at = 0;
+
+	order = calloc(draft->datum_count, sizeof(*order));
+	if (order == NULL)
+		return DCI_ALLOCATIONFAILURE;
+	for (size_t d = 0; d < draft->datum_count; d++) {
+		if (draft->datums[d].segment_index < 0)
+			invalid = &draft->datums[d];
+		else
+			order[count++] = &draft->datums[d];
+	}
+	qsort(order, count, sizeof(*order), datum_id_compare);
+	for (size_t i = 0; i < count && status == DCI_SUCCESS; i++) {
+		struct libdci_provider_datum *datum = order[i];
+		const struct libdci_provider_datum *next =
+		    i + 1 < count ? order[i + 1] : invalid;
+		uint64_t slot = datum->fixed_size;
+
+		if (datum->offset != at) {
+			status = DCI_NOIMPLEMENTATION;
+			break;
+		}
+		if (datum->uma_type == UMA_TEXTSTRING) {
+			UMAUint4 size = DCISTAT_SUPPLIER_STRING_MAX;
+
+			if (next != NULL && next->offset < datum->offset + 8) {
+				status = DCI_NOIMPLEMENTATION;
+				break;
+			}
+			if (next != NULL) {
+				slot = next->offset - datum->offset;
+				if (slot - 5 < size)
+					size = (UMAUint4)(slot - 5);
+			} else {
+				slot = libdci_text_slot(size);
+			}
+			if (libdci_text_slot(size) != slot) {
+				status = DCI_NOIMPLEMENTATION;
+				break;
+			}
+			draft->infos[datum->segment_index].size = size;
+			datum->text_capacity = size;
+		}
+		datum->room = (UMAUint4)slot;
+		at += slot;
+	}
+	if (status == DCI_SUCCESS && invalid != NULL) {
+		invalid->room = 4;
+		if (invalid->offset != at)
+			status = DCI_NOIMPLEMENTATION;
+	}
+	free(order);
+	return status;
+}
+
 /* Reads `attr` into `class` (but its segment class) and `draft`. */
 static DCIStatus
 read_class(const DCIClassAttr *attr, struct libdci_provider_class *class,
@@ -445,10 +531,12 @@ read_class(const DCIClassAttr *attr, struct libdci_provider_class *class,
 		    &class->id_words);
 	if (status == DCI_SUCCESS)
 		status = read_datums(bytes, fixed.size, &fixed.dataAttr, draft);
+	if (status == DCI_SUCCESS && draft->info_count == 0)
+		status = DCI_INVALIDARG;
+	if (status == DCI_SUCCESS)
+		status = layout_keep(draft);
 	if (status != DCI_SUCCESS)
 		return status;
-	if (draft->info_count == 0)
-		return DCI_INVALIDARG;
 	class->level_count = draft->level_count;
 	class->block_size = 0;
 	for (size_t d = 0; d < draft->datum_count; d++) {

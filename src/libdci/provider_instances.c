@@ -79,6 +79,17 @@ instance_find(
 
 /* --- values -------------------------------------------------------------- */
 
+/* The text of a string datum's value at `at` (`room` bytes from its offset
+ * to the block's end), within its slot and its capacity: false when it is
+ * malformed or longer. */
+static bool
+value_text(const struct libdci_provider_datum *datum, const unsigned char *at,
+    size_t room, char *text)
+{
+	return libdci_provider_text(at, room < datum->room ? room : datum->room,
+	    text, datum->text_capacity);
+}
+
 /* Checks one datum's value at `at` (`room` bytes from its offset to the
  * block's end): DCI_SUCCESS when it can be stored. */
 static DCIStatus
@@ -97,7 +108,7 @@ value_check(const struct libdci_provider_datum *datum, const unsigned char *at,
 		return word == 0 ? DCI_SUCCESS : DCI_NOIMPLEMENTATION;
 	}
 	if (datum->uma_type == UMA_TEXTSTRING &&
-	    !libdci_provider_text(at, room, text, sizeof(text)))
+	    !value_text(datum, at, room, text))
 		return DCI_INVALIDARG;
 	return DCI_SUCCESS;
 }
@@ -143,7 +154,7 @@ value_store(struct libdci_provider_class *class,
 	case UMA_TEXTSTRING: {
 		char text[DCISTAT_SUPPLIER_STRING_MAX];
 
-		if (libdci_provider_text(at, room, text, sizeof(text)))
+		if (value_text(datum, at, room, text))
 			dcistat_value_set_string(
 			    target, datum->segment_index, text);
 		return;

@@ -27,6 +27,12 @@ struct libdci_provider_datum {
 	UMADataType uma_type;
 	UMAUint4 offset;     /* in the provider's class data block */
 	UMAUint4 fixed_size; /* bytes at `offset` a block must hold */
+	/* The bytes its value may take from `offset`: fixed_size, or a text
+	 * string's slot up to the next datum (provider_classes.c's
+	 * layout_keep). */
+	UMAUint4 room;
+	/* A text string's longest value, its NUL included. */
+	UMAUint4 text_capacity;
 	bool is_counter;
 	/* The supplier class's datum index; -1 for the DCI_INVALIDDATUMID
 	 * word, which is read (it must be 0) and not stored. */

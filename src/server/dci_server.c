@@ -414,9 +414,13 @@ answer_end(struct dci_server_client *client, uint16_t type, uint32_t serial)
 }
 
 /* Keeps `request` as one of the client's subscriptions; answers SUCCESS
- * with the count of classes it names now, NOTPRESENT when it names none
- * (and is not kept), INVALIDARG for a datum that is no event,
- * ALLOCATIONFAILURE beyond DCI_SERVER_SUBSCRIPTIONS_MAX. */
+ * with the count of classes it names now that the client may read,
+ * INVALIDARG for a datum that is no event, ALLOCATIONFAILURE beyond
+ * DCI_SERVER_SUBSCRIPTIONS_MAX. A pattern that names no class yet is kept
+ * too (the specification's consumers start before its providers): events
+ * are matched against it as they come (dci_server_event), each checked
+ * against the access rules then, so a count of 0 tells no more than a
+ * class the client may not read. */
 static void
 subscribe(struct dci_server *server, struct dci_server_client *client,
     uint32_t serial, const struct dci_protocol_request *request)
@@ -442,8 +446,6 @@ subscribe(struct dci_server *server, struct dci_server_client *client,
 	    number != DCI_PROTOCOL_EVENT_INSTANCE_REMOVED &&
 	    number != DCI_PROTOCOL_EVENT_DATA_CHANGED)
 		status = DCI_PROTOCOL_INVALIDARG;
-	else if (classes == 0)
-		status = DCI_PROTOCOL_NOTPRESENT;
 	else if (client->subscription_count == DCI_SERVER_SUBSCRIPTIONS_MAX)
 		status = DCI_PROTOCOL_ALLOCATIONFAILURE;
 	else if (client->queue == NULL &&

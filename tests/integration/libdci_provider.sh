@@ -18,6 +18,13 @@
 #   - a consumer waiting with dciWaitEvent gets DCI_INSTANCEADDED for an
 #     instance the provider adds and DCI_INSTANCEREMOVED for one it
 #     removes (no dciPostEvent needed);
+#   - a class laid out as a provider with a 256-byte string would (three
+#     UMA_UINT4, a UMA_TEXTSTRING at 12, booleans at 272 and 276) is
+#     described by dciGetClassAttributes at exactly those offsets, and
+#     its values read at them; a layout the server cannot keep (a hole)
+#     is refused by dciRegister with DCI_NOIMPLEMENTATION;
+#   - a consumer that subscribes (dciOpen) to that class before the
+#     provider registers it gets DCI_INSTANCEADDED for its instances;
 #   - when the provider unregisters, its classes go.
 #
 # Needs root (for snmpd's sockets; exit 77 otherwise).
@@ -87,14 +94,19 @@ wait_until 10 grep -qx ready "$TMP_DIR/provider.out" ||
     fail "the provider did not register: $(cat "$TMP_DIR/provider.out")"
 answers=1
 answered() { [ "$(wc -l <"$TMP_DIR/provider.out")" -ge "$answers" ]; }
-# provider COMMAND...: sends one command and waits for its answer, "ok".
-provider() {
+# provider_send COMMAND...: sends one command and waits for its answer,
+# left in ANSWER.
+provider_send() {
 	printf '%s\n' "$*" >&3
 	answers=$((answers + 1))
 	wait_until 5 answered ||
 	    fail "the provider did not answer '$*': $(cat "$TMP_DIR/provider.out")"
-	[ "$(tail -n 1 "$TMP_DIR/provider.out")" = ok ] ||
-	    fail "'$*': $(tail -n 1 "$TMP_DIR/provider.out")"
+	ANSWER=$(tail -n 1 "$TMP_DIR/provider.out")
+}
+# provider COMMAND...: sends one command; its answer must be "ok".
+provider() {
+	provider_send "$@"
+	[ "$ANSWER" = ok ] || fail "'$*': $ANSWER"
 }
 
 # served INSTANCE SERVED QUEUE CLIENTS NAME: SNMP and dciGetData both give
@@ -170,6 +182,49 @@ got=$(grep -E '^(added|removed) ' "$TMP_DIR/events.out" | xargs)
 [ "$got" = "added 4 removed 4" ] ||
     fail "events '$got', the provider added and removed instance 4"
 ok "dciWaitEvent: DCI_INSTANCEADDED and DCI_INSTANCEREMOVED for an instance the provider added and removed"
+
+# A consumer subscribes to class 18 before the provider registers it.
+FLAGS_DCI=3.$NUMBER.18
+"$CONSUMER" wait "$FLAGS_DCI" 60 >"$TMP_DIR/early.out" 2>&1 &
+EARLY=$!
+_lib_pids+=("$EARLY")
+early_subscribed() { grep -qx ready "$TMP_DIR/early.out"; }
+wait_until 10 early_subscribed ||
+    fail "dciOpen refused events of class $FLAGS_DCI before it exists: $(xargs <"$TMP_DIR/early.out")"
+provider register-flags
+flags_listed() { "$CONSUMER" classes | grep -qx "$FLAGS_DCI"; }
+wait_until 10 flags_listed || fail "class $FLAGS_DCI is not listed"
+got=$("$CONSUMER" layout "$FLAGS_DCI" | xargs)
+want="1 u4 0 2 u4 4 3 u4 8 4 text 12 5 bool 272 6 bool 276 255 u4 280"
+[ "$got" = "$want" ] ||
+    fail "dciGetClassAttributes of $FLAGS_DCI: '$got', registered '$want'"
+ok "dciGetClassAttributes gives the offsets the provider registered (text at 12, booleans at 272 and 276)"
+# flags INSTANCE LABEL: dciGetData reads the values add-flags gave.
+flags() {
+	local got
+	"$CONSUMER" get "$FLAGS_DCI" "$1" '*' >"$TMP_DIR/flags.out" ||
+	    { LAST="dciGetData: $(head -n 1 "$TMP_DIR/flags.out")"; return 1; }
+	got=$(awk 'NR == 1 { printf "%s", $2; next } { printf " %s:%s:%s", $2, $3, $4 }' \
+	    "$TMP_DIR/flags.out")
+	[ "$got" = "SUCCESS 1:u4:11 2:u4:22 3:u4:33 4:text:$2 5:bool:1 6:bool:0" ] ||
+	    { LAST="dciGetData '$got'"; return 1; }
+}
+provider add-flags 1 flagged
+wait_until 10 flags 1 flagged || fail "instance 1 of $FLAGS_DCI: $LAST"
+# Instance 2 comes after the class's first snapshot: its addition is an
+# event whenever the suppliers provider first saw the class.
+provider add-flags 2 later
+wait_until 10 flags 2 later || fail "instance 2 of $FLAGS_DCI: $LAST"
+early_added() { grep -qx 'added 2' "$TMP_DIR/early.out"; }
+wait_until 10 early_added ||
+    fail "no DCI_INSTANCEADDED for instance 2 of $FLAGS_DCI: $(xargs <"$TMP_DIR/early.out")"
+kill "$EARLY" 2>/dev/null
+wait "$EARLY" 2>/dev/null
+ok "values read at the registered offsets; a consumer subscribed before the class existed got DCI_INSTANCEADDED ($(grep -c '^added' "$TMP_DIR/early.out") events)"
+provider_send register-hole
+[ "$ANSWER" = "status NOIMPLEMENTATION" ] ||
+    fail "dciRegister of a layout with a hole: '$ANSWER', DCI_NOIMPLEMENTATION wanted"
+ok "dciRegister refuses a layout the server cannot keep (a hole) with DCI_NOIMPLEMENTATION"
 
 printf 'quit\n' >&3
 exec 3>&-

@@ -21,6 +21,7 @@
 #     None when nothing happens within the timeout;
 #   - bad arguments raise (TypeError, ValueError, DciError) against the
 #     live server, with a short hypothesis fuzz of read()'s arguments;
+#     events of a class that does not exist are kept (none come);
 #   - doc/PYTHON.md's consumer example, run as the file shows it, lists
 #     class 1.1, prints the quiet interface and a veth pair's
 #     INSTANCE_ADDED.

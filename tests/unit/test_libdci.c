@@ -703,8 +703,55 @@ START_TEST(events_delivered_as_asked)
 }
 END_TEST
 
+/* An event id for a class the registry does not have yet is kept: the
+ * class's events come once it is registered. */
+START_TEST(events_of_a_class_registered_later)
+{
+	static const uint32_t late_id[] = {1, 9};
+	static const struct dci_instance_level level[] = {
+	    {DCI_ITYPE_DEVICE, 4}};
+	struct dci_datum_info datums[] = {fx_datum(1, "count", DCI_ST_INTEGER32,
+	    DCI_SIF_UNSIGNED, 0, DCI_SEMANTICS_GAUGE)};
+	struct dci_class_info info =
+	    fx_class_info(late_id, 2, "late", level, 1, datums, 1);
+	UMAUint4 words[64], instance = 77;
+	UMATimeSpec none = {0, 0}, two = {2, 0};
+	const DCIMetricId *added = metric_id(words, late_id, 2,
+	    DCI_ALL_INSTANCES, NULL, 0, EVENT_FLAGS | DCI_INSTANCEADDED);
+	struct dci_events_instance event = {
+	    .kind = DCI_EVENTS_INSTANCE_ADDED, .id = &instance, .label = "x"};
+	DCIHandle handle = NULL;
+	DCIReturn *ret = NULL;
+	const unsigned char *data;
+	const DCIClassId *event_class;
+
+	ck_assert_uint_eq(dciOpen(&handle, added, 1, &ret, 0), DCI_SUCCESS);
+	ck_assert_uint_eq(ret->retval[0].status, DCI_SUCCESS);
+	dciFree(ret);
+	ret = NULL;
+	ck_assert_uint_eq(
+	    dciWaitEvent(handle, &ret, 0, NULL, NULL, &none), DCI_TIMEOUT);
+	pthread_mutex_lock(&server_lock);
+	event.class = fx_class(registry, fx_supplier(registry, "late"), &info);
+	dci_server_event(server, &event);
+	pthread_mutex_unlock(&server_lock);
+	ck_assert_uint_eq(
+	    dciWaitEvent(handle, &ret, 0, NULL, NULL, &two), DCI_SUCCESS);
+	ck_assert_uint_eq(ret->count, 1);
+	data = dcireturndata(ret, 0);
+	event_class = (const DCIClassId *)(data + 4);
+	ck_assert_uint_eq(event_class->size, 12);
+	ck_assert_uint_eq(dciclassidlevel(event_class, 1), 9);
+	ck_assert_uint_eq(
+	    ((const DCIInstanceId *)(data + 4 + 12))->data[0], instance);
+	dciFree(ret);
+	dciClose(handle);
+}
+END_TEST
+
 /* dciOpen's event ids: a datum that is no event, a class that is not
- * there, more than the server keeps, more than the library takes. */
+ * there (kept, nothing comes), more than the server keeps, more than the
+ * library takes. */
 START_TEST(event_ids_checked)
 {
 	UMAUint4 words[64 * 17];
@@ -724,11 +771,12 @@ START_TEST(event_ids_checked)
 	    DCI_EVENTHDR | DCI_INSTANCEADDED);
 	ck_assert_uint_eq(
 	    dciOpen(&handle, (const DCIMetricId *)words, 1, &ret, 0),
-	    DCI_NOTPRESENT);
+	    DCI_SUCCESS);
 	dciFree(ret);
 	ret = NULL;
-	ck_assert_uint_eq(
-	    dciWaitEvent(handle, &ret, 0, NULL, NULL, NULL), DCI_NOTPRESENT);
+	ck_assert_uint_eq(dciWaitEvent(handle, &ret, 0, NULL, NULL,
+	                      &(const UMATimeSpec){0, 0}),
+	    DCI_TIMEOUT);
 	dciClose(handle);
 	/* 16 at most: the 17th is refused before anything is sent. */
 	for (int i = 0; i < 17; i++)
@@ -819,6 +867,7 @@ libdci_suite(void)
 	tcase_add_test(events, events_delivered_as_asked);
 	tcase_add_test(events, events_unread_are_bounded);
 	tcase_add_test(events, event_ids_checked);
+	tcase_add_test(events, events_of_a_class_registered_later);
 	suite_add_tcase(suite, events);
 	return suite;
 }

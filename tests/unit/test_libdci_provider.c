@@ -600,6 +600,10 @@ START_TEST(test_register_refusals)
 	struct build_datum invalid_word = {
 	    DCI_INVALIDDATUMID, UMA_UINT4, 0, 0, 0, "invalid"};
 	struct build_datum unaligned = {1, UMA_UINT8, 0, 0, 2, "a"};
+	/* Layouts a consumer would get at other offsets: a hole after a
+	 * 4-byte first datum, a first datum whose id sorts after the rest. */
+	struct build_datum hole = {1, UMA_UINT4, 0, 0, 0, "h"};
+	struct build_datum out_of_order = {6, UMA_UINT8, 0, 0, 0, "late"};
 	DCIProviderHandle handle = NULL;
 	DCIClassId *id;
 	DCIClassAttr *attr;
@@ -633,6 +637,11 @@ START_TEST(test_register_refusals)
 	    register_variant(class_levels, 4, 0, 0, &same_id), DCI_INVALIDARG);
 	ck_assert_uint_eq(register_variant(class_levels, 4, 0, 0, &unaligned),
 	    DCI_INVALIDARG);
+	ck_assert_uint_eq(register_variant(class_levels, 4, 0, 0, &hole),
+	    DCI_NOIMPLEMENTATION);
+	ck_assert_uint_eq(
+	    register_variant(class_levels, 4, 0, 0, &out_of_order),
+	    DCI_NOIMPLEMENTATION);
 	/* Methods the server cannot use, a class whose instances only its
 	 * provider knows, a string under DCI_ADDRESS. */
 	ck_assert_uint_eq(register_variant(class_levels, 4, 0, DCI_WAIT, NULL),
@@ -650,10 +659,12 @@ START_TEST(test_register_refusals)
 	ck_assert_uint_eq(
 	    register_variant(class_levels, 4, DCI_POSSIBLEINVALIDDATA, 0, NULL),
 	    DCI_INVALIDARG);
+	/* With the word in place of datum 1, the others start at 8: a hole
+	 * (test_invalid_data_word registers the word where it is kept). */
 	invalid_word.offset = 200;
 	ck_assert_uint_eq(register_variant(class_levels, 4,
 	                      DCI_POSSIBLEINVALIDDATA, 0, &invalid_word),
-	    DCI_SUCCESS);
+	    DCI_NOIMPLEMENTATION);
 
 	/* Malformed structures. */
 	id = build_class_id(class_levels, 4);
@@ -715,7 +726,8 @@ START_TEST(test_invalid_data_word)
 	DCIInstAttr *inst = build_inst_attr("partial");
 	DCIMetricId *metric = metric_of(6, DCI_ALL);
 	unsigned char block[512];
-	UMAUint4 size, offset = 300, word = 0;
+	/* Last, right after the string's slot: where a consumer finds it. */
+	UMAUint4 size, offset = 288, word = 0;
 	const void *data[] = {block};
 	DCIReturn *post;
 
@@ -723,6 +735,16 @@ START_TEST(test_invalid_data_word)
 	memcpy(with_word, datums, sizeof(datums));
 	with_word[COUNT_OF(datums)] = (struct build_datum){
 	    DCI_INVALIDDATUMID, UMA_UINT4, UMA_NOUNITS, 0, offset, "invalid"};
+	/* One word past the string's longest slot (264 bytes) is a hole. */
+	with_word[COUNT_OF(datums)] = (struct build_datum){DCI_INVALIDDATUMID,
+	    UMA_UINT4, UMA_NOUNITS, 0, offset + 4, "invalid"};
+	attr = build_class_attr("partial", DCI_POSSIBLEINVALIDDATA, 0,
+	    one_level, 1, with_word, COUNT_OF(with_word));
+	ck_assert_uint_eq(
+	    dciRegister(&handle, "dciprov", id, attr), DCI_NOIMPLEMENTATION);
+	ck_assert_ptr_null(handle);
+	free(attr);
+	with_word[COUNT_OF(datums)].offset = offset;
 	attr = build_class_attr("partial", DCI_POSSIBLEINVALIDDATA, 0,
 	    one_level, 1, with_word, COUNT_OF(with_word));
 	ck_assert_uint_eq(
@@ -759,6 +781,68 @@ START_TEST(test_invalid_data_word)
 END_TEST
 
 /* A segment that cannot be created: DCI_SYSERROR, no handle. */
+/* A string's slot reaching the next datum sets its DCI4 size in the
+ * segment, which is what a consumer's layout is made from; a posted string
+ * must fit both. */
+START_TEST(test_string_slot)
+{
+	static const struct build_datum slotted[] = {
+	    {1, UMA_UINT4, UMA_COUNT, DCI_QUERYABLE, 0, "count"},
+	    {2, UMA_TEXTSTRING, UMA_NOUNITS, DCI_QUERYABLE, 4, "name"},
+	    {3, UMA_BOOLEAN, UMA_NOUNITS, DCI_QUERYABLE, 4 + 260, "up"},
+	};
+	DCIProviderHandle handle = NULL;
+	DCIClassId *id = build_class_id(class_levels, COUNT_OF(class_levels));
+	DCIClassAttr *attr = build_class_attr(
+	    "slotted", 0, 0, one_level, 1, slotted, COUNT_OF(slotted));
+	DCIInstAttr *inst = build_inst_attr("one");
+	DCIMetricId *metric = metric_of(1, DCI_ALL);
+	unsigned char block[4 + 260 + 4];
+	UMAUint4 text_size = 260, up = 1;
+	struct reading reading;
+
+	directory_make();
+	ck_assert_uint_eq(
+	    dciRegister(&handle, "dciprov", id, attr), DCI_SUCCESS);
+	reading_open(&reading);
+	ck_assert_uint_eq(reading.class_count, 1);
+	ck_assert_uint_eq(reading.classes[0].datums[1].size, 255);
+	reading_close(&reading);
+	/* 255 characters and a NUL fill the slot, but the server keeps 254. */
+	memset(block, 0, sizeof(block));
+	memcpy(block + 4, &text_size, 4);
+	memset(block + 8, 'x', 255);
+	memcpy(block + 264, &up, 4);
+	ck_assert_uint_eq(
+	    dciAddInstance(handle, metric, inst, NULL, block, sizeof(block)),
+	    DCI_INVALIDARG);
+	block[8 + 254] = '\0';
+	ck_assert_uint_eq(
+	    dciAddInstance(handle, metric, inst, NULL, block, sizeof(block)),
+	    DCI_SUCCESS);
+	ck_assert_uint_eq(number_of("one", "up"), 1);
+	/* A size word past the slot runs into the next datum. */
+	text_size = 264;
+	memcpy(block + 4, &text_size, 4);
+	{
+		const void *data[] = {block};
+		UMAUint4 size = sizeof(block);
+		DCIReturn *post = build_post(&metric, data, &size, 1);
+
+		ck_assert_uint_eq(
+		    dciPostData(handle, DCI_OP_GETDATA, post, NULL, 0),
+		    DCI_INVALIDARG);
+		free(post);
+	}
+	ck_assert_uint_eq(dciUnregister(handle, NULL), DCI_SUCCESS);
+	free(metric);
+	free(inst);
+	free(attr);
+	free(id);
+	directory_remove();
+}
+END_TEST
+
 START_TEST(test_segment_refused)
 {
 	DCIProviderHandle handle = NULL;
@@ -841,6 +925,7 @@ provider_suite(void)
 	tcase_add_test(routines, test_register_refusals);
 	tcase_add_test(routines, test_unregister_events_requests);
 	tcase_add_test(routines, test_invalid_data_word);
+	tcase_add_test(routines, test_string_slot);
 	tcase_add_test(routines, test_segment_refused);
 	suite_add_tcase(suite, routines);
 	return suite;
