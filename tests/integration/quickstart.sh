@@ -12,6 +12,7 @@
 #     master and dcistatd running, exits 0 and prints something; the
 #     README is at most 250 lines, and every relative link of README.md
 #     and doc/*.md names a file (and a heading, for #anchor) that exists;
+#   - ./quickstart --help prints its opening comment to its last line;
 #   - ./quickstart stop stops both, and the pid files' processes are gone;
 #   - ./quickstart left this build's configuration alone (it reuses any
 #     configured build: config.status is unchanged);
@@ -60,6 +61,12 @@ sys.exit(1 if bad else 0)
 PYTHON
     fail "links that lead nowhere: $(tr '\n' ';' <"$TMP_DIR/links.out")"
 ok "README.md is $readme_lines lines; $(cat "$TMP_DIR/links.out"), each to a file that exists"
+
+# ./quickstart --help: its opening comment, whole.
+help_end=$("$top_srcdir/quickstart" --help | tail -n 1)
+[ "$help_end" = "running pair first. DCISTAT_BUILD_DIR overrides _build." ] ||
+    fail "./quickstart --help ends with '$help_end', not its comment's last line"
+ok "./quickstart --help prints its opening comment to the end ($("$top_srcdir/quickstart" --help | wc -l) lines)"
 
 require_cmd snmpd snmpwalk
 require_built
