@@ -5,11 +5,13 @@
 #     dcistatd and shows netif through them;
 #   - every command it prints on a line starting with "$ " runs as printed,
 #     from the directory quickstart was started in, exits 0 and prints
-#     something (the remote show and watch, the local show, snmpwalk);
+#     something (the remote show and watch, the show through the DCI
+#     Server and with --standalone, snmpwalk);
 #   - every block of README.md fenced as ```sh (but those after a line
 #     "<!-- not run: REASON -->") runs as one bash script (set -e) from a
 #     copy of the source tree whose _build is this build, with quickstart's
-#     master and dcistatd running, exits 0 and prints something; the
+#     master and dcistatd running, exits 0, prints something, and its
+#     dcistat -c reads that dcistatd (through its DCI Server); the
 #     README is at most 250 lines, and every relative link of README.md
 #     and doc/*.md names a file (and a heading, for #anchor) that exists;
 #   - ./quickstart --help prints its opening comment to its last line;
@@ -137,6 +139,10 @@ for block in "$TMP_DIR"/readme/block-*.sh; do
 	[ "$status" -eq 0 ] ||
 	    fail "README block '$first ...' exited $status: $(tail -n 3 "$TMP_DIR/block.err" | tr '\n' ' ')"
 	[ -s "$TMP_DIR/block.out" ] || fail "README block '$first ...' printed nothing"
+	check_sanitizer_log "$TMP_DIR/block.err" "README block '$first ...'"
+	# dcistat -c reads the running daemon, as the README says it does.
+	! grep -q "no dcistatd answers" "$TMP_DIR/block.err" ||
+	    fail "README block '$first ...': $(grep -m 1 "no dcistatd answers" "$TMP_DIR/block.err")"
 	ok "README block runs as printed: $first ... ($(wc -l <"$block") lines, $(wc -l <"$TMP_DIR/block.out") lines out)"
 done
 ok "README.md: $blocks \`\`\`sh blocks ran, $skipped marked not run"
