@@ -5,7 +5,16 @@
 #     dcistatd and shows netif through them;
 #   - every command it prints on a line starting with "$ " runs as printed,
 #     from the directory quickstart was started in, exits 0 and prints
-#     something (the remote show and watch, the local show, snmpwalk);
+#     something (the remote show and watch, the show through the DCI
+#     Server and with --standalone, snmpwalk);
+#   - every block of README.md fenced as ```sh (but those after a line
+#     "<!-- not run: REASON -->") runs as one bash script (set -e) from a
+#     copy of the source tree whose _build is this build, with quickstart's
+#     master and dcistatd running, exits 0, prints something, and its
+#     dcistat -c reads that dcistatd (through its DCI Server); the
+#     README is at most 250 lines, and every relative link of README.md
+#     and doc/*.md names a file (and a heading, for #anchor) that exists;
+#   - ./quickstart --help prints its opening comment to its last line;
 #   - ./quickstart stop stops both, and the pid files' processes are gone;
 #   - ./quickstart left this build's configuration alone (it reuses any
 #     configured build: config.status is unchanged);
@@ -18,6 +27,48 @@
 # Exit status: 0 pass, 1 fail, 77 skip.
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/lib.sh"
+
+# --- the README's size and every relative link of the documentation --------------
+
+readme_lines=$(wc -l <"$top_srcdir/README.md")
+[ "$readme_lines" -le 250 ] || fail "README.md has $readme_lines lines, more than 250"
+python3 - "$top_srcdir" >"$TMP_DIR/links.out" 2>&1 <<'PYTHON' ||
+import glob, os, re, sys
+
+top = sys.argv[1]
+def slug(heading):  # GitHub's anchor of a Markdown heading
+    heading = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return heading.replace(" ", "-")
+def anchors(path):
+    with open(path, encoding="utf-8") as f:
+        return {slug(line.lstrip("#")) for line in f if re.match(r"#+ ", line)}
+bad, checked = [], 0
+pages = [os.path.join(top, "README.md")] + sorted(glob.glob(os.path.join(top, "doc", "*.md")))
+for page in pages:
+    with open(page, encoding="utf-8") as f:
+        text = re.sub(r"```.*?```", "", f.read(), flags=re.S)
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        checked += 1
+        path, _, anchor = target.partition("#")
+        where = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
+        name = os.path.relpath(page, top)
+        if not os.path.exists(where):
+            bad.append(f"{name}: {target}: no such file")
+        elif anchor and where.endswith(".md") and anchor not in anchors(where):
+            bad.append(f"{name}: {target}: no such heading")
+print("\n".join(bad) if bad else f"{checked} relative links in {len(pages)} pages")
+sys.exit(1 if bad else 0)
+PYTHON
+    fail "links that lead nowhere: $(tr '\n' ';' <"$TMP_DIR/links.out")"
+ok "README.md is $readme_lines lines; $(cat "$TMP_DIR/links.out"), each to a file that exists"
+
+# ./quickstart --help: its opening comment, whole.
+help_end=$("$top_srcdir/quickstart" --help | tail -n 1)
+[ "$help_end" = "running pair first. DCISTAT_BUILD_DIR overrides _build." ] ||
+    fail "./quickstart --help ends with '$help_end', not its comment's last line"
+ok "./quickstart --help prints its opening comment to the end ($("$top_srcdir/quickstart" --help | wc -l) lines)"
 
 require_cmd snmpd snmpwalk
 require_built
@@ -56,6 +107,45 @@ for command in "${commands[@]}"; do
 	[ -s "$TMP_DIR/command.out" ] || fail "'$command' printed nothing"
 	ok "runs as printed: $command ($(wc -l <"$TMP_DIR/command.out") lines)"
 done
+
+# --- the README's ```sh blocks ------------------------------------------------------
+
+# As the README shows them: from the top of a source tree whose _build is
+# this build (a tree of links to the source, since the build under test
+# may be elsewhere), TMPDIR where quickstart keeps its state.
+checkout=$TMP_DIR/checkout
+mkdir -p "$checkout" "$TMP_DIR/readme"
+for entry in "$top_srcdir"/*; do
+	[ "${entry##*/}" = _build ] || ln -s "$entry" "$checkout/${entry##*/}"
+done
+ln -s "$top_builddir" "$checkout/_build"
+awk -v dir="$TMP_DIR/readme" '
+	/^```/ && block { block = 0; close(file); next }
+	block { print > file; next }
+	/^```sh$/ {
+		if (previous ~ /^<!-- not run: /) { skipped++ }
+		else { block = 1; file = sprintf("%s/block-%02d.sh", dir, ++n) }
+	}
+	NF { previous = $0 }
+	END { printf "%d %d\n", n, skipped > (dir "/count") }
+' "$top_srcdir/README.md"
+read -r blocks skipped <"$TMP_DIR/readme/count"
+[ "$blocks" -ge 3 ] || fail "README.md has $blocks \`\`\`sh blocks to run, expected at least 3"
+for block in "$TMP_DIR"/readme/block-*.sh; do
+	first=$(grep -m 1 -v '^q=' "$block")
+	(cd "$checkout" && TMPDIR=$TMP_DIR/tmp timeout 120 bash -e "$block") \
+	    >"$TMP_DIR/block.out" 2>"$TMP_DIR/block.err" </dev/null
+	status=$?
+	[ "$status" -eq 0 ] ||
+	    fail "README block '$first ...' exited $status: $(tail -n 3 "$TMP_DIR/block.err" | tr '\n' ' ')"
+	[ -s "$TMP_DIR/block.out" ] || fail "README block '$first ...' printed nothing"
+	check_sanitizer_log "$TMP_DIR/block.err" "README block '$first ...'"
+	# dcistat -c reads the running daemon, as the README says it does.
+	! grep -q "no dcistatd answers" "$TMP_DIR/block.err" ||
+	    fail "README block '$first ...': $(grep -m 1 "no dcistatd answers" "$TMP_DIR/block.err")"
+	ok "README block runs as printed: $first ... ($(wc -l <"$block") lines, $(wc -l <"$TMP_DIR/block.out") lines out)"
+done
+ok "README.md: $blocks \`\`\`sh blocks ran, $skipped marked not run"
 
 snmpd_pid=$(cat "$state/snmpd.pid") && dcistatd_pid=$(cat "$state/dcistatd.pid") ||
     fail "./quickstart left no pid files in $state"
