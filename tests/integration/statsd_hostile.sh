@@ -12,7 +12,7 @@
 #   - series: one user making 12,000 series over the unix socket and 4,000
 #     from each of 127.0.0.2, .3 and .4 over UDP does not take every slot:
 #     a second user's new series and root's are accepted, the refusals are
-#     counted per reason;
+#     counted per reason and per sender (statsd_sources);
 #   - expiry: with expire_after 2, a series no longer sent disappears from
 #     its class and from the series count, and comes back when sent again.
 # The figures (RSS, series held) are printed.
@@ -41,6 +41,7 @@ started=$(now_ms)
 STAT=$DCI_ARC.1.5.1 # dciStatEntry
 C_COUNTER64=4 C_GAUGE32=6
 COUNTERS=3.2.8125.1 SETS=3.2.8125.4 RECEIVER=3.2.8125.5 RECEIVER_ROW=1.1
+SOURCES=3.2.8125.6
 R_SERIES_REFUSED=9 R_SOURCE_REFUSED=10 R_SERIES=13 R_UDP_REFUSED=15
 R_MEMBERS_SOURCE_REFUSED=19 R_EXPIRED=20 R_MEMBER_BYTES=23
 
@@ -165,6 +166,21 @@ note "series held after the flood: $held; refused: $(receiver $R_SERIES_REFUSED)
 { [ "$(receiver $R_SOURCE_REFUSED)" -gt 0 ] && [ "$(receiver $R_UDP_REFUSED)" -gt 0 ]; } ||
     fail "the refusals are not counted per reason"
 ok "after one user's 12,000 unix and 3 x 4,000 UDP series ($held held) the other user's and root's new series are accepted"
+# statsd_sources: each uid's row {1, uid}, UDP's {2, 0}.
+sender_row() { snmp_get "$(cell $C_COUNTER64 $SOURCES "2.$1" "$2")"; }
+flooder_row=1.$(id -u "$FLOODER") victim_row=1.$(id -u "$VICTIM")
+flooder_held=$(sender_row "$flooder_row" 1) flooder_refused=$(sender_row "$flooder_row" 3)
+victim_held=$(sender_row "$victim_row" 1) victim_refused=$(sender_row "$victim_row" 3)
+udp_held=$(sender_row 2.0 1) udp_refused=$(sender_row 2.0 3)
+note "statsd_sources: the flooding uid holds $flooder_held series ($flooder_refused refused), the other $victim_held ($victim_refused), UDP $udp_held ($udp_refused)"
+{ [ "$flooder_held" = 1000 ] && [ "$flooder_refused" = 11000 ]; } ||
+    fail "statsd_sources: expected the flooding uid to hold 1000 series with 11000 refused"
+{ [ "$victim_held" = 1 ] && [ "$victim_refused" = 0 ]; } ||
+    fail "statsd_sources: expected the other uid to hold 1 series with 0 refused"
+# (UDP may drop a datagram on a loaded machine: refusals not exact.)
+{ [ "$udp_held" = 2500 ] && [ "$udp_refused" -gt 0 ]; } ||
+    fail "statsd_sources: expected UDP to hold 2500 series with some refused"
+ok "statsd_sources shows each uid's series and refusals, and UDP's"
 stop_dcistatd
 
 # --- expiry ------------------------------------------------------------------

@@ -191,6 +191,23 @@ START_TEST(test_sources)
 	feed_many(table, UINT64_MAX, 0, "root", 0, 5, false);
 	ck_assert_uint_eq(statsd_table_series_count(table), 45);
 	ck_assert_ptr_nonnull(find(table, STATSD_KIND_COUNTER, "victim.4"));
+	/* Each sender's row: UDP as one, then each uid. */
+	struct statsd_source_view views[8];
+	size_t rows = statsd_table_sources(table, views, 8);
+	ck_assert_uint_eq(rows, 5);
+	ck_assert_uint_eq(views[0].sender.transport, STATSD_FROM_UDP);
+	ck_assert_uint_eq(views[0].series, 20);
+	ck_assert_uint_eq(views[0].series_refused, 80);
+	for (size_t i = 1; i < rows; i++) {
+		ck_assert_uint_eq(views[i].sender.transport, STATSD_FROM_UNIX);
+		if (views[i].sender.id == 1000) {
+			ck_assert_uint_eq(views[i].series, 10);
+			ck_assert_uint_eq(views[i].series_refused, 40);
+		} else {
+			ck_assert_uint_eq(views[i].series, 5);
+			ck_assert_uint_eq(views[i].series_refused, 0);
+		}
+	}
 	/* Addresses 3 to 10 were refused before they took a source. */
 	ck_assert_uint_eq(statsd_table_counts(table)->sources, 6);
 	/* Many uids fill what is not root's: 90; root still makes series,
@@ -274,10 +291,24 @@ START_TEST(test_set_totals)
 	ck_assert_uint_eq(
 	    statsd_table_counts(table)->members_source_refused, 100 + 100 + 50);
 	ck_assert_uint_eq(statsd_table_counts(table)->members, 300);
+	{
+		struct statsd_source_view views[8];
+		ck_assert_uint_eq(statsd_table_sources(table, views, 8), 3);
+		ck_assert_uint_eq(views[0].members_refused, 100 + 50);
+	}
 	burst_bytes = statsd_table_member_bytes(table);
 	ck_assert_uint_gt(burst_bytes, 0);
 	ck_assert_uint_eq(statsd_table_end_interval(table, 1), 0);
 	ck_assert_uint_eq(statsd_table_counts(table)->members_last, 300);
+	{
+		struct statsd_source_view views[8];
+		size_t rows = statsd_table_sources(table, views, 8);
+		ck_assert_uint_eq(rows, 3);
+		ck_assert_uint_eq(views[0].members_last, 150);
+		for (size_t i = 1; i < rows; i++)
+			ck_assert_uint_eq(views[i].members_last,
+			    views[i].sender.id == 1000 ? 100 : 50);
+	}
 	ck_assert_uint_eq(
 	    find(table, STATSD_KIND_SET, "s1")->distinct_last, 100);
 	ck_assert_uint_eq(

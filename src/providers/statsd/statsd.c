@@ -7,8 +7,8 @@
  * on a unix datagram socket (unix_socket); a receiver thread
  * (statsd_receiver.h: why a thread) parses each datagram
  * (statsd_parse.h) into series (statsd_series.h), and every refresh serves
- * them as four classes, one instance per metric name and tag set, and a
- * fifth with the receiver's own counts:
+ * them as four classes, one instance per metric name and tag set, a
+ * fifth with the receiver's own counts and a sixth with each sender's:
  *
  *   {2, 8125, 1} statsd_counters  count: the exact sum of the increments
  *                (value / sample rate) since the series appeared, Counter64
@@ -29,6 +29,9 @@
  *   {2, 8125, 5} statsd_receiver  one instance: packets, lines, what was
  *                refused and why, and receive_drops, the datagrams the
  *                kernel dropped for want of buffer (statsd_receiver.h)
+ *   {2, 8125, 6} statsd_sources   what each sender holds and had refused:
+ *                one instance per uid on the unix socket, {1, uid}, and
+ *                one for UDP senders as a whole, {2, 0}
  *
  * Instance ids are two words, the series' 64-bit hash (statsd_series.h),
  * the same in every run; the label is the name and, after " #", the tags
@@ -109,9 +112,17 @@
 #define STATSD_QUANTILE_ID_BASE 10000u
 #define STATSD_QUANTILE_SCALE 10000u
 
-static const uint32_t statsd_class_ids[][3] = {
-    {2, 8125, 1}, {2, 8125, 2}, {2, 8125, 3}, {2, 8125, 4}, {2, 8125, 5}};
-enum { STATSD_CLASS_RECEIVER = STATSD_KINDS, STATSD_CLASSES };
+static const uint32_t statsd_class_ids[][3] = {{2, 8125, 1}, {2, 8125, 2},
+    {2, 8125, 3}, {2, 8125, 4}, {2, 8125, 5}, {2, 8125, 6}};
+enum {
+	STATSD_CLASS_RECEIVER = STATSD_KINDS,
+	STATSD_CLASS_SOURCES,
+	STATSD_CLASSES
+};
+/* The most sources statsd_sources serves (the UDP row and uids). */
+#define STATSD_SOURCE_ROWS_MAX 1024u
+/* Instance ids of statsd_sources: {transport, uid}. */
+enum { STATSD_SOURCE_UNIX = 1, STATSD_SOURCE_UDP = 2 };
 
 static const struct dci_instance_level statsd_series_level = {
     .itype = DCI_ITYPE_DEVICE, .size = 8};
@@ -269,6 +280,25 @@ static const struct dci_datum_info statsd_receiver_datums[] = {
         "Bytes the sets' member tables hold"),
 };
 
+enum {
+	SOURCE_SERIES = 1,
+	SOURCE_MEMBERS,
+	SOURCE_SERIES_REFUSED,
+	SOURCE_MEMBERS_REFUSED,
+};
+static const struct dci_datum_info statsd_source_datums[] = {
+    STATSD_DATUM(SOURCE_SERIES, "series", STATSD_U64, DCI_UNIT_COUNT,
+        DCI_SEMANTICS_GAUGE, "Series the sender holds"),
+    STATSD_DATUM(SOURCE_MEMBERS, "set_members", STATSD_U64, DCI_UNIT_COUNT,
+        DCI_SEMANTICS_GAUGE, "Set members it added in the last interval"),
+    STATSD_DATUM(SOURCE_SERIES_REFUSED, "series_refused", STATSD_U64,
+        DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "Lines of new series refused, every reason"),
+    STATSD_DATUM(SOURCE_MEMBERS_REFUSED, "set_members_refused", STATSD_U64,
+        DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "New set members refused, every reason"),
+};
+
 struct statsd_context {
 	struct provider_context base; /* first: provider_fini */
 	pthread_mutex_t lock;
@@ -280,6 +310,7 @@ struct statsd_context {
 	uint32_t quantile_ids[STATSD_QUANTILES_MAX];
 	char quantile_labels[STATSD_QUANTILES_MAX][16];
 	size_t quantile_count;
+	struct statsd_source_view source_views[STATSD_SOURCE_ROWS_MAX];
 	/* The problems logged so far, and when. */
 	uint64_t problems_logged;
 	int64_t logged_at;
@@ -363,14 +394,17 @@ statsd_register(struct dci_host *host, struct statsd_context *context)
 	    .version = 100,
 	};
 	static const char *const labels[STATSD_CLASSES] = {"statsd_counters",
-	    "statsd_gauges", "statsd_timers", "statsd_sets", "statsd_receiver"};
+	    "statsd_gauges", "statsd_timers", "statsd_sets", "statsd_receiver",
+	    "statsd_sources"};
 	static const char *const descriptions[STATSD_CLASSES] = {
 	    "statsd counters (c), one instance per name and tag set",
 	    "statsd gauges (g), one instance per name and tag set",
 	    "statsd timers and histograms (ms, h, d), one instance per name "
 	    "and tag set",
 	    "statsd sets (s), one instance per name and tag set",
-	    "What the statsd receiver read and refused"};
+	    "What the statsd receiver read and refused",
+	    "What each statsd sender (a uid on the unix socket, UDP as a "
+	    "whole) holds and had refused"};
 	struct dci_datum_info
 	    timer_datums[STATSD_TIMER_FIXED + STATSD_QUANTILES_MAX];
 	struct dci_supplier *supplier =
@@ -388,13 +422,14 @@ statsd_register(struct dci_host *host, struct statsd_context *context)
 		        "unit");
 	const struct dci_datum_info *datums[STATSD_CLASSES] = {
 	    statsd_counter_datums, statsd_gauge_datums, timer_datums,
-	    statsd_set_datums, statsd_receiver_datums};
+	    statsd_set_datums, statsd_receiver_datums, statsd_source_datums};
 	const size_t datum_counts[STATSD_CLASSES] = {
 	    sizeof statsd_counter_datums / sizeof statsd_counter_datums[0],
 	    sizeof statsd_gauge_datums / sizeof statsd_gauge_datums[0],
 	    STATSD_TIMER_FIXED + context->quantile_count,
 	    sizeof statsd_set_datums / sizeof statsd_set_datums[0],
-	    sizeof statsd_receiver_datums / sizeof statsd_receiver_datums[0]};
+	    sizeof statsd_receiver_datums / sizeof statsd_receiver_datums[0],
+	    sizeof statsd_source_datums / sizeof statsd_source_datums[0]};
 
 	for (size_t c = 0; c < STATSD_CLASSES; c++) {
 		struct dci_class_info info = CLASS_INFO(statsd_class_ids[c], 3,
@@ -651,6 +686,43 @@ statsd_fill_receiver(struct statsd_context *context, struct dci_batch *batch,
 		dci_batch_set_unsigned(batch, row, datum, values[datum]);
 }
 
+static void
+statsd_fill_sources(struct statsd_context *context, struct dci_batch *batch)
+{
+	size_t count = statsd_table_sources(
+	    context->table, context->source_views, STATSD_SOURCE_ROWS_MAX);
+
+	if (count > STATSD_SOURCE_ROWS_MAX)
+		count = STATSD_SOURCE_ROWS_MAX;
+	for (size_t i = 0; i < count; i++) {
+		const struct statsd_source_view *view =
+		    &context->source_views[i];
+		bool udp = view->sender.transport == STATSD_FROM_UDP;
+		uint32_t id[2] = {udp ? STATSD_SOURCE_UDP : STATSD_SOURCE_UNIX,
+		    (uint32_t)view->sender.id};
+		char label[32];
+		long row;
+
+		if (udp)
+			snprintf(label, sizeof label, "udp");
+		else if (view->sender.id == STATSD_UID_UNKNOWN)
+			snprintf(label, sizeof label, "uid unknown");
+		else
+			snprintf(label, sizeof label, "uid %" PRIu64,
+			    view->sender.id);
+		row = dci_batch_instance(batch, id, 2, label);
+		if (row < 0)
+			continue;
+		dci_batch_set_unsigned(batch, row, SOURCE_SERIES, view->series);
+		dci_batch_set_unsigned(
+		    batch, row, SOURCE_MEMBERS, view->members_last);
+		dci_batch_set_unsigned(
+		    batch, row, SOURCE_SERIES_REFUSED, view->series_refused);
+		dci_batch_set_unsigned(
+		    batch, row, SOURCE_MEMBERS_REFUSED, view->members_refused);
+	}
+}
+
 /* Logs what was refused since the last log line, at most once every
  * STATSD_LOG_INTERVAL_SECONDS, quoting the first refused line escaped. */
 static void
@@ -729,6 +801,7 @@ statsd_refresh(struct dci_host *host, void *opaque)
 	}
 	counts = *statsd_table_counts(context->table);
 	statsd_fill_receiver(context, batches[STATSD_CLASS_RECEIVER], &counts);
+	statsd_fill_sources(context, batches[STATSD_CLASS_SOURCES]);
 	has_sample =
 	    statsd_table_take_sample(context->table, sample, sizeof sample);
 	pthread_mutex_unlock(&context->lock);

@@ -24,9 +24,12 @@
 
 struct statsd_source {
 	struct statsd_sender sender;
-	uint32_t series;  /* held */
-	uint32_t members; /* added this interval */
+	uint32_t series;       /* held */
+	uint32_t members;      /* added this interval */
+	uint32_t members_last; /* added the last finished interval */
 	bool used;
+	/* Unix senders' alone (UDP's are the table's udp_ counts). */
+	uint64_t series_refused, members_refused;
 };
 
 /* What a sender is charged against: its own source, and, for UDP, the
@@ -53,7 +56,8 @@ struct statsd_table {
 	size_t source_mask;
 	size_t source_count[2]; /* by transport */
 	size_t udp_series;
-	size_t udp_members;
+	size_t udp_members, udp_members_last;
+	uint64_t udp_series_refused, udp_members_refused;
 	size_t member_bytes;
 	int64_t now;
 	/* A sender can choose keys whose FNV hashes share low bits, and
@@ -211,6 +215,31 @@ statsd_room(const struct statsd_sender *sender, size_t bound, size_t share)
 	return statsd_is_root(sender) || bound <= share ? bound : bound - share;
 }
 
+/* Counts a refusal against the sender's row in statsd_table_sources:
+ * UDP's as one, a uid's claiming its entry if it has none (a uid the
+ * kernel vouched for: there are only so many). */
+static void
+statsd_note_refusal(
+    struct statsd_table *table, const struct statsd_sender *sender, bool member)
+{
+	struct statsd_source *source;
+
+	if (sender->transport == STATSD_FROM_UDP) {
+		if (member)
+			table->udp_members_refused++;
+		else
+			table->udp_series_refused++;
+		return;
+	}
+	source = statsd_source_find(table, sender, true);
+	if (source == NULL)
+		return;
+	if (member)
+		source->members_refused++;
+	else
+		source->series_refused++;
+}
+
 static size_t
 statsd_index_slot(const struct statsd_table *table, uint64_t id)
 {
@@ -272,13 +301,16 @@ statsd_find_series(struct statsd_table *table, enum statsd_kind kind,
 			if (strcmp(series->key, key) == 0)
 				return series;
 			table->counts.collisions++;
+			statsd_note_refusal(table, sender, false);
 			return NULL;
 		}
 		slot = (slot + 1) & table->index_mask;
 	}
 	charged = statsd_admit_series(table, kind, sender);
-	if (charged == NULL)
+	if (charged == NULL) {
+		statsd_note_refusal(table, sender, false);
 		return NULL;
+	}
 	series = calloc(1, sizeof *series);
 	if (series == NULL)
 		return NULL;
@@ -410,13 +442,16 @@ statsd_set_add(struct statsd_table *table, struct statsd_series *series,
 			return;
 	}
 	source = statsd_admit_member(table, series, sender);
-	if (source == NULL)
+	if (source == NULL) {
+		statsd_note_refusal(table, sender, true);
 		return;
+	}
 	if (2 * (series->member_count + 1) > series->member_capacity &&
 	    !statsd_set_resize(table, series,
 	        series->member_capacity != 0 ? series->member_capacity * 2
 	                                     : STATSD_SET_INITIAL)) {
 		table->counts.members_refused++;
+		statsd_note_refusal(table, sender, true);
 		return;
 	}
 	slot =
@@ -604,7 +639,8 @@ statsd_expire(struct statsd_table *table)
 	}
 }
 
-/* Keeps the sources that hold series, with their members forgotten. */
+/* Keeps the sources that hold series, added members in the interval
+ * that ended or had anything refused, with their members forgotten. */
 static void
 statsd_sources_rebuild(struct statsd_table *table)
 {
@@ -619,12 +655,19 @@ statsd_sources_rebuild(struct statsd_table *table)
 	table->counts.sources = 0;
 	for (size_t i = 0; i < slots; i++) {
 		struct statsd_source *kept;
-		if (!old[i].used || old[i].series == 0)
+		if (!old[i].used ||
+		    (old[i].series == 0 && old[i].members == 0 &&
+		        old[i].series_refused == 0 &&
+		        old[i].members_refused == 0))
 			continue;
 		/* As many fit as did before. */
 		kept = statsd_source_find(table, &old[i].sender, true);
-		if (kept != NULL)
-			kept->series = old[i].series;
+		if (kept == NULL)
+			continue;
+		kept->series = old[i].series;
+		kept->members_last = old[i].members;
+		kept->series_refused = old[i].series_refused;
+		kept->members_refused = old[i].members_refused;
 	}
 }
 
@@ -660,6 +703,7 @@ statsd_table_end_interval(struct statsd_table *table, int64_t now)
 	}
 	table->counts.members_last = table->counts.members;
 	table->counts.members = 0;
+	table->udp_members_last = table->udp_members;
 	table->udp_members = 0;
 	statsd_expire(table);
 	statsd_sources_rebuild(table);
@@ -670,4 +714,37 @@ size_t
 statsd_table_member_bytes(const struct statsd_table *table)
 {
 	return table->member_bytes;
+}
+
+size_t
+statsd_table_sources(const struct statsd_table *table,
+    struct statsd_source_view *views, size_t capacity)
+{
+	size_t count = 0;
+
+	if (capacity > 0)
+		views[0] = (struct statsd_source_view){
+		    .sender = {STATSD_FROM_UDP, 0},
+		    .series = table->udp_series,
+		    .members_last = table->udp_members_last,
+		    .series_refused = table->udp_series_refused,
+		    .members_refused = table->udp_members_refused,
+		};
+	count++;
+	for (size_t i = 0; i <= table->source_mask; i++) {
+		const struct statsd_source *source = &table->sources[i];
+		if (!source->used ||
+		    source->sender.transport != STATSD_FROM_UNIX)
+			continue;
+		if (count < capacity)
+			views[count] = (struct statsd_source_view){
+			    .sender = source->sender,
+			    .series = source->series,
+			    .members_last = source->members_last,
+			    .series_refused = source->series_refused,
+			    .members_refused = source->members_refused,
+			};
+		count++;
+	}
+	return count;
 }

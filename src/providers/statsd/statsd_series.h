@@ -177,6 +177,25 @@ size_t statsd_table_end_interval(struct statsd_table *table, int64_t now);
 /* Bytes the sets' member tables hold now. */
 size_t statsd_table_member_bytes(const struct statsd_table *table);
 
+/* What one source holds and had refused, for the operator: each uid on
+ * the unix socket that holds series, added members in the last interval
+ * or had anything refused, and UDP senders as one (transport
+ * STATSD_FROM_UDP, id 0). A uid's refusals count from when its row
+ * appeared; its row goes at an interval's end when it holds no series,
+ * added no members and had nothing refused. */
+struct statsd_source_view {
+	struct statsd_sender sender;
+	uint64_t series;          /* held */
+	uint64_t members_last;    /* added in the last finished interval */
+	uint64_t series_refused;  /* lines of new series, every reason */
+	uint64_t members_refused; /* new members, every reason */
+};
+
+/* Fills up to `capacity` views, UDP's first; returns how many there are
+ * (more than `capacity` when some did not fit). */
+size_t statsd_table_sources(const struct statsd_table *table,
+    struct statsd_source_view *views, size_t capacity);
+
 #pragma GCC visibility pop
 
 #endif
