@@ -427,6 +427,72 @@ START_TEST(test_stable_ids)
 }
 END_TEST
 
+/* The member hash the table used before it was keyed (FNV-1a, then
+ * splitmix64's finaliser for the slot): what a sender could compute from
+ * the source. */
+static uint64_t
+unkeyed_member_slot(const char *member, size_t length)
+{
+	uint64_t hash = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < length; i++) {
+		hash ^= (unsigned char)member[i];
+		hash *= UINT64_C(0x100000001b3);
+	}
+	hash ^= hash >> 30;
+	hash *= UINT64_C(0xbf58476d1ce4e5b9);
+	hash ^= hash >> 27;
+	hash *= UINT64_C(0x94d049bb133111eb);
+	return hash ^ (hash >> 31);
+}
+
+/* The longest run of occupied slots in a set's member table (cyclic). */
+static size_t
+longest_run(const struct statsd_series *set)
+{
+	size_t longest = 0, run = 0;
+
+	for (size_t i = 0; i < 2 * set->member_capacity; i++) {
+		run = set->members[i % set->member_capacity] != 0 ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	return longest < set->member_capacity ? longest : set->member_capacity;
+}
+
+/* Issue 39 item 9: 2,000 members chosen to share one slot of a 4,096-slot
+ * table under the unkeyed hash (one run of 2,000 slots before, every new
+ * member probing through all of them) spread as any members do. */
+START_TEST(test_members_flood_precomputed)
+{
+	enum { FLOOD = 2000, SLOT_MASK = 4095 };
+	struct statsd_limits limits = default_limits;
+	struct statsd_table *table;
+	struct statsd_series *set;
+	char member[32], line[64];
+	int sent = 0;
+
+	limits.max_set_members = 2 * FLOOD;
+	table = statsd_table_create(&limits);
+	for (unsigned n = 0; sent < FLOOD; n++) {
+		int length = snprintf(member, sizeof member, "m%u", n);
+		if ((unkeyed_member_slot(member, (size_t)length) & SLOT_MASK) !=
+		    0)
+			continue;
+		snprintf(line, sizeof line, "flood:%s|s", member);
+		feed(table, 1, line);
+		sent++;
+	}
+	set = find(table, STATSD_KIND_SET, "flood");
+	ck_assert_uint_eq(set->member_count, FLOOD);
+	ck_assert_uint_eq(set->member_capacity, SLOT_MASK + 1);
+	printf("longest run of the flood's %d members: %zu slots\n", FLOOD,
+	    longest_run(set));
+	ck_assert_uint_lt(longest_run(set), 200);
+	statsd_table_destroy(table);
+}
+END_TEST
+
 static Suite *
 statsd_series_suite(void)
 {
@@ -439,6 +505,7 @@ statsd_series_suite(void)
 	tcase_add_test(tcase, test_expiry);
 	tcase_add_test(tcase, test_set_totals);
 	tcase_add_test(tcase, test_members_keyed);
+	tcase_add_test(tcase, test_members_flood_precomputed);
 	tcase_add_test(tcase, test_packet_and_set_bounds);
 	tcase_add_test(tcase, test_stable_ids);
 	suite_add_tcase(suite, tcase);
