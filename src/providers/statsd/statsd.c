@@ -274,7 +274,7 @@ static const struct dci_datum_info statsd_receiver_datums[] = {
     STATSD_DATUM(RECEIVER_MEMBERS, "set_members", STATSD_U64, DCI_UNIT_COUNT,
         DCI_SEMANTICS_GAUGE, "Members over all sets, last interval"),
     STATSD_DATUM(RECEIVER_SOURCES, "sources", STATSD_U64, DCI_UNIT_COUNT,
-        DCI_SEMANTICS_GAUGE, "Senders (uids, UDP addresses) holding series"),
+        DCI_SEMANTICS_GAUGE, "Senders (uids, UDP addresses) accounted for"),
     STATSD_DATUM(RECEIVER_MEMBER_BYTES, "set_member_bytes", STATSD_U64,
         DCI_UNIT_BYTES, DCI_SEMANTICS_GAUGE,
         "Bytes the sets' member tables hold"),
