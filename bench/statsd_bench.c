@@ -85,9 +85,14 @@ static const struct statsd_limits limits = {
     .max_series = 10000,
     .max_timer_series = 10000,
     .max_series_per_source = 10000,
+    .max_udp_series = 10000,
     .max_set_members = 10000,
+    .max_set_members_total = 1000000,
+    .max_set_members_per_source = 1000000,
+    .max_udp_set_members = 1000000,
     .max_metrics_per_packet = 1000,
 };
+static const struct statsd_sender sender = {STATSD_FROM_UDP, 1};
 
 static int
 bench_parse(size_t count)
@@ -99,11 +104,11 @@ bench_parse(size_t count)
 		return 1;
 	/* Warm: every series made before the clock starts. */
 	for (int d = 0; d < DATAGRAM_VARIANTS; d++)
-		statsd_table_datagram(table, 1, datagrams[d], lengths[d]);
+		statsd_table_datagram(table, &sender, datagrams[d], lengths[d]);
 	start = bench_now_nanoseconds();
 	for (size_t i = 0; i < count; i++) {
 		size_t d = i % DATAGRAM_VARIANTS;
-		statsd_table_datagram(table, 1, datagrams[d], lengths[d]);
+		statsd_table_datagram(table, &sender, datagrams[d], lengths[d]);
 	}
 	double seconds = (bench_now_nanoseconds() - start) / 1e9;
 	printf("parse %.0f\n", (double)count * LINES_PER_DATAGRAM / seconds);

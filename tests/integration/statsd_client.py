@@ -17,6 +17,13 @@
   statsd_client.py send HOST PORT DATAGRAM [TIMES [INTERVAL]]
       sends one datagram (PORT "unix": HOST is a path), or TIMES of them
       INTERVAL seconds apart; "\\n" and "\\x1b" escapes are decoded.
+  statsd_client.py flood HOST PORT PREFIX COUNT [FROM]
+      sends COUNT new counters "PREFIX.N:1|c", 200 a datagram (PORT
+      "unix": HOST is a path; FROM: the local address a UDP socket binds
+      to, such as 127.0.0.2); prints the datagrams sent.
+  statsd_client.py setflood HOST PORT PREFIX SETS MEMBERS
+      sends MEMBERS distinct members to each of SETS sets "PREFIX.N",
+      200 lines a datagram; prints the lines sent.
 """
 import random
 import socket
@@ -37,6 +44,30 @@ def udp(host, port):
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.connect((host, int(port)))
     return sock
+
+
+def sender(host, port, bind_to=None):
+    """A connected datagram socket: PORT "unix" makes HOST a path."""
+    if port == "unix":
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.connect(host)
+        return sock
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    if bind_to is not None:
+        sock.bind((bind_to, 0))
+    sock.connect((host, int(port)))
+    return sock
+
+
+def send_lines(sock, lines, per_datagram=200):
+    """Sends the lines in datagrams; returns how many datagrams."""
+    datagrams = 0
+    for start in range(0, len(lines), per_datagram):
+        sock.send("".join(lines[start:start + per_datagram]).encode())
+        datagrams += 1
+        if datagrams % 50 == 0:
+            time.sleep(0.001)  # UDP: let the receiver drain
+    return datagrams
 
 
 def main(argv):
@@ -89,6 +120,20 @@ def main(argv):
             if time_number > 0:
                 time.sleep(interval)
             sock.send(data)
+    elif command == "flood":
+        sock = sender(argv[2], argv[3], argv[6] if len(argv) > 6 else None)
+        print(send_lines(sock, ["%s.%d:1|c\n" % (argv[4], number)
+                                for number in range(int(argv[5]))]))
+    elif command == "setflood":
+        sock = sender(argv[2], argv[3])
+        sets, members = int(argv[5]), int(argv[6])
+        sent = 0
+        for set_number in range(sets):
+            lines = ["%s.%d:m%d|s\n" % (argv[4], set_number, member)
+                     for member in range(members)]
+            send_lines(sock, lines)
+            sent += len(lines)
+        print(sent)
     else:
         sys.exit("unknown command " + command)
 

@@ -7,8 +7,8 @@
  * on a unix datagram socket (unix_socket); a receiver thread
  * (statsd_receiver.h: why a thread) parses each datagram
  * (statsd_parse.h) into series (statsd_series.h), and every refresh serves
- * them as four classes, one instance per metric name and tag set, and a
- * fifth with the receiver's own counts:
+ * them as four classes, one instance per metric name and tag set, a
+ * fifth with the receiver's own counts and a sixth with each sender's:
  *
  *   {2, 8125, 1} statsd_counters  count: the exact sum of the increments
  *                (value / sample rate) since the series appeared, Counter64
@@ -29,26 +29,38 @@
  *   {2, 8125, 5} statsd_receiver  one instance: packets, lines, what was
  *                refused and why, and receive_drops, the datagrams the
  *                kernel dropped for want of buffer (statsd_receiver.h)
+ *   {2, 8125, 6} statsd_sources   what each sender holds and had refused:
+ *                one instance per uid on the unix socket, {1, uid}, and
+ *                one for UDP senders as a whole, {2, 0}
  *
  * Instance ids are two words, the series' 64-bit hash (statsd_series.h),
  * the same in every run; the label is the name and, after " #", the tags
- * sorted. Series live until the provider stops (a reload that changes its
- * options, or the daemon's stop).
+ * sorted. A series lives until it is not updated for expire_after
+ * seconds, or the provider stops (a reload that changes its options, or
+ * the daemon's stop). Each uid on the unix socket, each UDP address, and
+ * UDP as a whole have their shares of series and set members
+ * (statsd_series.h).
  *
  * Options (defaults in dcistatd(8)): listen, unix_socket, receive_buffer,
  * max_packet_size, max_metrics_per_packet, max_series, max_timer_series,
- * max_series_per_source, max_set_members, quantiles. A refused line or
- * series is counted in statsd_receiver and logged at most once a minute,
- * with the first such line escaped.
+ * max_series_per_source, max_udp_series, max_set_members,
+ * max_set_members_total, max_set_members_per_source, max_udp_set_members,
+ * expire_after, quantiles. A refused line, series or member is counted
+ * in statsd_receiver and logged at most once a minute, with the first
+ * such line escaped.
  */
 #define _GNU_SOURCE
 
 #include <dcistat/provider.h>
 
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +81,29 @@
 #define STATSD_METRICS_PER_PACKET_DEFAULT 1000u
 #define STATSD_SERIES_DEFAULT 10000u
 #define STATSD_SERIES_MAX 1000000u
-#define STATSD_SERIES_PER_SOURCE_DEFAULT 5000u
+/* A tenth of the series a uid or an address, a quarter for UDP in all:
+ * a local user cannot leave the others without room, nor a UDP flood the
+ * unix senders; the last share is root's. */
+#define STATSD_SERIES_PER_SOURCE_DEFAULT 1000u
+#define STATSD_UDP_SERIES_DEFAULT 2500u
 /* A timer holds a t-digest of some 16 KiB: 2,000 of them, 32 MiB. */
 #define STATSD_TIMER_SERIES_DEFAULT 2000u
 #define STATSD_SET_MEMBERS_DEFAULT 10000u
+/* A member takes 8 to 32 bytes of a set's table (kept a quarter to half
+ * full), the table sized for the last interval is kept through the next:
+ * 10^6 members, some 64 MiB at most; a source a tenth, UDP a quarter. */
+#define STATSD_SET_MEMBERS_TOTAL_DEFAULT 1000000u
+#define STATSD_SET_MEMBERS_PER_SOURCE_DEFAULT 100000u
+#define STATSD_UDP_SET_MEMBERS_DEFAULT 250000u
+/* statsd's deleteIdleStats drops a series after one idle flush; an SNMP
+ * manager polling every few minutes, and a job that reports every five,
+ * would see instances come and go. Ten minutes keeps those, and gives a
+ * departed sender's slots back within minutes. */
+#define STATSD_EXPIRE_DEFAULT 600u
+#define STATSD_EXPIRE_MAX (7u * 24u * 3600u)
+/* Member tables freed at an interval's end past which the allocator is
+ * asked to return free memory to the system. */
+#define STATSD_TRIM_BYTES (1u << 20)
 #define STATSD_QUANTILES_MAX 8u
 /* Problems are logged at most this often. */
 #define STATSD_LOG_INTERVAL_SECONDS 60
@@ -81,9 +112,17 @@
 #define STATSD_QUANTILE_ID_BASE 10000u
 #define STATSD_QUANTILE_SCALE 10000u
 
-static const uint32_t statsd_class_ids[][3] = {
-    {2, 8125, 1}, {2, 8125, 2}, {2, 8125, 3}, {2, 8125, 4}, {2, 8125, 5}};
-enum { STATSD_CLASS_RECEIVER = STATSD_KINDS, STATSD_CLASSES };
+static const uint32_t statsd_class_ids[][3] = {{2, 8125, 1}, {2, 8125, 2},
+    {2, 8125, 3}, {2, 8125, 4}, {2, 8125, 5}, {2, 8125, 6}};
+enum {
+	STATSD_CLASS_RECEIVER = STATSD_KINDS,
+	STATSD_CLASS_SOURCES,
+	STATSD_CLASSES
+};
+/* The most sources statsd_sources serves (the UDP row and uids). */
+#define STATSD_SOURCE_ROWS_MAX 1024u
+/* Instance ids of statsd_sources: {transport, uid}. */
+enum { STATSD_SOURCE_UNIX = 1, STATSD_SOURCE_UDP = 2 };
 
 static const struct dci_instance_level statsd_series_level = {
     .itype = DCI_ITYPE_DEVICE, .size = 8};
@@ -165,6 +204,15 @@ enum receiver_datum {
 	RECEIVER_DROPS,
 	RECEIVER_SERIES,
 	RECEIVER_BUFFER,
+	RECEIVER_UDP_REFUSED,
+	RECEIVER_TIMER_REFUSED,
+	RECEIVER_COLLISIONS,
+	RECEIVER_MEMBERS_TOTAL_REFUSED,
+	RECEIVER_MEMBERS_SOURCE_REFUSED,
+	RECEIVER_EXPIRED,
+	RECEIVER_MEMBERS,
+	RECEIVER_SOURCES,
+	RECEIVER_MEMBER_BYTES,
 };
 static const struct dci_datum_info statsd_receiver_datums[] = {
     STATSD_DATUM(RECEIVER_PACKETS, "packets", STATSD_U64, DCI_UNIT_PACKETS,
@@ -188,11 +236,12 @@ static const struct dci_datum_info statsd_receiver_datums[] = {
         "Datagrams longer than max_packet_size"),
     STATSD_DATUM(RECEIVER_SERIES_REFUSED, "series_refused", STATSD_U64,
         DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
-        "Lines of new series past max_series or max_timer_series, or "
-        "of a colliding id"),
+        "Lines of new series past max_series (less root's share but "
+        "for root)"),
     STATSD_DATUM(RECEIVER_SOURCE_REFUSED, "source_refused", STATSD_U64,
         DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
-        "Lines of new series past max_series_per_source"),
+        "Lines of new series past max_series_per_source (a uid, an "
+        "address)"),
     STATSD_DATUM(RECEIVER_MEMBERS_REFUSED, "set_members_refused", STATSD_U64,
         DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
         "Set members past max_set_members"),
@@ -203,6 +252,51 @@ static const struct dci_datum_info statsd_receiver_datums[] = {
         DCI_SEMANTICS_GAUGE, "Series held"),
     STATSD_DATUM(RECEIVER_BUFFER, "receive_buffer", STATSD_U64, DCI_UNIT_BYTES,
         DCI_SEMANTICS_GAUGE, "Socket receive buffer, as the kernel reports it"),
+    STATSD_DATUM(RECEIVER_UDP_REFUSED, "udp_series_refused", STATSD_U64,
+        DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "Lines of new series past max_udp_series"),
+    STATSD_DATUM(RECEIVER_TIMER_REFUSED, "timer_series_refused", STATSD_U64,
+        DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "Lines of new timers past max_timer_series"),
+    STATSD_DATUM(RECEIVER_COLLISIONS, "colliding_series", STATSD_U64,
+        DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "Lines of a new key whose id a series has"),
+    STATSD_DATUM(RECEIVER_MEMBERS_TOTAL_REFUSED, "set_members_total_refused",
+        STATSD_U64, DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "Set members past max_set_members_total"),
+    STATSD_DATUM(RECEIVER_MEMBERS_SOURCE_REFUSED, "set_members_source_refused",
+        STATSD_U64, DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "Set members past max_set_members_per_source or "
+        "max_udp_set_members"),
+    STATSD_DATUM(RECEIVER_EXPIRED, "series_expired", STATSD_U64, DCI_UNIT_COUNT,
+        DCI_SEMANTICS_COUNTER,
+        "Series removed, not updated for expire_after seconds"),
+    STATSD_DATUM(RECEIVER_MEMBERS, "set_members", STATSD_U64, DCI_UNIT_COUNT,
+        DCI_SEMANTICS_GAUGE, "Members over all sets, last interval"),
+    STATSD_DATUM(RECEIVER_SOURCES, "sources", STATSD_U64, DCI_UNIT_COUNT,
+        DCI_SEMANTICS_GAUGE, "Senders (uids, UDP addresses) accounted for"),
+    STATSD_DATUM(RECEIVER_MEMBER_BYTES, "set_member_bytes", STATSD_U64,
+        DCI_UNIT_BYTES, DCI_SEMANTICS_GAUGE,
+        "Bytes the sets' member tables hold"),
+};
+
+enum {
+	SOURCE_SERIES = 1,
+	SOURCE_MEMBERS,
+	SOURCE_SERIES_REFUSED,
+	SOURCE_MEMBERS_REFUSED,
+};
+static const struct dci_datum_info statsd_source_datums[] = {
+    STATSD_DATUM(SOURCE_SERIES, "series", STATSD_U64, DCI_UNIT_COUNT,
+        DCI_SEMANTICS_GAUGE, "Series the sender holds"),
+    STATSD_DATUM(SOURCE_MEMBERS, "set_members", STATSD_U64, DCI_UNIT_COUNT,
+        DCI_SEMANTICS_GAUGE, "Set members it added in the last interval"),
+    STATSD_DATUM(SOURCE_SERIES_REFUSED, "series_refused", STATSD_U64,
+        DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "Lines of new series refused, every reason"),
+    STATSD_DATUM(SOURCE_MEMBERS_REFUSED, "set_members_refused", STATSD_U64,
+        DCI_UNIT_ERRORS, DCI_SEMANTICS_COUNTER,
+        "New set members refused, every reason"),
 };
 
 struct statsd_context {
@@ -216,6 +310,7 @@ struct statsd_context {
 	uint32_t quantile_ids[STATSD_QUANTILES_MAX];
 	char quantile_labels[STATSD_QUANTILES_MAX][16];
 	size_t quantile_count;
+	struct statsd_source_view source_views[STATSD_SOURCE_ROWS_MAX];
 	/* The problems logged so far, and when. */
 	uint64_t problems_logged;
 	int64_t logged_at;
@@ -299,14 +394,17 @@ statsd_register(struct dci_host *host, struct statsd_context *context)
 	    .version = 100,
 	};
 	static const char *const labels[STATSD_CLASSES] = {"statsd_counters",
-	    "statsd_gauges", "statsd_timers", "statsd_sets", "statsd_receiver"};
+	    "statsd_gauges", "statsd_timers", "statsd_sets", "statsd_receiver",
+	    "statsd_sources"};
 	static const char *const descriptions[STATSD_CLASSES] = {
 	    "statsd counters (c), one instance per name and tag set",
 	    "statsd gauges (g), one instance per name and tag set",
 	    "statsd timers and histograms (ms, h, d), one instance per name "
 	    "and tag set",
 	    "statsd sets (s), one instance per name and tag set",
-	    "What the statsd receiver read and refused"};
+	    "What the statsd receiver read and refused",
+	    "What each statsd sender (a uid on the unix socket, UDP as a "
+	    "whole) holds and had refused"};
 	struct dci_datum_info
 	    timer_datums[STATSD_TIMER_FIXED + STATSD_QUANTILES_MAX];
 	struct dci_supplier *supplier =
@@ -324,13 +422,14 @@ statsd_register(struct dci_host *host, struct statsd_context *context)
 		        "unit");
 	const struct dci_datum_info *datums[STATSD_CLASSES] = {
 	    statsd_counter_datums, statsd_gauge_datums, timer_datums,
-	    statsd_set_datums, statsd_receiver_datums};
+	    statsd_set_datums, statsd_receiver_datums, statsd_source_datums};
 	const size_t datum_counts[STATSD_CLASSES] = {
 	    sizeof statsd_counter_datums / sizeof statsd_counter_datums[0],
 	    sizeof statsd_gauge_datums / sizeof statsd_gauge_datums[0],
 	    STATSD_TIMER_FIXED + context->quantile_count,
 	    sizeof statsd_set_datums / sizeof statsd_set_datums[0],
-	    sizeof statsd_receiver_datums / sizeof statsd_receiver_datums[0]};
+	    sizeof statsd_receiver_datums / sizeof statsd_receiver_datums[0],
+	    sizeof statsd_source_datums / sizeof statsd_source_datums[0]};
 
 	for (size_t c = 0; c < STATSD_CLASSES; c++) {
 		struct dci_class_info info = CLASS_INFO(statsd_class_ids[c], 3,
@@ -358,14 +457,65 @@ statsd_release(void *opaque)
 		pthread_mutex_destroy(&context->lock);
 }
 
+/* The bounds on what senders make the table hold. */
+static int
+statsd_option_limits(struct dci_host *host, struct statsd_limits *limits)
+{
+	static const struct {
+		const char *key;
+		uint64_t minimum, maximum, default_value;
+		size_t offset;
+	} bounds[] = {
+	    {"max_metrics_per_packet", 1, 65535,
+	        STATSD_METRICS_PER_PACKET_DEFAULT,
+	        offsetof(struct statsd_limits, max_metrics_per_packet)},
+	    {"max_series", 1, STATSD_SERIES_MAX, STATSD_SERIES_DEFAULT,
+	        offsetof(struct statsd_limits, max_series)},
+	    {"max_series_per_source", 1, STATSD_SERIES_MAX,
+	        STATSD_SERIES_PER_SOURCE_DEFAULT,
+	        offsetof(struct statsd_limits, max_series_per_source)},
+	    {"max_udp_series", 0, STATSD_SERIES_MAX, STATSD_UDP_SERIES_DEFAULT,
+	        offsetof(struct statsd_limits, max_udp_series)},
+	    {"max_timer_series", 1, STATSD_SERIES_MAX,
+	        STATSD_TIMER_SERIES_DEFAULT,
+	        offsetof(struct statsd_limits, max_timer_series)},
+	    {"max_set_members", 1, 10000000, STATSD_SET_MEMBERS_DEFAULT,
+	        offsetof(struct statsd_limits, max_set_members)},
+	    {"max_set_members_total", 1, 100000000,
+	        STATSD_SET_MEMBERS_TOTAL_DEFAULT,
+	        offsetof(struct statsd_limits, max_set_members_total)},
+	    {"max_set_members_per_source", 1, 100000000,
+	        STATSD_SET_MEMBERS_PER_SOURCE_DEFAULT,
+	        offsetof(struct statsd_limits, max_set_members_per_source)},
+	    {"max_udp_set_members", 0, 100000000,
+	        STATSD_UDP_SET_MEMBERS_DEFAULT,
+	        offsetof(struct statsd_limits, max_udp_set_members)},
+	};
+	uint64_t expire;
+
+	*limits = (struct statsd_limits){0};
+	for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+		uint64_t value;
+		if (provider_option_unsigned(host, bounds[i].key,
+		        bounds[i].minimum, bounds[i].maximum,
+		        bounds[i].default_value, &value) != 0)
+			return -1;
+		*(size_t *)((char *)limits + bounds[i].offset) = (size_t)value;
+	}
+	if (provider_option_unsigned(host, "expire_after", 0, STATSD_EXPIRE_MAX,
+	        STATSD_EXPIRE_DEFAULT, &expire) != 0)
+		return -1;
+	limits->expire_after = (int64_t)expire;
+	return 0;
+}
+
 static int
 statsd_init(struct dci_host *host, void **context_pointer)
 {
 	struct statsd_context *context;
 	struct statsd_limits limits;
 	struct statsd_receiver_options options = {0};
-	uint64_t buffer, packet, per_packet, series, per_source, members,
-	    timers;
+	uint64_t buffer, packet;
 	char why[256];
 
 	context = provider_context_new(
@@ -376,17 +526,7 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	        STATSD_RECEIVE_BUFFER_DEFAULT, &buffer) != 0 ||
 	    provider_option_unsigned(host, "max_packet_size", 512,
 	        STATSD_PACKET_MAX, STATSD_PACKET_DEFAULT, &packet) != 0 ||
-	    provider_option_unsigned(host, "max_metrics_per_packet", 1, 65535,
-	        STATSD_METRICS_PER_PACKET_DEFAULT, &per_packet) != 0 ||
-	    provider_option_unsigned(host, "max_series", 1, STATSD_SERIES_MAX,
-	        STATSD_SERIES_DEFAULT, &series) != 0 ||
-	    provider_option_unsigned(host, "max_series_per_source", 1,
-	        STATSD_SERIES_MAX, STATSD_SERIES_PER_SOURCE_DEFAULT,
-	        &per_source) != 0 ||
-	    provider_option_unsigned(host, "max_set_members", 1, 10000000,
-	        STATSD_SET_MEMBERS_DEFAULT, &members) != 0 ||
-	    provider_option_unsigned(host, "max_timer_series", 1,
-	        STATSD_SERIES_MAX, STATSD_TIMER_SERIES_DEFAULT, &timers) != 0 ||
+	    statsd_option_limits(host, &limits) != 0 ||
 	    statsd_option_quantiles(host, context) != 0)
 		return -1;
 	options.listen = dci_option_present(host, "listen")
@@ -404,13 +544,6 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	}
 	options.receive_buffer = (size_t)buffer;
 	options.max_packet_size = (size_t)packet;
-	limits = (struct statsd_limits){
-	    .max_series = (size_t)series,
-	    .max_timer_series = (size_t)timers,
-	    .max_series_per_source = (size_t)per_source,
-	    .max_set_members = (size_t)members,
-	    .max_metrics_per_packet = (size_t)per_packet,
-	};
 	if (statsd_register(host, context) != 0)
 		return -1;
 	context->table = statsd_table_create(&limits);
@@ -535,13 +668,59 @@ statsd_fill_receiver(struct statsd_context *context, struct dci_batch *batch,
 	    [RECEIVER_DROPS] = statsd_receiver_drops(context->receiver),
 	    [RECEIVER_SERIES] = statsd_table_series_count(context->table),
 	    [RECEIVER_BUFFER] = statsd_receiver_buffer(context->receiver),
+	    [RECEIVER_UDP_REFUSED] = counts->udp_refused,
+	    [RECEIVER_TIMER_REFUSED] = counts->timer_refused,
+	    [RECEIVER_COLLISIONS] = counts->collisions,
+	    [RECEIVER_MEMBERS_TOTAL_REFUSED] = counts->members_total_refused,
+	    [RECEIVER_MEMBERS_SOURCE_REFUSED] = counts->members_source_refused,
+	    [RECEIVER_EXPIRED] = counts->expired,
+	    [RECEIVER_MEMBERS] = counts->members_last,
+	    [RECEIVER_SOURCES] = counts->sources,
+	    [RECEIVER_MEMBER_BYTES] = statsd_table_member_bytes(context->table),
 	};
 
 	if (row < 0)
 		return;
-	for (uint32_t datum = RECEIVER_PACKETS; datum <= RECEIVER_BUFFER;
+	for (uint32_t datum = RECEIVER_PACKETS; datum <= RECEIVER_MEMBER_BYTES;
 	     datum++)
 		dci_batch_set_unsigned(batch, row, datum, values[datum]);
+}
+
+static void
+statsd_fill_sources(struct statsd_context *context, struct dci_batch *batch)
+{
+	size_t count = statsd_table_sources(
+	    context->table, context->source_views, STATSD_SOURCE_ROWS_MAX);
+
+	if (count > STATSD_SOURCE_ROWS_MAX)
+		count = STATSD_SOURCE_ROWS_MAX;
+	for (size_t i = 0; i < count; i++) {
+		const struct statsd_source_view *view =
+		    &context->source_views[i];
+		bool udp = view->sender.transport == STATSD_FROM_UDP;
+		uint32_t id[2] = {udp ? STATSD_SOURCE_UDP : STATSD_SOURCE_UNIX,
+		    (uint32_t)view->sender.id};
+		char label[32];
+		long row;
+
+		if (udp)
+			snprintf(label, sizeof label, "udp");
+		else if (view->sender.id == STATSD_UID_UNKNOWN)
+			snprintf(label, sizeof label, "uid unknown");
+		else
+			snprintf(label, sizeof label, "uid %" PRIu64,
+			    view->sender.id);
+		row = dci_batch_instance(batch, id, 2, label);
+		if (row < 0)
+			continue;
+		dci_batch_set_unsigned(batch, row, SOURCE_SERIES, view->series);
+		dci_batch_set_unsigned(
+		    batch, row, SOURCE_MEMBERS, view->members_last);
+		dci_batch_set_unsigned(
+		    batch, row, SOURCE_SERIES_REFUSED, view->series_refused);
+		dci_batch_set_unsigned(
+		    batch, row, SOURCE_MEMBERS_REFUSED, view->members_refused);
+	}
 }
 
 /* Logs what was refused since the last log line, at most once every
@@ -550,10 +729,13 @@ static void
 statsd_log_problems(struct dci_host *host, struct statsd_context *context,
     const struct statsd_counts *counts, const char *sample, bool has_sample)
 {
-	uint64_t problems = counts->malformed + counts->unknown_type +
-	                    counts->refused_values + counts->over_packet_limit +
-	                    counts->oversize_packets + counts->series_refused +
-	                    counts->source_refused + counts->members_refused;
+	uint64_t problems =
+	    counts->malformed + counts->unknown_type + counts->refused_values +
+	    counts->over_packet_limit + counts->oversize_packets +
+	    counts->series_refused + counts->timer_refused +
+	    counts->collisions + counts->source_refused + counts->udp_refused +
+	    counts->members_refused + counts->members_total_refused +
+	    counts->members_source_refused;
 	int64_t now = statsd_monotonic_seconds();
 	char quoted[STATSD_NAME_MAX];
 
@@ -566,13 +748,21 @@ statsd_log_problems(struct dci_host *host, struct statsd_context *context,
 	    " malformed, %" PRIu64 " unknown type, %" PRIu64
 	    " refused values, %" PRIu64
 	    " past the packet's line bound, %" PRIu64
-	    " oversize packets, %" PRIu64 " series past max_series, %" PRIu64
-	    " past max_series_per_source, %" PRIu64 " set members)%s%s%s",
+	    " oversize packets; new series: %" PRIu64
+	    " past max_series, %" PRIu64 " past max_timer_series, %" PRIu64
+	    " colliding, %" PRIu64 " past max_series_per_source, %" PRIu64
+	    " past max_udp_series; set members: %" PRIu64
+	    " past max_set_members, %" PRIu64
+	    " past max_set_members_total, %" PRIu64
+	    " past the sender's share)%s%s%s",
 	    problems - context->problems_logged, counts->malformed,
 	    counts->unknown_type, counts->refused_values,
 	    counts->over_packet_limit, counts->oversize_packets,
-	    counts->series_refused, counts->source_refused,
-	    counts->members_refused, has_sample ? "; first line: \"" : "",
+	    counts->series_refused, counts->timer_refused, counts->collisions,
+	    counts->source_refused, counts->udp_refused,
+	    counts->members_refused, counts->members_total_refused,
+	    counts->members_source_refused,
+	    has_sample ? "; first line: \"" : "",
 	    has_sample ? dci_text_quote(quoted, sizeof quoted, sample) : "",
 	    has_sample ? "\"" : "");
 	context->problems_logged = problems;
@@ -601,8 +791,9 @@ statsd_refresh(struct dci_host *host, void *opaque)
 	/* The receiver waits while the table is read; the socket buffer
 	 * holds what arrives meanwhile. */
 	pthread_mutex_lock(&context->lock);
+	size_t freed = statsd_table_end_interval(
+	    context->table, statsd_monotonic_seconds());
 	size_t count = statsd_table_series_count(context->table);
-	statsd_table_end_interval(context->table);
 	for (size_t i = 0; i < count; i++) {
 		struct statsd_series *series =
 		    statsd_table_series(context->table, i);
@@ -610,9 +801,17 @@ statsd_refresh(struct dci_host *host, void *opaque)
 	}
 	counts = *statsd_table_counts(context->table);
 	statsd_fill_receiver(context, batches[STATSD_CLASS_RECEIVER], &counts);
+	statsd_fill_sources(context, batches[STATSD_CLASS_SOURCES]);
 	has_sample =
 	    statsd_table_take_sample(context->table, sample, sizeof sample);
 	pthread_mutex_unlock(&context->lock);
+#ifdef __GLIBC__
+	/* The receiver thread's arena keeps what a burst of sets freed. */
+	if (freed >= STATSD_TRIM_BYTES)
+		(void)malloc_trim(0);
+#else
+	(void)freed;
+#endif
 
 	for (size_t c = 0; c < STATSD_CLASSES; c++)
 		if (dci_batch_commit(batches[c]) != 0)
@@ -623,7 +822,9 @@ statsd_refresh(struct dci_host *host, void *opaque)
 
 static const char *const statsd_option_keys[] = {"listen", "unix_socket",
     "receive_buffer", "max_packet_size", "max_metrics_per_packet", "max_series",
-    "max_series_per_source", "max_set_members", "max_timer_series", "quantiles",
+    "max_series_per_source", "max_udp_series", "max_set_members",
+    "max_set_members_total", "max_set_members_per_source",
+    "max_udp_set_members", "max_timer_series", "expire_after", "quantiles",
     NULL};
 
 PROVIDER_ENTRY("statsd", "statsd line protocol (UDP, unix datagram) as classes",

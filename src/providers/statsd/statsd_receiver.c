@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Datagrams read by one recvmmsg call. */
@@ -46,8 +47,10 @@ struct statsd_receiver {
 	struct mmsghdr messages[STATSD_BATCH];
 	struct iovec vectors[STATSD_BATCH];
 	struct sockaddr_storage addresses[STATSD_BATCH];
+	/* SO_RXQ_OVFL's drop count; the unix socket's SCM_CREDENTIALS. */
 	union {
-		char bytes[CMSG_SPACE(sizeof(uint32_t))];
+		char bytes[CMSG_SPACE(sizeof(uint32_t)) +
+		           CMSG_SPACE(sizeof(struct ucred))];
 		struct cmsghdr align;
 	} controls[STATSD_BATCH];
 };
@@ -158,8 +161,10 @@ statsd_open_unix(struct statsd_receiver *receiver, const char *path, char *why,
 			close(fd);
 		return -1;
 	}
-	/* Any local process may send, as any may to 127.0.0.1:8125. */
+	/* Any local process may send, as any may to 127.0.0.1:8125; the
+	 * kernel attaches each sender's uid, its source (statsd_series.h). */
 	(void)chmod(path, 0666);
+	(void)setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &(int){1}, sizeof(int));
 	receiver->unix_path = strdup(path);
 	statsd_socket_options(receiver, fd);
 	receiver->sockets[STATSD_SOCKET_UNIX] = fd;
@@ -208,11 +213,10 @@ statsd_receiver_open(
 	return receiver;
 }
 
-/* The sender's address as a number, the same for every port of one
- * address: the per-source bound counts addresses, not sockets. Every
- * unix socket sender is one source. */
+/* A UDP sender's address as a number, the same for every port of one
+ * address: the per-source bound counts addresses, not sockets. */
 static uint64_t
-statsd_source_of(const struct sockaddr_storage *address, socklen_t length)
+statsd_address_of(const struct sockaddr_storage *address, socklen_t length)
 {
 	uint64_t hash = UINT64_C(0xcbf29ce484222325);
 	const unsigned char *bytes = NULL;
@@ -236,6 +240,33 @@ statsd_source_of(const struct sockaddr_storage *address, socklen_t length)
 		hash *= UINT64_C(0x100000001b3);
 	}
 	return hash ^ address->ss_family;
+}
+
+/* Who sent message `i` on socket `which`: a UDP address, or the uid the
+ * kernel gave with a unix datagram (SO_PASSCRED: a sender cannot name
+ * another uid without CAP_SETUID). */
+static struct statsd_sender
+statsd_sender_of(struct statsd_receiver *receiver, int which, unsigned i)
+{
+	struct msghdr *header = &receiver->messages[i].msg_hdr;
+	struct statsd_sender sender = {
+	    .transport = STATSD_FROM_UNIX, .id = STATSD_UID_UNKNOWN};
+
+	if (which == STATSD_SOCKET_UDP)
+		return (struct statsd_sender){.transport = STATSD_FROM_UDP,
+		    .id = statsd_address_of(
+		        &receiver->addresses[i], header->msg_namelen)};
+	for (struct cmsghdr *control = CMSG_FIRSTHDR(header); control != NULL;
+	     control = CMSG_NXTHDR(header, control)) {
+		struct ucred credentials;
+		if (control->cmsg_level != SOL_SOCKET ||
+		    control->cmsg_type != SCM_CREDENTIALS ||
+		    control->cmsg_len < CMSG_LEN(sizeof credentials))
+			continue;
+		memcpy(&credentials, CMSG_DATA(control), sizeof credentials);
+		sender.id = credentials.uid;
+	}
+	return sender;
 }
 
 /* Takes a reading of socket `which`'s drop count (the kernel's 32-bit
@@ -278,6 +309,7 @@ static bool
 statsd_read_socket(struct statsd_receiver *receiver, int which)
 {
 	int fd = receiver->sockets[which];
+	struct timespec now;
 
 	for (unsigned turn = 0; turn < STATSD_BATCHES_A_TURN; turn++) {
 		for (unsigned i = 0; i < STATSD_BATCH; i++) {
@@ -299,17 +331,19 @@ statsd_read_socket(struct statsd_receiver *receiver, int which)
 		    fd, receiver->messages, STATSD_BATCH, MSG_DONTWAIT, NULL);
 		if (count <= 0)
 			return false;
+		clock_gettime(CLOCK_MONOTONIC, &now);
 		pthread_mutex_lock(receiver->lock);
+		statsd_table_clock(receiver->table, (int64_t)now.tv_sec);
 		for (int i = 0; i < count; i++) {
 			struct msghdr *header = &receiver->messages[i].msg_hdr;
+			struct statsd_sender sender =
+			    statsd_sender_of(receiver, which, (unsigned)i);
 			statsd_note_drops(receiver, which, header);
 			if ((header->msg_flags & MSG_TRUNC) != 0) {
 				statsd_table_oversize(receiver->table);
 				continue;
 			}
-			statsd_table_datagram(receiver->table,
-			    statsd_source_of(
-			        &receiver->addresses[i], header->msg_namelen),
+			statsd_table_datagram(receiver->table, &sender,
 			    receiver->vectors[i].iov_base,
 			    receiver->messages[i].msg_len);
 		}
