@@ -4,7 +4,8 @@
  * count then its levels; an instance id its word count then its words):
  *
  * LIST_CLASSES         class id, label block, instance level count,
- *                      instance count of the current snapshot
+ *                      count of the current snapshot's instances the
+ *                      consumer may read
  * LIST_INSTANCES       class id, instance id, label block
  * GET_CLASS_ATTRIBUTES class id, label block, description block, supplier
  *                      index, level count, (itype, size in bytes) per
@@ -40,6 +41,9 @@
  * LIST_INSTANCE_PARENTS
  *                      class id, instance id, label block, the parent's
  *                      instance id (word count 0: no parent)
+ * GET_INSTANCE_DATA   class id, instance id, label block, the parent's
+ *                      instance id (as LIST_INSTANCE_PARENTS), presence
+ *                      block, data block (as GET_DATA for every datum)
  * SET_DATA, RESERVE_DATA, RELEASE_DATA, CONFIGURE
  *                      status (METHODOPUNAVAILABLE: no provider declares
  *                      a write), class id, instance id, datum id as asked
@@ -179,6 +183,34 @@ put_class_attributes(
 	}
 }
 
+/* The instance's parent id; no words when it has none. */
+static void
+put_parent_id(struct dci_protocol_writer *payload,
+    const struct dci_class *class, const struct dci_snapshot *snapshot,
+    size_t instance)
+{
+	const uint32_t *parent =
+	    dci_snapshot_parent_id(class, snapshot, instance);
+
+	if (parent == NULL)
+		dci_protocol_put_u32(payload, 0);
+	else
+		put_instance_id(payload, class, parent);
+}
+
+/* The instance's presence bitmap and whole record, as blocks. */
+static void
+put_record(struct dci_protocol_writer *payload, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	dci_protocol_put_block(payload,
+	    snapshot->present + instance * class->present_size,
+	    class->present_size);
+	dci_protocol_put_block(payload,
+	    snapshot->values + instance * class->record_size,
+	    class->record_size);
+}
+
 /* One GET_DATA entry; returns its status. */
 static uint32_t
 put_data(struct dci_protocol_writer *payload, const struct dci_class *class,
@@ -195,12 +227,7 @@ put_data(struct dci_protocol_writer *payload, const struct dci_class *class,
 	put_instance_id(payload, class, id);
 	dci_protocol_put_u32(payload, datum_id);
 	if (datum_id == DCI_PROTOCOL_ALL) {
-		dci_protocol_put_block(payload,
-		    snapshot->present + instance * class->present_size,
-		    class->present_size);
-		dci_protocol_put_block(payload,
-		    snapshot->values + instance * class->record_size,
-		    class->record_size);
+		put_record(payload, class, snapshot, instance);
 		return status;
 	}
 	datum = dci_class_find_datum(class, datum_id);
@@ -258,19 +285,15 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 			continue;
 		(*count)++;
 		if (type == DCI_PROTOCOL_LIST_INSTANCES ||
-		    type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
+		    type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS ||
+		    type == DCI_PROTOCOL_GET_INSTANCE_DATA) {
 			put_class_id(payload, class);
 			put_instance_id(payload, class, id);
 			put_text(payload, snapshot->instances[i].label);
-			if (type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
-				const uint32_t *parent =
-				    dci_snapshot_parent_id(class, snapshot, i);
-
-				if (parent == NULL)
-					dci_protocol_put_u32(payload, 0);
-				else
-					put_instance_id(payload, class, parent);
-			}
+			if (type != DCI_PROTOCOL_LIST_INSTANCES)
+				put_parent_id(payload, class, snapshot, i);
+			if (type == DCI_PROTOCOL_GET_INSTANCE_DATA)
+				put_record(payload, class, snapshot, i);
 			continue;
 		}
 		if (type != DCI_PROTOCOL_GET_DATA) {
@@ -291,6 +314,27 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 			summary = status;
 	}
 	return summary;
+}
+
+/* The instances of the class's current snapshot `peer` may read: a
+ * consumer does not learn how many there are that it may not see. */
+static uint32_t
+readable_instance_count(const struct dci_class *class,
+    const struct dci_access *access, const struct dci_access_peer *peer)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	uint32_t count = 0;
+
+	if (snapshot == NULL)
+		return 0;
+	if (!access->per_instance)
+		return (uint32_t)snapshot->count;
+	for (size_t i = 0; i < snapshot->count; i++)
+		count += dci_access_may_read_instance(access, peer, class->id,
+		    class->id_length,
+		    dci_snapshot_instance_id(class, snapshot, i),
+		    class->instance_words);
+	return count;
 }
 
 bool
@@ -403,7 +447,8 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 	}
 	if ((type < DCI_PROTOCOL_LIST_CLASSES ||
 	        type > DCI_PROTOCOL_CONFIGURE) &&
-	    type != DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
+	    type != DCI_PROTOCOL_LIST_INSTANCE_PARENTS &&
+	    type != DCI_PROTOCOL_GET_INSTANCE_DATA) {
 		dci_answer_status(payload, DCI_PROTOCOL_NOTIMPLEMENTED);
 		return;
 	}
@@ -426,10 +471,8 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 			put_text(payload, class->label);
 			dci_protocol_put_u32(
 			    payload, (uint32_t) class->level_count);
-			dci_protocol_put_u32(
-			    payload, class->snapshot == NULL
-			                 ? 0
-			                 : (uint32_t) class->snapshot->count);
+			dci_protocol_put_u32(payload,
+			    readable_instance_count(class, access, peer));
 			break;
 		case DCI_PROTOCOL_GET_CLASS_ATTRIBUTES:
 			count++;

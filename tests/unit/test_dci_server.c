@@ -540,6 +540,31 @@ START_TEST(access_hides_classes)
 }
 END_TEST
 
+/* The instance count LIST_CLASSES gives `who` for the class `id` (two
+ * levels); UINT32_MAX when it is not listed. */
+static uint32_t
+listed_instance_count(const struct dci_access *access,
+    const struct dci_access_peer *who, const uint32_t *id)
+{
+	struct dci_protocol_request request =
+	    request_of(id, 2, 0, NULL, 0, ALL);
+	struct answer answer;
+	uint32_t count = UINT32_MAX;
+	size_t length;
+	char text[64];
+
+	answer_of(&answer, DCI_PROTOCOL_LIST_CLASSES, &request, access, who);
+	if (answer.count == 1) {
+		read_id(&answer.reader, text, sizeof(text));
+		dci_protocol_get_block(&answer.reader, 4096, &length);
+		dci_protocol_get_u32(&answer.reader); /* levels */
+		count = dci_protocol_get_u32(&answer.reader);
+		ck_assert(!answer.reader.failed);
+	}
+	dci_protocol_writer_free(&answer.payload);
+	return count;
+}
+
 /* An instance rule decides for its instance instead of the class rule:
  * it opens one instance of a closed class (the class is then listed) or
  * closes one of an open class. */
@@ -612,6 +637,10 @@ START_TEST(access_per_instance)
 	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &root);
 	ck_assert_uint_eq(answer.count, 3);
 	dci_protocol_writer_free(&answer.payload);
+	/* LIST_CLASSES counts the instances each may read, not all 3. */
+	ck_assert_uint_eq(listed_instance_count(&access, &stranger, netif), 1);
+	ck_assert_uint_eq(listed_instance_count(&access, &named, netif), 1);
+	ck_assert_uint_eq(listed_instance_count(&access, &root, netif), 3);
 }
 END_TEST
 
