@@ -176,6 +176,9 @@ void dci_protocol_put_u64(struct dci_protocol_writer *writer, uint64_t value);
 /* u32 length, the bytes, zeros to a multiple of 4. */
 void dci_protocol_put_block(
     struct dci_protocol_writer *writer, const void *bytes, size_t length);
+/* The bytes as they are: what another writer wrote. */
+void dci_protocol_put_bytes(
+    struct dci_protocol_writer *writer, const void *bytes, size_t length);
 /* Overwrites the u32 at `offset` (already written). */
 void dci_protocol_patch_u32(
     struct dci_protocol_writer *writer, size_t offset, uint32_t value);
