@@ -173,6 +173,7 @@ embedded_dci_start(
 	    .mode = config->dci_socket_mode,
 	    .access = config->dci_access,
 	    .access_count = config->dci_access_count,
+	    .work_microseconds = (int64_t)config->dci_work_milliseconds * 1000,
 	};
 	embedded_dci.server =
 	    dci_server_start(&settings, registry, why, sizeof(why));

@@ -300,6 +300,9 @@ main(int argc, char **argv)
 		    .mode = state.lifecycle.config->dci_socket_mode,
 		    .access = state.lifecycle.config->dci_access,
 		    .access_count = state.lifecycle.config->dci_access_count,
+		    .work_microseconds =
+		        (int64_t)state.lifecycle.config->dci_work_milliseconds *
+		        1000,
 		};
 		dci_server = dci_server_start(&server_settings,
 		    state.lifecycle.registry, error, sizeof(error));

@@ -390,27 +390,16 @@ set_record(struct dci_snapshot_builder *builder, const struct dci_class *class,
 }
 
 int
-cli_daemon_commit_class(struct dci_class *class, const unsigned char *instances,
-    size_t instances_length, const unsigned char *data, size_t data_length,
-    int64_t now_milliseconds, char *error, size_t error_size)
+cli_daemon_commit_class(struct dci_class *class, const unsigned char *answer,
+    size_t length, int64_t now_milliseconds, char *error, size_t error_size)
 {
-	struct dci_protocol_reader listed = {
-	    instances, instances_length, 0, false};
-	struct dci_protocol_reader values = {data, data_length, 0, false};
-	long count = read_head(&listed, "instances", error, error_size);
-	long data_count = read_head(&values, "data", error, error_size);
+	struct dci_protocol_reader reader = {answer, length, 0, false};
+	long count = read_head(&reader, "instances", error, error_size);
 	struct dci_snapshot_builder *builder;
 	char why[512] = "";
 
-	if (count < 0 || data_count < 0)
+	if (count < 0)
 		return -1;
-	if (count != data_count) {
-		snprintf(error, error_size,
-		    "dcistatd: class %s: instances and data differ (the "
-		    "daemon refreshed in between)",
-		    class->label);
-		return -1;
-	}
 	builder = dci_snapshot_builder_new(class);
 	if (builder == NULL) {
 		snprintf(error, error_size, "out of memory");
@@ -419,44 +408,32 @@ cli_daemon_commit_class(struct dci_class *class, const unsigned char *instances,
 	for (long i = 0; i < count; i++) {
 		uint32_t id[DCI_CLASS_ID_MAX_LEVELS],
 		    instance[DCI_INSTANCE_ID_MAX_WORDS],
-		    data_instance[DCI_INSTANCE_ID_MAX_WORDS];
+		    parent[DCI_INSTANCE_ID_MAX_WORDS];
 		size_t levels, present_length, record_length;
 		char escaped[DCI_INSTANCE_LABEL_SIZE],
 		    label[DCI_INSTANCE_LABEL_SIZE];
 		const unsigned char *present, *record;
+		uint32_t parent_words;
 		long row;
 
-		uint32_t parent[DCI_INSTANCE_ID_MAX_WORDS];
-		uint32_t parent_words;
-
-		if (!read_class_id(&listed, id, &levels) ||
+		if (!read_class_id(&reader, id, &levels) ||
 		    !same_class(class, id, levels) ||
-		    !read_instance_id(&listed, class, instance) ||
-		    !read_text(&listed, escaped, sizeof(escaped)))
+		    !read_instance_id(&reader, class, instance) ||
+		    !read_text(&reader, escaped, sizeof(escaped)))
 			goto malformed;
 		/* No words: no parent; else exactly an instance id. */
-		parent_words = dci_protocol_get_u32(&listed);
+		parent_words = dci_protocol_get_u32(&reader);
 		if (parent_words != 0 && parent_words != class->instance_words)
 			goto malformed;
 		for (uint32_t w = 0; w < parent_words; w++)
-			parent[w] = dci_protocol_get_u32(&listed);
-		if (listed.failed)
-			goto malformed;
-		if (dci_protocol_get_u32(&values) != DCI_PROTOCOL_SUCCESS ||
-		    !read_class_id(&values, id, &levels) ||
-		    !same_class(class, id, levels) ||
-		    !read_instance_id(&values, class, data_instance) ||
-		    dci_protocol_get_u32(&values) != DCI_PROTOCOL_ALL)
-			goto malformed;
+			parent[w] = dci_protocol_get_u32(&reader);
 		present = dci_protocol_get_block(
-		    &values, class->present_size, &present_length);
+		    &reader, class->present_size, &present_length);
 		record = dci_protocol_get_block(
-		    &values, class->record_size, &record_length);
-		if (present == NULL || record == NULL ||
+		    &reader, class->record_size, &record_length);
+		if (reader.failed || present == NULL || record == NULL ||
 		    present_length != class->present_size ||
-		    record_length != class->record_size ||
-		    memcmp(instance, data_instance,
-		        class->instance_words * sizeof(uint32_t)) != 0)
+		    record_length != class->record_size)
 			goto malformed;
 		label_unescape(escaped, label, sizeof(label));
 		row = dci_snapshot_builder_add(builder, instance,
@@ -473,8 +450,7 @@ cli_daemon_commit_class(struct dci_class *class, const unsigned char *instances,
 			return -1;
 		}
 	}
-	if (listed.failed || listed.offset != instances_length ||
-	    values.failed || values.offset != data_length)
+	if (reader.failed || reader.offset != length)
 		goto malformed;
 	if (dci_snapshot_commit(
 	        builder, class, now_milliseconds, why, sizeof(why)) != 0) {

@@ -2,8 +2,8 @@
  * The registry dcistatd serves, rebuilt from the DCI Server's answers
  * (server/dci_protocol.h): LIST_SUPPLIERS gives the suppliers with their
  * state, GET_CLASS_ATTRIBUTES the classes with their full DCI4 datum infos,
- * LIST_INSTANCE_PARENTS and GET_DATA (every datum) each class's instances
- * with their parents, and their records. What the daemon's source (source.h)
+ * GET_INSTANCE_DATA each class's instances with their parents and their
+ * records, all from one of the daemon's snapshots. What the daemon's source (source.h)
  * fills its registry with; touches no socket, so the unit tests and the fuzzer
  * feed it answers directly.
  *
@@ -37,14 +37,12 @@ int cli_daemon_add_suppliers(struct dci_registry *registry,
 int cli_daemon_add_classes(struct dci_registry *registry,
     const unsigned char *answer, size_t length, char *error, size_t error_size);
 
-/* Commits one snapshot of `class` from a LIST_INSTANCE_PARENTS and a GET_DATA
- * (DCI_PROTOCOL_ALL datums) answer for that class alone, at
- * `now_milliseconds`. Derived datums are computed again by the commit,
+/* Commits one snapshot of `class` from a GET_INSTANCE_DATA answer for that
+ * class alone, at `now_milliseconds`. Derived datums are computed again by the commit,
  * from the same arguments. Returns 0, or -1 (the class's snapshot is then
  * as it was). */
 int cli_daemon_commit_class(struct dci_class *class,
-    const unsigned char *instances, size_t instances_length,
-    const unsigned char *data, size_t data_length, int64_t now_milliseconds,
+    const unsigned char *answer, size_t length, int64_t now_milliseconds,
     char *error, size_t error_size);
 
 #endif

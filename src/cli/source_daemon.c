@@ -175,21 +175,18 @@ daemon_refresh(struct cli_source *source, char *error, size_t error_size)
 
 	for (size_t i = 0; i < registry->class_count; i++) {
 		struct dci_class *class = registry->classes[i];
-		unsigned char *instances = NULL, *data = NULL;
-		size_t instances_length = 0, data_length = 0;
+		unsigned char *answer = NULL;
+		size_t length = 0;
 		int result = -1;
 
-		if (daemon_call(state, DCI_PROTOCOL_LIST_INSTANCE_PARENTS,
-		        class->id, class->id_length, &instances,
-		        &instances_length, error, error_size) == 0 &&
-		    daemon_call(state, DCI_PROTOCOL_GET_DATA, class->id,
-		        class->id_length, &data, &data_length, error,
+		/* One request: the instances and their data of one
+		 * snapshot. */
+		if (daemon_call(state, DCI_PROTOCOL_GET_INSTANCE_DATA,
+		        class->id, class->id_length, &answer, &length, error,
 		        error_size) == 0)
-			result = cli_daemon_commit_class(class, instances,
-			    instances_length, data, data_length,
+			result = cli_daemon_commit_class(class, answer, length,
 			    dci_clock_milliseconds(), error, error_size);
-		free(instances);
-		free(data);
+		free(answer);
 		if (result != 0)
 			return -1;
 	}

@@ -157,6 +157,8 @@ static const struct config_yaml_key agent_keys[] = {
         struct dci_config, dci_socket),
     SCALAR("dci-socket-mode", "permission bits in octal (0 to 0777)",
         config_parse_socket_mode, "0666", struct dci_config, dci_socket_mode),
+    SCALAR("dci-work", "an integer from 1 to 1000 (milliseconds per second)",
+        config_parse_dci_work, "20", struct dci_config, dci_work_milliseconds),
     PAIRS("dci-access", "a mapping of class ids to users and groups",
         "in dci-access", read_dci_access_entry, struct dci_config, dci_access,
         dci_access_count),

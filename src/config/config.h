@@ -163,6 +163,9 @@ struct dci_config {
 	 * server. dci-socket-mode: its permission bits (default 0666). */
 	char *dci_socket;
 	unsigned dci_socket_mode;
+	/* agent: dci-work: the daemon's CPU each user's DCI requests may
+	 * take, milliseconds per second (server/dci_budget.h); default 20. */
+	unsigned dci_work_milliseconds;
 	struct dci_config_dci_access *dci_access; /* in file order */
 	size_t dci_access_count;
 	struct dci_config_provider *providers; /* in file order */

@@ -176,6 +176,13 @@ config_parse_busy_poll(const char *text, void *field)
 }
 
 bool
+config_parse_dci_work(const char *text, void *field)
+{
+	return parse_unsigned_in(
+	    text, 1, CONFIG_DCI_WORK_MAX_MILLISECONDS, field);
+}
+
+bool
 config_parse_refresh(const char *text, void *field)
 {
 	unsigned long seconds;

@@ -16,6 +16,7 @@
 #define CONFIG_PING_INTERVAL_MIN_SECONDS 1u
 #define CONFIG_PING_INTERVAL_MAX_SECONDS 3600u
 #define CONFIG_BUSY_POLL_MAX_MICROSECONDS 1000u
+#define CONFIG_DCI_WORK_MAX_MILLISECONDS 1000u
 #define CONFIG_REFRESH_MIN_MILLISECONDS 10u
 #define CONFIG_REFRESH_MAX_MILLISECONDS 86400000u
 #define CONFIG_STALE_PERIODS_MIN 2u
@@ -50,6 +51,7 @@ bool config_parse_access_key(const char *text, uint32_t *levels, size_t *length,
 bool config_parse_boolean(const char *text, void *field);       /* bool */
 bool config_parse_ping_interval(const char *text, void *field); /* unsigned */
 bool config_parse_busy_poll(const char *text, void *field);     /* unsigned */
+bool config_parse_dci_work(const char *text, void *field);      /* unsigned */
 /* "SECONDS[.FRACTION]" to unsigned milliseconds, rounded half up; the range
  * is checked on the exact value. */
 bool config_parse_refresh(const char *text, void *field);

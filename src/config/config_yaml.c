@@ -206,7 +206,7 @@ config_yaml_check_key(struct config_yaml *reader, const yaml_node_t *mapping,
     const char **text, size_t *index)
 {
 	const yaml_node_t *key = config_yaml_node(reader, pair->key);
-	char expected[128];
+	char expected[512];
 
 	if (key->type != YAML_SCALAR_NODE) {
 		struct config_yaml_description found =

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +448,7 @@ registry_withdraw(struct dci_registry *registry, const void *owner,
 		    registry->classes_by_levels, registry->class_count, class);
 		registry->class_count--;
 		class_free(class);
+		dci_registry_changed();
 	}
 	for (i = 0; i < registry->supplier_count; i++) {
 		struct dci_supplier *candidate = registry->suppliers[i];
@@ -472,11 +474,27 @@ dci_registry_withdraw_supplier(
 		registry_withdraw(registry, NULL, supplier);
 }
 
+static _Atomic uint64_t registry_generation;
+
+uint64_t
+dci_registry_generation(void)
+{
+	return atomic_load_explicit(&registry_generation, memory_order_relaxed);
+}
+
+void
+dci_registry_changed(void)
+{
+	atomic_fetch_add_explicit(
+	    &registry_generation, 1, memory_order_relaxed);
+}
+
 void
 dci_class_withdraw_snapshot(struct dci_class *class)
 {
 	if (class->snapshot == NULL)
 		return;
+	dci_registry_changed();
 	dci_snapshot_free(class->stale_snapshot);
 	class->stale_snapshot = class->snapshot;
 	class->snapshot = NULL;
@@ -1110,6 +1128,7 @@ dci_registry_add_class(struct dci_registry *registry,
 	classes_insert(
 	    registry->classes_by_levels, registry->class_count, class, false);
 	registry->class_count++;
+	dci_registry_changed();
 	return class;
 }
 

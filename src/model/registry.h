@@ -192,6 +192,14 @@ void dci_registry_withdraw_owner(struct dci_registry *registry, void *owner);
 void dci_registry_withdraw_supplier(
     struct dci_registry *registry, struct dci_supplier *supplier);
 
+/* A number that changes whenever what a reader of any registry's classes
+ * could see changes: a class added or removed, a snapshot committed or
+ * withdrawn. Process-wide (one counter for every registry, so a change in
+ * one only makes the others look changed too): what a cache of answers
+ * (server/dci_cache.h) is keyed by. */
+uint64_t dci_registry_generation(void);
+void dci_registry_changed(void);
+
 /* Puts the class's snapshot aside as stale: its rows are absent until the
  * next commit. */
 void dci_class_withdraw_snapshot(struct dci_class *class);

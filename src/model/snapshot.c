@@ -1143,6 +1143,7 @@ dci_snapshot_commit(struct dci_snapshot_builder *builder,
 	 * the supplier's recovery says it (model/events.h). */
 	dci_events_commit(class, resumed ? NULL : previous, next);
 	class->snapshot = next;
+	dci_registry_changed();
 	dci_snapshot_free(previous);
 	if (resumed)
 		class->stale_snapshot = NULL;

@@ -232,3 +232,24 @@ dci_access_may_read_instance(const struct dci_access *access,
 		decides = class_rule(access, class_id, class_id_length);
 	return decides == NULL || rule_admits(decides, peer);
 }
+
+size_t
+dci_access_admission_size(const struct dci_access *access)
+{
+	return 1 + (access->rule_count + 7) / 8;
+}
+
+void
+dci_access_admission(const struct dci_access *access,
+    const struct dci_access_peer *peer, unsigned char *admission)
+{
+	memset(admission, 0, dci_access_admission_size(access));
+	/* Root is admitted everywhere: the rules do not matter. */
+	if (peer->uid == 0) {
+		admission[0] = 1;
+		return;
+	}
+	for (size_t i = 0; i < access->rule_count; i++)
+		if (rule_admits(&access->rules[i], peer))
+			admission[1 + i / 8] |= (unsigned char)(1u << (i % 8));
+}

@@ -83,4 +83,13 @@ bool dci_access_may_read_instance(const struct dci_access *access,
 bool dci_access_may_read_every_class(
     const struct dci_access *access, const struct dci_access_peer *peer);
 
+/* What every answer to `peer` depends on of the rules: whether it is
+ * root, and which rules admit it. Two peers with the same admission are
+ * shown the same classes and instances, so an answer given to one may be
+ * given to the other (server/dci_cache.h). Written in
+ * dci_access_admission_size bytes at `admission`. */
+size_t dci_access_admission_size(const struct dci_access *access);
+void dci_access_admission(const struct dci_access *access,
+    const struct dci_access_peer *peer, unsigned char *admission);
+
 #endif

@@ -4,7 +4,8 @@
  * count then its levels; an instance id its word count then its words):
  *
  * LIST_CLASSES         class id, label block, instance level count,
- *                      instance count of the current snapshot
+ *                      count of the current snapshot's instances the
+ *                      consumer may read
  * LIST_INSTANCES       class id, instance id, label block
  * GET_CLASS_ATTRIBUTES class id, label block, description block, supplier
  *                      index, level count, (itype, size in bytes) per
@@ -40,6 +41,9 @@
  * LIST_INSTANCE_PARENTS
  *                      class id, instance id, label block, the parent's
  *                      instance id (word count 0: no parent)
+ * GET_INSTANCE_DATA   class id, instance id, label block, the parent's
+ *                      instance id (as LIST_INSTANCE_PARENTS), presence
+ *                      block, data block (as GET_DATA for every datum)
  * SET_DATA, RESERVE_DATA, RELEASE_DATA, CONFIGURE
  *                      status (METHODOPUNAVAILABLE: no provider declares
  *                      a write), class id, instance id, datum id as asked
@@ -179,6 +183,34 @@ put_class_attributes(
 	}
 }
 
+/* The instance's parent id; no words when it has none. */
+static void
+put_parent_id(struct dci_protocol_writer *payload,
+    const struct dci_class *class, const struct dci_snapshot *snapshot,
+    size_t instance)
+{
+	const uint32_t *parent =
+	    dci_snapshot_parent_id(class, snapshot, instance);
+
+	if (parent == NULL)
+		dci_protocol_put_u32(payload, 0);
+	else
+		put_instance_id(payload, class, parent);
+}
+
+/* The instance's presence bitmap and whole record, as blocks. */
+static void
+put_record(struct dci_protocol_writer *payload, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	dci_protocol_put_block(payload,
+	    snapshot->present + instance * class->present_size,
+	    class->present_size);
+	dci_protocol_put_block(payload,
+	    snapshot->values + instance * class->record_size,
+	    class->record_size);
+}
+
 /* One GET_DATA entry; returns its status. */
 static uint32_t
 put_data(struct dci_protocol_writer *payload, const struct dci_class *class,
@@ -195,12 +227,7 @@ put_data(struct dci_protocol_writer *payload, const struct dci_class *class,
 	put_instance_id(payload, class, id);
 	dci_protocol_put_u32(payload, datum_id);
 	if (datum_id == DCI_PROTOCOL_ALL) {
-		dci_protocol_put_block(payload,
-		    snapshot->present + instance * class->present_size,
-		    class->present_size);
-		dci_protocol_put_block(payload,
-		    snapshot->values + instance * class->record_size,
-		    class->record_size);
+		put_record(payload, class, snapshot, instance);
 		return status;
 	}
 	datum = dci_class_find_datum(class, datum_id);
@@ -220,12 +247,79 @@ put_data(struct dci_protocol_writer *payload, const struct dci_class *class,
 	return status;
 }
 
-/* The instances of `class` the request names and `peer` may read. */
-static uint32_t
-answer_instances(struct dci_protocol_writer *payload, uint16_t type,
+/* One entry of an answer read instance by instance: instance `instance`
+ * of the snapshot; returns the entry's status. */
+typedef uint32_t answer_instance_entry(struct dci_protocol_writer *payload,
     const struct dci_protocol_request *request, const struct dci_class *class,
-    const struct dci_access *access, const struct dci_access_peer *peer,
-    uint32_t *count)
+    const struct dci_snapshot *snapshot, size_t instance);
+
+/* LIST_INSTANCES. */
+static uint32_t
+entry_instance_listed(struct dci_protocol_writer *payload,
+    const struct dci_protocol_request *request, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	(void)request;
+	put_class_id(payload, class);
+	put_instance_id(payload, class,
+	    dci_snapshot_instance_id(class, snapshot, instance));
+	put_text(payload, snapshot->instances[instance].label);
+	return DCI_PROTOCOL_SUCCESS;
+}
+
+/* LIST_INSTANCE_PARENTS. */
+static uint32_t
+entry_instance_parent(struct dci_protocol_writer *payload,
+    const struct dci_protocol_request *request, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	entry_instance_listed(payload, request, class, snapshot, instance);
+	put_parent_id(payload, class, snapshot, instance);
+	return DCI_PROTOCOL_SUCCESS;
+}
+
+/* GET_INSTANCE_DATA. */
+static uint32_t
+entry_instance_data(struct dci_protocol_writer *payload,
+    const struct dci_protocol_request *request, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	entry_instance_parent(payload, request, class, snapshot, instance);
+	put_record(payload, class, snapshot, instance);
+	return DCI_PROTOCOL_SUCCESS;
+}
+
+/* GET_DATA. */
+static uint32_t
+entry_data(struct dci_protocol_writer *payload,
+    const struct dci_protocol_request *request, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	return put_data(payload, class, snapshot, instance, request->datum_id);
+}
+
+/* A write: refused, as no provider offers one. */
+static uint32_t
+entry_write_refused(struct dci_protocol_writer *payload,
+    const struct dci_protocol_request *request, const struct dci_class *class,
+    const struct dci_snapshot *snapshot, size_t instance)
+{
+	dci_protocol_put_u32(payload, DCI_PROTOCOL_METHODOPUNAVAILABLE);
+	put_class_id(payload, class);
+	put_instance_id(payload, class,
+	    dci_snapshot_instance_id(class, snapshot, instance));
+	dci_protocol_put_u32(payload, request->datum_id);
+	return DCI_PROTOCOL_METHODOPUNAVAILABLE;
+}
+
+/* The entries of the instances of `class` the request names and `peer`
+ * may read; returns the first status that is not SUCCESS, else
+ * SUCCESS. */
+static uint32_t
+answer_instances(struct dci_protocol_writer *payload,
+    answer_instance_entry *entry, const struct dci_protocol_request *request,
+    const struct dci_class *class, const struct dci_access *access,
+    const struct dci_access_peer *peer, uint32_t *count)
 {
 	const struct dci_snapshot *snapshot = class->snapshot;
 	uint32_t summary = DCI_PROTOCOL_SUCCESS;
@@ -257,40 +351,33 @@ answer_instances(struct dci_protocol_writer *payload, uint16_t type,
 		            class->id_length, id, class->instance_words)))
 			continue;
 		(*count)++;
-		if (type == DCI_PROTOCOL_LIST_INSTANCES ||
-		    type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
-			put_class_id(payload, class);
-			put_instance_id(payload, class, id);
-			put_text(payload, snapshot->instances[i].label);
-			if (type == DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
-				const uint32_t *parent =
-				    dci_snapshot_parent_id(class, snapshot, i);
-
-				if (parent == NULL)
-					dci_protocol_put_u32(payload, 0);
-				else
-					put_instance_id(payload, class, parent);
-			}
-			continue;
-		}
-		if (type != DCI_PROTOCOL_GET_DATA) {
-			/* A write: refused, as no provider offers one. */
-			status = DCI_PROTOCOL_METHODOPUNAVAILABLE;
-			dci_protocol_put_u32(payload, status);
-			put_class_id(payload, class);
-			put_instance_id(payload, class, id);
-			dci_protocol_put_u32(payload, request->datum_id);
-			if (summary == DCI_PROTOCOL_SUCCESS)
-				summary = status;
-			continue;
-		}
-		status =
-		    put_data(payload, class, snapshot, i, request->datum_id);
+		status = entry(payload, request, class, snapshot, i);
 		if (status != DCI_PROTOCOL_SUCCESS &&
 		    summary == DCI_PROTOCOL_SUCCESS)
 			summary = status;
 	}
 	return summary;
+}
+
+/* The instances of the class's current snapshot `peer` may read: a
+ * consumer does not learn how many there are that it may not see. */
+static uint32_t
+readable_instance_count(const struct dci_class *class,
+    const struct dci_access *access, const struct dci_access_peer *peer)
+{
+	const struct dci_snapshot *snapshot = class->snapshot;
+	uint32_t count = 0;
+
+	if (snapshot == NULL)
+		return 0;
+	if (!access->per_instance)
+		return (uint32_t)snapshot->count;
+	for (size_t i = 0; i < snapshot->count; i++)
+		count += dci_access_may_read_instance(access, peer, class->id,
+		    class->id_length,
+		    dci_snapshot_instance_id(class, snapshot, i),
+		    class->instance_words);
+	return count;
 }
 
 bool
@@ -387,24 +474,88 @@ answer_suppliers(const struct dci_registry *registry,
 	dci_protocol_patch_u32(payload, base + 20, (uint32_t)(end >> 32));
 }
 
+/* One entry of an answer read class by class. */
+typedef void answer_class_entry(struct dci_protocol_writer *payload,
+    const struct dci_class *class, const struct dci_access *access,
+    const struct dci_access_peer *peer);
+
+/* LIST_CLASSES. */
+static void
+entry_class_listed(struct dci_protocol_writer *payload,
+    const struct dci_class *class, const struct dci_access *access,
+    const struct dci_access_peer *peer)
+{
+	put_class_id(payload, class);
+	put_text(payload, class->label);
+	dci_protocol_put_u32(payload, (uint32_t) class->level_count);
+	dci_protocol_put_u32(
+	    payload, readable_instance_count(class, access, peer));
+}
+
+/* GET_CLASS_ATTRIBUTES. */
+static void
+entry_class_attributes(struct dci_protocol_writer *payload,
+    const struct dci_class *class, const struct dci_access *access,
+    const struct dci_access_peer *peer)
+{
+	(void)access;
+	(void)peer;
+	put_class_attributes(payload, class);
+}
+
+/* How each request type is answered: whole (its own walk), or class by
+ * class with one entry per class or one per instance. A type not here is
+ * answered NOTIMPLEMENTED. */
+struct answer_kind {
+	uint16_t type;
+	void (*whole)(const struct dci_registry *registry,
+	    const struct dci_access *access, const struct dci_access_peer *peer,
+	    struct dci_protocol_writer *payload);
+	answer_class_entry *per_class;
+	answer_instance_entry *per_instance;
+};
+
+static const struct answer_kind answer_kinds[] = {
+    {DCI_PROTOCOL_LIST_CLASSES, NULL, entry_class_listed, NULL},
+    {DCI_PROTOCOL_LIST_INSTANCES, NULL, NULL, entry_instance_listed},
+    {DCI_PROTOCOL_GET_CLASS_ATTRIBUTES, NULL, entry_class_attributes, NULL},
+    {DCI_PROTOCOL_GET_DATA, NULL, NULL, entry_data},
+    {DCI_PROTOCOL_SET_DATA, NULL, NULL, entry_write_refused},
+    {DCI_PROTOCOL_RESERVE_DATA, NULL, NULL, entry_write_refused},
+    {DCI_PROTOCOL_RELEASE_DATA, NULL, NULL, entry_write_refused},
+    {DCI_PROTOCOL_CONFIGURE, NULL, NULL, entry_write_refused},
+    {DCI_PROTOCOL_LIST_SUPPLIERS, answer_suppliers, NULL, NULL},
+    {DCI_PROTOCOL_LIST_INSTANCE_PARENTS, NULL, NULL, entry_instance_parent},
+    {DCI_PROTOCOL_GET_INSTANCE_DATA, NULL, NULL, entry_instance_data},
+};
+
+static const struct answer_kind *
+answer_kind_of(uint16_t type)
+{
+	for (size_t i = 0; i < sizeof(answer_kinds) / sizeof(answer_kinds[0]);
+	     i++)
+		if (answer_kinds[i].type == type)
+			return &answer_kinds[i];
+	return NULL;
+}
+
 void
 dci_answer(const struct dci_registry *registry, const struct dci_access *access,
     const struct dci_access_peer *peer, uint16_t type,
     const struct dci_protocol_request *request,
     struct dci_protocol_writer *payload)
 {
+	const struct answer_kind *kind = answer_kind_of(type);
 	uint64_t start = now_nanoseconds(), end;
 	uint32_t summary = DCI_PROTOCOL_SUCCESS, count = 0;
 	size_t base = payload->length;
 
-	if (type == DCI_PROTOCOL_LIST_SUPPLIERS) {
-		answer_suppliers(registry, access, peer, payload);
+	if (kind == NULL) {
+		dci_answer_status(payload, DCI_PROTOCOL_NOTIMPLEMENTED);
 		return;
 	}
-	if ((type < DCI_PROTOCOL_LIST_CLASSES ||
-	        type > DCI_PROTOCOL_CONFIGURE) &&
-	    type != DCI_PROTOCOL_LIST_INSTANCE_PARENTS) {
-		dci_answer_status(payload, DCI_PROTOCOL_NOTIMPLEMENTED);
+	if (kind->whole != NULL) {
+		kind->whole(registry, access, peer, payload);
 		return;
 	}
 	dci_protocol_put_u32(payload, summary);
@@ -419,30 +570,16 @@ dci_answer(const struct dci_registry *registry, const struct dci_access *access,
 		    !dci_access_may_read(
 		        access, peer, class->id, class->id_length))
 			continue;
-		switch ((enum dci_protocol_type)type) {
-		case DCI_PROTOCOL_LIST_CLASSES:
+		if (kind->per_class != NULL) {
 			count++;
-			put_class_id(payload, class);
-			put_text(payload, class->label);
-			dci_protocol_put_u32(
-			    payload, (uint32_t) class->level_count);
-			dci_protocol_put_u32(
-			    payload, class->snapshot == NULL
-			                 ? 0
-			                 : (uint32_t) class->snapshot->count);
-			break;
-		case DCI_PROTOCOL_GET_CLASS_ATTRIBUTES:
-			count++;
-			put_class_attributes(payload, class);
-			break;
-		default:
-			status = answer_instances(payload, type, request, class,
-			    access, peer, &count);
-			if (status != DCI_PROTOCOL_SUCCESS &&
-			    summary == DCI_PROTOCOL_SUCCESS)
-				summary = status;
-			break;
+			kind->per_class(payload, class, access, peer);
+			continue;
 		}
+		status = answer_instances(payload, kind->per_instance, request,
+		    class, access, peer, &count);
+		if (status != DCI_PROTOCOL_SUCCESS &&
+		    summary == DCI_PROTOCOL_SUCCESS)
+			summary = status;
 	}
 	if (count == 0)
 		summary = DCI_PROTOCOL_NOTPRESENT;

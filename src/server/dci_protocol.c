@@ -187,6 +187,16 @@ dci_protocol_put_block(
 }
 
 void
+dci_protocol_put_bytes(
+    struct dci_protocol_writer *writer, const void *bytes, size_t length)
+{
+	if (length == 0 || !writer_reserve(writer, length))
+		return;
+	memcpy(writer->data + writer->length, bytes, length);
+	writer->length += length;
+}
+
+void
 dci_protocol_patch_u32(
     struct dci_protocol_writer *writer, size_t offset, uint32_t value)
 {

@@ -88,6 +88,12 @@ enum dci_protocol_type {
 	/* dcistat's own, likewise: LIST_INSTANCES's entries, each with its
 	 * parent's instance id (evcnt's ev_parent; no words: none). */
 	DCI_PROTOCOL_LIST_INSTANCE_PARENTS = 11,
+	/* dcistat's own, likewise: each instance with its label, parent,
+	 * presence bitmap and whole record, all from one snapshot, so that a
+	 * reader never pairs instances of one refresh with data of another
+	 * (what LIST_INSTANCE_PARENTS then GET_DATA can give). The datum id
+	 * is ignored. */
+	DCI_PROTOCOL_GET_INSTANCE_DATA = 12,
 	/* Server to consumer, unasked, serial 0: events. */
 	DCI_PROTOCOL_EVENTS = 0x4000,
 	/* An answer is its request's type with this bit set. */
@@ -169,6 +175,9 @@ void dci_protocol_put_u32(struct dci_protocol_writer *writer, uint32_t value);
 void dci_protocol_put_u64(struct dci_protocol_writer *writer, uint64_t value);
 /* u32 length, the bytes, zeros to a multiple of 4. */
 void dci_protocol_put_block(
+    struct dci_protocol_writer *writer, const void *bytes, size_t length);
+/* The bytes as they are: what another writer wrote. */
+void dci_protocol_put_bytes(
     struct dci_protocol_writer *writer, const void *bytes, size_t length);
 /* Overwrites the u32 at `offset` (already written). */
 void dci_protocol_patch_u32(

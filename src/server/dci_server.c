@@ -16,6 +16,8 @@
 #include "base/log.h"
 #include "server/dci_access.h"
 #include "server/dci_answer.h"
+#include "server/dci_budget.h"
+#include "server/dci_cache.h"
 #include "server/dci_protocol.h"
 
 /* Output buffer a consumer keeps between answers. */
@@ -30,6 +32,9 @@ struct dci_server_subscription {
 struct dci_server_client {
 	int fd;
 	struct dci_access_peer peer;
+	/* What its answers depend on of the access rules (dci_access.h),
+	 * dci_server's admission_size bytes. */
+	unsigned char *admission;
 	/* The message being read: header, then payload. */
 	unsigned char
 	    input[DCI_PROTOCOL_HEADER_SIZE + DCI_PROTOCOL_REQUEST_MAX];
@@ -40,6 +45,8 @@ struct dci_server_client {
 	/* When the answer was queued or last taken in part by the socket. */
 	int64_t progress_milliseconds;
 	bool close_when_sent; /* it sent what the server cannot read */
+	/* Left out of the last poll: its user's budget was spent. */
+	bool throttled;
 	struct dci_server_subscription
 	    subscriptions[DCI_SERVER_SUBSCRIPTIONS_MAX];
 	size_t subscription_count;
@@ -55,7 +62,10 @@ struct dci_server {
 	char *path;
 	const struct dci_registry *registry;
 	struct dci_access access;
+	size_t admission_size;
 	int64_t stall_milliseconds;
+	struct dci_budget budget;
+	struct dci_cache cache;
 	struct dci_server_client *clients[DCI_SERVER_CLIENTS_MAX];
 	size_t client_count;
 	/* What dci_server_poll_add wrote after the listener: clients by
@@ -76,6 +86,7 @@ server_free(struct dci_server *server, bool bound)
 	 * next start replaces it. */
 	if (bound)
 		unlink(server->path);
+	dci_cache_free(&server->cache);
 	dci_access_free(&server->access);
 	free(server->path);
 	free(server);
@@ -107,6 +118,11 @@ dci_server_start(const struct dci_server_settings *settings,
 		return NULL;
 	}
 	server->registry = registry;
+	server->admission_size = dci_access_admission_size(&server->access);
+	dci_budget_init(
+	    &server->budget, settings->work_microseconds > 0
+	                         ? settings->work_microseconds
+	                         : DCI_SERVER_DEFAULT_WORK_MICROSECONDS);
 	server->stall_milliseconds =
 	    settings->stall_milliseconds > 0
 	        ? settings->stall_milliseconds
@@ -141,6 +157,7 @@ client_drop(struct dci_server *server, size_t position, const char *why)
 	close(client->fd);
 	dci_protocol_writer_free(&client->output);
 	free(client->queue);
+	free(client->admission);
 	free(client);
 	server->clients[position] = server->clients[--server->client_count];
 	server->clients[server->client_count] = NULL;
@@ -174,14 +191,22 @@ dci_server_deadline(const struct dci_server *server)
 {
 	int64_t deadline = INT64_MAX;
 
+	int64_t now = dci_clock_milliseconds();
+
 	for (size_t i = 0; i < server->client_count; i++) {
 		const struct dci_server_client *client = server->clients[i];
 		int64_t due;
 
+		/* A consumer waiting for its user's budget: when it
+		 * refills. */
 		if (client->sent >= client->output.length)
-			continue;
-		due =
-		    client->progress_milliseconds + server->stall_milliseconds;
+			due = client->throttled
+			          ? dci_budget_ready_at(
+			                &server->budget, client->peer.uid, now)
+			          : INT64_MAX;
+		else
+			due = client->progress_milliseconds +
+			      server->stall_milliseconds;
 		if (due < deadline)
 			deadline = due;
 	}
@@ -285,6 +310,8 @@ dci_server_poll_add(struct dci_server *server, struct pollfd *polled)
 {
 	size_t used = 0;
 
+	int64_t now = dci_clock_milliseconds();
+
 	polled[used++] = (struct pollfd){server->listener, POLLIN, 0};
 	server->polled_count = 0;
 	for (size_t i = 0; i < server->client_count; i++) {
@@ -295,6 +322,13 @@ dci_server_poll_add(struct dci_server *server, struct pollfd *polled)
 		    (client->queued > 0 || client->lost > 0))
 			events_send(client);
 		sending = client->sent < client->output.length;
+		/* Its next request waits in the socket until its user's
+		 * budget refills (dci_budget.h). */
+		client->throttled =
+		    !sending &&
+		    !dci_budget_allows(&server->budget, client->peer.uid, now);
+		if (client->throttled)
+			continue;
 
 		polled[used++] = (struct pollfd){
 		    client->fd, (short)(sending ? POLLOUT : POLLIN), 0};
@@ -371,14 +405,20 @@ accept_consumers(struct dci_server *server)
 		client->fd = fd;
 		dci_protocol_writer_init(&client->output,
 		    DCI_PROTOCOL_HEADER_SIZE + DCI_PROTOCOL_RESPONSE_MAX);
-		if (dci_access_peer_read(fd, &client->peer) != 0)
+		client->admission = malloc(server->admission_size);
+		if (client->admission == NULL)
+			;
+		else if (dci_access_peer_read(fd, &client->peer) != 0)
 			log_warn("dci-socket: peer credentials");
 		else if (place_for(server, &client->peer)) {
+			dci_access_admission(
+			    &server->access, &client->peer, client->admission);
 			server->clients[server->client_count++] = client;
 			continue;
 		}
 		close(fd);
 		dci_protocol_writer_free(&client->output);
+		free(client->admission);
 		free(client);
 	}
 }
@@ -463,6 +503,49 @@ subscribe(struct dci_server *server, struct dci_server_client *client,
 	dci_protocol_put_u64(&client->output, now);
 }
 
+/* Appends the answer to `request` to the client's output: the one kept
+ * for it when there is one (dci_cache.h), its times made now; else the
+ * one dci_answer gives, then kept. */
+static void
+answer_kept(struct dci_server *server, struct dci_server_client *client,
+    uint16_t type, const struct dci_protocol_request *request)
+{
+	uint64_t generation = dci_registry_generation();
+	const struct dci_cache_entry *kept = NULL;
+	size_t base = client->output.length;
+
+	if (!dci_cache_keeps(type)) {
+		dci_answer(server->registry, &server->access, &client->peer,
+		    type, request, &client->output);
+		return;
+	}
+	kept = dci_cache_find(&server->cache, generation, type, request,
+	    client->admission, server->admission_size);
+	if (kept != NULL) {
+		struct timespec clock;
+		uint64_t now;
+
+		clock_gettime(CLOCK_REALTIME, &clock);
+		now = (uint64_t)clock.tv_sec * 1000000000u +
+		      (uint64_t)clock.tv_nsec;
+		dci_protocol_put_bytes(
+		    &client->output, kept->payload, kept->length);
+		for (size_t at = 8; at < 24; at += 8) {
+			dci_protocol_patch_u32(
+			    &client->output, base + at, (uint32_t)now);
+			dci_protocol_patch_u32(&client->output, base + at + 4,
+			    (uint32_t)(now >> 32));
+		}
+		return;
+	}
+	dci_answer(server->registry, &server->access, &client->peer, type,
+	    request, &client->output);
+	if (!client->output.overflow)
+		dci_cache_store(&server->cache, generation, type, request,
+		    client->admission, server->admission_size,
+		    client->output.data + base, client->output.length - base);
+}
+
 /* Answers the complete message in the client's input. */
 static void
 request_serve(struct dci_server *server, struct dci_server_client *client)
@@ -481,8 +564,7 @@ request_serve(struct dci_server *server, struct dci_server_client *client)
 	else if (header.type == DCI_PROTOCOL_SUBSCRIBE)
 		subscribe(server, client, header.serial, &request);
 	else
-		dci_answer(server->registry, &server->access, &client->peer,
-		    header.type, &request, &client->output);
+		answer_kept(server, client, header.type, &request);
 	answer_end(client, (uint16_t)(header.type | DCI_PROTOCOL_ANSWER),
 	    header.serial);
 	client->input_length = 0;
@@ -555,6 +637,31 @@ client_write(struct dci_server_client *client)
 	return !client->close_when_sent;
 }
 
+/* Reads or writes what poll said the client may, charging the thread's
+ * CPU time to its user (dci_budget.h); a client whose user's budget was
+ * spent since the poll (by another of its connections) is not read.
+ * False when the client is to be dropped. */
+static bool
+client_serve(struct dci_server *server, struct dci_server_client *client)
+{
+	int64_t started = dci_budget_thread_microseconds(), now;
+	bool keep = true;
+
+	if (client->sent < client->output.length)
+		keep = client_write(client);
+	else if (dci_budget_allows(&server->budget, client->peer.uid,
+	             dci_clock_milliseconds())) {
+		keep = client_read(server, client);
+		/* The answer goes out at once when the socket takes it. */
+		if (keep && client->output.length > 0)
+			keep = client_write(client);
+	}
+	now = dci_clock_milliseconds();
+	dci_budget_charge(&server->budget, client->peer.uid,
+	    dci_budget_thread_microseconds() - started, now);
+	return keep;
+}
+
 static size_t
 client_position(
     const struct dci_server *server, const struct dci_server_client *client)
@@ -583,15 +690,8 @@ dci_server_poll_handle(
 			continue;
 		if (polled[i].revents & (POLLERR | POLLNVAL))
 			keep = false;
-		else if (client->sent < client->output.length)
-			keep = client_write(client);
-		else {
-			keep = client_read(server, client);
-			/* The answer goes out at once when the socket
-			 * takes it. */
-			if (keep && client->output.length > 0)
-				keep = client_write(client);
-		}
+		else
+			keep = client_serve(server, client);
 		if (!keep)
 			client_drop(server, position, "closed or unreadable");
 	}

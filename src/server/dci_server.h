@@ -19,6 +19,12 @@
  * place from the others or from root. A consumer that sends a
  * message the server cannot read gets DCI_PROTOCOL_ERROR and is disconnected.
  *
+ * Work. The CPU time spent reading, answering and writing for a consumer
+ * is charged to its uid's budget (server/dci_budget.h); while it is spent,
+ * that uid's consumers are not polled for requests. Answers read from the
+ * snapshots are kept and given again to the same request from a consumer
+ * of the same admission until the registry changes (server/dci_cache.h).
+ *
  * Events. A consumer that subscribes (DCI_PROTOCOL_SUBSCRIBE, at most
  * DCI_SERVER_SUBSCRIPTIONS_MAX patterns) is sent the instance events of
  * the classes it may read that its patterns name, in DCI_PROTOCOL_EVENTS
@@ -44,6 +50,9 @@
 #define DCI_SERVER_DEFAULT_STALL_MILLISECONDS 10000
 #define DCI_SERVER_SUBSCRIPTIONS_MAX 16u
 #define DCI_SERVER_EVENTS_QUEUED_MAX 256u
+/* Each user's share of the daemon's CPU for its DCI requests, in CPU
+ * microseconds per second (server/dci_budget.h). */
+#define DCI_SERVER_DEFAULT_WORK_MICROSECONDS 20000
 
 struct dci_server;
 
@@ -55,6 +64,9 @@ struct dci_server_settings {
 	/* How long an answer may wait for its consumer to read any of it;
 	 * 0: DCI_SERVER_DEFAULT_STALL_MILLISECONDS. */
 	int64_t stall_milliseconds;
+	/* CPU microseconds per second each uid's requests may take; 0:
+	 * DCI_SERVER_DEFAULT_WORK_MICROSECONDS. */
+	int64_t work_microseconds;
 };
 
 /* Binds and listens at settings->path, replacing a socket file left there

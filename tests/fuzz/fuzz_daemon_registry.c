@@ -1,11 +1,11 @@
 /*
  * libFuzzer target for what dcistat reads of dcistatd's DCI answers
  * (cli/daemon_registry.h): a LIST_SUPPLIERS, a GET_CLASS_ATTRIBUTES, then
- * a LIST_INSTANCES and a GET_DATA answer for the first class, rebuilt
+ * a GET_INSTANCE_DATA answer for the first class, rebuilt
  * into a registry as the daemon's source does. ASan and UBSan check that
  * nothing is read past an answer and nothing leaks.
  *
- * Input: four parts, each but the last a u16 little-endian length then
+ * Input: three parts, each but the last a u16 little-endian length then
  * its bytes; the last is the rest. Built by `make fuzz` with clang alone.
  */
 #include <stdint.h>
@@ -42,13 +42,13 @@ part(const uint8_t **data, size_t *size, bool last, size_t *length)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const uint8_t *answers[4];
-	size_t lengths[4];
+	const uint8_t *answers[3];
+	size_t lengths[3];
 	struct dci_registry *registry;
 	char error[512];
 
-	for (int i = 0; i < 4; i++) {
-		answers[i] = part(&data, &size, i == 3, &lengths[i]);
+	for (int i = 0; i < 3; i++) {
+		answers[i] = part(&data, &size, i == 2, &lengths[i]);
 		if (answers[i] == NULL)
 			return 0;
 	}
@@ -61,8 +61,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	        registry, answers[1], lengths[1], error, sizeof(error)) == 0 &&
 	    registry->class_count > 0)
 		(void)cli_daemon_commit_class(registry->classes[0], answers[2],
-		    lengths[2], answers[3], lengths[3], 0, error,
-		    sizeof(error));
+		    lengths[2], 0, error, sizeof(error));
 	dci_registry_free(registry);
 	return 0;
 }

@@ -430,6 +430,21 @@ START_TEST(test_busy_poll)
 }
 END_TEST
 
+START_TEST(test_dci_work)
+{
+	struct dci_config *config = parse_valid("agent:\n  log: syslog\n");
+
+	ck_assert_uint_eq(config->dci_work_milliseconds, 20);
+	dci_config_free(config);
+	config = parse_valid("agent:\n  dci-work: 1000\n");
+	ck_assert_uint_eq(config->dci_work_milliseconds, 1000);
+	dci_config_free(config);
+	ASSERT_ERROR("agent:\n  dci-work: 0\n",
+	    "t.yaml:2:13: expected an integer from 1 to 1000 (milliseconds per "
+	    "second) for 'dci-work', found '0'");
+}
+END_TEST
+
 START_TEST(test_dci_server_keys)
 {
 	struct dci_config *config = parse_valid("agent:\n  log: syslog\n");
@@ -593,7 +608,7 @@ START_TEST(test_unknown_key_agent)
 	    "t.yaml:3:3: unknown key 'ping_interval' in agent: expected one "
 	    "of agentx-socket, ping-interval, log, plugin-dir, "
 	    "in-place-answers, busy-poll, user, dci-socket, dci-socket-mode, "
-	    "dci-access");
+	    "dci-work, dci-access");
 }
 END_TEST
 
@@ -1148,7 +1163,7 @@ START_TEST(test_load_file)
 	    "%s:2:3: unknown key 'bogus' in agent: expected one of "
 	    "agentx-socket, ping-interval, log, plugin-dir, "
 	    "in-place-answers, busy-poll, user, dci-socket, dci-socket-mode, "
-	    "dci-access",
+	    "dci-work, dci-access",
 	    path);
 	ck_assert_str_eq(error, expected);
 	unlink(path);
@@ -1237,6 +1252,7 @@ config_suite(void)
 	tcase_add_test(invalid, test_ping_interval);
 	tcase_add_test(invalid, test_in_place_answers);
 	tcase_add_test(invalid, test_busy_poll);
+	tcase_add_test(invalid, test_dci_work);
 	tcase_add_test(invalid, test_dci_server_keys);
 	tcase_add_test(invalid, test_isolate);
 	tcase_add_test(invalid, test_log_target);

@@ -59,18 +59,14 @@ rebuilt_of(const struct dci_registry *served)
 	for (size_t i = 0; i < rebuilt->class_count; i++) {
 		struct dci_class *class = rebuilt->classes[i];
 		struct dci_protocol_writer instances =
-		    answer_of(served, DCI_PROTOCOL_LIST_INSTANCE_PARENTS,
+		    answer_of(served, DCI_PROTOCOL_GET_INSTANCE_DATA,
 		        class->id, class->id_length);
-		struct dci_protocol_writer data = answer_of(
-		    served, DCI_PROTOCOL_GET_DATA, class->id, class->id_length);
 
-		ck_assert_msg(
-		    cli_daemon_commit_class(class, instances.data,
-		        instances.length, data.data, data.length,
-		        FX_COMMIT_MILLISECONDS, error, sizeof(error)) == 0,
+		ck_assert_msg(cli_daemon_commit_class(class, instances.data,
+		                  instances.length, FX_COMMIT_MILLISECONDS, error,
+		                  sizeof(error)) == 0,
 		    "%s", error);
 		dci_protocol_writer_free(&instances);
-		dci_protocol_writer_free(&data);
 	}
 	return rebuilt;
 }

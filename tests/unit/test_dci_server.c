@@ -540,6 +540,31 @@ START_TEST(access_hides_classes)
 }
 END_TEST
 
+/* The instance count LIST_CLASSES gives `who` for the class `id` (two
+ * levels); UINT32_MAX when it is not listed. */
+static uint32_t
+listed_instance_count(const struct dci_access *access,
+    const struct dci_access_peer *who, const uint32_t *id)
+{
+	struct dci_protocol_request request =
+	    request_of(id, 2, 0, NULL, 0, ALL);
+	struct answer answer;
+	uint32_t count = UINT32_MAX;
+	size_t length;
+	char text[64];
+
+	answer_of(&answer, DCI_PROTOCOL_LIST_CLASSES, &request, access, who);
+	if (answer.count == 1) {
+		read_id(&answer.reader, text, sizeof(text));
+		dci_protocol_get_block(&answer.reader, 4096, &length);
+		dci_protocol_get_u32(&answer.reader); /* levels */
+		count = dci_protocol_get_u32(&answer.reader);
+		ck_assert(!answer.reader.failed);
+	}
+	dci_protocol_writer_free(&answer.payload);
+	return count;
+}
+
 /* An instance rule decides for its instance instead of the class rule:
  * it opens one instance of a closed class (the class is then listed) or
  * closes one of an open class. */
@@ -612,6 +637,10 @@ START_TEST(access_per_instance)
 	answer_of(&answer, DCI_PROTOCOL_GET_DATA, &request, &access, &root);
 	ck_assert_uint_eq(answer.count, 3);
 	dci_protocol_writer_free(&answer.payload);
+	/* LIST_CLASSES counts the instances each may read, not all 3. */
+	ck_assert_uint_eq(listed_instance_count(&access, &stranger, netif), 1);
+	ck_assert_uint_eq(listed_instance_count(&access, &named, netif), 1);
+	ck_assert_uint_eq(listed_instance_count(&access, &root, netif), 3);
 }
 END_TEST
 
@@ -1038,6 +1067,77 @@ START_TEST(places_per_user_and_for_root)
 }
 END_TEST
 
+/* Whether an answer's header arrives on `fd` within `milliseconds` (the
+ * rest of it is read and dropped). */
+static bool
+answer_arrives(int fd, int milliseconds)
+{
+	unsigned char bytes[65536];
+	struct pollfd polled = {fd, POLLIN, 0};
+
+	if (poll(&polled, 1, milliseconds) != 1)
+		return false;
+	while (recv(fd, bytes, sizeof(bytes), MSG_DONTWAIT) > 0)
+		;
+	return true;
+}
+
+/* A user whose share of the server's work is spent waits: its next
+ * request is not read, and the server's deadline is when the share has
+ * refilled; another user is answered meanwhile. */
+START_TEST(spent_budget_waits)
+{
+	unsigned char
+	    bytes[DCI_PROTOCOL_HEADER_SIZE + DCI_PROTOCOL_REQUEST_MAX];
+	struct dci_protocol_request request =
+	    request_of((const uint32_t[]){ALL}, 1, 0, NULL, 0, ALL);
+	size_t length = message_of(bytes, DCI_PROTOCOL_GET_DATA, &request);
+	/* 1 microsecond of CPU per second: one request is a debt of many
+	 * seconds. */
+	struct dci_server_settings settings = {
+	    .path = socket_path, .mode = 0666, .work_microseconds = 1};
+	char why[256];
+	int fd, status = -1;
+	pid_t child;
+
+	if (geteuid() != 0)
+		return; /* needs to become another user */
+	dci_server_stop(server);
+	server = dci_server_start(&settings, registry, why, sizeof(why));
+	ck_assert_msg(server != NULL, "%s", why);
+	fd = consumer_connect();
+	server_turn(1000);
+	ck_assert_int_eq(send(fd, bytes, length, 0), (ssize_t)length);
+	server_turn(1000);
+	ck_assert(answer_arrives(fd, 1000));
+	ck_assert_int_eq(send(fd, bytes, length, 0), (ssize_t)length);
+	for (int i = 0; i < 5; i++)
+		server_turn(50);
+	ck_assert(!answer_arrives(fd, 0));
+	ck_assert_int_gt(
+	    dci_server_deadline(server), dci_clock_milliseconds() + 500);
+	/* Another user has a share of its own. */
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		int other;
+
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(3);
+		other = consumer_connect();
+		if (send(other, bytes, length, 0) != (ssize_t)length)
+			_exit(4);
+		_exit(answer_arrives(other, 5000) ? 0 : 1);
+	}
+	for (int i = 0; i < 200 && waitpid(child, &status, WNOHANG) == 0; i++)
+		server_turn(25);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* Root's request is still unread. */
+	ck_assert(!answer_arrives(fd, 0));
+	close(fd);
+}
+END_TEST
+
 static Suite *
 dci_server_suite(void)
 {
@@ -1072,6 +1172,7 @@ dci_server_suite(void)
 	tcase_add_test(socket, stalled_consumer_dropped);
 	tcase_add_test(socket, consumers_beyond_the_limit_closed);
 	tcase_add_test(socket, places_per_user_and_for_root);
+	tcase_add_test(socket, spent_budget_waits);
 	suite_add_tcase(suite, socket);
 	return suite;
 }
