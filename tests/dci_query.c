@@ -1,6 +1,6 @@
 /*
  * A consumer of dcistatd's DCI Server for the integration tests
- * (dci_server.sh), speaking the protocol of src/server/dci_protocol.h
+ * (dci_server.sh), speaking the protocol of src/protocol/dci_protocol.h
  * directly: libdci does not exist yet. Everything the server says is
  * read through the protocol's bounded reader, and every string from it
  * is escaped before it is printed.
@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "model/value.h"
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 #include "text/escape.h"
 
 static void

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/snapshot.h"
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 
 /* Bounds on what an answer may make this process allocate or register,
  * beyond which the answer is refused as malformed. */

@@ -1,6 +1,6 @@
 /*
  * The registry dcistatd serves, rebuilt from the DCI Server's answers
- * (server/dci_protocol.h): LIST_SUPPLIERS gives the suppliers with their
+ * (protocol/dci_protocol.h): LIST_SUPPLIERS gives the suppliers with their
  * state, GET_CLASS_ATTRIBUTES the classes with their full DCI4 datum infos,
  * GET_INSTANCE_DATA each class's instances with their parents and their
  * records, all from one of the daemon's snapshots. What the daemon's source (source.h)

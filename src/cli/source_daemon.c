@@ -26,7 +26,7 @@
 
 #include "base/clock.h"
 #include "cli/daemon_registry.h"
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 
 #define DAEMON_ANSWER_TIMEOUT_MILLISECONDS 10000
 /* A running dcistatd lists its suppliers at once; no answer by then is

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 
 /* --- the DCIReturn being built ------------------------------------------ */
 

@@ -1,5 +1,5 @@
 /*
- * The DCI Server's answers: one request (server/dci_protocol.h) read against
+ * The DCI Server's answers: one request (protocol/dci_protocol.h) read against
  * the registry's current snapshots, the same ones the SNMP tables serve,
  * with the classes the consumer may not read left out as if absent
  * (server/dci_access.h). Touches no socket; runs on the daemon's thread.
@@ -12,7 +12,7 @@
 
 #include "model/registry.h"
 #include "server/dci_access.h"
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 
 /* Appends the answer's payload to `payload` (see dci_answer.c for each
  * type's entries). `payload` may overflow its limit: the caller then

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 
 #define DCI_CACHE_ENTRIES_MAX 16u
 #define DCI_CACHE_BYTES_MAX (16u * 1024u * 1024u)

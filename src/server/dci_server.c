@@ -18,7 +18,7 @@
 #include "server/dci_answer.h"
 #include "server/dci_budget.h"
 #include "server/dci_cache.h"
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 
 /* Output buffer a consumer keeps between answers. */
 #define DCI_SERVER_KEPT_OUTPUT_BYTES (64u * 1024u)

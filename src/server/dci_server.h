@@ -1,6 +1,6 @@
 /*
  * The DCI Server inside dcistatd: a local stream socket on which consumers
- * send requests of the DCI protocol (server/dci_protocol.h) and get answers
+ * send requests of the DCI protocol (protocol/dci_protocol.h) and get answers
  * from the registry's current snapshots (server/dci_answer.h), as the
  * user the kernel says they are (server/dci_access.h).
  *

@@ -15,7 +15,7 @@
 #define FIXTURES_WITHOUT_CHECK
 #include "server/dci_access.h"
 #include "server/dci_answer.h"
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
       COUNT such reads one after another, PAUSE seconds apart, on one
       connection; prints "median MAX" of their latencies in milliseconds.
 
-The request is the protocol's (src/server/dci_protocol.h): a 16-byte
+The request is the protocol's (src/protocol/dci_protocol.h): a 16-byte
 header, then class pattern [ALL], instance mask 0 with no words, datum ALL.
 """
 import selectors

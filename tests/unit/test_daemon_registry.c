@@ -16,7 +16,7 @@
 #include "model/snapshot_access.h"
 #include "server/dci_access.h"
 #include "server/dci_answer.h"
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 
 static struct dci_access no_rules;
 static struct dci_access_peer peer = {.uid = 0, .gid = 0};

@@ -20,7 +20,7 @@
 #include "fixtures.h"
 #include "server/dci_access.h"
 #include "server/dci_answer.h"
-#include "server/dci_protocol.h"
+#include "protocol/dci_protocol.h"
 #include "server/dci_server.h"
 
 #define ALL DCI_PROTOCOL_ALL

@@ -1,5 +1,5 @@
-/* The DCI protocol's framing and words (server/dci_protocol.h). */
-#include "server/dci_protocol.h"
+/* The DCI protocol's framing and words (protocol/dci_protocol.h). */
+#include "protocol/dci_protocol.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,11 @@
 /*
- * The DCI Server's protocol (dcistatd's local socket, server/dci_server.h):
+ * The DCI Server's wire format (dcistatd's local socket, server/dci_server.h):
  * framing, the request every consumer sends, and the reading and writing of
- * the little-endian words both sides exchange. Used by the server and by
- * consumers (tests/dci_query.c today, libdci later); nothing here touches
- * a socket, the registry or Net-SNMP.
+ * the little-endian words both sides exchange. A room of its own because
+ * both sides compile it in: the server (src/server), libdci (src/libdci),
+ * dcistat's daemon source (src/cli) and the tests' consumers; nothing here
+ * touches a socket, the registry or Net-SNMP, and it includes nothing of
+ * dcistat's but the provider ABI's types.
  *
  * A message is a header of DCI_PROTOCOL_HEADER_SIZE bytes, then `length`
  * payload bytes. Header words, little-endian:
@@ -40,12 +42,13 @@
  * An answer's payload: u32 summary status, u32 count, u64 start and u64
  * end time (nanoseconds since the epoch, when the server began and ended
  * the request), then `count` entries whose layout each request type gives
- * in dci_server_answer.c's comments and dci(7)-to-be (doc/dcistatd.8,
- * "DCI SERVER"). Strings are u32 length then the bytes, padded with zeros
+ * at its answer kind in server/dci_answer.c (a table: a new request type is
+ * an entry there) and the reader of each in libdci's answer_decode.c.
+ * Strings are u32 length then the bytes, padded with zeros
  * to a multiple of 4; byte blocks likewise.
  */
-#ifndef DCISTAT_SERVER_DCI_PROTOCOL_H
-#define DCISTAT_SERVER_DCI_PROTOCOL_H
+#ifndef DCISTAT_PROTOCOL_DCI_PROTOCOL_H
+#define DCISTAT_PROTOCOL_DCI_PROTOCOL_H
 
 #include <dcistat/provider.h>
 #include <stdbool.h>
