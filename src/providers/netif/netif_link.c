@@ -1,6 +1,8 @@
 /*
  * netif_link: the rtnetlink messages that describe a link (RTM_NEWLINK) and
- * its counters (RTM_NEWSTATS), parsed without trusting a byte of them.
+ * its counters (RTM_NEWSTATS), parsed without trusting a byte of them:
+ * libmnl walks the attributes and checks their types' sizes, within the
+ * bounds netif_attributes_parse sets it.
  */
 #define _GNU_SOURCE
 
@@ -12,10 +14,6 @@
 #include <linux/if.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
-
-#define NETIF_MESSAGE_HEADER_LENGTH                                            \
-	((size_t)NLMSG_ALIGN(sizeof(struct nlmsghdr)))
-#define NETIF_ATTRIBUTE_HEADER_LENGTH ((size_t)RTA_ALIGN(sizeof(struct rtattr)))
 
 const char *const netif_counter_names[NETIF_COUNTER_COUNT] = {
     [NETIF_COUNTER_RX_PACKETS] = "rx_packets",
@@ -80,32 +78,37 @@ netif_store_counters64(uint64_t counters[NETIF_COUNTER_COUNT], size_t *count,
 	return 0;
 }
 
-/* Stores one attribute's payload in link. Returns 0, or -1 when the payload
- * is too short (or too long) for its type. */
+/* Stores one attribute of a link message in link (an mnl_attr_cb_t).
+ * Returns MNL_CB_OK, or MNL_CB_ERROR when its payload is not of its
+ * type's size (fixed-size integers exactly, counters at least what every
+ * kernel sends, a name NUL-terminated within IFNAMSIZ). */
 static int
-netif_parse_link_attribute(
-    void *target, unsigned type, const unsigned char *payload, size_t length)
+netif_parse_link_attribute(const struct nlattr *attribute, void *target)
 {
 	struct netif_link *link = target;
+	const unsigned char *payload = mnl_attr_get_payload(attribute);
+	size_t length = mnl_attr_get_payload_len(attribute);
 	size_t count;
 
-	switch (type) {
+	switch (mnl_attr_get_type(attribute)) {
 	case IFLA_IFNAME:
-		count = strnlen((const char *)payload, length);
-		if (count == length || count == 0 || count >= NETIF_NAME_SIZE)
-			return -1;
+		if (mnl_attr_validate(attribute, MNL_TYPE_NUL_STRING) != 0)
+			return MNL_CB_ERROR;
+		count = strlen(mnl_attr_get_str(attribute));
+		if (count == 0 || count >= NETIF_NAME_SIZE)
+			return MNL_CB_ERROR;
 		memcpy(link->name, payload, count);
 		link->name[count] = '\0';
 		break;
 	case IFLA_STATS64:
 		if (netif_store_counters64(link->counters, &link->counter_count,
 		        payload, length) != 0)
-			return -1;
+			return MNL_CB_ERROR;
 		link->counter_bits = 64;
 		break;
 	case IFLA_STATS:
 		if (length < NETIF_COUNTER_MINIMUM * sizeof(uint32_t))
-			return -1;
+			return MNL_CB_ERROR;
 		if (link->counter_bits == 64)
 			break; /* IFLA_STATS64 came first and wins */
 		count = length / sizeof(uint32_t);
@@ -124,68 +127,82 @@ netif_parse_link_attribute(
 		break;
 	case IFLA_ADDRESS:
 		if (length > NETIF_ADDRESS_MAX)
-			return -1;
+			return MNL_CB_ERROR;
 		memcpy(link->address, payload, length);
 		link->address_length = length;
 		break;
 	case IFLA_MTU:
-		if (length < sizeof link->mtu)
-			return -1;
-		memcpy(&link->mtu, payload, sizeof link->mtu);
+		if (mnl_attr_validate(attribute, MNL_TYPE_U32) != 0)
+			return MNL_CB_ERROR;
+		link->mtu = mnl_attr_get_u32(attribute);
 		link->has_mtu = true;
 		break;
 	case IFLA_OPERSTATE:
-		if (length < sizeof link->operstate)
-			return -1;
-		link->operstate = payload[0];
+		if (mnl_attr_validate(attribute, MNL_TYPE_U8) != 0)
+			return MNL_CB_ERROR;
+		link->operstate = mnl_attr_get_u8(attribute);
 		break;
 	case IFLA_CARRIER_CHANGES:
-		if (length < sizeof link->carrier_changes)
-			return -1;
-		memcpy(&link->carrier_changes, payload,
-		    sizeof link->carrier_changes);
+		if (mnl_attr_validate(attribute, MNL_TYPE_U32) != 0)
+			return MNL_CB_ERROR;
+		link->carrier_changes = mnl_attr_get_u32(attribute);
 		link->has_carrier_changes = true;
 		break;
 	default:
 		break;
 	}
+	return MNL_CB_OK;
+}
+
+/* netif_attributes_parse's walk: the store it calls, and how far the
+ * attributes it was handed reach (aligned, as the next one would start). */
+struct netif_attribute_walk {
+	mnl_attr_cb_t store;
+	void *target;
+	const unsigned char *start;
+	size_t reached;
+};
+
+static int
+netif_attribute_each(const struct nlattr *attribute, void *opaque)
+{
+	struct netif_attribute_walk *walk = opaque;
+
+	walk->reached =
+	    (size_t)((const unsigned char *)attribute - walk->start) +
+	    MNL_ALIGN(attribute->nla_len);
+	return walk->store(attribute, walk->target);
+}
+
+int
+netif_attributes_parse(
+    const void *payload, size_t length, mnl_attr_cb_t store, void *target)
+{
+	struct netif_attribute_walk walk = {
+	    .store = store, .target = target, .start = payload};
+
+	/* libmnl measures what is left in an int. */
+	if (length > INT32_MAX)
+		return netif_malformed();
+	if (mnl_attr_parse_payload(
+	        payload, length, netif_attribute_each, &walk) != MNL_CB_OK)
+		return netif_malformed();
+	/* The last attribute's padding may lie past the bytes. */
+	if (walk.reached < length)
+		return netif_malformed();
 	return 0;
 }
 
 int
-netif_attributes_walk(const unsigned char *bytes, size_t length,
-    netif_attribute_store store, void *target)
+netif_message_attributes(const struct nlmsghdr *message,
+    size_t family_header_size, mnl_attr_cb_t store, void *target)
 {
-	size_t offset = 0;
+	size_t offset = MNL_NLMSG_HDRLEN + MNL_ALIGN(family_header_size);
 
-	while (offset < length) {
-		struct rtattr attribute;
-
-		if (length - offset < sizeof attribute)
-			return netif_malformed();
-		memcpy(&attribute, bytes + offset, sizeof attribute);
-		if (attribute.rta_len < NETIF_ATTRIBUTE_HEADER_LENGTH ||
-		    attribute.rta_len > length - offset)
-			return netif_malformed();
-		if (store(target,
-		        (unsigned)(attribute.rta_type & NLA_TYPE_MASK),
-		        bytes + offset + NETIF_ATTRIBUTE_HEADER_LENGTH,
-		        attribute.rta_len - NETIF_ATTRIBUTE_HEADER_LENGTH) != 0)
-			return netif_malformed();
-		/* The last attribute's padding may lie past the buffer. */
-		offset += RTA_ALIGN(attribute.rta_len);
-	}
-	return 0;
-}
-
-/* The attributes of message from offset (past the family header). */
-static int
-netif_parse_attributes(const struct nlmsghdr *message, size_t offset,
-    netif_attribute_store store, void *target)
-{
-	if (offset > message->nlmsg_len)
+	if (message->nlmsg_len < offset)
 		return netif_malformed();
-	return netif_attributes_walk((const unsigned char *)message + offset,
+	return netif_attributes_parse(
+	    mnl_nlmsg_get_payload_offset(message, (int)family_header_size),
 	    message->nlmsg_len - offset, store, target);
 }
 
@@ -200,16 +217,13 @@ static int
 netif_message_header(
     const struct nlmsghdr *message, uint16_t type, void *header, size_t size)
 {
-	size_t length = message->nlmsg_len;
-
-	if (length < NETIF_MESSAGE_HEADER_LENGTH)
+	if (message->nlmsg_len < MNL_NLMSG_HDRLEN)
 		return netif_malformed();
 	if (message->nlmsg_type != type)
 		return 0;
-	if (length < NETIF_MESSAGE_HEADER_LENGTH + size)
+	if (mnl_nlmsg_get_payload_len(message) < size)
 		return netif_malformed();
-	memcpy(header,
-	    (const unsigned char *)message + NETIF_MESSAGE_HEADER_LENGTH, size);
+	memcpy(header, mnl_nlmsg_get_payload(message), size);
 	return 1;
 }
 
@@ -230,8 +244,7 @@ netif_link_parse(const struct nlmsghdr *message, struct netif_link *link)
 	link->flags = information.ifi_flags;
 	link->operstate = IF_OPER_UNKNOWN;
 
-	if (netif_parse_attributes(message,
-	        NETIF_MESSAGE_HEADER_LENGTH + NLMSG_ALIGN(sizeof information),
+	if (netif_message_attributes(message, sizeof information,
 	        netif_parse_link_attribute, link) != 0)
 		return -1;
 	if (link->name[0] == '\0')
@@ -251,15 +264,17 @@ netif_link_is_up(const struct netif_link *link)
 }
 
 static int
-netif_parse_stats_attribute(
-    void *target, unsigned type, const unsigned char *payload, size_t length)
+netif_parse_stats_attribute(const struct nlattr *attribute, void *target)
 {
 	struct netif_link_stats *stats = target;
 
-	if (type != IFLA_STATS_LINK_64)
-		return 0;
-	return netif_store_counters64(
-	    stats->counters, &stats->counter_count, payload, length);
+	if (mnl_attr_get_type(attribute) != IFLA_STATS_LINK_64)
+		return MNL_CB_OK;
+	if (netif_store_counters64(stats->counters, &stats->counter_count,
+	        mnl_attr_get_payload(attribute),
+	        mnl_attr_get_payload_len(attribute)) != 0)
+		return MNL_CB_ERROR;
+	return MNL_CB_OK;
 }
 
 int
@@ -277,8 +292,7 @@ netif_stats_parse(
 
 	memset(stats, 0, sizeof *stats);
 	stats->index = header.ifindex;
-	if (netif_parse_attributes(message,
-	        NETIF_MESSAGE_HEADER_LENGTH + NLMSG_ALIGN(sizeof header),
+	if (netif_message_attributes(message, sizeof header,
 	        netif_parse_stats_attribute, stats) != 0)
 		return -1;
 	/* Asked for by the dump's filter; a reply without it is no answer. */
