@@ -86,10 +86,11 @@ static int
 netif_parse_link_attribute(const struct nlattr *attribute, void *target)
 {
 	struct netif_link *link = target;
-	const unsigned char *payload = mnl_attr_get_payload(attribute);
-	size_t length = mnl_attr_get_payload_len(attribute);
-	size_t count;
+	const unsigned char *payload;
+	size_t length, count;
 
+	/* Most attributes of a link are none of these: the payload is
+	 * looked up only for those that are (each a call into libmnl). */
 	switch (mnl_attr_get_type(attribute)) {
 	case IFLA_IFNAME:
 		if (mnl_attr_validate(attribute, MNL_TYPE_NUL_STRING) != 0)
@@ -97,16 +98,18 @@ netif_parse_link_attribute(const struct nlattr *attribute, void *target)
 		count = strlen(mnl_attr_get_str(attribute));
 		if (count == 0 || count >= NETIF_NAME_SIZE)
 			return MNL_CB_ERROR;
-		memcpy(link->name, payload, count);
-		link->name[count] = '\0';
+		memcpy(link->name, mnl_attr_get_str(attribute), count + 1);
 		break;
 	case IFLA_STATS64:
 		if (netif_store_counters64(link->counters, &link->counter_count,
-		        payload, length) != 0)
+		        mnl_attr_get_payload(attribute),
+		        mnl_attr_get_payload_len(attribute)) != 0)
 			return MNL_CB_ERROR;
 		link->counter_bits = 64;
 		break;
 	case IFLA_STATS:
+		payload = mnl_attr_get_payload(attribute);
+		length = mnl_attr_get_payload_len(attribute);
 		if (length < NETIF_COUNTER_MINIMUM * sizeof(uint32_t))
 			return MNL_CB_ERROR;
 		if (link->counter_bits == 64)
@@ -126,9 +129,10 @@ netif_parse_link_attribute(const struct nlattr *attribute, void *target)
 		link->counter_bits = 32;
 		break;
 	case IFLA_ADDRESS:
+		length = mnl_attr_get_payload_len(attribute);
 		if (length > NETIF_ADDRESS_MAX)
 			return MNL_CB_ERROR;
-		memcpy(link->address, payload, length);
+		memcpy(link->address, mnl_attr_get_payload(attribute), length);
 		link->address_length = length;
 		break;
 	case IFLA_MTU:
@@ -154,41 +158,32 @@ netif_parse_link_attribute(const struct nlattr *attribute, void *target)
 	return MNL_CB_OK;
 }
 
-/* netif_attributes_parse's walk: the store it calls, and how far the
- * attributes it was handed reach (aligned, as the next one would start). */
-struct netif_attribute_walk {
-	mnl_attr_cb_t store;
-	void *target;
-	const unsigned char *start;
-	size_t reached;
-};
-
-static int
-netif_attribute_each(const struct nlattr *attribute, void *opaque)
-{
-	struct netif_attribute_walk *walk = opaque;
-
-	walk->reached =
-	    (size_t)((const unsigned char *)attribute - walk->start) +
-	    MNL_ALIGN(attribute->nla_len);
-	return walk->store(attribute, walk->target);
-}
-
+/*
+ * A loop of libmnl's own (mnl_attr_for_each_payload) rather than
+ * mnl_attr_parse_payload: that would need a callback between it and store
+ * to learn where the walk stopped, one more indirect call per attribute.
+ */
 int
 netif_attributes_parse(
     const void *payload, size_t length, mnl_attr_cb_t store, void *target)
 {
-	struct netif_attribute_walk walk = {
-	    .store = store, .target = target, .start = payload};
+	const struct nlattr *attr; /* the name the loop macro uses */
+	size_t reached = 0;
 
 	/* libmnl measures what is left in an int. */
 	if (length > INT32_MAX)
 		return netif_malformed();
-	if (mnl_attr_parse_payload(
-	        payload, length, netif_attribute_each, &walk) != MNL_CB_OK)
-		return netif_malformed();
-	/* The last attribute's padding may lie past the bytes. */
-	if (walk.reached < length)
+	mnl_attr_for_each_payload(payload, length)
+	{
+		if (store(attr, target) != MNL_CB_OK)
+			return netif_malformed();
+		reached = (size_t)((const unsigned char *)attr -
+		                   (const unsigned char *)payload) +
+		          MNL_ALIGN(attr->nla_len);
+	}
+	/* The walk stops silently at an attribute that does not fit; the
+	 * last one's padding may lie past the bytes. */
+	if (reached < length)
 		return netif_malformed();
 	return 0;
 }

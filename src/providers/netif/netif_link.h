@@ -135,7 +135,7 @@ int netif_stats_parse(
 /*
  * Hands each netlink attribute of the `length` bytes at `payload` (a
  * message past its family header, or a nested attribute's payload) to
- * store, through libmnl's mnl_attr_parse_payload; store reads it with
+ * store, in libmnl's walk (mnl_attr_for_each_payload); store reads it with
  * mnl_attr_get_* after mnl_attr_validate or its own length check, and
  * returns MNL_CB_OK, or MNL_CB_ERROR to refuse it. Nothing past `length`
  * is read. Returns 0, or -1 with errno EBADMSG when store refused an
