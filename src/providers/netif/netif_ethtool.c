@@ -258,9 +258,15 @@ netif_speed_dump(int descriptor, uint16_t family, uint32_t sequence,
 	header = mnl_nlmsg_put_extra_header(request, sizeof *header);
 	header->cmd = ETHTOOL_MSG_LINKMODES_GET;
 	header->version = ETHTOOL_GENL_VERSION;
-	nest = mnl_attr_nest_start(request, ETHTOOL_A_LINKMODES_HEADER);
-	mnl_attr_put_u32(
-	    request, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_COMPACT_BITSETS);
+	/* The _check forms: what does not fit in buffer is refused. */
+	nest = mnl_attr_nest_start_check(
+	    request, sizeof buffer, ETHTOOL_A_LINKMODES_HEADER);
+	if (nest == NULL ||
+	    !mnl_attr_put_u32_check(request, sizeof buffer,
+	        ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_COMPACT_BITSETS)) {
+		errno = EMSGSIZE;
+		return -1;
+	}
 	mnl_attr_nest_end(request, nest);
 	return netif_netlink_dump(descriptor, sequence, family,
 	    mnl_nlmsg_get_payload(request), mnl_nlmsg_get_payload_len(request),
