@@ -30,7 +30,7 @@ ok() { printf 'ok: %s\n' "$*"; }
 
 export DEBIAN_FRONTEND=noninteractive
 packages=(debhelper lintian dpkg-dev mmdebstrap libsnmp-dev libsystemd-dev
-	libcurl4-openssl-dev libyaml-dev pkg-config dh-python python3-dev)
+	libcurl4-openssl-dev libmnl-dev libyaml-dev pkg-config dh-python python3-dev)
 apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null ||
     { apt-get update -q </dev/null >/dev/null &&
       apt-get install -y -q --no-install-recommends "${packages[@]}" </dev/null >/dev/null; }

@@ -524,6 +524,66 @@ START_TEST(test_parse_short_payloads)
 }
 END_TEST
 
+/* Fixed-size attributes of any other size, as libmnl's mnl_attr_validate
+ * checks them: refused, longer as well as shorter. */
+START_TEST(test_parse_exact_sizes)
+{
+	static const struct {
+		unsigned short type;
+		size_t length;
+	} cases[] = {
+	    {IFLA_MTU, 8},
+	    {IFLA_CARRIER_CHANGES, 8},
+	    {IFLA_OPERSTATE, 4},
+	    {IFLA_OPERSTATE, 2},
+	};
+	static const unsigned char payload[8] = {0xdc, 5, 0, 0, 0, 0, 0, 0};
+	struct netif_test_builder builder;
+	struct netif_link link;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		netif_test_minimal(&builder, 2, "eth0");
+		netif_test_attribute(
+		    &builder, cases[i].type, payload, cases[i].length);
+		ck_assert_msg(netif_test_parse(&builder, &link) == -1,
+		    "case %zu accepted", i);
+		ck_assert_int_eq(errno, EBADMSG);
+	}
+	/* The sizes the kernel sends. */
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_attribute(&builder, IFLA_MTU, payload, 4);
+	netif_test_attribute(&builder, IFLA_OPERSTATE, "\6", 1);
+	netif_test_u32(&builder, IFLA_CARRIER_CHANGES, 3);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.mtu, 1500);
+	ck_assert_uint_eq(link.operstate, IF_OPER_UP);
+	ck_assert_uint_eq(link.carrier_changes, 3);
+}
+END_TEST
+
+/* The last attribute reaching into the alignment padding after nlmsg_len:
+ * refused, nothing past nlmsg_len read (mnl_attr_parse itself would walk
+ * to the aligned end). */
+START_TEST(test_parse_attribute_into_padding)
+{
+	struct netif_test_builder builder;
+	struct netif_link link;
+
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_u32(&builder, IFLA_TXQLEN, 1000);
+	netif_test_message(&builder)->nlmsg_len -= 3;
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* Ending exactly at an unaligned nlmsg_len is well formed. */
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_attribute(&builder, IFLA_OPERSTATE, "\6", 1);
+	netif_test_message(&builder)->nlmsg_len -= 3;
+	ck_assert_int_eq(netif_test_parse(&builder, &link), 1);
+	ck_assert_uint_eq(link.operstate, IF_OPER_UP);
+}
+END_TEST
+
 START_TEST(test_parse_bad_names)
 {
 	struct netif_test_builder builder;
@@ -553,6 +613,13 @@ START_TEST(test_parse_bad_names)
 	netif_test_start(&builder, RTM_NEWLINK, 0, 1, 2, 0);
 	netif_test_attribute(&builder, IFLA_IFNAME, "eth0", 4);
 	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+
+	/* A NUL inside, but not as its last byte. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_start(&builder, RTM_NEWLINK, 0, 1, 2, 0);
+	netif_test_attribute(&builder, IFLA_IFNAME, "eth0\0x", 6);
+	ck_assert_int_eq(netif_test_parse(&builder, &link), -1);
+	ck_assert_int_eq(errno, EBADMSG);
 }
 END_TEST
 
@@ -756,6 +823,20 @@ START_TEST(test_datagram_errors)
 	state.context = &seen;
 	netif_test_minimal(&builder, 2, "eth0");
 	netif_test_message(&builder)->nlmsg_len += 64;
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* A length of 2^31 or more, which libmnl's mnl_nlmsg_ok compares as
+	 * a negative int and passes. */
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_message(&builder)->nlmsg_len = 0xFFFFFFF0u;
+	ck_assert_int_eq(netif_test_datagram(&builder, &state), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+
+	/* A whole message, then less than a netlink header. */
+	netif_test_minimal(&builder, 2, "eth0");
+	netif_test_message(&builder)->nlmsg_seq = 6;
+	builder.length += 8;
 	ck_assert_int_eq(netif_test_datagram(&builder, &state), -1);
 	ck_assert_int_eq(errno, EBADMSG);
 
@@ -1263,6 +1344,23 @@ START_TEST(test_speed_parse_malformed)
 	builder.buffer[NLMSG_HDRLEN + GENL_HDRLEN + RTA_LENGTH(0)] = 200;
 	ck_assert_int_eq(netif_test_speed_parse(&builder, &speed), -1);
 	ck_assert_int_eq(errno, EBADMSG);
+	/* The nest ends in 2 bytes that are no attribute. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_generic(&builder, NETIF_TEST_ETHTOOL_FAMILY,
+	    ETHTOOL_MSG_LINKMODES_GET_REPLY);
+	{
+		_Alignas(4) unsigned char nest[12] = {0};
+		struct rtattr inner = {.rta_len = RTA_LENGTH(4),
+		    .rta_type = ETHTOOL_A_HEADER_DEV_INDEX};
+		uint32_t index = 3;
+
+		memcpy(nest, &inner, sizeof inner);
+		memcpy(nest + RTA_LENGTH(0), &index, sizeof index);
+		netif_test_attribute(&builder,
+		    NLA_F_NESTED | ETHTOOL_A_LINKMODES_HEADER, nest, 10);
+	}
+	ck_assert_int_eq(netif_test_speed_parse(&builder, &speed), -1);
+	ck_assert_int_eq(errno, EBADMSG);
 	memset(&builder, 0, sizeof builder);
 	netif_test_linkmodes(&builder, 3, true, 100);
 	header = netif_test_message(&builder);
@@ -1300,6 +1398,25 @@ START_TEST(test_family_parse)
 	netif_test_string(&builder, CTRL_ATTR_FAMILY_NAME, "ethtool");
 	copy = netif_test_copy(&builder);
 	ck_assert_int_eq(netif_family_parse(copy, "ethtool", &id), -1);
+	free(copy);
+	/* A NUL inside the name but not as its last byte; an id of 4
+	 * bytes. */
+	memset(&builder, 0, sizeof builder);
+	netif_test_generic(&builder, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY);
+	netif_test_attribute(&builder, CTRL_ATTR_FAMILY_NAME, "ethtool\0x", 9);
+	netif_test_attribute(
+	    &builder, CTRL_ATTR_FAMILY_ID, &ethtool_id, sizeof ethtool_id);
+	copy = netif_test_copy(&builder);
+	ck_assert_int_eq(netif_family_parse(copy, "ethtool", &id), -1);
+	ck_assert_int_eq(errno, EBADMSG);
+	free(copy);
+	memset(&builder, 0, sizeof builder);
+	netif_test_generic(&builder, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY);
+	netif_test_string(&builder, CTRL_ATTR_FAMILY_NAME, "ethtool");
+	netif_test_u32(&builder, CTRL_ATTR_FAMILY_ID, 21);
+	copy = netif_test_copy(&builder);
+	ck_assert_int_eq(netif_family_parse(copy, "ethtool", &id), -1);
+	ck_assert_int_eq(errno, EBADMSG);
 	free(copy);
 }
 END_TEST
@@ -1363,6 +1480,8 @@ netif_test_suite(void)
 	tcase_add_test(parse, test_parse_address_lengths);
 	tcase_add_test(parse, test_parse_truncated_attribute);
 	tcase_add_test(parse, test_parse_short_payloads);
+	tcase_add_test(parse, test_parse_exact_sizes);
+	tcase_add_test(parse, test_parse_attribute_into_padding);
 	tcase_add_test(parse, test_parse_bad_names);
 	tcase_add_test(parse, test_parse_not_link);
 	tcase_add_test(parse, test_is_up);

@@ -16,9 +16,6 @@
 #include "netif_link.h"
 #include "netif_netlink.h"
 
-#define NETIF_MESSAGE_HEADER_LENGTH                                            \
-	((size_t)NLMSG_ALIGN(sizeof(struct nlmsghdr)))
-#define NETIF_GENERIC_HEADER_LENGTH ((size_t)NLMSG_ALIGN(GENL_HDRLEN))
 /* What /sys/class/net/NAME/speed shows: an int, negative for unknown. */
 #define NETIF_SPEED_SHOWN_MAX 2147483647u
 
@@ -33,32 +30,10 @@ netif_ethtool_malformed(void)
 static int
 netif_generic_header(const struct nlmsghdr *message, struct genlmsghdr *header)
 {
-	if (message->nlmsg_len <
-	    NETIF_MESSAGE_HEADER_LENGTH + NETIF_GENERIC_HEADER_LENGTH)
+	if (message->nlmsg_len < MNL_NLMSG_HDRLEN ||
+	    mnl_nlmsg_get_payload_len(message) < MNL_ALIGN(GENL_HDRLEN))
 		return -1;
-	memcpy(header,
-	    (const unsigned char *)message + NETIF_MESSAGE_HEADER_LENGTH,
-	    sizeof *header);
-	return 0;
-}
-
-static int
-netif_generic_attributes(
-    const struct nlmsghdr *message, netif_attribute_store store, void *target)
-{
-	size_t offset =
-	    NETIF_MESSAGE_HEADER_LENGTH + NETIF_GENERIC_HEADER_LENGTH;
-
-	return netif_attributes_walk((const unsigned char *)message + offset,
-	    message->nlmsg_len - offset, store, target);
-}
-
-static int
-netif_read_u32(const unsigned char *payload, size_t length, uint32_t *value)
-{
-	if (length != sizeof *value)
-		return -1;
-	memcpy(value, payload, sizeof *value);
+	memcpy(header, mnl_nlmsg_get_payload(message), sizeof *header);
 	return 0;
 }
 
@@ -71,30 +46,30 @@ struct netif_family {
 };
 
 static int
-netif_store_family_attribute(
-    void *target, unsigned type, const unsigned char *payload, size_t length)
+netif_store_family_attribute(const struct nlattr *attribute, void *target)
 {
 	struct netif_family *family = target;
 
-	switch (type) {
+	switch (mnl_attr_get_type(attribute)) {
 	case CTRL_ATTR_FAMILY_ID:
-		if (length != sizeof family->id)
-			return -1;
-		memcpy(&family->id, payload, sizeof family->id);
+		if (mnl_attr_validate(attribute, MNL_TYPE_U16) != 0)
+			return MNL_CB_ERROR;
+		family->id = mnl_attr_get_u16(attribute);
 		family->has_id = true;
 		break;
 	case CTRL_ATTR_FAMILY_NAME:
 		/* NUL-terminated, within GENL_NAMSIZ. */
-		if (length == 0 || length > sizeof family->name ||
-		    memchr(payload, '\0', length) == NULL)
-			return -1;
-		memcpy(family->name, payload, length);
+		if (mnl_attr_validate(attribute, MNL_TYPE_NUL_STRING) != 0 ||
+		    mnl_attr_get_payload_len(attribute) > sizeof family->name)
+			return MNL_CB_ERROR;
+		memcpy(family->name, mnl_attr_get_payload(attribute),
+		    mnl_attr_get_payload_len(attribute));
 		family->has_name = true;
 		break;
 	default:
 		break;
 	}
-	return 0;
+	return MNL_CB_OK;
 }
 
 int
@@ -110,8 +85,8 @@ netif_family_parse(
 		return netif_ethtool_malformed();
 	if (header.cmd != CTRL_CMD_NEWFAMILY)
 		return 0;
-	if (netif_generic_attributes(
-	        message, netif_store_family_attribute, &family) != 0)
+	if (netif_message_attributes(message, GENL_HDRLEN,
+	        netif_store_family_attribute, &family) != 0)
 		return -1;
 	if (!family.has_name || !family.has_id)
 		return netif_ethtool_malformed();
@@ -122,14 +97,16 @@ netif_family_parse(
 }
 
 static int
-netif_store_header_attribute(
-    void *target, unsigned type, const unsigned char *payload, size_t length)
+netif_store_header_attribute(const struct nlattr *attribute, void *target)
 {
 	struct netif_speed *speed = target;
 
-	if (type == ETHTOOL_A_HEADER_DEV_INDEX)
-		return netif_read_u32(payload, length, &speed->index);
-	return 0;
+	if (mnl_attr_get_type(attribute) != ETHTOOL_A_HEADER_DEV_INDEX)
+		return MNL_CB_OK;
+	if (mnl_attr_validate(attribute, MNL_TYPE_U32) != 0)
+		return MNL_CB_ERROR;
+	speed->index = mnl_attr_get_u32(attribute);
+	return MNL_CB_OK;
 }
 
 /* A LINKMODES reply's attributes, and which were there. */
@@ -141,21 +118,26 @@ struct netif_linkmodes {
 };
 
 static int
-netif_store_linkmodes_attribute(
-    void *target, unsigned type, const unsigned char *payload, size_t length)
+netif_store_linkmodes_attribute(const struct nlattr *attribute, void *target)
 {
 	struct netif_linkmodes *linkmodes = target;
 
-	switch (type) {
+	switch (mnl_attr_get_type(attribute)) {
 	case ETHTOOL_A_LINKMODES_HEADER:
 		linkmodes->has_header = true;
-		return netif_attributes_walk(payload, length,
-		    netif_store_header_attribute, linkmodes->speed);
+		if (netif_attributes_parse(mnl_attr_get_payload(attribute),
+		        mnl_attr_get_payload_len(attribute),
+		        netif_store_header_attribute, linkmodes->speed) != 0)
+			return MNL_CB_ERROR;
+		return MNL_CB_OK;
 	case ETHTOOL_A_LINKMODES_SPEED:
+		if (mnl_attr_validate(attribute, MNL_TYPE_U32) != 0)
+			return MNL_CB_ERROR;
 		linkmodes->has_speed_attribute = true;
-		return netif_read_u32(payload, length, &linkmodes->speed_value);
+		linkmodes->speed_value = mnl_attr_get_u32(attribute);
+		return MNL_CB_OK;
 	default:
-		return 0;
+		return MNL_CB_OK;
 	}
 }
 
@@ -173,8 +155,8 @@ netif_speed_parse(
 	if (header.cmd != ETHTOOL_MSG_LINKMODES_GET_REPLY)
 		return 0;
 	memset(speed, 0, sizeof *speed);
-	if (netif_generic_attributes(
-	        message, netif_store_linkmodes_attribute, &linkmodes) != 0)
+	if (netif_message_attributes(message, GENL_HDRLEN,
+	        netif_store_linkmodes_attribute, &linkmodes) != 0)
 		return -1;
 	if (!linkmodes.has_header || speed->index == 0)
 		return netif_ethtool_malformed();
@@ -184,15 +166,6 @@ netif_speed_parse(
 	speed->megabits = speed->has_speed ? linkmodes.speed_value : 0;
 	return 1;
 }
-
-/* A generic netlink request: its header and one nested attribute holding
- * one u32 (the request header's flags), as the dumps below send. */
-struct netif_generic_request {
-	struct genlmsghdr header;
-	struct nlattr nest;
-	struct nlattr flags_attribute;
-	uint32_t flags;
-};
 
 /* netif_ethtool_open's dump callback. */
 struct netif_family_search {
@@ -267,20 +240,35 @@ int
 netif_speed_dump(int descriptor, uint16_t family, uint32_t sequence,
     netif_speed_each each, void *context)
 {
-	struct netif_generic_request request = {
-	    .header = {.cmd = ETHTOOL_MSG_LINKMODES_GET,
-	        .version = ETHTOOL_GENL_VERSION},
-	    .nest = {.nla_len = NLA_HDRLEN + NLA_HDRLEN + sizeof(uint32_t),
-	        .nla_type = NLA_F_NESTED | ETHTOOL_A_LINKMODES_HEADER},
-	    .flags_attribute = {.nla_len = NLA_HDRLEN + sizeof(uint32_t),
-	        .nla_type = ETHTOOL_A_HEADER_FLAGS},
-	    .flags = ETHTOOL_FLAG_COMPACT_BITSETS,
-	};
+	/* The family header netif_netlink_dump sends: the generic netlink
+	 * header, then the request header's flags in a nest, laid out by
+	 * libmnl in a message of which only the payload is sent. */
+	struct {
+		struct nlmsghdr header;
+		unsigned char family_header[NETIF_FAMILY_HEADER_MAX];
+	} buffer;
+	struct nlmsghdr *request;
+	struct genlmsghdr *header;
+	struct nlattr *nest;
 	struct netif_speed_callback callback = {
 	    .family = family, .each = each, .context = context};
 
-	_Static_assert(sizeof request == GENL_HDRLEN + 2 * NLA_HDRLEN + 4,
-	    "the request is packed as netlink lays it out");
-	return netif_netlink_dump(descriptor, sequence, family, &request,
-	    sizeof request, netif_each_speed_message, &callback);
+	memset(&buffer, 0, sizeof buffer);
+	request = mnl_nlmsg_put_header(&buffer);
+	header = mnl_nlmsg_put_extra_header(request, sizeof *header);
+	header->cmd = ETHTOOL_MSG_LINKMODES_GET;
+	header->version = ETHTOOL_GENL_VERSION;
+	/* The _check forms: what does not fit in buffer is refused. */
+	nest = mnl_attr_nest_start_check(
+	    request, sizeof buffer, ETHTOOL_A_LINKMODES_HEADER);
+	if (nest == NULL ||
+	    !mnl_attr_put_u32_check(request, sizeof buffer,
+	        ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_COMPACT_BITSETS)) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	mnl_attr_nest_end(request, nest);
+	return netif_netlink_dump(descriptor, sequence, family,
+	    mnl_nlmsg_get_payload(request), mnl_nlmsg_get_payload_len(request),
+	    netif_each_speed_message, &callback);
 }

@@ -1,6 +1,8 @@
 /*
  * netif_link: the rtnetlink messages that describe a link (RTM_NEWLINK) and
- * its counters (RTM_NEWSTATS), parsed without trusting a byte of them.
+ * its counters (RTM_NEWSTATS), parsed without trusting a byte of them:
+ * libmnl walks the attributes and checks their types' sizes, within the
+ * bounds netif_attributes_parse sets it.
  */
 #define _GNU_SOURCE
 
@@ -12,10 +14,6 @@
 #include <linux/if.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
-
-#define NETIF_MESSAGE_HEADER_LENGTH                                            \
-	((size_t)NLMSG_ALIGN(sizeof(struct nlmsghdr)))
-#define NETIF_ATTRIBUTE_HEADER_LENGTH ((size_t)RTA_ALIGN(sizeof(struct rtattr)))
 
 const char *const netif_counter_names[NETIF_COUNTER_COUNT] = {
     [NETIF_COUNTER_RX_PACKETS] = "rx_packets",
@@ -80,32 +78,40 @@ netif_store_counters64(uint64_t counters[NETIF_COUNTER_COUNT], size_t *count,
 	return 0;
 }
 
-/* Stores one attribute's payload in link. Returns 0, or -1 when the payload
- * is too short (or too long) for its type. */
+/* Stores one attribute of a link message in link (an mnl_attr_cb_t).
+ * Returns MNL_CB_OK, or MNL_CB_ERROR when its payload is not of its
+ * type's size (fixed-size integers exactly, counters at least what every
+ * kernel sends, a name NUL-terminated within IFNAMSIZ). */
 static int
-netif_parse_link_attribute(
-    void *target, unsigned type, const unsigned char *payload, size_t length)
+netif_parse_link_attribute(const struct nlattr *attribute, void *target)
 {
 	struct netif_link *link = target;
-	size_t count;
+	const unsigned char *payload;
+	size_t length, count;
 
-	switch (type) {
+	/* Most attributes of a link are none of these: the payload is
+	 * looked up only for those that are (each a call into libmnl). */
+	switch (mnl_attr_get_type(attribute)) {
 	case IFLA_IFNAME:
-		count = strnlen((const char *)payload, length);
-		if (count == length || count == 0 || count >= NETIF_NAME_SIZE)
-			return -1;
-		memcpy(link->name, payload, count);
-		link->name[count] = '\0';
+		if (mnl_attr_validate(attribute, MNL_TYPE_NUL_STRING) != 0)
+			return MNL_CB_ERROR;
+		count = strlen(mnl_attr_get_str(attribute));
+		if (count == 0 || count >= NETIF_NAME_SIZE)
+			return MNL_CB_ERROR;
+		memcpy(link->name, mnl_attr_get_str(attribute), count + 1);
 		break;
 	case IFLA_STATS64:
 		if (netif_store_counters64(link->counters, &link->counter_count,
-		        payload, length) != 0)
-			return -1;
+		        mnl_attr_get_payload(attribute),
+		        mnl_attr_get_payload_len(attribute)) != 0)
+			return MNL_CB_ERROR;
 		link->counter_bits = 64;
 		break;
 	case IFLA_STATS:
+		payload = mnl_attr_get_payload(attribute);
+		length = mnl_attr_get_payload_len(attribute);
 		if (length < NETIF_COUNTER_MINIMUM * sizeof(uint32_t))
-			return -1;
+			return MNL_CB_ERROR;
 		if (link->counter_bits == 64)
 			break; /* IFLA_STATS64 came first and wins */
 		count = length / sizeof(uint32_t);
@@ -123,69 +129,75 @@ netif_parse_link_attribute(
 		link->counter_bits = 32;
 		break;
 	case IFLA_ADDRESS:
+		length = mnl_attr_get_payload_len(attribute);
 		if (length > NETIF_ADDRESS_MAX)
-			return -1;
-		memcpy(link->address, payload, length);
+			return MNL_CB_ERROR;
+		memcpy(link->address, mnl_attr_get_payload(attribute), length);
 		link->address_length = length;
 		break;
 	case IFLA_MTU:
-		if (length < sizeof link->mtu)
-			return -1;
-		memcpy(&link->mtu, payload, sizeof link->mtu);
+		if (mnl_attr_validate(attribute, MNL_TYPE_U32) != 0)
+			return MNL_CB_ERROR;
+		link->mtu = mnl_attr_get_u32(attribute);
 		link->has_mtu = true;
 		break;
 	case IFLA_OPERSTATE:
-		if (length < sizeof link->operstate)
-			return -1;
-		link->operstate = payload[0];
+		if (mnl_attr_validate(attribute, MNL_TYPE_U8) != 0)
+			return MNL_CB_ERROR;
+		link->operstate = mnl_attr_get_u8(attribute);
 		break;
 	case IFLA_CARRIER_CHANGES:
-		if (length < sizeof link->carrier_changes)
-			return -1;
-		memcpy(&link->carrier_changes, payload,
-		    sizeof link->carrier_changes);
+		if (mnl_attr_validate(attribute, MNL_TYPE_U32) != 0)
+			return MNL_CB_ERROR;
+		link->carrier_changes = mnl_attr_get_u32(attribute);
 		link->has_carrier_changes = true;
 		break;
 	default:
 		break;
 	}
+	return MNL_CB_OK;
+}
+
+/*
+ * A loop of libmnl's own (mnl_attr_for_each_payload) rather than
+ * mnl_attr_parse_payload: that would need a callback between it and store
+ * to learn where the walk stopped, one more indirect call per attribute.
+ */
+int
+netif_attributes_parse(
+    const void *payload, size_t length, mnl_attr_cb_t store, void *target)
+{
+	const struct nlattr *attr; /* the name the loop macro uses */
+	size_t reached = 0;
+
+	/* libmnl measures what is left in an int. */
+	if (length > INT32_MAX)
+		return netif_malformed();
+	mnl_attr_for_each_payload(payload, length)
+	{
+		if (store(attr, target) != MNL_CB_OK)
+			return netif_malformed();
+		reached = (size_t)((const unsigned char *)attr -
+		                   (const unsigned char *)payload) +
+		          MNL_ALIGN(attr->nla_len);
+	}
+	/* The walk stops silently at an attribute that does not fit; the
+	 * last one's padding may lie past the bytes. */
+	if (reached < length)
+		return netif_malformed();
 	return 0;
 }
 
 int
-netif_attributes_walk(const unsigned char *bytes, size_t length,
-    netif_attribute_store store, void *target)
+netif_message_attributes(const struct nlmsghdr *message,
+    size_t family_header_size, mnl_attr_cb_t store, void *target)
 {
-	size_t offset = 0;
+	size_t offset = MNL_NLMSG_HDRLEN + MNL_ALIGN(family_header_size);
 
-	while (offset < length) {
-		struct rtattr attribute;
-
-		if (length - offset < sizeof attribute)
-			return netif_malformed();
-		memcpy(&attribute, bytes + offset, sizeof attribute);
-		if (attribute.rta_len < NETIF_ATTRIBUTE_HEADER_LENGTH ||
-		    attribute.rta_len > length - offset)
-			return netif_malformed();
-		if (store(target,
-		        (unsigned)(attribute.rta_type & NLA_TYPE_MASK),
-		        bytes + offset + NETIF_ATTRIBUTE_HEADER_LENGTH,
-		        attribute.rta_len - NETIF_ATTRIBUTE_HEADER_LENGTH) != 0)
-			return netif_malformed();
-		/* The last attribute's padding may lie past the buffer. */
-		offset += RTA_ALIGN(attribute.rta_len);
-	}
-	return 0;
-}
-
-/* The attributes of message from offset (past the family header). */
-static int
-netif_parse_attributes(const struct nlmsghdr *message, size_t offset,
-    netif_attribute_store store, void *target)
-{
-	if (offset > message->nlmsg_len)
+	if (message->nlmsg_len < offset)
 		return netif_malformed();
-	return netif_attributes_walk((const unsigned char *)message + offset,
+	return netif_attributes_parse(
+	    mnl_nlmsg_get_payload_offset(message, (int)family_header_size),
 	    message->nlmsg_len - offset, store, target);
 }
 
@@ -200,16 +212,13 @@ static int
 netif_message_header(
     const struct nlmsghdr *message, uint16_t type, void *header, size_t size)
 {
-	size_t length = message->nlmsg_len;
-
-	if (length < NETIF_MESSAGE_HEADER_LENGTH)
+	if (message->nlmsg_len < MNL_NLMSG_HDRLEN)
 		return netif_malformed();
 	if (message->nlmsg_type != type)
 		return 0;
-	if (length < NETIF_MESSAGE_HEADER_LENGTH + size)
+	if (mnl_nlmsg_get_payload_len(message) < size)
 		return netif_malformed();
-	memcpy(header,
-	    (const unsigned char *)message + NETIF_MESSAGE_HEADER_LENGTH, size);
+	memcpy(header, mnl_nlmsg_get_payload(message), size);
 	return 1;
 }
 
@@ -230,8 +239,7 @@ netif_link_parse(const struct nlmsghdr *message, struct netif_link *link)
 	link->flags = information.ifi_flags;
 	link->operstate = IF_OPER_UNKNOWN;
 
-	if (netif_parse_attributes(message,
-	        NETIF_MESSAGE_HEADER_LENGTH + NLMSG_ALIGN(sizeof information),
+	if (netif_message_attributes(message, sizeof information,
 	        netif_parse_link_attribute, link) != 0)
 		return -1;
 	if (link->name[0] == '\0')
@@ -251,15 +259,17 @@ netif_link_is_up(const struct netif_link *link)
 }
 
 static int
-netif_parse_stats_attribute(
-    void *target, unsigned type, const unsigned char *payload, size_t length)
+netif_parse_stats_attribute(const struct nlattr *attribute, void *target)
 {
 	struct netif_link_stats *stats = target;
 
-	if (type != IFLA_STATS_LINK_64)
-		return 0;
-	return netif_store_counters64(
-	    stats->counters, &stats->counter_count, payload, length);
+	if (mnl_attr_get_type(attribute) != IFLA_STATS_LINK_64)
+		return MNL_CB_OK;
+	if (netif_store_counters64(stats->counters, &stats->counter_count,
+	        mnl_attr_get_payload(attribute),
+	        mnl_attr_get_payload_len(attribute)) != 0)
+		return MNL_CB_ERROR;
+	return MNL_CB_OK;
 }
 
 int
@@ -277,8 +287,7 @@ netif_stats_parse(
 
 	memset(stats, 0, sizeof *stats);
 	stats->index = header.ifindex;
-	if (netif_parse_attributes(message,
-	        NETIF_MESSAGE_HEADER_LENGTH + NLMSG_ALIGN(sizeof header),
+	if (netif_message_attributes(message, sizeof header,
 	        netif_parse_stats_attribute, stats) != 0)
 		return -1;
 	/* Asked for by the dump's filter; a reply without it is no answer. */

@@ -9,6 +9,7 @@
 #ifndef NETIF_LINK_H
 #define NETIF_LINK_H
 
+#include <libmnl/libmnl.h>
 #include <linux/netlink.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,8 +96,12 @@ struct netif_link {
  * Returns 1 and fills *link for an RTM_NEWLINK message; 0, leaving *link
  * unspecified, for any other message type; -1 with errno EBADMSG when the
  * message is malformed: shorter than its ifinfomsg, an attribute that
- * overruns the message or is too short for its type, a missing, empty or
- * unterminated IFLA_IFNAME, a non-positive ifIndex.
+ * overruns the message, an IFLA_MTU or IFLA_CARRIER_CHANGES of other than 4
+ * bytes or an IFLA_OPERSTATE of other than 1, IFLA_STATS64 or IFLA_STATS
+ * shorter than NETIF_COUNTER_MINIMUM counters, an IFLA_ADDRESS longer than
+ * NETIF_ADDRESS_MAX, an IFLA_IFNAME missing, empty, longer than
+ * NETIF_NAME_SIZE - 1 or whose last byte is not its NUL, a non-positive
+ * ifIndex.
  */
 int netif_link_parse(const struct nlmsghdr *message, struct netif_link *link);
 
@@ -128,16 +133,27 @@ int netif_stats_parse(
     const struct nlmsghdr *message, struct netif_link_stats *stats);
 
 /*
- * Hands each netlink attribute of the `length` bytes at `bytes` (a message
- * past its family header, or a nested attribute's payload) to store: its
- * type (flags masked off), payload and payload length. Returns 0, or -1
- * with errno EBADMSG when an attribute overruns the bytes or store refuses
- * it (returns non-zero).
+ * Hands each netlink attribute of the `length` bytes at `payload` (a
+ * message past its family header, or a nested attribute's payload) to
+ * store, in libmnl's walk (mnl_attr_for_each_payload); store reads it with
+ * mnl_attr_get_* after mnl_attr_validate or its own length check, and
+ * returns MNL_CB_OK, or MNL_CB_ERROR to refuse it. Nothing past `length`
+ * is read. Returns 0, or -1 with errno EBADMSG when store refused an
+ * attribute or the bytes end inside one (an attribute header cut short, or
+ * a length below its header or past the bytes): libmnl's walk stops there
+ * without a word, so this checks that it reached the end.
  */
-typedef int (*netif_attribute_store)(
-    void *target, unsigned type, const unsigned char *payload, size_t length);
-int netif_attributes_walk(const unsigned char *bytes, size_t length,
-    netif_attribute_store store, void *target);
+int netif_attributes_parse(
+    const void *payload, size_t length, mnl_attr_cb_t store, void *target);
+
+/*
+ * netif_attributes_parse over the attributes of message that follow its
+ * family header of family_header_size bytes (aligned as netlink aligns
+ * it), up to nlmsg_len. Returns as netif_attributes_parse does; -1 with
+ * errno EBADMSG as well when the message is shorter than its headers.
+ */
+int netif_message_attributes(const struct nlmsghdr *message,
+    size_t family_header_size, mnl_attr_cb_t store, void *target);
 
 #pragma GCC visibility pop
 

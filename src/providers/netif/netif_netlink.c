@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <libmnl/libmnl.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
@@ -27,9 +28,6 @@
 /* First receive buffer; grown when a datagram is larger. The kernel sizes
  * dump datagrams to at most 32 KiB unless a single message is larger. */
 #define NETIF_RECEIVE_BUFFER_SIZE 32768u
-
-#define NETIF_MESSAGE_HEADER_LENGTH                                            \
-	((size_t)NLMSG_ALIGN(sizeof(struct nlmsghdr)))
 
 static int
 netif_malformed(void)
@@ -73,65 +71,84 @@ netif_kernel_error(int error)
 	return EPROTO;
 }
 
+/* The error an NLMSG_ERROR or NLMSG_DONE message carries, read into
+ * *error. Returns 0, or -1 when the message is too short for it. */
+static int
+netif_message_error(const struct nlmsghdr *message, int *error)
+{
+	if (mnl_nlmsg_get_payload_len(message) < sizeof *error)
+		return -1;
+	memcpy(error, mnl_nlmsg_get_payload(message), sizeof *error);
+	return 0;
+}
+
+/* Handles one message of the dump of state's sequence. Returns 0 to go
+ * on, -1 with errno to fail the dump. */
+static int
+netif_dump_message(
+    struct netif_dump_state *state, const struct nlmsghdr *message)
+{
+	int error;
+
+	if (message->nlmsg_flags & NLM_F_DUMP_INTR)
+		state->interrupted = true;
+	switch (message->nlmsg_type) {
+	case NLMSG_NOOP:
+		return 0;
+	case NLMSG_DONE:
+		state->done = true;
+		/* Since Linux 4.x DONE carries the dump's result. */
+		if (netif_message_error(message, &error) == 0 && error < 0) {
+			errno = netif_kernel_error(error);
+			return -1;
+		}
+		return 0;
+	case NLMSG_ERROR:
+		if (netif_message_error(message, &error) != 0)
+			return netif_malformed();
+		if (error == 0)
+			return 0; /* an acknowledgement */
+		errno = netif_kernel_error(error);
+		return -1;
+	default:
+		if (state->stopped)
+			return 0;
+		error = state->each(message, state->context);
+		if (error < 0)
+			return -1;
+		if (error > 0)
+			state->stopped = true;
+		return 0;
+	}
+}
+
+/*
+ * Not mnl_cb_run: it fails a dump at its first NLM_F_DUMP_INTR message
+ * (netif_link_dump reads such a dump to its end), fails on another
+ * sequence number (left over from a dump given up: skipped here), and
+ * ends without an error at a message cut short (refused here).
+ */
 int
 netif_dump_datagram(
     struct netif_dump_state *state, const void *datagram, size_t length)
 {
-	const unsigned char *bytes = datagram;
-	size_t offset = 0;
+	const struct nlmsghdr *message = datagram;
+	int left;
 
-	while (offset < length && !state->done) {
-		const struct nlmsghdr *message;
-		int error;
-
-		if (length - offset < NETIF_MESSAGE_HEADER_LENGTH)
+	/* libmnl counts what is left in an int. */
+	if (length > INT32_MAX)
+		return netif_malformed();
+	left = (int)length;
+	while (left > 0 && !state->done) {
+		/* mnl_nlmsg_ok compares nlmsg_len as an int: one of 2^31
+		 * or more would pass as negative, hence the second test. */
+		if (!mnl_nlmsg_ok(message, left) ||
+		    message->nlmsg_len > (uint32_t)left)
 			return netif_malformed();
-		message =
-		    (const struct nlmsghdr *)(const void *)(bytes + offset);
-		if (message->nlmsg_len < NETIF_MESSAGE_HEADER_LENGTH ||
-		    message->nlmsg_len > length - offset)
-			return netif_malformed();
-		offset += NLMSG_ALIGN(message->nlmsg_len);
-
-		/* Left over from an earlier dump that was given up. */
-		if (message->nlmsg_seq != state->sequence)
-			continue;
-		if (message->nlmsg_flags & NLM_F_DUMP_INTR)
-			state->interrupted = true;
-
-		switch (message->nlmsg_type) {
-		case NLMSG_NOOP:
-			break;
-		case NLMSG_DONE:
-			state->done = true;
-			/* Since Linux 4.x DONE carries the dump's result. */
-			if (message->nlmsg_len >= NLMSG_LENGTH(sizeof error)) {
-				memcpy(
-				    &error, NLMSG_DATA(message), sizeof error);
-				if (error < 0) {
-					errno = netif_kernel_error(error);
-					return -1;
-				}
-			}
-			break;
-		case NLMSG_ERROR:
-			if (message->nlmsg_len < NLMSG_LENGTH(sizeof error))
-				return netif_malformed();
-			memcpy(&error, NLMSG_DATA(message), sizeof error);
-			if (error == 0)
-				break; /* an acknowledgement */
-			errno = netif_kernel_error(error);
+		if (message->nlmsg_seq == state->sequence &&
+		    netif_dump_message(state, message) != 0)
 			return -1;
-		default:
-			if (state->stopped)
-				break;
-			error = state->each(message, state->context);
-			if (error < 0)
-				return -1;
-			if (error > 0)
-				state->stopped = true;
-			break;
-		}
+		message = mnl_nlmsg_next(message, &left);
 	}
 	return 0;
 }
@@ -143,28 +160,30 @@ netif_send_request(int descriptor, uint32_t sequence, uint16_t type,
 {
 	struct {
 		struct nlmsghdr header;
-		unsigned char family_header[32];
-	} request;
+		unsigned char family_header[NETIF_FAMILY_HEADER_MAX];
+	} buffer;
+	struct nlmsghdr *request;
 	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
 	ssize_t sent;
 
-	if (length > sizeof request.family_header) {
+	if (length > NETIF_FAMILY_HEADER_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
-	memset(&request, 0, sizeof request);
-	request.header.nlmsg_len = NLMSG_LENGTH(length);
-	request.header.nlmsg_type = type;
-	request.header.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	request.header.nlmsg_seq = sequence;
-	memcpy(request.family_header, family_header, length);
+	memset(&buffer, 0, sizeof buffer); /* no stack bytes in the padding */
+	request = mnl_nlmsg_put_header(&buffer);
+	request->nlmsg_type = type;
+	request->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	request->nlmsg_seq = sequence;
+	memcpy(mnl_nlmsg_put_extra_header(request, (int)length), family_header,
+	    length);
 	do
-		sent = sendto(descriptor, &request, request.header.nlmsg_len, 0,
+		sent = sendto(descriptor, request, request->nlmsg_len, 0,
 		    (const struct sockaddr *)&kernel, sizeof kernel);
 	while (sent < 0 && errno == EINTR);
 	if (sent < 0)
 		return -1;
-	if ((size_t)sent != request.header.nlmsg_len) {
+	if ((size_t)sent != request->nlmsg_len) {
 		errno = EIO;
 		return -1;
 	}

@@ -94,11 +94,15 @@ int netif_monitor_drain(int descriptor);
 typedef int (*netif_message_each)(
     const struct nlmsghdr *message, void *context);
 
+/* The longest family header a dump request carries. */
+#define NETIF_FAMILY_HEADER_MAX 32u
+
 /*
  * Sends a dump request (NLM_F_DUMP) of message type `type` with its family
- * header (at most 32 bytes: a struct, or a generic netlink header and its
- * attributes) and reads the whole answer, handing each message of the dump
- * to each (see netif_dump_state). Returns as netif_link_dump does.
+ * header (at most NETIF_FAMILY_HEADER_MAX bytes: a struct, or a generic
+ * netlink header and its attributes) and reads the whole answer, handing each
+ * message of the dump to each (see netif_dump_state). Returns as
+ * netif_link_dump does.
  */
 int netif_netlink_dump(int descriptor, uint32_t sequence, uint16_t type,
     const void *family_header, size_t length, netif_message_each each,
