@@ -269,11 +269,11 @@ main(int argc, char **argv)
 		if (agent_daemon_detach(&background) != 0)
 			fatal("cannot daemonise");
 		dci_isolation_adopt_orphans();
-		dci_plugins_restart_isolated(
-		    &state.lifecycle.plugins, dci_clock_milliseconds());
 	}
 
-	/* After daemon(): threads do not survive a fork. */
+	/* After daemon(): the providers' starts (their threads and listening
+	 * sockets), isolated providers' processes and the refresh threads,
+	 * none of which survives a fork. */
 	dci_plugins_use_threads(&state.lifecycle.plugins);
 	dci_plugins_refresh_all(
 	    &state.lifecycle.plugins, dci_clock_milliseconds());

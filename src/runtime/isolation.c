@@ -593,6 +593,9 @@ process_setup(struct isolation *isolation, struct dci_host *host)
 		for (size_t v = 0; v < option->value_count; v++)
 			dci_wire_string(out, option->values[v]);
 	}
+	/* Whether its process runs the provider's start (provider.h): only
+	 * when dcistatd serves, never for a check. */
+	dci_wire_u32(out, plugin->serving ? 1 : 0);
 	if (!dci_wire_frame_end(out)) {
 		out->length = 0;
 		out->failed = false;

@@ -310,6 +310,7 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 			    lifecycle->config_path, after->providers[i].module);
 			continue;
 		}
+		next[i]->serving = plugins->serving;
 		if (dci_plugin_start(next[i], now, reason, sizeof(reason)) != 0)
 			log_warnx("%s; retrying with back-off", reason);
 		else if (claimed[i])

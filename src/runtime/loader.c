@@ -34,6 +34,57 @@ plugin_path(const char *module, const char *plugin_dir)
 	return path;
 }
 
+/* From here until plugin_failure_reason, the last warning the provider
+ * logs is kept as the reason of its failure. */
+static void
+plugin_complaint_collect(struct dci_plugin *plugin)
+{
+	plugin->complaint[0] = '\0';
+	plugin->collecting_complaint = true;
+}
+
+/* Why `plugin` failed to `what` ("initialise", "start"): the last warning
+ * it logged meanwhile, which names the cause wherever the reason is read
+ * (a check's or a one-shot read's standard error has no other log, a
+ * supplier's failure row no other text); the same words for the same
+ * failure, so that a retry failing alike is known as such. */
+static void
+plugin_failure_reason(const struct dci_plugin *plugin, const char *what,
+    char *reason, size_t reason_size)
+{
+	if (plugin->complaint[0] != '\0')
+		snprintf(reason, reason_size, "%s: provider %s failed to %s: %s",
+		    plugin->path, plugin->name, what, plugin->complaint);
+	else
+		snprintf(reason, reason_size,
+		    "%s: provider %s failed to %s and said no more",
+		    plugin->path, plugin->name, what);
+}
+
+/* Runs the start a provider asked for in init (provider.h's
+ * dci_serve_start), once per init, when the process serves; 0, or -1
+ * with why in `reason`. */
+static int
+plugin_serve_start(
+    struct dci_plugin *plugin, char *reason, size_t reason_size)
+{
+	int result;
+
+	if (!plugin->serving || plugin->serve_start == NULL ||
+	    plugin->started)
+		return 0;
+	plugin_complaint_collect(plugin);
+	result = plugin->serve_start(
+	    &plugin->host, plugin->serve_start_context);
+	plugin->collecting_complaint = false;
+	if (result != 0) {
+		plugin_failure_reason(plugin, "start", reason, reason_size);
+		return -1;
+	}
+	plugin->started = true;
+	return 0;
+}
+
 /* Opens plugin->path and checks its entry symbol; on failure nothing is
  * left loaded and `error` names the file. */
 static int
@@ -463,6 +514,7 @@ dci_plugin_start(
 		goto failed;
 	plugin->initialised = true;
 	plugin->restart_reason[0] = '\0';
+	plugin_complaint_collect(plugin);
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
 		dci_host_abort_open_batches(plugin);
 		/* The same words every time, so that a retry failing alike
@@ -473,13 +525,14 @@ dci_plugin_start(
 			snprintf(reason, sizeof(reason), "%s",
 			    plugin->restart_reason);
 		else
-			snprintf(reason, sizeof(reason),
-			    "%s: provider %s failed to initialise (its "
-			    "messages are in the log)",
-			    plugin->path, plugin->name);
+			plugin_failure_reason(
+			    plugin, "initialise", reason, sizeof(reason));
 		plugin->restart_reason[0] = '\0';
 		goto failed;
 	}
+	plugin->collecting_complaint = false;
+	if (plugin_serve_start(plugin, reason, sizeof(reason)) != 0)
+		goto failed;
 	if (plugin->state == DCI_PLUGIN_FAILED) {
 		log_notice("provider %s: started after %u failed tr%s",
 		    plugin->name, plugin->consecutive_failures,
@@ -511,6 +564,7 @@ dci_plugin_start(
 	return 0;
 
 failed:
+	plugin->collecting_complaint = false;
 	/* Positions name the line an operator fixes; an unknown option
 	 * already has its own. */
 	if (strncmp(reason, config->module_position.file,
@@ -779,6 +833,9 @@ dci_plugin_stop(struct dci_plugin *plugin)
 		plugin->entry->fini(&plugin->host, plugin->context);
 	plugin->initialised = false;
 	plugin->context = NULL;
+	plugin->serve_start = NULL;
+	plugin->serve_start_context = NULL;
+	plugin->started = false;
 	if (plugin->entry != NULL)
 		dci_host_abort_open_batches(plugin);
 	if (plugin->registry != NULL)
@@ -852,9 +909,43 @@ dci_plugins_check_derived(const struct dci_config *config,
 	return 0;
 }
 
+/* The process is the one that serves: each running provider's start runs
+ * (an isolated one starts again, its process a child of this one, told to
+ * serve), and a provider started later runs its start after its init. */
+static void
+plugins_serve(struct dci_plugins *plugins)
+{
+	int64_t now = dci_clock_milliseconds();
+	char reason[1024], positioned[1200];
+
+	plugins->serving = true;
+	for (size_t i = 0; i < plugins->count; i++) {
+		struct dci_plugin *plugin = plugins->items[i];
+
+		plugin->serving = true;
+		if (plugin->state != DCI_PLUGIN_RUNNING)
+			continue;
+		if (plugin->config->isolate) {
+			if (dci_plugin_start(
+			        plugin, now, reason, sizeof(reason)) != 0)
+				log_warnx("%s; retrying with back-off", reason);
+		} else if (plugin_serve_start(
+		               plugin, reason, sizeof(reason)) != 0) {
+			snprintf(positioned, sizeof(positioned), "%s:%u:%u: %s",
+			    plugin->config->module_position.file,
+			    plugin->config->module_position.line,
+			    plugin->config->module_position.column, reason);
+			log_warnx("%s; retrying with back-off", positioned);
+			plugin_fail_start(plugin, now, positioned);
+		}
+	}
+}
+
 int
 dci_plugins_use_threads(struct dci_plugins *plugins)
 {
+	if (!plugins->serving)
+		plugins_serve(plugins);
 	if (plugins->threaded)
 		return 0;
 	if (pipe2(plugins->notify_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {

@@ -70,6 +70,17 @@ struct dci_plugin {
 	 * then), for a stand-in that fails the provider for it
 	 * (runtime/isolation.c). */
 	char supplier_refusal[512];
+	/* The process serves (dci_plugins_use_threads ran): a provider's
+	 * start (dci_serve_start) runs right after its init. */
+	bool serving;
+	/* What init asked to run once serving; NULL: nothing. */
+	int (*serve_start)(struct dci_host *host, void *context);
+	void *serve_start_context;
+	bool started; /* serve_start ran and succeeded */
+	/* While init or start runs (main thread): the last warning or error
+	 * the provider logged, the reason its failure then gives. */
+	bool collecting_complaint;
+	char complaint[512];
 	unsigned refresh_milliseconds;
 	/* The longest period the provider's widening tolerates
 	 * (dci_refresh_limit); refresh_milliseconds never exceeds it. */

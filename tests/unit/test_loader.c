@@ -234,8 +234,8 @@ START_TEST(failed_init_is_an_error)
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
 	    "t.yaml:4:13: " TEST_PROVIDER_DIR
-	    "/good_provider.so: provider good failed to initialise (its "
-	    "messages are in the log)");
+	    "/good_provider.so: provider good failed to initialise: "
+	    "t.yaml:6:7: option 'instances': expected a number in range");
 	ck_assert_uint_eq(loaded.plugins.count, 0);
 	unload(&loaded);
 }
