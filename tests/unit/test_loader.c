@@ -220,7 +220,8 @@ START_TEST(unknown_option_names_position)
 	    "one of instances, fail_refresh, parents, invalid_even, "
 	    "refresh_limit, discontinuous, init_needs, refresh_fails_while, "
 	    "refresh_sleeps_while, count32_file, dynamic_supplier_file, "
-	    "crash_while, supplier_failure_file, row_setter");
+	    "crash_while, supplier_failure_file, row_setter, start_log, "
+	    "start_fails_while");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }
