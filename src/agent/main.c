@@ -163,10 +163,12 @@ daemon_reload(void *context)
 		log_open("syslog", "dcistatd");
 		log_warn("cannot open log %s; logging to syslog", target);
 	}
-	if (changes.agent_changed)
-		log_notice(
-		    "agentx-socket, ping-interval and user changes take "
-		    "effect at the next start");
+	if (changes.start_keys_changed[0] != '\0')
+		log_notice("reload: %s changed; %s effect at the next start",
+		    changes.start_keys_changed,
+		    strchr(changes.start_keys_changed, ',') != NULL
+		        ? "they take"
+		        : "it takes");
 }
 
 /* The events sink of the DCI Server (model/events.h). */
