@@ -86,7 +86,14 @@ skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
 # --- cleanup ----------------------------------------------------------------------
 
 _lib_alive() { kill -0 "$1" 2>/dev/null; }
-_lib_gone() { ! kill -0 "$1" 2>/dev/null; }
+# Gone: no such process, or one that exited and waits for a parent that
+# is not this shell (a daemon) to reap it.
+_lib_gone() {
+	local state
+	kill -0 "$1" 2>/dev/null || return 0
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ "${state%% *}" = Z ]
+}
 
 _lib_cleanup() {
 	local status=$? pid i log
