@@ -1060,29 +1060,32 @@ host_option_item(struct dci_host *host, const char *key, size_t index)
 	return option->values[index];
 }
 
+/* dci_plugin_complaint_note with arguments. */
+static void __attribute__((format(printf, 2, 3)))
+host_complaint(struct dci_plugin *plugin, const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	dci_plugin_complaint_note(plugin, format, arguments);
+	va_end(arguments);
+}
+
 static void
 host_option_error(struct dci_host *host, const char *key, const char *message)
 {
 	struct dci_plugin *plugin = plugin_of(host);
 	const struct dci_config_option *option = option_find(host, key);
+	char where[512] = "";
 
-	if (option == NULL) {
-		log_warnx("provider %s: option '%s': %s", plugin->name,
-		    key ? key : "", message ? message : "");
-		if (plugin->collecting_complaint)
-			snprintf(plugin->complaint, sizeof(plugin->complaint),
-			    "option '%s': %s", key ? key : "",
-			    message ? message : "");
-		return;
-	}
-	log_warnx("%s:%u:%u: provider %s: option '%s': %s",
-	    option->position.file, option->position.line,
-	    option->position.column, plugin->name, key, message ? message : "");
-	if (plugin->collecting_complaint)
-		snprintf(plugin->complaint, sizeof(plugin->complaint),
-		    "%s:%u:%u: option '%s': %s", option->position.file,
-		    option->position.line, option->position.column, key,
-		    message ? message : "");
+	if (option != NULL)
+		snprintf(where, sizeof(where),
+		    "%s:%u:%u: ", option->position.file, option->position.line,
+		    option->position.column);
+	log_warnx("%sprovider %s: option '%s': %s", where, plugin->name,
+	    key ? key : "", message ? message : "");
+	host_complaint(plugin, "%soption '%s': %s", where, key ? key : "",
+	    message ? message : "");
 }
 
 static int
@@ -1113,24 +1116,6 @@ host_refresh_limit(struct dci_host *host, unsigned milliseconds)
 	if (plugin->refresh_limit_milliseconds == 0 ||
 	    milliseconds < plugin->refresh_limit_milliseconds)
 		plugin->refresh_limit_milliseconds = milliseconds;
-	return 0;
-}
-
-/* Only from init: the loader runs the start when init returned, in the
- * process that serves (loader.h, dci_plugins_use_threads). */
-static int
-host_serve_start(struct dci_host *host,
-    int (*start)(struct dci_host *host, void *context), void *context)
-{
-	struct dci_plugin *plugin = plugin_of(host);
-
-	if (plugin->state == DCI_PLUGIN_RUNNING || start == NULL) {
-		log_warnx("provider %s: start refused: %s", plugin->name,
-		    start == NULL ? "no callback" : "asked for after init");
-		return -1;
-	}
-	plugin->serve_start = start;
-	plugin->serve_start_context = context;
 	return 0;
 }
 
@@ -1165,15 +1150,9 @@ host_log(struct dci_host *host, enum dci_log_level level, const char *format,
 	char message[1536];
 	int priority = (int)level;
 
-	/* What a failed init or start says as its reason (loader.c), even
-	 * when the message itself goes to debug. */
-	if (plugin->collecting_complaint && level <= DCI_LOG_WARNING) {
-		va_list copy;
-		va_copy(copy, arguments);
-		vsnprintf(plugin->complaint, sizeof(plugin->complaint), format,
-		    copy);
-		va_end(copy);
-	}
+	/* A failed init's or start's reason, even when logged at debug. */
+	if (level <= DCI_LOG_WARNING)
+		dci_plugin_complaint_note(plugin, format, arguments);
 	/* A provider failing again as it did before repeats itself: its
 	 * messages are then debug messages (loader.h, quiet). */
 	if ((level == DCI_LOG_DEBUG || plugin->quiet) &&
@@ -1212,5 +1191,5 @@ const struct dci_host_operations dci_host_operations = {
     .supplier_state = host_supplier_state,
     .batch_set_row = host_batch_set_row,
     .batch_set_row_bytes = host_batch_set_row_bytes,
-    .serve_start = host_serve_start,
+    .serve_start = dci_plugin_serve_start_ask,
 };

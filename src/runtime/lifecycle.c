@@ -35,8 +35,10 @@ access_equal(const struct dci_config *before, const struct dci_config *after)
 	if (before->dci_access_count != after->dci_access_count)
 		return false;
 	for (size_t i = 0; i < before->dci_access_count; i++) {
-		const struct dci_config_dci_access *left = &before->dci_access[i];
-		const struct dci_config_dci_access *right = &after->dci_access[i];
+		const struct dci_config_dci_access *left =
+		    &before->dci_access[i];
+		const struct dci_config_dci_access *right =
+		    &after->dci_access[i];
 
 		if (left->class_id_length != right->class_id_length ||
 		    left->instance_words != right->instance_words ||
@@ -46,8 +48,10 @@ access_equal(const struct dci_config *before, const struct dci_config *after)
 		        left->class_id_length * sizeof(left->class_id[0])) !=
 		        0 ||
 		    memcmp(left->instance, right->instance,
-		        left->instance_words * sizeof(left->instance[0])) != 0 ||
-		    !strings_equal(left->users, right->users, left->user_count) ||
+		        left->instance_words * sizeof(left->instance[0])) !=
+		        0 ||
+		    !strings_equal(
+		        left->users, right->users, left->user_count) ||
 		    !strings_equal(
 		        left->groups, right->groups, left->group_count))
 			return false;
@@ -72,8 +76,8 @@ start_keys_changed(const struct dci_config *before,
 	    {"ping-interval",
 	        before->ping_interval_seconds != after->ping_interval_seconds},
 	    {"in-place-answers", before->in_place != after->in_place},
-	    {"busy-poll",
-	        before->busy_poll_microseconds != after->busy_poll_microseconds},
+	    {"busy-poll", before->busy_poll_microseconds !=
+	                      after->busy_poll_microseconds},
 	    {"user", !texts_equal(before->user, after->user)},
 	    {"dci-socket", !texts_equal(before->dci_socket, after->dci_socket)},
 	    {"dci-socket-mode",

@@ -34,57 +34,6 @@ plugin_path(const char *module, const char *plugin_dir)
 	return path;
 }
 
-/* From here until plugin_failure_reason, the last warning the provider
- * logs is kept as the reason of its failure. */
-static void
-plugin_complaint_collect(struct dci_plugin *plugin)
-{
-	plugin->complaint[0] = '\0';
-	plugin->collecting_complaint = true;
-}
-
-/* Why `plugin` failed to `what` ("initialise", "start"): the last warning
- * it logged meanwhile, which names the cause wherever the reason is read
- * (a check's or a one-shot read's standard error has no other log, a
- * supplier's failure row no other text); the same words for the same
- * failure, so that a retry failing alike is known as such. */
-static void
-plugin_failure_reason(const struct dci_plugin *plugin, const char *what,
-    char *reason, size_t reason_size)
-{
-	if (plugin->complaint[0] != '\0')
-		snprintf(reason, reason_size, "%s: provider %s failed to %s: %s",
-		    plugin->path, plugin->name, what, plugin->complaint);
-	else
-		snprintf(reason, reason_size,
-		    "%s: provider %s failed to %s and said no more",
-		    plugin->path, plugin->name, what);
-}
-
-/* Runs the start a provider asked for in init (provider.h's
- * dci_serve_start), once per init, when the process serves; 0, or -1
- * with why in `reason`. */
-static int
-plugin_serve_start(
-    struct dci_plugin *plugin, char *reason, size_t reason_size)
-{
-	int result;
-
-	if (!plugin->serving || plugin->serve_start == NULL ||
-	    plugin->started)
-		return 0;
-	plugin_complaint_collect(plugin);
-	result = plugin->serve_start(
-	    &plugin->host, plugin->serve_start_context);
-	plugin->collecting_complaint = false;
-	if (result != 0) {
-		plugin_failure_reason(plugin, "start", reason, reason_size);
-		return -1;
-	}
-	plugin->started = true;
-	return 0;
-}
-
 /* Opens plugin->path and checks its entry symbol; on failure nothing is
  * left loaded and `error` names the file. */
 static int
@@ -508,13 +457,12 @@ dci_plugin_start(
 	/* An isolated provider's options are checked in its process, against
 	 * its own keys. */
 	if (plugin_library_open(plugin, reason, sizeof(reason)) != 0 ||
-	    (!config->isolate &&
-	        dci_plugin_check_options(
-	            plugin, config, reason, sizeof(reason)) != 0))
+	    (!config->isolate && dci_plugin_check_options(plugin, config,
+	                             reason, sizeof(reason)) != 0))
 		goto failed;
 	plugin->initialised = true;
 	plugin->restart_reason[0] = '\0';
-	plugin_complaint_collect(plugin);
+	dci_plugin_complaint_collect(plugin);
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
 		dci_host_abort_open_batches(plugin);
 		/* The same words every time, so that a retry failing alike
@@ -525,13 +473,13 @@ dci_plugin_start(
 			snprintf(reason, sizeof(reason), "%s",
 			    plugin->restart_reason);
 		else
-			plugin_failure_reason(
+			dci_plugin_failure_reason(
 			    plugin, "initialise", reason, sizeof(reason));
 		plugin->restart_reason[0] = '\0';
 		goto failed;
 	}
 	plugin->collecting_complaint = false;
-	if (plugin_serve_start(plugin, reason, sizeof(reason)) != 0)
+	if (dci_plugin_serve_start(plugin, reason, sizeof(reason)) != 0)
 		goto failed;
 	if (plugin->state == DCI_PLUGIN_FAILED) {
 		log_notice("provider %s: started after %u failed tr%s",
@@ -929,7 +877,7 @@ plugins_serve(struct dci_plugins *plugins)
 			if (dci_plugin_start(
 			        plugin, now, reason, sizeof(reason)) != 0)
 				log_warnx("%s; retrying with back-off", reason);
-		} else if (plugin_serve_start(
+		} else if (dci_plugin_serve_start(
 		               plugin, reason, sizeof(reason)) != 0) {
 			snprintf(positioned, sizeof(positioned), "%s:%u:%u: %s",
 			    plugin->config->module_position.file,

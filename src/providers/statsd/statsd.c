@@ -430,8 +430,9 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	                      ? dci_option_string(host, "listen")
 	                      : STATSD_LISTEN_DEFAULT;
 	/* `listen: none` (or empty) for the unix socket alone. */
-	if (options->listen != NULL && (options->listen[0] == '\0' ||
-	                                   strcmp(options->listen, "none") == 0))
+	if (options->listen != NULL &&
+	    (options->listen[0] == '\0' ||
+	        strcmp(options->listen, "none") == 0))
 		options->listen = NULL;
 	options->unix_path = dci_option_string(host, "unix_socket");
 	if (options->listen == NULL && options->unix_path == NULL) {

@@ -150,8 +150,8 @@ statsd_open_udp(struct statsd_receiver *receiver, const char *listen, char *why,
 /* The unix socket's address; -1 with the reason for a path that cannot
  * be one. */
 static int
-statsd_unix_address(const char *path, struct sockaddr_un *address, char *why,
-    size_t why_size)
+statsd_unix_address(
+    const char *path, struct sockaddr_un *address, char *why, size_t why_size)
 {
 	*address = (struct sockaddr_un){.sun_family = AF_UNIX};
 	if (strlen(path) >= sizeof address->sun_path || path[0] != '/') {
