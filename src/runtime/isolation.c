@@ -30,6 +30,11 @@
 struct isolation {
 	struct dci_plugin *plugin;
 	pid_t pid;  /* 0: no process */
+	/* Who started the process (a fork since leaves it to the process
+	 * that exits), and whether its provider asked for a start that it
+	 * has not run (provider.h: the process serves only when told). */
+	pid_t started_by;
+	bool start_waits;
 	int socket; /* -1: none */
 	int watch;  /* readable when the process ended (pidfd), or -1 */
 	/* A stop interrupts a refresh in flight from the main thread
@@ -117,6 +122,7 @@ process_start(struct isolation *isolation)
 	}
 	isolation->socket = pair[0];
 	isolation->pid = pid;
+	isolation->started_by = getpid();
 	isolation->supplier_count = 0;
 	isolation->class_count = 0;
 	return 0;
@@ -426,8 +432,13 @@ replay_frame(struct isolation *isolation, struct dci_host *host,
 	case DCI_WIRE_DONE: {
 		uint32_t failed = dci_wire_read_u32(reader);
 		const char *given = dci_wire_read_string(reader);
-		if (!dci_wire_at_end(reader) || failed > 1)
+		/* After an init: whether a start waits (not in a refresh's). */
+		uint32_t start_waits =
+		    dci_wire_at_end(reader) ? 0 : dci_wire_read_u32(reader);
+		if (!dci_wire_at_end(reader) || failed > 1 || start_waits > 1)
 			return -1;
+		if (name != NULL)
+			isolation->start_waits = start_waits == 1;
 		if (name != NULL && given != NULL)
 			snprintf(name, name_size, "%s", given);
 		*done_result = failed ? -1 : 0;
@@ -713,6 +724,15 @@ isolation_fini(struct dci_host *host, void *context)
 	free(isolation->rows);
 	pthread_mutex_destroy(&isolation->socket_lock);
 	free(isolation);
+}
+
+bool
+dci_isolation_serving_needs_restart(const void *context)
+{
+	const struct isolation *isolation = context;
+
+	return isolation == NULL || isolation->started_by != getpid() ||
+	       isolation->start_waits;
 }
 
 void

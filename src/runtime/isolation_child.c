@@ -463,12 +463,17 @@ recording_operations_fill(void)
 	recording_operations.batch_set_row_bytes = record_batch_set_row_bytes;
 }
 
+/* `name` after the init (with whether a start waits: its provider asked
+ * for one, and this process does not serve), NULL after a refresh. */
 static void
 done(int result, const char *name)
 {
 	dci_wire_frame_begin(&out, DCI_WIRE_DONE);
 	dci_wire_u32(&out, result == 0 ? 0 : 1);
 	dci_wire_string(&out, name);
+	if (name != NULL)
+		dci_wire_u32(&out, child_plugin->serve_start != NULL &&
+		                       !child_plugin->started);
 	if (!dci_wire_frame_end(&out))
 		lost();
 	send_out();

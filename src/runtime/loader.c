@@ -874,7 +874,9 @@ plugins_serve(struct dci_plugins *plugins)
 		if (plugin->state != DCI_PLUGIN_RUNNING)
 			continue;
 		if (plugin->config->isolate) {
-			if (dci_plugin_start(
+			if (dci_isolation_serving_needs_restart(
+			        plugin->context) &&
+			    dci_plugin_start(
 			        plugin, now, reason, sizeof(reason)) != 0)
 				log_warnx("%s; retrying with back-off", reason);
 		} else if (dci_plugin_serve_start(

@@ -15,7 +15,9 @@
 #     running daemon (read back through SNMP), the socket file the same;
 #   - a socket left by a daemon killed with SIGKILL is replaced by the next
 #     start, which serves on it; a file that is not a socket is refused and
-#     left as it was.
+#     left as it was;
+#   - statsd isolated (its own process): a counter sent to it is served.
+# Run in both modes (make check-daemon-mode: dcistatd daemonised).
 #
 # Needs root (for snmpd's sockets; exit 77 otherwise).
 
@@ -171,6 +173,21 @@ wait_until 10 agent_up || fail "dcistatd does not serve with its statsd failed"
 ok "a regular file at unix_socket is refused and left: $(grep -o 'failed to start: .*' "$DCISTATD_LOG" | head -n 1 | sed "s|$TMP_DIR/||")"
 stop_dcistatd
 rm -f "$UNIX_SOCKET"
+
+# --- statsd isolated ------------------------------------------------------------
+ISOLATE=$top_builddir/src/isolate/dcistat-isolate
+[ -x "$ISOLATE" ] || fail "$ISOLATE not built (run make)"
+export DCISTAT_ISOLATE_PROGRAM=$ISOLATE
+sed -i 's/^    refresh: 0.3$/    refresh: 0.3\n    isolate: true/' "$config"
+grep -q "isolate: true" "$config" || fail "the configuration was not made isolated"
+start_dcistatd "$config"
+wait_dcistatd_ready 10
+python3 "$CLIENT" send 127.0.0.1 "$PORT" 'h39.isolated:4|c'
+isolated_sent() { [ "$(counter h39.isolated)" = 4 ]; }
+wait_until 10 isolated_sent ||
+    fail "isolated statsd serves '$(counter h39.isolated)' for a counter of 4 ($(grep statsd "$DCISTATD_LOG" | tail -n 2))"
+ok "statsd isolated: a counter sent to its process is served (4)"
+stop_dcistatd
 
 stop_snmpd
 exit 0
