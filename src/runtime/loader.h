@@ -78,10 +78,12 @@ struct dci_plugin *dci_plugin_new(const struct dci_config *config, size_t index,
     const char *default_plugin_dir, struct dci_registry *registry,
     int notify_fd);
 
-/* Loads the file, checks the options and calls init. Returns 0 (running,
- * due for a refresh at once), or -1 with "FILE:LINE:COLUMN: reason" in
- * `error`: the plug-in is then failed, unloaded, shown as a failed supplier
- * and due for another try after a back-off. */
+/* Loads the file, checks the options and calls init, then, when the
+ * plug-in serves (dci_plugins_use_threads ran), the start init asked for.
+ * Returns 0 (running, due for a refresh at once), or -1 with
+ * "FILE:LINE:COLUMN: reason" in `error`, the reason naming the provider's
+ * last warning: the plug-in is then failed, unloaded, shown as a failed
+ * supplier and due for another try after a back-off. */
 int dci_plugin_start(
     struct dci_plugin *plugin, int64_t now, char *error, size_t error_size);
 

@@ -4,7 +4,9 @@
  * configuration per metric.
  *
  * It listens on UDP (option listen, default 127.0.0.1:8125) and, if asked,
- * on a unix datagram socket (unix_socket); a receiver thread
+ * on a unix datagram socket (unix_socket), from its start (provider.h): init
+ * only checks those, so a check or a one-shot read beside a running daemon
+ * takes nothing of it and serves no receiver row; a receiver thread
  * (statsd_receiver.h: why a thread) parses each datagram
  * (statsd_parse.h) into series (statsd_series.h), and every refresh serves
  * them as four classes, one instance per metric name and tag set, and a
