@@ -1060,17 +1060,6 @@ host_option_item(struct dci_host *host, const char *key, size_t index)
 	return option->values[index];
 }
 
-/* dci_plugin_complaint_note with arguments. */
-static void __attribute__((format(printf, 2, 3)))
-host_complaint(struct dci_plugin *plugin, const char *format, ...)
-{
-	va_list arguments;
-
-	va_start(arguments, format);
-	dci_plugin_complaint_note(plugin, format, arguments);
-	va_end(arguments);
-}
-
 static void
 host_option_error(struct dci_host *host, const char *key, const char *message)
 {
@@ -1084,8 +1073,8 @@ host_option_error(struct dci_host *host, const char *key, const char *message)
 		    option->position.column);
 	log_warnx("%sprovider %s: option '%s': %s", where, plugin->name,
 	    key ? key : "", message ? message : "");
-	host_complaint(plugin, "%soption '%s': %s", where, key ? key : "",
-	    message ? message : "");
+	dci_plugin_complaint_note(plugin, "%soption '%s': %s", where,
+	    key ? key : "", message ? message : "");
 }
 
 static int
@@ -1152,7 +1141,7 @@ host_log(struct dci_host *host, enum dci_log_level level, const char *format,
 
 	/* A failed init's or start's reason, even when logged at debug. */
 	if (level <= DCI_LOG_WARNING)
-		dci_plugin_complaint_note(plugin, format, arguments);
+		dci_plugin_complaint_vnote(plugin, format, arguments);
 	/* A provider failing again as it did before repeats itself: its
 	 * messages are then debug messages (loader.h, quiet). */
 	if ((level == DCI_LOG_DEBUG || plugin->quiet) &&

@@ -29,7 +29,7 @@
 
 struct isolation {
 	struct dci_plugin *plugin;
-	pid_t pid;  /* 0: no process */
+	pid_t pid; /* 0: no process */
 	/* Who started the process (a fork since leaves it to the process
 	 * that exits), and whether its provider asked for a start that it
 	 * has not run (provider.h: the process serves only when told). */
@@ -392,6 +392,22 @@ replay_batch(struct isolation *isolation, struct dci_host *host,
 	return 0;
 }
 
+/* A warning of the process, the reason of a failed init or start there
+ * (plugin.h), without the "provider NAME: " its host put before it (the
+ * name the process knows, which may not be ours yet). */
+static void
+isolation_complaint(struct dci_plugin *plugin, const char *text)
+{
+	if (strncmp(text, "provider ", 9) == 0) {
+		const char *name = text + 9;
+		size_t length = strcspn(name, " :");
+
+		if (length > 0 && strncmp(name + length, ": ", 2) == 0)
+			text = name + length + 2;
+	}
+	dci_plugin_complaint_note(plugin, "%s", text);
+}
+
 /* One message of the process, replayed; 1 for DONE (with its result in
  * *done_result and its name in `name`), 0 for the others, -1 when it
  * breaks the protocol. */
@@ -427,6 +443,8 @@ replay_frame(struct isolation *isolation, struct dci_host *host,
 		            : level > DCI_LOG_DEBUG ? DCI_LOG_DEBUG
 		                                    : (int)level,
 		    "%s", text);
+		if (level <= DCI_LOG_WARNING)
+			isolation_complaint(isolation->plugin, text);
 		return 0;
 	}
 	case DCI_WIRE_DONE: {

@@ -457,8 +457,9 @@ dci_plugin_start(
 	/* An isolated provider's options are checked in its process, against
 	 * its own keys. */
 	if (plugin_library_open(plugin, reason, sizeof(reason)) != 0 ||
-	    (!config->isolate && dci_plugin_check_options(plugin, config,
-	                             reason, sizeof(reason)) != 0))
+	    (!config->isolate &&
+	        dci_plugin_check_options(
+	            plugin, config, reason, sizeof(reason)) != 0))
 		goto failed;
 	plugin->initialised = true;
 	plugin->restart_reason[0] = '\0';

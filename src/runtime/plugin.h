@@ -181,11 +181,14 @@ int dci_plugin_serve_start(
     struct dci_plugin *plugin, char *reason, size_t reason_size);
 
 /* From here until dci_plugin_failure_reason, the last warning the
- * provider logs (dci_plugin_complaint_note, from host.c's log and option
- * error) is kept as the reason of its failure. */
+ * provider logs (dci_plugin_complaint_note: host.c's log and option error,
+ * an isolated provider's forwarded lines) is kept as the reason of its
+ * failure. */
 void dci_plugin_complaint_collect(struct dci_plugin *plugin);
-void dci_plugin_complaint_note(
+void dci_plugin_complaint_vnote(
     struct dci_plugin *plugin, const char *format, va_list arguments);
+void dci_plugin_complaint_note(struct dci_plugin *plugin, const char *format,
+    ...) __attribute__((format(printf, 2, 3)));
 
 /* Why `plugin` failed to `what` ("initialise", "start"): the last warning
  * it logged meanwhile, which names the cause wherever the reason is read

@@ -36,7 +36,7 @@ dci_plugin_complaint_collect(struct dci_plugin *plugin)
 }
 
 void
-dci_plugin_complaint_note(
+dci_plugin_complaint_vnote(
     struct dci_plugin *plugin, const char *format, va_list arguments)
 {
 	va_list copy;
@@ -46,6 +46,16 @@ dci_plugin_complaint_note(
 	va_copy(copy, arguments);
 	vsnprintf(plugin->complaint, sizeof(plugin->complaint), format, copy);
 	va_end(copy);
+}
+
+void
+dci_plugin_complaint_note(struct dci_plugin *plugin, const char *format, ...)
+{
+	va_list arguments;
+
+	va_start(arguments, format);
+	dci_plugin_complaint_vnote(plugin, format, arguments);
+	va_end(arguments);
 }
 
 void

@@ -96,6 +96,16 @@ run_dcistatd "$TMP_DIR/bad.out" "$TMP_DIR/bad.err" -t -c "$TMP_DIR/bad.yaml"
 grep -q "bad.yaml:5:13: .*failed to initialise: .*bad.yaml:8:7: option 'listen': expected address:port" "$TMP_DIR/bad.err" ||
     fail "dcistatd -t on a bad listen address said: $(tail -n 2 "$TMP_DIR/bad.err")"
 ok "dcistatd -t on listen: 127.0.0.1: $(tail -n 1 "$TMP_DIR/bad.err" | sed "s|$TMP_DIR/||; s|$STATSD_SO|statsd.so|")"
+# Isolated, the cause comes from its process.
+ISOLATE=$top_builddir/src/isolate/dcistat-isolate
+[ -x "$ISOLATE" ] || fail "$ISOLATE not built (run make)"
+export DCISTAT_ISOLATE_PROGRAM=$ISOLATE
+sed 's/^    refresh: 0.3$/    refresh: 0.3\n    isolate: true/' "$TMP_DIR/bad.yaml" >"$TMP_DIR/bad_isolated.yaml"
+run_dcistatd "$TMP_DIR/bad.out" "$TMP_DIR/bad.err" -t -c "$TMP_DIR/bad_isolated.yaml"
+[ "$RUN_STATUS" -ne 0 ] || fail "dcistatd -t accepts listen: 127.0.0.1 isolated"
+grep -q "bad_isolated.yaml:5:13: .*failed to initialise: .*option 'listen': expected address:port" "$TMP_DIR/bad.err" ||
+    fail "dcistatd -t on a bad listen address, isolated, said: $(tail -n 2 "$TMP_DIR/bad.err")"
+ok "the same, isolated: the failure names the cause its process gave"
 
 # --- dcistat --standalone beside it ---------------------------------------------
 "$DCISTAT" --standalone -c "$config" suppliers </dev/null \
@@ -175,9 +185,6 @@ stop_dcistatd
 rm -f "$UNIX_SOCKET"
 
 # --- statsd isolated ------------------------------------------------------------
-ISOLATE=$top_builddir/src/isolate/dcistat-isolate
-[ -x "$ISOLATE" ] || fail "$ISOLATE not built (run make)"
-export DCISTAT_ISOLATE_PROGRAM=$ISOLATE
 sed -i 's/^    refresh: 0.3$/    refresh: 0.3\n    isolate: true/' "$config"
 grep -q "isolate: true" "$config" || fail "the configuration was not made isolated"
 start_dcistatd "$config"
