@@ -653,7 +653,9 @@ start_dcistatd() {
 	: >"$DCISTATD_LOG"
 	chmod 0666 "$DCISTATD_LOG"
 	# The starter returns once the daemon is ready; what fails before
-	# the log opens is on its standard error, kept in the same file.
+	# the log opens is on its standard error, kept in the same file
+	# (both append).
+	# shellcheck disable=SC2094
 	"${_lib_ns_prefix[@]}" "${DCISTATD_WRAPPER[@]}" \
 	    "$DCISTATD" -c "$config" -L "$DCISTATD_LOG" -p "$pid_file" \
 	    "${in_place[@]}" "$@" </dev/null >>"$DCISTATD_LOG" 2>&1 &

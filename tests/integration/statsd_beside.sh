@@ -88,7 +88,7 @@ run_dcistatd "$TMP_DIR/check.out" "$TMP_DIR/check.err" -t -c "$config"
     fail "dcistatd -t fails beside the running daemon ($RUN_STATUS): $(cat "$TMP_DIR/check.err")"
 grep -q "configuration OK (1 provider)" "$TMP_DIR/check.out" ||
     fail "dcistatd -t said: $(cat "$TMP_DIR/check.out")"
-ok "dcistatd -t beside the running daemon: $(cat "$TMP_DIR/check.out" | sed "s|$TMP_DIR/||")"
+ok "dcistatd -t beside the running daemon: $(sed "s|$TMP_DIR/||" "$TMP_DIR/check.out")"
 
 write_statsd_config "$TMP_DIR/bad.yaml" "127.0.0.1"
 run_dcistatd "$TMP_DIR/bad.out" "$TMP_DIR/bad.err" -t -c "$TMP_DIR/bad.yaml"
