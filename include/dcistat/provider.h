@@ -27,7 +27,22 @@
  * - init: once, after the plug-in is loaded and its options are checked.
  *   Registers suppliers and classes; may read options and declare a
  *   refresh limit; returns 0 or -1 (the provider is then shown failed and
- *   init is tried again later, with back-off, after fini).
+ *   init is tried again later, with back-off, after fini). init starts no
+ *   thread and opens no listening socket: it may run in a process that
+ *   forks afterwards (dcistatd and snmpd daemonise after loading their
+ *   providers, and a thread does not survive a fork), or in one that only
+ *   checks the configuration or reads once beside a running daemon (-t,
+ *   --mib, `dcistat --standalone`), whose addresses and socket paths that
+ *   daemon holds. It checks what it would listen on (a clear message and
+ *   -1 for a bad address) and asks for a start (dci_serve_start).
+ *
+ * - start: the callback given to dci_serve_start, at most once per init,
+ *   on the main thread of the process that serves: after any fork, before
+ *   refresh runs on its thread. There the provider binds its sockets and
+ *   starts its threads; it may log and read options. Returns 0 or -1 (the
+ *   provider is then failed as after a failed init: fini, and init tried
+ *   again with back-off). A check or a one-shot read never runs it, so
+ *   refresh may run without it and serves what it has (nothing yet).
  *
  * - refresh: every refresh period (YAML `refresh`, default 1 s), whether
  *   or not requests arrive. For each of its classes it opens a batch, adds
@@ -41,8 +56,9 @@
  *   that call refuses registration there.
  *
  * - fini: once before the plug-in is unloaded (after a reload that removes
- *   or changes it, at stop), also after a failed init; never while a
- *   refresh runs.
+ *   or changes it, at stop), also after a failed init or start; never
+ *   while a refresh runs. It stops what start started, whether or not
+ *   start ran.
  *
  * Memory. Every structure and string passed to the host is copied before the
  * call returns; the provider keeps ownership of what it passes. Handles the
@@ -402,6 +418,8 @@ struct dci_host_operations {
 	int (*batch_set_row_bytes)(struct dci_batch *batch, long row,
 	    const struct dci_row_bytes *values, size_t count);
 	unsigned (*refresh_period)(struct dci_host *host);
+	int (*serve_start)(struct dci_host *host,
+	    int (*start)(struct dci_host *host, void *context), void *context);
 };
 
 /* Handed to every callback; the host's own state follows this member. */
@@ -725,6 +743,27 @@ dci_refresh_period(struct dci_host *host)
 	    offsetof(struct dci_host_operations, refresh_period))
 		return 0;
 	return host->operations->refresh_period(host);
+}
+
+/* --- Start (from init) --- */
+
+/* Asks the host to call `start` with `context` (the provider's context,
+ * the one init hands back) once the process is the one that serves: see
+ * "Threads and call order" above. A provider that listens on a socket or
+ * runs a thread of its own does that in `start`, never in init, so that
+ * it works when the daemon forks after init and so that a check beside a
+ * running daemon neither needs nor takes its addresses. Called again, the
+ * last callback holds. Returns 0, or -1 for a call outside init. A host
+ * older than this call has no start step: `start` runs at once, inside
+ * init, and its result is returned. */
+static inline int
+dci_serve_start(struct dci_host *host,
+    int (*start)(struct dci_host *host, void *context), void *context)
+{
+	if (host->operations->size <=
+	    offsetof(struct dci_host_operations, serve_start))
+		return start(host, context);
+	return host->operations->serve_start(host, start, context);
 }
 
 /* --- Options (any callback) ---

@@ -83,10 +83,6 @@ static struct {
 	bool initialised;
 	bool callback_registered;
 	int notify_fd; /* registered with snmpd's loop, or -1 */
-	/* The process that loaded the configuration: snmpd forks into the
-	 * background after reading snmpd.conf, and an isolated provider's
-	 * process is a child of the one that started it. */
-	pid_t loaded_by;
 	/* A fresh load's failed providers are still to be announced
 	 * (agent_notifications_announce_failures). */
 	bool announce;
@@ -141,19 +137,15 @@ embedded_notified(int fd, void *argument)
 	embedded_schedule();
 }
 
-/* Refresh threads start from snmpd's loop, never at its reading of the
- * configuration: snmpd may fork after that, and threads do not survive a
- * fork; nor do isolated providers' processes, started again here. */
+/* Providers' starts and refresh threads run from snmpd's loop, never at
+ * its reading of the configuration: snmpd may fork after that, and
+ * threads do not survive a fork; nor do isolated providers' processes,
+ * which dci_plugins_use_threads starts again. */
 static void
 embedded_use_threads(void)
 {
 	int fd;
 
-	if (embedded.loaded && embedded.loaded_by != getpid()) {
-		embedded.loaded_by = getpid();
-		dci_plugins_restart_isolated(
-		    &embedded.lifecycle.plugins, dci_clock_milliseconds());
-	}
 	if (!embedded.loaded || embedded.notify_fd >= 0 ||
 	    dci_plugins_use_threads(&embedded.lifecycle.plugins) != 0)
 		return;
@@ -255,7 +247,6 @@ embedded_load_configuration(const char *path)
 		return false;
 	}
 	embedded.loaded = true;
-	embedded.loaded_by = getpid();
 	embedded.announce = true;
 	agent_notifications_configure(
 	    &embedded.lifecycle.config->notifications);

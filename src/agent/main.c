@@ -163,10 +163,12 @@ daemon_reload(void *context)
 		log_open("syslog", "dcistatd");
 		log_warn("cannot open log %s; logging to syslog", target);
 	}
-	if (changes.agent_changed)
-		log_notice(
-		    "agentx-socket, ping-interval and user changes take "
-		    "effect at the next start");
+	if (changes.start_keys_changed[0] != '\0')
+		log_notice("reload: %s changed; %s effect at the next start",
+		    changes.start_keys_changed,
+		    strchr(changes.start_keys_changed, ',') != NULL
+		        ? "they take"
+		        : "it takes");
 }
 
 /* The events sink of the DCI Server (model/events.h). */
@@ -269,11 +271,11 @@ main(int argc, char **argv)
 		if (agent_daemon_detach(&background) != 0)
 			fatal("cannot daemonise");
 		dci_isolation_adopt_orphans();
-		dci_plugins_restart_isolated(
-		    &state.lifecycle.plugins, dci_clock_milliseconds());
 	}
 
-	/* After daemon(): threads do not survive a fork. */
+	/* After daemon(): the providers' starts (their threads and listening
+	 * sockets), isolated providers' processes and the refresh threads,
+	 * none of which survives a fork. */
 	dci_plugins_use_threads(&state.lifecycle.plugins);
 	dci_plugins_refresh_all(
 	    &state.lifecycle.plugins, dci_clock_milliseconds());

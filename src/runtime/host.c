@@ -1065,15 +1065,16 @@ host_option_error(struct dci_host *host, const char *key, const char *message)
 {
 	struct dci_plugin *plugin = plugin_of(host);
 	const struct dci_config_option *option = option_find(host, key);
+	char where[512] = "";
 
-	if (option == NULL) {
-		log_warnx("provider %s: option '%s': %s", plugin->name,
-		    key ? key : "", message ? message : "");
-		return;
-	}
-	log_warnx("%s:%u:%u: provider %s: option '%s': %s",
-	    option->position.file, option->position.line,
-	    option->position.column, plugin->name, key, message ? message : "");
+	if (option != NULL)
+		snprintf(where, sizeof(where),
+		    "%s:%u:%u: ", option->position.file, option->position.line,
+		    option->position.column);
+	log_warnx("%sprovider %s: option '%s': %s", where, plugin->name,
+	    key ? key : "", message ? message : "");
+	dci_plugin_complaint_note(plugin, "%soption '%s': %s", where,
+	    key ? key : "", message ? message : "");
 }
 
 static int
@@ -1144,6 +1145,9 @@ host_log(struct dci_host *host, enum dci_log_level level, const char *format,
 	char message[1536];
 	int priority = (int)level;
 
+	/* A failed init's or start's reason, even when logged at debug. */
+	if (level <= DCI_LOG_WARNING)
+		dci_plugin_complaint_vnote(plugin, format, arguments);
 	/* A provider failing again as it did before repeats itself: its
 	 * messages are then debug messages (loader.h, quiet). */
 	if ((level == DCI_LOG_DEBUG || plugin->quiet) &&
@@ -1183,4 +1187,5 @@ const struct dci_host_operations dci_host_operations = {
     .batch_set_row = host_batch_set_row,
     .batch_set_row_bytes = host_batch_set_row_bytes,
     .refresh_period = host_refresh_period,
+    .serve_start = dci_plugin_serve_start_ask,
 };

@@ -29,7 +29,12 @@
 
 struct isolation {
 	struct dci_plugin *plugin;
-	pid_t pid;  /* 0: no process */
+	pid_t pid; /* 0: no process */
+	/* Who started the process (a fork since leaves it to the process
+	 * that exits), and whether its provider asked for a start that it
+	 * has not run (provider.h: the process serves only when told). */
+	pid_t started_by;
+	bool start_waits;
 	int socket; /* -1: none */
 	int watch;  /* readable when the process ended (pidfd), or -1 */
 	/* A stop interrupts a refresh in flight from the main thread
@@ -117,6 +122,7 @@ process_start(struct isolation *isolation)
 	}
 	isolation->socket = pair[0];
 	isolation->pid = pid;
+	isolation->started_by = getpid();
 	isolation->supplier_count = 0;
 	isolation->class_count = 0;
 	return 0;
@@ -386,6 +392,22 @@ replay_batch(struct isolation *isolation, struct dci_host *host,
 	return 0;
 }
 
+/* A warning of the process, the reason of a failed init or start there
+ * (plugin.h), without the "provider NAME: " its host put before it (the
+ * name the process knows, which may not be ours yet). */
+static void
+isolation_complaint(struct dci_plugin *plugin, const char *text)
+{
+	if (strncmp(text, "provider ", 9) == 0) {
+		const char *name = text + 9;
+		size_t length = strcspn(name, " :");
+
+		if (length > 0 && strncmp(name + length, ": ", 2) == 0)
+			text = name + length + 2;
+	}
+	dci_plugin_complaint_note(plugin, "%s", text);
+}
+
 /* One message of the process, replayed; 1 for DONE (with its result in
  * *done_result and its name in `name`), 0 for the others, -1 when it
  * breaks the protocol. */
@@ -421,13 +443,20 @@ replay_frame(struct isolation *isolation, struct dci_host *host,
 		            : level > DCI_LOG_DEBUG ? DCI_LOG_DEBUG
 		                                    : (int)level,
 		    "%s", text);
+		if (level <= DCI_LOG_WARNING)
+			isolation_complaint(isolation->plugin, text);
 		return 0;
 	}
 	case DCI_WIRE_DONE: {
 		uint32_t failed = dci_wire_read_u32(reader);
 		const char *given = dci_wire_read_string(reader);
-		if (!dci_wire_at_end(reader) || failed > 1)
+		/* After an init: whether a start waits (not in a refresh's). */
+		uint32_t start_waits =
+		    dci_wire_at_end(reader) ? 0 : dci_wire_read_u32(reader);
+		if (!dci_wire_at_end(reader) || failed > 1 || start_waits > 1)
 			return -1;
+		if (name != NULL)
+			isolation->start_waits = start_waits == 1;
 		if (name != NULL && given != NULL)
 			snprintf(name, name_size, "%s", given);
 		*done_result = failed ? -1 : 0;
@@ -593,6 +622,9 @@ process_setup(struct isolation *isolation, struct dci_host *host)
 		for (size_t v = 0; v < option->value_count; v++)
 			dci_wire_string(out, option->values[v]);
 	}
+	/* Whether its process runs the provider's start (provider.h): only
+	 * when dcistatd serves, never for a check. */
+	dci_wire_u32(out, plugin->serving ? 1 : 0);
 	if (!dci_wire_frame_end(out)) {
 		out->length = 0;
 		out->failed = false;
@@ -710,6 +742,15 @@ isolation_fini(struct dci_host *host, void *context)
 	free(isolation->rows);
 	pthread_mutex_destroy(&isolation->socket_lock);
 	free(isolation);
+}
+
+bool
+dci_isolation_serving_needs_restart(const void *context)
+{
+	const struct isolation *isolation = context;
+
+	return isolation == NULL || isolation->started_by != getpid() ||
+	       isolation->start_waits;
 }
 
 void

@@ -31,6 +31,7 @@
 #define DCISTAT_RUNTIME_ISOLATION_H
 
 #include <dcistat/provider.h>
+#include <stdbool.h>
 
 /* The longest an isolated provider's init or refresh may take; a refresh
  * period longer than a third of it lengthens it to three periods. */
@@ -60,6 +61,13 @@ void dci_isolation_replayer_free(struct dci_isolation_replayer *replayer);
  * once, its process killed (with what it started), instead of waiting out
  * the hang limit; the provider is not restarted for it. */
 void dci_isolation_interrupt(void *context);
+
+/* With `context` the isolation provider's, when the process that serves
+ * begins to (loader.h's dci_plugins_use_threads): whether its process must
+ * be started again, serving: it was started before a fork (and ended with
+ * the process that exited), or its provider asked for a start that a
+ * process started before serving does not run. */
+bool dci_isolation_serving_needs_restart(const void *context);
 
 /* The child's side, the whole of dcistat-isolate: serves dcistatd on
  * `socket` until it closes it. Returns the exit status. */

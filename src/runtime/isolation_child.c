@@ -463,12 +463,17 @@ recording_operations_fill(void)
 	recording_operations.batch_set_row_bytes = record_batch_set_row_bytes;
 }
 
+/* `name` after the init (with whether a start waits: its provider asked
+ * for one, and this process does not serve), NULL after a refresh. */
 static void
 done(int result, const char *name)
 {
 	dci_wire_frame_begin(&out, DCI_WIRE_DONE);
 	dci_wire_u32(&out, result == 0 ? 0 : 1);
 	dci_wire_string(&out, name);
+	if (name != NULL)
+		dci_wire_u32(&out, child_plugin->serve_start != NULL &&
+		                       !child_plugin->started);
 	if (!dci_wire_frame_end(&out))
 		lost();
 	send_out();
@@ -487,7 +492,7 @@ text_copy(const char *text)
 /* The configuration SETUP describes: one provider entry. NULL when the
  * message breaks a rule. */
 static struct dci_config *
-config_from_setup(struct dci_wire_reader *reader, char **name)
+config_from_setup(struct dci_wire_reader *reader, char **name, bool *serving)
 {
 	struct dci_config *config = calloc(1, sizeof(*config));
 	struct dci_config_provider *provider;
@@ -541,7 +546,8 @@ config_from_setup(struct dci_wire_reader *reader, char **name)
 			option->values[v] =
 			    text_copy(dci_wire_read_string(reader));
 	}
-	if (!dci_wire_at_end(reader))
+	*serving = dci_wire_read_u32(reader) == 1;
+	if (reader->failed || !dci_wire_at_end(reader))
 		goto refused;
 	return config;
 
@@ -561,6 +567,7 @@ dci_isolation_child_main(int socket)
 	struct dci_registry *registry;
 	struct dci_plugin *plugin;
 	char why[512], error[1024], *name = NULL;
+	bool serving = false;
 	int result;
 
 	child_socket = socket;
@@ -570,7 +577,7 @@ dci_isolation_child_main(int socket)
 	        &type, &payload, why, sizeof(why)) != 1 ||
 	    type != DCI_WIRE_SETUP)
 		return 2;
-	config = config_from_setup(&payload, &name);
+	config = config_from_setup(&payload, &name, &serving);
 	registry = dci_registry_new();
 	if (config == NULL || registry == NULL)
 		return 2;
@@ -578,6 +585,7 @@ dci_isolation_child_main(int socket)
 	if (plugin == NULL)
 		return 2;
 	plugin->host.operations = &recording_operations;
+	plugin->serving = serving;
 	child_plugin = plugin;
 	result = dci_plugin_start(
 	    plugin, dci_clock_milliseconds(), error, sizeof(error));

@@ -2,6 +2,7 @@
 #include "runtime/lifecycle.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,76 @@ strings_equal(char *const *left, char *const *right, size_t count)
 		if (strcmp(left[i], right[i]) != 0)
 			return false;
 	return true;
+}
+
+static bool
+access_equal(const struct dci_config *before, const struct dci_config *after)
+{
+	if (before->dci_access_count != after->dci_access_count)
+		return false;
+	for (size_t i = 0; i < before->dci_access_count; i++) {
+		const struct dci_config_dci_access *left =
+		    &before->dci_access[i];
+		const struct dci_config_dci_access *right =
+		    &after->dci_access[i];
+
+		if (left->class_id_length != right->class_id_length ||
+		    left->instance_words != right->instance_words ||
+		    left->user_count != right->user_count ||
+		    left->group_count != right->group_count ||
+		    memcmp(left->class_id, right->class_id,
+		        left->class_id_length * sizeof(left->class_id[0])) !=
+		        0 ||
+		    memcmp(left->instance, right->instance,
+		        left->instance_words * sizeof(left->instance[0])) !=
+		        0 ||
+		    !strings_equal(
+		        left->users, right->users, left->user_count) ||
+		    !strings_equal(
+		        left->groups, right->groups, left->group_count))
+			return false;
+	}
+	return true;
+}
+
+/* Names, comma-separated in `names`, the keys of the agent section that
+ * differ between the two configurations and that dcistatd reads only at
+ * its start (src/agent/main.c); the log and the notifications are applied
+ * at the reload itself, the providers' keys by the reload. */
+static void
+start_keys_changed(const struct dci_config *before,
+    const struct dci_config *after, char *names, size_t size)
+{
+	const struct {
+		const char *key;
+		bool changed;
+	} keys[] = {
+	    {"agentx-socket",
+	        !texts_equal(before->agentx_socket, after->agentx_socket)},
+	    {"ping-interval",
+	        before->ping_interval_seconds != after->ping_interval_seconds},
+	    {"in-place-answers", before->in_place != after->in_place},
+	    {"busy-poll", before->busy_poll_microseconds !=
+	                      after->busy_poll_microseconds},
+	    {"user", !texts_equal(before->user, after->user)},
+	    {"dci-socket", !texts_equal(before->dci_socket, after->dci_socket)},
+	    {"dci-socket-mode",
+	        before->dci_socket_mode != after->dci_socket_mode},
+	    {"dci-access", !access_equal(before, after)},
+	};
+	size_t used = 0;
+
+	names[0] = '\0';
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int written;
+
+		if (!keys[i].changed || used >= size)
+			continue;
+		written = snprintf(names + used, size - used, "%s%s",
+		    used > 0 ? ", " : "", keys[i].key);
+		if (written > 0)
+			used += (size_t)written;
+	}
 }
 
 static bool
@@ -310,6 +381,7 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 			    lifecycle->config_path, after->providers[i].module);
 			continue;
 		}
+		next[i]->serving = plugins->serving;
 		if (dci_plugin_start(next[i], now, reason, sizeof(reason)) != 0)
 			log_warnx("%s; retrying with back-off", reason);
 		else if (claimed[i])
@@ -332,12 +404,8 @@ dci_lifecycle_reload(struct dci_lifecycle *lifecycle,
 	free(taken);
 	free(claimed);
 
-	counted.agent_changed =
-	    !texts_equal(before->agentx_socket, after->agentx_socket) ||
-	    before->ping_interval_seconds != after->ping_interval_seconds ||
-	    before->in_place != after->in_place ||
-	    !texts_equal(before->log_target, after->log_target) ||
-	    !texts_equal(before->user, after->user);
+	start_keys_changed(before, after, counted.start_keys_changed,
+	    sizeof(counted.start_keys_changed));
 	lifecycle->retired[lifecycle->retired_count++] = before;
 	lifecycle->config = after;
 	retired_collect(lifecycle);

@@ -39,10 +39,11 @@ struct dci_lifecycle {
 /* What a reload did, for its log line and the tests. */
 struct dci_lifecycle_changes {
 	size_t unchanged, added, removed, restarted;
-	/* The agent section's socket, ping interval or log differ: the
-	 * caller applies what it can (the log) and says what waits for a
-	 * restart. */
-	bool agent_changed;
+	/* The keys of the agent section that changed and that dcistatd reads
+	 * only at its start (agentx-socket, ping-interval, in-place-answers,
+	 * busy-poll, user, dci-socket, dci-socket-mode, dci-access), named
+	 * comma-separated in the order of dcistatd(8); "": none. */
+	char start_keys_changed[160];
 };
 
 /*

@@ -463,6 +463,7 @@ dci_plugin_start(
 		goto failed;
 	plugin->initialised = true;
 	plugin->restart_reason[0] = '\0';
+	dci_plugin_complaint_collect(plugin);
 	if (plugin->entry->init(&plugin->host, &plugin->context) != 0) {
 		dci_host_abort_open_batches(plugin);
 		/* The same words every time, so that a retry failing alike
@@ -473,13 +474,14 @@ dci_plugin_start(
 			snprintf(reason, sizeof(reason), "%s",
 			    plugin->restart_reason);
 		else
-			snprintf(reason, sizeof(reason),
-			    "%s: provider %s failed to initialise (its "
-			    "messages are in the log)",
-			    plugin->path, plugin->name);
+			dci_plugin_failure_reason(
+			    plugin, "initialise", reason, sizeof(reason));
 		plugin->restart_reason[0] = '\0';
 		goto failed;
 	}
+	plugin->collecting_complaint = false;
+	if (dci_plugin_serve_start(plugin, reason, sizeof(reason)) != 0)
+		goto failed;
 	if (plugin->state == DCI_PLUGIN_FAILED) {
 		log_notice("provider %s: started after %u failed tr%s",
 		    plugin->name, plugin->consecutive_failures,
@@ -511,6 +513,7 @@ dci_plugin_start(
 	return 0;
 
 failed:
+	plugin->collecting_complaint = false;
 	/* Positions name the line an operator fixes; an unknown option
 	 * already has its own. */
 	if (strncmp(reason, config->module_position.file,
@@ -779,6 +782,9 @@ dci_plugin_stop(struct dci_plugin *plugin)
 		plugin->entry->fini(&plugin->host, plugin->context);
 	plugin->initialised = false;
 	plugin->context = NULL;
+	plugin->serve_start = NULL;
+	plugin->serve_start_context = NULL;
+	plugin->started = false;
 	if (plugin->entry != NULL)
 		dci_host_abort_open_batches(plugin);
 	if (plugin->registry != NULL)
@@ -852,9 +858,45 @@ dci_plugins_check_derived(const struct dci_config *config,
 	return 0;
 }
 
+/* The process is the one that serves: each running provider's start runs
+ * (an isolated one starts again, its process a child of this one, told to
+ * serve), and a provider started later runs its start after its init. */
+static void
+plugins_serve(struct dci_plugins *plugins)
+{
+	int64_t now = dci_clock_milliseconds();
+	char reason[1024], positioned[1200];
+
+	plugins->serving = true;
+	for (size_t i = 0; i < plugins->count; i++) {
+		struct dci_plugin *plugin = plugins->items[i];
+
+		plugin->serving = true;
+		if (plugin->state != DCI_PLUGIN_RUNNING)
+			continue;
+		if (plugin->config->isolate) {
+			if (dci_isolation_serving_needs_restart(
+			        plugin->context) &&
+			    dci_plugin_start(
+			        plugin, now, reason, sizeof(reason)) != 0)
+				log_warnx("%s; retrying with back-off", reason);
+		} else if (dci_plugin_serve_start(
+		               plugin, reason, sizeof(reason)) != 0) {
+			snprintf(positioned, sizeof(positioned), "%s:%u:%u: %s",
+			    plugin->config->module_position.file,
+			    plugin->config->module_position.line,
+			    plugin->config->module_position.column, reason);
+			log_warnx("%s; retrying with back-off", positioned);
+			plugin_fail_start(plugin, now, positioned);
+		}
+	}
+}
+
 int
 dci_plugins_use_threads(struct dci_plugins *plugins)
 {
+	if (!plugins->serving)
+		plugins_serve(plugins);
 	if (plugins->threaded)
 		return 0;
 	if (pipe2(plugins->notify_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {

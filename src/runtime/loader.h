@@ -42,6 +42,9 @@ struct dci_plugins {
 	 * refresh ends. */
 	bool threaded;
 	int notify_pipe[2];
+	/* After dci_plugins_use_threads: this process serves, and runs the
+	 * start of every provider that asks for one (provider.h). */
+	bool serving;
 };
 
 enum dci_load_mode {
@@ -75,10 +78,12 @@ struct dci_plugin *dci_plugin_new(const struct dci_config *config, size_t index,
     const char *default_plugin_dir, struct dci_registry *registry,
     int notify_fd);
 
-/* Loads the file, checks the options and calls init. Returns 0 (running,
- * due for a refresh at once), or -1 with "FILE:LINE:COLUMN: reason" in
- * `error`: the plug-in is then failed, unloaded, shown as a failed supplier
- * and due for another try after a back-off. */
+/* Loads the file, checks the options and calls init, then, when the
+ * plug-in serves (dci_plugins_use_threads ran), the start init asked for.
+ * Returns 0 (running, due for a refresh at once), or -1 with
+ * "FILE:LINE:COLUMN: reason" in `error`, the reason naming the provider's
+ * last warning: the plug-in is then failed, unloaded, shown as a failed
+ * supplier and due for another try after a back-off. */
 int dci_plugin_start(
     struct dci_plugin *plugin, int64_t now, char *error, size_t error_size);
 
@@ -118,14 +123,20 @@ bool dci_plugin_run_due(struct dci_plugin *plugin, int64_t now);
 int64_t dci_plugin_deadline(const struct dci_plugin *plugin);
 
 /*
- * From now on, each plug-in refreshes on a thread of its own, so that one
- * that blocks delays no other and no request (the daemon and the snmpd
- * module): dci_plugins_notify_fd becomes readable when a refresh ends, and
+ * From now on the process serves: each running provider's start runs
+ * (dci_serve_start, provider.h; a start that fails fails its provider,
+ * retried with back-off as a failed init is), each isolated provider
+ * starts again in a process of its own that serves, a provider started
+ * later (a retry, a reload) runs its start right after its init; and each
+ * plug-in refreshes on a thread of its own, so that one that blocks delays
+ * no other and no request (the daemon and the snmpd module):
+ * dci_plugins_notify_fd becomes readable when a refresh ends, and
  * dci_plugins_run_due installs its snapshots. Call it once the process is
  * what it stays (after daemon(), after snmpd forked): threads do not
- * survive a fork. Without it refreshes run on the thread that calls
- * dci_plugins_run_due (tests, -t, --mib). Returns 0, or -1 (refreshes stay
- * inline; logged).
+ * survive a fork. Without it no start runs and refreshes run on the
+ * thread that calls dci_plugins_run_due (tests, -t, --mib, dcistat
+ * --standalone). Returns 0, or -1 (refreshes stay inline, the starts ran;
+ * logged).
  */
 int dci_plugins_use_threads(struct dci_plugins *plugins);
 /* The descriptor that becomes readable when a refresh thread finishes, or

@@ -10,6 +10,7 @@
 
 #include <dcistat/provider.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,6 +71,17 @@ struct dci_plugin {
 	 * then), for a stand-in that fails the provider for it
 	 * (runtime/isolation.c). */
 	char supplier_refusal[512];
+	/* The process serves (dci_plugins_use_threads ran): a provider's
+	 * start (dci_serve_start) runs right after its init. */
+	bool serving;
+	/* What init asked to run once serving; NULL: nothing. */
+	int (*serve_start)(struct dci_host *host, void *context);
+	void *serve_start_context;
+	bool started; /* serve_start ran and succeeded */
+	/* While init or start runs (main thread): the last warning or error
+	 * the provider logged, the reason its failure then gives. */
+	bool collecting_complaint;
+	char complaint[512];
 	unsigned refresh_milliseconds;
 	/* The longest period the provider's widening tolerates
 	 * (dci_refresh_limit); refresh_milliseconds never exceeds it. */
@@ -156,5 +168,35 @@ void dci_plugin_request_on_main_thread(
 /* Main thread: answers the request the refresher waits on, if any, by
  * performing it, or by refusing it (`refuse`: at stop). */
 void dci_plugin_request_answer(struct dci_plugin *plugin, bool refuse);
+
+/* --- The start step (plugin_start.c) --- */
+
+/* The host's serve_start operation (provider.h's dci_serve_start). */
+int dci_plugin_serve_start_ask(struct dci_host *host,
+    int (*start)(struct dci_host *host, void *context), void *context);
+
+/* Runs the start a provider asked for in init, once per init, when the
+ * plug-in serves; 0, or -1 with why in `reason`. Main thread. */
+int dci_plugin_serve_start(
+    struct dci_plugin *plugin, char *reason, size_t reason_size);
+
+/* From here until dci_plugin_failure_reason, the last warning the
+ * provider logs (dci_plugin_complaint_note: host.c's log and option error,
+ * an isolated provider's forwarded lines) is kept as the reason of its
+ * failure. */
+void dci_plugin_complaint_collect(struct dci_plugin *plugin);
+void dci_plugin_complaint_vnote(
+    struct dci_plugin *plugin, const char *format, va_list arguments);
+void dci_plugin_complaint_note(struct dci_plugin *plugin, const char *format,
+    ...) __attribute__((format(printf, 2, 3)));
+
+/* Why `plugin` failed to `what` ("initialise", "start"): the last warning
+ * it logged meanwhile, which names the cause wherever the reason is read
+ * (a check's or a one-shot read's standard error has no other log, a
+ * supplier's failure row no other text); the same words for the same
+ * failure, so that a retry failing alike is known as such. Ends the
+ * collection. */
+void dci_plugin_failure_reason(struct dci_plugin *plugin, const char *what,
+    char *reason, size_t reason_size);
 
 #endif

@@ -27,7 +27,9 @@
 #     configuration, serves the same dciClassTable and dciDatumTable OIDs
 #     with the same static values, and the same supplier row;
 #   - snmpd in the background (no -f) with an isolated provider: its
-#     process is a child of the daemon and its rows are served.
+#     process is a child of the daemon and its rows are served; with
+#     statsd beside it, a counter sent after the fork is served (the
+#     receiver starts in the daemon, not in the process that exits).
 # The SNMP readings go over snmpd's Unix socket: UDP to 127.0.0.1 would
 # move lo's counters itself.
 #
@@ -327,6 +329,7 @@ GOOD_SO=$top_builddir/tests/unit/.libs/good_provider.so
 ISOLATE=$top_builddir/src/isolate/dcistat-isolate
 GOOD_LABEL=$DCI_ARC.1.4.1.2.2.9.1.1.2 # dciInstanceLabel of unit2, class 9.1
 [ -f "$GOOD_SO" ] || fail "$GOOD_SO not built (run make check)"
+STATSD_PORT=$(free_udp_port) || fail "no free UDP port"
 cat >"$TMP_DIR/isolated.yaml" <<YAML
 providers:
   - module: $GOOD_SO
@@ -334,6 +337,10 @@ providers:
     isolate: true
     options:
       instances: 3
+  - module: $(provider_so statsd)
+    refresh: 0.3
+    options:
+      listen: 127.0.0.1:$STATSD_PORT
 YAML
 SNMPD_EXTRA_CONF="dlmod dcistat $MODULE
 dcistatConfig $TMP_DIR/isolated.yaml"
@@ -356,6 +363,13 @@ if logged 'isolated process'; then
 	fail "an isolated process failed: $(grep 'isolated process' "$SNMPD_LOG" | head -n 2 | tr '\n' ' ')"
 fi
 ok "snmpd in the background: the isolated provider's process is its child ($SNMPD_PID) and its rows are served"
+CLIENT=$here/statsd_client.py
+python3 "$CLIENT" send 127.0.0.1 "$STATSD_PORT" 'h39.embedded:3|c'
+EMBEDDED_HITS=$DCI_ARC.1.5.1.4.3.2.8125.1.$(python3 "$CLIENT" id counter h39.embedded).1
+statsd_served() { [ "$(snmp_get "$EMBEDDED_HITS" 2>/dev/null)" = 3 ]; }
+wait_until 10 statsd_served ||
+    fail "statsd in snmpd in the background serves '$(snmp_get "$EMBEDDED_HITS" 2>&1)' for a counter of 3"
+ok "snmpd in the background: a statsd counter sent after its fork is served (3)"
 snmpd_gone() { ! _lib_alive "$SNMPD_PID"; }
 kill -TERM "$SNMPD_PID"
 wait_until 10 snmpd_gone || fail "snmpd did not stop within 10 s of SIGTERM"

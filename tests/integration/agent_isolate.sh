@@ -220,6 +220,10 @@ _lib_pids+=("$DCISTATD_PID")
 wait_dcistatd_ready 20
 children=$(pgrep -c -P "$DCISTATD_PID" dcistat-isolate)
 [ "$children" = 2 ] || fail "$children dcistat-isolate processes under the daemon, expected 2"
+# Ready is the agent's; the isolated processes' first refreshes may follow.
+example_served() { [ "$(snmp_get "$DCI_ARC.1.4.1.2.2.2.1.1.2" 2>/dev/null)" = unit2 ]; }
+both_served() { good_served && example_served; }
+wait_until 10 both_served || fail "the daemon's isolated providers are not served within 10 s"
 walk_classes "$TMP_DIR/daemon.walk"
 diff "$TMP_DIR/inproc.walk.compared" "$TMP_DIR/daemon.walk.compared" >"$TMP_DIR/daemon.diff" ||
     fail "the daemon's isolated providers differ from in-process: $(head -n 6 "$TMP_DIR/daemon.diff" | tr '\n' ' ')"

@@ -18,6 +18,8 @@
 #     dciSupplierDiscontinuity, class 9.1 is gone, class 2.1 served;
 #   - SIGHUP with a broken file: refused with FILE:LINE:COLUMN in the log,
 #     netif still served;
+#   - SIGHUP adding dci-socket and busy-poll, which take effect only at a
+#     start: the reload's log line names both, and no socket appears;
 #   - a refresh that blocks for longer than the master's AgentX timeout:
 #     every netif GET meanwhile is answered, the session is kept, the
 #     blocked provider's rows are withdrawn, and back once it returns;
@@ -152,6 +154,17 @@ grep -F -q "dcistatd.yaml:3:14: " "$DCISTATD_LOG" || fail "the refusal does not 
 snmp_get "$STAT_C64.$NETIF_LO.12" >/dev/null || fail "netif no longer served after a refused reload"
 example_served || fail "the example no longer served after a refused reload"
 ok "broken file refused: $(grep -o 'reload refused.*' "$DCISTATD_LOG" | sed "s|$TMP_DIR/||"); still serving"
+
+# --- SIGHUP: keys read only at a start are named ----------------------------------
+
+write_config "$config" 1 0.2
+sed -i "/^agent:/a\\  dci-socket: $TMP_DIR/dci.sock\n  busy-poll: 50" "$config"
+kill -HUP "$DCISTATD_PID"
+named() { grep -q "reload: busy-poll, dci-socket changed; they take effect at the next start" "$DCISTATD_LOG"; }
+wait_until 10 named ||
+    fail "the reload adding dci-socket and busy-poll does not name them: $(grep -E 'reload|next start' "$DCISTATD_LOG" | tail -n 2)"
+[ ! -e "$TMP_DIR/dci.sock" ] || fail "a reload created the DCI socket it says waits for a start"
+ok "SIGHUP adding dci-socket and busy-poll: $(grep -o 'reload: .*' "$DCISTATD_LOG" | tail -n 1)"
 
 # --- a refresh that blocks beside netif ---------------------------------------------
 

@@ -86,7 +86,14 @@ skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
 # --- cleanup ----------------------------------------------------------------------
 
 _lib_alive() { kill -0 "$1" 2>/dev/null; }
-_lib_gone() { ! kill -0 "$1" 2>/dev/null; }
+# Gone: no such process, or one that exited and waits for a parent that
+# is not this shell (a daemon) to reap it.
+_lib_gone() {
+	local state
+	kill -0 "$1" 2>/dev/null || return 0
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ "${state%% *}" = Z ]
+}
 
 _lib_cleanup() {
 	local status=$? pid i log
@@ -619,20 +626,53 @@ DCISTATD_WRAPPER=()
 # start_dcistatd CONFIG [ARG...]: starts dcistatd -f (in $NETNS if set,
 # through $DCISTATD_WRAPPER if set), logging to stderr into $DCISTATD_LOG.
 # Does not wait. DCISTAT_IN_PLACE (auto, on or off) sets --in-place unless
-# the test's own arguments do.
+# the test's own arguments do. With DCISTAT_DAEMON_MODE=1 (`make
+# check-daemon-mode`) dcistatd daemonises instead, as quickstart, sysvinit
+# or a hand start run it: no -f, its log in $DCISTATD_LOG (a file its user
+# may reopen at a reload), a pid file; $DCISTATD_PID is then the daemon's,
+# read from the pid file, or the starter's if it failed before writing it.
+_dcistatd_daemon=
 start_dcistatd() {
-	local config=$1 in_place=()
+	local config=$1 in_place=() pid_file starter
 	shift
 	[ -z "${DCISTAT_IN_PLACE:-}" ] || in_place=(--in-place "$DCISTAT_IN_PLACE")
 	_lib_set_ns_prefix
 	_dcistatd_runs=$((_dcistatd_runs + 1))
 	DCISTATD_LOG=$TMP_DIR/dcistatd.$_dcistatd_runs.log
+	if [ "${DCISTAT_DAEMON_MODE:-}" != 1 ]; then
+		_dcistatd_daemon=
+		"${_lib_ns_prefix[@]}" "${DCISTATD_WRAPPER[@]}" \
+		    "$DCISTATD" -f -c "$config" -L stderr "${in_place[@]}" "$@" \
+		    </dev/null >"$DCISTATD_LOG" 2>&1 &
+		DCISTATD_PID=$!
+		_lib_pids+=("$DCISTATD_PID")
+		return 0
+	fi
+	_dcistatd_daemon=1
+	pid_file=$TMP_DIR/dcistatd.$_dcistatd_runs.pid
+	: >"$DCISTATD_LOG"
+	chmod 0666 "$DCISTATD_LOG"
+	# The starter returns once the daemon is ready; what fails before
+	# the log opens is on its standard error, kept in the same file
+	# (both append).
+	# shellcheck disable=SC2094
 	"${_lib_ns_prefix[@]}" "${DCISTATD_WRAPPER[@]}" \
-	    "$DCISTATD" -f -c "$config" -L stderr "${in_place[@]}" "$@" \
-	    </dev/null >"$DCISTATD_LOG" 2>&1 &
-	DCISTATD_PID=$!
-	_lib_pids+=("$DCISTATD_PID")
+	    "$DCISTATD" -c "$config" -L "$DCISTATD_LOG" -p "$pid_file" \
+	    "${in_place[@]}" "$@" </dev/null >>"$DCISTATD_LOG" 2>&1 &
+	starter=$!
+	_lib_pids+=("$starter")
+	wait_until 20 _lib_pid_file_written "$pid_file" "$starter" || true
+	if [ -s "$pid_file" ]; then
+		DCISTATD_PID=$(cat "$pid_file")
+		_lib_pids+=("$DCISTATD_PID")
+	else
+		DCISTATD_PID=$starter
+	fi
+	note "dcistatd daemonised (pid $DCISTATD_PID, starter $starter)"
 }
+
+# True once dcistatd's pid file holds a pid, or its starter ended without.
+_lib_pid_file_written() { [ -s "$1" ] || _lib_gone "$2"; }
 
 # write_agent_config FILE [PING-INTERVAL]: the agent section only; the test
 # appends its providers (see provider_so).
@@ -706,11 +746,20 @@ stop_dcistatd() {
 		check_sanitizer_log "$DCISTATD_LOG" dcistatd
 		fail "dcistatd died before it was stopped (exit status $status)"
 	}
+	local asked
+	asked=$(now_ms)
 	kill -TERM "$DCISTATD_PID"
 	wait_until 10 _lib_gone "$DCISTATD_PID" ||
 	    fail "dcistatd (pid $DCISTATD_PID) did not stop within 10 s of SIGTERM"
-	wait "$DCISTATD_PID"
-	status=$?
+	if [ -n "$_dcistatd_daemon" ]; then
+		# Not our child: its last line says it stopped, as exit 0 does.
+		note "daemonised dcistatd stopped $(($(now_ms) - asked)) ms after SIGTERM"
+		status=1
+		tail -n 1 "$DCISTATD_LOG" | grep -q 'stopped$' && status=0
+	else
+		wait "$DCISTATD_PID"
+		status=$?
+	fi
 	DCISTATD_PID=
 	check_sanitizer_log "$DCISTATD_LOG" dcistatd
 	check_netsnmp_callbacks_log "$DCISTATD_LOG" dcistatd

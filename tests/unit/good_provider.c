@@ -36,7 +36,9 @@
  * dci_batch_set_row per instance, and the name with one
  * dci_batch_set_row_bytes, each also naming datum 999, which the class
  * lacks: a refresh fails unless the host refuses it (-1) and stores the
- * rest. */
+ * rest. With `start_log: PATH` init asks for a start (dci_serve_start),
+ * which appends a line to PATH, and fails, saying so, while the file
+ * `start_fails_while` names exists. */
 #define _GNU_SOURCE
 #include <dcistat/provider.h>
 #include <errno.h>
@@ -64,13 +66,15 @@ struct good_context {
 	struct dci_class *dynamic_class;
 	struct dci_supplier *supplier;
 	char supplier_failure_file[256]; /* empty: no dci_supplier_state */
+	char start_log[256];
+	char start_fails_while[256];
 };
 
 static const char *const good_option_keys[] = {"instances", "fail_refresh",
     "parents", "invalid_even", "refresh_limit", "discontinuous", "init_needs",
     "refresh_fails_while", "refresh_sleeps_while", "count32_file",
     "dynamic_supplier_file", "crash_while", "supplier_failure_file",
-    "row_setter", NULL};
+    "row_setter", "start_log", "start_fails_while", NULL};
 
 /* A whole number option from 0 to maximum: 0 (and *value untouched) when
  * absent, -1 after reporting a bad one. */
@@ -103,6 +107,26 @@ good_number_option(struct dci_host *host, const char *key,
 	}
 	*value = number;
 	return 0;
+}
+
+/* The start of `start_log` (see the top). */
+static int
+good_start(struct dci_host *host, void *opaque)
+{
+	struct good_context *context = opaque;
+	FILE *file;
+
+	if (context->start_fails_while[0] != '\0' &&
+	    access(context->start_fails_while, F_OK) == 0) {
+		dci_log(host, DCI_LOG_ERR, "start refused: %s exists",
+		    context->start_fails_while);
+		return -1;
+	}
+	file = fopen(context->start_log, "a");
+	if (file == NULL)
+		return -1;
+	fprintf(file, "started\n");
+	return fclose(file) == 0 ? 0 : -1;
 }
 
 static int
@@ -209,7 +233,17 @@ good_init(struct dci_host *host, void **context_out)
 		return -1;
 	context->supplier = supplier;
 	context->class = dci_class_register(host, supplier, &class_info);
-	return context->class == NULL ? -1 : 0;
+	if (context->class == NULL)
+		return -1;
+	text = dci_option_string(host, "start_fails_while");
+	if (text != NULL)
+		snprintf(context->start_fails_while,
+		    sizeof(context->start_fails_while), "%s", text);
+	text = dci_option_string(host, "start_log");
+	if (text == NULL)
+		return 0;
+	snprintf(context->start_log, sizeof(context->start_log), "%s", text);
+	return dci_serve_start(host, good_start, context);
 }
 
 /* The number in the count32 file: 0, or -1 after logging why not. Read

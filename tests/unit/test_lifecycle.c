@@ -464,6 +464,83 @@ START_TEST(a_blocked_refresh_delays_no_other_provider)
 END_TEST
 
 /* Removes the marker after a while, from another thread. */
+/* Lines in `path`; 0 when it does not exist. */
+static unsigned
+lines_in(const char *path)
+{
+	FILE *file = fopen(path, "r");
+	unsigned lines = 0;
+	int c;
+
+	if (file == NULL)
+		return 0;
+	while ((c = fgetc(file)) != EOF)
+		lines += c == '\n';
+	fclose(file);
+	return lines;
+}
+
+/* A provider's start (dci_serve_start) runs only once the process serves:
+ * never at load nor at a refresh before (a check, a one-shot read, the
+ * time before the daemon's fork); a start that fails fails the provider,
+ * fini included, and the retry's init runs its start at once; so does a
+ * provider a reload adds. */
+START_TEST(start_runs_only_in_the_process_that_serves)
+{
+	struct dci_lifecycle lifecycle;
+	struct dci_plugin *plugin;
+	char providers[1024], first_log[300], second_log[300];
+	int64_t now;
+
+	snprintf(first_log, sizeof(first_log), "%s/first.log", directory);
+	snprintf(second_log, sizeof(second_log), "%s/second.log", directory);
+	snprintf(providers, sizeof(providers),
+	    "  - module: good_provider\n    options:\n"
+	    "      start_log: %s\n      start_fails_while: %s\n",
+	    first_log, marker_path);
+	config_write(providers);
+	load_tolerant(&lifecycle);
+	plugin = lifecycle.plugins.items[0];
+	dci_plugins_refresh_all(&lifecycle.plugins, dci_clock_milliseconds());
+	ck_assert_int_eq(plugin->state, DCI_PLUGIN_RUNNING);
+	ck_assert_ptr_nonnull(class_find(&lifecycle, 9)->snapshot);
+	ck_assert_uint_eq(lines_in(first_log), 0);
+
+	/* Serving, the start fails: failed as a failed init, its reason. */
+	marker_set(true);
+	ck_assert_int_eq(dci_plugins_use_threads(&lifecycle.plugins), 0);
+	ck_assert_int_eq(plugin->state, DCI_PLUGIN_FAILED);
+	ck_assert_ptr_null(class_find(&lifecycle, 9));
+	ck_assert_msg(strstr(plugin->failure, "provider good failed to start: "
+	                                      "start refused: ") != NULL &&
+	                  strstr(plugin->failure, marker_path) != NULL,
+	    "%s", plugin->failure);
+	ck_assert_uint_eq(lines_in(first_log), 0);
+
+	/* The retry: init, then its start at once, then its refresh. */
+	marker_set(false);
+	now = plugin->next_refresh_milliseconds;
+	ck_assert_uint_eq(dci_plugins_run_due(&lifecycle.plugins, now), 1);
+	ck_assert_int_eq(plugin->state, DCI_PLUGIN_RUNNING);
+	ck_assert_uint_eq(lines_in(first_log), 1);
+	ck_assert(plugin->refresher_running);
+
+	/* A provider a reload restarts (or adds) starts at once too. */
+	snprintf(providers, sizeof(providers),
+	    "  - module: good_provider\n    options:\n"
+	    "      start_log: %s\n",
+	    second_log);
+	config_write(providers);
+	ck_assert_int_eq(
+	    dci_lifecycle_reload(&lifecycle, NULL, error, sizeof(error)), 0);
+	ck_assert_uint_eq(lines_in(second_log), 1);
+	ck_assert_uint_eq(lines_in(first_log), 1);
+	dci_lifecycle_unload(&lifecycle);
+	unlink(first_log);
+	unlink(second_log);
+}
+END_TEST
+
 static void *
 marker_remove_later(void *argument)
 {
@@ -527,6 +604,7 @@ lifecycle_suite(void)
 	tcase_add_test(tcase, reload_of_derived_metrics_restarts_their_class);
 	tcase_add_test(tcase, a_blocked_refresh_delays_no_other_provider);
 	tcase_add_test(tcase, stop_waits_for_the_refresh_in_flight);
+	tcase_add_test(tcase, start_runs_only_in_the_process_that_serves);
 	suite_add_tcase(suite, tcase);
 	return suite;
 }

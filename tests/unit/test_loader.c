@@ -220,7 +220,8 @@ START_TEST(unknown_option_names_position)
 	    "one of instances, fail_refresh, parents, invalid_even, "
 	    "refresh_limit, discontinuous, init_needs, refresh_fails_while, "
 	    "refresh_sleeps_while, count32_file, dynamic_supplier_file, "
-	    "crash_while, supplier_failure_file, row_setter");
+	    "crash_while, supplier_failure_file, row_setter, start_log, "
+	    "start_fails_while");
 	ck_assert_uint_eq(loaded.registry->class_count, 0);
 	unload(&loaded);
 }
@@ -234,8 +235,8 @@ START_TEST(failed_init_is_an_error)
 	ck_assert_int_eq(loaded.result, -1);
 	ck_assert_str_eq(error,
 	    "t.yaml:4:13: " TEST_PROVIDER_DIR
-	    "/good_provider.so: provider good failed to initialise (its "
-	    "messages are in the log)");
+	    "/good_provider.so: provider good failed to initialise: "
+	    "t.yaml:6:7: option 'instances': expected a number in range");
 	ck_assert_uint_eq(loaded.plugins.count, 0);
 	unload(&loaded);
 }

@@ -4,7 +4,9 @@
  * configuration per metric.
  *
  * It listens on UDP (option listen, default 127.0.0.1:8125) and, if asked,
- * on a unix datagram socket (unix_socket); a receiver thread
+ * on a unix datagram socket (unix_socket), from its start (provider.h): init
+ * only checks those, so a check or a one-shot read beside a running daemon
+ * takes nothing of it and serves no receiver row; a receiver thread
  * (statsd_receiver.h: why a thread) parses each datagram
  * (statsd_parse.h) into series (statsd_series.h), and every refresh serves
  * them as four classes, one instance per metric name and tag set, a
@@ -304,7 +306,10 @@ struct statsd_context {
 	pthread_mutex_t lock;
 	bool lock_ready;
 	struct statsd_table *table;
+	/* Opened by statsd_start, in the process that serves; NULL before
+	 * (a check, a one-shot read: nothing received, no receiver row). */
 	struct statsd_receiver *receiver;
+	struct statsd_receiver_options receiver_options;
 	struct dci_class *classes[STATSD_CLASSES];
 	double quantiles[STATSD_QUANTILES_MAX];
 	uint32_t quantile_ids[STATSD_QUANTILES_MAX];
@@ -509,12 +514,45 @@ statsd_option_limits(struct dci_host *host, struct statsd_limits *limits)
 	return 0;
 }
 
+/* The start init asks for (provider.h): binds the sockets and starts the
+ * receiver thread. */
+static int
+statsd_start(struct dci_host *host, void *opaque)
+{
+	struct statsd_context *context = opaque;
+	const struct statsd_receiver_options *options =
+	    &context->receiver_options;
+	struct statsd_receiver *receiver;
+	char why[256];
+
+	receiver = statsd_receiver_open(options, why, sizeof why);
+	if (receiver == NULL) {
+		dci_log(host, DCI_LOG_ERR, "%s", why);
+		return -1;
+	}
+	if (statsd_receiver_start(receiver, context->table, &context->lock) !=
+	    0) {
+		dci_log(host, DCI_LOG_ERR, "cannot start the receiver thread");
+		statsd_receiver_close(receiver);
+		return -1;
+	}
+	context->receiver = receiver;
+	dci_log(host, DCI_LOG_INFO,
+	    "listening on %s%s%s, receive buffer %zu bytes",
+	    options->listen != NULL ? options->listen : "",
+	    options->listen != NULL && options->unix_path != NULL ? " and "
+	                                                          : "",
+	    options->unix_path != NULL ? "the unix socket" : "",
+	    statsd_receiver_buffer(receiver));
+	return 0;
+}
+
 static int
 statsd_init(struct dci_host *host, void **context_pointer)
 {
 	struct statsd_context *context;
 	struct statsd_limits limits;
-	struct statsd_receiver_options options = {0};
+	struct statsd_receiver_options *options;
 	uint64_t buffer, packet;
 	char why[256];
 
@@ -522,6 +560,7 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	    host, context_pointer, sizeof *context, statsd_release);
 	if (context == NULL)
 		return -1;
+	options = &context->receiver_options;
 	if (provider_option_unsigned(host, "receive_buffer", 4096, 1u << 30,
 	        STATSD_RECEIVE_BUFFER_DEFAULT, &buffer) != 0 ||
 	    provider_option_unsigned(host, "max_packet_size", 512,
@@ -529,21 +568,30 @@ statsd_init(struct dci_host *host, void **context_pointer)
 	    statsd_option_limits(host, &limits) != 0 ||
 	    statsd_option_quantiles(host, context) != 0)
 		return -1;
-	options.listen = dci_option_present(host, "listen")
-	                     ? dci_option_string(host, "listen")
-	                     : STATSD_LISTEN_DEFAULT;
+	options->listen = dci_option_present(host, "listen")
+	                      ? dci_option_string(host, "listen")
+	                      : STATSD_LISTEN_DEFAULT;
 	/* `listen: none` (or empty) for the unix socket alone. */
-	if (options.listen != NULL &&
-	    (options.listen[0] == '\0' || strcmp(options.listen, "none") == 0))
-		options.listen = NULL;
-	options.unix_path = dci_option_string(host, "unix_socket");
-	if (options.listen == NULL && options.unix_path == NULL) {
+	if (options->listen != NULL &&
+	    (options->listen[0] == '\0' ||
+	        strcmp(options->listen, "none") == 0))
+		options->listen = NULL;
+	options->unix_path = dci_option_string(host, "unix_socket");
+	if (options->listen == NULL && options->unix_path == NULL) {
 		dci_option_error(host, "listen",
 		    "nothing to listen on: give listen or unix_socket");
 		return -1;
 	}
-	options.receive_buffer = (size_t)buffer;
-	options.max_packet_size = (size_t)packet;
+	options->receive_buffer = (size_t)buffer;
+	options->max_packet_size = (size_t)packet;
+	/* Its messages begin with the option's name. */
+	if (statsd_receiver_check(options, why, sizeof why) != 0) {
+		const char *key = strncmp(why, "unix_socket: ", 13) == 0
+		                      ? "unix_socket"
+		                      : "listen";
+		dci_option_error(host, key, why + strlen(key) + 2);
+		return -1;
+	}
 	if (statsd_register(host, context) != 0)
 		return -1;
 	context->table = statsd_table_create(&limits);
@@ -551,26 +599,11 @@ statsd_init(struct dci_host *host, void **context_pointer)
 		dci_log(host, DCI_LOG_ERR, "cannot allocate the series table");
 		return -1;
 	}
-	context->receiver = statsd_receiver_open(&options, why, sizeof why);
-	if (context->receiver == NULL) {
-		dci_log(host, DCI_LOG_ERR, "%s", why);
-		return -1;
-	}
 	if (pthread_mutex_init(&context->lock, NULL) != 0)
 		return -1;
 	context->lock_ready = true;
-	if (statsd_receiver_start(
-	        context->receiver, context->table, &context->lock) != 0) {
-		dci_log(host, DCI_LOG_ERR, "cannot start the receiver thread");
-		return -1;
-	}
-	dci_log(host, DCI_LOG_INFO,
-	    "listening on %s%s%s, receive buffer %zu bytes",
-	    options.listen != NULL ? options.listen : "",
-	    options.listen != NULL && options.unix_path != NULL ? " and " : "",
-	    options.unix_path != NULL ? "the unix socket" : "",
-	    statsd_receiver_buffer(context->receiver));
-	return 0;
+	/* The sockets and the thread: in the process that serves. */
+	return dci_serve_start(host, statsd_start, context);
 }
 
 /* A non-negative value in thousandths, rounded; false past 2^64. */
@@ -800,7 +833,9 @@ statsd_refresh(struct dci_host *host, void *opaque)
 		statsd_fill_series(context, batches[series->kind], series);
 	}
 	counts = *statsd_table_counts(context->table);
-	statsd_fill_receiver(context, batches[STATSD_CLASS_RECEIVER], &counts);
+	if (context->receiver != NULL)
+		statsd_fill_receiver(
+		    context, batches[STATSD_CLASS_RECEIVER], &counts);
 	statsd_fill_sources(context, batches[STATSD_CLASS_SOURCES]);
 	has_sample =
 	    statsd_table_take_sample(context->table, sample, sizeof sample);

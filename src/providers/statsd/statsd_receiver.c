@@ -36,7 +36,11 @@ struct statsd_receiver {
 	uint64_t drops;
 	size_t buffer_bytes;
 	int stop; /* eventfd */
+	/* The unix socket this receiver bound, removed at close while the
+	 * path still is that file; NULL: none. */
 	char *unix_path;
+	dev_t unix_device;
+	ino_t unix_inode;
 	size_t max_packet_size;
 	pthread_t thread;
 	bool running;
@@ -75,15 +79,14 @@ statsd_socket_options(struct statsd_receiver *receiver, int fd)
 }
 
 /* Splits "address:port" or "[address]:port" (numeric only: no name is
- * looked up) and binds a UDP socket to it. */
-static int
-statsd_open_udp(struct statsd_receiver *receiver, const char *listen, char *why,
-    size_t why_size)
+ * looked up) into the address to bind; NULL with the reason in `why`. */
+static struct addrinfo *
+statsd_listen_parse(const char *listen, char *why, size_t why_size)
 {
 	char host[64];
 	const char *port, *host_start = listen, *host_end;
 	struct addrinfo hints = {0}, *found = NULL;
-	int fd, error;
+	int error;
 
 	if (listen[0] == '[') {
 		host_start = listen + 1;
@@ -91,7 +94,7 @@ statsd_open_udp(struct statsd_receiver *receiver, const char *listen, char *why,
 		if (host_end == NULL || host_end[1] != ':') {
 			snprintf(
 			    why, why_size, "listen: expected [address]:port");
-			return -1;
+			return NULL;
 		}
 		port = host_end + 2;
 	} else {
@@ -99,14 +102,14 @@ statsd_open_udp(struct statsd_receiver *receiver, const char *listen, char *why,
 		if (host_end == NULL) {
 			snprintf(
 			    why, why_size, "listen: expected address:port");
-			return -1;
+			return NULL;
 		}
 		port = host_end + 1;
 	}
 	if ((size_t)(host_end - host_start) >= sizeof host ||
 	    host_end == host_start || *port == '\0') {
 		snprintf(why, why_size, "listen: expected address:port");
-		return -1;
+		return NULL;
 	}
 	memcpy(host, host_start, (size_t)(host_end - host_start));
 	host[host_end - host_start] = '\0';
@@ -116,8 +119,21 @@ statsd_open_udp(struct statsd_receiver *receiver, const char *listen, char *why,
 	error = getaddrinfo(host, port, &hints, &found);
 	if (error != 0) {
 		snprintf(why, why_size, "listen: %s", gai_strerror(error));
-		return -1;
+		return NULL;
 	}
+	return found;
+}
+
+/* Binds a UDP socket to `listen`. */
+static int
+statsd_open_udp(struct statsd_receiver *receiver, const char *listen, char *why,
+    size_t why_size)
+{
+	struct addrinfo *found = statsd_listen_parse(listen, why, why_size);
+	int fd;
+
+	if (found == NULL)
+		return -1;
 	fd = socket(
 	    found->ai_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0 || bind(fd, found->ai_addr, found->ai_addrlen) != 0) {
@@ -134,40 +150,134 @@ statsd_open_udp(struct statsd_receiver *receiver, const char *listen, char *why,
 	return 0;
 }
 
+/* The unix socket's address; -1 with the reason for a path that cannot
+ * be one. */
+static int
+statsd_unix_address(
+    const char *path, struct sockaddr_un *address, char *why, size_t why_size)
+{
+	*address = (struct sockaddr_un){.sun_family = AF_UNIX};
+	if (strlen(path) >= sizeof address->sun_path || path[0] != '/') {
+		snprintf(why, why_size,
+		    "unix_socket: an absolute path shorter than %zu bytes",
+		    sizeof address->sun_path);
+		return -1;
+	}
+	strcpy(address->sun_path, path);
+	return 0;
+}
+
+/* Makes room for binding at `path`: nothing there, or a socket nobody
+ * serves (left by a process that ended), which goes. A socket another
+ * process serves is its, and anything else at the path is not ours to
+ * remove: both refused. A datagram connect tells the two kinds of socket
+ * apart without sending anything: it succeeds when a socket is bound
+ * there, and is refused when none is. */
+static int
+statsd_unix_claim(const char *path, const struct sockaddr_un *address,
+    char *why, size_t why_size)
+{
+	struct stat status;
+	int probe, error;
+
+	if (lstat(path, &status) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(why, why_size, "unix_socket: %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (!S_ISSOCK(status.st_mode)) {
+		snprintf(why, why_size,
+		    "unix_socket: %s exists and is not a socket", path);
+		return -1;
+	}
+	probe = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (probe < 0) {
+		snprintf(why, why_size, "unix_socket: %s: cannot probe: %s",
+		    path, strerror(errno));
+		return -1;
+	}
+	error = connect(probe, (const struct sockaddr *)address,
+	            sizeof *address) == 0
+	            ? 0
+	            : errno;
+	close(probe);
+	if (error == 0) {
+		snprintf(why, why_size,
+		    "unix_socket: %s is served by another process (a running "
+		    "dcistatd?); not taken",
+		    path);
+		return -1;
+	}
+	if (error != ECONNREFUSED) {
+		snprintf(why, why_size,
+		    "unix_socket: %s: cannot tell whether another process "
+		    "serves it: %s",
+		    path, strerror(error));
+		return -1;
+	}
+	if (unlink(path) != 0 && errno != ENOENT) {
+		snprintf(why, why_size,
+		    "unix_socket: %s: cannot remove the stale socket: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int
 statsd_open_unix(struct statsd_receiver *receiver, const char *path, char *why,
     size_t why_size)
 {
-	struct sockaddr_un address = {.sun_family = AF_UNIX};
+	struct sockaddr_un address;
 	struct stat status;
 	int fd;
 
-	if (strlen(path) >= sizeof address.sun_path || path[0] != '/') {
-		snprintf(why, why_size,
-		    "unix_socket: an absolute path shorter than %zu bytes",
-		    sizeof address.sun_path);
+	if (statsd_unix_address(path, &address, why, why_size) != 0 ||
+	    statsd_unix_claim(path, &address, why, why_size) != 0)
 		return -1;
-	}
-	strcpy(address.sun_path, path);
-	/* A socket left by an earlier run goes; anything else stays. */
-	if (lstat(path, &status) == 0 && S_ISSOCK(status.st_mode))
-		unlink(path);
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0 ||
 	    bind(fd, (struct sockaddr *)&address, sizeof address) != 0) {
-		snprintf(why, why_size, "unix_socket: cannot bind: %s",
-		    strerror(errno));
+		snprintf(why, why_size, "unix_socket: %s: cannot bind: %s",
+		    path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
+	}
+	/* What close may remove: this file, not one bound there later. */
+	if (lstat(path, &status) == 0) {
+		receiver->unix_device = status.st_dev;
+		receiver->unix_inode = status.st_ino;
+		receiver->unix_path = strdup(path);
 	}
 	/* Any local process may send, as any may to 127.0.0.1:8125; the
 	 * kernel attaches each sender's uid, its source (statsd_series.h). */
 	(void)chmod(path, 0666);
 	(void)setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &(int){1}, sizeof(int));
-	receiver->unix_path = strdup(path);
 	statsd_socket_options(receiver, fd);
 	receiver->sockets[STATSD_SOCKET_UNIX] = fd;
+	return 0;
+}
+
+int
+statsd_receiver_check(
+    const struct statsd_receiver_options *options, char *why, size_t why_size)
+{
+	struct sockaddr_un address;
+	struct addrinfo *found;
+
+	if (options->listen != NULL) {
+		found = statsd_listen_parse(options->listen, why, why_size);
+		if (found == NULL)
+			return -1;
+		freeaddrinfo(found);
+	}
+	if (options->unix_path != NULL &&
+	    statsd_unix_address(options->unix_path, &address, why, why_size) !=
+	        0)
+		return -1;
 	return 0;
 }
 
@@ -427,8 +537,13 @@ statsd_receiver_close(struct statsd_receiver *receiver)
 			close(receiver->sockets[s]);
 	if (receiver->stop >= 0)
 		close(receiver->stop);
-	if (receiver->unix_path != NULL)
-		unlink(receiver->unix_path);
+	if (receiver->unix_path != NULL) {
+		struct stat status;
+		if (lstat(receiver->unix_path, &status) == 0 &&
+		    status.st_dev == receiver->unix_device &&
+		    status.st_ino == receiver->unix_inode)
+			unlink(receiver->unix_path);
+	}
 	free(receiver->unix_path);
 	free(receiver->buffers);
 	free(receiver);

@@ -34,7 +34,17 @@ struct statsd_receiver_options {
 
 struct statsd_receiver;
 
-/* Opens and binds the sockets; NULL with the reason in `why`. */
+/* Checks `options` as statsd_receiver_open takes them (the form of the
+ * listen address, the unix socket's path) without opening anything: what
+ * init does, in a process that may never serve (provider.h). 0, or -1
+ * with the reason in `why`. */
+int statsd_receiver_check(
+    const struct statsd_receiver_options *options, char *why, size_t why_size);
+
+/* Opens and binds the sockets; NULL with the reason in `why`. A unix
+ * socket path where another process serves a socket, or where something
+ * else than a socket is, is refused; a socket nobody serves there (left
+ * by a process that ended) is replaced. */
 struct statsd_receiver *statsd_receiver_open(
     const struct statsd_receiver_options *options, char *why, size_t why_size);
 
@@ -42,8 +52,8 @@ struct statsd_receiver *statsd_receiver_open(
 int statsd_receiver_start(struct statsd_receiver *receiver,
     struct statsd_table *table, pthread_mutex_t *lock);
 
-/* Stops the thread, closes the sockets, removes the unix socket's file.
- * NULL is accepted. */
+/* Stops the thread, closes the sockets, removes the unix socket's file
+ * if the path still is the one this receiver bound. NULL is accepted. */
 void statsd_receiver_close(struct statsd_receiver *receiver);
 
 /* Datagrams the kernel dropped for want of buffer, over all sockets, up
