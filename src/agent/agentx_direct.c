@@ -216,7 +216,8 @@ direct_callback(int operation, netsnmp_session *session, int reqid,
 	agent_agentx_answer(
 	    direct_tables, pdu->command == AGENTX_GETNEXT, pdu->variables);
 	ids = (struct agent_agentx_ids){(uint32_t)pdu->sessid,
-	    (uint32_t)pdu->transid, (uint32_t)pdu->reqid};
+	    (uint32_t)pdu->transid, (uint32_t)pdu->reqid,
+	    (pdu->flags & AGENT_AGENTX_FLAG_NETWORK_BYTE_ORDER) != 0};
 	transport = snmp_sess_transport(snmp_sess_pointer(session));
 	length = transport != NULL && transport->sock >= 0
 	             ? agent_agentx_encode_response(
@@ -321,8 +322,9 @@ answer_in_place(int socket, const struct agent_agentx_header *header,
     const unsigned char *pdu, size_t length)
 {
 	bool next = header->type == AGENTX_GETNEXT;
-	struct agent_agentx_ids ids = {
-	    header->session, header->transaction, header->packet};
+	struct agent_agentx_ids ids = {header->session, header->transaction,
+	    header->packet,
+	    (header->flags & AGENT_AGENTX_FLAG_NETWORK_BYTE_ORDER) != 0};
 	long count;
 	size_t encoded;
 

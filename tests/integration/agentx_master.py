@@ -17,7 +17,8 @@ Scenario "framing": how requests are cut into reads: several in one write
 (either byte order), one split over writes, a Set and a Get of a
 non-default context among Gets (answered by Net-SNMP's agent), a PDU
 longer than Net-SNMP parses followed by a Get; every request is answered
-once, by packet id, as the same request sent alone is.
+once, by packet id, as the same request sent alone is, and in its byte
+order.
 Scenario "cut-answer": Gets of long names (each answered noSuchInstance
 with its name, so as long as the master makes it) sent in one write, their
 answers not read, sized so that the first answer without room in
@@ -267,9 +268,10 @@ def search_ranges(ranges, order=">"):
                     for start, end, include in ranges)
 
 
-def answers_by_packet(master, packets):
+def answers_by_packet(master, packets, orders=None):
     """Reads until every packet id in `packets` is answered (once each),
-    answering the subagent's own PDUs meanwhile."""
+    answering the subagent's own PDUs meanwhile; `orders`, if given, gets
+    each answer's byte order by packet id."""
     answers = {}
     while len(answers) < len(packets):
         kind, _, order, _, transaction, packet, body = master.session.receive()
@@ -279,6 +281,8 @@ def answers_by_packet(master, packets):
         check(packet in packets and packet not in answers,
               "a response to request %d" % packet)
         answers[packet] = decode_varbinds(body, order)
+        if orders is not None:
+            orders[packet] = order
     return answers
 
 
@@ -303,10 +307,19 @@ def framing(master):
         writes += session.pdu(kind, search_ranges(ranges, order), 50, packet,
                               flags)
     session.connection.sendall(writes)
-    answers = answers_by_packet(master, (201, 202, 203))
+    orders = {}
+    answers = answers_by_packet(master, (201, 202, 203), orders)
     check(answers[201] == alone_next and answers[203] == alone_next and
           answers[202] == alone_get,
           "three requests in one write answered as each alone")
+    # RFC 2741 lets each PDU choose its byte order; a subagent answers in
+    # the request's.
+    check(orders == {201: ">", 202: "<", 203: ">"},
+          "each answered in its request's byte order (201, 203 network, "
+          "202 little-endian): %s" %
+          ", ".join("%d %s" % (packet, "network" if order == ">" else
+                                "little-endian")
+                    for packet, order in sorted(orders.items())))
     # One request split over three writes.
     request = session.pdu(GETNEXT, search_ranges([(first, (), False)]), 51,
                           204)
