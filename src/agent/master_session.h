@@ -30,6 +30,14 @@
  * the next ping interval), so that a master hung before dcistatd joins it
  * does not hold the loop either.
  *
+ * Sends. Every PDU Net-SNMP sends on the session after its Open (answers
+ * it builds, GetBulk's among them, pings, registrations, notifications, the
+ * Close) goes through the transport's send function set here, bounded and
+ * ending the connection when it cannot write a PDU whole
+ * (agent/agentx_send.h): Net-SNMP's own blocking send held the loop for as
+ * long as a master that stopped reading did not read. At the stop the
+ * wait is the stop's.
+ *
  * The stop. Net-SNMP closes the session from its shutdown callbacks with
  * synchronous Unregister and Close exchanges; a master that disconnects
  * during one of them made Net-SNMP unregister callbacks from the very list
@@ -39,8 +47,9 @@
  * its ordinary path and has nothing left to say to the master.
  *
  * It relies on what agent/agentx_direct.h lists (the ping alarm Net-SNMP
- * keeps in the session's securityModel) and on Net-SNMP's re-attachment
- * skipping subtrees marked attached (agent_registration_mark_attached).
+ * keeps in the session's securityModel), on Net-SNMP's re-attachment
+ * skipping subtrees marked attached (agent_registration_mark_attached) and
+ * on its sending every PDU through the transport's f_send.
  */
 #ifndef DCISTAT_AGENT_MASTER_SESSION_H
 #define DCISTAT_AGENT_MASTER_SESSION_H

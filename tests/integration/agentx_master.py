@@ -31,6 +31,15 @@ Scenario "unwritten-answer": the same, sized so that the first answer
 without room has room for none of it: dcistatd must end the connection
 all the same (the master reads the whole answers before it and nothing
 after), then open a new one. Prints "unsent: request N, L octets".
+Scenario "bulk-unread-N": on each of N connections in turn, once the
+tables are registered and a GetBulk and a GetNext answered, GetBulks whose
+answers hold
+twice dcistatd's send buffer, in one write, none of their answers read:
+dcistatd must end the connection (the master checks that what it wrote is
+whole PDUs, the last one perhaps cut, nothing after it), and open a new
+one. Prints "bulk: connection I, requests A to B" for the test to find in
+dcistatd's log. On the Nth it prints "holding: ..." and reads nothing
+until the connection ends (the test stops dcistatd meanwhile).
 Prints one "ok: ..." line per check; exits 1 with "FAIL: ..." at the first
 wrong answer, 2 on a protocol or time-out error.
 """
@@ -45,7 +54,7 @@ import termios
 import time
 
 OPEN, CLOSE, REGISTER, UNREGISTER, GET, GETNEXT = 1, 2, 3, 4, 5, 6
-TEST_SET, PING, RESPONSE = 8, 13, 18
+GETBULK, TEST_SET, NOTIFY, PING, RESPONSE = 7, 8, 12, 13, 18
 NON_DEFAULT_CONTEXT = 0x08
 NETWORK_BYTE_ORDER = 0x10
 
@@ -53,6 +62,7 @@ END_OF_MIB_VIEW, NO_SUCH_OBJECT, NO_SUCH_INSTANCE = 130, 128, 129
 OCTET_STRING = 4
 
 ARC = (1, 3, 6, 1, 4, 1, 8072, 9999, 9999, 4040)
+OBJECTS = ARC + (1,)  # dciStatsObjects
 SUPPLIER_MODULE = ARC + (1, 1, 1, 2)  # dciSupplierModule
 PAST_ALL = ARC + (1, 7)  # after dciClassData
 
@@ -551,6 +561,111 @@ def stop_reading(master, listener, cut):
           "the subagent still answers %s" % dotted(name))
 
 
+# Repetitions asked for by each GetBulk of "bulk-unread": its answer as long
+# as the tables and Net-SNMP make it.
+BULK_REPETITIONS = 200
+# How long the master waits for dcistatd to end a connection it stopped
+# reading: dcistatd waits a second for room.
+BULK_END_WAIT_SECONDS = 10
+
+
+def getbulk_pdu(session, transaction, packet):
+    """A GetBulk of dciStatsObjects: no non-repeaters, BULK_REPETITIONS
+    repetitions."""
+    return session.pdu(GETBULK, struct.pack(">HH", 0, BULK_REPETITIONS) +
+                       search_ranges([(OBJECTS, (), False)]),
+                       transaction, packet)
+
+
+def whole_pdus(data):
+    """The PDUs `data` holds, parsed one after the other: (their types, the
+    octets left after the last whole one). Raises ProtocolError at a header
+    that is not AgentX's, as what follows a PDU cut short would be read."""
+    kinds = []
+    offset = 0
+    while len(data) - offset >= 20:
+        version, kind, flags, _ = struct.unpack_from("BBBB", data, offset)
+        order = ">" if flags & NETWORK_BYTE_ORDER else "<"
+        length, = struct.unpack_from(order + "I", data, offset + 16)
+        if version != 1 or kind not in (RESPONSE, PING, NOTIFY, REGISTER,
+                                        CLOSE) or length > 1 << 20:
+            raise ProtocolError("octets %d on: not an AgentX PDU (version "
+                                "%d, type %d, %d octets)" %
+                                (offset, version, kind, length))
+        if len(data) - offset < 20 + length:
+            break
+        kinds.append(kind)
+        offset += 20 + length
+    return kinds, len(data) - offset
+
+
+def bulk_unread(master, listener, connections):
+    for number in range(1, connections + 1):
+        session = master.session
+        # One GetBulk read: its answer's length, and every Register of the
+        # session answered meanwhile (they precede it).
+        master.transaction += 1
+        session.connection.sendall(getbulk_pdu(session, master.transaction,
+                                               1))
+        while True:
+            kind, _, order, _, transaction, packet, body = session.receive()
+            if kind == RESPONSE and transaction == master.transaction:
+                break
+            session.respond(transaction, packet)
+        error, _, varbinds = decode_varbinds(body, order)
+        length = len(session.last_pdu)
+        if number == 1:
+            check(error == 0 and len(varbinds) > 1,
+                  "a GetBulk of dciStatsObjects answers %d varbinds, %d octets"
+                  % (len(varbinds), length))
+        # A Get too (answered in place when that is on): answers written
+        # whole on every connection before its end.
+        kind, name, value = master.getnext(SUPPLIER_MODULE)
+        check(kind == OCTET_STRING and name[:len(SUPPLIER_MODULE)] ==
+              SUPPLIER_MODULE and value == b"netif",
+              "connection %d: GetNext dciSupplierModule answers %r" %
+              (number, value))
+        send_buffer = session.connection.getsockopt(socket.SOL_SOCKET,
+                                                    socket.SO_SNDBUF)
+        count = 2 * send_buffer // length + 3
+        first = 1000 * number
+        session.connection.sendall(b"".join(
+            getbulk_pdu(session, 70, first + i) for i in range(count)))
+        sent = time.monotonic()
+        print("bulk: connection %d, requests %d to %d" %
+              (number, first, first + count - 1), flush=True)
+        if number == connections:
+            print("holding: connection %d, %d GetBulks sent, nothing read" %
+                  (number, count), flush=True)
+        poller = select.poll()
+        poller.register(session.connection, select.POLLRDHUP)
+        ended = bool(poller.poll(BULK_END_WAIT_SECONDS * 1000))
+        waited = time.monotonic() - sent
+        if number == connections:
+            session.connection.close()
+            check(ended, "the last connection ended %.1f s after its GetBulks"
+                  % waited)
+            return
+        data, how = read_to_end(session.connection, 5)
+        session.connection.close()
+        check(ended and how is not None,
+              "connection %d ended (%s) %.1f s after %d GetBulks unread" %
+              (number, how, waited, count) if ended else
+              "connection %d ended within %d s of its GetBulks" %
+              (number, BULK_END_WAIT_SECONDS))
+        kinds, left = whole_pdus(session.buffer + data)
+        check(kinds.count(RESPONSE) < count,
+              "connection %d: %d whole PDUs (%d answers of %d), then %d "
+              "octets of a PDU cut short, nothing after it" %
+              (number, len(kinds), kinds.count(RESPONSE), count, left))
+        connection, _ = listener.accept()
+        connection.settimeout(30)
+        master = Master(Session(connection))
+        check(master.serve_until_registered(),
+              "connection %d: Open, then the tables registered again" %
+              (number + 1))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.stderr.write(__doc__)
@@ -573,6 +688,9 @@ def main():
             framing(master)
         elif scenario == "hang-up-at-close":
             hang_up_at_close(master)
+        elif scenario.startswith("bulk-unread-"):
+            bulk_unread(master, listener,
+                        int(scenario[len("bulk-unread-"):]))
         elif scenario in ("cut-answer", "unwritten-answer"):
             stop_reading(master, listener, scenario == "cut-answer")
         else:
