@@ -26,6 +26,10 @@
 #     was answered on each connection before its end;
 #   - SIGTERM while the last connection is held unread ends dcistatd
 #     cleanly within 5 s (the measured time printed; the bound is 2 s).
+# Then, with answers that leave less than one answer's room unread and a
+# master that sends nothing more, dcistatd's pings fill the socket: the
+# connection ends, what the master read is whole PDUs (the answers, the
+# pings) and nothing after one cut, and the log names the ping.
 #
 # Needs no root: no snmpd, only Unix sockets in the test's directory.
 
@@ -127,3 +131,14 @@ run_mode() {
 
 run_mode on 10
 run_mode off 10
+
+# Pings: once the answers have left less than one answer's room and the
+# master sends nothing, dcistatd's pings fill its socket; the first with no
+# room ends the connection, logged by its type.
+AGENTX_MASTER_AGENT_KEYS= AGENTX_MASTER_PROVIDERS=
+start_agentx_master ping ping-unread --in-place off
+wait_agentx_master ping '^ok: read: the'
+line=$(grep "the AgentX master's socket had no room for 1000 ms: dcistatd's Ping, packet [0-9]* (session [0-9]*, transaction [0-9]*, [0-9]* octets) was not sent; the connection is shut down" "$DCISTATD_LOG") ||
+    fail "ping: no log line of a ping without room: $(grep 'had no room' "$DCISTATD_LOG")"
+ok "ping: logged: $line"
+stop_dcistatd

@@ -40,6 +40,11 @@ whole PDUs, the last one perhaps cut, nothing after it), and open a new
 one. Prints "bulk: connection I, requests A to B" for the test to find in
 dcistatd's log. On the Nth it prints "holding: ..." and reads nothing
 until the connection ends (the test stops dcistatd meanwhile).
+Scenario "ping-unread": Gets whose answers leave dcistatd's socket less
+than one answer's room, none read, then nothing sent: dcistatd's pings
+fill the rest, and the first without room must end the connection (what
+the master then reads: the answers and pings whole, nothing after a PDU
+cut short).
 Prints one "ok: ..." line per check; exits 1 with "FAIL: ..." at the first
 wrong answer, 2 on a protocol or time-out error.
 """
@@ -430,6 +435,33 @@ def first_unwritten(length):
     return None, 0
 
 
+def pings_after_answers(length):
+    """On a Unix stream socket pair of this kernel's default sizes, a
+    sender that writes answers of `length` octets without blocking to a
+    peer that reads none, then 20-octet PDUs: (how many answers it writes
+    whole before one finds no room at all, how many 20-octet PDUs then
+    have room), or (0, 0) when an answer is written in part."""
+    writer, reader = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with writer, reader:
+        writer.setblocking(False)
+        answer = b"\0" * length
+        fitted = 0
+        try:
+            while True:
+                if writer.send(answer) < length:
+                    return 0, 0
+                fitted += 1
+        except BlockingIOError:
+            pass
+        pings = 0
+        try:
+            while True:
+                writer.send(b"\0" * 20)
+                pings += 1
+        except BlockingIOError:
+            return fitted, pings
+
+
 def with_ids(pdu, transaction, packet):
     """An answer of the same request under other ids (network byte
     order, as dcistatd encodes)."""
@@ -666,6 +698,60 @@ def bulk_unread(master, listener, connections):
               (number + 1))
 
 
+# How long the master waits for dcistatd's pings to fill its socket and
+# end the connection: one every ping interval or two, each taking a buffer
+# of what room the answers left.
+PING_END_WAIT_SECONDS = 40
+
+
+def ping_unread(master):
+    """Gets whose answers fill dcistatd's socket to less than one answer's
+    room, none read; then nothing sent either: dcistatd's pings, sent every
+    ping interval the master is silent, fill the rest, and the first without
+    room must end the connection."""
+    session = master.session
+    _, first, _ = master.getnext(SUPPLIER_MODULE)
+    long_name = first + (0,) * (LONG_NAME_LENGTH - len(first))
+    lengths = []
+    for count in (1, 2):
+        master.request(GET, [(long_name, (), False)] * count)
+        lengths.append(len(session.last_pdu))
+    # The answer size that leaves room for the fewest pings.
+    best = None
+    for names in range(LONG_NAMES_MAX, 0, -1):
+        length = lengths[0] + (names - 1) * (lengths[1] - lengths[0])
+        fitted, pings = pings_after_answers(length)
+        if fitted > 0 and (best is None or pings < best[3]):
+            best = (names, length, fitted, pings)
+        if best is not None and best[3] <= 2:
+            break
+    if best is None:
+        raise ProtocolError("no answer size fits this kernel's socket whole")
+    names, length, fitted, pings = best
+    ranges = search_ranges([(long_name, (), False)] * names)
+    session.connection.sendall(b"".join(
+        session.pdu(GET, ranges, 80, 501 + i) for i in range(fitted)))
+    sent = time.monotonic()
+    print("ok: sent %d Gets whose answers of %d octets fit in dcistatd's "
+          "socket with room for %d pings, then nothing read or sent" %
+          (fitted, length, pings), flush=True)
+    poller = select.poll()
+    poller.register(session.connection, select.POLLRDHUP)
+    ended = bool(poller.poll(PING_END_WAIT_SECONDS * 1000))
+    waited = time.monotonic() - sent
+    data, how = read_to_end(session.connection, 5)
+    session.connection.close()
+    check(ended and how is not None,
+          "the connection ended (%s) %.1f s after the Gets" % (how, waited)
+          if ended else "the connection ended within %d s of the Gets" %
+          PING_END_WAIT_SECONDS)
+    kinds, left = whole_pdus(session.buffer + data)
+    check(kinds.count(RESPONSE) == fitted,
+          "read: the %d answers and %d pings, whole, then %d octets of a PDU "
+          "cut short, nothing after them" %
+          (kinds.count(RESPONSE), kinds.count(PING), left))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.stderr.write(__doc__)
@@ -688,6 +774,8 @@ def main():
             framing(master)
         elif scenario == "hang-up-at-close":
             hang_up_at_close(master)
+        elif scenario == "ping-unread":
+            ping_unread(master)
         elif scenario.startswith("bulk-unread-"):
             bulk_unread(master, listener,
                         int(scenario[len("bulk-unread-"):]))
