@@ -384,6 +384,17 @@ direct_receive(netsnmp_transport *transport, void *buffer, int size,
 }
 
 bool
+agent_direct_reads(void)
+{
+	netsnmp_transport *transport =
+	    direct_session != NULL
+	        ? snmp_sess_transport(snmp_sess_pointer(direct_session))
+	        : NULL;
+
+	return transport != NULL && transport->f_recv == direct_receive;
+}
+
+bool
 agent_direct_held(void)
 {
 	struct agent_agentx_header header;

@@ -6,10 +6,12 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 #include <net-snmp/agent/agent_callbacks.h>
 #include <net-snmp/library/large_fd_set.h>
+#include <net-snmp/library/snmpUnixDomain.h>
 #include <errno.h>
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "agent/agentx_direct.h"
 #include "agent/agentx_send.h"
 #include "agent/registration.h"
 #include "snmp/netsnmp_log.h"
@@ -391,6 +393,32 @@ master_send(netsnmp_transport *transport, const void *bytes, int length,
 	           : -1;
 }
 
+/* The receive function of a Unix stream session the in-place path does not
+ * read. Net-SNMP's (5.9.3) allocates the socket's own address at every
+ * read and loses it when the read fails, as it does once per connection
+ * with a master that closed it leaving answers unread (ECONNRESET): a
+ * master that does so at every reconnection grew the daemon without end.
+ * This reads the same bytes and gives no address, which no send to the
+ * master uses. */
+static int
+master_receive(netsnmp_transport *transport, void *buffer, int size,
+    void **opaque, int *opaque_length)
+{
+	ssize_t count;
+
+	*opaque = NULL;
+	*opaque_length = 0;
+	if (size < 0 || transport->sock < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	do
+		count =
+		    recv(transport->sock, buffer, (size_t)size, MSG_DONTWAIT);
+	while (count < 0 && errno == EINTR);
+	return (int)count;
+}
+
 /* SNMPD_CALLBACK_INDEX_START: Net-SNMP opened a session to the master and
  * is about to re-attach the subtrees; ours are registered here.
  * SNMPD_CALLBACK_INDEX_STOP: the session is gone, and with it, at the
@@ -414,8 +442,12 @@ master_session_changed(
 	 * socket. */
 	transport = snmp_sess_transport(snmp_sess_pointer(master));
 	if (transport != NULL &&
-	    (transport->flags & NETSNMP_TRANSPORT_FLAG_STREAM) != 0)
+	    (transport->flags & NETSNMP_TRANSPORT_FLAG_STREAM) != 0) {
 		transport->f_send = master_send;
+		if (transport->domain == netsnmp_UnixDomain &&
+		    !agent_direct_reads())
+			transport->f_recv = master_receive;
+	}
 	/* The answers to what this file sends are waited for in the loop:
 	 * a ping interval each, and nothing is sent twice. */
 	if (ping_interval > 0)

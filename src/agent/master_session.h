@@ -36,7 +36,9 @@
  * ending the connection when it cannot write a PDU whole
  * (agent/agentx_send.h): Net-SNMP's own blocking send held the loop for as
  * long as a master that stopped reading did not read. At the stop the
- * wait is the stop's.
+ * wait is the stop's. A Unix stream session the in-place path does not
+ * read is read by a receive function set here too, which, unlike
+ * Net-SNMP's, loses no memory when a read fails.
  *
  * The stop. Net-SNMP closes the session from its shutdown callbacks with
  * synchronous Unregister and Close exchanges; a master that disconnects
@@ -49,7 +51,8 @@
  * It relies on what agent/agentx_direct.h lists (the ping alarm Net-SNMP
  * keeps in the session's securityModel), on Net-SNMP's re-attachment
  * skipping subtrees marked attached (agent_registration_mark_attached) and
- * on its sending every PDU through the transport's f_send.
+ * on its sending every PDU through the transport's f_send and reading
+ * through its f_recv.
  */
 #ifndef DCISTAT_AGENT_MASTER_SESSION_H
 #define DCISTAT_AGENT_MASTER_SESSION_H
