@@ -745,7 +745,7 @@ AGENTX_MASTER_OUTPUT=
 # points there (ping interval 1 s) and serves netif, plus the lines of
 # AGENTX_MASTER_AGENT_KEYS in its agent section and those of
 # AGENTX_MASTER_PROVIDERS after netif, if set. Waits for neither.
-AGENTX_MASTER_AGENT_KEYS= AGENTX_MASTER_PROVIDERS=
+AGENTX_MASTER_AGENT_KEYS='' AGENTX_MASTER_PROVIDERS=''
 start_agentx_master() {
 	local run=$1 scenario=$2 socket=$TMP_DIR/master.$1.sock
 	local config=$TMP_DIR/$1.yaml
