@@ -137,7 +137,7 @@ send_answer(int socket, size_t length)
 	if (agent_agentx_send_pdu(socket, answer_buffer.bytes, length,
 	        AGENT_AGENTX_SEND_WAIT_MILLISECONDS))
 		return;
-	if (errno == ETIMEDOUT)
+	if (errno == ENOBUFS)
 		send_failures++;
 	else
 		send_failed(strerror(errno));

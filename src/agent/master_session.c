@@ -374,9 +374,10 @@ session_made(int major, int minor, void *server_argument, void *client_argument)
 }
 
 /* The session's transport's send function: every PDU Net-SNMP sends to
- * the master, bounded (agent/agentx_send.h). Net-SNMP's own (sendto on the
- * blocking socket) waited until a master that stopped reading read again,
- * the loop held with it, and took a PDU written in part for a whole one. */
+ * the master, without blocking (agent/agentx_send.h). Net-SNMP's own
+ * (sendto on the blocking socket) waited until a master that stopped
+ * reading read again, the loop held with it, and took a PDU written in
+ * part for a whole one. */
 static int
 master_send(netsnmp_transport *transport, const void *bytes, int length,
     void **opaque, int *opaque_length)
@@ -434,6 +435,8 @@ master_session_changed(
 	master = minor == SNMPD_CALLBACK_INDEX_START ? server_argument : NULL;
 	generation++;
 	ping_pending = false;
+	/* Output still waiting was the last connection's. */
+	agent_agentx_waiting_drop();
 	if (master == NULL) {
 		registration_retry = INT64_MAX;
 		return 0;
@@ -625,6 +628,8 @@ agent_master_close(void)
 		if (snmp_send(session, pdu) == 0)
 			snmp_free_pdu(pdu);
 	}
+	/* What waits for room, the Close last. */
+	agent_agentx_waiting_flush(send_wait);
 	log_debug("agent", "closing the session with the AgentX master");
 	master_shut_down();
 	/* Net-SNMP's disconnection path (its session callbacks unregistered,

@@ -32,13 +32,15 @@
  *
  * Sends. Every PDU Net-SNMP sends on the session after its Open (answers
  * it builds, GetBulk's among them, pings, registrations, notifications, the
- * Close) goes through the transport's send function set here, bounded and
- * ending the connection when it cannot write a PDU whole
- * (agent/agentx_send.h): Net-SNMP's own blocking send held the loop for as
- * long as a master that stopped reading did not read. At the stop the
- * wait is the stop's. A Unix stream session the in-place path does not
- * read is read by a receive function set here too, which, unlike
- * Net-SNMP's, loses no memory when a read fails.
+ * Close) goes through the transport's send function set here, written
+ * without blocking, what the socket does not take waiting for the loop to
+ * write it, and the connection ended when the master takes none of it for
+ * a while (agent/agentx_send.h): Net-SNMP's own blocking send held the
+ * loop for as long as a master that stopped reading did not read. At the
+ * stop, what waits is written within the stop's wait. A Unix stream
+ * session the in-place path does not read is read by a receive function
+ * set here too, which, unlike Net-SNMP's, loses no memory when a read
+ * fails.
  *
  * The stop. Net-SNMP closes the session from its shutdown callbacks with
  * synchronous Unregister and Close exchanges; a master that disconnects

@@ -17,9 +17,10 @@
 #     nothing after it (no PDU follows one cut); then a new connection
 #     opens and registers again;
 #   - while the master reads nothing, the DCI socket answers every read
-#     within 5 s (the slowest is printed), never withdrawn as stale, and
-#     the example provider's refreshes datum (refresh 1 s) rises over them
-#     (refreshes are committed);
+#     within 5 s (the slowest is printed), and the example provider's
+#     refreshes datum rises over them, its class never withdrawn as stale
+#     (refresh 0.3 s: stale after 0.9 s): the loop is never held, as it was
+#     for a second by each connection a send waited on;
 #   - dcistatd's log names the connection ended on one line with a request
 #     of the first connection's, and (over 10 connections) once more at
 #     the 10th, and on no other line: the log is rate-limited, whatever
@@ -84,7 +85,7 @@ run_mode() {
 	AGENTX_MASTER_AGENT_KEYS="  dci-socket: $dci"
 	# shellcheck disable=SC2034 # read by start_agentx_master
 	AGENTX_MASTER_PROVIDERS="  - module: $(provider_so example)
-    refresh: 1"
+    refresh: 0.3"
 	start_agentx_master "$mode" "bulk-unread-$CONNECTIONS" --in-place "$mode"
 	wait_until 20 grep -q '^bulk: connection 1,' "$AGENTX_MASTER_OUTPUT" ||
 	    fail "$mode: the master sent no GetBulks: $(cat "$AGENTX_MASTER_OUTPUT")"
