@@ -164,12 +164,25 @@ wait_milliseconds(const struct agent_loop *loop, int block,
 	return wait;
 }
 
-/* Asks poll for room in `socket` (the master's, whose output waits): on
- * its entry among the `used` read ones, else on one of its own after them
- * (room for it is counted in the set's size). */
+/* When output waits for the master's socket `master`, asks poll for room
+ * in it (`*waiting` the socket, else -1): on its entry among the `used`
+ * read ones, else on one of its own after them (room for it is counted in
+ * the set's size). Output waiting for another socket is dropped: its
+ * session is gone, and its descriptor may be another's by now. */
 static nfds_t
-poll_for_room(struct pollfd *polled, nfds_t first, nfds_t used, int socket)
+poll_for_room(
+    struct pollfd *polled, nfds_t first, nfds_t used, int master, int *waiting)
 {
+	int socket = agent_agentx_waiting_socket();
+
+	*waiting = -1;
+	if (socket < 0)
+		return used;
+	if (socket != master) {
+		agent_agentx_waiting_drop();
+		return used;
+	}
+	*waiting = socket;
 	for (nfds_t i = first; i < used; i++) {
 		if (polled[i].fd == socket) {
 			polled[i].events |= POLLOUT;
@@ -323,10 +336,8 @@ agent_run(const struct agent_loop *loop)
 					    (struct pollfd){fd, POLLIN, 0};
 		}
 		/* Output waiting for the master's socket to take it. */
-		waiting = agent_agentx_waiting_socket();
-		if (waiting >= 0)
-			used = poll_for_room(
-			    polled, server_first + server_count, used, waiting);
+		used = poll_for_room(polled, server_first + server_count, used,
+		    master, &waiting);
 
 		/* Woken by input, Net-SNMP's next timer or the plug-ins'
 		 * next refresh, retry or staleness deadline; after an answer
