@@ -17,10 +17,10 @@
 #     nothing after it (no PDU follows one cut); then a new connection
 #     opens and registers again;
 #   - while the master reads nothing, the DCI socket answers every read
-#     within 5 s (the slowest is printed), and the example provider's
-#     refreshes datum rises over them, its class never withdrawn as stale
-#     (refresh 0.3 s: stale after 0.9 s): the loop is never held, as it was
-#     for a second by each connection a send waited on;
+#     within 5 s, and the example provider's refreshes datum (refresh
+#     0.3 s) rises over them, its class never withdrawn as stale; the
+#     slowest read is printed (what waits for the master holds nothing; a
+#     send that waited in the loop held it up to a second per connection);
 #   - dcistatd's log names the connection ended on one line with a request
 #     of the first connection's, and (over 10 connections) once more at
 #     the 10th, and on no other line: the log is rate-limited, whatever
