@@ -7,7 +7,6 @@
 #include <net-snmp/agent/agent_callbacks.h>
 #include <net-snmp/library/snmpUnixDomain.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -64,13 +63,8 @@ static size_t direct_ranges_size;
 static bool indirect_pending;
 /* Answers whose send failed since the last one logged. */
 static unsigned long send_failures;
-/* Connections ended in a row for an answer without room (no answer
- * written whole since the first). */
-static unsigned long connections_ended;
 /* The encoded answer, kept for the next. */
 static struct agent_agentx_buffer answer_buffer;
-/* How long a full socket may hold up an answer's send. */
-#define SEND_WAIT_MILLISECONDS 1000
 
 int
 agent_direct_socket(void)
@@ -132,59 +126,21 @@ send_through_net_snmp(netsnmp_session *session, netsnmp_pdu *request)
 	}
 }
 
-/* Whether `count` is 1, 10, 100 and so on. */
-static bool
-power_of_ten(unsigned long count)
-{
-	while (count >= 10 && count % 10 == 0)
-		count /= 10;
-	return count == 1;
-}
-
-/* Sends the encoded answer to the request `ids` on the session's own
- * socket; a failure loses this answer and the connection, which Net-SNMP
- * then opens again (agentx_send.h). The one that finds no room for the
- * whole wait, and so ends the connection, is logged with the request and
- * how much of its answer went out: the first of a run of such connections,
- * then the 10th, the 100th and so on, so that a master that never reads
- * cannot fill the log one reconnection at a time. Others, such as those
- * on the connection it ended, are counted with send_failed. */
+/* Sends the encoded answer on the session's own socket, bounded
+ * (agentx_send.h, which logs a connection it ends for want of room); a
+ * failure loses this answer and the connection, which Net-SNMP then opens
+ * again. Other failures, such as those on the connection it ended, are
+ * counted with send_failed. */
 static void
-send_answer(int socket, size_t length, const struct agent_agentx_ids *ids)
+send_answer(int socket, size_t length)
 {
-	size_t written;
-
-	if (agent_agentx_send(socket, answer_buffer.bytes, length,
-	        SEND_WAIT_MILLISECONDS, &written)) {
-		connections_ended = 0;
+	if (agent_agentx_send_pdu(socket, answer_buffer.bytes, length,
+	        AGENT_AGENTX_SEND_WAIT_MILLISECONDS))
 		return;
-	}
-	if (errno != ETIMEDOUT) {
-		send_failed(strerror(errno));
-		return;
-	}
-	send_failures++;
-	if (!power_of_ten(++connections_ended))
-		return;
-	if (written > 0)
-		log_warnx("agent: the AgentX master's socket had no room for "
-		          "%d ms: the answer to its request %" PRIu32
-		          " (session %" PRIu32 ", transaction %" PRIu32
-		          ") was cut after %zu of its %zu octets; the "
-		          "connection is shut down and Net-SNMP opens a new "
-		          "one (%lu ended so in a row)",
-		    SEND_WAIT_MILLISECONDS, ids->packet, ids->session,
-		    ids->transaction, written, length, connections_ended);
+	if (errno == ENOBUFS)
+		send_failures++;
 	else
-		log_warnx(
-		    "agent: the AgentX master's socket had no room for "
-		    "%d ms: the answer to its request %" PRIu32
-		    " (session %" PRIu32 ", transaction %" PRIu32
-		    ", %zu octets) was not sent; the connection is shut "
-		    "down and Net-SNMP opens a new one (%lu ended so in a "
-		    "row)",
-		    SEND_WAIT_MILLISECONDS, ids->packet, ids->session,
-		    ids->transaction, length, connections_ended);
+		send_failed(strerror(errno));
 }
 
 static int
@@ -216,7 +172,8 @@ direct_callback(int operation, netsnmp_session *session, int reqid,
 	agent_agentx_answer(
 	    direct_tables, pdu->command == AGENTX_GETNEXT, pdu->variables);
 	ids = (struct agent_agentx_ids){(uint32_t)pdu->sessid,
-	    (uint32_t)pdu->transid, (uint32_t)pdu->reqid};
+	    (uint32_t)pdu->transid, (uint32_t)pdu->reqid,
+	    (pdu->flags & AGENT_AGENTX_FLAG_NETWORK_BYTE_ORDER) != 0};
 	transport = snmp_sess_transport(snmp_sess_pointer(session));
 	length = transport != NULL && transport->sock >= 0
 	             ? agent_agentx_encode_response(
@@ -225,7 +182,7 @@ direct_callback(int operation, netsnmp_session *session, int reqid,
 	if (length == 0)
 		send_through_net_snmp(session, pdu);
 	else
-		send_answer(transport->sock, length, &ids);
+		send_answer(transport->sock, length);
 	return 1;
 }
 
@@ -321,8 +278,9 @@ answer_in_place(int socket, const struct agent_agentx_header *header,
     const unsigned char *pdu, size_t length)
 {
 	bool next = header->type == AGENTX_GETNEXT;
-	struct agent_agentx_ids ids = {
-	    header->session, header->transaction, header->packet};
+	struct agent_agentx_ids ids = {header->session, header->transaction,
+	    header->packet,
+	    (header->flags & AGENT_AGENTX_FLAG_NETWORK_BYTE_ORDER) != 0};
 	long count;
 	size_t encoded;
 
@@ -347,7 +305,7 @@ answer_in_place(int socket, const struct agent_agentx_header *header,
 	/* What the encoding does not take, Net-SNMP parses and answers. */
 	if (encoded == 0)
 		return false;
-	send_answer(socket, encoded, &ids);
+	send_answer(socket, encoded);
 	return true;
 }
 
@@ -423,6 +381,17 @@ direct_receive(netsnmp_transport *transport, void *buffer, int size,
 		return 0;
 	}
 	return (int)handed;
+}
+
+bool
+agent_direct_reads(void)
+{
+	netsnmp_transport *transport =
+	    direct_session != NULL
+	        ? snmp_sess_transport(snmp_sess_pointer(direct_session))
+	        : NULL;
+
+	return transport != NULL && transport->f_recv == direct_receive;
 }
 
 bool

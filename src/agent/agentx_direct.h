@@ -50,6 +50,9 @@ void agent_direct_setup(
 /* The AgentX socket while its Get and GetNext requests are answered in
  * place, else -1. */
 int agent_direct_socket(void);
+/* Whether that socket is read by the in-place path's own receive function
+ * (a Unix stream socket), which replaces Net-SNMP's. */
+bool agent_direct_reads(void);
 /* Bytes the master sent are held, read and not yet answered or handed to
  * Net-SNMP (a whole PDU, or more than Net-SNMP's reader took at once): the
  * loop must read the AgentX socket again without waiting. */

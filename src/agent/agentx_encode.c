@@ -96,26 +96,26 @@ value_size(const netsnmp_variable_list *varbind)
 	}
 }
 
+/* Numbers are written in the byte order of the request answered
+ * (`network`: most significant byte first). */
 static unsigned char *
-put_u16(unsigned char *at, uint16_t value)
+put_u16(unsigned char *at, uint16_t value, bool network)
 {
-	at[0] = (unsigned char)(value >> 8);
-	at[1] = (unsigned char)value;
+	at[network ? 0 : 1] = (unsigned char)(value >> 8);
+	at[network ? 1 : 0] = (unsigned char)value;
 	return at + 2;
 }
 
 static unsigned char *
-put_u32(unsigned char *at, uint32_t value)
+put_u32(unsigned char *at, uint32_t value, bool network)
 {
-	at[0] = (unsigned char)(value >> 24);
-	at[1] = (unsigned char)(value >> 16);
-	at[2] = (unsigned char)(value >> 8);
-	at[3] = (unsigned char)value;
+	for (unsigned i = 0; i < 4; i++)
+		at[network ? 3 - i : i] = (unsigned char)(value >> (8 * i));
 	return at + 4;
 }
 
 static unsigned char *
-put_oid(unsigned char *at, const oid *name, size_t length)
+put_oid(unsigned char *at, const oid *name, size_t length, bool network)
 {
 	unsigned char prefix = 0;
 
@@ -134,14 +134,14 @@ put_oid(unsigned char *at, const oid *name, size_t length)
 	at[3] = 0;
 	at += 4;
 	for (size_t i = 0; i < length; i++)
-		at = put_u32(at, (uint32_t)name[i]);
+		at = put_u32(at, (uint32_t)name[i], network);
 	return at;
 }
 
 static unsigned char *
-put_octets(unsigned char *at, const u_char *octets, size_t length)
+put_octets(unsigned char *at, const u_char *octets, size_t length, bool network)
 {
-	at = put_u32(at, (uint32_t)length);
+	at = put_u32(at, (uint32_t)length, network);
 	if (length > 0)
 		memcpy(at, octets, length);
 	memset(at + length, 0, padded(length) - length);
@@ -149,24 +149,30 @@ put_octets(unsigned char *at, const u_char *octets, size_t length)
 }
 
 static unsigned char *
-put_value(unsigned char *at, const netsnmp_variable_list *varbind)
+put_value(unsigned char *at, const netsnmp_variable_list *varbind, bool network)
 {
 	switch (varbind->type) {
 	case ASN_INTEGER:
 	case ASN_COUNTER:
 	case ASN_GAUGE:
 	case ASN_TIMETICKS:
-		return put_u32(at, (uint32_t)*varbind->val.integer);
-	case ASN_COUNTER64:
-		at = put_u32(at, (uint32_t)varbind->val.counter64->high);
-		return put_u32(at, (uint32_t)varbind->val.counter64->low);
+		return put_u32(at, (uint32_t)*varbind->val.integer, network);
+	case ASN_COUNTER64: {
+		/* One 64-bit number: its high half first in network byte
+		 * order, its low half first otherwise. */
+		uint32_t high = (uint32_t)varbind->val.counter64->high;
+		uint32_t low = (uint32_t)varbind->val.counter64->low;
+		at = put_u32(at, network ? high : low, network);
+		return put_u32(at, network ? low : high, network);
+	}
 	case ASN_OCTET_STR:
 	case ASN_IPADDRESS:
 	case ASN_OPAQUE:
-		return put_octets(at, varbind->val.string, varbind->val_len);
+		return put_octets(
+		    at, varbind->val.string, varbind->val_len, network);
 	case ASN_OBJECT_ID:
-		return put_oid(
-		    at, varbind->val.objid, varbind->val_len / sizeof(oid));
+		return put_oid(at, varbind->val.objid,
+		    varbind->val_len / sizeof(oid), network);
 	default:
 		return at;
 	}
@@ -192,6 +198,7 @@ agent_agentx_encode_response(struct agent_agentx_buffer *buffer,
     const struct agent_agentx_ids *ids, const netsnmp_variable_list *varbinds)
 {
 	size_t payload = RESPONSE_FIELDS_SIZE;
+	bool network = ids->network_byte_order;
 	unsigned char *at;
 
 	for (const netsnmp_variable_list *varbind = varbinds; varbind != NULL;
@@ -211,21 +218,21 @@ agent_agentx_encode_response(struct agent_agentx_buffer *buffer,
 	at = buffer->bytes;
 	*at++ = AGENTX_VERSION;
 	*at++ = AGENTX_RESPONSE;
-	*at++ = AGENTX_FLAG_NETWORK_BYTE_ORDER;
+	*at++ = network ? AGENTX_FLAG_NETWORK_BYTE_ORDER : 0;
 	*at++ = 0;
-	at = put_u32(at, ids->session);
-	at = put_u32(at, ids->transaction);
-	at = put_u32(at, ids->packet);
-	at = put_u32(at, (uint32_t)payload);
-	at = put_u32(at, 0); /* sysUpTime */
-	at = put_u16(at, 0); /* error */
-	at = put_u16(at, 0); /* index */
+	at = put_u32(at, ids->session, network);
+	at = put_u32(at, ids->transaction, network);
+	at = put_u32(at, ids->packet, network);
+	at = put_u32(at, (uint32_t)payload, network);
+	at = put_u32(at, 0, network); /* sysUpTime */
+	at = put_u16(at, 0, network); /* error */
+	at = put_u16(at, 0, network); /* index */
 	for (const netsnmp_variable_list *varbind = varbinds; varbind != NULL;
 	     varbind = varbind->next_variable) {
-		at = put_u16(at, varbind->type);
-		at = put_u16(at, 0);
-		at = put_oid(at, varbind->name, varbind->name_length);
-		at = put_value(at, varbind);
+		at = put_u16(at, varbind->type, network);
+		at = put_u16(at, 0, network);
+		at = put_oid(at, varbind->name, varbind->name_length, network);
+		at = put_value(at, varbind, network);
 	}
 	return (size_t)(at - buffer->bytes);
 }

@@ -5,8 +5,10 @@
  * response PDU allocated, no packet buffer allocated per answer, and no
  * pass through Net-SNMP's generic AgentX builder.
  *
- * The encoding is always in network byte order (the NETWORK_BYTE_ORDER
- * flag set, which RFC 2741 lets each PDU choose for itself), sysUpTime 0,
+ * The encoding is in the byte order of the request answered (RFC 2741 lets
+ * each PDU choose its own by the NETWORK_BYTE_ORDER flag; a subagent
+ * answers in the order it was asked in, as Net-SNMP's builder does),
+ * sysUpTime 0,
  * no error, names compressed with the 1.3.6.1 prefix and the null OID for
  * 0.0, as Net-SNMP's builder does. Integer32, Counter32, Gauge32,
  * TimeTicks, Counter64, Octet String, IpAddress, Opaque, OID, Null and
@@ -18,6 +20,7 @@
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,11 +30,13 @@ struct agent_agentx_buffer {
 	size_t size;
 };
 
-/* The identifiers a response repeats from its request. */
+/* What a response repeats from its request: its identifiers and its byte
+ * order (its header's NETWORK_BYTE_ORDER flag). */
 struct agent_agentx_ids {
 	uint32_t session;
 	uint32_t transaction;
 	uint32_t packet;
+	bool network_byte_order;
 };
 
 /* Encodes the response to the request `ids` carrying `varbinds` into

@@ -21,6 +21,7 @@
 
 #include "agent/agent.h"
 #include "agent/agentx_direct.h"
+#include "agent/agentx_send.h"
 #include "agent/master_session.h"
 #include "base/clock.h"
 #include "base/log.h"
@@ -133,14 +134,15 @@ timeout_milliseconds(const struct timeval *timeout)
 }
 
 /* The poll timeout: Net-SNMP's (block: none), the plug-ins', the master
- * session's or the DCI Server's next deadline, whichever is sooner; -1 waits
- * for input alone. */
+ * session's, the output waiting for the master's or the DCI Server's next
+ * deadline, whichever is sooner; -1 waits for input alone. */
 static int
 wait_milliseconds(const struct agent_loop *loop, int block,
     const struct timeval *timeout, int64_t now)
 {
 	int64_t deadline = dci_plugins_deadline(loop->plugins);
 	int64_t master = agent_master_deadline();
+	int64_t waiting = agent_agentx_waiting_deadline();
 	int64_t server = loop->dci_server != NULL
 	                     ? dci_server_deadline(loop->dci_server)
 	                     : INT64_MAX;
@@ -148,6 +150,8 @@ wait_milliseconds(const struct agent_loop *loop, int block,
 
 	if (master < deadline)
 		deadline = master;
+	if (waiting < deadline)
+		deadline = waiting;
 	if (server < deadline)
 		deadline = server;
 	if (deadline == INT64_MAX)
@@ -158,6 +162,89 @@ wait_milliseconds(const struct agent_loop *loop, int block,
 		return deadline - now > INT_MAX ? INT_MAX
 		                                : (int)(deadline - now);
 	return wait;
+}
+
+/* When output waits for the master's socket `master`, asks poll for room
+ * in it (`*waiting` the socket, else -1): on its entry among the `used`
+ * read ones, else on one of its own after them (room for it is counted in
+ * the set's size). Output waiting for another socket is dropped: its
+ * session is gone, and its descriptor may be another's by now. */
+static nfds_t
+poll_for_room(
+    struct pollfd *polled, nfds_t first, nfds_t used, int master, int *waiting)
+{
+	int socket = agent_agentx_waiting_socket();
+
+	*waiting = -1;
+	if (socket < 0)
+		return used;
+	if (socket != master) {
+		agent_agentx_waiting_drop();
+		return used;
+	}
+	*waiting = socket;
+	for (nfds_t i = first; i < used; i++) {
+		if (polled[i].fd == socket) {
+			polled[i].events |= POLLOUT;
+			return used;
+		}
+	}
+	polled[used] = (struct pollfd){socket, POLLOUT, 0};
+	return used + 1;
+}
+
+/* The sockets whose readiness the loop tells apart: the in-place path's,
+ * the master's, the one whose output waits; whether the wait was on the
+ * in-place socket alone (quiet) and whether it holds bytes (held). */
+struct ready_sockets {
+	int direct, master, waiting;
+	bool quiet, held;
+};
+
+/* What one poll found among Net-SNMP's descriptors. */
+struct ready {
+	int ready;     /* set in `readable` for snmp_read2 */
+	int others;    /* of them, not the in-place socket */
+	bool answered; /* the in-place socket read after a quiet wait */
+	bool writable; /* room in the socket whose output waits */
+};
+
+/* Sets in `readable` Net-SNMP's descriptors (polled[first] to
+ * polled[used - 1]) that have input, hang-ups and errors included
+ * (Net-SNMP's read sees the closed connection and reconnects), and the
+ * in-place socket when it holds bytes. */
+static struct ready
+ready_take(const struct pollfd *polled, nfds_t first, nfds_t used,
+    netsnmp_large_fd_set *readable, struct ready_sockets sockets, int64_t now)
+{
+	struct ready found = {0, 0, false, false};
+
+	NETSNMP_LARGE_FD_ZERO(readable);
+	for (nfds_t i = first; i < used; i++) {
+		if ((polled[i].revents & POLLOUT) != 0 &&
+		    polled[i].fd == sockets.waiting)
+			found.writable = true;
+		if ((polled[i].revents & ~POLLOUT) == 0 ||
+		    (polled[i].events & POLLIN) == 0)
+			continue;
+		NETSNMP_LARGE_FD_SET(polled[i].fd, readable);
+		found.ready++;
+		found.others += polled[i].fd != sockets.direct;
+		found.answered |=
+		    sockets.quiet && polled[i].fd == sockets.direct;
+		if (polled[i].fd == sockets.master)
+			agent_master_heard(now);
+	}
+	if (sockets.held) {
+		/* Asked again: the session may have been reopened since
+		 * `direct` was read. */
+		int socket = agent_direct_socket();
+		if (socket >= 0 && !NETSNMP_LARGE_FD_ISSET(socket, readable)) {
+			NETSNMP_LARGE_FD_SET(socket, readable);
+			found.ready++;
+		}
+	}
+	return found;
 }
 
 /*
@@ -186,10 +273,11 @@ agent_run(const struct agent_loop *loop)
 		 * every poll return at once and the loop spin. Start long,
 		 * as snmpd does. */
 		struct timeval timeout = {3600, 0};
-		int highest = 0, block = 0, count, ready = 0, others = 0;
+		int highest = 0, block = 0, count;
+		struct ready found;
 		int direct = agent_direct_socket();
 		int notify = dci_plugins_notify_fd(loop->plugins);
-		int master;
+		int master, waiting;
 		bool quiet, held;
 		nfds_t used = 0, first_other, server_first = 0,
 		       server_count = 0;
@@ -205,9 +293,9 @@ agent_run(const struct agent_loop *loop)
 		snmp_select_info2(&highest, &readable, &timeout, &block);
 		/* Each of Net-SNMP's descriptors, the signal pipe and the
 		 * refresh notifications. */
-		if ((size_t)highest + 2 + server_room > polled_size) {
+		if ((size_t)highest + 3 + server_room > polled_size) {
 			struct pollfd *grown = realloc(
-			    polled, ((size_t)highest + 2 + server_room) *
+			    polled, ((size_t)highest + 3 + server_room) *
 			                sizeof(*polled));
 			if (grown == NULL) {
 				log_warn("agent: poll set");
@@ -215,7 +303,7 @@ agent_run(const struct agent_loop *loop)
 				break;
 			}
 			polled = grown;
-			polled_size = (size_t)highest + 2 + server_room;
+			polled_size = (size_t)highest + 3 + server_room;
 		}
 		polled[used++] = (struct pollfd){signal_pipe[0], POLLIN, 0};
 		/* Refresh threads say here that a refresh ended. */
@@ -247,6 +335,9 @@ agent_run(const struct agent_loop *loop)
 					polled[used++] =
 					    (struct pollfd){fd, POLLIN, 0};
 		}
+		/* Output waiting for the master's socket to take it. */
+		used = poll_for_room(polled, server_first + server_count, used,
+		    master, &waiting);
 
 		/* Woken by input, Net-SNMP's next timer or the plug-ins'
 		 * next refresh, retry or staleness deadline; after an answer
@@ -281,40 +372,25 @@ agent_run(const struct agent_loop *loop)
 			first_other = 2;
 		}
 		first_other += server_count;
-		NETSNMP_LARGE_FD_ZERO(&readable);
 		now = dci_clock_milliseconds();
-		for (nfds_t i = first_other; i < used; i++) {
-			/* Hang-ups and errors too: Net-SNMP's read sees the
-			 * closed connection and reconnects. */
-			if (polled[i].revents != 0) {
-				NETSNMP_LARGE_FD_SET(polled[i].fd, &readable);
-				ready++;
-				others += polled[i].fd != direct;
-				answered |= quiet && polled[i].fd == direct;
-				if (polled[i].fd == master)
-					agent_master_heard(now);
-			}
-		}
-		if (held) {
-			/* Asked again: the session may have been reopened
-			 * since `direct` was read. */
-			int socket = agent_direct_socket();
-			if (socket >= 0 &&
-			    !NETSNMP_LARGE_FD_ISSET(socket, &readable)) {
-				NETSNMP_LARGE_FD_SET(socket, &readable);
-				ready++;
-			}
-		}
-		if (!quiet && others == 0)
+		found = ready_take(polled, first_other, used, &readable,
+		    (struct ready_sockets){
+		        direct, master, waiting, quiet, held},
+		    now);
+		answered = found.answered;
+		if (!quiet && found.others == 0)
 			agent_direct_idle();
 		/* On schedule, and before a request is read: handlers see
 		 * whole snapshots, never older than their period, and never
 		 * read a file. */
 		dci_plugins_run_due(loop->plugins, now);
+		/* Before the master's requests are read: their answers go
+		 * behind what waits. */
+		agent_agentx_waiting_run(now, found.writable);
 		if (server_count > 0)
 			dci_server_poll_handle(loop->dci_server,
 			    polled + server_first, server_count);
-		if (ready > 0)
+		if (found.ready > 0)
 			snmp_read2(&readable);
 		else if (count == 0)
 			snmp_timeout();

@@ -6,9 +6,13 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 #include <net-snmp/agent/agent_callbacks.h>
 #include <net-snmp/library/large_fd_set.h>
+#include <net-snmp/library/snmpUnixDomain.h>
+#include <errno.h>
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "agent/agentx_direct.h"
+#include "agent/agentx_send.h"
 #include "agent/registration.h"
 #include "snmp/netsnmp_log.h"
 #include "base/clock.h"
@@ -26,7 +30,8 @@
 #define AGENTX_SESSION_VERSION (192 | 1)
 
 /* How long dcistatd's start waits for the master's answers to its
- * registrations, its stop for the master to take the Close, and a
+ * registrations, its stop for the master to take the Close (for room to
+ * send it, then for the end of the connection), and a
  * connection for the answer to its Open: the one exchange Net-SNMP still
  * waits for inside the loop (a master that answers later is tried again at
  * the next ping interval). */
@@ -66,6 +71,9 @@ static bool ping_pending; /* a Ping without its answer yet */
 static int64_t ping_sent;
 static bool ping_late;             /* logged as unanswered */
 static int64_t registration_retry; /* INT64_MAX: none to ask for */
+/* How long one PDU's send may wait for room in the master's socket; the
+ * stop's wait once dcistatd stops. */
+static int send_wait = AGENT_AGENTX_SEND_WAIT_MILLISECONDS;
 
 /* An answer's context: the session generation (what a pointer holds of
  * it) and a registration number (or the ping) in one pointer-sized
@@ -365,6 +373,53 @@ session_made(int major, int minor, void *server_argument, void *client_argument)
 	return 0;
 }
 
+/* The session's transport's send function: every PDU Net-SNMP sends to
+ * the master, without blocking (agent/agentx_send.h). Net-SNMP's own
+ * (sendto on the blocking socket) waited until a master that stopped
+ * reading read again, the loop held with it, and took a PDU written in
+ * part for a whole one. */
+static int
+master_send(netsnmp_transport *transport, const void *bytes, int length,
+    void **opaque, int *opaque_length)
+{
+	(void)opaque;
+	(void)opaque_length;
+	if (length < 0 || transport->sock < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return agent_agentx_send_pdu(
+	           transport->sock, bytes, (size_t)length, send_wait)
+	           ? length
+	           : -1;
+}
+
+/* The receive function of a Unix stream session the in-place path does not
+ * read. Net-SNMP's (5.9.3) allocates the socket's own address at every
+ * read and loses it when the read fails, as it does once per connection
+ * with a master that closed it leaving answers unread (ECONNRESET): a
+ * master that does so at every reconnection grew the daemon without end.
+ * This reads the same bytes and gives no address, which no send to the
+ * master uses. */
+static int
+master_receive(netsnmp_transport *transport, void *buffer, int size,
+    void **opaque, int *opaque_length)
+{
+	ssize_t count;
+
+	*opaque = NULL;
+	*opaque_length = 0;
+	if (size < 0 || transport->sock < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	do
+		count =
+		    recv(transport->sock, buffer, (size_t)size, MSG_DONTWAIT);
+	while (count < 0 && errno == EINTR);
+	return (int)count;
+}
+
 /* SNMPD_CALLBACK_INDEX_START: Net-SNMP opened a session to the master and
  * is about to re-attach the subtrees; ours are registered here.
  * SNMPD_CALLBACK_INDEX_STOP: the session is gone, and with it, at the
@@ -373,14 +428,28 @@ static int
 master_session_changed(
     int major, int minor, void *server_argument, void *client_argument)
 {
+	netsnmp_transport *transport;
+
 	(void)major;
 	(void)client_argument;
 	master = minor == SNMPD_CALLBACK_INDEX_START ? server_argument : NULL;
 	generation++;
 	ping_pending = false;
+	/* Output still waiting was the last connection's. */
+	agent_agentx_waiting_drop();
 	if (master == NULL) {
 		registration_retry = INT64_MAX;
 		return 0;
+	}
+	/* Only the Open went out before, on the new connection's empty
+	 * socket. */
+	transport = snmp_sess_transport(snmp_sess_pointer(master));
+	if (transport != NULL &&
+	    (transport->flags & NETSNMP_TRANSPORT_FLAG_STREAM) != 0) {
+		transport->f_send = master_send;
+		if (transport->domain == netsnmp_UnixDomain &&
+		    !agent_direct_reads())
+			transport->f_recv = master_receive;
 	}
 	/* The answers to what this file sends are waited for in the loop:
 	 * a ping interval each, and nothing is sent twice. */
@@ -544,9 +613,10 @@ agent_master_close(void)
 	if (session == NULL)
 		return;
 	/* Whatever Net-SNMP still exchanges with the master from here on
-	 * waits no longer than this. */
+	 * waits no longer than this, for an answer or for room. */
 	session->timeout = MASTER_STOP_WAIT_MILLISECONDS * 1000L;
 	session->retries = 0;
+	send_wait = MASTER_STOP_WAIT_MILLISECONDS;
 	/* Net-SNMP would reconnect after the disconnection. */
 	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
 	    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 0);
@@ -558,6 +628,8 @@ agent_master_close(void)
 		if (snmp_send(session, pdu) == 0)
 			snmp_free_pdu(pdu);
 	}
+	/* What waits for room, the Close last. */
+	agent_agentx_waiting_flush(send_wait);
 	log_debug("agent", "closing the session with the AgentX master");
 	master_shut_down();
 	/* Net-SNMP's disconnection path (its session callbacks unregistered,

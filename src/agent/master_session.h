@@ -30,6 +30,18 @@
  * the next ping interval), so that a master hung before dcistatd joins it
  * does not hold the loop either.
  *
+ * Sends. Every PDU Net-SNMP sends on the session after its Open (answers
+ * it builds, GetBulk's among them, pings, registrations, notifications, the
+ * Close) goes through the transport's send function set here, written
+ * without blocking, what the socket does not take waiting for the loop to
+ * write it, and the connection ended when the master takes none of it for
+ * a while (agent/agentx_send.h): Net-SNMP's own blocking send held the
+ * loop for as long as a master that stopped reading did not read. At the
+ * stop, what waits is written within the stop's wait. A Unix stream
+ * session the in-place path does not read is read by a receive function
+ * set here too, which, unlike Net-SNMP's, loses no memory when a read
+ * fails.
+ *
  * The stop. Net-SNMP closes the session from its shutdown callbacks with
  * synchronous Unregister and Close exchanges; a master that disconnects
  * during one of them made Net-SNMP unregister callbacks from the very list
@@ -39,8 +51,10 @@
  * its ordinary path and has nothing left to say to the master.
  *
  * It relies on what agent/agentx_direct.h lists (the ping alarm Net-SNMP
- * keeps in the session's securityModel) and on Net-SNMP's re-attachment
- * skipping subtrees marked attached (agent_registration_mark_attached).
+ * keeps in the session's securityModel), on Net-SNMP's re-attachment
+ * skipping subtrees marked attached (agent_registration_mark_attached) and
+ * on its sending every PDU through the transport's f_send and reading
+ * through its f_recv.
  */
 #ifndef DCISTAT_AGENT_MASTER_SESSION_H
 #define DCISTAT_AGENT_MASTER_SESSION_H

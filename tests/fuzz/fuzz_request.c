@@ -39,7 +39,7 @@ static struct agent_agentx_buffer encoded;
 static void
 check_encoding(const netsnmp_variable_list *varbind)
 {
-	static const struct agent_agentx_ids ids = {1, 2, 3};
+	static const struct agent_agentx_ids ids = {1, 2, 3, true};
 	size_t length = agent_agentx_encode_response(&encoded, &ids, varbind);
 
 	if (length == 0)

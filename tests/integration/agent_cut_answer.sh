@@ -9,8 +9,9 @@
 # as long as it likes, in one write, and reads none of them. Their size is
 # chosen so that, on this kernel, the first answer without room in
 # dcistatd's socket has room for part of it (scenario cut-answer), or for
-# none of it (unwritten-answer). dcistatd sends without blocking, waits a
-# second for room, then shuts the socket down (src/agent/agentx_send.h).
+# none of it (unwritten-answer). dcistatd sends without blocking, what the
+# socket does not take waiting, and shuts the socket down when none of it
+# is taken for a second (src/agent/agentx_send.h).
 # When an answer not begun left the connection open, each later answer
 # waited its own second, then Net-SNMP's ping blocked on the full socket
 # until the master read (here: netif withdrawn after 5 s).

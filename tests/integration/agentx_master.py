@@ -17,7 +17,8 @@ Scenario "framing": how requests are cut into reads: several in one write
 (either byte order), one split over writes, a Set and a Get of a
 non-default context among Gets (answered by Net-SNMP's agent), a PDU
 longer than Net-SNMP parses followed by a Get; every request is answered
-once, by packet id, as the same request sent alone is.
+once, by packet id, as the same request sent alone is, and in its byte
+order.
 Scenario "cut-answer": Gets of long names (each answered noSuchInstance
 with its name, so as long as the master makes it) sent in one write, their
 answers not read, sized so that the first answer without room in
@@ -30,6 +31,20 @@ Scenario "unwritten-answer": the same, sized so that the first answer
 without room has room for none of it: dcistatd must end the connection
 all the same (the master reads the whole answers before it and nothing
 after), then open a new one. Prints "unsent: request N, L octets".
+Scenario "bulk-unread-N": on each of N connections in turn, once the
+tables are registered and a GetBulk and a GetNext answered, GetBulks whose
+answers hold
+twice dcistatd's send buffer, in one write, none of their answers read:
+dcistatd must end the connection (the master checks that what it wrote is
+whole PDUs, the last one perhaps cut, nothing after it), and open a new
+one. Prints "bulk: connection I, requests A to B" for the test to find in
+dcistatd's log. On the Nth it prints "holding: ..." and reads nothing
+until the connection ends (the test stops dcistatd meanwhile).
+Scenario "ping-unread": Gets whose answers leave dcistatd's socket less
+than one answer's room, none read, then nothing sent: dcistatd's pings
+fill the rest, and the first without room must end the connection (what
+the master then reads: the answers and pings whole, nothing after a PDU
+cut short).
 Prints one "ok: ..." line per check; exits 1 with "FAIL: ..." at the first
 wrong answer, 2 on a protocol or time-out error.
 """
@@ -44,7 +59,7 @@ import termios
 import time
 
 OPEN, CLOSE, REGISTER, UNREGISTER, GET, GETNEXT = 1, 2, 3, 4, 5, 6
-TEST_SET, PING, RESPONSE = 8, 13, 18
+GETBULK, TEST_SET, NOTIFY, PING, RESPONSE = 7, 8, 12, 13, 18
 NON_DEFAULT_CONTEXT = 0x08
 NETWORK_BYTE_ORDER = 0x10
 
@@ -52,6 +67,7 @@ END_OF_MIB_VIEW, NO_SUCH_OBJECT, NO_SUCH_INSTANCE = 130, 128, 129
 OCTET_STRING = 4
 
 ARC = (1, 3, 6, 1, 4, 1, 8072, 9999, 9999, 4040)
+OBJECTS = ARC + (1,)  # dciStatsObjects
 SUPPLIER_MODULE = ARC + (1, 1, 1, 2)  # dciSupplierModule
 PAST_ALL = ARC + (1, 7)  # after dciClassData
 
@@ -267,9 +283,10 @@ def search_ranges(ranges, order=">"):
                     for start, end, include in ranges)
 
 
-def answers_by_packet(master, packets):
+def answers_by_packet(master, packets, orders=None):
     """Reads until every packet id in `packets` is answered (once each),
-    answering the subagent's own PDUs meanwhile."""
+    answering the subagent's own PDUs meanwhile; `orders`, if given, gets
+    each answer's byte order by packet id."""
     answers = {}
     while len(answers) < len(packets):
         kind, _, order, _, transaction, packet, body = master.session.receive()
@@ -279,6 +296,8 @@ def answers_by_packet(master, packets):
         check(packet in packets and packet not in answers,
               "a response to request %d" % packet)
         answers[packet] = decode_varbinds(body, order)
+        if orders is not None:
+            orders[packet] = order
     return answers
 
 
@@ -303,10 +322,19 @@ def framing(master):
         writes += session.pdu(kind, search_ranges(ranges, order), 50, packet,
                               flags)
     session.connection.sendall(writes)
-    answers = answers_by_packet(master, (201, 202, 203))
+    orders = {}
+    answers = answers_by_packet(master, (201, 202, 203), orders)
     check(answers[201] == alone_next and answers[203] == alone_next and
           answers[202] == alone_get,
           "three requests in one write answered as each alone")
+    # RFC 2741 lets each PDU choose its byte order; a subagent answers in
+    # the request's.
+    check(orders == {201: ">", 202: "<", 203: ">"},
+          "each answered in its request's byte order (201, 203 network, "
+          "202 little-endian): %s" %
+          ", ".join("%d %s" % (packet, "network" if order == ">" else
+                                "little-endian")
+                    for packet, order in sorted(orders.items())))
     # One request split over three writes.
     request = session.pdu(GETNEXT, search_ranges([(first, (), False)]), 51,
                           204)
@@ -405,6 +433,33 @@ def first_unwritten(length):
             if written < length:
                 return number, written
     return None, 0
+
+
+def pings_after_answers(length):
+    """On a Unix stream socket pair of this kernel's default sizes, a
+    sender that writes answers of `length` octets without blocking to a
+    peer that reads none, then 20-octet PDUs: (how many answers it writes
+    whole before one finds no room at all, how many 20-octet PDUs then
+    have room), or (0, 0) when an answer is written in part."""
+    writer, reader = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with writer, reader:
+        writer.setblocking(False)
+        answer = b"\0" * length
+        fitted = 0
+        try:
+            while True:
+                if writer.send(answer) < length:
+                    return 0, 0
+                fitted += 1
+        except BlockingIOError:
+            pass
+        pings = 0
+        try:
+            while True:
+                writer.send(b"\0" * 20)
+                pings += 1
+        except BlockingIOError:
+            return fitted, pings
 
 
 def with_ids(pdu, transaction, packet):
@@ -538,6 +593,165 @@ def stop_reading(master, listener, cut):
           "the subagent still answers %s" % dotted(name))
 
 
+# Repetitions asked for by each GetBulk of "bulk-unread": its answer as long
+# as the tables and Net-SNMP make it.
+BULK_REPETITIONS = 200
+# How long the master waits for dcistatd to end a connection it stopped
+# reading: dcistatd waits a second for room.
+BULK_END_WAIT_SECONDS = 10
+
+
+def getbulk_pdu(session, transaction, packet):
+    """A GetBulk of dciStatsObjects: no non-repeaters, BULK_REPETITIONS
+    repetitions."""
+    return session.pdu(GETBULK, struct.pack(">HH", 0, BULK_REPETITIONS) +
+                       search_ranges([(OBJECTS, (), False)]),
+                       transaction, packet)
+
+
+def whole_pdus(data):
+    """The PDUs `data` holds, parsed one after the other: (their types, the
+    octets left after the last whole one). Raises ProtocolError at a header
+    that is not AgentX's, as what follows a PDU cut short would be read."""
+    kinds = []
+    offset = 0
+    while len(data) - offset >= 20:
+        version, kind, flags, _ = struct.unpack_from("BBBB", data, offset)
+        order = ">" if flags & NETWORK_BYTE_ORDER else "<"
+        length, = struct.unpack_from(order + "I", data, offset + 16)
+        if version != 1 or kind not in (RESPONSE, PING, NOTIFY, REGISTER,
+                                        CLOSE) or length > 1 << 20:
+            raise ProtocolError("octets %d on: not an AgentX PDU (version "
+                                "%d, type %d, %d octets)" %
+                                (offset, version, kind, length))
+        if len(data) - offset < 20 + length:
+            break
+        kinds.append(kind)
+        offset += 20 + length
+    return kinds, len(data) - offset
+
+
+def bulk_unread(master, listener, connections):
+    for number in range(1, connections + 1):
+        session = master.session
+        # One GetBulk read: its answer's length, and every Register of the
+        # session answered meanwhile (they precede it).
+        master.transaction += 1
+        session.connection.sendall(getbulk_pdu(session, master.transaction,
+                                               1))
+        while True:
+            kind, _, order, _, transaction, packet, body = session.receive()
+            if kind == RESPONSE and transaction == master.transaction:
+                break
+            session.respond(transaction, packet)
+        error, _, varbinds = decode_varbinds(body, order)
+        length = len(session.last_pdu)
+        if number == 1:
+            check(error == 0 and len(varbinds) > 1,
+                  "a GetBulk of dciStatsObjects answers %d varbinds, %d octets"
+                  % (len(varbinds), length))
+        # A Get too (answered in place when that is on): answers written
+        # whole on every connection before its end.
+        kind, name, value = master.getnext(SUPPLIER_MODULE)
+        check(kind == OCTET_STRING and name[:len(SUPPLIER_MODULE)] ==
+              SUPPLIER_MODULE and value == b"netif",
+              "connection %d: GetNext dciSupplierModule answers %r" %
+              (number, value))
+        send_buffer = session.connection.getsockopt(socket.SOL_SOCKET,
+                                                    socket.SO_SNDBUF)
+        count = 2 * send_buffer // length + 3
+        first = 1000 * number
+        session.connection.sendall(b"".join(
+            getbulk_pdu(session, 70, first + i) for i in range(count)))
+        sent = time.monotonic()
+        print("bulk: connection %d, requests %d to %d" %
+              (number, first, first + count - 1), flush=True)
+        if number == connections:
+            print("holding: connection %d, %d GetBulks sent, nothing read" %
+                  (number, count), flush=True)
+        poller = select.poll()
+        poller.register(session.connection, select.POLLRDHUP)
+        ended = bool(poller.poll(BULK_END_WAIT_SECONDS * 1000))
+        waited = time.monotonic() - sent
+        if number == connections:
+            session.connection.close()
+            check(ended, "the last connection ended %.1f s after its GetBulks"
+                  % waited)
+            return
+        data, how = read_to_end(session.connection, 5)
+        session.connection.close()
+        check(ended and how is not None,
+              "connection %d ended (%s) %.1f s after %d GetBulks unread" %
+              (number, how, waited, count) if ended else
+              "connection %d ended within %d s of its GetBulks" %
+              (number, BULK_END_WAIT_SECONDS))
+        kinds, left = whole_pdus(session.buffer + data)
+        check(kinds.count(RESPONSE) < count,
+              "connection %d: %d whole PDUs (%d answers of %d), then %d "
+              "octets of a PDU cut short, nothing after it" %
+              (number, len(kinds), kinds.count(RESPONSE), count, left))
+        connection, _ = listener.accept()
+        connection.settimeout(30)
+        master = Master(Session(connection))
+        check(master.serve_until_registered(),
+              "connection %d: Open, then the tables registered again" %
+              (number + 1))
+
+
+# How long the master waits for dcistatd's pings to fill its socket and
+# end the connection: one every ping interval or two, each taking a buffer
+# of what room the answers left.
+PING_END_WAIT_SECONDS = 40
+
+
+def ping_unread(master):
+    """Gets whose answers fill dcistatd's socket to less than one answer's
+    room, none read; then nothing sent either: dcistatd's pings, sent every
+    ping interval the master is silent, fill the rest, and the first without
+    room must end the connection."""
+    session = master.session
+    _, first, _ = master.getnext(SUPPLIER_MODULE)
+    long_name = first + (0,) * (LONG_NAME_LENGTH - len(first))
+    lengths = []
+    for count in (1, 2):
+        master.request(GET, [(long_name, (), False)] * count)
+        lengths.append(len(session.last_pdu))
+    # The answer size that leaves room for the fewest pings.
+    best = None
+    for names in range(LONG_NAMES_MAX, 0, -1):
+        length = lengths[0] + (names - 1) * (lengths[1] - lengths[0])
+        fitted, pings = pings_after_answers(length)
+        if fitted > 0 and (best is None or pings < best[3]):
+            best = (names, length, fitted, pings)
+        if best is not None and best[3] <= 2:
+            break
+    if best is None:
+        raise ProtocolError("no answer size fits this kernel's socket whole")
+    names, length, fitted, pings = best
+    ranges = search_ranges([(long_name, (), False)] * names)
+    session.connection.sendall(b"".join(
+        session.pdu(GET, ranges, 80, 501 + i) for i in range(fitted)))
+    sent = time.monotonic()
+    print("ok: sent %d Gets whose answers of %d octets fit in dcistatd's "
+          "socket with room for %d pings, then nothing read or sent" %
+          (fitted, length, pings), flush=True)
+    poller = select.poll()
+    poller.register(session.connection, select.POLLRDHUP)
+    ended = bool(poller.poll(PING_END_WAIT_SECONDS * 1000))
+    waited = time.monotonic() - sent
+    data, how = read_to_end(session.connection, 5)
+    session.connection.close()
+    check(ended and how is not None,
+          "the connection ended (%s) %.1f s after the Gets" % (how, waited)
+          if ended else "the connection ended within %d s of the Gets" %
+          PING_END_WAIT_SECONDS)
+    kinds, left = whole_pdus(session.buffer + data)
+    check(kinds.count(RESPONSE) == fitted,
+          "read: the %d answers and %d pings, whole, then %d octets of a PDU "
+          "cut short, nothing after them" %
+          (kinds.count(RESPONSE), kinds.count(PING), left))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.stderr.write(__doc__)
@@ -560,6 +774,11 @@ def main():
             framing(master)
         elif scenario == "hang-up-at-close":
             hang_up_at_close(master)
+        elif scenario == "ping-unread":
+            ping_unread(master)
+        elif scenario.startswith("bulk-unread-"):
+            bulk_unread(master, listener,
+                        int(scenario[len("bulk-unread-"):]))
         elif scenario in ("cut-answer", "unwritten-answer"):
             stop_reading(master, listener, scenario == "cut-answer")
         else:

@@ -791,19 +791,23 @@ AGENTX_MASTER_OUTPUT=
 # start_agentx_master RUN SCENARIO [DCISTATD-ARG...]: starts the master's
 # SCENARIO on $TMP_DIR/master.RUN.sock, its output in $AGENTX_MASTER_OUTPUT;
 # once it listens, dcistatd with DCISTATD-ARGs on a configuration that
-# points there (ping interval 1 s) and serves netif. Waits for neither.
+# points there (ping interval 1 s) and serves netif, plus the lines of
+# AGENTX_MASTER_AGENT_KEYS in its agent section and those of
+# AGENTX_MASTER_PROVIDERS after netif, if set. Waits for neither.
+AGENTX_MASTER_AGENT_KEYS='' AGENTX_MASTER_PROVIDERS=''
 start_agentx_master() {
 	local run=$1 scenario=$2 socket=$TMP_DIR/master.$1.sock
 	local config=$TMP_DIR/$1.yaml
 	shift 2
-	cat >"$config" <<EOF_CONFIG
-agent:
-  agentx-socket: $socket
-  ping-interval: 1
-  plugin-dir: $NETIF_PLUGIN_DIR
-providers:
-  - module: netif
-EOF_CONFIG
+	{
+		printf '%s\n' agent: "  agentx-socket: $socket" \
+		    "  ping-interval: 1" "  plugin-dir: $NETIF_PLUGIN_DIR"
+		[ -z "$AGENTX_MASTER_AGENT_KEYS" ] ||
+		    printf '%s\n' "$AGENTX_MASTER_AGENT_KEYS"
+		printf '%s\n' providers: "  - module: netif"
+		[ -z "$AGENTX_MASTER_PROVIDERS" ] ||
+		    printf '%s\n' "$AGENTX_MASTER_PROVIDERS"
+	} >"$config"
 	AGENTX_MASTER_OUTPUT=$TMP_DIR/master.$run.out
 	python3 "$_lib_here/agentx_master.py" "$socket" "$scenario" 30 \
 	    >"$AGENTX_MASTER_OUTPUT" 2>&1 &

@@ -8,7 +8,9 @@
  * read, a PDU split across reads, an over-long payload length, what goes
  * on to Net-SNMP whole and in order); src/agent/agentx_send.c (a peer
  * that does not read: the wait is bounded, a cut answer shuts the socket
- * down, an answer not begun leaves it alone).
+ * down; what the socket does not take waits and goes out whole and in
+ * order, or ends the connection when nothing of it is taken for the wait
+ * or too much waits).
  */
 #define _GNU_SOURCE
 #include "agent/agentx_decode.h"
@@ -611,6 +613,117 @@ START_TEST(send_to_a_peer_that_does_not_read)
 }
 END_TEST
 
+/* A Response PDU of `length` octets (header included), packet `packet`. */
+static void
+build_response(struct pdu_builder *pdu, size_t length, uint32_t packet)
+{
+	begin_pdu(pdu, 18, true, packet);
+	memset(pdu->bytes + pdu->length, (int)(packet & 0x7f) + 1,
+	    length - pdu->length);
+	pdu->length = length;
+	end_pdu(pdu);
+}
+
+/* What the socket does not take waits, the PDUs sent meanwhile behind it,
+ * and goes out as the peer reads: every octet, in order, each PDU whole. */
+START_TEST(waiting_pdus_go_out_whole_in_order)
+{
+	static unsigned char sent[1 << 20], received[1 << 20];
+	struct pdu_builder pdu;
+	size_t sent_length = 0, received_length = 0;
+	int pair[2], buffer = 4096;
+	uint32_t packet = 1;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+	setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &buffer, sizeof(buffer));
+	while (agent_agentx_waiting_socket() < 0) {
+		ck_assert_uint_lt(packet, 1000);
+		build_response(&pdu, 1000, packet++);
+		ck_assert(agent_agentx_send_pdu(pair[0], pdu.bytes, 1000, 200));
+		memcpy(sent + sent_length, pdu.bytes, 1000);
+		sent_length += 1000;
+	}
+	ck_assert_int_eq(agent_agentx_waiting_socket(), pair[0]);
+	ck_assert_int_lt(agent_agentx_waiting_deadline(), INT64_MAX);
+	for (int i = 0; i < 3; i++) {
+		build_response(&pdu, 300, packet++);
+		ck_assert(agent_agentx_send_pdu(pair[0], pdu.bytes, 300, 200));
+		memcpy(sent + sent_length, pdu.bytes, 300);
+		sent_length += 300;
+	}
+	for (int round = 0; received_length < sent_length; round++) {
+		ssize_t count = recv(pair[1], received + received_length,
+		    sizeof(received) - received_length, MSG_DONTWAIT);
+
+		ck_assert_int_lt(round, 100000);
+		if (count > 0)
+			received_length += (size_t)count;
+		agent_agentx_waiting_run(now_milliseconds(), true);
+	}
+	ck_assert_int_eq(agent_agentx_waiting_socket(), -1);
+	ck_assert_int_eq(agent_agentx_waiting_deadline(), INT64_MAX);
+	ck_assert_uint_eq(received_length, sent_length);
+	ck_assert_mem_eq(received, sent, sent_length);
+	close(pair[0]);
+	close(pair[1]);
+}
+END_TEST
+
+/* A socket that takes nothing of what waits for the wait ends the
+ * connection, none of the PDU written; a socket that takes some moves the
+ * deadline; more than AGENT_AGENTX_WAITING_MAX waiting ends it at once. */
+START_TEST(waiting_ends_the_connection)
+{
+	static unsigned char large[1 << 20];
+	unsigned char chunk[4096];
+	struct pdu_builder pdu;
+	int pair[2], buffer = 4096;
+	int64_t deadline;
+	ssize_t count;
+	int pdus;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+	setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &buffer, sizeof(buffer));
+	fill(pair[0]);
+	build_response(&pdu, 100, 7);
+	ck_assert(agent_agentx_send_pdu(pair[0], pdu.bytes, 100, 200));
+	ck_assert_int_eq(agent_agentx_waiting_socket(), pair[0]);
+	deadline = agent_agentx_waiting_deadline();
+	agent_agentx_waiting_run(deadline - 1, true);
+	ck_assert_int_eq(agent_agentx_waiting_socket(), pair[0]);
+	agent_agentx_waiting_run(deadline, false);
+	ck_assert_int_eq(agent_agentx_waiting_socket(), -1);
+	/* Shut down: what the peer reads is what filled it, then the end. */
+	while ((count = recv(pair[1], chunk, sizeof(chunk), 0)) > 0)
+		ck_assert_ptr_null(memchr(chunk, 1, (size_t)count));
+	ck_assert_int_eq(count, 0);
+	ck_assert(!agent_agentx_send_pdu(pair[0], pdu.bytes, 100, 200));
+	ck_assert_int_eq(errno, EPIPE);
+	close(pair[0]);
+	close(pair[1]);
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+	setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &buffer, sizeof(buffer));
+	fill(pair[0]);
+	memcpy(large, pdu.bytes, AGENT_AGENTX_HEADER_SIZE);
+	large[16] = (unsigned char)((sizeof(large) - 20) >> 24);
+	large[17] = (unsigned char)((sizeof(large) - 20) >> 16);
+	large[18] = (unsigned char)((sizeof(large) - 20) >> 8);
+	large[19] = (unsigned char)(sizeof(large) - 20);
+	for (pdus = 0;
+	     agent_agentx_send_pdu(pair[0], large, sizeof(large), 200); pdus++)
+		ck_assert_int_lt(pdus, AGENT_AGENTX_WAITING_MAX / 4096);
+	ck_assert_int_eq(errno, ENOBUFS);
+	ck_assert_int_eq(pdus, AGENT_AGENTX_WAITING_MAX / (int)sizeof(large));
+	ck_assert_int_eq(agent_agentx_waiting_socket(), -1);
+	while ((count = recv(pair[1], chunk, sizeof(chunk), 0)) > 0)
+		ck_assert_ptr_null(memchr(chunk, 1, (size_t)count));
+	ck_assert_int_eq(count, 0);
+	close(pair[0]);
+	close(pair[1]);
+}
+END_TEST
+
 static Suite *
 agentx_decode_suite(void)
 {
@@ -629,6 +742,8 @@ agentx_decode_suite(void)
 	tcase_add_test(stream, stream_largest_pdu_fits);
 	tcase_add_test(stream, stream_passes_through_to_a_small_reader);
 	tcase_add_test(send, send_to_a_peer_that_does_not_read);
+	tcase_add_test(send, waiting_pdus_go_out_whole_in_order);
+	tcase_add_test(send, waiting_ends_the_connection);
 	suite_add_tcase(suite, decode);
 	suite_add_tcase(suite, stream);
 	suite_add_tcase(suite, send);

@@ -8,6 +8,7 @@
 #include "agent/agentx_encode.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -92,28 +93,37 @@ assert_same_varbinds(
 	ck_assert_ptr_null(parsed);
 }
 
-/* Encodes `varbinds`, parses the result as the master would, and checks
- * the identifiers and every varbind. */
+/* Encodes `varbinds` as the answer to a request in network byte order or
+ * not, parses the result as the master would, and checks the identifiers
+ * and every varbind. */
 static void
-assert_round_trip(const netsnmp_variable_list *varbinds)
+assert_round_trip_in(const netsnmp_variable_list *varbinds, bool network)
 {
 	struct agent_agentx_buffer buffer = {NULL, 0};
-	struct agent_agentx_ids ids = {0x01020304, 0x0a0b0c0d, 77};
+	struct agent_agentx_ids ids = {0x01020304, 0x0a0b0c0d, 77, network};
 	netsnmp_session session;
 	netsnmp_pdu *pdu = snmp_pdu_create(0);
 	size_t length = agent_agentx_encode_response(&buffer, &ids, varbinds);
+	const unsigned char *payload_length = buffer.bytes + 16;
 
 	ck_assert_uint_ge(length, 28);
-	/* RFC 2741 6.1: version 1, Response, network byte order, and the
-	 * payload length after the 20-byte header. */
+	/* RFC 2741 6.1: version 1, Response, the request's byte order, and
+	 * the payload length after the 20-byte header in that order. */
 	ck_assert_int_eq(buffer.bytes[0], 1);
 	ck_assert_int_eq(buffer.bytes[1], AGENTX_RESPONSE);
-	ck_assert_int_eq(buffer.bytes[2], 0x10);
-	ck_assert_uint_eq(((uint32_t)buffer.bytes[16] << 24) |
-	                      ((uint32_t)buffer.bytes[17] << 16) |
-	                      ((uint32_t)buffer.bytes[18] << 8) |
-	                      buffer.bytes[19],
-	    length - 20);
+	ck_assert_int_eq(buffer.bytes[2], network ? 0x10 : 0);
+	if (network)
+		ck_assert_uint_eq(((uint32_t)payload_length[0] << 24) |
+		                      ((uint32_t)payload_length[1] << 16) |
+		                      ((uint32_t)payload_length[2] << 8) |
+		                      payload_length[3],
+		    length - 20);
+	else
+		ck_assert_uint_eq(((uint32_t)payload_length[3] << 24) |
+		                      ((uint32_t)payload_length[2] << 16) |
+		                      ((uint32_t)payload_length[1] << 8) |
+		                      payload_length[0],
+		    length - 20);
 	ck_assert_uint_eq(length % 4, 0);
 
 	memset(&session, 0, sizeof(session));
@@ -129,6 +139,15 @@ assert_round_trip(const netsnmp_variable_list *varbinds)
 	assert_same_varbinds(varbinds, pdu->variables);
 	snmp_free_pdu(pdu);
 	agent_agentx_buffer_free(&buffer);
+}
+
+/* Both byte orders: RFC 2741 lets a master ask in either, and its parser
+ * reads an answer by the answer's own flag. */
+static void
+assert_round_trip(const netsnmp_variable_list *varbinds)
+{
+	assert_round_trip_in(varbinds, true);
+	assert_round_trip_in(varbinds, false);
 }
 
 START_TEST(every_type_reads_back)
@@ -199,7 +218,7 @@ START_TEST(prefix_compressed_layout)
 	    0, 0, 0, 9};
 	netsnmp_variable_list *list = NULL;
 	struct agent_agentx_buffer buffer = {NULL, 0};
-	struct agent_agentx_ids ids = {1, 2, 3};
+	struct agent_agentx_ids ids = {1, 2, 3, true};
 	long gauge = 9;
 	size_t length;
 
@@ -215,6 +234,46 @@ START_TEST(prefix_compressed_layout)
 }
 END_TEST
 
+/* The same varbind answering a request in little-endian order: every
+ * number of the PDU least significant byte first, the flag clear (RFC 2741
+ * 5.1, 6.1). */
+START_TEST(little_endian_layout)
+{
+	static const oid name[] = {1, 3, 6, 1, 4, 1, 258};
+	static const unsigned char expected[] = {/* header */
+	    1, 18, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0,
+	    /* sysUpTime, error, index */
+	    0, 0, 0, 0, 0, 0, 0, 0,
+	    /* Gauge32, reserved; name: 2 sub-identifiers, prefix 4 */
+	    66, 0, 0, 0, 2, 4, 0, 0, 1, 0, 0, 0, 2, 1, 0, 0,
+	    /* value */
+	    9, 0, 0, 0};
+	struct counter64 big = {0x01020304, 0x05060708};
+	static const unsigned char big_value[] = {8, 7, 6, 5, 4, 3, 2, 1};
+	netsnmp_variable_list *list = NULL;
+	struct agent_agentx_buffer buffer = {NULL, 0};
+	struct agent_agentx_ids ids = {1, 2, 3, false};
+	long gauge = 9;
+	size_t length;
+
+	add(&list, name, OID_LENGTH(name), ASN_GAUGE, &gauge, sizeof(gauge));
+	length = agent_agentx_encode_response(&buffer, &ids, list);
+	ck_assert_uint_eq(length, sizeof(expected));
+	ck_assert_mem_eq(buffer.bytes, expected, sizeof(expected));
+	snmp_free_varbind(list);
+
+	/* A Counter64 is one 64-bit number: its low half first. */
+	list = NULL;
+	add(&list, name, OID_LENGTH(name), ASN_COUNTER64, &big, sizeof(big));
+	length = agent_agentx_encode_response(&buffer, &ids, list);
+	ck_assert_uint_eq(length, sizeof(expected) + 4);
+	ck_assert_mem_eq(buffer.bytes + length - sizeof(big_value), big_value,
+	    sizeof(big_value));
+	snmp_free_varbind(list);
+	agent_agentx_buffer_free(&buffer);
+}
+END_TEST
+
 /* What the encoding does not take makes it fail (the caller then answers
  * through Net-SNMP): a type it does not know, and a name of more
  * sub-identifiers than a byte counts. */
@@ -222,7 +281,7 @@ START_TEST(refuses_what_it_cannot_encode)
 {
 	netsnmp_variable_list *list = NULL;
 	struct agent_agentx_buffer buffer = {NULL, 0};
-	struct agent_agentx_ids ids = {1, 2, 3};
+	struct agent_agentx_ids ids = {1, 2, 3, true};
 	oid long_name[300];
 	const u_char bits[] = {0x80};
 
@@ -271,6 +330,7 @@ agentx_encode_suite(void)
 	tcase_add_test(tcase, every_type_reads_back);
 	tcase_add_test(tcase, exceptions_read_back);
 	tcase_add_test(tcase, prefix_compressed_layout);
+	tcase_add_test(tcase, little_endian_layout);
 	tcase_add_test(tcase, refuses_what_it_cannot_encode);
 	suite_add_tcase(suite, tcase);
 	return suite;
