@@ -178,6 +178,103 @@ main_dci_server_event(void *context, const struct dci_events_instance *event)
 	dci_server_event(context, event);
 }
 
+/* The opening every run of dcistatd shares: its files' mode, the log on
+ * standard error, and strict paths. */
+static void
+main_begin(struct agent_options *options)
+{
+	/* What dcistatd creates (log and pid files) is no one else's to
+	 * write or read. */
+	umask(027);
+	log_set_debug_tokens(options->debug_tokens);
+	log_open("stderr", "dcistatd");
+	/* Configuration and providers only from files root (or whoever runs
+	 * dcistatd) alone can change; a development tree is let off by
+	 * --insecure-paths or DCISTAT_INSECURE_PATHS=1 (the test suite's). */
+	if (getenv("DCISTAT_INSECURE_PATHS") != NULL &&
+	    strcmp(getenv("DCISTAT_INSECURE_PATHS"), "1") == 0)
+		options->insecure_paths = true;
+	dci_secure_path_require(!options->insecure_paths, geteuid());
+}
+
+/* The pid file, first of all: a second dcistatd with the same pid file is
+ * refused before it loads anything, and on stderr, where the caller sees
+ * it. The daemon runs in /: a relative pid file is kept where it was
+ * meant. Returns the absolute path made of a relative one, to free. */
+static char *
+main_pid_file(struct agent_options *options, struct agent_daemon *background)
+{
+	char error[2048], *pid_file = NULL;
+
+	if (options->pid_file == NULL || options->check_only)
+		return NULL;
+	if (options->pid_file[0] != '/') {
+		pid_file = realpath_of_new_file(options->pid_file);
+		if (pid_file == NULL)
+			fatal("pid file %s", options->pid_file);
+		options->pid_file = pid_file;
+	}
+	if (agent_daemon_pid_file_open(
+	        background, options->pid_file, error, sizeof(error)) != 0)
+		fatalx("%s", error);
+	return pid_file;
+}
+
+/* In the process that serves: the providers' starts and threads, a first
+ * refresh, then the AgentX session. */
+static void
+main_serve(struct daemon_state *state, const struct agent_options *options)
+{
+	const struct dci_config *config = state->lifecycle.config;
+
+	/* After daemon(): the providers' starts (their threads and listening
+	 * sockets), isolated providers' processes and the refresh threads,
+	 * none of which survives a fork. */
+	dci_plugins_use_threads(&state->lifecycle.plugins);
+	dci_plugins_refresh_all(
+	    &state->lifecycle.plugins, dci_clock_milliseconds());
+	state->settings.agentx_socket = options->agentx_socket != NULL
+	                                    ? options->agentx_socket
+	                                    : config->agentx_socket;
+	state->settings.ping_interval_seconds = config->ping_interval_seconds;
+	state->settings.in_place =
+	    options->in_place_set ? options->in_place : config->in_place;
+	agent_notifications_configure(&config->notifications);
+	/* Before the first AgentX exchange, not only in the loop: a send on
+	 * a connection the master closed (or an answer cut short shut down)
+	 * must fail with EPIPE, not end the daemon. */
+	signal(SIGPIPE, SIG_IGN);
+	if (agent_start(&state->settings, state->lifecycle.registry) != 0)
+		fatalx("cannot start the AgentX subagent");
+}
+
+/* The DCI Server when the configuration names its socket, else NULL;
+ * before the change of user: the socket's directory may be root's. */
+static struct dci_server *
+main_dci_server_start(struct daemon_state *state)
+{
+	const struct dci_config *config = state->lifecycle.config;
+	struct dci_server_settings server_settings = {
+	    .path = config->dci_socket,
+	    .mode = config->dci_socket_mode,
+	    .access = config->dci_access,
+	    .access_count = config->dci_access_count,
+	    .work_microseconds = (int64_t)config->dci_work_milliseconds * 1000,
+	};
+	struct dci_server *dci_server;
+	char error[2048];
+
+	if (config->dci_socket == NULL)
+		return NULL;
+	dci_server = dci_server_start(
+	    &server_settings, state->lifecycle.registry, error, sizeof(error));
+	if (dci_server == NULL)
+		fatalx("%s", error);
+	/* Its consumers' events: the same the notifications carry. */
+	dci_events_set_consumer_sink(main_dci_server_event, dci_server);
+	return dci_server;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -186,26 +283,15 @@ main(int argc, char **argv)
 	struct agent_loop loop;
 	struct agent_daemon background = {.pid_file = -1, .ready_pipe = -1};
 	struct agent_daemon_user user;
-	struct dci_server *dci_server = NULL;
+	struct dci_server *dci_server;
 	const char *user_name;
-	char error[2048], *pid_file = NULL;
+	char error[2048], *pid_file;
 	int parsed, result;
 
 	parsed = agent_options_parse(argc, argv, &options);
 	if (parsed != 0)
 		return parsed > 0 ? 0 : 2;
-	/* What dcistatd creates (log and pid files) is no one else's to
-	 * write or read. */
-	umask(027);
-	log_set_debug_tokens(options.debug_tokens);
-	log_open("stderr", "dcistatd");
-	/* Configuration and providers only from files root (or whoever runs
-	 * dcistatd) alone can change; a development tree is let off by
-	 * --insecure-paths or DCISTAT_INSECURE_PATHS=1 (the test suite's). */
-	if (getenv("DCISTAT_INSECURE_PATHS") != NULL &&
-	    strcmp(getenv("DCISTAT_INSECURE_PATHS"), "1") == 0)
-		options.insecure_paths = true;
-	dci_secure_path_require(!options.insecure_paths, geteuid());
+	main_begin(&options);
 	if (options.mib_module != NULL)
 		return generated_write(&options, mib_text, "module");
 	if (options.prometheus_generator)
@@ -219,21 +305,7 @@ main(int argc, char **argv)
 	 * any of its own is opened. */
 	if (!options.foreground && !options.check_only)
 		agent_daemon_close_inherited();
-
-	/* First: a second dcistatd with the same pid file is refused before
-	 * it loads anything, and on stderr, where the caller sees it. The
-	 * daemon runs in /: a relative pid file is kept where it was meant. */
-	if (options.pid_file != NULL && !options.check_only &&
-	    options.pid_file[0] != '/') {
-		pid_file = realpath_of_new_file(options.pid_file);
-		if (pid_file == NULL)
-			fatal("pid file %s", options.pid_file);
-		options.pid_file = pid_file;
-	}
-	if (options.pid_file != NULL && !options.check_only &&
-	    agent_daemon_pid_file_open(
-	        &background, options.pid_file, error, sizeof(error)) != 0)
-		fatalx("%s", error);
+	pid_file = main_pid_file(&options, &background);
 
 	/* What isolated providers' processes leave is dcistatd's to reap
 	 * and, at stop, to kill (runtime/isolation_process.h); again after the
@@ -257,8 +329,8 @@ main(int argc, char **argv)
 	}
 	state.options = &options;
 	/* -u, else the configuration's agent: user:. */
-	user_name = options.user != NULL ? options.user
-	                                 : state.lifecycle.config->user;
+	user_name =
+	    options.user != NULL ? options.user : state.lifecycle.config->user;
 	if (user_name != NULL &&
 	    agent_daemon_user_find(user_name, &user, error, sizeof(error)) != 0)
 		fatalx("%s", error);
@@ -272,47 +344,8 @@ main(int argc, char **argv)
 			fatal("cannot daemonise");
 		dci_isolation_adopt_orphans();
 	}
-
-	/* After daemon(): the providers' starts (their threads and listening
-	 * sockets), isolated providers' processes and the refresh threads,
-	 * none of which survives a fork. */
-	dci_plugins_use_threads(&state.lifecycle.plugins);
-	dci_plugins_refresh_all(
-	    &state.lifecycle.plugins, dci_clock_milliseconds());
-	state.settings.agentx_socket =
-	    options.agentx_socket != NULL
-	        ? options.agentx_socket
-	        : state.lifecycle.config->agentx_socket;
-	state.settings.ping_interval_seconds =
-	    state.lifecycle.config->ping_interval_seconds;
-	state.settings.in_place = options.in_place_set
-	                              ? options.in_place
-	                              : state.lifecycle.config->in_place;
-	agent_notifications_configure(&state.lifecycle.config->notifications);
-	/* Before the first AgentX exchange, not only in the loop: a send on
-	 * a connection the master closed (or an answer cut short shut down)
-	 * must fail with EPIPE, not end the daemon. */
-	signal(SIGPIPE, SIG_IGN);
-	if (agent_start(&state.settings, state.lifecycle.registry) != 0)
-		fatalx("cannot start the AgentX subagent");
-	/* Before the change of user: the socket's directory may be root's. */
-	if (state.lifecycle.config->dci_socket != NULL) {
-		struct dci_server_settings server_settings = {
-		    .path = state.lifecycle.config->dci_socket,
-		    .mode = state.lifecycle.config->dci_socket_mode,
-		    .access = state.lifecycle.config->dci_access,
-		    .access_count = state.lifecycle.config->dci_access_count,
-		    .work_microseconds =
-		        (int64_t)state.lifecycle.config->dci_work_milliseconds *
-		        1000,
-		};
-		dci_server = dci_server_start(&server_settings,
-		    state.lifecycle.registry, error, sizeof(error));
-		if (dci_server == NULL)
-			fatalx("%s", error);
-		/* Its consumers' events: the same the notifications carry. */
-		dci_events_set_consumer_sink(main_dci_server_event, dci_server);
-	}
+	main_serve(&state, &options);
+	dci_server = main_dci_server_start(&state);
 	/* The providers are loaded and the master's socket is open: nothing
 	 * further needs root. Isolated providers' processes, started as root,
 	 * start again as the user. */
