@@ -83,6 +83,8 @@ start_keys_changed(const struct dci_config *before,
 	    {"dci-socket-mode",
 	        before->dci_socket_mode != after->dci_socket_mode},
 	    {"dci-access", !access_equal(before, after)},
+	    {"dci-work",
+	        before->dci_work_milliseconds != after->dci_work_milliseconds},
 	};
 	size_t used = 0;
 

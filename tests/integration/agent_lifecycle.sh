@@ -158,13 +158,13 @@ ok "broken file refused: $(grep -o 'reload refused.*' "$DCISTATD_LOG" | sed "s|$
 # --- SIGHUP: keys read only at a start are named ----------------------------------
 
 write_config "$config" 1 0.2
-sed -i "/^agent:/a\\  dci-socket: $TMP_DIR/dci.sock\n  busy-poll: 50" "$config"
+sed -i "/^agent:/a\\  dci-socket: $TMP_DIR/dci.sock\n  busy-poll: 50\n  dci-work: 100" "$config"
 kill -HUP "$DCISTATD_PID"
-named() { grep -q "reload: busy-poll, dci-socket changed; they take effect at the next start" "$DCISTATD_LOG"; }
+named() { grep -q "reload: busy-poll, dci-socket, dci-work changed; they take effect at the next start" "$DCISTATD_LOG"; }
 wait_until 10 named ||
-    fail "the reload adding dci-socket and busy-poll does not name them: $(grep -E 'reload|next start' "$DCISTATD_LOG" | tail -n 2)"
+    fail "the reload adding dci-socket, busy-poll and dci-work does not name them: $(grep -E 'reload|next start' "$DCISTATD_LOG" | tail -n 2)"
 [ ! -e "$TMP_DIR/dci.sock" ] || fail "a reload created the DCI socket it says waits for a start"
-ok "SIGHUP adding dci-socket and busy-poll: $(grep -o 'reload: .*' "$DCISTATD_LOG" | tail -n 1)"
+ok "SIGHUP adding dci-socket, busy-poll and dci-work: $(grep -o 'reload: .*' "$DCISTATD_LOG" | tail -n 1)"
 
 # --- a refresh that blocks beside netif ---------------------------------------------
 

@@ -238,6 +238,11 @@ statsd_open_unix(struct statsd_receiver *receiver, const char *path, char *why,
 	    statsd_unix_claim(path, &address, why, why_size) != 0)
 		return -1;
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	/* Before the bind: the kernel attaches a sender's uid (its source,
+	 * statsd_series.h) only to what it sends once this is set. */
+	if (fd >= 0)
+		(void)setsockopt(
+		    fd, SOL_SOCKET, SO_PASSCRED, &(int){1}, sizeof(int));
 	if (fd < 0 ||
 	    bind(fd, (struct sockaddr *)&address, sizeof address) != 0) {
 		snprintf(why, why_size, "unix_socket: %s: cannot bind: %s",
@@ -252,10 +257,8 @@ statsd_open_unix(struct statsd_receiver *receiver, const char *path, char *why,
 		receiver->unix_inode = status.st_ino;
 		receiver->unix_path = strdup(path);
 	}
-	/* Any local process may send, as any may to 127.0.0.1:8125; the
-	 * kernel attaches each sender's uid, its source (statsd_series.h). */
+	/* Any local process may send, as any may to 127.0.0.1:8125. */
 	(void)chmod(path, 0666);
-	(void)setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &(int){1}, sizeof(int));
 	statsd_socket_options(receiver, fd);
 	receiver->sockets[STATSD_SOCKET_UNIX] = fd;
 	return 0;
