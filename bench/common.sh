@@ -139,12 +139,17 @@ start_bg() {
 	_pids+=("$BG_PID")
 }
 
-# wait_until SECONDS COMMAND...: every 0.1 s until COMMAND succeeds.
+# wait_until SECONDS COMMAND...: every 0.1 s until COMMAND succeeds; at
+# once when it exits 125 (what it waits for can no longer come).
 wait_until() {
-	local tries=$(($1 * 10)) i
+	local tries=$(($1 * 10)) i status
 	shift
 	for ((i = 0; i <= tries; i++)); do
-		"$@" && return 0
+		"$@"
+		status=$?
+		[ "$status" -eq 0 ] && return 0
+		# 125: what it waits for can no longer come.
+		[ "$status" -eq 125 ] && return 1
 		sleep 0.1
 	done
 	return 1
@@ -158,6 +163,12 @@ get() {
 	ns snmpget "${SNMP[@]}" -On -Oqv -Oe -Ot "udp:127.0.0.1:$port" "$@" 2>/dev/null
 }
 _answers() { get "$1" .1.3.6.1.2.1.1.3.0 >/dev/null; }
+# _answers_while_alive PID PORT: answers; stops the wait (status 125) when
+# PID is gone.
+_answers_while_alive() {
+	_alive "$1" || return 125
+	_answers "$2"
+}
 
 # start_snmpd NAME PORT AGENTX-SOCKET [SNMPD-ARG...]: an snmpd in $NS on
 # udp:127.0.0.1:PORT, an AgentX master on AGENTX-SOCKET unless that is
@@ -178,7 +189,10 @@ EOF
 	start_bg "$TMP/$name.out" snmpd -f -Lf "$TMP/$name.log" -C -c "$TMP/$name.conf" \
 	    "$@" "udp:127.0.0.1:$port"
 	pid=$BG_PID
-	wait_until 15 _answers "$port" || die "snmpd $name does not answer on port $port (see $TMP/$name.log)"
+	# An snmpd that died answers no more: said at once, not after every
+	# try's timeout.
+	wait_until 15 _answers_while_alive "$pid" "$port" ||
+	    die "snmpd $name does not answer on port $port: $(_alive "$pid" || echo 'it exited; ')$(tail -n 2 "$TMP/$name.out" "$TMP/$name.log" 2>/dev/null | tr '\n' ' ')"
 	BG_PID=$pid
 }
 
